@@ -1,0 +1,85 @@
+import type { Database } from 'better-sqlite3';
+
+/** A URL waiting to be fetched (or leased to a worker), as the crawler primary loads it. */
+export interface FrontierRow {
+  id: number;
+  url: string;
+  origin: string;
+  seedId: number;
+  depth: number;
+  attempts: number;
+  nextAttemptAt: number;
+  redirects: number;
+}
+
+const ROW = `id, url, origin, seed_id AS seedId, depth, attempts, next_attempt_at AS nextAttemptAt, redirects`;
+
+/** Prepared statements for the URL frontier, created once per connection (the crawler primary's). */
+export function frontierQueries(db: Database) {
+  const insert = db.prepare(
+    `INSERT INTO frontier (url, origin, seed_id, depth, redirects, discovered_at) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (url) DO NOTHING RETURNING ${ROW}`,
+  );
+  const seenAgain = db.prepare(`UPDATE frontier SET inlinks = inlinks + 1 WHERE url = ?`);
+  const pending = db.prepare(`SELECT ${ROW} FROM frontier WHERE state IN ('queued', 'leased') ORDER BY id`);
+  const returnLeases = db.prepare(`UPDATE frontier SET state = 'queued', lease_owner = NULL, leased_at = NULL WHERE state = 'leased'`);
+  const lease = db.prepare(`UPDATE frontier SET state = 'leased', lease_owner = ?, leased_at = ? WHERE id = ?`);
+  const unlease = db.prepare(`UPDATE frontier SET state = 'queued', lease_owner = NULL, leased_at = NULL WHERE id = ? AND state = 'leased'`);
+  const finish = db.prepare(
+    `UPDATE frontier SET state = ?, last_error = ?, attempts = attempts + ?, finished_at = ?, lease_owner = NULL WHERE id = ?`,
+  );
+  const retry = db.prepare(
+    `UPDATE frontier SET state = 'queued', attempts = ?, next_attempt_at = ?, last_error = ?, lease_owner = NULL WHERE id = ?`,
+  );
+  const requeue = db.prepare(
+    `UPDATE frontier SET state = 'queued', attempts = 0, next_attempt_at = 0, last_error = NULL, depth = ?, seed_id = ?
+     WHERE url = ? AND state IN ('done', 'failed', 'skipped') RETURNING ${ROW}`,
+  );
+  const byUrl = db.prepare(`SELECT ${ROW}, state FROM frontier WHERE url = ?`);
+  const counts = db.prepare(`SELECT origin, state, COUNT(*) AS n FROM frontier GROUP BY origin, state`);
+
+  return {
+    /** Adds a URL if it is new (returning its row); a known URL just gains an inlink. */
+    addUrl(u: { url: string; origin: string; seedId: number; depth: number; redirects: number }, now: number): FrontierRow | undefined {
+      const row = insert.get(u.url, u.origin, u.seedId, u.depth, u.redirects, now) as FrontierRow | undefined;
+      if (!row) seenAgain.run(u.url);
+      return row;
+    },
+    /** Every URL still to do, including those leased by a crawler run that died. */
+    pendingUrls(): FrontierRow[] {
+      return pending.all() as FrontierRow[];
+    },
+    /** Puts every leased URL back in the queue (at start: their worker or primary is gone). */
+    returnAllLeases(): number {
+      return returnLeases.run().changes;
+    },
+    /** Marks a URL as handed to a worker by crawler run `owner`. */
+    leaseUrl(id: number, owner: string, now: number): void {
+      lease.run(owner, now, id);
+    },
+    /** Returns one leased URL to the queue (its worker died, or the crawl is stopping). */
+    returnLease(id: number): void {
+      unlease.run(id);
+    },
+    /** Ends a URL's life: done (stored or recorded), failed (gave up) or skipped (refused by policy). */
+    finishUrl(id: number, state: 'done' | 'failed' | 'skipped', error: string | null, now: number, countAttempt = true): void {
+      finish.run(state, error, countAttempt ? 1 : 0, now, id);
+    },
+    /** Schedules another attempt of a URL at `nextAttemptAt`. */
+    retryUrl(id: number, attempts: number, nextAttemptAt: number, error: string): void {
+      retry.run(attempts, nextAttemptAt, error, id);
+    },
+    /** Queues a finished URL again (a re-submitted seed), returning its row if it was finished. */
+    requeueUrl(url: string, depth: number, seedId: number): FrontierRow | undefined {
+      return requeue.get(depth, seedId, url) as FrontierRow | undefined;
+    },
+    /** One URL's row and state, if known. */
+    urlByUrl(url: string): (FrontierRow & { state: string }) | undefined {
+      return byUrl.get(url) as (FrontierRow & { state: string }) | undefined;
+    },
+    /** URL counts by host and state (for /api/domains after a restart). */
+    countsByOrigin(): Array<{ origin: string; state: string; n: number }> {
+      return counts.all() as Array<{ origin: string; state: string; n: number }>;
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { Database } from 'better-sqlite3';
+
+/** How far a crawl may wander from its seed. */
+export type Scope = 'host' | 'domain' | 'any';
+
+/** A seed as stored, with live counts of what the crawler did with it. */
+export interface SeedRow {
+  id: number;
+  url: string;
+  origin: string;
+  depth: number;
+  scope: Scope;
+  createdAt: number;
+  updatedAt: number;
+  found: number;
+  fetched: number;
+  queued: number;
+  failed: number;
+}
+
+const SEED_COLUMNS = `s.id, s.url, s.origin, s.depth, s.scope, s.created_at AS createdAt, s.updated_at AS updatedAt,
+  (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id) AS found,
+  (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'done') AS fetched,
+  (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state IN ('queued', 'leased')) AS queued,
+  (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'failed') AS failed`;
+
+/** Prepared statements for seeds, created once per connection. */
+export function seedQueries(db: Database) {
+  const insert = db.prepare(
+    `INSERT INTO seeds (url, origin, depth, scope, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (url) DO UPDATE SET depth = excluded.depth, scope = excluded.scope, updated_at = excluded.updated_at
+     RETURNING id, created_at = updated_at AS created`,
+  );
+  const byId = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s WHERE s.id = ?`);
+  const all = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s ORDER BY s.id DESC LIMIT ?`);
+  const since = db.prepare(
+    `SELECT id, url, origin, depth, scope, updated_at AS updatedAt FROM seeds WHERE updated_at >= ? ORDER BY updated_at, id`,
+  );
+
+  return {
+    /** Stores a seed, or updates depth and scope of the same URL; says whether it is new. */
+    upsertSeed(seed: { url: string; origin: string; depth: number; scope: Scope }, now: number): { seed: SeedRow; created: boolean } {
+      const row = insert.get(seed.url, seed.origin, seed.depth, seed.scope, now, now) as { id: number; created: number };
+      return { seed: byId.get(row.id) as SeedRow, created: row.created === 1 };
+    },
+    /** Newest seeds first, with their crawl counts. */
+    listSeeds(limit = 500): SeedRow[] {
+      return all.all(limit) as SeedRow[];
+    },
+    /** Seeds added or changed at or after `updatedAt` (the crawler's cursor over what users submitted). */
+    seedsChangedSince(updatedAt: number): Array<Pick<SeedRow, 'id' | 'url' | 'origin' | 'depth' | 'scope' | 'updatedAt'>> {
+      return since.all(updatedAt) as Array<Pick<SeedRow, 'id' | 'url' | 'origin' | 'depth' | 'scope' | 'updatedAt'>>;
+    },
+  };
+}
