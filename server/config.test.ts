@@ -1,0 +1,37 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ConfigError, loadConfig, DEFAULTS } from './config.ts';
+
+test('every variable is optional and has its documented default', () => {
+  const c = loadConfig({});
+  assert.equal(c.port, 3000);
+  assert.equal(c.host, '127.0.0.1');
+  assert.equal(c.dataDir, path.resolve('./data'));
+  assert.equal(c.crawlDelayMs, 1000);
+  assert.ok(c.crawlWorkers >= 2);
+  assert.equal(c.allowPrivate, false);
+  assert.match(c.userAgent, /^LanternBot\/\d+\.\d+\.\d+ \(\+personal search engine\)$/);
+  assert.equal(c.userAgent, DEFAULTS.userAgent);
+});
+
+test('values are parsed', () => {
+  const c = loadConfig({ PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', CRAWL_WORKERS: '4', CRAWL_DELAY_MS: '0', CRAWL_ALLOW_PRIVATE: '1', CRAWL_USER_AGENT: 'MyBot/2.0' });
+  assert.deepEqual(c, { port: 8080, host: '0.0.0.0', dataDir: '/tmp/x', crawlWorkers: 4, crawlDelayMs: 0, allowPrivate: true, userAgent: 'MyBot/2.0' });
+});
+
+test('a bad value stops with one line naming the variable and the problem', () => {
+  const cases: Array<[Record<string, string>, RegExp]> = [
+    [{ PORT: 'abc' }, /^PORT must be an integer between 1 and 65535, got "abc"$/],
+    [{ PORT: '70000' }, /^PORT must be an integer/],
+    [{ PORT: '3.5' }, /^PORT must be an integer/],
+    [{ CRAWL_DELAY_MS: '-5' }, /^CRAWL_DELAY_MS must be an integer between 0 and/],
+    [{ CRAWL_WORKERS: '0' }, /^CRAWL_WORKERS must be an integer between 1 and 64/],
+    [{ CRAWL_ALLOW_PRIVATE: 'maybe' }, /^CRAWL_ALLOW_PRIVATE must be 1 or 0, got "maybe"$/],
+    [{ CRAWL_USER_AGENT: '/nothing' }, /^CRAWL_USER_AGENT must start with a product token/],
+    [{ HOST: 'a b' }, /^HOST must be an IP address or host name/],
+  ];
+  for (const [env, message] of cases) {
+    assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && message.test(err.message) && !err.message.includes('\n'), JSON.stringify(env));
+  }
+});

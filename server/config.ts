@@ -1,0 +1,82 @@
+import os from 'node:os';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+
+/** Lantern's version, read once from package.json (it appears in the User-Agent). */
+export const VERSION: string = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** Every setting Lantern reads from its environment, parsed and validated once at start. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  crawlWorkers: number;
+  crawlDelayMs: number;
+  userAgent: string;
+  allowPrivate: boolean;
+}
+
+/** A configuration value that cannot be used; its message names the variable and the problem. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** The defaults, in one place (see the configuration table in README.md and ../shared/API.md). */
+export const DEFAULTS = {
+  port: 3000,
+  host: '127.0.0.1',
+  dataDir: './data',
+  crawlWorkers: () => Math.max(2, os.availableParallelism()),
+  crawlDelayMs: 1000,
+  userAgent: `LanternBot/${VERSION} (+personal search engine)`,
+  allowPrivate: false,
+} as const;
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, min: number, max: number, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw.trim());
+  if (!/^[+-]?\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(`${name} must be 1 or 0, got ${JSON.stringify(raw)}`);
+}
+
+function text(env: Env, name: string, fallback: string, check?: (v: string) => string | undefined): string {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const problem = check?.(raw.trim());
+  if (problem) throw new ConfigError(`${name} ${problem}, got ${JSON.stringify(raw)}`);
+  return raw.trim();
+}
+
+/** Parses the environment into a Config; throws ConfigError (one line) for the first bad value. */
+export function loadConfig(env: Env): Config {
+  const cpus = DEFAULTS.crawlWorkers();
+  return {
+    port: integer(env, 'PORT', 1, 65535, DEFAULTS.port),
+    host: text(env, 'HOST', DEFAULTS.host, (v) => (/^[\w.:-]+$/.test(v) ? undefined : 'must be an IP address or host name')),
+    dataDir: path.resolve(text(env, 'DATA_DIR', DEFAULTS.dataDir)),
+    crawlWorkers: integer(env, 'CRAWL_WORKERS', 1, 64, cpus),
+    crawlDelayMs: integer(env, 'CRAWL_DELAY_MS', 0, 3_600_000, DEFAULTS.crawlDelayMs),
+    userAgent: text(env, 'CRAWL_USER_AGENT', DEFAULTS.userAgent, (v) =>
+      /^[A-Za-z][A-Za-z0-9_-]*(\/|$)/.test(v) && !/[\r\n]/.test(v)
+        ? undefined
+        : 'must start with a product token of letters, digits, "_" or "-" (e.g. "MyBot/1.0")',
+    ),
+    allowPrivate: flag(env, 'CRAWL_ALLOW_PRIVATE', DEFAULTS.allowPrivate),
+  };
+}
