@@ -1,14 +1,24 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openDatabase, type Database } from '../../db/open.ts';
 import { seedQueries, type Scope } from '../../db/seeds.ts';
-import type { PrimaryToServer } from '../../crawler/protocol.ts';
+import type { DomainInfo, PrimaryToServer } from '../../crawler/protocol.ts';
 import { waitFor } from './wait-for.ts';
 
 const PRIMARY = fileURLToPath(new URL('../../crawler/primary.ts', import.meta.url));
+
+/** One frontier row as a test reads it from the real SQLite file. */
+export interface FrontierState {
+  url: string;
+  state: 'queued' | 'leased' | 'done' | 'failed' | 'skipped';
+  attempts: number;
+  lastError: string | null;
+  redirects: number;
+  depth: number;
+}
 
 /** A real crawler primary (with its real cluster of workers) on a temporary DATA_DIR, driven like the server drives it. */
 export interface CrawlerHarness {
@@ -18,16 +28,53 @@ export interface CrawlerHarness {
   messages: PrimaryToServer[];
   /** Adds a seed the way the server does (writes the seeds table, then tells the primary). */
   addSeed(url: string, opts?: { depth?: number; scope?: Scope }): void;
-  /** Counts of frontier URLs by state. */
-  states(): Record<string, number>;
-  /** Waits until nothing is queued or leased (and at least `minDone` URLs are finished). */
-  waitIdle(opts?: { minDone?: number; timeoutMs?: number }): Promise<void>;
+  /** Counts of frontier URLs by state, over every host or only `origin`'s. */
+  states(origin?: string): Record<string, number>;
+  /** Waits until nothing is queued or leased (and at least `minDone` URLs are finished), over every host or only `origin`'s. */
+  waitIdle(opts?: { minDone?: number; timeoutMs?: number; origin?: string }): Promise<void>;
+  /** The frontier row of a URL, if the crawler knows it. */
+  frontier(url: string): FrontierState | undefined;
+  /** The host's row in the latest snapshot the primary sent (what /api/domains shows), if any. */
+  domain(host: string): DomainInfo | undefined;
+  /** Pids of the current primary's live children: its cluster workers. */
+  workerPids(): number[];
   /** Kills the primary (default SIGKILL) and waits until it and its workers are gone. */
   kill(signal?: NodeJS.Signals): Promise<void>;
-  /** Starts a new primary on the same DATA_DIR (as the server does after a crash). */
-  restart(): void;
+  /** Starts a new primary on the same DATA_DIR (as the server does after a crash); resolves once it said `started`. */
+  restart(): Promise<void>;
   /** Stops everything and removes the DATA_DIR. */
   close(): Promise<void>;
+}
+
+/** Children of a process, from /proc (Linux): every thread's `children` list. */
+function childPids(pid: number): number[] {
+  const out = new Set<number>();
+  let tasks: string[] = [];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return [];
+  }
+  for (const t of tasks) {
+    try {
+      for (const c of readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim().split(/\s+/)) {
+        if (c !== '') out.add(Number(c));
+      }
+    } catch {
+      // The thread ended while we looked.
+    }
+  }
+  return [...out].filter(alive);
+}
+
+/** Whether a process exists and is not a zombie (an orphan's zombie may wait a while for its reaper). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
 }
 
 /** Starts a crawler primary with the given environment (CRAWL_ALLOW_PRIVATE=1 is always set). */
@@ -43,6 +90,10 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
     return child;
   };
   const statesStmt = db.prepare(`SELECT state, COUNT(*) AS n FROM frontier GROUP BY state`);
+  const originStatesStmt = db.prepare(`SELECT state, COUNT(*) AS n FROM frontier WHERE origin = ? GROUP BY state`);
+  const frontierStmt = db.prepare(
+    `SELECT url, state, attempts, last_error AS lastError, redirects, depth FROM frontier WHERE url = ?`,
+  );
   const h: CrawlerHarness = {
     dataDir,
     db,
@@ -53,28 +104,53 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
       seeds.upsertSeed({ url: u.href, origin: u.origin, depth: opts.depth ?? 2, scope: opts.scope ?? 'host' }, Date.now());
       if (h.primary.connected) h.primary.send({ type: 'seeds-changed' });
     },
-    states() {
+    states(origin) {
       const out: Record<string, number> = {};
-      for (const r of statesStmt.all() as Array<{ state: string; n: number }>) out[r.state] = r.n;
+      const rows = (origin === undefined ? statesStmt.all() : originStatesStmt.all(origin)) as Array<{ state: string; n: number }>;
+      for (const r of rows) out[r.state] = r.n;
       return out;
     },
     async waitIdle(opts = {}) {
       await waitFor(() => {
-        const s = h.states();
+        const s = h.states(opts.origin);
         const done = (s.done ?? 0) + (s.failed ?? 0) + (s.skipped ?? 0);
         return (s.queued ?? 0) === 0 && (s.leased ?? 0) === 0 && done >= (opts.minDone ?? 1);
-      }, { timeoutMs: opts.timeoutMs ?? 30_000, message: `crawl to finish (states ${JSON.stringify(h.states())})` });
+      }, { timeoutMs: opts.timeoutMs ?? 30_000, message: `crawl${opts.origin ? ` of ${opts.origin}` : ''} to finish (states ${JSON.stringify(h.states(opts.origin))})` });
+    },
+    frontier(url) {
+      return frontierStmt.get(url) as FrontierState | undefined;
+    },
+    domain(host) {
+      for (let i = messages.length - 1; i >= 0; i--) {
+        const m = messages[i];
+        if (m.type === 'snapshot') return m.domains.find((d) => d.host === host);
+      }
+      return undefined;
+    },
+    workerPids() {
+      const pid = h.primary.pid;
+      return pid === undefined ? [] : childPids(pid);
     },
     async kill(signal = 'SIGKILL') {
       const child = h.primary;
       if (child.exitCode !== null || child.signalCode !== null) return;
+      const workers = h.workerPids();
       const exited = new Promise((r) => child.once('exit', r));
       child.kill(signal);
       await exited;
+      // Orphaned workers notice the lost IPC channel and exit; a restart must not overlap with them.
+      await waitFor(() => workers.every((pid) => !alive(pid)), {
+        timeoutMs: 10_000,
+        message: `workers ${workers.join(', ')} of the killed primary to exit`,
+      });
     },
-    restart() {
+    async restart() {
+      const seen = messages.length;
       h.primary = spawn();
-      h.primary.once('spawn', () => h.primary.send({ type: 'seeds-changed' }));
+      await waitFor(() => messages.slice(seen).some((m) => m.type === 'started'), {
+        timeoutMs: 20_000,
+        message: 'the restarted primary to start',
+      });
     },
     async close() {
       const child = h.primary;

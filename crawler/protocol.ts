@@ -1,0 +1,120 @@
+/**
+ * The messages that cross process boundaries: server ⇄ crawler primary (child_process IPC) and
+ * primary ⇄ workers (cluster IPC). Plain JSON-able objects only.
+ */
+
+/** What a worker is asked to fetch. `kind: 'robots'` fetches a host's /robots.txt. */
+export interface FetchJob {
+  jobId: number;
+  kind: 'page' | 'robots';
+  url: string;
+  origin: string;
+}
+
+/** Settings a worker needs, sent once when it starts. */
+export interface WorkerSettings {
+  userAgent: string;
+  allowPrivate: boolean;
+  connectTimeoutMs: number;
+  headersTimeoutMs: number;
+  bodyTimeoutMs: number;
+  totalTimeoutMs: number;
+  maxBodyBytes: number;
+  maxLinks: number;
+}
+
+/** The kinds of failure, branched on by type: retry later, back the host off, or give up on the URL. */
+export type ErrorKind = 'retryable' | 'throttled' | 'fatal';
+
+/** A failure as a worker reports it. `code` is a short machine word, `message` says it for a person. */
+export interface FetchError {
+  kind: ErrorKind;
+  code: string;
+  message: string;
+}
+
+/** An extracted HTML page, its links already normalized and judged by crawler/url.ts. */
+export interface ParsedPage {
+  finalUrl: string;
+  title: string;
+  description: string;
+  headings: string[];
+  text: string;
+  lang: string | null;
+  canonical: string | null;
+  links: string[];
+  noindex: boolean;
+  nofollow: boolean;
+  contentHash: string;
+}
+
+/** What a worker reports for one job. Times are `performance.timeOrigin + performance.now()` ms. */
+export interface FetchResult {
+  jobId: number;
+  startedAt: number;
+  endedAt: number;
+  status: number | null;
+  contentType: string | null;
+  etag: string | null;
+  lastModified: string | null;
+  /** Seconds or an HTTP date from Retry-After, already turned into milliseconds from now. */
+  retryAfterMs: number | null;
+  /** Absolute redirect target (normalized if acceptable) for 3xx with Location. */
+  location: string | null;
+  locationRefusal: string | null;
+  /** Robots jobs: the body text (at most 500 KiB). */
+  robotsBody: string | null;
+  page: ParsedPage | null;
+  error: FetchError | null;
+}
+
+export type PrimaryToWorker = { type: 'settings'; settings: WorkerSettings } | { type: 'fetch'; job: FetchJob };
+export type WorkerToPrimary = { type: 'ready' } | { type: 'done'; result: FetchResult };
+
+/** One row of /api/domains (see docs/api.md). */
+export interface DomainInfo {
+  host: string;
+  origin: string;
+  state: 'crawling' | 'waiting' | 'backoff' | 'robots-blocked' | 'robots-unreachable' | 'failing' | 'idle';
+  stateText: string;
+  queued: number;
+  fetched: number;
+  errors: number;
+  inFlight: number;
+  lastFetchAt: string | null;
+  nextFetchAt: string | null;
+  crawlDelayMs: number;
+  delaySource: 'default' | 'crawl-delay' | 'retry-after' | 'backoff';
+  backoffUntil: string | null;
+  lastError: string | null;
+  robots: { status: 'pending' | 'ok' | 'allow-all' | 'unreachable'; httpStatus: number | null; fetchedAt: string | null; crawlDelayMs: number | null };
+}
+
+/** Crawl-wide figures for /api/status. */
+export interface CrawlStatus {
+  queued: number;
+  inFlight: number;
+  workers: number;
+  fetchRatePerMin: number;
+}
+
+/** One request in a host's timeline. */
+export interface RequestLogEntry {
+  url: string;
+  status: number | null;
+  startedAt: string;
+  durationMs: number;
+  error: string | null;
+}
+
+export type ServerToPrimary =
+  | { type: 'seeds-changed' }
+  | { type: 'shutdown' }
+  | { type: 'requests'; reqId: number; origin: string };
+
+export type PrimaryToServer =
+  | { type: 'started'; pid: number }
+  | { type: 'snapshot'; status: CrawlStatus; domains: DomainInfo[] }
+  | { type: 'pages-stored'; count: number }
+  | { type: 'requests'; reqId: number; requests: RequestLogEntry[] }
+  | { type: 'error'; message: string };

@@ -1,0 +1,71 @@
+import cluster from 'node:cluster';
+import type { Agent } from 'undici';
+import { classifyError, createAgent, emptyResult, fetchRaw, resultFromResponse, ROBOTS_READ_BYTES } from './fetcher.ts';
+import { isPageType, processPage } from './page-processor.ts';
+import type { FetchJob, FetchResult, PrimaryToWorker, WorkerSettings, WorkerToPrimary } from './protocol.ts';
+
+/**
+ * A crawler worker (a cluster worker): it never opens the database and never chooses what or when to
+ * fetch. Once loaded it says `ready` (the primary answers with its settings); then for each job the primary hands it fetches, parses and reports
+ * `done`; reporting `done` is also how it says it is ready for the next job.
+ */
+let settings: WorkerSettings | null = null;
+let agent: Agent | null = null;
+
+function send(msg: WorkerToPrimary): void {
+  if (process.connected) process.send!(msg);
+}
+
+async function run(job: FetchJob): Promise<FetchResult> {
+  const s = settings!;
+  const startedAt = performance.timeOrigin + performance.now();
+  try {
+    const raw = await fetchRaw(job.url, {
+      agent: agent!,
+      settings: s,
+      cap: job.kind === 'robots' ? ROBOTS_READ_BYTES : s.maxBodyBytes,
+      truncateOk: job.kind === 'robots',
+      wantBody: (status, type) => status >= 200 && status < 300 && (job.kind === 'robots' || isPageType(type)),
+    });
+    const result = resultFromResponse(job, raw, s.allowPrivate);
+    if (raw.body && job.kind === 'robots') {
+      result.robotsBody = raw.body.toString('utf8');
+    } else if (raw.body) {
+      result.page = processPage({
+        url: job.url,
+        body: raw.body,
+        contentType: raw.headers['content-type'],
+        xRobotsTag: raw.headers['x-robots-tag'],
+        userAgent: s.userAgent,
+        allowPrivate: s.allowPrivate,
+        maxLinks: s.maxLinks,
+      });
+    }
+    return result;
+  } catch (err) {
+    const failure = classifyError(err, job.url);
+    const result = emptyResult(job, startedAt);
+    result.endedAt = performance.timeOrigin + performance.now();
+    result.error = { kind: failure.kind, code: failure.code, message: failure.message };
+    return result;
+  }
+}
+
+if (cluster.isPrimary) {
+  throw new Error('worker: crawler/worker.ts runs only as a cluster worker forked by crawler/primary.ts');
+}
+
+process.on('message', (msg: PrimaryToWorker) => {
+  if (msg.type === 'settings') {
+    settings = msg.settings;
+    agent = createAgent(msg.settings);
+  } else if (msg.type === 'fetch') {
+    void run(msg.job).then((result) => send({ type: 'done', result }));
+  }
+});
+// Loaded and listening: the primary answers with the settings, then jobs.
+send({ type: 'ready' });
+// Ctrl+C reaches the whole process group; the primary decides when workers stop.
+process.on('SIGINT', () => undefined);
+// The primary is our only reason to exist: when it goes, in-flight sockets close with us.
+process.on('disconnect', () => process.exit(0));
