@@ -1,0 +1,50 @@
+import type { Locator, Page } from '@playwright/test';
+import { AppShell } from './app-shell.ts';
+
+/** The Domains view (`/domains`). */
+export class DomainsPage extends AppShell {
+  readonly heading: Locator;
+  readonly stats: Locator;
+  readonly filter: Locator;
+  readonly table: Locator;
+  readonly liveStatus: Locator;
+
+  constructor(page: Page) {
+    super(page);
+    this.heading = page.getByRole('heading', { name: 'Domains', level: 1 });
+    this.stats = this.main.locator('dl.stats');
+    this.filter = page.getByLabel('Filter hosts');
+    this.table = page.getByRole('table', { name: /Hosts and their crawl state/ });
+    this.liveStatus = this.main.getByRole('status').filter({ hasText: /live|reconnecting|connecting/ }).first();
+  }
+
+  /** Opens the Domains view directly. */
+  async open(): Promise<void> {
+    await this.page.goto('/domains');
+  }
+
+  /** The value shown for a crawl-wide number ('Pages stored', 'Queued', 'Fetch rate', 'Workers alive', 'Crawler'). */
+  stat(name: string): Locator {
+    return this.stats.locator('div.stat').filter({ has: this.page.getByText(name, { exact: true }) }).locator('dd');
+  }
+
+  /** The button in a host's row that expands its timeline. */
+  hostButton(host: string): Locator {
+    return this.table.getByRole('button', { name: host, exact: true });
+  }
+
+  /** A host's row. */
+  row(host: string): Locator {
+    return this.table.getByRole('row').filter({ has: this.page.getByRole('button', { name: host, exact: true }) });
+  }
+
+  /** The column header button that sorts by a column. */
+  sortButton(column: string): Locator {
+    return this.table.getByRole('columnheader').getByRole('button', { name: column });
+  }
+
+  /** The expanded timeline of a host (an inline SVG with one mark per request). */
+  timeline(host: string): Locator {
+    return this.table.getByRole('img', { name: new RegExp(`requests to ${host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
+  }
+}

@@ -1,0 +1,69 @@
+import type { Locator, Page } from '@playwright/test';
+import { AppShell } from './app-shell.ts';
+
+/** The Seeds view (`/seeds`). */
+export class SeedsPage extends AppShell {
+  readonly heading: Locator;
+  readonly form: Locator;
+  readonly urlInput: Locator;
+  readonly depthInput: Locator;
+  readonly scopeSelect: Locator;
+  readonly addButton: Locator;
+  /** The refusal shown next to the URL field. */
+  readonly urlError: Locator;
+  readonly formStatus: Locator;
+  readonly bulkForm: Locator;
+  readonly bulkInput: Locator;
+  readonly addAllButton: Locator;
+  readonly bulkResults: Locator;
+  readonly table: Locator;
+
+  constructor(page: Page) {
+    super(page);
+    this.heading = page.getByRole('heading', { name: 'Seeds', level: 1 });
+    this.form = page.getByRole('form', { name: 'Add a seed' });
+    this.urlInput = this.form.getByLabel('URL', { exact: true });
+    this.depthInput = this.form.getByLabel('Depth', { exact: true });
+    this.scopeSelect = this.form.getByLabel('Scope', { exact: true });
+    this.addButton = this.form.getByRole('button', { name: 'Add seed' });
+    this.urlError = this.form.getByRole('alert');
+    this.formStatus = this.form.getByRole('status');
+    this.bulkForm = page.getByRole('form', { name: 'Add several' });
+    this.bulkInput = this.bulkForm.getByLabel('URLs, one per line');
+    this.addAllButton = this.bulkForm.getByRole('button', { name: 'Add all' });
+    this.bulkResults = this.bulkForm.getByRole('list', { name: 'Results of Add all' }).getByRole('listitem');
+    this.table = page.getByRole('table', { name: 'Seeds and their crawl progress' });
+  }
+
+  /** Opens the Seeds view directly. */
+  async open(): Promise<void> {
+    await this.page.goto('/seeds');
+  }
+
+  /** Fills the form and presses "Add seed". */
+  async addSeed(url: string, options: { depth?: number; scope?: 'host' | 'domain' | 'any' } = {}): Promise<void> {
+    await this.urlInput.fill(url);
+    if (options.depth !== undefined) await this.depthInput.fill(String(options.depth));
+    if (options.scope !== undefined) await this.scopeSelect.selectOption(options.scope);
+    await this.addButton.click();
+  }
+
+  /** Pastes lines into "URLs, one per line" and presses "Add all". */
+  async addSeveral(urls: string[]): Promise<void> {
+    await this.bulkInput.fill(urls.join('\n'));
+    await this.addAllButton.click();
+  }
+
+  /** The table row of a seed, found by its exact URL. */
+  row(url: string): Locator {
+    return this.table.getByRole('row').filter({ has: this.page.getByRole('rowheader', { name: url, exact: true }) });
+  }
+
+  /** A cell of a seed's row by column header name ('Depth', 'Fetched', ...). */
+  async cell(url: string, column: string): Promise<Locator> {
+    const headers = await this.table.getByRole('columnheader').allTextContents();
+    const index = headers.findIndex((text) => text.trim() === column);
+    if (index < 0) throw new Error(`seeds-page: no column named ${column} (have ${headers.join(', ')})`);
+    return this.row(url).getByRole(index === 0 ? 'rowheader' : 'cell').nth(index === 0 ? 0 : index - 1);
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Search in the browser against a crawled loopback site: the query lives in the URL (Enter, pages,
+ * back button, shared links), matches are highlighted, "More from this site" narrows to one host,
+ * suggestions work from the keyboard, and an empty result points to Seeds.
+ */
+import { expect, test } from './fixtures.ts';
+import { SearchPage } from './pages/search-page.ts';
+import { generateSite, startTestWeb } from './test-web/test-web.ts';
+import type { TestWeb } from './test-web/test-web.ts';
+
+let web: TestWeb | null = null;
+
+test.afterEach(async () => {
+  await web?.close();
+  web = null;
+});
+
+test('search by keyboard: suggestions, results in the URL, pages, back button, one site, empty state', async ({
+  page,
+  request,
+}) => {
+  // Two sites: 14 pages mention "harbour" on the first (two result pages), 2 on the second.
+  web = await startTestWeb([
+    generateSite({ pages: 14, words: () => 'harbour lights' }),
+    generateSite({ pages: 2, words: () => 'harbour tide', prefix: 'other' }),
+  ]);
+  const [big, small] = web.sites;
+  for (const site of web.sites) {
+    expect((await request.post('/api/seeds', { data: { url: site.url('/'), depth: 1 } })).status()).toBe(201);
+  }
+  await expect
+    .poll(async () => ((await (await request.get('/api/status')).json()) as { indexed: number }).indexed, {
+      timeout: 40_000,
+      message: 'all 16 pages get indexed',
+    })
+    .toBeGreaterThanOrEqual(16);
+
+  const search = new SearchPage(page);
+  await search.open();
+  await expect(search.searchBox).toBeFocused();
+  await expect(search.navLink('Search')).toHaveAttribute('aria-current', 'page');
+
+  // Suggestions: titles are "Page N"; ArrowDown picks one, Enter searches for it.
+  await search.searchBox.pressSequentially('pag');
+  await expect(search.suggestions.getByRole('option').first()).toBeVisible();
+  await search.searchBox.press('ArrowDown');
+  const chosen = search.suggestions.getByRole('option', { selected: true });
+  await expect(chosen).toHaveCount(1);
+  await expect(search.searchBox).toHaveAttribute('aria-activedescendant', (await chosen.getAttribute('id')) ?? 'missing');
+  await search.searchBox.press('Escape');
+  await expect(search.suggestions).toBeHidden();
+  await expect(search.searchBox).toHaveValue('pag');
+
+  await search.search('harbour');
+  await expect(page).toHaveURL(/\/\?q=harbour$/);
+  await expect(search.summary).toContainText('16 results in');
+  await expect(search.results).toHaveCount(10);
+  await expect(search.results.first().locator('mark').first()).toHaveText(/harbour/i);
+  await expect(search.resultLinks().first()).toHaveAttribute('rel', 'noopener noreferrer');
+  await expect(search.previousButton).toBeDisabled();
+
+  await search.nextButton.click();
+  await expect(page).toHaveURL(/\/\?q=harbour&page=2$/);
+  await expect(search.results).toHaveCount(6);
+  await expect(search.nextButton).toBeDisabled();
+  const secondPageFirst = await search.resultLinks().first().getAttribute('href');
+
+  // Back to page 1, forward to page 2: the URL alone restores the results.
+  await page.goBack();
+  await expect(page).toHaveURL(/\/\?q=harbour$/);
+  await expect(search.results).toHaveCount(10);
+  await page.goForward();
+  await expect(search.results).toHaveCount(6);
+  await expect(search.resultLinks().first()).toHaveAttribute('href', secondPageFirst ?? 'missing');
+
+  // More from this site: only the small site's pages.
+  await search.open('harbour tide');
+  const smallResult = search.results.filter({ hasText: small.host }).first();
+  await smallResult.getByRole('link', { name: /More from this site/ }).click();
+  await expect(search.searchBox).toHaveValue(`site:${small.host} harbour tide`);
+  await expect(search.summary).toContainText('2 results in');
+  await expect(search.results.filter({ hasText: big.host })).toHaveCount(0);
+
+  // A shared link opens straight into its results; a miss explains itself and points to Seeds.
+  await page.goto('/?q=zebraquartz');
+  await expect(search.searchBox).toHaveValue('zebraquartz');
+  await expect(search.main).toContainText('No pages match “zebraquartz”. 16 pages are indexed — add seeds.');
+  await search.main.getByRole('link', { name: 'add seeds' }).click();
+  await expect(page).toHaveURL(/\/seeds$/);
+  await page.goBack();
+  await expect(search.searchBox).toHaveValue('zebraquartz');
+});

@@ -1,0 +1,140 @@
+/**
+ * Seeds in the browser: a person adds seeds through the Seeds view and sees why a URL was refused;
+ * plus screenshots of every view at desktop and phone widths, kept as test artifacts.
+ */
+import type { Page, TestInfo } from '@playwright/test';
+import { expect, test } from './fixtures.ts';
+import { DomainsPage } from './pages/domains-page.ts';
+import { SearchPage } from './pages/search-page.ts';
+import { SeedsPage } from './pages/seeds-page.ts';
+import { generateSite, startTestWeb } from './test-web/test-web.ts';
+import type { TestWeb } from './test-web/test-web.ts';
+
+let web: TestWeb | null = null;
+
+test.afterEach(async () => {
+  await web?.close();
+  web = null;
+});
+
+async function smallSite(pages: number): Promise<TestWeb> {
+  web = await startTestWeb([
+    generateSite({ pages, words: (i) => `lantern garden note ${i % 3 === 0 ? 'harbour lights' : 'market'}` }),
+  ]);
+  return web;
+}
+
+test('a person goes to Seeds, sees why a bad URL is refused, and adds a good one', async ({ page }) => {
+  const site = (await smallSite(3)).sites[0];
+  const seeds = new SeedsPage(page);
+
+  await page.goto('/');
+  await seeds.navigateTo('Seeds');
+  await expect(page).toHaveURL(/\/seeds$/);
+  await expect(seeds.heading).toBeVisible();
+  await expect(seeds.navLink('Seeds')).toHaveAttribute('aria-current', 'page');
+  await expect(seeds.navLink('Search')).not.toHaveAttribute('aria-current', 'page');
+  await expect(seeds.depthInput).toHaveValue('2');
+  await expect(seeds.scopeSelect).toHaveValue('host');
+
+  await seeds.addSeed('ftp://example.org/');
+  await expect(seeds.urlError).toContainText(/ftp/i);
+  await expect(seeds.urlInput).toHaveAccessibleDescription(/ftp/i);
+  await expect(seeds.urlInput).toHaveAttribute('aria-invalid', 'true');
+  await expect(seeds.urlInput).toHaveValue('ftp://example.org/');
+
+  const good = site.url('/');
+  await seeds.addSeed(good, { depth: 1 });
+  await expect(seeds.urlError).toHaveCount(0);
+  await expect(seeds.urlInput).toHaveValue('');
+  await expect(seeds.urlInput).toBeFocused();
+  await expect(seeds.row(good)).toBeVisible();
+  await expect(await seeds.cell(good, 'Depth')).toHaveText('1');
+  await expect(await seeds.cell(good, 'Scope')).toHaveText('host');
+  // The list refreshes on its own (every 2 s) as the crawler fetches the site's 3 pages.
+  await expect(await seeds.cell(good, 'Fetched')).toHaveText('3', { timeout: 30_000 });
+});
+
+test('"Add several" reports each line as accepted or refused with its own reason', async ({ page }) => {
+  const site = (await smallSite(2)).sites[0];
+  const seeds = new SeedsPage(page);
+  await seeds.open();
+
+  const good = site.url('/');
+  await seeds.addSeveral([good, 'ftp://example.org/files', 'http://exa mple.org/']);
+  await expect(seeds.bulkResults).toHaveCount(3);
+  await expect(seeds.bulkResults.nth(0)).toContainText('Accepted');
+  await expect(seeds.bulkResults.nth(1)).toContainText('Refused');
+  await expect(seeds.bulkResults.nth(1)).toContainText(/ftp/i);
+  await expect(seeds.bulkResults.nth(2)).toContainText('Refused');
+  await expect(seeds.bulkResults.nth(2)).toContainText(/not a valid URL/i);
+  // Refused lines stay in the box to be fixed; the accepted one is listed.
+  await expect(seeds.bulkInput).toHaveValue('ftp://example.org/files\nhttp://exa mple.org/');
+  await expect(seeds.row(good)).toBeVisible();
+});
+
+test.describe('with private addresses not allowed', () => {
+  test.use({ appEnv: { CRAWL_ALLOW_PRIVATE: '0' } });
+
+  test('a private address is refused with the reason', async ({ page }) => {
+    const seeds = new SeedsPage(page);
+    await seeds.open();
+    await seeds.addSeed('http://192.168.1.20/admin');
+    await expect(seeds.urlError).toContainText(/private/i);
+    await expect(seeds.urlError).toContainText('CRAWL_ALLOW_PRIVATE');
+    await expect(seeds.urlInput).toHaveAccessibleDescription(/private/i);
+    await expect(seeds.urlInput).toHaveValue('http://192.168.1.20/admin');
+    await expect(seeds.page.getByText('No seeds yet.')).toBeVisible();
+  });
+});
+
+async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const file = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  await testInfo.attach(name, { path: file, contentType: 'image/png' });
+}
+
+test('screenshots of every view at desktop and phone widths', async ({ page, request }, testInfo) => {
+  test.setTimeout(120_000); // a crawl of 12 pages, then six views
+  const site = (await smallSite(12)).sites[0];
+  const added = await request.post('/api/seeds', { data: { url: site.url('/'), depth: 2 } });
+  expect(added.status()).toBe(201);
+  await expect
+    .poll(async () => ((await (await request.get('/api/status')).json()) as { indexed: number }).indexed, {
+      timeout: 40_000,
+      message: 'the 12 pages of the test site get indexed',
+    })
+    .toBeGreaterThanOrEqual(12);
+
+  const search = new SearchPage(page);
+  const seeds = new SeedsPage(page);
+  const domains = new DomainsPage(page);
+
+  for (const [label, viewport] of [
+    ['desktop', { width: 1280, height: 800 }],
+    ['phone', { width: 360, height: 740 }],
+  ] as const) {
+    await page.setViewportSize(viewport);
+
+    await search.open();
+    await expect(search.searchBox).toBeFocused();
+    await search.search('harbour');
+    await expect(page).toHaveURL(/\?q=harbour$/);
+    await expect(search.summary).toContainText(/results? in (\d+|<1) ms/);
+    await expect(search.results.first()).toBeVisible();
+    await expect(search.results.first().locator('mark').first()).toHaveText(/harbour/i);
+    await screenshot(page, testInfo, `search-${label}`);
+
+    await search.navigateTo('Seeds');
+    await expect(seeds.row(site.url('/'))).toBeVisible();
+    await screenshot(page, testInfo, `seeds-${label}`);
+
+    await seeds.navigateTo('Domains');
+    await expect(domains.row(site.host)).toBeVisible();
+    await domains.hostButton(site.host).click();
+    await expect(domains.hostButton(site.host)).toHaveAttribute('aria-expanded', 'true');
+    await expect(domains.timeline(site.host)).toBeVisible();
+    await expect(domains.timeline(site.host).locator('rect').first()).toBeAttached();
+    await screenshot(page, testInfo, `domains-${label}`);
+  }
+});

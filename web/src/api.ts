@@ -1,0 +1,242 @@
+// Typed client for Lantern's JSON API (docs/api.md). Every call takes an optional AbortSignal so that
+// views can cancel stale requests; every failure becomes an ApiError carrying the server's code and message.
+
+/** Crawler process state as reported by `/api/status`. */
+export type CrawlerState = 'starting' | 'running' | 'restarting' | 'stopped';
+
+/** `GET /api/status`: crawl-wide counters. */
+export interface Status {
+  pages: number;
+  indexed: number;
+  queued: number;
+  inFlight: number;
+  workers: number;
+  fetchRatePerMin: number;
+  crawler: CrawlerState;
+  searchReady: boolean;
+  lastError: string | null;
+}
+
+/** How far a seed's crawl may wander from the seed's host. */
+export type Scope = 'host' | 'domain' | 'any';
+
+/** A seed URL with its crawl progress. */
+export interface Seed {
+  id: number | string;
+  url: string;
+  host: string;
+  depth: number;
+  scope: Scope;
+  createdAt: string;
+  found: number;
+  fetched: number;
+  queued: number;
+  failed: number;
+}
+
+/** One piece of a result snippet; `match` marks a matched word. Always plain text. */
+export interface SnippetPiece {
+  text: string;
+  match: boolean;
+}
+
+/** One search hit. */
+export interface SearchResult {
+  url: string;
+  title: string;
+  host: string;
+  snippet: SnippetPiece[];
+  score: number;
+  fetchedAt: string;
+}
+
+/** `GET /api/search` response. */
+export interface SearchResponse {
+  query: string;
+  total: number;
+  tookMs: number;
+  mode: 'and' | 'or';
+  notice: string | null;
+  indexing: boolean;
+  results: SearchResult[];
+}
+
+/** One as-you-type suggestion. */
+export interface Suggestion {
+  text: string;
+  kind: 'title' | 'term';
+  url?: string;
+}
+
+/** `GET /api/suggest` response. */
+export interface SuggestResponse {
+  query: string;
+  suggestions: Suggestion[];
+}
+
+/** Per-host crawl state as the scheduler sees it. */
+export type DomainState =
+  | 'crawling'
+  | 'waiting'
+  | 'backoff'
+  | 'robots-blocked'
+  | 'robots-unreachable'
+  | 'failing'
+  | 'idle';
+
+/** Where a host's effective delay comes from. */
+export type DelaySource = 'default' | 'crawl-delay' | 'retry-after' | 'backoff';
+
+/** robots.txt state of a host. */
+export interface RobotsInfo {
+  status: 'pending' | 'ok' | 'allow-all' | 'unreachable';
+  httpStatus: number | null;
+  fetchedAt: string | null;
+  crawlDelayMs: number | null;
+}
+
+/** One row of `/api/domains`. */
+export interface Domain {
+  host: string;
+  origin: string;
+  state: DomainState;
+  stateText: string;
+  queued: number;
+  fetched: number;
+  errors: number;
+  inFlight: number;
+  lastFetchAt: string | null;
+  nextFetchAt: string | null;
+  crawlDelayMs: number;
+  delaySource: DelaySource;
+  backoffUntil: string | null;
+  lastError: string | null;
+  robots: RobotsInfo;
+}
+
+/** `GET /api/domains` response; `now` is the server's clock, used to correct client clock skew. */
+export interface DomainsResponse {
+  domains: Domain[];
+  now: string;
+}
+
+/** One request in a host's timeline. */
+export interface HostRequest {
+  url: string;
+  status: number | null;
+  startedAt: string;
+  durationMs: number;
+  error: string | null;
+}
+
+/** `GET /api/domains/:host/requests` response (oldest first). */
+export interface HostRequestsResponse {
+  host: string;
+  requests: HostRequest[];
+}
+
+/** Body of `POST /api/seeds`. */
+export interface NewSeed {
+  url: string;
+  depth?: number;
+  scope?: Scope;
+}
+
+/** A failed API call: `code` is the API's error code (or `network`/`http-<status>`), `message` is for people. */
+export class ApiError extends Error {
+  readonly code: string;
+  readonly status: number;
+
+  constructor(code: string, message: string, status: number) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = status;
+  }
+}
+
+/** True when an error only means the request was cancelled on purpose. */
+export function isAbort(error: unknown): boolean {
+  return error instanceof DOMException && error.name === 'AbortError';
+}
+
+/** Drops the module prefix the server puts on messages ("url: ...") and capitalizes the rest, for display. */
+export function forPeople(message: string): string {
+  const text = message.replace(/^[a-z][a-z-]{0,30}: (?=\S)/, '');
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
+  return (await requestWithStatus<T>(path, init)).body;
+}
+
+async function requestWithStatus<T>(path: string, init: RequestInit): Promise<{ status: number; body: T }> {
+  let response: Response;
+  try {
+    response = await fetch(path, { ...init, headers: { accept: 'application/json', ...init.headers } });
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw new ApiError('network', 'The server cannot be reached.', 0);
+  }
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    body = null;
+  }
+  if (!response.ok) {
+    const err = (body ?? {}) as { error?: unknown; message?: unknown };
+    const code = typeof err.error === 'string' ? err.error : `http-${response.status}`;
+    const message =
+      typeof err.message === 'string' && err.message !== ''
+        ? forPeople(err.message)
+        : `The server answered ${response.status} ${response.statusText}`.trim();
+    throw new ApiError(code, message, response.status);
+  }
+  if (body === null) throw new ApiError('bad-response', 'The server sent an answer that is not JSON.', response.status);
+  return { status: response.status, body: body as T };
+}
+
+/** Fetches crawl-wide counters. */
+export function getStatus(signal?: AbortSignal): Promise<Status> {
+  return request<Status>('/api/status', { signal });
+}
+
+/** Runs a search; `offset` counts results, not pages. */
+export function search(q: string, offset: number, limit: number, signal?: AbortSignal): Promise<SearchResponse> {
+  const params = new URLSearchParams({ q, limit: String(limit), offset: String(offset) });
+  return request<SearchResponse>(`/api/search?${params}`, { signal });
+}
+
+/** Fetches as-you-type suggestions for a prefix. */
+export function suggest(q: string, signal?: AbortSignal, limit = 8): Promise<SuggestResponse> {
+  const params = new URLSearchParams({ q, limit: String(limit) });
+  return request<SuggestResponse>(`/api/suggest?${params}`, { signal });
+}
+
+/** Lists seeds, newest first. */
+export async function listSeeds(signal?: AbortSignal): Promise<Seed[]> {
+  return (await request<{ seeds: Seed[] }>('/api/seeds', { signal })).seeds;
+}
+
+/** Adds (or re-submits) a seed; `created` is false when the URL was already a seed and got updated. */
+export async function addSeed(seed: NewSeed, signal?: AbortSignal): Promise<{ seed: Seed; created: boolean }> {
+  const { status, body } = await requestWithStatus<{ seed: Seed }>('/api/seeds', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(seed),
+    signal,
+  });
+  return { seed: body.seed, created: status === 201 };
+}
+
+/** Lists every known host with its crawl state. */
+export function listDomains(signal?: AbortSignal): Promise<DomainsResponse> {
+  return request<DomainsResponse>('/api/domains', { signal });
+}
+
+/** Fetches the last requests made to one host (oldest first). */
+export function hostRequests(host: string, signal?: AbortSignal): Promise<HostRequestsResponse> {
+  return request<HostRequestsResponse>(`/api/domains/${encodeURIComponent(host)}/requests`, { signal });
+}

@@ -1,0 +1,62 @@
+import { useEffect, useRef } from 'react';
+import { Link } from './components/link.tsx';
+import { NavBar } from './components/nav-bar.tsx';
+import { useLocation } from './router.ts';
+import { DomainsView } from './views/domains-view.tsx';
+import { NotFoundView } from './views/not-found-view.tsx';
+import { SearchView } from './views/search-view.tsx';
+import { SeedsView } from './views/seeds-view.tsx';
+
+function normalizePath(path: string): string {
+  return path.length > 1 ? path.replace(/\/+$/, '') : path;
+}
+
+/**
+ * The app shell: skip link, header with the main navigation, and the current view in `<main>`.
+ * After an in-app move to another view, focus goes to that view's search box or heading.
+ */
+export function App() {
+  const location = useLocation();
+  const path = normalizePath(location.path);
+  const mainRef = useRef<HTMLElement>(null);
+  const previousPath = useRef(path);
+
+  useEffect(() => {
+    if (previousPath.current === path) return;
+    previousPath.current = path;
+    const main = mainRef.current;
+    if (main === null) return;
+    const target = main.querySelector<HTMLElement>('[data-autofocus]') ?? main.querySelector<HTMLElement>('h1');
+    target?.focus({ preventScroll: true });
+  }, [path]);
+
+  let view;
+  if (path === '/') view = <SearchView />;
+  else if (path === '/seeds') view = <SeedsView />;
+  else if (path === '/domains') view = <DomainsView />;
+  else view = <NotFoundView path={location.path} />;
+
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <div className="header-inner">
+          <Link href="/" className="brand">
+            <svg className="brand-mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+              <path d="M12 6h8M16 6v3M10 11h12l-1.5 13h-9z" />
+              <circle cx="16" cy="17.5" r="2.6" />
+              <path d="M11 27h10" />
+            </svg>
+            <span>Lantern</span>
+          </Link>
+          <NavBar path={path} />
+        </div>
+      </header>
+      <main id="main" ref={mainRef} tabIndex={-1}>
+        {view}
+      </main>
+    </>
+  );
+}

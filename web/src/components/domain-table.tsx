@@ -1,0 +1,155 @@
+import { Fragment, useId } from 'react';
+import type { Domain } from '../api.ts';
+import type { Sort, SortKey } from '../domain-sort.ts';
+import { formatAgo, formatCount, formatCountdown, formatDateTime, formatDelay } from '../format.ts';
+import { HostTimeline } from './host-timeline.tsx';
+import { StateBadge } from './state-badge.tsx';
+
+const DELAY_SOURCE_TEXT: Record<Domain['delaySource'], string> = {
+  default: 'default',
+  'crawl-delay': 'Crawl-delay',
+  'retry-after': 'Retry-After',
+  backoff: 'backoff',
+};
+
+const ROBOTS_TEXT: Record<Domain['robots']['status'], string> = {
+  pending: 'pending',
+  ok: 'ok',
+  'allow-all': 'allow all',
+  unreachable: 'unreachable',
+};
+
+const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
+  { key: 'host', label: 'Host' },
+  { key: 'state', label: 'State' },
+  { key: 'fetched', label: 'Fetched', numeric: true },
+  { key: 'queued', label: 'Queued', numeric: true },
+  { key: 'errors', label: 'Errors', numeric: true },
+  { key: 'delay', label: 'Delay' },
+  { key: 'lastFetch', label: 'Last fetch' },
+  { key: 'nextFetch', label: 'Next fetch' },
+  { key: 'robots', label: 'robots.txt' },
+];
+
+/** Props of the Domains table. */
+export interface DomainTableProps {
+  domains: Domain[];
+  sort: Sort;
+  onSort: (key: SortKey) => void;
+  expanded: ReadonlySet<string>;
+  onToggle: (host: string) => void;
+  /** The current time on the server's clock, for relative times and countdowns. */
+  now: number;
+}
+
+function robotsText(domain: Domain): string {
+  const status = ROBOTS_TEXT[domain.robots.status] ?? domain.robots.status;
+  return domain.robots.httpStatus !== null ? `${status} (${domain.robots.httpStatus})` : status;
+}
+
+/** One row per host, sortable by its column headers (aria-sort); a host button expands that host's timeline. */
+export function DomainTable({ domains, sort, onSort, expanded, onToggle, now }: DomainTableProps) {
+  const id = useId();
+  return (
+    <div className="table-wrap" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
+      <table className="data-table domain-table">
+        <caption id={`${id}-caption`} className="visually-hidden">
+          Hosts and their crawl state; select a column header to sort
+        </caption>
+        <thead>
+          <tr>
+            {COLUMNS.map((column) => {
+              const active = sort.key === column.key;
+              return (
+                <th
+                  key={column.key}
+                  scope="col"
+                  className={column.numeric === true ? 'num' : undefined}
+                  aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
+                >
+                  <button type="button" className="sort-button" onClick={() => onSort(column.key)}>
+                    {column.label}
+                    {active ? (
+                      <span className="sort-arrow" aria-hidden="true">
+                        {sort.dir === 'asc' ? '▲' : '▼'}
+                      </span>
+                    ) : null}
+                  </button>
+                </th>
+              );
+            })}
+          </tr>
+        </thead>
+        <tbody>
+          {domains.map((domain) => {
+            const open = expanded.has(domain.host);
+            const timelineId = `${id}-timeline-${domain.host.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
+            return (
+              <Fragment key={domain.host}>
+                <tr className={open ? 'expanded' : undefined}>
+                  <th scope="row" className="host-cell">
+                    <button
+                      type="button"
+                      className="host-button"
+                      aria-expanded={open}
+                      aria-controls={open ? timelineId : undefined}
+                      onClick={() => onToggle(domain.host)}
+                    >
+                      <span className="chevron" aria-hidden="true">
+                        {open ? '▾' : '▸'}
+                      </span>
+                      {domain.host}
+                    </button>
+                  </th>
+                  <td className="state-cell">
+                    <StateBadge state={domain.state} text={domain.stateText} />
+                    {domain.lastError !== null && domain.state !== 'idle' ? (
+                      <div className="cell-note" title={domain.lastError}>
+                        {domain.lastError}
+                      </div>
+                    ) : null}
+                  </td>
+                  <td className="num">{formatCount(domain.fetched)}</td>
+                  <td className="num">{formatCount(domain.queued)}</td>
+                  <td className={domain.errors > 0 ? 'num warn-text' : 'num'}>{formatCount(domain.errors)}</td>
+                  <td>
+                    <span className="nowrap">{formatDelay(domain.crawlDelayMs)}</span> ·{' '}
+                    <span className="nowrap">{DELAY_SOURCE_TEXT[domain.delaySource] ?? domain.delaySource}</span>
+                  </td>
+                  <td className="nowrap">
+                    {domain.lastFetchAt !== null ? (
+                      <time dateTime={domain.lastFetchAt} title={formatDateTime(domain.lastFetchAt)}>
+                        {formatAgo(domain.lastFetchAt, now)}
+                      </time>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td className="nowrap countdown">
+                    {domain.nextFetchAt !== null ? (
+                      <time dateTime={domain.nextFetchAt} title={formatDateTime(domain.nextFetchAt)}>
+                        {formatCountdown(domain.nextFetchAt, now)}
+                      </time>
+                    ) : (
+                      '—'
+                    )}
+                  </td>
+                  <td>
+                    <span className={`robots robots-${domain.robots.status}`}>{robotsText(domain)}</span>
+                  </td>
+                </tr>
+                {open ? (
+                  <tr className="timeline-row">
+                    <td colSpan={COLUMNS.length}>
+                      <HostTimeline host={domain.host} id={timelineId} />
+                    </td>
+                  </tr>
+                ) : null}
+              </Fragment>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+import type { SearchResult, SnippetPiece } from '../api.ts';
+import { displayUrl, formatDate, formatDateTime } from '../format.ts';
+import { Link } from './link.tsx';
+
+/** A snippet as React text: matched words in `<mark>`, everything else plain. Crawled text is never markup. */
+export function Snippet({ pieces }: { pieces: SnippetPiece[] }) {
+  return (
+    <p className="snippet">
+      {pieces.map((piece, index) => (piece.match ? <mark key={index}>{piece.text}</mark> : piece.text))}
+    </p>
+  );
+}
+
+/** Props of one search result. */
+export interface ResultItemProps {
+  result: SearchResult;
+  /** In-app href that searches this result's site for the same query. */
+  moreHref: string;
+}
+
+/** One search hit: title link to the crawled page, its URL and host, the fetch date, a snippet, and a site link. */
+export function ResultItem({ result, moreHref }: ResultItemProps) {
+  const title = result.title.trim() === '' ? displayUrl(result.url) : result.title;
+  return (
+    <li className="result">
+      <h3 className="result-title">
+        <a href={result.url} rel="noopener noreferrer">
+          {title}
+        </a>
+      </h3>
+      <p className="result-meta">
+        <span className="result-host">{result.host}</span>
+        <span className="meta-sep" aria-hidden="true">
+          ·
+        </span>
+        <span className="result-url">{displayUrl(result.url)}</span>
+        <span className="meta-sep" aria-hidden="true">
+          ·
+        </span>
+        <span>
+          fetched <time dateTime={result.fetchedAt} title={formatDateTime(result.fetchedAt)}>{formatDate(result.fetchedAt)}</time>
+        </span>
+      </p>
+      {result.snippet.length > 0 ? <Snippet pieces={result.snippet} /> : null}
+      <p className="result-more">
+        <Link href={moreHref}>
+          More from this site<span className="visually-hidden"> ({result.host})</span>
+        </Link>
+      </p>
+    </li>
+  );
+}

@@ -1,0 +1,48 @@
+import type { Status } from '../api.ts';
+import { formatCount } from '../format.ts';
+
+const CRAWLER_TEXT: Record<Status['crawler'], string> = {
+  starting: 'starting',
+  running: 'running',
+  restarting: 'restarting',
+  stopped: 'stopped',
+};
+
+/** Crawl-wide numbers from `/api/status`: pages stored, queued, fetch rate, workers alive, crawler state. */
+export function StatusHeader({ status }: { status: Status }) {
+  return (
+    <div className="status-header">
+      <dl className="stats">
+        <div className="stat">
+          <dt>Pages stored</dt>
+          <dd>{formatCount(status.pages)}</dd>
+        </div>
+        <div className="stat">
+          <dt>Queued</dt>
+          <dd>{formatCount(status.queued)}</dd>
+        </div>
+        <div className="stat">
+          <dt>Fetch rate</dt>
+          <dd>
+            {formatCount(status.fetchRatePerMin)}
+            <span className="unit"> / min</span>
+          </dd>
+        </div>
+        <div className="stat">
+          <dt>Workers alive</dt>
+          <dd>{formatCount(status.workers)}</dd>
+        </div>
+        <div className="stat">
+          <dt>Crawler</dt>
+          <dd>
+            <span className={`badge crawler crawler-${status.crawler}`}>
+              <span className="badge-dot" aria-hidden="true" />
+              {CRAWLER_TEXT[status.crawler] ?? status.crawler}
+            </span>
+          </dd>
+        </div>
+      </dl>
+      {status.lastError !== null ? <p className="notice warn">Last crawler error: {status.lastError}</p> : null}
+    </div>
+  );
+}

@@ -1,0 +1,86 @@
+// Formatting of numbers, times and durations for people. Pure functions; the current time is passed in.
+
+const numberFormat = new Intl.NumberFormat('en');
+
+/** Formats a count with thousands separators ("12,345"). */
+export function formatCount(n: number): string {
+  return numberFormat.format(n);
+}
+
+/** "1 result" / "3 results": a count with its noun in singular or plural. */
+export function plural(n: number, one: string, many = `${one}s`): string {
+  return `${formatCount(n)} ${n === 1 ? one : many}`;
+}
+
+/** Formats a delay in milliseconds as seconds with one decimal ("1.0 s"), or ms below 100 ms. */
+export function formatDelay(ms: number): string {
+  if (ms < 100) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(1)} s`;
+}
+
+/** Time a search took, in whole milliseconds ("4 ms", "<1 ms"); the API may send fractions. */
+export function formatTook(ms: number): string {
+  if (ms < 0.5) return '<1 ms';
+  return `${formatCount(Math.round(ms))} ms`;
+}
+
+/** Formats a request duration ("84 ms", "1.2 s"). */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)} ms`;
+  return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
+}
+
+function spanText(seconds: number): string {
+  if (seconds < 60) return `${seconds} s`;
+  const minutes = Math.floor(seconds / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return `${hours} h`;
+  return `${Math.floor(hours / 24)} d`;
+}
+
+/** How long ago an instant was, relative to `now` ("just now", "12 s ago", "3 min ago"). */
+export function formatAgo(iso: string | null, now: number): string {
+  if (iso === null) return '—';
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return '—';
+  const seconds = Math.floor((now - then) / 1000);
+  if (seconds < 1) return 'just now';
+  return `${spanText(seconds)} ago`;
+}
+
+/** A live countdown to an instant ("in 4 s", "due now"). */
+export function formatCountdown(iso: string | null, now: number): string {
+  if (iso === null) return '—';
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return '—';
+  const seconds = Math.ceil((then - now) / 1000);
+  if (seconds <= 0) return 'due now';
+  return `in ${spanText(seconds)}`;
+}
+
+const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
+const dateTimeFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
+const timeFormat = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+
+/** A calendar date ("Dec 2, 2025"), or "—" when missing or invalid. */
+export function formatDate(iso: string | null): string {
+  if (iso === null || Number.isNaN(Date.parse(iso))) return '—';
+  return dateFormat.format(new Date(iso));
+}
+
+/** A date with time of day, for tooltips. */
+export function formatDateTime(iso: string | null): string {
+  if (iso === null || Number.isNaN(Date.parse(iso))) return '—';
+  return dateTimeFormat.format(new Date(iso));
+}
+
+/** A 24-hour wall-clock time with seconds ("14:03:05"). */
+export function formatClock(ms: number): string {
+  return timeFormat.format(new Date(ms));
+}
+
+/** A URL shortened for display: no scheme, no trailing slash on a bare host. */
+export function displayUrl(url: string): string {
+  return url.replace(/^https?:\/\//i, '').replace(/^([^/]+)\/$/, '$1');
+}

@@ -1,0 +1,193 @@
+import { useEffect, useRef, useState } from 'react';
+import { getStatus, isAbort, search } from '../api.ts';
+import type { SearchResponse, Status } from '../api.ts';
+import { Link } from '../components/link.tsx';
+import { ResultItem } from '../components/result-item.tsx';
+import { SearchBox } from '../components/search-box.tsx';
+import { formatCount, formatTook, plural } from '../format.ts';
+import { PAGE_SIZE, parsePage, siteQuery } from '../query.ts';
+import { href, navigate, useLocation } from '../router.ts';
+import { useTitle } from '../use-title.ts';
+
+type ResultState =
+  | { kind: 'idle' }
+  | { kind: 'loading'; previous: SearchResponse | null }
+  | { kind: 'done'; response: SearchResponse }
+  | { kind: 'error'; message: string };
+
+/** Builds the in-app href of a search for `q` at 1-based `page`. */
+function searchHref(q: string, page = 1): string {
+  return href('/', { q, page: page > 1 ? page : null });
+}
+
+/**
+ * The Search view (`/?q=...&page=N`): the URL holds the query and page, so back/forward and shared
+ * links restore both the box and the results.
+ */
+export function SearchView() {
+  const location = useLocation();
+  const q = location.params.get('q') ?? '';
+  const page = parsePage(location.params.get('page'));
+  const [text, setText] = useState(q);
+  const [shownQ, setShownQ] = useState(q);
+  const [state, setState] = useState<ResultState>({ kind: 'idle' });
+  const [status, setStatus] = useState<Status | null>(null);
+  const summaryRef = useRef<HTMLParagraphElement>(null);
+  const pageChanged = useRef(false);
+
+  if (shownQ !== q) {
+    // The URL changed (a search, back/forward, a "more from this site" link): the box follows it.
+    setShownQ(q);
+    setText(q);
+  }
+
+  useTitle(q.trim() === '' ? 'Search' : q);
+
+  useEffect(() => {
+    if (q.trim() === '') {
+      setState({ kind: 'idle' });
+      return;
+    }
+    const controller = new AbortController();
+    setState((old) => ({ kind: 'loading', previous: old.kind === 'done' ? old.response : old.kind === 'loading' ? old.previous : null }));
+    search(q, (page - 1) * PAGE_SIZE, PAGE_SIZE, controller.signal)
+      .then((response) => {
+        setState({ kind: 'done', response });
+        if (pageChanged.current) {
+          pageChanged.current = false;
+          summaryRef.current?.focus({ preventScroll: true });
+        }
+      })
+      .catch((error: unknown) => {
+        if (isAbort(error)) return;
+        setState({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
+      });
+    return () => controller.abort();
+  }, [q, page]);
+
+  const needStatus = state.kind === 'idle' || (state.kind === 'done' && state.response.total === 0);
+  useEffect(() => {
+    if (!needStatus) return;
+    const controller = new AbortController();
+    getStatus(controller.signal)
+      .then(setStatus)
+      .catch(() => undefined); // the count is a hint; the empty state still reads well without it
+    return () => controller.abort();
+  }, [needStatus, q]);
+
+  const submit = (query: string): void => {
+    const trimmed = query.trim();
+    if (trimmed === '') {
+      navigate('/');
+      return;
+    }
+    navigate(searchHref(trimmed));
+  };
+
+  const goToPage = (target: number): void => {
+    pageChanged.current = true;
+    navigate(searchHref(q, target));
+  };
+
+  const response = state.kind === 'done' ? state.response : state.kind === 'loading' ? state.previous : null;
+  const busy = state.kind === 'loading';
+
+  return (
+    <section className="view search-view" aria-labelledby="search-heading">
+      <h1 id="search-heading" className="visually-hidden" tabIndex={-1}>
+        Search
+      </h1>
+      <SearchBox value={text} onChange={setText} onSubmit={submit} autoFocus />
+
+      {state.kind === 'idle' ? <Landing status={status} /> : null}
+
+      {state.kind === 'error' ? (
+        <div role="alert" className="notice error">
+          <strong>Search failed.</strong> {state.message}
+        </div>
+      ) : null}
+
+      {response !== null && state.kind !== 'error' ? (
+        <div className={busy ? 'results-block busy' : 'results-block'} aria-busy={busy}>
+          <p className="results-summary" role="status" ref={summaryRef} tabIndex={-1}>
+            {plural(response.total, 'result')} in {formatTook(response.tookMs)}
+            {response.total > PAGE_SIZE ? (
+              <span className="page-of">
+                {' '}
+                · page {formatCount(page)} of {formatCount(Math.ceil(response.total / PAGE_SIZE))}
+              </span>
+            ) : null}
+          </p>
+          {response.indexing ? (
+            <p className="notice info">The index is still building, so some pages may be missing from these results.</p>
+          ) : null}
+          {response.mode === 'or' || response.notice !== null ? (
+            <p className="notice info">
+              {response.notice ?? 'No page contains every word, so these results contain some of them.'}
+            </p>
+          ) : null}
+          {response.total === 0 ? (
+            <EmptyState query={q} status={status} />
+          ) : (
+            <ol className="results" start={(page - 1) * PAGE_SIZE + 1}>
+              {response.results.map((result) => (
+                <ResultItem key={result.url} result={result} moreHref={searchHref(siteQuery(result.host, q))} />
+              ))}
+            </ol>
+          )}
+          {response.total > PAGE_SIZE || page > 1 ? (
+            <nav className="pagination" aria-label="Result pages">
+              <button type="button" className="button" disabled={page <= 1} onClick={() => goToPage(page - 1)}>
+                Previous
+              </button>
+              <button
+                type="button"
+                className="button"
+                disabled={(page - 1) * PAGE_SIZE + response.results.length >= response.total}
+                onClick={() => goToPage(page + 1)}
+              >
+                Next
+              </button>
+            </nav>
+          ) : null}
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+function EmptyState({ query, status }: { query: string; status: Status | null }) {
+  return (
+    <div className="empty">
+      <p>
+        No pages match “{query}”.{' '}
+        {status !== null ? (
+          <>
+            {plural(status.indexed, 'page')} {status.indexed === 1 ? 'is' : 'are'} indexed —{' '}
+          </>
+        ) : null}
+        <Link href="/seeds">add seeds</Link>.
+      </p>
+    </div>
+  );
+}
+
+function Landing({ status }: { status: Status | null }) {
+  if (status === null) return <p className="landing">Search the pages Lantern has crawled for you.</p>;
+  if (status.indexed === 0) {
+    return (
+      <p className="landing">
+        Nothing is indexed yet. <Link href="/seeds">Add seeds</Link> and Lantern will crawl them politely.
+      </p>
+    );
+  }
+  if (!status.searchReady) {
+    return <p className="landing">The search index is still building; results may be incomplete for a moment.</p>;
+  }
+  return (
+    <p className="landing">
+      Search {plural(status.indexed, 'page')} crawled for you
+      {status.queued > 0 ? <> ({formatCount(status.queued)} more queued)</> : null}.
+    </p>
+  );
+}

@@ -1,0 +1,56 @@
+import { useCallback, useState } from 'react';
+import { listSeeds } from '../api.ts';
+import { BulkSeedForm } from '../components/bulk-seed-form.tsx';
+import { SeedForm } from '../components/seed-form.tsx';
+import type { SeedOptions } from '../components/seed-form.tsx';
+import { SeedTable } from '../components/seed-table.tsx';
+import { plural } from '../format.ts';
+import { parseDepth } from '../seed-input.ts';
+import { usePoll } from '../use-poll.ts';
+import { useTitle } from '../use-title.ts';
+
+const REFRESH_MS = 2000;
+
+/** The Seeds view (`/seeds`): add one seed or several, and watch every seed's progress (refreshed every 2 s). */
+export function SeedsView() {
+  useTitle('Seeds');
+  const [options, setOptions] = useState<SeedOptions>({ depth: '2', scope: 'host' });
+  const seeds = usePoll(useCallback((signal: AbortSignal) => listSeeds(signal), []), REFRESH_MS);
+  const refresh = seeds.refresh;
+
+  return (
+    <section className="view seeds-view" aria-labelledby="seeds-heading">
+      <h1 id="seeds-heading" tabIndex={-1}>
+        Seeds
+      </h1>
+      <p className="lede">Seeds are where crawling starts. Lantern fetches each one and follows its links up to the depth you choose.</p>
+      <div className="seed-forms">
+        <SeedForm options={options} onOptionsChange={setOptions} onAdded={refresh} />
+        <BulkSeedForm depth={parseDepth(options.depth)} scope={options.scope} onAdded={refresh} />
+      </div>
+
+      <div className="section-head">
+        <h2 id="seed-list-heading">Seed list</h2>
+        {seeds.data !== null ? <span className="muted">{plural(seeds.data.length, 'seed')}</span> : null}
+        {seeds.failing ? (
+          <span className="live-status failing" role="status">
+            reconnecting…
+          </span>
+        ) : null}
+      </div>
+      {seeds.data === null ? (
+        seeds.error !== null ? (
+          <p role="alert" className="notice error">
+            The seed list could not be loaded: {seeds.error.message}
+          </p>
+        ) : (
+          <p className="muted">Loading…</p>
+        )
+      ) : seeds.data.length === 0 ? (
+        <p className="empty">No seeds yet. Add a URL above to start crawling.</p>
+      ) : (
+        <SeedTable seeds={seeds.data} now={Date.now()} />
+      )}
+    </section>
+  );
+}
