@@ -174,7 +174,8 @@ export async function fetchRaw(url: string, opts: { agent: Agent; settings: Work
       'retry-after': header('retry-after'),
       etag: header('etag'),
       'last-modified': header('last-modified'),
-      'x-robots-tag': header('x-robots-tag'),
+      // One line per header occurrence: a bot prefix in one must not capture the directives of another.
+      'x-robots-tag': Array.isArray(res.headers['x-robots-tag']) ? res.headers['x-robots-tag'].join('\n') : header('x-robots-tag'),
     },
     body,
     startedAt,

@@ -16,13 +16,13 @@ export function isPageType(contentType: string | undefined): boolean {
  * robots directives (meta and X-Robots-Tag), and links normalized and judged by crawler/url.ts
  * (nofollow links and pages dropped; refused links silently left out). Pure.
  */
-export function processPage(input: { url: string; body: Buffer; contentType: string | undefined; xRobotsTag: string | undefined; userAgent: string; allowPrivate: boolean; maxLinks: number }): ParsedPage | null {
+export function processPage(input: { url: string; body: Buffer; contentType: string | undefined; xRobotsTag: string | undefined /* one header line per '\n' */; userAgent: string; allowPrivate: boolean; maxLinks: number }): ParsedPage | null {
   if (!input.contentType && !looksLikeHtml(input.body)) return null;
   const { text: html } = decodeBody(input.body, input.contentType);
   const token = productToken(input.userAgent);
   const page = extractPage(html, input.url, { productToken: token, maxLinks: input.maxLinks });
   const directives = parseRobotsDirectives(
-    { metaRobots: page.metaRobots, metaForToken: page.metaForToken, headerValues: input.xRobotsTag ? [input.xRobotsTag] : [] },
+    { metaRobots: page.metaRobots, metaForToken: page.metaForToken, headerValues: input.xRobotsTag ? input.xRobotsTag.split('\n') : [] },
     token,
   );
   const links: string[] = [];

@@ -1,0 +1,449 @@
+/**
+ * Extraction of what the crawler stores and follows from an HTML page: title, description, headings,
+ * readable text, language, canonical URL, links and robots meta values. Parses with cheerio (parse5,
+ * so malformed HTML is repaired the way browsers repair it) and then walks the parse tree once,
+ * iteratively, without serialising anything. Pure: no I/O.
+ */
+import * as cheerio from 'cheerio';
+
+/** A link found on a page. */
+export interface ExtractedLink {
+  /** Absolute http(s) URL, resolved against `<base href>` (if valid) else the page URL; no fragment. */
+  url: string;
+  /** Every occurrence of this URL on the page had `rel` containing `nofollow`. */
+  nofollow: boolean;
+}
+
+/** Everything the crawler keeps from one HTML page. */
+export interface ExtractedPage {
+  /** `<title>` text, whitespace-collapsed, trimmed, at most 300 chars; else the first h1; else ''. */
+  title: string;
+  /** `<meta name=description>` (else `og:description`) content, at most 1000 chars. */
+  description: string;
+  /** h1–h3 texts in document order, whitespace-collapsed, at most 50, each at most 300 chars. */
+  headings: string[];
+  /**
+   * Readable body text: blocks separated by '\n', other whitespace collapsed to single spaces, at most
+   * 200,000 chars. Never includes script/style/noscript/template/svg/math/iframe/title content.
+   * Page chrome (nav, aside, [role=navigation], [aria-hidden=true], and header/footer that are not
+   * inside main/article/section) is dropped when the page has main/article/[role=main] or at least
+   * MIN_CONTENT_CHARS of other text.
+   */
+  text: string;
+  /** `<html lang>`, trimmed; undefined when missing or empty. */
+  lang: string | undefined;
+  /** Absolute http(s) `<link rel=canonical href>` without fragment. */
+  canonical: string | undefined;
+  /** Links from `<a href>` and `<area href>`, deduped by url, in first-seen order, at most maxLinks. */
+  links: ExtractedLink[];
+  /** How many further distinct link URLs were found beyond maxLinks. */
+  droppedLinks: number;
+  /** `content` values of `<meta name=robots>`. */
+  metaRobots: string[];
+  /** `content` values of `<meta name=<productToken>>` (name matched case-insensitively). */
+  metaForToken: string[];
+}
+
+/** Options of `extractPage`. */
+export interface ExtractOptions {
+  /** Our robots product token, e.g. `LanternBot`, for `<meta name="LanternBot">`. */
+  productToken: string;
+  /** Most links kept (default 5000). */
+  maxLinks?: number;
+}
+
+const TITLE_MAX = 300;
+const DESCRIPTION_MAX = 1000;
+const HEADING_MAX = 300;
+const HEADINGS_MAX_COUNT = 50;
+const TEXT_MAX = 200_000;
+const DEFAULT_MAX_LINKS = 5000;
+/** With this much non-chrome text (or a main/article), nav/aside/header/footer text is dropped. */
+export const MIN_CONTENT_CHARS = 200;
+
+/** Subtrees whose text is never page text. */
+const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'title',
+  'object', 'embed', 'canvas', 'textarea', 'select', 'datalist']);
+/** Elements rendered inline: no word break around them. Every other element separates words. */
+const INLINE = new Set(['a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'code', 'data', 'del',
+  'dfn', 'em', 'font', 'i', 'img', 'ins', 'kbd', 'label', 'mark', 'nobr', 'q', 'rp', 'rt', 'ruby', 's',
+  'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var', 'wbr']);
+/** Ancestors that make a header/footer part of the content rather than page chrome. */
+const SECTIONING = new Set(['main', 'article', 'section']);
+const SKIPPED_SCHEMES = /^\s*(?:javascript|mailto|tel|data):/i;
+const WHITESPACE = /\s+/g;
+/** Whitespace runs other than a lone space (replacing only these is ~4x faster than /\s+/g). */
+const UNCOLLAPSED_WHITESPACE = /[^\S ]\s*| \s+/g;
+/** Marks a block boundary in raw text; NUL never survives into page text (browsers drop it too). */
+const BREAK = '\u0000';
+const BREAK_RUN = / ?\u0000[\u0000 ]*/g;
+/** Raw (uncollapsed) text collected at most; well above TEXT_MAX even for whitespace-heavy markup. */
+const RAW_TEXT_MAX = TEXT_MAX * 5;
+const FRAME_CHROME = 1;
+const FRAME_SECTIONING = 2;
+const FRAME_HEADING = 4;
+/** htmlparser2 through cheerio: about 3x faster than parse5 and its tree is good enough for text. */
+const PARSE_OPTIONS = { xml: { xmlMode: false, decodeEntities: true } } as const;
+
+/** The shape of domhandler nodes that the walk reads (cheerio's parse tree). */
+interface DomNode {
+  type: string;
+  parent: DomNode | null;
+  next: DomNode | null;
+  children?: DomNode[];
+  name?: string;
+  attribs?: Record<string, string>;
+  data?: string;
+}
+
+/**
+ * Extracts title, description, headings, readable text, language, canonical URL, links and robots
+ * meta values from an HTML page. Never throws on malformed HTML; unparsable, non-http(s) and
+ * javascript:/mailto:/tel:/data: hrefs are skipped silently.
+ */
+export function extractPage(html: string, pageUrl: string, opts: ExtractOptions): ExtractedPage {
+  const token = opts.productToken.toLowerCase();
+  const maxLinks = Math.max(0, opts.maxLinks ?? DEFAULT_MAX_LINKS);
+  const root = cheerio.load(limitNesting(html), PARSE_OPTIONS).root()[0] as unknown as DomNode;
+
+  let title: string | undefined;
+  let description: string | undefined;
+  let ogDescription: string | undefined;
+  let lang: string | undefined;
+  let baseHref: string | undefined;
+  let canonicalHref: string | undefined;
+  let firstH1: string | undefined;
+  let hasMain = false;
+  const headings: string[] = [];
+  const metaRobots: string[] = [];
+  const metaForToken: string[] = [];
+  const rawLinks: Array<{ href: string; nofollow: boolean }> = [];
+
+  // Raw text of the whole page in order, and the same without page chrome, with BREAK between blocks;
+  // which one becomes the page text is decided at the end.
+  const all: string[] = [];
+  const content: string[] = [];
+  let rawLength = 0;
+  let chromeDepth = 0;
+  let sectioningDepth = 0;
+  let headingParts: string[] | undefined;
+  let headingLevel1 = false;
+
+  const frames: number[] = []; // FRAME_* bits per open element
+
+  const enter = (name: string, attribs: Record<string, string>): void => {
+    const role = attribs.role?.toLowerCase();
+    const isChrome = name === 'nav' || name === 'aside' || role === 'navigation' ||
+      attribs['aria-hidden']?.toLowerCase() === 'true' ||
+      ((name === 'header' || name === 'footer' || role === 'banner' || role === 'contentinfo') &&
+        sectioningDepth === 0);
+    const isSectioning = SECTIONING.has(name) || role === 'main';
+    const isHeading = headingParts === undefined && (name === 'h1' || name === 'h2' || name === 'h3');
+    if (name === 'main' || name === 'article' || role === 'main') hasMain = true;
+    if (isChrome) chromeDepth++;
+    if (isSectioning) sectioningDepth++;
+    if (isHeading) {
+      headingParts = [];
+      headingLevel1 = name === 'h1';
+    }
+    frames.push((isChrome ? FRAME_CHROME : 0) | (isSectioning ? FRAME_SECTIONING : 0) | (isHeading ? FRAME_HEADING : 0));
+    if (!INLINE.has(name)) pushBreak();
+  };
+
+  const exit = (name: string): void => {
+    const frame = frames.pop() ?? 0;
+    if (!INLINE.has(name)) pushBreak();
+    if (frame & FRAME_CHROME) chromeDepth--;
+    if (frame & FRAME_SECTIONING) sectioningDepth--;
+    if (frame & FRAME_HEADING && headingParts) {
+      const text = collapse(headingParts.join(''), HEADING_MAX);
+      headingParts = undefined;
+      if (text !== '') {
+        if (headingLevel1 && firstH1 === undefined) firstH1 = text;
+        if (headings.length < HEADINGS_MAX_COUNT) headings.push(text);
+      }
+    }
+  };
+
+  function pushBreak(): void {
+    if (headingParts) headingParts.push(' ');
+    all.push(BREAK);
+    if (chromeDepth === 0) content.push(BREAK);
+  }
+
+  function pushText(data: string): void {
+    if (data.indexOf(BREAK) !== -1) data = data.replaceAll(BREAK, ''); // NUL is not text; it is our marker
+    if (headingParts && headingParts.length < 1000) headingParts.push(data);
+    if (rawLength > RAW_TEXT_MAX) return; // far more than we keep
+    rawLength += data.length;
+    all.push(data);
+    if (chromeDepth === 0) content.push(data);
+  }
+
+  /** Looks at elements that carry metadata; returns whether the walk should descend into `el`. */
+  const inspect = (name: string, attribs: Record<string, string>, el: DomNode): boolean => {
+    switch (name) {
+      case 'html':
+        if (lang === undefined && attribs.lang !== undefined && attribs.lang.trim() !== '') lang = attribs.lang.trim();
+        return true;
+      case 'title':
+        if (title === undefined) title = collapse(textOf(el), TITLE_MAX);
+        return false;
+      case 'base':
+        if (baseHref === undefined && attribs.href !== undefined) baseHref = attribs.href;
+        return false;
+      case 'meta': {
+        const metaName = (attribs.name ?? '').trim().toLowerCase();
+        const metaContent = attribs.content;
+        if (metaContent === undefined) return false;
+        if (metaName === 'description') description ??= metaContent;
+        else if (metaName === 'robots') metaRobots.push(metaContent);
+        else if (metaName !== '' && metaName === token) metaForToken.push(metaContent);
+        else if ((attribs.property ?? '').trim().toLowerCase() === 'og:description') ogDescription ??= metaContent;
+        return false;
+      }
+      case 'link':
+        if (canonicalHref === undefined && attribs.href !== undefined && hasToken(attribs.rel, 'canonical')) {
+          canonicalHref = attribs.href;
+        }
+        return false;
+      case 'a':
+      case 'area':
+        if (attribs.href !== undefined) rawLinks.push({ href: attribs.href, nofollow: hasToken(attribs.rel, 'nofollow') });
+        return true;
+      default:
+        return !SKIPPED.has(name);
+    }
+  };
+
+  // Iterative pre-order walk over parent/next pointers: no recursion, so deep nesting cannot overflow.
+  let node: DomNode | null = root.children?.[0] ?? null;
+  while (node) {
+    let descend = false;
+    if (node.type === 'text') {
+      if (node.data) pushText(node.data);
+    } else if (node.type === 'tag' || node.type === 'script' || node.type === 'style') {
+      const name = node.name ?? '';
+      const attribs = node.attribs ?? {};
+      descend = inspect(name, attribs, node);
+      if (descend) {
+        enter(name, attribs);
+        if (!node.children || node.children.length === 0) {
+          exit(name);
+          descend = false;
+        }
+      }
+    }
+    if (descend) {
+      node = node.children![0]!;
+      continue;
+    }
+    // Move to the next sibling, closing finished ancestors on the way up.
+    while (node && !node.next) {
+      node = node.parent;
+      if (!node || node === root) {
+        node = null;
+        break;
+      }
+      exit(node.name ?? '');
+    }
+    node = node ? node.next : null;
+  }
+
+  const contentText = joinText(content);
+  const text = hasMain || contentText.length >= MIN_CONTENT_CHARS ? contentText : joinText(all);
+
+  const base = resolveBase(baseHref, pageUrl);
+  const { links, droppedLinks } = resolveLinks(rawLinks, base, maxLinks);
+  const canonical = canonicalHref === undefined ? undefined : resolveHttp(canonicalHref, base);
+
+  return {
+    title: title || firstH1 || '',
+    description: collapse(description ?? ogDescription ?? '', DESCRIPTION_MAX),
+    headings,
+    text,
+    lang,
+    canonical,
+    links,
+    droppedLinks,
+    metaRobots,
+    metaForToken,
+  };
+}
+
+/** Whether a space-separated attribute such as `rel` contains `word` (case-insensitive). */
+function hasToken(value: string | undefined, word: string): boolean {
+  if (!value) return false;
+  return value.toLowerCase().split(WHITESPACE).includes(word);
+}
+
+/** Concatenated text of an element's text children (enough for RCDATA elements such as title). */
+function textOf(el: DomNode): string {
+  let out = '';
+  for (const child of el.children ?? []) if (child.type === 'text' && child.data) out += child.data;
+  return out;
+}
+
+/** Collapses whitespace to single spaces, trims, and caps at `max` chars. */
+function collapse(text: string, max: number): string {
+  return cap(text.replace(WHITESPACE, ' ').trim(), max).trimEnd();
+}
+
+/** `text` cut to at most `max` chars, never between the two halves of a surrogate pair. */
+function cap(text: string, max: number): string {
+  if (text.length <= max) return text;
+  const code = text.charCodeAt(max - 1);
+  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
+}
+
+/**
+ * Joins raw text parts into page text: whitespace runs become one space, and any run of spaces and
+ * BREAK markers that holds a marker becomes one '\n'; trimmed and capped at TEXT_MAX.
+ */
+function joinText(parts: string[]): string {
+  const text = parts.join('').replace(UNCOLLAPSED_WHITESPACE, ' ').replace(BREAK_RUN, '\n').trim();
+  return cap(text, TEXT_MAX);
+}
+
+/** The document base URL: `<base href>` resolved against the page URL if valid, else the page URL. */
+function resolveBase(baseHref: string | undefined, pageUrl: string): URL | undefined {
+  let page: URL | undefined;
+  try {
+    page = new URL(pageUrl);
+  } catch {
+    return undefined;
+  }
+  if (baseHref === undefined) return page;
+  try {
+    const base = new URL(baseHref, page);
+    return base.protocol === 'javascript:' || base.protocol === 'data:' ? page : base;
+  } catch {
+    return page;
+  }
+}
+
+/** An absolute http(s) URL string without fragment, or undefined for anything else. */
+function resolveHttp(href: string, base: URL | undefined): string | undefined {
+  if (SKIPPED_SCHEMES.test(href)) return undefined;
+  // '#' always starts the fragment of an http(s) URL reference, so cutting it before parsing is exact
+  // (and much cheaper than clearing url.hash afterwards).
+  const hash = href.indexOf('#');
+  let url: URL;
+  try {
+    url = new URL(hash === -1 ? href : href.slice(0, hash), base);
+  } catch {
+    return undefined;
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
+  return url.href;
+}
+
+/** Resolves, filters and dedupes raw hrefs; keeps the first `maxLinks` distinct URLs. */
+function resolveLinks(
+  raw: Array<{ href: string; nofollow: boolean }>,
+  base: URL | undefined,
+  maxLinks: number,
+): { links: ExtractedLink[]; droppedLinks: number } {
+  const byUrl = new Map<string, ExtractedLink>();
+  const dropped = new Set<string>();
+  const resolved = new Map<string, string | undefined>(); // raw href -> url, to skip repeated parsing
+  for (const { href, nofollow } of raw) {
+    let url = resolved.get(href);
+    if (url === undefined && !resolved.has(href)) {
+      url = resolveHttp(href, base);
+      resolved.set(href, url);
+    }
+    if (url === undefined) continue;
+    const seen = byUrl.get(url);
+    if (seen) {
+      if (!nofollow) seen.nofollow = false;
+    } else if (byUrl.size < maxLinks) {
+      byUrl.set(url, { url, nofollow });
+    } else {
+      dropped.add(url);
+    }
+  }
+  return { links: [...byUrl.values()], droppedLinks: dropped.size };
+}
+
+/** Most elements left open at once; deeper start tags are flattened (Chrome's parser caps at 512). */
+export const MAX_OPEN_ELEMENTS = 1024;
+const VOID_ELEMENTS = new Set(['area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr',
+  'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+/** Elements whose content the parser reads as raw text up to their end tag. */
+const RAW_TEXT_END: Record<string, RegExp> = {
+  script: /<\/script/gi, style: /<\/style/gi, title: /<\/title/gi, textarea: /<\/textarea/gi, xmp: /<\/xmp/gi,
+};
+const TAG_OR_COMMENT = /<!--|<(\/?)([a-zA-Z][^\s/>]*)[^>]*>?/g;
+
+/**
+ * Bounds how deeply the parser must nest: htmlparser2 keeps its open-element stack with
+ * `Array.unshift`, so N unclosed elements cost O(N²) (50,000 unclosed `<div>`s, 250 KB, took ~2 s;
+ * parse5 was far worse). A cheap tag scan estimates the open-element depth (start tags of non-void
+ * elements minus end tags); a start tag that would go deeper than MAX_OPEN_ELEMENTS gets its end tag
+ * inserted right after it, and the end tags that would have closed such elements are replaced by a
+ * space. Text, links and attributes all survive; only the nesting is flattened. Ordinary pages are
+ * returned untouched after a quick pre-check (`mayNestDeeply`).
+ */
+export function limitNesting(html: string): string {
+  if (!mayNestDeeply(html)) return html;
+
+  const out: string[] = [];
+  let copied = 0; // html[0, copied) is already in out
+  let depth = 0;
+  let excess = 0; // flattened elements whose end tags are still to come
+  const re = new RegExp(TAG_OR_COMMENT.source, 'g');
+  for (let m = re.exec(html); m; m = re.exec(html)) {
+    const end = m.index + m[0].length;
+    if (m[0] === '<!--') {
+      const close = html.indexOf('-->', end);
+      if (close === -1) break;
+      re.lastIndex = close + 3;
+      continue;
+    }
+    const name = m[2]!.toLowerCase();
+    if (m[1]) { // end tag
+      if (excess > 0) {
+        excess--;
+        out.push(html.slice(copied, m.index), ' ');
+        copied = end;
+      } else if (depth > 0) depth--;
+      continue;
+    }
+    const rawEnd = RAW_TEXT_END[name];
+    if (rawEnd) {
+      rawEnd.lastIndex = end;
+      if (!rawEnd.test(html)) break; // raw text to the end of the document
+      re.lastIndex = rawEnd.lastIndex;
+      continue;
+    }
+    if (VOID_ELEMENTS.has(name)) continue;
+    if (depth < MAX_OPEN_ELEMENTS) {
+      depth++;
+    } else {
+      excess++;
+      out.push(html.slice(copied, end), m[0].endsWith('>') ? `</${name}>` : `></${name}>`);
+      copied = end;
+    }
+  }
+  if (out.length === 0) return html;
+  out.push(html.slice(copied));
+  return out.join('');
+}
+
+/**
+ * Quick pre-check for limitNesting: '<' + letter counts +1 and '</' counts -1 (void elements, comments
+ * and scripts included, so it usually over-estimates); false when this never reaches the limit.
+ */
+function mayNestDeeply(html: string): boolean {
+  let depth = 0;
+  for (let i = html.indexOf('<'); i !== -1; i = html.indexOf('<', i + 1)) {
+    const c = html.charCodeAt(i + 1) | 0x20;
+    if (c === 0x2f) {
+      if (depth > 0) depth--;
+    } else if (c >= 0x61 && c <= 0x7a && ++depth >= MAX_OPEN_ELEMENTS) {
+      return true;
+    }
+  }
+  return false;
+}

@@ -1,0 +1,79 @@
+import { test, describe } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseRobotsDirectives } from './robots-directives.ts';
+
+const TOKEN = 'LanternBot';
+const parse = (input: { metaRobots?: string[]; metaForToken?: string[]; headerValues?: string[] }) =>
+  parseRobotsDirectives({ metaRobots: [], metaForToken: [], headerValues: [], ...input }, TOKEN);
+
+describe('parseRobotsDirectives: meta robots', () => {
+  test('nothing means index and follow', () => {
+    assert.deepEqual(parse({}), { noindex: false, nofollow: false });
+  });
+
+  test('noindex', () => {
+    assert.deepEqual(parse({ metaRobots: ['noindex'] }), { noindex: true, nofollow: false });
+  });
+
+  test('NOINDEX, NOFOLLOW in upper case with spaces', () => {
+    assert.deepEqual(parse({ metaRobots: [' NOINDEX , NOFOLLOW '] }), { noindex: true, nofollow: true });
+  });
+
+  test('none means noindex and nofollow', () => {
+    assert.deepEqual(parse({ metaRobots: ['None'] }), { noindex: true, nofollow: true });
+  });
+
+  test('all, index, follow and unknown words change nothing', () => {
+    assert.deepEqual(parse({ metaRobots: ['all', 'index, follow', 'noarchive, max-snippet:20, whatever'] }), { noindex: false, nofollow: false });
+  });
+
+  test('directives from several tags combine', () => {
+    assert.deepEqual(parse({ metaRobots: ['index, nofollow', 'noindex'] }), { noindex: true, nofollow: true });
+  });
+
+  test('space-separated words are honoured too', () => {
+    assert.deepEqual(parse({ metaRobots: ['noindex nofollow'] }), { noindex: true, nofollow: true });
+  });
+
+  test('a word containing a directive is not that directive', () => {
+    assert.deepEqual(parse({ metaRobots: ['noindexing, nofollowers'] }), { noindex: false, nofollow: false });
+  });
+
+  test('token-specific meta (<meta name="LanternBot" content="noindex">) applies', () => {
+    assert.deepEqual(parse({ metaForToken: ['noindex'] }), { noindex: true, nofollow: false });
+  });
+});
+
+describe('parseRobotsDirectives: X-Robots-Tag', () => {
+  test('an unprefixed value applies to everyone', () => {
+    assert.deepEqual(parse({ headerValues: ['noindex, nofollow'] }), { noindex: true, nofollow: true });
+  });
+
+  test('otherbot: noindex is ignored', () => {
+    assert.deepEqual(parse({ headerValues: ['otherbot: noindex'] }), { noindex: false, nofollow: false });
+  });
+
+  test('lanternbot: nofollow is applied (token matched case-insensitively)', () => {
+    assert.deepEqual(parse({ headerValues: ['lanternbot: nofollow'] }), { noindex: false, nofollow: true });
+    assert.deepEqual(parse({ headerValues: ['LANTERNBOT:noindex'] }), { noindex: true, nofollow: false });
+  });
+
+  test('words after a bot prefix belong to that bot until the next prefix', () => {
+    assert.deepEqual(parse({ headerValues: ['otherbot: noindex, nofollow'] }), { noindex: false, nofollow: false });
+    assert.deepEqual(parse({ headerValues: ['otherbot: noindex, lanternbot: nofollow'] }), { noindex: false, nofollow: true });
+    assert.deepEqual(parse({ headerValues: ['lanternbot: none, googlebot: all'] }), { noindex: true, nofollow: true });
+  });
+
+  test('each header line starts unprefixed again', () => {
+    assert.deepEqual(parse({ headerValues: ['otherbot: nofollow', 'noindex'] }), { noindex: true, nofollow: false });
+  });
+
+  test('valued directives are not mistaken for bot names', () => {
+    assert.deepEqual(parse({ headerValues: ['unavailable_after: 25 Jun 2010 15:00:00 PST, noindex'] }), { noindex: true, nofollow: false });
+    assert.deepEqual(parse({ headerValues: ['max-snippet: 20, nofollow'] }), { noindex: false, nofollow: true });
+  });
+
+  test('meta and header sources combine', () => {
+    assert.deepEqual(parse({ metaRobots: ['noindex'], headerValues: ['lanternbot: nofollow'] }), { noindex: true, nofollow: true });
+  });
+});

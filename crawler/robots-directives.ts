@@ -1,0 +1,77 @@
+/**
+ * Page-level indexing directives: `<meta name="robots">`, `<meta name="<our token>">` and
+ * `X-Robots-Tag` headers, combined into one answer for our crawler. (robots.txt is a different
+ * thing, handled elsewhere.) Pure: no I/O.
+ */
+
+/** Combined indexing directives from meta robots tags and X-Robots-Tag headers. */
+export interface RobotsDirectives {
+  noindex: boolean;
+  nofollow: boolean;
+}
+
+/** The raw directive values a page carried, as found by the extractor and in the response headers. */
+export interface RobotsDirectiveInput {
+  /** `content` values of `<meta name="robots">`. */
+  metaRobots: string[];
+  /** `content` values of `<meta name="<productToken>">` (name matched case-insensitively). */
+  metaForToken: string[];
+  /** Every `X-Robots-Tag` header value (one entry per header line). */
+  headerValues: string[];
+}
+
+/**
+ * Directives that take a value after a colon (`max-snippet: 20`, `unavailable_after: <date>`). A
+ * header piece starting with one of these is a directive, not a `botname:` prefix.
+ */
+const VALUED_DIRECTIVES = new Set(['max-snippet', 'max-image-preview', 'max-video-preview', 'unavailable_after']);
+
+const WORD_SEPARATOR = /[\s,]+/;
+
+/** `botname: rest`, where botname is a single word with no spaces. */
+const BOT_PREFIX = /^([^\s:,]+)\s*:\s*(.*)$/s;
+
+/**
+ * Parses values of `<meta name="robots"|"<ourtoken>">` content and X-Robots-Tag header values into
+ * one answer (any source saying noindex/nofollow wins). Words are comma-separated and
+ * case-insensitive (whitespace also separates); `none` = noindex+nofollow; `all`/`index`/`follow` do nothing; unknown words are
+ * ignored. A header value may be prefixed by a bot name (`googlebot: noindex`); the words after it
+ * (up to the next bot prefix) then apply only if that name is our product token (case-insensitive).
+ */
+export function parseRobotsDirectives(input: RobotsDirectiveInput, productToken: string): RobotsDirectives {
+  const result: RobotsDirectives = { noindex: false, nofollow: false };
+  const token = productToken.trim().toLowerCase();
+
+  for (const content of input.metaRobots) applyWords(content, result);
+  for (const content of input.metaForToken) applyWords(content, result);
+
+  for (const value of input.headerValues) {
+    let appliesToUs = true; // until a bot prefix says otherwise
+    for (const rawPiece of value.split(',')) {
+      let piece = rawPiece.trim();
+      const prefixed = BOT_PREFIX.exec(piece);
+      if (prefixed && !VALUED_DIRECTIVES.has(prefixed[1]!.toLowerCase())) {
+        appliesToUs = prefixed[1]!.toLowerCase() === token;
+        piece = prefixed[2]!;
+      }
+      if (appliesToUs) applyWords(piece, result);
+    }
+  }
+  return result;
+}
+
+/**
+ * Applies each directive word of `text` to `result`. Words are split on commas and also on whitespace,
+ * so the common mistake `"noindex nofollow"` is honoured too; other words change nothing.
+ */
+function applyWords(text: string, result: RobotsDirectives): void {
+  for (const raw of text.split(WORD_SEPARATOR)) {
+    const word = raw.toLowerCase();
+    if (word === 'noindex') result.noindex = true;
+    else if (word === 'nofollow') result.nofollow = true;
+    else if (word === 'none') {
+      result.noindex = true;
+      result.nofollow = true;
+    }
+  }
+}
