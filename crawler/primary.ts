@@ -21,7 +21,9 @@ const SHUTDOWN_GRACE_MS = 5_000;
 const now = () => performance.timeOrigin + performance.now();
 
 function toServer(msg: PrimaryToServer): void {
-  if (process.connected) process.send!(msg);
+  // A server that died after `connected` was read makes the write fail with EPIPE; the callback takes that
+  // error (otherwise an unhandled 'error' would crash the primary); 'disconnect' then starts the shutdown.
+  if (process.connected) process.send!(msg, () => undefined);
 }
 
 function fail(message: string): never {
@@ -59,7 +61,10 @@ let wakeTimer: NodeJS.Timeout | null = null;
 let wakeAt = Infinity;
 
 function sendWorker(worker: Worker, msg: PrimaryToWorker): void {
-  if (worker.isConnected()) worker.send(msg);
+  // A worker killed a moment ago may still look connected: the write then fails with EPIPE, and without a
+  // callback that error is emitted unhandled on the Worker and crashes the primary. Nothing is lost by
+  // ignoring it: cluster's 'exit' for that worker returns its job to the queue.
+  if (worker.isConnected()) worker.send(msg, () => undefined);
 }
 
 /** Hands a job to every idle worker whose next job is due, then sets the one timer for the next due host. */
@@ -184,6 +189,8 @@ process.on('message', (msg: ServerToPrimary) => {
   }
 });
 process.on('disconnect', () => void shutdown('the server went away'));
+// Forked with an IPC channel that already closed (the server died while we started): nobody to serve.
+if (process.send !== undefined && !process.connected) void shutdown('the server went away before the crawler started');
 process.on('SIGTERM', () => void shutdown('SIGTERM'));
 process.on('SIGINT', () => void shutdown('SIGINT'));
 toServer({ type: 'started', pid: process.pid });

@@ -1,0 +1,37 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import services, { type Services } from './plugins/services.ts';
+import errorHandler from './plugins/error-handler.ts';
+import sameOrigin from './plugins/same-origin.ts';
+import webStatic from './plugins/web-static.ts';
+import { healthRoutes } from './routes/health.ts';
+import { seedRoutes } from './routes/seeds.ts';
+import { crawlRoutes } from './routes/crawl.ts';
+import { opensearchRoutes } from './routes/opensearch.ts';
+import { searchRoutes } from './routes/search.ts';
+
+/** Options for building the HTTP app; `logger: false` for tests. */
+export interface AppOptions extends Services {
+  logger?: boolean | object;
+  webRoot?: string;
+}
+
+/** Builds Lantern's Fastify app around already-opened services (tests drive it with `app.inject`). */
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: 64 * 1024,
+    routerOptions: { maxParamLength: 300 },
+    // Unknown fields are an error the sender should hear about, not something to drop silently.
+    ajv: { customOptions: { removeAdditional: false } },
+  });
+  await app.register(services, opts);
+  await app.register(errorHandler);
+  await app.register(sameOrigin);
+  await app.register(healthRoutes);
+  await app.register(seedRoutes);
+  await app.register(crawlRoutes);
+  await app.register(opensearchRoutes);
+  await app.register(searchRoutes, { search: opts.search });
+  await app.register(webStatic, { root: opts.webRoot });
+  return app;
+}

@@ -1,0 +1,148 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type {
+  CrawlStatus,
+  DomainInfo,
+  PrimaryToServer,
+  RequestLogEntry,
+  ServerToPrimary,
+} from '../crawler/protocol.ts';
+
+const PRIMARY_ENTRY = fileURLToPath(new URL('../crawler/primary.ts', import.meta.url));
+
+/** How the server restarts a crawler primary that died: doubling waits, reset after a healthy minute. */
+export const RESTART_BACKOFF = { firstMs: 500, maxMs: 30_000, healthyAfterMs: 60_000 };
+
+/** Where the link reports what happens to the crawler (the server's logger). */
+export interface LinkLogger { warn(msg: string): void; error(msg: string): void }
+
+export type CrawlerState = 'starting' | 'running' | 'restarting' | 'stopped';
+
+/**
+ * The server's side of the crawler: forks the primary, restarts it with backoff when it dies, keeps
+ * the latest snapshot it sent (so the API keeps answering while it restarts), and forwards messages.
+ */
+export class CrawlerLink {
+  state: CrawlerState = 'stopped';
+  status: CrawlStatus = { queued: 0, inFlight: 0, workers: 0, fetchRatePerMin: 0 };
+  domains: DomainInfo[] = [];
+  lastError: string | null = null;
+  private child: ChildProcess | null = null;
+  private stopping = false;
+  private restartDelayMs = RESTART_BACKOFF.firstMs;
+  private restartTimer: NodeJS.Timeout | null = null;
+  private startedAt = 0;
+  private nextReqId = 1;
+  private pending = new Map<number, (r: RequestLogEntry[]) => void>();
+
+  constructor(
+    private readonly log: LinkLogger,
+    private readonly onPagesStored: () => void,
+    private readonly env: NodeJS.ProcessEnv,
+  ) {}
+
+  /** Forks the crawler primary; it inherits the environment (so it parses the same configuration). */
+  start(): void {
+    this.stopping = false;
+    this.state = this.state === 'stopped' ? 'starting' : 'restarting';
+    this.startedAt = Date.now();
+    const child = fork(PRIMARY_ENTRY, [], { env: this.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child = child;
+    child.on('message', (msg: PrimaryToServer) => this.onMessage(msg));
+    child.on('error', (err) => this.log.error(`crawler-link: could not talk to the crawler primary: ${err.message}`));
+    child.on('exit', (code, signal) => this.onExit(child, code, signal));
+  }
+
+  private onMessage(msg: PrimaryToServer): void {
+    switch (msg.type) {
+      case 'started':
+        this.state = 'running';
+        break;
+      case 'snapshot':
+        this.status = msg.status;
+        this.domains = msg.domains;
+        break;
+      case 'pages-stored':
+        this.onPagesStored();
+        break;
+      case 'requests':
+        this.pending.get(msg.reqId)?.(msg.requests);
+        this.pending.delete(msg.reqId);
+        break;
+      case 'error':
+        this.lastError = msg.message;
+        this.log.error(`crawler-link: the crawler reported: ${msg.message}`);
+        break;
+    }
+  }
+
+  private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
+    if (this.child !== child) return;
+    this.child = null;
+    for (const resolve of this.pending.values()) resolve([]);
+    this.pending.clear();
+    this.status = { ...this.status, inFlight: 0, workers: 0 };
+    if (this.stopping) {
+      this.state = 'stopped';
+      return;
+    }
+    if (Date.now() - this.startedAt > RESTART_BACKOFF.healthyAfterMs) this.restartDelayMs = RESTART_BACKOFF.firstMs;
+    const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    this.lastError = `the crawler ${why}; restarting in ${this.restartDelayMs} ms`;
+    this.log.warn(`crawler-link: ${this.lastError}`);
+    this.state = 'restarting';
+    this.restartTimer = setTimeout(() => {
+      this.restartTimer = null;
+      if (!this.stopping) this.start();
+    }, this.restartDelayMs);
+    this.restartDelayMs = Math.min(this.restartDelayMs * 2, RESTART_BACKOFF.maxMs);
+  }
+
+  private send(msg: ServerToPrimary): boolean {
+    if (!this.child?.connected) return false;
+    this.child.send(msg);
+    return true;
+  }
+
+  /** Tells the crawler that users changed seeds (it reads them from the database). */
+  notifySeeds(): void {
+    this.send({ type: 'seeds-changed' });
+  }
+
+  /** The last requests made to a host, from the crawler's memory; empty if it does not answer in time. */
+  requests(origin: string, timeoutMs = 2000): Promise<RequestLogEntry[]> {
+    const reqId = this.nextReqId++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(reqId);
+        resolve([]);
+      }, timeoutMs);
+      this.pending.set(reqId, (r) => {
+        clearTimeout(timer);
+        resolve(r);
+      });
+      if (!this.send({ type: 'requests', reqId, origin })) {
+        clearTimeout(timer);
+        this.pending.delete(reqId);
+        resolve([]);
+      }
+    });
+  }
+
+  /** Asks the primary to finish in-flight work and exit; kills it if it has not exited within `graceMs`. */
+  async stop(graceMs = 10_000): Promise<void> {
+    this.stopping = true;
+    if (this.restartTimer) clearTimeout(this.restartTimer);
+    const child = this.child;
+    if (!child || child.exitCode !== null || child.signalCode !== null) {
+      this.state = 'stopped';
+      return;
+    }
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    if (!this.send({ type: 'shutdown' })) child.kill('SIGTERM');
+    const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+    await exited;
+    clearTimeout(timer);
+    this.state = 'stopped';
+  }
+}

@@ -1,0 +1,61 @@
+import { ConfigError, loadConfig } from './config.ts';
+import { openDatabase } from '../db/open.ts';
+import { buildApp } from './app.ts';
+import { CrawlerLink } from './crawler-link.ts';
+import { SearchService } from './search/search-service.ts';
+
+/**
+ * `npm start`: parses the configuration, opens the database, starts the search index build in the
+ * background, forks the crawler primary, and serves the API and the web app. SIGINT/SIGTERM stop the
+ * HTTP server first, then the crawler (which lets in-flight fetches finish), then close the database.
+ */
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`lantern: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const db = openDatabase(config.dataDir);
+  const search = new SearchService(db);
+  const link = new CrawlerLink(
+    { warn: (msg) => app.log.warn(msg), error: (msg) => app.log.error(msg) },
+    () => search.refresh(),
+    process.env,
+  );
+  const app = await buildApp({ config, db, search, crawler: link, logger: { level: 'info' } });
+  search.start();
+  try {
+    await app.listen({ port: config.port, host: config.host });
+  } catch (err) {
+    search.close();
+    db.close();
+    throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}; is another Lantern running? Set PORT to use another port`);
+  }
+  link.start();
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info(`main: ${signal} received; stopping`);
+    const hardStop = setTimeout(() => process.exit(1), 20_000);
+    hardStop.unref();
+    await app.close();
+    await link.stop();
+    search.close();
+    db.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((err) => {
+  process.stderr.write(`lantern: could not start: ${(err as Error).message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,38 @@
+import fp from 'fastify-plugin';
+import type { FastifyInstance } from 'fastify';
+import type { Database } from 'better-sqlite3';
+import type { Config } from '../config.ts';
+import type { CrawlerLink } from '../crawler-link.ts';
+import type { SearchService } from '../search/search-service.ts';
+import { seedQueries } from '../../db/seeds.ts';
+import { pageQueries } from '../../db/pages.ts';
+
+/** What every route may use; built once in server/main.ts (or a test) and handed to buildApp. */
+export interface Services {
+  config: Config;
+  db: Database;
+  crawler: CrawlerLink;
+  search: SearchService;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Database;
+    crawler: CrawlerLink;
+    /** Named `searcher` because Fastify already has `search` (the HTTP SEARCH method shorthand). */
+    searcher: SearchService;
+    seeds: ReturnType<typeof seedQueries>;
+    pages: ReturnType<typeof pageQueries>;
+  }
+}
+
+/** Decorates the app with the services and the prepared queries the routes use. */
+export default fp(async function services(app: FastifyInstance, opts: Services) {
+  app.decorate('config', opts.config);
+  app.decorate('db', opts.db);
+  app.decorate('crawler', opts.crawler);
+  app.decorate('searcher', opts.search);
+  app.decorate('seeds', seedQueries(opts.db));
+  app.decorate('pages', pageQueries(opts.db));
+}, { name: 'services' });

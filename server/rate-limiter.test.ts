@@ -1,0 +1,12 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { RateLimiter } from './rate-limiter.ts';
+
+test('a burst up to the capacity passes, the next waits for the refill, other clients are unaffected', () => {
+  const r = new RateLimiter(3, 2);
+  assert.deepEqual([r.take('a', 0), r.take('a', 0), r.take('a', 0)], [0, 0, 0]);
+  assert.equal(r.take('a', 0), 500, 'one token comes back after 500 ms at 2/s');
+  assert.equal(r.take('b', 0), 0);
+  assert.equal(r.take('a', 500), 0);
+  assert.ok(r.take('a', 500) > 0);
+});

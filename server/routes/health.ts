@@ -1,0 +1,11 @@
+import type { FastifyInstance } from 'fastify';
+import { VERSION } from '../config.ts';
+
+/** `GET /api/health`: answers as long as the server runs, whatever the crawler does. */
+export async function healthRoutes(app: FastifyInstance): Promise<void> {
+  app.get('/api/health', {
+    schema: {
+      response: { 200: { type: 'object', properties: { ok: { type: 'boolean' }, version: { type: 'string' } }, required: ['ok'] } },
+    },
+  }, async () => ({ ok: true, version: VERSION }));
+}

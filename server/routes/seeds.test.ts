@@ -1,0 +1,127 @@
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { createTestApp } from '../test-app.ts';
+
+describe('POST /api/seeds and GET /api/seeds', () => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  before(async () => { t = await createTestApp(); });
+  after(async () => { await t.close(); });
+
+  const post = (payload: unknown, headers: Record<string, string> = {}) =>
+    t.app.inject({ method: 'POST', url: '/api/seeds', payload: payload as string, headers: { 'content-type': 'application/json', ...headers } });
+
+  test('201 with the normalized URL and defaults', async () => {
+    const res = await post({ url: 'HTTPS://Example.ORG:443/a/../b#frag' });
+    assert.equal(res.statusCode, 201, res.body);
+    const { seed } = res.json();
+    assert.equal(seed.url, 'https://example.org/b');
+    assert.equal(seed.depth, 2);
+    assert.equal(seed.scope, 'host');
+    assert.equal(seed.host, 'example.org');
+    assert.match(seed.createdAt, /^\d{4}-\d\d-\d\dT/);
+  });
+
+  test('GET lists the stored seeds with their counts', async () => {
+    await post({ url: 'https://example.net/', depth: 0, scope: 'domain' });
+    const res = await t.app.inject({ method: 'GET', url: '/api/seeds' });
+    assert.equal(res.statusCode, 200);
+    const { seeds } = res.json();
+    const net = seeds.find((s: { url: string }) => s.url === 'https://example.net/');
+    assert.deepEqual({ depth: net.depth, scope: net.scope, fetched: net.fetched, queued: net.queued }, { depth: 0, scope: 'domain', fetched: 0, queued: 0 });
+  });
+
+  test('the same URL again updates it (200), never duplicates it', async () => {
+    const res = await post({ url: 'https://example.org/b', depth: 5 });
+    assert.equal(res.statusCode, 200);
+    assert.equal(res.json().seed.depth, 5);
+    const list = (await t.app.inject({ method: 'GET', url: '/api/seeds' })).json().seeds;
+    assert.equal(list.filter((s: { url: string }) => s.url === 'https://example.org/b').length, 1);
+  });
+
+  const refusals: Array<[string, unknown, string]> = [
+    ['not a URL', { url: 'not a url' }, 'malformed'],
+    ['ftp:', { url: 'ftp://example.org/' }, 'unsupported-scheme'],
+    ['javascript:', { url: 'javascript:alert(1)' }, 'unsupported-scheme'],
+    ['file:', { url: 'file:///etc/passwd' }, 'unsupported-scheme'],
+    ['a 5000-character URL', { url: `https://example.org/${'a'.repeat(5000)}` }, 'too-long'],
+    ['loopback', { url: 'http://127.0.0.1/' }, 'private-address'],
+    ['private network', { url: 'http://10.1.2.3/' }, 'private-address'],
+    ['IPv6 loopback', { url: 'http://[::1]/' }, 'private-address'],
+    ['cloud metadata', { url: 'http://169.254.169.254/' }, 'private-address'],
+    ['depth -1', { url: 'https://example.org/', depth: -1 }, 'invalid-depth'],
+    ['depth 99', { url: 'https://example.org/', depth: 99 }, 'invalid-depth'],
+    ['an unknown scope', { url: 'https://example.org/', scope: 'planet' }, 'invalid-scope'],
+    ['a missing url', { depth: 1 }, 'missing'],
+    ['a body that is not JSON', '{"url": "https://example.org/"', 'invalid-json'],
+    ['a JSON array', [1, 2], 'invalid-body'],
+    ['an unknown field', { url: 'https://example.org/', color: 'red' }, 'invalid-body'],
+  ];
+  for (const [what, body, code] of refusals) {
+    test(`400 ${code} for ${what}`, async () => {
+      const res = await post(typeof body === 'string' ? body : JSON.stringify(body));
+      assert.equal(res.statusCode, 400, res.body);
+      const answer = res.json();
+      assert.equal(answer.error, code);
+      assert.equal(typeof answer.message, 'string');
+      assert.ok(answer.message.length > 10, 'the message says what was wrong');
+    });
+  }
+
+  test('the private-address message says how to allow it', async () => {
+    const res = await post({ url: 'http://127.0.0.1/' });
+    assert.match(res.json().message, /CRAWL_ALLOW_PRIVATE=1/);
+  });
+
+  test('415 for a body that is not sent as JSON', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/seeds', payload: 'url=https://example.org/', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.equal(res.statusCode, 415);
+    assert.equal(res.json().error, 'unsupported-media-type');
+  });
+
+  test('403 for a cross-site Origin, so another page in the browser cannot add seeds', async () => {
+    const res = await post({ url: 'https://example.org/x' }, { origin: 'https://evil.example', host: 'localhost:3000' });
+    assert.equal(res.statusCode, 403);
+    assert.equal(res.json().error, 'cross-origin');
+    const same = await post({ url: 'https://example.org/x' }, { origin: 'http://localhost:3000', host: 'localhost:3000' });
+    assert.equal(same.statusCode, 201);
+  });
+
+  test('413 for a huge body', async () => {
+    const res = await post(JSON.stringify({ url: `https://example.org/${'a'.repeat(70_000)}` }));
+    assert.equal(res.statusCode, 413);
+    assert.equal(res.json().error, 'body-too-large');
+  });
+});
+
+describe('private addresses allowed by configuration', () => {
+  test('CRAWL_ALLOW_PRIVATE=1 accepts a loopback seed', async () => {
+    const t = await createTestApp({ CRAWL_ALLOW_PRIVATE: '1' });
+    try {
+      const res = await t.app.inject({ method: 'POST', url: '/api/seeds', payload: { url: 'http://127.0.0.1:8080/' } });
+      assert.equal(res.statusCode, 201);
+      assert.equal(res.json().seed.url, 'http://127.0.0.1:8080/');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a burst of seed submissions', () => {
+  test('is rate-limited with a clear 429 and Retry-After', async () => {
+    const t = await createTestApp();
+    try {
+      const codes: number[] = [];
+      let last;
+      for (let i = 0; i < 70; i++) {
+        last = await t.app.inject({ method: 'POST', url: '/api/seeds', payload: { url: `https://example.org/p${i}` } });
+        codes.push(last.statusCode);
+      }
+      assert.equal(codes.filter((c) => c === 201).length, 60, 'the first 60 (a pasted list) pass');
+      assert.equal(last!.statusCode, 429);
+      assert.equal(last!.json().error, 'rate-limited');
+      assert.ok(Number(last!.headers['retry-after']) >= 1);
+    } finally {
+      await t.close();
+    }
+  });
+});

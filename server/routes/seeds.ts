@@ -1,0 +1,85 @@
+import type { FastifyInstance } from 'fastify';
+import { checkUrl } from '../../crawler/url.ts';
+import type { Scope, SeedRow } from '../../db/seeds.ts';
+import { errorSchema, HttpError } from '../plugins/error-handler.ts';
+import { RateLimiter } from '../rate-limiter.ts';
+
+/** How many seeds one client may submit: a burst of 60 (a pasted list), then one a second. */
+export const SEED_RATE = { burst: 60, perSecond: 1 };
+
+/** Defaults for a seed, in one place (../shared/API.md). */
+export const SEED_DEFAULTS = { depth: 2, scope: 'host' as Scope };
+
+const seedSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer' },
+    url: { type: 'string' },
+    host: { type: 'string' },
+    depth: { type: 'integer' },
+    scope: { type: 'string' },
+    createdAt: { type: 'string' },
+    found: { type: 'integer' },
+    fetched: { type: 'integer' },
+    queued: { type: 'integer' },
+    failed: { type: 'integer' },
+  },
+  required: ['id', 'url', 'depth', 'scope', 'createdAt'],
+} as const;
+
+function toApi(seed: SeedRow) {
+  return {
+    id: seed.id,
+    url: seed.url,
+    host: new URL(seed.url).host,
+    depth: seed.depth,
+    scope: seed.scope,
+    createdAt: new Date(seed.createdAt).toISOString(),
+    found: seed.found,
+    fetched: seed.fetched,
+    queued: seed.queued,
+    failed: seed.failed,
+  };
+}
+
+interface SeedBody { url?: string; depth?: number; scope?: Scope }
+
+/** `POST /api/seeds` and `GET /api/seeds`: what a person asks Lantern to crawl. */
+export async function seedRoutes(app: FastifyInstance): Promise<void> {
+  const limiter = new RateLimiter(SEED_RATE.burst, SEED_RATE.perSecond);
+  app.post<{ Body: SeedBody }>('/api/seeds', {
+    bodyLimit: 16 * 1024,
+    schema: {
+      body: {
+        type: 'object',
+        properties: {
+          url: { type: 'string', maxLength: 100_000 },
+          depth: { type: 'integer', minimum: 0, maximum: 10 },
+          scope: { type: 'string', enum: ['host', 'domain', 'any'] },
+        },
+        additionalProperties: false,
+      },
+      response: { 200: { type: 'object', properties: { seed: seedSchema } }, 201: { type: 'object', properties: { seed: seedSchema } }, '4xx': errorSchema },
+    },
+  }, async (request, reply) => {
+    const waitMs = limiter.take(request.ip, Date.now());
+    if (waitMs > 0) {
+      reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
+      throw new HttpError(429, 'rate-limited', `too many seeds at once; try again in ${Math.ceil(waitMs / 1000)} s`);
+    }
+    const checked = checkUrl(request.body.url, { allowPrivate: app.config.allowPrivate });
+    if (!checked.ok) throw new HttpError(400, checked.code, checked.message);
+    const { seed, created } = app.seeds.upsertSeed({
+      url: checked.url,
+      origin: checked.origin,
+      depth: request.body.depth ?? SEED_DEFAULTS.depth,
+      scope: request.body.scope ?? SEED_DEFAULTS.scope,
+    }, Date.now());
+    app.crawler.notifySeeds();
+    return reply.code(created ? 201 : 200).send({ seed: toApi(seed) });
+  });
+
+  app.get('/api/seeds', {
+    schema: { response: { 200: { type: 'object', properties: { seeds: { type: 'array', items: seedSchema } } } } },
+  }, async () => ({ seeds: app.seeds.listSeeds().map(toApi) }));
+}
