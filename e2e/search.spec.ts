@@ -38,17 +38,30 @@ test('search by keyboard: suggestions, results in the URL, pages, back button, o
   const search = new SearchPage(page);
   await search.open();
   await expect(search.searchBox).toBeFocused();
+
+  // A browser can add Lantern as a search engine: the page links its OpenSearch description.
+  const openSearch = page.locator('link[rel="search"]');
+  await expect(openSearch).toHaveAttribute('type', 'application/opensearchdescription+xml');
+  await expect(openSearch).toHaveAttribute('title', 'Lantern');
+  const description = await request.get((await openSearch.getAttribute('href')) ?? 'missing');
+  expect(description.status()).toBe(200);
+  const xml = await description.text();
+  expect(xml).toContain('template="http://127.0.0.1:');
+  expect(xml).toContain('/?q={searchTerms}"');
+  expect(xml).toContain('type="application/x-suggestions+json"');
   await expect(search.navLink('Search')).toHaveAttribute('aria-current', 'page');
 
   // Suggestions: titles are "Page N"; ArrowDown picks one, Enter searches for it.
   await search.searchBox.pressSequentially('pag');
   await expect(search.suggestions.getByRole('option').first()).toBeVisible();
+  await expect(search.searchBox).toHaveAttribute('aria-expanded', 'true');
   await search.searchBox.press('ArrowDown');
   const chosen = search.suggestions.getByRole('option', { selected: true });
   await expect(chosen).toHaveCount(1);
   await expect(search.searchBox).toHaveAttribute('aria-activedescendant', (await chosen.getAttribute('id')) ?? 'missing');
   await search.searchBox.press('Escape');
   await expect(search.suggestions).toBeHidden();
+  await expect(search.searchBox).toHaveAttribute('aria-expanded', 'false');
   await expect(search.searchBox).toHaveValue('pag');
 
   await search.search('harbour');

@@ -1,6 +1,6 @@
 /**
  * Seeds in the browser: a person adds seeds through the Seeds view and sees why a URL was refused;
- * plus screenshots of every view at desktop and phone widths, kept as test artifacts.
+ * plus screenshots of every view at desktop and phone widths, in light and dark, kept as test artifacts.
  */
 import type { Page, TestInfo } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
@@ -94,11 +94,18 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise
   await testInfo.attach(name, { path: file, contentType: 'image/png' });
 }
 
-test('screenshots of every view at desktop and phone widths', async ({ page, request }, testInfo) => {
-  test.setTimeout(120_000); // a crawl of 12 pages, then six views
-  const site = (await smallSite(12)).sites[0];
-  const added = await request.post('/api/seeds', { data: { url: site.url('/'), depth: 2 } });
-  expect(added.status()).toBe(201);
+test('screenshots of every view at desktop and phone widths, light and dark', async ({ page, request }, testInfo) => {
+  test.setTimeout(120_000); // a crawl of 12 pages, then twelve views
+  // A 12-page site, and a second host whose robots.txt answers 503, so the Domains view shows two states.
+  web = await startTestWeb([
+    generateSite({ pages: 12, words: (i) => `lantern garden note ${i % 3 === 0 ? 'harbour lights' : 'market'}` }),
+    { robots: { status: 503 }, pages: { '/': '<title>Closed</title>' } },
+  ]);
+  const [site, closed] = web.sites;
+  for (const seed of [site, closed]) {
+    const added = await request.post('/api/seeds', { data: { url: seed.url('/'), depth: 2 } });
+    expect(added.status()).toBe(201);
+  }
   await expect
     .poll(async () => ((await (await request.get('/api/status')).json()) as { indexed: number }).indexed, {
       timeout: 40_000,
@@ -110,31 +117,37 @@ test('screenshots of every view at desktop and phone widths', async ({ page, req
   const seeds = new SeedsPage(page);
   const domains = new DomainsPage(page);
 
-  for (const [label, viewport] of [
-    ['desktop', { width: 1280, height: 800 }],
-    ['phone', { width: 360, height: 740 }],
-  ] as const) {
-    await page.setViewportSize(viewport);
+  for (const scheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme: scheme });
+    for (const [width, viewport] of [
+      ['desktop', { width: 1280, height: 800 }],
+      ['phone', { width: 360, height: 740 }],
+    ] as const) {
+      const label = scheme === 'light' ? width : `${width}-dark`;
+      await page.setViewportSize(viewport);
 
-    await search.open();
-    await expect(search.searchBox).toBeFocused();
-    await search.search('harbour');
-    await expect(page).toHaveURL(/\?q=harbour$/);
-    await expect(search.summary).toContainText(/results? in (\d+|<1) ms/);
-    await expect(search.results.first()).toBeVisible();
-    await expect(search.results.first().locator('mark').first()).toHaveText(/harbour/i);
-    await screenshot(page, testInfo, `search-${label}`);
+      await search.open();
+      await expect(search.searchBox).toBeFocused();
+      await search.search('harbour');
+      await expect(page).toHaveURL(/\?q=harbour$/);
+      await expect(search.summary).toContainText(/results? in (\d+|<1) ms/);
+      await expect(search.results.first()).toBeVisible();
+      await expect(search.results.first().locator('mark').first()).toHaveText(/harbour/i);
+      await screenshot(page, testInfo, `search-${label}`);
 
-    await search.navigateTo('Seeds');
-    await expect(seeds.row(site.url('/'))).toBeVisible();
-    await screenshot(page, testInfo, `seeds-${label}`);
+      await search.navigateTo('Seeds');
+      await expect(seeds.row(site.url('/'))).toBeVisible();
+      await expect(await seeds.cell(site.url('/'), 'Fetched')).toHaveText('12');
+      await screenshot(page, testInfo, `seeds-${label}`);
 
-    await seeds.navigateTo('Domains');
-    await expect(domains.row(site.host)).toBeVisible();
-    await domains.hostButton(site.host).click();
-    await expect(domains.hostButton(site.host)).toHaveAttribute('aria-expanded', 'true');
-    await expect(domains.timeline(site.host)).toBeVisible();
-    await expect(domains.timeline(site.host).locator('rect').first()).toBeAttached();
-    await screenshot(page, testInfo, `domains-${label}`);
+      await seeds.navigateTo('Domains');
+      await expect(domains.row(site.host)).toBeVisible();
+      await expect(domains.row(closed.host)).toContainText('robots.txt unreachable');
+      await domains.hostButton(site.host).click();
+      await expect(domains.hostButton(site.host)).toHaveAttribute('aria-expanded', 'true');
+      await expect(domains.timeline(site.host)).toBeVisible();
+      await expect(domains.timeline(site.host).locator('rect').first()).toBeAttached();
+      await screenshot(page, testInfo, `domains-${label}`);
+    }
   }
 });

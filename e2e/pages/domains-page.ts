@@ -1,6 +1,12 @@
 import type { Locator, Page } from '@playwright/test';
 import { AppShell } from './app-shell.ts';
 
+/** The columns of a host's row after its host name, in order. */
+export const DOMAIN_COLUMNS = ['State', 'Fetched', 'Queued', 'Errors', 'Delay', 'Last fetch', 'Next fetch', 'robots.txt'] as const;
+
+/** One of DOMAIN_COLUMNS. */
+export type DomainColumn = (typeof DOMAIN_COLUMNS)[number];
+
 /** The Domains view (`/domains`). */
 export class DomainsPage extends AppShell {
   readonly heading: Locator;
@@ -36,6 +42,16 @@ export class DomainsPage extends AppShell {
   /** A host's row. */
   row(host: string): Locator {
     return this.table.getByRole('row').filter({ has: this.page.getByRole('button', { name: host, exact: true }) });
+  }
+
+  /** A cell of a host's row by its column name (the columns after the host, in the table's order). */
+  cell(host: string, column: DomainColumn): Locator {
+    return this.row(host).getByRole('cell').nth(DOMAIN_COLUMNS.indexOf(column));
+  }
+
+  /** The coloured state badge of a host ("crawling", "waiting", "idle", ...). */
+  stateBadge(host: string): Locator {
+    return this.cell(host, 'State').locator('.badge.state');
   }
 
   /** The column header button that sorts by a column. */

@@ -14,7 +14,7 @@ export class SearchPage extends AppShell {
 
   constructor(page: Page) {
     super(page);
-    this.searchBox = page.getByRole('searchbox', { name: 'Search' });
+    this.searchBox = page.getByRole('combobox', { name: 'Search' });
     this.searchButton = page.getByRole('search').getByRole('button', { name: 'Search' });
     this.suggestions = page.getByRole('listbox', { name: 'Suggestions' });
     this.summary = this.main.getByRole('status').filter({ hasText: / results? in / });

@@ -47,23 +47,28 @@ function robotsText(domain: Domain): string {
   return domain.robots.httpStatus !== null ? `${status} (${domain.robots.httpStatus})` : status;
 }
 
-/** One row per host, sortable by its column headers (aria-sort); a host button expands that host's timeline. */
+/**
+ * One row per host, sortable by its column headers (aria-sort); a host button expands that host's timeline.
+ * On a phone the rows become cards (CSS) and the header row a bar of sort buttons; the explicit table roles
+ * keep the table a table for screen readers when CSS changes its display.
+ */
 export function DomainTable({ domains, sort, onSort, expanded, onToggle, now }: DomainTableProps) {
   const id = useId();
   return (
     <div className="table-wrap" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
-      <table className="data-table domain-table">
+      <table className="data-table domain-table stack-table" role="table" aria-labelledby={`${id}-caption`}>
         <caption id={`${id}-caption`} className="visually-hidden">
           Hosts and their crawl state; select a column header to sort
         </caption>
-        <thead>
-          <tr>
+        <thead role="rowgroup">
+          <tr role="row">
             {COLUMNS.map((column) => {
               const active = sort.key === column.key;
               return (
                 <th
                   key={column.key}
                   scope="col"
+                  role="columnheader"
                   className={column.numeric === true ? 'num' : undefined}
                   aria-sort={active ? (sort.dir === 'asc' ? 'ascending' : 'descending') : undefined}
                 >
@@ -80,14 +85,14 @@ export function DomainTable({ domains, sort, onSort, expanded, onToggle, now }: 
             })}
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {domains.map((domain) => {
             const open = expanded.has(domain.host);
             const timelineId = `${id}-timeline-${domain.host.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
             return (
               <Fragment key={domain.host}>
-                <tr className={open ? 'expanded' : undefined}>
-                  <th scope="row" className="host-cell">
+                <tr role="row" className={open ? 'expanded' : undefined}>
+                  <th scope="row" role="rowheader" className="host-cell">
                     <button
                       type="button"
                       className="host-button"
@@ -101,22 +106,28 @@ export function DomainTable({ domains, sort, onSort, expanded, onToggle, now }: 
                       {domain.host}
                     </button>
                   </th>
-                  <td className="state-cell">
+                  <td role="cell" className="state-cell" data-label="State">
                     <StateBadge state={domain.state} text={domain.stateText} />
-                    {domain.lastError !== null && domain.state !== 'idle' ? (
+                    {domain.lastError !== null && domain.state !== 'idle' && !domain.stateText.includes(domain.lastError) ? (
                       <div className="cell-note" title={domain.lastError}>
                         {domain.lastError}
                       </div>
                     ) : null}
                   </td>
-                  <td className="num">{formatCount(domain.fetched)}</td>
-                  <td className="num">{formatCount(domain.queued)}</td>
-                  <td className={domain.errors > 0 ? 'num warn-text' : 'num'}>{formatCount(domain.errors)}</td>
-                  <td>
+                  <td role="cell" className="num" data-label="Fetched">
+                    {formatCount(domain.fetched)}
+                  </td>
+                  <td role="cell" className="num" data-label="Queued">
+                    {formatCount(domain.queued)}
+                  </td>
+                  <td role="cell" className={domain.errors > 0 ? 'num warn-text' : 'num'} data-label="Errors">
+                    {formatCount(domain.errors)}
+                  </td>
+                  <td role="cell" className="nowrap" data-label="Delay">
                     <span className="nowrap">{formatDelay(domain.crawlDelayMs)}</span> ·{' '}
                     <span className="nowrap">{DELAY_SOURCE_TEXT[domain.delaySource] ?? domain.delaySource}</span>
                   </td>
-                  <td className="nowrap">
+                  <td role="cell" className="nowrap" data-label="Last fetch">
                     {domain.lastFetchAt !== null ? (
                       <time dateTime={domain.lastFetchAt} title={formatDateTime(domain.lastFetchAt)}>
                         {formatAgo(domain.lastFetchAt, now)}
@@ -125,8 +136,10 @@ export function DomainTable({ domains, sort, onSort, expanded, onToggle, now }: 
                       '—'
                     )}
                   </td>
-                  <td className="nowrap countdown">
-                    {domain.nextFetchAt !== null ? (
+                  <td role="cell" className="nowrap countdown" data-label="Next fetch">
+                    {domain.state === 'crawling' ? (
+                      'after this one'
+                    ) : domain.nextFetchAt !== null ? (
                       <time dateTime={domain.nextFetchAt} title={formatDateTime(domain.nextFetchAt)}>
                         {formatCountdown(domain.nextFetchAt, now)}
                       </time>
@@ -134,13 +147,13 @@ export function DomainTable({ domains, sort, onSort, expanded, onToggle, now }: 
                       '—'
                     )}
                   </td>
-                  <td>
+                  <td role="cell" data-label="robots.txt">
                     <span className={`robots robots-${domain.robots.status}`}>{robotsText(domain)}</span>
                   </td>
                 </tr>
                 {open ? (
-                  <tr className="timeline-row">
-                    <td colSpan={COLUMNS.length}>
+                  <tr role="row" className="timeline-row">
+                    <td role="cell" colSpan={COLUMNS.length}>
                       <HostTimeline host={domain.host} id={timelineId} />
                     </td>
                   </tr>

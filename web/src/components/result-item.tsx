@@ -23,11 +23,11 @@ export function ResultItem({ result, moreHref }: ResultItemProps) {
   const title = result.title.trim() === '' ? displayUrl(result.url) : result.title;
   return (
     <li className="result">
-      <h3 className="result-title">
+      <h2 className="result-title">
         <a href={result.url} rel="noopener noreferrer">
           {title}
         </a>
-      </h3>
+      </h2>
       <p className="result-meta">
         <span className="result-host">{result.host}</span>
         <span className="meta-sep" aria-hidden="true">

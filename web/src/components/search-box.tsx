@@ -17,7 +17,8 @@ export interface SearchBoxProps {
 /**
  * The search form: an `<input type=search>` labelled "Search" with as-you-type suggestions from
  * `/api/suggest` in a listbox (debounced, stale requests aborted, the old list kept until the new one
- * arrives), driven by ArrowUp/ArrowDown, Enter and Escape.
+ * arrives), driven by ArrowUp/ArrowDown, Enter and Escape. The input is an ARIA 1.2 combobox
+ * (aria-expanded, aria-activedescendant), so a screen reader announces the list and the option picked.
  */
 export function SearchBox({ value, onChange, onSubmit, autoFocus = false }: SearchBoxProps) {
   const id = useId();
@@ -154,6 +155,8 @@ export function SearchBox({ value, onChange, onSubmit, autoFocus = false }: Sear
           enterKeyHint="search"
           maxLength={1000}
           placeholder="Search your crawled pages"
+          role="combobox"
+          aria-expanded={showList}
           aria-autocomplete="list"
           aria-controls={listId}
           aria-activedescendant={activeId}

@@ -3,41 +3,47 @@ import { formatAgo, formatCount, formatDateTime } from '../format.ts';
 
 const SCOPE_TEXT: Record<Seed['scope'], string> = { host: 'host', domain: 'domain', any: 'any' };
 
-/** The seed list as a table (URL, depth, scope, found, fetched, queued, failed, added), scrolling sideways when narrow. */
+/**
+ * The seed list as a table (URL, depth, scope, found, fetched, queued, failed, added): scrolling sideways
+ * when a little narrow, and one card per seed on a phone (CSS). The explicit table roles keep it a table
+ * for screen readers when CSS changes its display.
+ */
 export function SeedTable({ seeds, now }: { seeds: Seed[]; now: number }) {
   return (
     <div className="table-wrap" role="region" aria-labelledby="seed-table-caption" tabIndex={0}>
-      <table className="data-table seed-table">
+      <table className="data-table seed-table stack-table" role="table" aria-labelledby="seed-table-caption">
         <caption id="seed-table-caption" className="visually-hidden">
           Seeds and their crawl progress
         </caption>
-        <thead>
-          <tr>
-            <th scope="col">URL</th>
-            <th scope="col" className="num">Depth</th>
-            <th scope="col">Scope</th>
-            <th scope="col" className="num">Found</th>
-            <th scope="col" className="num">Fetched</th>
-            <th scope="col" className="num">Queued</th>
-            <th scope="col" className="num">Failed</th>
-            <th scope="col">Added</th>
+        <thead role="rowgroup">
+          <tr role="row">
+            <th scope="col" role="columnheader">URL</th>
+            <th scope="col" role="columnheader" className="num">Depth</th>
+            <th scope="col" role="columnheader">Scope</th>
+            <th scope="col" role="columnheader" className="num">Found</th>
+            <th scope="col" role="columnheader" className="num">Fetched</th>
+            <th scope="col" role="columnheader" className="num">Queued</th>
+            <th scope="col" role="columnheader" className="num">Failed</th>
+            <th scope="col" role="columnheader">Added</th>
           </tr>
         </thead>
-        <tbody>
+        <tbody role="rowgroup">
           {seeds.map((seed) => (
-            <tr key={seed.id}>
-              <th scope="row" className="url-cell">
+            <tr key={seed.id} role="row">
+              <th scope="row" role="rowheader" className="url-cell">
                 <a href={seed.url} rel="noopener noreferrer">
                   {seed.url}
                 </a>
               </th>
-              <td className="num">{seed.depth}</td>
-              <td>{SCOPE_TEXT[seed.scope] ?? seed.scope}</td>
-              <td className="num">{formatCount(seed.found)}</td>
-              <td className="num">{formatCount(seed.fetched)}</td>
-              <td className="num">{formatCount(seed.queued)}</td>
-              <td className={seed.failed > 0 ? 'num warn-text' : 'num'}>{formatCount(seed.failed)}</td>
-              <td className="nowrap">
+              <td role="cell" className="num" data-label="Depth">{seed.depth}</td>
+              <td role="cell" data-label="Scope">{SCOPE_TEXT[seed.scope] ?? seed.scope}</td>
+              <td role="cell" className="num" data-label="Found">{formatCount(seed.found)}</td>
+              <td role="cell" className="num" data-label="Fetched">{formatCount(seed.fetched)}</td>
+              <td role="cell" className="num" data-label="Queued">{formatCount(seed.queued)}</td>
+              <td role="cell" className={seed.failed > 0 ? 'num warn-text' : 'num'} data-label="Failed">
+                {formatCount(seed.failed)}
+              </td>
+              <td role="cell" className="nowrap" data-label="Added">
                 <time dateTime={seed.createdAt} title={formatDateTime(seed.createdAt)}>
                   {formatAgo(seed.createdAt, now)}
                 </time>

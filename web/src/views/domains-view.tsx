@@ -79,7 +79,7 @@ export function DomainsView() {
           type="search"
           value={filter}
           onChange={(event) => setFilter(event.target.value)}
-          placeholder="e.g. example.org"
+          placeholder="example.org"
           autoComplete="off"
           spellCheck={false}
         />
