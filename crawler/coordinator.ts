@@ -31,7 +31,7 @@ export interface CrawlJob {
   hops: number;
 }
 
-interface SeedInfo { id: number; url: string; depth: number; scope: Scope }
+interface SeedInfo { id: number; url: string; depth: number; scope: Scope; updatedAt: number }
 type Write = () => void;
 
 /**
@@ -85,18 +85,21 @@ export class Coordinator {
       }
     }
     for (const row of this.frontier.pendingUrls()) this.schedule(row, now);
-    this.syncSeeds(now);
+    this.syncSeeds(now, false);
   }
 
-  /** Reads seeds users added or changed and queues their URLs (the server only writes the seeds table). */
-  syncSeeds(now: number): void {
+  /**
+   * Reads seeds users added or changed and queues their URLs (the server only writes the seeds table).
+   * A seed submitted again while running is crawled again; at start (`recrawl` false) known seeds are
+   * only loaded, so a restart does not re-fetch every seed.
+   */
+  syncSeeds(now: number, recrawl = true): void {
     for (const s of this.seedsDb.seedsChangedSince(this.seedCursor)) {
       this.seedCursor = Math.max(this.seedCursor, s.updatedAt);
-      const known = this.seeds.get(s.id);
-      this.seeds.set(s.id, { id: s.id, url: s.url, depth: s.depth, scope: s.scope });
-      if (known && known.depth === s.depth && known.scope === s.scope) continue;
+      if (this.seeds.get(s.id)?.updatedAt === s.updatedAt) continue;
+      this.seeds.set(s.id, { id: s.id, url: s.url, depth: s.depth, scope: s.scope, updatedAt: s.updatedAt });
       const row = this.frontier.addUrl({ url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 }, now)
-        ?? this.frontier.requeueUrl(s.url, 0, s.id);
+        ?? (recrawl ? this.frontier.requeueUrl(s.url, 0, s.id) : undefined);
       if (row) this.schedule(row, now);
     }
   }

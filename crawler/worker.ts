@@ -13,7 +13,10 @@ let settings: WorkerSettings | null = null;
 let agent: Agent | null = null;
 
 function send(msg: WorkerToPrimary): void {
-  if (process.connected) process.send!(msg);
+  // The primary can die (kill -9) after `connected` was read but before the write: the write then fails
+  // with EPIPE. Given a callback, Node hands that error to it instead of emitting an unhandled 'error'
+  // that crashes this worker with a stack trace; with no primary left we exit, as on 'disconnect'.
+  if (process.connected) process.send!(msg, (err: Error | null) => { if (err) process.exit(0); });
 }
 
 async function run(job: FetchJob): Promise<FetchResult> {

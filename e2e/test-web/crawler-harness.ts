@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -38,6 +38,12 @@ export interface CrawlerHarness {
   domain(host: string): DomainInfo | undefined;
   /** Pids of the current primary's live children: its cluster workers. */
   workerPids(): number[];
+  /**
+   * The worker that owns the TCP connection from `clientPort` to `serverAddress:serverPort` (a site
+   * sees the client port as the request's remote port), found through /proc; undefined if no worker
+   * has it (Linux only, IPv4).
+   */
+  workerByConnection(conn: { clientPort: number; serverAddress: string; serverPort: number }): number | undefined;
   /** Kills the primary (default SIGKILL) and waits until it and its workers are gone. */
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Starts a new primary on the same DATA_DIR (as the server does after a crash); resolves once it said `started`. */
@@ -65,6 +71,33 @@ function childPids(pid: number): number[] {
     }
   }
   return [...out].filter(alive);
+}
+
+/** '0100007F:1F90' (as /proc/net/tcp writes IPv4 endpoints) → '127.0.0.1:8080'. */
+function decodeEndpoint(hex: string): string {
+  const [ip, port] = hex.split(':');
+  const bytes = [0, 2, 4, 6].map((i) => parseInt(ip.slice(i, i + 2), 16)).reverse();
+  return `${bytes.join('.')}:${parseInt(port, 16)}`;
+}
+
+/**
+ * Socket inodes of IPv4 TCP connections from local port `clientPort` to `server` ('127.0.0.5:4321'),
+ * from /proc/net/tcp. The remote end matters: one local port can serve connections to several hosts.
+ */
+function socketInodes(clientPort: number, server: string): Set<string> {
+  const inodes = new Set<string>();
+  let text = '';
+  try {
+    text = readFileSync('/proc/net/tcp', 'utf8');
+  } catch {
+    return inodes;
+  }
+  for (const line of text.split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 10) continue;
+    if (parseInt(f[1].split(':')[1], 16) === clientPort && decodeEndpoint(f[2]) === server) inodes.add(f[9]);
+  }
+  return inodes;
 }
 
 /** Whether a process exists and is not a zombie (an orphan's zombie may wait a while for its reaper). */
@@ -130,6 +163,27 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
     workerPids() {
       const pid = h.primary.pid;
       return pid === undefined ? [] : childPids(pid);
+    },
+    workerByConnection(conn) {
+      const inodes = socketInodes(conn.clientPort, `${conn.serverAddress}:${conn.serverPort}`);
+      if (inodes.size === 0) return undefined;
+      for (const pid of h.workerPids()) {
+        let fds: string[] = [];
+        try {
+          fds = readdirSync(`/proc/${pid}/fd`);
+        } catch {
+          continue;
+        }
+        for (const fd of fds) {
+          try {
+            const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+            if (m && inodes.has(m[1])) return pid;
+          } catch {
+            // The descriptor closed while we looked.
+          }
+        }
+      }
+      return undefined;
     },
     async kill(signal = 'SIGKILL') {
       const child = h.primary;

@@ -208,6 +208,18 @@ class Site implements TestSite {
       aborted: false,
     };
     this.log.push(record);
+    // The end is the moment the last byte reached the socket. 'finish' can fire well after that on a
+    // loaded machine (it waits for the event loop), which would make gaps look shorter than they were,
+    // so end() is timed directly when it hands everything to the kernel at once.
+    const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
+    res.end = ((...args: unknown[]) => {
+      const out = end(...args);
+      if (Number.isNaN(record.end) && res.socket?.writableLength === 0) {
+        record.end = now();
+        record.status = res.statusCode;
+      }
+      return out;
+    }) as typeof res.end;
     res.once('finish', () => {
       if (!Number.isNaN(record.end)) return;
       record.end = now();
