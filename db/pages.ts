@@ -1,0 +1,173 @@
+/**
+ * Page storage: the pages table as the crawler primary (the single writer) stores what it fetched,
+ * and as the search index reads it back in `seq` order. Writes bump `pages.seq`, the cursor the
+ * server's in-memory title index follows; the full-text indexes follow through triggers
+ * (db/migrations/0002-search.sql). Callers wrap multi-statement writes in `db.transaction`; nothing
+ * here opens a transaction of its own.
+ */
+import type { Database } from 'better-sqlite3';
+import { extractIdentifiers } from '../server/search/identifiers.ts';
+
+/** A fetched page as the crawler hands it over for storage. */
+export interface PageRecord {
+  url: string;
+  finalUrl: string;
+  origin: string;
+  host: string;
+  seedId: number | null;
+  status: number;
+  contentType: string | null;
+  title: string;
+  description: string;
+  headings: string[];
+  body: string;
+  lang: string | null;
+  canonical: string | null;
+  fetchedAt: number;
+  etag: string | null;
+  lastModified: string | null;
+  contentHash: string | null;
+  noindex: boolean;
+  nofollow: boolean;
+  indexed: boolean;
+}
+
+/** A stored page: the record plus its row id and write sequence number. */
+export interface StoredPage extends PageRecord {
+  id: number;
+  seq: number;
+}
+
+/** The short fields of a page written after some `seq`: what the title index needs. */
+export interface PageChange {
+  id: number;
+  url: string;
+  title: string;
+  description: string;
+  headings: string[];
+  host: string;
+  seq: number;
+  indexed: boolean;
+  fetchedAt: number;
+}
+
+/** The page queries of one connection (see `pageQueries`). */
+export interface PageQueries {
+  /** Inserts or replaces (by url, keeping the row id) a page; sets seq = max(seq) + 1; returns the id. */
+  upsertPage(p: PageRecord): number;
+  /** A page that answered 404/410 or became noindex: out of search (indexed = 0), status updated, seq bumped. */
+  markPageGone(url: string, status: number, fetchedAt: number): void;
+  /** Stored pages, and how many of them are searchable. */
+  countPages(): { pages: number; indexed: number };
+  /** Pages written after `seq`, oldest write first, at most `limit` (indexed = false ones included). */
+  pagesAfterSeq(seq: number, limit: number): PageChange[];
+  /** The stored page with this url, or undefined. */
+  getPage(url: string): StoredPage | undefined;
+}
+
+// C0 control characters other than tab, newline and carriage return never belong in readable text;
+// removing them also keeps the search snippet's \x01/\x02 match markers unambiguous.
+const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+function clean(text: string): string {
+  return text.replace(CONTROL_CHARS, '');
+}
+
+/** pages.headings holds one heading per line. */
+function joinHeadings(headings: string[]): string {
+  return headings.map((h) => clean(h).replace(/[\r\n]+/g, ' ').trim()).filter((h) => h.length > 0).join('\n');
+}
+
+function splitHeadings(text: string): string[] {
+  return text === '' ? [] : text.split('\n');
+}
+
+interface PageRow {
+  id: number; url: string; final_url: string; origin: string; host: string; seed_id: number | null;
+  status: number; content_type: string | null; title: string; description: string; headings: string;
+  body: string; lang: string | null; canonical: string | null; fetched_at: number; etag: string | null;
+  last_modified: string | null; content_hash: string | null; noindex: number; nofollow: number;
+  indexed: number; seq: number;
+}
+
+/** Prepared statements for pages, created once per connection. */
+export function pageQueries(db: Database): PageQueries {
+  const nextSeq = '(SELECT coalesce(max(seq), 0) + 1 FROM pages)';
+  const upsert = db.prepare<Record<string, unknown>, { id: number }>(`
+    INSERT INTO pages (url, final_url, origin, host, seed_id, status, content_type, title, description,
+      headings, body, lang, canonical, fetched_at, etag, last_modified, content_hash, noindex, nofollow,
+      indexed, idents, seq)
+    VALUES (@url, @finalUrl, @origin, @host, @seedId, @status, @contentType, @title, @description,
+      @headings, @body, @lang, @canonical, @fetchedAt, @etag, @lastModified, @contentHash, @noindex,
+      @nofollow, @indexed, @idents, ${nextSeq})
+    ON CONFLICT (url) DO UPDATE SET
+      final_url = excluded.final_url, origin = excluded.origin, host = excluded.host,
+      seed_id = excluded.seed_id, status = excluded.status, content_type = excluded.content_type,
+      title = excluded.title, description = excluded.description, headings = excluded.headings,
+      body = excluded.body, lang = excluded.lang, canonical = excluded.canonical,
+      fetched_at = excluded.fetched_at, etag = excluded.etag, last_modified = excluded.last_modified,
+      content_hash = excluded.content_hash, noindex = excluded.noindex, nofollow = excluded.nofollow,
+      indexed = excluded.indexed, idents = excluded.idents, seq = excluded.seq
+    RETURNING id`);
+  const gone = db.prepare<[number, number, string]>(
+    `UPDATE pages SET indexed = 0, status = ?, fetched_at = ?, seq = ${nextSeq} WHERE url = ?`,
+  );
+  const count = db.prepare<[], { pages: number; indexed: number }>(
+    'SELECT count(*) AS pages, coalesce(sum(indexed), 0) AS indexed FROM pages INDEXED BY pages_indexed',
+  );
+  const after = db.prepare<[number, number], {
+    id: number; url: string; title: string; description: string; headings: string; host: string;
+    seq: number; indexed: number; fetched_at: number;
+  }>(`SELECT id, url, title, description, headings, host, seq, indexed, fetched_at
+      FROM pages WHERE seq > ? ORDER BY seq LIMIT ?`);
+  const get = db.prepare<[string], PageRow>(
+    `SELECT id, url, final_url, origin, host, seed_id, status, content_type, title, description, headings,
+       body, lang, canonical, fetched_at, etag, last_modified, content_hash, noindex, nofollow, indexed, seq
+     FROM pages WHERE url = ?`,
+  );
+
+  return {
+    upsertPage(p) {
+      const title = clean(p.title);
+      const description = clean(p.description);
+      const headings = joinHeadings(p.headings);
+      const body = clean(p.body);
+      const row = upsert.get({
+        url: p.url, finalUrl: p.finalUrl, origin: p.origin, host: p.host, seedId: p.seedId,
+        status: p.status, contentType: p.contentType, title, description, headings, body,
+        lang: p.lang, canonical: p.canonical, fetchedAt: p.fetchedAt, etag: p.etag,
+        lastModified: p.lastModified, contentHash: p.contentHash, noindex: p.noindex ? 1 : 0,
+        nofollow: p.nofollow ? 1 : 0, indexed: p.indexed ? 1 : 0,
+        idents: p.indexed ? extractIdentifiers(title, headings, description, body) : '',
+      });
+      if (row === undefined) throw new Error(`pages: upsert of ${p.url} returned no row`);
+      return row.id;
+    },
+    markPageGone(url, status, fetchedAt) {
+      gone.run(status, fetchedAt, url);
+    },
+    countPages() {
+      const row = count.get();
+      return { pages: row?.pages ?? 0, indexed: row?.indexed ?? 0 };
+    },
+    pagesAfterSeq(seq, limit) {
+      return after.all(seq, limit).map((r) => ({
+        id: r.id, url: r.url, title: r.title, description: r.description,
+        headings: splitHeadings(r.headings), host: r.host, seq: r.seq, indexed: r.indexed === 1,
+        fetchedAt: r.fetched_at,
+      }));
+    },
+    getPage(url) {
+      const r = get.get(url);
+      if (r === undefined) return undefined;
+      return {
+        id: r.id, seq: r.seq, url: r.url, finalUrl: r.final_url, origin: r.origin, host: r.host,
+        seedId: r.seed_id, status: r.status, contentType: r.content_type, title: r.title,
+        description: r.description, headings: splitHeadings(r.headings), body: r.body, lang: r.lang,
+        canonical: r.canonical, fetchedAt: r.fetched_at, etag: r.etag, lastModified: r.last_modified,
+        contentHash: r.content_hash, noindex: r.noindex === 1, nofollow: r.nofollow === 1,
+        indexed: r.indexed === 1,
+      };
+    },
+  };
+}

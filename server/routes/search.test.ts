@@ -1,0 +1,86 @@
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import Fastify from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import { pageQueries } from '../../db/pages.ts';
+import { SearchService } from '../search/search-service.ts';
+import { CORPUS, tempDatabase } from '../search/test-corpus.ts';
+import { searchRoutes } from './search.ts';
+
+let env: ReturnType<typeof tempDatabase>;
+let service: SearchService;
+let app: FastifyInstance;
+
+before(async () => {
+  env = tempDatabase();
+  const pages = pageQueries(env.db);
+  for (const p of Object.values(CORPUS)) pages.upsertPage(p);
+  service = new SearchService(env.db);
+  service.refresh();
+  app = Fastify();
+  await app.register(searchRoutes, { search: service });
+  await app.ready();
+});
+after(async () => {
+  await app.close();
+  service.close();
+  env.cleanup();
+});
+
+test('GET /api/search answers in the documented shape', async () => {
+  const res = await app.inject({ method: 'GET', url: '/api/search', query: { q: 'andromeda', limit: '5' } });
+  assert.equal(res.statusCode, 200);
+  const body = res.json();
+  assert.deepEqual(Object.keys(body).sort(), ['indexing', 'mode', 'notice', 'query', 'results', 'tookMs', 'total']);
+  assert.equal(body.query, 'andromeda');
+  assert.equal(body.total, 1);
+  assert.equal(body.mode, 'and');
+  assert.equal(body.notice, null);
+  assert.equal(body.indexing, false);
+  const [r] = body.results;
+  assert.deepEqual(Object.keys(r).sort(), ['fetchedAt', 'host', 'score', 'snippet', 'title', 'url']);
+  assert.equal(r.url, CORPUS.galaxies.url);
+  assert.ok(r.snippet.some((p: { text: string; match: boolean }) => p.match && p.text === 'Andromeda'));
+});
+
+test('limit and offset default, page, and are validated', async () => {
+  const all = (await app.inject({ url: '/api/search?q=collection' })).json();
+  assert.equal(all.results.length, 10);
+  const second = (await app.inject({ url: '/api/search?q=collection&limit=5&offset=5' })).json();
+  assert.deepEqual(second.results.map((r: { url: string }) => r.url), all.results.slice(5, 10).map((r: { url: string }) => r.url));
+  for (const bad of ['limit=0', 'limit=51', 'offset=-1', 'offset=1001', 'limit=abc']) {
+    const res = await app.inject({ url: `/api/search?q=collection&${bad}` });
+    assert.equal(res.statusCode, 400, bad);
+  }
+});
+
+test('nothing searchable → 400 bad-query; hostile text → 200 or 400, never 500', async () => {
+  for (const q of ['', '   ', '-only', '***', 'site:example.org']) {
+    const res = await app.inject({ url: '/api/search', query: { q } });
+    assert.equal(res.statusCode, 400, JSON.stringify(q));
+    assert.equal(res.json().error, 'bad-query');
+    assert.match(res.json().message, /^search: /);
+  }
+  const missing = await app.inject({ url: '/api/search' });
+  assert.equal(missing.statusCode, 400);
+  for (const q of ['"', 'NEAR(', 'a:b', '^x', 'AND OR NOT', '"unbalanced phrase', 'x*y*', '\u0000a', 'k'.repeat(2500), '(("a', 'title:x OR body:y']) {
+    const res = await app.inject({ url: '/api/search', query: { q } });
+    assert.ok(res.statusCode === 200 || res.statusCode === 400, `${JSON.stringify(q.slice(0, 20))} → ${res.statusCode}`);
+    const sres = await app.inject({ url: '/api/suggest', query: { q } });
+    assert.equal(sres.statusCode, 200);
+  }
+  const long = (await app.inject({ url: '/api/search', query: { q: `telescope ${'x'.repeat(2500)}` } })).json();
+  assert.equal(long.query.length, 1000);
+});
+
+test('GET /api/suggest answers completions', async () => {
+  const res = await app.inject({ url: '/api/suggest?q=tele&limit=4' });
+  assert.equal(res.statusCode, 200);
+  const body = res.json();
+  assert.equal(body.query, 'tele');
+  assert.ok(body.suggestions.length > 0 && body.suggestions.length <= 4);
+  assert.ok(body.suggestions.some((s: { kind: string; text: string }) => s.kind === 'term' && s.text === 'telescope'));
+  assert.ok(body.suggestions.some((s: { kind: string; url?: string }) => s.kind === 'title' && s.url === CORPUS.telescope.url));
+  assert.deepEqual((await app.inject({ url: '/api/suggest' })).json(), { query: '', suggestions: [] });
+  assert.equal((await app.inject({ url: '/api/suggest?q=x&limit=21' })).statusCode, 400);
+});
