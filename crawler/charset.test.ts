@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeBody, isHtmlContentType, looksLikeHtml } from './charset.ts';
+import { decodeBody, isHtmlContentType, looksBinary, looksLikeHtml, mostlyNotUtf8 } from './charset.ts';
 
 const ascii = (s: string): number[] => [...Buffer.from(s, 'latin1')];
 const bytes = (...parts: Array<number[] | string>): Uint8Array =>
@@ -131,6 +131,65 @@ describe('decodeBody: fallbacks', () => {
       assert.ok(r.text.length > 0);
     }
     assert.deepEqual(decodeBody(new Uint8Array(0), undefined), { text: '', charset: 'utf-8' });
+  });
+});
+
+describe('decodeBody: a page declared UTF-8 that is really windows-1252', () => {
+  const legacy = bytes('<p>Caf', [0xe9], ' cr', [0xe8], 'me ', [0x96], ' ', [0x93], 'quoted', [0x94], ' 10 ', [0x80], '</p>');
+  const expected = '<p>Café crème – “quoted” 10 €</p>';
+
+  test('declared by the Content-Type header: read as windows-1252', () => {
+    assert.deepEqual(decodeBody(legacy, 'text/html; charset=utf-8'), { text: expected, charset: 'windows-1252' });
+  });
+
+  test('declared by <meta charset="utf-8">: read as windows-1252', () => {
+    const body = bytes('<meta charset="utf-8">', [...legacy]);
+    assert.deepEqual(decodeBody(body, 'text/html'), { text: `<meta charset="utf-8">${expected}`, charset: 'windows-1252' });
+  });
+
+  test('real UTF-8 with one stray bad byte stays UTF-8 (the bad byte becomes U+FFFD)', () => {
+    const body = bytes([...Buffer.from('naïve café 日本 ', 'utf8')], [0xe9], ' end');
+    assert.deepEqual(decodeBody(body, 'text/html; charset=utf-8'), { text: 'naïve café 日本 \ufffd end', charset: 'utf-8' });
+  });
+
+  test('UTF-8 cut off inside its last character (a capped body) stays UTF-8', () => {
+    const whole = Buffer.from('é日本', 'utf8');
+    const r = decodeBody(whole.subarray(0, whole.length - 1), 'text/html; charset=utf-8');
+    assert.equal(r.charset, 'utf-8');
+    assert.ok(r.text.startsWith('é日'));
+  });
+
+  test('mostlyNotUtf8 counts invalid sequences against valid multi-byte ones', () => {
+    assert.equal(mostlyNotUtf8(bytes('plain ascii')), false);
+    assert.equal(mostlyNotUtf8(bytes('caf', [0xe9])), true);
+    assert.equal(mostlyNotUtf8(bytes([...Buffer.from('é', 'utf8')], [0xff])), false, 'one valid, one invalid: a tie is UTF-8');
+    assert.equal(mostlyNotUtf8(bytes([0xc0, 0x80])), true, 'overlong lead byte');
+  });
+});
+
+describe('looksBinary', () => {
+  const random = (n: number) => {
+    let seed = 7;
+    const out = new Uint8Array(n);
+    for (let i = 0; i < n; i++) {
+      seed = (seed * 1103515245 + 12345) >>> 0;
+      out[i] = seed >>> 24;
+    }
+    return out;
+  };
+
+  test('images, archives and random bytes are binary', () => {
+    assert.equal(looksBinary(bytes([0x89], 'PNG', [0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d], 'IHDR')), true);
+    assert.equal(looksBinary(bytes([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03])), true, 'gzip without Content-Encoding');
+    assert.equal(looksBinary(random(10_000)), true);
+  });
+
+  test('text is not binary: HTML, legacy bytes, UTF-16 with a BOM, a couple of stray control characters, nothing', () => {
+    assert.equal(looksBinary(bytes('<!doctype html><title>x</title><p>caf', [0xe9], '</p>\r\n\t')), false);
+    assert.equal(looksBinary(bytes([0xff, 0xfe], [...Buffer.from('<p>hello</p>', 'utf16le')])), false);
+    assert.equal(looksBinary(bytes('<p>a', [0x01], 'b', [0x02], 'c', ' and a lot more text here to read</p>')), false);
+    assert.equal(looksBinary(bytes('ISO-2022-JP uses ', [0x1b], '$B escapes')), false);
+    assert.equal(looksBinary(new Uint8Array(0)), false);
   });
 });
 

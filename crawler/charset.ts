@@ -3,7 +3,10 @@
  * algorithm: a byte order mark wins over everything, then the Content-Type header's charset, then a
  * `<meta charset>` / `<meta http-equiv="content-type">` found by a prescan of the first bytes, and
  * finally UTF-8 (or windows-1252 when the bytes are not valid UTF-8, which is what browsers in
- * Western locales effectively do for undeclared legacy pages). Pure: no I/O.
+ * Western locales effectively do for undeclared legacy pages). One deliberate departure from the
+ * browsers: a page declared UTF-8 whose bytes are mostly not UTF-8 (a Windows-1252 page behind a
+ * server-wide `charset=utf-8`, a common misconfiguration) is read as windows-1252, so that the stored
+ * text says "café" where a browser shows "caf�". Pure: no I/O.
  */
 
 /** How many leading bytes the `<meta>` prescan looks at (the HTML spec asks for at least 1024). */
@@ -27,12 +30,12 @@ export function decodeBody(bytes: Uint8Array, contentType: string | undefined): 
 
   const headerLabel = contentType ? charsetFromContentType(contentType) : undefined;
   const fromHeader = headerLabel ? decoderFor(headerLabel) : undefined;
-  if (fromHeader) return run(fromHeader, bytes);
+  if (fromHeader) return runDeclared(fromHeader, bytes);
 
   if (contentType === undefined || contentType.trim() === '' || isHtmlContentType(contentType)) {
     const metaLabel = prescanMetaCharset(bytes);
     const fromMeta = metaLabel ? decoderFor(metaLabel, true) : undefined;
-    if (fromMeta) return run(fromMeta, bytes);
+    if (fromMeta) return runDeclared(fromMeta, bytes);
   }
 
   try {
@@ -107,6 +110,60 @@ function decoderFor(label: string, fromMeta = false): TextDecoder | undefined {
   if (fromMeta && decoder.encoding.startsWith('utf-16')) return new TextDecoder('utf-8');
   if (fromMeta && decoder.encoding === 'x-user-defined') return new TextDecoder('windows-1252');
   return decoder;
+}
+
+/** Decodes with a declared decoder, except that bytes declared UTF-8 but mostly not UTF-8 are read as windows-1252. */
+function runDeclared(decoder: TextDecoder, bytes: Uint8Array): DecodedBody {
+  if (decoder.encoding === 'utf-8' && mostlyNotUtf8(bytes)) return decodeWith('windows-1252', bytes);
+  return run(decoder, bytes);
+}
+
+/**
+ * Whether bytes have more invalid UTF-8 sequences than valid multi-byte ones: the mark of a legacy
+ * single-byte page (every é or ’ an invalid lone byte) rather than of a UTF-8 page with a stray bad
+ * byte or a character cut off at the end.
+ */
+export function mostlyNotUtf8(bytes: Uint8Array): boolean {
+  let valid = 0;
+  let invalid = 0;
+  const n = bytes.length;
+  for (let i = 0; i < n;) {
+    const b = bytes[i]!;
+    if (b < 0x80) {
+      i++;
+      continue;
+    }
+    const len = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    let ok = len > 0 && i + len <= n;
+    for (let k = 1; ok && k < len; k++) ok = (bytes[i + k]! & 0xc0) === 0x80;
+    if (ok) {
+      valid++;
+      i += len;
+    } else {
+      invalid++;
+      i++;
+    }
+  }
+  return invalid > valid;
+}
+
+/** Bytes that never occur in text (WHATWG MIME sniffing's "binary data bytes"): C0 controls except TAB, LF, FF, CR, ESC. */
+function isBinaryByte(b: number): boolean {
+  return b <= 0x08 || b === 0x0b || (b >= 0x0e && b <= 0x1a) || (b >= 0x1c && b <= 0x1f);
+}
+
+/**
+ * Whether a body is binary data rather than text, whatever its Content-Type says (an image, an archive,
+ * a compressed body without Content-Encoding served as text/html): more than 1% of its first 4 KiB (and
+ * more than two bytes) are bytes that never occur in text. A UTF-16 body (BOM) is text.
+ */
+export function looksBinary(bytes: Uint8Array): boolean {
+  const bom = bomEncoding(bytes);
+  if (bom === 'utf-16le' || bom === 'utf-16be') return false;
+  const n = Math.min(bytes.length, PRESCAN_BYTES);
+  let count = 0;
+  for (let i = 0; i < n; i++) if (isBinaryByte(bytes[i]!)) count++;
+  return count > Math.max(2, n / 100);
 }
 
 function decodeWith(encoding: 'utf-8' | 'utf-16le' | 'utf-16be' | 'windows-1252', bytes: Uint8Array): DecodedBody {

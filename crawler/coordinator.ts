@@ -1,21 +1,20 @@
 import type { Database } from 'better-sqlite3';
 import type { Config } from '../server/config.ts';
 import { frontierQueries, type FrontierRow } from '../db/frontier.ts';
-import { hostQueries, newHostRow, type HostRow } from '../db/hosts.ts';
+import { hostQueries } from '../db/hosts.ts';
 import { pageQueries } from '../db/pages.ts';
 import { seedQueries, type Scope } from '../db/seeds.ts';
 import { Scheduler } from './scheduler.ts';
-import { BACKOFF, nextBackoffMs, retryDelayMs } from './backoff.ts';
+import { BACKOFF, retryDelayMs } from './backoff.ts';
+import { isHtmlContentType } from './charset.ts';
+import { CRAWL_LIMITS } from './url-traps.ts';
 import {
-  allowAllRules, disallowAllRules, parseRobots, robotsOutcomeForStatus,
-  ROBOTS_CACHE_MS, ROBOTS_MAX_REDIRECTS, type RobotsRules,
-} from './robots.ts';
-import { checkUrl, inScope } from './url.ts';
-import { describeHost, RequestRing } from './host-report.ts';
+  admitLinks, budgetMessage, findRedirectLoop, judgeRedirect, loopMessage, trapMessage, UrlBudget, type SeedScope,
+} from './admission.ts';
+import { HostBook } from './host-book.ts';
 import type { CrawlStatus, DomainInfo, FetchJob, FetchResult, RequestLogEntry } from './protocol.ts';
 
-/** Redirect hops followed from one URL before giving up. */
-export const MAX_REDIRECTS = 5;
+export { MAX_REDIRECTS } from './admission.ts';
 
 /** A job in a host's queue: a frontier URL, or a robots.txt fetch on behalf of `forOrigin`. */
 export interface CrawlJob {
@@ -31,27 +30,26 @@ export interface CrawlJob {
   hops: number;
 }
 
-interface SeedInfo { id: number; url: string; depth: number; scope: Scope; updatedAt: number }
+interface SeedInfo extends SeedScope { id: number; scope: Scope; updatedAt: number }
 type Write = () => void;
 
 /**
  * The crawler primary's brain, without the processes: it owns the scheduler, every host's state and
- * robots rules, decides what each result means, and is the single writer of frontier, hosts and pages.
+ * robots rules (its HostBook), decides what each result means, and is the single writer of frontier,
+ * hosts and pages. Which links and redirect targets are taken on is judged by admission.ts, within the
+ * limits of url-traps.ts (CRAWL_LIMITS; the per-host URL budget from CRAWL_MAX_URLS_PER_HOST).
  * Writes are queued and applied by `flush()` in one transaction. Time comes in as arguments.
  */
 export class Coordinator {
   readonly scheduler: Scheduler<CrawlJob>;
   private readonly frontier;
-  private readonly hostsDb;
   private readonly pages;
   private readonly seedsDb;
-  private readonly hosts = new Map<string, HostRow>();
-  private readonly rules = new Map<string, RobotsRules>();
-  private readonly robotsSkipped = new Map<string, number>();
-  private readonly rings = new Map<string, RequestRing>();
+  private readonly hosts: HostBook;
   private readonly seeds = new Map<number, SeedInfo>();
   private readonly inFlight = new Map<number, { job: CrawlJob; origin: string }>();
   private readonly fetchEnds: number[] = [];
+  private readonly budget: UrlBudget;
   private writes: Write[] = [];
   private newRows: FrontierRow[] = [];
   private pagesStored = 0;
@@ -61,29 +59,17 @@ export class Coordinator {
   constructor(private readonly db: Database, private readonly config: Config, private readonly runId: string) {
     this.scheduler = new Scheduler<CrawlJob>(config.crawlDelayMs);
     this.frontier = frontierQueries(db);
-    this.hostsDb = hostQueries(db);
+    this.hosts = new HostBook(this.scheduler, hostQueries(db), config.userAgent, (w) => this.writes.push(w));
     this.pages = pageQueries(db);
     this.seedsDb = seedQueries(db);
+    this.budget = new UrlBudget(config.crawlMaxUrlsPerHost);
   }
 
   /** Loads what a previous run left: leases go back to the queue, host clocks and robots rules are restored. */
   start(now: number): void {
     this.frontier.returnAllLeases();
-    for (const row of this.hostsDb.allHosts()) {
-      // A request that started but whose end was never recorded ended at the latest now.
-      const start = row.lastRequestStart ?? 0;
-      const end = row.lastRequestEnd ?? 0;
-      if (start > end) row.lastRequestEnd = now;
-      this.hosts.set(row.origin, row);
-      this.scheduler.restoreClock(row.origin, row.lastRequestEnd ?? -Infinity);
-      this.scheduler.setBackoffUntil(row.origin, row.backoffUntil);
-      if ((row.robotsStatus === 'ok' || row.robotsStatus === 'allow-all') && (row.robotsExpiresAt ?? 0) > now) {
-        this.rules.set(row.origin, row.robotsStatus === 'ok' ? parseRobots(`${row.origin}/robots.txt`, row.robotsBody ?? '', this.config.userAgent) : allowAllRules());
-        this.scheduler.setCrawlDelay(row.origin, row.crawlDelayMs ?? undefined);
-      } else {
-        this.needRobots(row.origin, now, row.robotsStatus === 'unreachable' ? row.backoffUntil : 0);
-      }
-    }
+    this.budget.load(this.frontier.urlCountsByOrigin());
+    this.hosts.restore(now);
     for (const row of this.frontier.pendingUrls()) this.schedule(row, now);
     this.syncSeeds(now, false);
   }
@@ -98,36 +84,15 @@ export class Coordinator {
       this.seedCursor = Math.max(this.seedCursor, s.updatedAt);
       if (this.seeds.get(s.id)?.updatedAt === s.updatedAt) continue;
       this.seeds.set(s.id, { id: s.id, url: s.url, depth: s.depth, scope: s.scope, updatedAt: s.updatedAt });
-      const row = this.frontier.addUrl({ url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 }, now)
-        ?? (recrawl ? this.frontier.requeueUrl(s.url, 0, s.id) : undefined);
+      const added = this.frontier.addUrl({ url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 }, now);
+      if (added) this.budget.record(s.origin);
+      const row = added ?? (recrawl ? this.frontier.requeueUrl(s.url, 0, s.id) : undefined);
       if (row) this.schedule(row, now);
     }
   }
 
-  private host(origin: string): HostRow {
-    let h = this.hosts.get(origin);
-    if (!h) {
-      h = newHostRow(origin, new URL(origin).host);
-      this.hosts.set(origin, h);
-      this.needRobots(origin, 0, 0);
-      const row = h;
-      this.writes.push(() => this.hostsDb.saveHost(row, Date.now()));
-    }
-    return h;
-  }
-
-  private needRobots(origin: string, now: number, notBefore: number): void {
-    this.rules.set(origin, disallowAllRules());
-    this.scheduler.setPaused(origin, true);
-    this.scheduler.add(origin, {
-      notBefore, kind: 'robots', url: `${origin}/robots.txt`, frontierId: 0, seedId: 0, depth: 0, attempts: 0,
-      redirects: 0, forOrigin: origin, hops: 0,
-    }, true);
-    void now;
-  }
-
   private schedule(row: FrontierRow, _now: number): void {
-    this.host(row.origin);
+    this.hosts.get(row.origin);
     this.scheduler.add(row.origin, {
       notBefore: row.nextAttemptAt, kind: 'page', url: row.url, frontierId: row.id, seedId: row.seedId,
       depth: row.depth, attempts: row.attempts, redirects: row.redirects, forOrigin: row.origin, hops: 0,
@@ -144,23 +109,28 @@ export class Coordinator {
       if (!d) return undefined;
       const { job, origin } = d;
       if (job.kind === 'page') {
-        const h = this.host(origin);
-        if ((h.robotsExpiresAt ?? 0) <= now) {
+        const verdict = this.hosts.robotsVerdict(origin, job.url, now);
+        if (verdict === 'expired') {
           this.scheduler.complete(origin, -Infinity);
           this.scheduler.add(origin, job);
-          this.needRobots(origin, now, 0);
+          this.hosts.needRobots(origin, 0);
           continue;
         }
-        if (!this.rules.get(origin)!.isAllowed(job.url)) {
+        if (verdict === 'disallowed') {
           this.scheduler.complete(origin, -Infinity);
-          this.robotsSkipped.set(origin, (this.robotsSkipped.get(origin) ?? 0) + 1);
           this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'skipped', 'disallowed by robots.txt', now, false));
           continue;
         }
-        this.frontier.leaseUrl(job.frontierId, this.runId, now);
       }
-      this.hostsDb.recordRequestStart(origin, now);
-      this.host(origin).lastRequestStart = now;
+      try {
+        if (job.kind === 'page') this.frontier.leaseUrl(job.frontierId, this.runId, now);
+        this.hosts.recordStart(origin, now);
+      } catch (err) {
+        // The database refused the write (full disk): the job was not handed out; it goes back untouched.
+        this.scheduler.complete(origin, -Infinity);
+        this.scheduler.add(origin, job, job.kind === 'robots');
+        throw err;
+      }
       const jobId = this.nextJobId++;
       this.inFlight.set(jobId, { job, origin });
       return { jobId, kind: job.kind, url: job.url, origin };
@@ -174,7 +144,7 @@ export class Coordinator {
     this.inFlight.delete(jobId);
     const { job, origin } = entry;
     this.scheduler.complete(origin, now);
-    this.host(origin).lastRequestEnd = now;
+    this.hosts.get(origin).lastRequestEnd = now;
     const attempts = job.attempts + 1;
     if (job.kind === 'page' && attempts >= BACKOFF.maxAttempts) {
       this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', reason, now));
@@ -199,75 +169,15 @@ export class Coordinator {
     this.inFlight.delete(result.jobId);
     const { job, origin } = entry;
     this.scheduler.complete(origin, now);
-    const h = this.host(origin);
-    h.lastRequestEnd = now;
+    this.hosts.recordEnd(origin, job.url, result, now);
     this.fetchEnds.push(now);
-    const ring = this.rings.get(origin) ?? new RequestRing();
-    this.rings.set(origin, ring);
-    ring.push({
-      url: job.url, status: result.status, startedAt: new Date(result.startedAt).toISOString(),
-      durationMs: Math.round(result.endedAt - result.startedAt), error: result.error?.message ?? null,
-    });
-    if (job.kind === 'robots') this.onRobots(job, result, now);
+    if (job.kind === 'robots') this.hosts.onRobots(job, result, now);
     else this.onPage(job, origin, result, now);
-    const row = h;
-    this.writes.push(() => this.hostsDb.saveHost(row, now));
-  }
-
-  private backOff(origin: string, now: number, reason: string, retryAfterMs: number | null): number {
-    const h = this.host(origin);
-    h.backoffMs = retryAfterMs ?? nextBackoffMs(h.backoffMs);
-    h.backoffUntil = now + h.backoffMs;
-    h.backoffReason = reason;
-    this.scheduler.setBackoffUntil(origin, h.backoffUntil);
-    return h.backoffUntil;
-  }
-
-  private clearBackoff(h: HostRow): void {
-    h.consecutiveErrors = 0;
-    h.backoffMs = 0;
-    h.backoffReason = null;
-    if (h.backoffUntil !== 0) {
-      h.backoffUntil = 0;
-      this.scheduler.setBackoffUntil(h.origin, 0);
-    }
-  }
-
-  private onRobots(job: CrawlJob, result: FetchResult, now: number): void {
-    const target = this.host(job.forOrigin);
-    const hop = result.status !== null && result.status >= 300 && result.status < 400 && result.location;
-    if (hop && job.hops < ROBOTS_MAX_REDIRECTS) {
-      const next = new URL(result.location!).origin;
-      this.host(next);
-      this.scheduler.add(next, { ...job, url: result.location!, hops: job.hops + 1, notBefore: 0 }, true);
-      return;
-    }
-    const outcome = result.error || result.status === null ? 'disallow-all'
-      : hop ? 'allow-all' : robotsOutcomeForStatus(result.status);
-    target.robotsHttpStatus = result.status;
-    target.robotsFetchedAt = now;
-    if (outcome === 'disallow-all') {
-      target.robotsStatus = 'unreachable';
-      target.lastError = result.error?.message ?? `robots.txt answered HTTP ${result.status}`;
-      target.errorCount++;
-      const retryAt = this.backOff(job.forOrigin, now, `robots.txt ${result.error ? result.error.code : `HTTP ${result.status}`}`, result.retryAfterMs);
-      this.rules.set(job.forOrigin, disallowAllRules());
-      this.scheduler.add(job.forOrigin, { ...job, url: `${job.forOrigin}/robots.txt`, hops: 0, notBefore: retryAt }, true);
-      return;
-    }
-    const rules = outcome === 'rules' ? parseRobots(`${job.forOrigin}/robots.txt`, result.robotsBody ?? '', this.config.userAgent) : allowAllRules();
-    target.robotsStatus = outcome === 'rules' ? 'ok' : 'allow-all';
-    target.robotsBody = outcome === 'rules' ? result.robotsBody : null;
-    target.robotsExpiresAt = now + ROBOTS_CACHE_MS;
-    target.crawlDelayMs = rules.crawlDelayMs ?? null;
-    this.clearBackoff(target);
-    this.rules.set(job.forOrigin, rules);
-    this.scheduler.setCrawlDelay(job.forOrigin, rules.crawlDelayMs);
-    this.scheduler.setPaused(job.forOrigin, false);
+    this.hosts.save(origin, now);
   }
 
   private onPage(job: CrawlJob, origin: string, result: FetchResult, now: number): void {
-    const h = this.host(origin);
+    const h = this.hosts.get(origin);
     const status = result.status;
     const fail = (message: string, retry: boolean, notBefore?: number) => {
       h.errorCount++;
@@ -287,7 +197,7 @@ export class Coordinator {
       if (kind === 'retryable' || kind === 'throttled') {
         h.consecutiveErrors++;
         const until = h.consecutiveErrors >= BACKOFF.errorsBeforeBackoff || kind === 'throttled'
-          ? this.backOff(origin, now, result.error.code, null) : undefined;
+          ? this.hosts.backOff(origin, now, result.error.code, null) : undefined;
         fail(result.error.message, true, until);
       } else {
         fail(result.error.message, false);
@@ -297,17 +207,17 @@ export class Coordinator {
     if (status === 429 || status === 503) {
       h.consecutiveErrors++;
       const why = result.retryAfterMs !== null ? `HTTP ${status}, Retry-After ${Math.round(result.retryAfterMs / 1000)} s` : `HTTP ${status}`;
-      const until = this.backOff(origin, now, why, result.retryAfterMs);
+      const until = this.hosts.backOff(origin, now, why, result.retryAfterMs);
       fail(`the site answered ${status} (${status === 429 ? 'too many requests' : 'unavailable'})`, true, until);
       return;
     }
     if (status !== null && status >= 500) {
       h.consecutiveErrors++;
-      const until = h.consecutiveErrors >= BACKOFF.errorsBeforeBackoff ? this.backOff(origin, now, `HTTP ${status}`, result.retryAfterMs) : undefined;
+      const until = h.consecutiveErrors >= BACKOFF.errorsBeforeBackoff ? this.hosts.backOff(origin, now, `HTTP ${status}`, result.retryAfterMs) : undefined;
       fail(`the site answered ${status}`, true, until);
       return;
     }
-    this.clearBackoff(h);
+    this.hosts.clearBackoff(h);
     if (status !== null && status >= 300 && status < 400) {
       this.onRedirect(job, result, now);
       return;
@@ -322,12 +232,18 @@ export class Coordinator {
     h.fetchedCount++;
     const page = result.page;
     if (!page) {
-      this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'done', `not HTML (${result.contentType ?? 'no content type'})`, now));
+      const type = result.contentType;
+      const why = type === null ? 'not HTML (no content type, and the body does not look like HTML)'
+        : isHtmlContentType(type) ? `not HTML: the body is binary data, though served as ${type}` : `not HTML (${type})`;
+      this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'done', why, now));
       return;
     }
-    const seed = this.seeds.get(job.seedId);
-    const links = !page.nofollow && seed && job.depth < seed.depth
-      ? page.links.filter((l) => inScope(seed.url, l, seed.scope)) : [];
+    const links = admitLinks(page.links, { depth: job.depth, nofollow: page.nofollow, seed: this.seeds.get(job.seedId) }, this.limits());
+    if (links.trapExample) {
+      h.lastError = trapMessage(links.trapped, links.trapExample);
+    }
+    // A page without any text (an empty body, or markup only) is kept for bookkeeping but not indexed.
+    const empty = page.title === '' && page.text === '';
     this.pagesStored++;
     this.writes.push(() => {
       this.pages.upsertPage({
@@ -335,35 +251,70 @@ export class Coordinator {
         contentType: result.contentType, title: page.title, description: page.description, headings: page.headings,
         body: page.text, lang: page.lang, canonical: page.canonical, fetchedAt: Date.now(), etag: result.etag,
         lastModified: result.lastModified, contentHash: page.contentHash, noindex: page.noindex, nofollow: page.nofollow,
-        indexed: !page.noindex,
+        indexed: !page.noindex && !empty,
       });
-      this.frontier.finishUrl(job.frontierId, 'done', null, now);
-      for (const url of links) {
-        const row = this.frontier.addUrl({ url, origin: new URL(url).origin, seedId: job.seedId, depth: job.depth + 1, redirects: 0 }, now);
-        if (row) this.newRows.push(row);
-      }
+      this.frontier.finishUrl(job.frontierId, 'done', empty ? 'the page has no text to index (an empty body, or markup only)' : null, now);
+      for (const url of links.follow) this.enqueue(url, job.seedId, job.depth + 1, 0, now);
     });
   }
 
+  /** The limits of admission: CRAWL_LIMITS with the configured per-host URL budget. */
+  private limits() {
+    return { ...CRAWL_LIMITS, maxUrlsPerHost: this.budget.limit };
+  }
+
+  /**
+   * Inside a flush: queues a discovered URL unless its host's URL budget is spent (a known URL then only
+   * gains an inlink; an unknown one is dropped and the host's row says why). Returns whether it is queued.
+   */
+  private enqueue(url: string, seedId: number, depth: number, redirects: number, now: number): boolean {
+    const origin = new URL(url).origin;
+    if (!this.budget.hasRoom(origin)) {
+      if (!this.frontier.touchUrl(url)) {
+        const h = this.hosts.find(origin);
+        if (h) h.lastError = budgetMessage(this.budget.limit);
+      }
+      return false;
+    }
+    const row = this.frontier.addUrl({ url, origin, seedId, depth, redirects }, now);
+    if (!row) return false;
+    this.budget.add(origin);
+    this.newRows.push(row);
+    return true;
+  }
+
   private onRedirect(job: CrawlJob, result: FetchResult, now: number): void {
-    const seed = this.seeds.get(job.seedId);
-    let error: string | null = null;
-    if (!result.location) error = result.locationRefusal ? `redirect refused: ${result.locationRefusal}` : 'redirect without a usable Location';
-    else if (job.redirects + 1 > MAX_REDIRECTS) error = `too many redirects (more than ${MAX_REDIRECTS})`;
-    else if (seed && job.depth > 0 && !inScope(seed.url, result.location, seed.scope)) error = `redirects out of scope to ${result.location}`;
-    const target = result.location;
+    const h = this.hosts.get(job.forOrigin);
+    const decision = judgeRedirect({
+      location: result.location, refusal: result.locationRefusal, redirects: job.redirects, depth: job.depth,
+      seed: this.seeds.get(job.seedId), policy: { allowPrivate: this.config.allowPrivate }, limits: this.limits(),
+    });
+    if (!decision.ok) {
+      h.errorCount++;
+      h.lastError = `${job.url}: ${decision.error}`;
+      this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', decision.error, now));
+      return;
+    }
+    const target = decision.url;
     this.writes.push(() => {
-      if (error || !target) {
-        this.frontier.finishUrl(job.frontierId, 'failed', error, now);
+      const loop = findRedirectLoop(job.url, target, (url) => this.frontier.redirectTarget(url));
+      if (loop) {
+        const message = loopMessage(loop);
+        h.errorCount++;
+        h.lastError = message;
+        this.frontier.finishRedirect(job.frontierId, target, message, now, 'failed');
+        for (const url of new Set(loop)) if (url !== job.url) this.frontier.failRedirectLoop(url, message);
         return;
       }
-      const known = this.frontier.urlByUrl(target);
-      this.frontier.finishUrl(job.frontierId, 'done', known ? `redirects to ${target} (already known: loop or duplicate)` : `redirects to ${target}`, now);
-      if (known) return;
-      const checked = checkUrl(target, { allowPrivate: this.config.allowPrivate });
-      if (!checked.ok) return;
-      const row = this.frontier.addUrl({ url: checked.url, origin: checked.origin, seedId: job.seedId, depth: job.depth, redirects: job.redirects + 1 }, now);
-      if (row) this.newRows.push(row);
+      if (this.frontier.touchUrl(target)) {
+        this.frontier.finishRedirect(job.frontierId, target, `redirects to ${target} (already known)`, now);
+        return;
+      }
+      if (!this.enqueue(target, job.seedId, job.depth, job.redirects + 1, now)) {
+        this.frontier.finishUrl(job.frontierId, 'failed', `redirects to ${target}, not followed: ${budgetMessage(this.budget.limit).replace(/^stopped following links: /, '')}`, now);
+        return;
+      }
+      this.frontier.finishRedirect(job.frontierId, target, `redirects to ${target}`, now);
     });
   }
 
@@ -377,9 +328,19 @@ export class Coordinator {
     if (this.writes.length === 0) return 0;
     const writes = this.writes;
     this.writes = [];
-    this.db.transaction(() => {
-      for (const w of writes) w();
-    })();
+    try {
+      this.db.transaction(() => {
+        for (const w of writes) w();
+      })();
+    } catch (err) {
+      // Rolled back: the URLs the writes discovered were not stored, so they are neither scheduled nor counted.
+      // The writes themselves stay queued, in order, for the next flush (the primary retries; nothing is lost).
+      this.writes = writes.concat(this.writes);
+      this.newRows = [];
+      this.budget.rollback();
+      throw err;
+    }
+    this.budget.commit();
     const rows = this.newRows;
     this.newRows = [];
     for (const row of rows) this.schedule(row, now);
@@ -400,22 +361,13 @@ export class Coordinator {
 
   /** The last requests to a host, oldest first. */
   requests(origin: string): RequestLogEntry[] {
-    return this.rings.get(origin)?.list() ?? [];
+    return this.hosts.requests(origin);
   }
 
   /** Crawl-wide figures and one row per host, for the server's /api/status and /api/domains. */
   snapshot(now: number, workers: number): { status: CrawlStatus; domains: DomainInfo[] } {
     while (this.fetchEnds.length > 0 && this.fetchEnds[0] < now - 60_000) this.fetchEnds.shift();
-    const domains: DomainInfo[] = [];
-    for (const [origin, row] of this.hosts) {
-      const clock = this.scheduler.host(origin);
-      const delay = this.scheduler.effectiveDelay(origin);
-      domains.push(describeHost({
-        row, queued: clock.queue.length + clock.inFlight, inFlight: clock.inFlight, dueAt: this.scheduler.dueAt(origin),
-        delayMs: delay.ms, delaySource: delay.source, robotsSkipped: this.robotsSkipped.get(origin) ?? 0,
-      }, now));
-    }
-    domains.sort((a, b) => a.host.localeCompare(b.host));
+    const domains: DomainInfo[] = this.hosts.describeAll(now);
     return {
       status: { queued: this.scheduler.queuedCount(), inFlight: this.inFlight.size, workers, fetchRatePerMin: this.fetchEnds.length },
       domains,

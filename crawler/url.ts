@@ -4,9 +4,11 @@
 // Normal form (built on WHATWG URL, which already lower-cases scheme and host, drops default ports,
 // resolves dot segments, punycodes IDN hosts and turns odd IPv4 literals such as 2130706433 into
 // dotted quads): surrounding whitespace trimmed, fragment dropped, an empty query (`?` with nothing
-// after it) dropped, a trailing dot on the host name dropped, percent-escape hex upper-cased.
-// The query is kept byte for byte, in the order given (never sorted).
+// after it) dropped, a trailing dot on the host name dropped, percent-escape hex upper-cased,
+// session IDs (`PHPSESSID=…`, `;jsessionid=…`, `sid=<token>`) dropped (see url-traps.ts). The rest of
+// the query is kept byte for byte, in the order given (never sorted).
 import { getDomain } from 'tldts';
+import { stripSessionIds } from './url-traps.ts';
 
 /** Longest URL (in characters, before or after normalizing) that Lantern accepts. */
 export const MAX_URL_LENGTH = 2048;
@@ -110,6 +112,7 @@ export function checkUrl(input: unknown, policy: UrlPolicy, base?: string): UrlC
   if (url.port === '0') return refuse('malformed', `${show(text)} names port 0, which no server listens on`);
 
   url.hash = '';
+  stripSessionIds(url);
   if (url.search === '') url.search = ''; // drops a bare trailing "?"
   const normalized = url.href.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase());
   if (normalized.length > MAX_URL_LENGTH) return tooLong(normalized.length);

@@ -26,13 +26,19 @@ export function frontierQueries(db: Database) {
   const lease = db.prepare(`UPDATE frontier SET state = 'leased', lease_owner = ?, leased_at = ? WHERE id = ?`);
   const unlease = db.prepare(`UPDATE frontier SET state = 'queued', lease_owner = NULL, leased_at = NULL WHERE id = ? AND state = 'leased'`);
   const finish = db.prepare(
-    `UPDATE frontier SET state = ?, last_error = ?, attempts = attempts + ?, finished_at = ?, lease_owner = NULL WHERE id = ?`,
+    `UPDATE frontier SET state = ?, last_error = ?, attempts = attempts + ?, finished_at = ?, lease_owner = NULL, redirect_to = ?
+     WHERE id = ?`,
   );
+  const redirectOf = db.prepare(`SELECT redirect_to AS target FROM frontier WHERE url = ? AND redirect_to IS NOT NULL`);
+  const failLoop = db.prepare(
+    `UPDATE frontier SET state = 'failed', last_error = ? WHERE url = ? AND state = 'done' AND redirect_to IS NOT NULL`,
+  );
+  const originCounts = db.prepare(`SELECT origin, COUNT(*) AS n FROM frontier GROUP BY origin`);
   const retry = db.prepare(
     `UPDATE frontier SET state = 'queued', attempts = ?, next_attempt_at = ?, last_error = ?, lease_owner = NULL WHERE id = ?`,
   );
   const requeue = db.prepare(
-    `UPDATE frontier SET state = 'queued', attempts = 0, next_attempt_at = 0, last_error = NULL, depth = ?, seed_id = ?
+    `UPDATE frontier SET state = 'queued', attempts = 0, next_attempt_at = 0, last_error = NULL, depth = ?, seed_id = ?, redirect_to = NULL
      WHERE url = ? AND state IN ('done', 'failed', 'skipped') RETURNING ${ROW}`,
   );
   const byUrl = db.prepare(`SELECT ${ROW}, state FROM frontier WHERE url = ?`);
@@ -44,6 +50,10 @@ export function frontierQueries(db: Database) {
       const row = insert.get(u.url, u.origin, u.seedId, u.depth, u.redirects, now) as FrontierRow | undefined;
       if (!row) seenAgain.run(u.url);
       return row;
+    },
+    /** A link to a URL the frontier may already hold: if known, it gains an inlink (true); else nothing happens (false). */
+    touchUrl(url: string): boolean {
+      return seenAgain.run(url).changes > 0;
     },
     /** Every URL still to do, including those leased by a crawler run that died. */
     pendingUrls(): FrontierRow[] {
@@ -63,7 +73,22 @@ export function frontierQueries(db: Database) {
     },
     /** Ends a URL's life: done (stored or recorded), failed (gave up) or skipped (refused by policy). */
     finishUrl(id: number, state: 'done' | 'failed' | 'skipped', error: string | null, now: number, countAttempt = true): void {
-      finish.run(state, error, countAttempt ? 1 : 0, now, id);
+      finish.run(state, error, countAttempt ? 1 : 0, now, null, id);
+    },
+    /**
+     * Ends a URL that answered with a redirect to `target`, remembering the target: done (the target is a
+     * URL of its own), or failed (a redirect loop).
+     */
+    finishRedirect(id: number, target: string, note: string, now: number, state: 'done' | 'failed' = 'done'): void {
+      finish.run(state, note, 1, now, target, id);
+    },
+    /** Where a URL redirected to the last time it was fetched, if it did. */
+    redirectTarget(url: string): string | undefined {
+      return (redirectOf.get(url) as { target: string } | undefined)?.target;
+    },
+    /** Marks a URL that redirected as part of a redirect loop: failed, with `message`. */
+    failRedirectLoop(url: string, message: string): void {
+      failLoop.run(message, url);
     },
     /** Schedules another attempt of a URL at `nextAttemptAt`. */
     retryUrl(id: number, attempts: number, nextAttemptAt: number, error: string): void {
@@ -76,6 +101,10 @@ export function frontierQueries(db: Database) {
     /** One URL's row and state, if known. */
     urlByUrl(url: string): (FrontierRow & { state: string }) | undefined {
       return byUrl.get(url) as (FrontierRow & { state: string }) | undefined;
+    },
+    /** How many URLs (in any state) each host has, for the per-host URL budget. */
+    urlCountsByOrigin(): Array<{ origin: string; n: number }> {
+      return originCounts.all() as Array<{ origin: string; n: number }>;
     },
     /** URL counts by host and state (for /api/domains after a restart). */
     countsByOrigin(): Array<{ origin: string; state: string; n: number }> {

@@ -35,6 +35,8 @@ export interface SiteSpec {
   pages: Record<string, string | PageSpec>;
   /** Response time of every response (pages, robots.txt, 404s) that has no delayMs of its own. */
   defaultDelayMs?: number;
+  /** Served for every path not in `pages` instead of a 404 (endless URL spaces: its `handler` reads req.url). */
+  fallback?: PageSpec;
 }
 
 /** One request a site received. */
@@ -161,12 +163,14 @@ class Site implements TestSite {
   log: RequestRecord[] = [];
   private pages = new Map<string, PageSpec>();
   private robots: PageSpec | undefined;
+  private readonly fallback: PageSpec | undefined;
   private readonly defaultDelayMs: number;
   readonly server: http.Server;
 
   constructor(spec: SiteSpec, address: string) {
     this.address = address;
     this.defaultDelayMs = spec.defaultDelayMs ?? 0;
+    this.fallback = spec.fallback;
     for (const [path, page] of Object.entries(spec.pages)) this.setPage(path, page);
     this.setRobots(spec.robots);
     this.server = http.createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, (req, res) => this.handle(req, res));
@@ -236,7 +240,7 @@ class Site implements TestSite {
       respond(req, res, this.robots ?? NOT_FOUND, 'text/plain; charset=utf-8', this.defaultDelayMs);
       return;
     }
-    respond(req, res, this.pages.get(path) ?? NOT_FOUND, 'text/html; charset=utf-8', this.defaultDelayMs);
+    respond(req, res, this.pages.get(path) ?? this.fallback ?? NOT_FOUND, 'text/html; charset=utf-8', this.defaultDelayMs);
   }
 
   async listen(): Promise<void> {

@@ -1,0 +1,185 @@
+/**
+ * Hostile content through the real cluster: malformed HTML, a page declared UTF-8 that is really
+ * Windows-1252, Shift_JIS declared only by <meta charset>, binary data served as text/html, an empty
+ * body, and a Content-Length that lies both ways. Each is stored with the right text or recorded with
+ * a clear error; no worker and no primary dies, and a normal site in the same crawl completes.
+ * Judged from the sites' own request logs and the crawler's SQLite file.
+ */
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type http from 'node:http';
+import { startTestWeb, generateSite, politenessReport, waitFor, type PageSpec, type RequestRecord, type TestSite, type TestWeb } from '../e2e/test-web/test-web.ts';
+import { startCrawler, type CrawlerHarness } from '../e2e/test-web/crawler-harness.ts';
+import { crawlWorkerPids, htmlPage, storedPage } from '../e2e/test-web/hostile-pages.ts';
+import { BACKOFF } from './backoff.ts';
+
+const DELAY_MS = 50;
+
+/** Requests that came closer than DELAY_MS after the previous one ended, for a readable failure. */
+function gaps(log: RequestRecord[]): string[] {
+  return politenessReport(log, DELAY_MS).violations.map((v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`);
+}
+
+const MALFORMED = `<!doctype html><html><head><title>Broken &amp; proud</title><meta name=description content=unquoted>
+<body><div><div><p>First <b>bold <i>crossed</b> tags</i> stay readable.
+<table><p>a paragraph misplaced inside a table<tr><td>cell one<td>cell two</table>
+</span></span></notopen> <<<>>> & &nbsp; &bogus; <p attr=unquoted class=a class=b>still text
+<a href=/after-malformed>the link after the mess</a><script>alert(1)</script>
+<p>Last sentence before an unterminated comment.<!-- never closed <p>hidden <p title="unterminated>gone`;
+
+/** 'Café crème – “quoted” 10 €' in Windows-1252 bytes, in a page the server labels UTF-8. */
+const WINDOWS_1252 = Buffer.concat([
+  Buffer.from('<!doctype html><html><head><title>Caf'), Buffer.from([0xe9]), Buffer.from(' cr'), Buffer.from([0xe8]),
+  Buffer.from('me</title></head><body><p>Br'), Buffer.from([0xfb]), Buffer.from('l'), Buffer.from([0xe9]),
+  Buffer.from('e '), Buffer.from([0x96]), Buffer.from(' '), Buffer.from([0x93]), Buffer.from('quoted'), Buffer.from([0x94]),
+  Buffer.from(' for 10 '), Buffer.from([0x80]), Buffer.from('</p></body></html>'),
+]);
+
+/** 日本語のページ in Shift_JIS, declared only by a <meta charset> (the header says text/html alone). */
+const NIHONGO_SJIS = Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea, 0x82, 0xcc, 0x83, 0x79, 0x81, 0x5b, 0x83, 0x57]);
+const SHIFT_JIS = Buffer.concat([
+  Buffer.from('<!doctype html><html><head><meta charset="Shift_JIS"><title>'), NIHONGO_SJIS,
+  Buffer.from('</title></head><body><p>'), NIHONGO_SJIS, Buffer.from(' (Nihongo)</p></body></html>'),
+]);
+
+/** A PNG signature and 8 KiB of noise, served as text/html. */
+function binary(): Buffer {
+  const out = Buffer.alloc(8192);
+  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]).copy(out);
+  let seed = 1;
+  for (let i = 16; i < out.length; i++) {
+    seed = (seed * 1103515245 + 12345) >>> 0;
+    out[i] = seed >>> 24;
+  }
+  return out;
+}
+
+const CUT = '<!doctype html><html><head><title>Cut short</title></head><body><p>The first sentence is kept.</p>';
+const CUT_REST = '<p>TAIL-NEVER-READ</p></body></html>';
+
+/** Announces a Content-Length far longer than the body, sends part of it, and closes the connection. */
+const longerThanBody: PageSpec = {
+  handler: (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-length': '50000' });
+    res.write(htmlPage('Promised more'));
+    res.destroy();
+  },
+};
+
+/** Announces a Content-Length shorter than the body it sends (raw, on the socket), then closes. */
+const shorterThanBody: PageSpec = {
+  handler: (_req: http.IncomingMessage, res: http.ServerResponse) => {
+    const body = CUT + CUT_REST;
+    const head = `HTTP/1.1 200 OK\r\ncontent-type: text/html; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(CUT)}\r\nconnection: close\r\n\r\n`;
+    res.socket!.end(head + body);
+  },
+};
+
+describe('hostile content through the real cluster', () => {
+  let web: TestWeb;
+  let crawler: CrawlerHarness;
+  let site: TestSite;
+  let lies: TestSite;
+  let normal: TestSite;
+  let workersAtStart: number[];
+
+  before(async () => {
+    web = await startTestWeb([
+      {
+        pages: {
+          '/': htmlPage('Content', ['/malformed', '/latin', '/sjis', '/binary', '/empty', '/cut', '/long']),
+          '/malformed': MALFORMED,
+          '/after-malformed': htmlPage('After'),
+          '/latin': { body: WINDOWS_1252, headers: { 'content-type': 'text/html; charset=utf-8' } },
+          '/sjis': { body: SHIFT_JIS, headers: { 'content-type': 'text/html' } },
+          '/binary': { body: binary(), headers: { 'content-type': 'text/html' } },
+          '/empty': { body: '' },
+          '/cut': shorterThanBody,
+        },
+      },
+      { pages: { '/': htmlPage('Lies', ['/long']), '/long': longerThanBody } },
+      generateSite({ pages: 10, prefix: 'normal' }),
+    ]);
+    [site, lies, normal] = web.sites;
+    site.setPage('/long', { status: 301, headers: { location: lies.url('/long') } }); // not followed: out of scope
+    crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
+    workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), { timeoutMs: 30_000, message: 'two workers' });
+    crawler.addSeed(site.url('/'), { depth: 2 });
+    crawler.addSeed(lies.url('/'), { depth: 1 });
+    crawler.addSeed(normal.url('/'), { depth: 2 });
+  });
+
+  after(async () => {
+    await crawler?.close();
+    await web?.close();
+  });
+
+  test('malformed HTML is repaired the way browsers do: title, text and the link after the mess are kept', async () => {
+    await crawler.waitIdle({ origin: site.origin, minDone: 9, timeoutMs: 30_000 });
+    const page = storedPage(crawler, site.url('/malformed'));
+    assert.equal(page?.title, 'Broken & proud');
+    for (const words of ['First bold crossed tags stay readable.', 'cell one', 'cell two', 'still text', 'the link after the mess', 'Last sentence before an unterminated comment.']) {
+      assert.ok(page?.body.includes(words), `body has "${words}": ${JSON.stringify(page?.body)}`);
+    }
+    assert.ok(!page?.body.includes('hidden') && !page?.body.includes('gone') && !page?.body.includes('alert(1)'), 'no comment or script text');
+    assert.equal(storedPage(crawler, site.url('/after-malformed'))?.title, 'After', 'the link inside the mess was followed');
+  });
+
+  test('a page declared UTF-8 that is really Windows-1252 is stored with the right characters', () => {
+    const page = storedPage(crawler, site.url('/latin'));
+    assert.equal(page?.title, 'Café crème');
+    assert.equal(page?.body, 'Brûlée – “quoted” for 10 €');
+  });
+
+  test('Shift_JIS declared only by <meta charset> is stored as 日本語', () => {
+    const page = storedPage(crawler, site.url('/sjis'));
+    assert.equal(page?.title, '日本語のページ');
+    assert.equal(page?.body, '日本語のページ (Nihongo)');
+  });
+
+  test('binary data served as text/html is not stored; the URL says why', () => {
+    assert.equal(storedPage(crawler, site.url('/binary')), undefined);
+    const row = crawler.frontier(site.url('/binary'));
+    assert.equal(row?.state, 'done');
+    assert.equal(row?.lastError, 'not HTML: the body is binary data, though served as text/html');
+  });
+
+  test('an empty body is kept for bookkeeping, out of the search index, with a note', () => {
+    const page = storedPage(crawler, site.url('/empty'));
+    assert.deepEqual(page, { title: '', body: '', indexed: 0 });
+    assert.equal(crawler.frontier(site.url('/empty'))?.lastError, 'the page has no text to index (an empty body, or markup only)');
+  });
+
+  test('a Content-Length shorter than the body: the announced bytes are read as the page, the rest ignored', () => {
+    const page = storedPage(crawler, site.url('/cut'));
+    assert.equal(page?.title, 'Cut short');
+    assert.equal(page?.body, 'The first sentence is kept.');
+    assert.equal(site.requestsTo('/cut').length, 1);
+  });
+
+  test(`a Content-Length longer than the body, then a closed connection: an error per attempt, never a hang; failed after ${BACKOFF.maxAttempts} attempts`, async () => {
+    const url = lies.url('/long');
+    const row = await waitFor(() => {
+      const r = crawler.frontier(url);
+      return r?.state === 'failed' && r;
+    }, { timeoutMs: 45_000, message: `${url} to fail` });
+    assert.equal(row.attempts, BACKOFF.maxAttempts);
+    assert.match(row.lastError ?? '', /closed the connection mid-answer/);
+    const requests = lies.requestsTo('/long');
+    assert.equal(requests.length, BACKOFF.maxAttempts);
+    for (const r of requests) assert.ok(r.end - r.start < 5_000, `each attempt ended at once (${Math.round(r.end - r.start)} ms)`);
+    assert.equal(storedPage(crawler, url), undefined);
+    await waitFor(() => {
+      const d = crawler.domain(lies.host);
+      return d?.lastError?.includes('closed the connection mid-answer') && d.errors === BACKOFF.maxAttempts;
+    }, { timeoutMs: 5_000, message: `the host row to name the error, counted ${BACKOFF.maxAttempts} times` });
+  });
+
+  test('meanwhile the normal site is crawled completely and politely, and no worker or primary died', async () => {
+    await crawler.waitIdle({ origin: normal.origin, minDone: 10, timeoutMs: 30_000 });
+    assert.equal((crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE origin = ?').get(normal.origin) as { n: number }).n, 10);
+    assert.deepEqual(gaps(normal.log), []);
+    assert.deepEqual(crawlWorkerPids(crawler), workersAtStart, 'the same two workers as at the start');
+    assert.equal(crawler.primary.exitCode, null);
+  });
+});
