@@ -1,10 +1,10 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig } from '../server/config.ts';
-import { openDatabase } from '../db/open.ts';
+import { ConfigError, loadConfig, type Config } from '../server/config.ts';
+import { openDatabase, type Database } from '../db/open.ts';
 import { Coordinator } from './coordinator.ts';
-import { FETCH_DEFAULTS } from './fetcher.ts';
+import { fetchLimits } from './fetcher.ts';
 import { acquireLock, releaseLock } from './primary-lock.ts';
 import type { PrimaryToServer, PrimaryToWorker, ServerToPrimary, WorkerSettings, WorkerToPrimary } from './protocol.ts';
 
@@ -12,11 +12,20 @@ import type { PrimaryToServer, PrimaryToWorker, ServerToPrimary, WorkerSettings,
  * The crawler primary: forked by the server, it forks CRAWL_WORKERS cluster workers and is the only
  * place that decides when any host may be contacted. Workers say `ready`; a worker gets a job only when
  * that job's host is due; one timer wakes the primary exactly when the next host becomes due.
+ *
+ * When the database refuses writes (full disk, read-only file), the batch stays queued in memory,
+ * no new work is handed out, and the write is retried with a doubling wait until it succeeds; any
+ * other failure is reported and ends the process, and the server starts a new one (leases return).
  */
 const WORKER_ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
 const FLUSH_MS = 50;
 const SNAPSHOT_MS = 500;
 const SHUTDOWN_GRACE_MS = 5_000;
+const WORKER_EXIT_MS = 2_000;
+/** Waits between attempts to write after the database refused a write: doubling, capped. */
+export const WRITE_RETRY = { firstMs: 250, maxMs: 5_000 };
+/** Error codes that come from the machine, not from a bug: wait them out instead of restarting. */
+const STORAGE_ERROR = /^(SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|PROTOCOL)|ENOSPC|EROFS|EACCES|EPERM|EIO|EDQUOT)/;
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -26,39 +35,61 @@ function toServer(msg: PrimaryToServer): void {
   if (process.connected) process.send!(msg, () => undefined);
 }
 
-function fail(message: string): never {
+let stopping = false;
+
+/** Reports `message` to the log and the server, then exits with 1 once the report is sent (at most 1 s). */
+function fatal(message: string): void {
+  stopping = true;
   process.stderr.write(`crawler: ${message}\n`);
-  toServer({ type: 'error', message });
-  process.exit(1);
+  const exit = () => process.exit(1);
+  setTimeout(exit, 1000);
+  if (process.connected) process.send!({ type: 'error', message } satisfies PrimaryToServer, exit);
+  else exit();
+}
+process.on('uncaughtException', (err) => {
+  process.stderr.write(`crawler: ${err.stack ?? String(err)}\n`);
+  fatal(`crashed (${err.message}); restarting the crawler`);
+});
+
+async function startUp(): Promise<{ config: Config; db: Database; coordinator: Coordinator }> {
+  const config = loadConfig(process.env);
+  await acquireLock(config.dataDir);
+  let db: Database;
+  try {
+    db = openDatabase(config.dataDir);
+  } catch (err) {
+    throw new Error(`cannot open the database in ${config.dataDir}: ${(err as Error).message}`);
+  }
+  const coordinator = new Coordinator(db, config, randomUUID());
+  try {
+    coordinator.start(now());
+  } catch (err) {
+    throw new Error(`cannot load the crawl state from the database in ${config.dataDir}: ${(err as Error).message}`);
+  }
+  return { config, db, coordinator };
 }
 
-let config;
-try {
-  config = loadConfig(process.env);
-} catch (err) {
-  fail(err instanceof ConfigError ? err.message : String(err));
-}
-await acquireLock(config.dataDir);
-const db = openDatabase(config.dataDir);
-const coordinator = new Coordinator(db, config, randomUUID());
-coordinator.start(now());
+const started = await startUp().catch((err: unknown) => {
+  fatal(err instanceof ConfigError ? err.message : `cannot start: ${(err as Error).message}`);
+  return undefined;
+});
+if (started === undefined) await new Promise<never>(() => undefined); // fatal() ends the process
+const { config, db, coordinator } = started!;
 
 const settings: WorkerSettings = {
   userAgent: config.userAgent,
   allowPrivate: config.allowPrivate,
-  connectTimeoutMs: FETCH_DEFAULTS.connectTimeoutMs,
-  headersTimeoutMs: FETCH_DEFAULTS.headersTimeoutMs,
-  bodyTimeoutMs: FETCH_DEFAULTS.bodyTimeoutMs,
-  totalTimeoutMs: FETCH_DEFAULTS.totalTimeoutMs,
-  maxBodyBytes: FETCH_DEFAULTS.maxBodyBytes,
-  maxLinks: FETCH_DEFAULTS.maxLinks,
+  ...fetchLimits(config.crawlTimeoutMs), // timeouts from CRAWL_TIMEOUT_MS, body cap, link limit
 };
 
 const idle: Worker[] = [];
 const busy = new Map<number, number>(); // worker id → job id
-let stopping = false;
 let wakeTimer: NodeJS.Timeout | null = null;
 let wakeAt = Infinity;
+let drained: (() => void) | null = null;
+
+/** Set while the database refuses writes: since when, how often it failed, and the pending retry. */
+let trouble: { since: number; failures: number; timer: NodeJS.Timeout | null; reported: string } | null = null;
 
 function sendWorker(worker: Worker, msg: PrimaryToWorker): void {
   // A worker killed a moment ago may still look connected: the write then fails with EPIPE, and without a
@@ -67,17 +98,63 @@ function sendWorker(worker: Worker, msg: PrimaryToWorker): void {
   if (worker.isConnected()) worker.send(msg, () => undefined);
 }
 
+/**
+ * A write failed. Errors of the machine (full disk, read-only file, I/O) pause the handing out of work
+ * and retry the queued writes with a doubling wait; anything else is a bug: report it and exit.
+ */
+function onWriteError(err: unknown, during: string): void {
+  const e = err as { code?: unknown; message?: unknown };
+  const code = typeof e.code === 'string' ? e.code : '';
+  const detail = `${code ? `${code}: ` : ''}${String(e.message ?? err)}`;
+  if (!STORAGE_ERROR.test(code)) {
+    fatal(`could not write to the database while ${during} (${detail}); restarting the crawler`);
+    return;
+  }
+  trouble ??= { since: Date.now(), failures: 0, timer: null, reported: '' };
+  trouble.failures++;
+  const waitMs = Math.min(WRITE_RETRY.firstMs * 2 ** (trouble.failures - 1), WRITE_RETRY.maxMs);
+  const message = `cannot write to the database in ${config.dataDir} (${detail}): is the disk full or the file read-only? ` +
+    'The crawl is paused; what was fetched is kept and stored as soon as the database takes writes again';
+  const attempt = `attempt ${trouble.failures} failed while ${during}; next in ${waitMs} ms`;
+  if (message !== trouble.reported) {
+    trouble.reported = message;
+    process.stderr.write(`crawler: ${message} (${attempt})\n`);
+    toServer({ type: 'error', message });
+  } else {
+    process.stderr.write(`crawler: still cannot write to the database (${detail}; ${attempt})\n`);
+  }
+  trouble.timer = setTimeout(() => {
+    trouble!.timer = null;
+    flushNow();
+  }, waitMs);
+}
+
+/** The database took a write again after refusing some: say so and carry on. */
+function recovered(): void {
+  if (!trouble) return;
+  const message = `the database takes writes again after ${((Date.now() - trouble.since) / 1000).toFixed(1)} s; the crawl continues`;
+  trouble = null;
+  process.stderr.write(`crawler: ${message}\n`);
+  toServer({ type: 'recovered', message });
+}
+
 /** Hands a job to every idle worker whose next job is due, then sets the one timer for the next due host. */
 function pump(): void {
-  if (stopping) return;
+  if (stopping || trouble?.timer) return;
   const t = now();
-  while (idle.length > 0) {
-    const job = coordinator.dispatch(t);
-    if (!job) break;
-    const worker = idle.shift()!;
-    busy.set(worker.id, job.jobId);
-    sendWorker(worker, { type: 'fetch', job });
+  try {
+    while (idle.length > 0) {
+      const job = coordinator.dispatch(t);
+      if (!job) break;
+      const worker = idle.shift()!;
+      busy.set(worker.id, job.jobId);
+      sendWorker(worker, { type: 'fetch', job });
+    }
+  } catch (err) {
+    onWriteError(err, 'handing out work');
+    return;
   }
+  recovered();
   if (coordinator.hasWrites()) scheduleFlush();
   const next = idle.length > 0 ? coordinator.nextWakeAt() : undefined;
   if (next === undefined) {
@@ -97,22 +174,26 @@ function pump(): void {
 }
 
 let flushTimer: NodeJS.Timeout | null = null;
+/** Stores the queued writes in one transaction; a refused write keeps them queued for the retry. */
 function flushNow(): void {
   if (flushTimer) clearTimeout(flushTimer);
   flushTimer = null;
+  if (trouble?.timer) return; // the retry timer flushes
   try {
     const stored = coordinator.flush(now());
     if (stored > 0) toServer({ type: 'pages-stored', count: stored });
   } catch (err) {
-    // A write that fails (disk full, read-only file) is reported; the work stays leased and returns next start.
-    const message = `could not write to the database: ${(err as Error).message}`;
-    process.stderr.write(`crawler: ${message}\n`);
-    toServer({ type: 'error', message });
+    onWriteError(err, 'storing results');
+    return;
   }
   pump();
 }
 function scheduleFlush(): void {
-  if (!flushTimer) flushTimer = setTimeout(flushNow, FLUSH_MS);
+  if (!flushTimer && !trouble?.timer) flushTimer = setTimeout(flushNow, FLUSH_MS);
+}
+
+function checkDrained(): void {
+  if (drained && coordinator.inFlightCount() === 0) drained();
 }
 
 function forkWorker(): void {
@@ -126,6 +207,7 @@ function forkWorker(): void {
       coordinator.onResult(msg.result, now());
       idle.push(worker);
       scheduleFlush();
+      checkDrained();
     }
     pump();
   });
@@ -138,6 +220,7 @@ cluster.on('exit', (worker, code, signal) => {
   const jobId = busy.get(worker.id);
   busy.delete(worker.id);
   if (jobId !== undefined) coordinator.abandon(jobId, now(), `the worker fetching it died (${signal ?? `code ${code}`})`);
+  checkDrained();
   if (!stopping) {
     process.stderr.write(`crawler: worker ${worker.process.pid} died (${signal ?? `code ${code}`}); starting another\n`);
     forkWorker();
@@ -151,33 +234,65 @@ const snapshotTimer = setInterval(() => {
   toServer({ type: 'snapshot', ...snap });
 }, SNAPSHOT_MS);
 
-/** Stops handing out work, lets in-flight fetches finish for a few seconds, returns the rest, exits cleanly. */
+/** SIGTERM to every worker, SIGKILL to those still there after WORKER_EXIT_MS; resolves once all have exited. */
+async function stopWorkers(): Promise<void> {
+  const live = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
+  const exits = live.map((w) => new Promise<void>((resolve) => {
+    if (w.isDead()) resolve();
+    else w.process.once('exit', () => resolve());
+  }));
+  for (const w of live) w.process.kill('SIGTERM');
+  const killer = setTimeout(() => {
+    for (const w of live) if (!w.isDead()) w.process.kill('SIGKILL');
+  }, WORKER_EXIT_MS);
+  await Promise.all(exits);
+  clearTimeout(killer);
+}
+
+/**
+ * Stops handing out work, gives in-flight fetches SHUTDOWN_GRACE_MS to finish (their results are
+ * stored), returns the rest to the queue, waits for the workers to exit, and exits.
+ */
 async function shutdown(why: string): Promise<void> {
   if (stopping) return;
   stopping = true;
   if (wakeTimer) clearTimeout(wakeTimer);
+  if (trouble?.timer) clearTimeout(trouble.timer);
   clearInterval(snapshotTimer);
-  process.stderr.write(`crawler: stopping (${why})\n`);
-  const deadline = Date.now() + SHUTDOWN_GRACE_MS;
-  while (coordinator.inFlightCount() > 0 && Date.now() < deadline) {
-    await new Promise((r) => setTimeout(r, 25));
+  process.stderr.write(`crawler: stopping (${why}); ${coordinator.inFlightCount()} fetches in flight\n`);
+  if (coordinator.inFlightCount() > 0) {
+    await new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, SHUTDOWN_GRACE_MS);
+      drained = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
   }
+  const cut = coordinator.inFlightCount();
   coordinator.returnInFlight();
   try {
     coordinator.flush(now());
   } catch (err) {
-    process.stderr.write(`crawler: final write failed: ${(err as Error).message}\n`);
+    process.stderr.write(`crawler: final write failed (${(err as Error).message}); leased URLs return to the queue at the next start\n`);
   }
-  for (const w of Object.values(cluster.workers ?? {})) w?.process.kill('SIGTERM');
+  await stopWorkers();
   db.close();
-  releaseLock(config!.dataDir);
+  releaseLock(config.dataDir);
+  process.stderr.write(`crawler: stopped (${cut} unfinished fetches returned to the queue)\n`);
   process.exit(0);
 }
 
 process.on('message', (msg: ServerToPrimary) => {
   switch (msg.type) {
     case 'seeds-changed':
-      coordinator.syncSeeds(now());
+      try {
+        coordinator.syncSeeds(now());
+      } catch (err) {
+        // The seeds are in the database; a new primary reads them at start.
+        fatal(`could not queue the new seeds (${(err as Error).message}); restarting the crawler`);
+        return;
+      }
       pump();
       break;
     case 'requests':

@@ -117,4 +117,6 @@ export type PrimaryToServer =
   | { type: 'snapshot'; status: CrawlStatus; domains: DomainInfo[] }
   | { type: 'pages-stored'; count: number }
   | { type: 'requests'; reqId: number; requests: RequestLogEntry[] }
-  | { type: 'error'; message: string };
+  | { type: 'error'; message: string }
+  /** The problem last reported as `error` is over (e.g. the database takes writes again). */
+  | { type: 'recovered'; message: string };

@@ -14,13 +14,15 @@ const PRIMARY_ENTRY = fileURLToPath(new URL('../crawler/primary.ts', import.meta
 export const RESTART_BACKOFF = { firstMs: 500, maxMs: 30_000, healthyAfterMs: 60_000 };
 
 /** Where the link reports what happens to the crawler (the server's logger). */
-export interface LinkLogger { warn(msg: string): void; error(msg: string): void }
+export interface LinkLogger { info?(msg: string): void; warn(msg: string): void; error(msg: string): void }
 
 export type CrawlerState = 'starting' | 'running' | 'restarting' | 'stopped';
 
 /**
  * The server's side of the crawler: forks the primary, restarts it with backoff when it dies, keeps
  * the latest snapshot it sent (so the API keeps answering while it restarts), and forwards messages.
+ * `lastError` is the crawler's current problem in words (what /api/status and the UI show): set when
+ * the crawler reports an error or dies, cleared when it says the problem is over or a restart worked.
  */
 export class CrawlerLink {
   state: CrawlerState = 'stopped';
@@ -28,6 +30,10 @@ export class CrawlerLink {
   domains: DomainInfo[] = [];
   lastError: string | null = null;
   private child: ChildProcess | null = null;
+  /** What the current primary reported before it exited, to say why it died. */
+  private childError: string | null = null;
+  /** Whether `lastError` says the crawler died (cleared once a new primary has started). */
+  private errorIsExit = false;
   private stopping = false;
   private restartDelayMs = RESTART_BACKOFF.firstMs;
   private restartTimer: NodeJS.Timeout | null = null;
@@ -46,6 +52,7 @@ export class CrawlerLink {
     this.stopping = false;
     this.state = this.state === 'stopped' ? 'starting' : 'restarting';
     this.startedAt = Date.now();
+    this.childError = null;
     const child = fork(PRIMARY_ENTRY, [], { env: this.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.child = child;
     child.on('message', (msg: PrimaryToServer) => this.onMessage(msg));
@@ -57,6 +64,7 @@ export class CrawlerLink {
     switch (msg.type) {
       case 'started':
         this.state = 'running';
+        if (this.errorIsExit) this.setError(null);
         break;
       case 'snapshot':
         this.status = msg.status;
@@ -70,10 +78,20 @@ export class CrawlerLink {
         this.pending.delete(msg.reqId);
         break;
       case 'error':
-        this.lastError = msg.message;
+        this.childError = msg.message;
+        this.setError(msg.message);
         this.log.error(`crawler-link: the crawler reported: ${msg.message}`);
         break;
+      case 'recovered':
+        this.setError(null);
+        this.log.info?.(`crawler-link: the crawler reported: ${msg.message}`);
+        break;
     }
+  }
+
+  private setError(message: string | null, isExit = false): void {
+    this.lastError = message;
+    this.errorIsExit = isExit;
   }
 
   private onExit(child: ChildProcess, code: number | null, signal: NodeJS.Signals | null): void {
@@ -87,8 +105,8 @@ export class CrawlerLink {
       return;
     }
     if (Date.now() - this.startedAt > RESTART_BACKOFF.healthyAfterMs) this.restartDelayMs = RESTART_BACKOFF.firstMs;
-    const why = signal ? `was killed by ${signal}` : `exited with code ${code}`;
-    this.lastError = `the crawler ${why}; restarting in ${this.restartDelayMs} ms`;
+    const why = `the crawler ${signal ? `was killed by ${signal}` : `exited with code ${code}`}; restarting in ${this.restartDelayMs} ms`;
+    this.setError(this.childError ? `${this.childError} (${why})` : why, true);
     this.log.warn(`crawler-link: ${this.lastError}`);
     this.state = 'restarting';
     this.restartTimer = setTimeout(() => {
@@ -139,7 +157,8 @@ export class CrawlerLink {
       return;
     }
     const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
-    if (!this.send({ type: 'shutdown' })) child.kill('SIGTERM');
+    // A primary that has not started yet (waiting for the DATA_DIR lock) does not listen for messages yet.
+    if (this.state !== 'running' || !this.send({ type: 'shutdown' })) child.kill('SIGTERM');
     const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
     await exited;
     clearTimeout(timer);

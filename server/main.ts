@@ -23,7 +23,7 @@ async function main(): Promise<void> {
   const db = openDatabase(config.dataDir);
   const search = new SearchService(db);
   const link = new CrawlerLink(
-    { warn: (msg) => app.log.warn(msg), error: (msg) => app.log.error(msg) },
+    { info: (msg) => app.log.info(msg), warn: (msg) => app.log.warn(msg), error: (msg) => app.log.error(msg) },
     () => search.refresh(),
     process.env,
   );

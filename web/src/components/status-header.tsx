@@ -8,7 +8,11 @@ const CRAWLER_TEXT: Record<Status['crawler'], string> = {
   stopped: 'stopped',
 };
 
-/** Crawl-wide numbers from `/api/status`: pages stored, queued, fetch rate, workers alive, crawler state. */
+/**
+ * Crawl-wide numbers from `/api/status`: pages stored, queued, fetch rate, workers alive, crawler state,
+ * and the crawler's current problem in words (a full disk, a crash it is restarting from), shown as an
+ * alert until the crawler reports it over.
+ */
 export function StatusHeader({ status }: { status: Status }) {
   return (
     <div className="status-header">
@@ -42,7 +46,11 @@ export function StatusHeader({ status }: { status: Status }) {
           </dd>
         </div>
       </dl>
-      {status.lastError !== null ? <p className="notice warn">Last crawler error: {status.lastError}</p> : null}
+      {status.lastError !== null ? (
+        <p className="notice error crawler-error" role="alert">
+          <strong>Crawler problem:</strong> {status.lastError}
+        </p>
+      ) : null}
     </div>
   );
 }

@@ -1,0 +1,34 @@
+/**
+ * The server's link to the crawler, with a real forked primary: a primary that cannot start says why
+ * before it exits, the link keeps that reason (with the restart note) as `lastError`, restarts it with
+ * backoff, and clears the problem once a restarted primary has started.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { CrawlerLink } from './crawler-link.ts';
+import { waitFor } from '../e2e/test-web/wait-for.ts';
+
+test('a primary that cannot start: the reason reaches lastError, the link retries, and a successful start clears it', { timeout: 60_000 }, async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'lantern-link-'));
+  const blocker = path.join(root, 'data');
+  writeFileSync(blocker, 'a file where DATA_DIR should be\n'); // the primary cannot make its data directory
+  const logged: string[] = [];
+  const log = { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
+  const link = new CrawlerLink(log, () => undefined, { ...process.env, DATA_DIR: path.join(blocker, 'sub'), CRAWL_WORKERS: '1' });
+  try {
+    link.start();
+    const error = await waitFor(() => (link.state === 'restarting' && link.lastError) || undefined, { timeoutMs: 20_000, message: 'the failed start to be reported' });
+    assert.match(error, /^cannot start: .*ENOTDIR.* \(the crawler exited with code 1; restarting in 500 ms\)$/);
+    assert.ok(logged.some((m) => m.startsWith('crawler-link: the crawler reported: cannot start: ')), logged.join('\n'));
+
+    rmSync(blocker); // fixed: the next attempt can create DATA_DIR
+    await waitFor(() => link.state === 'running', { timeoutMs: 20_000, message: 'a restarted primary to start' });
+    assert.equal(link.lastError, null, 'the problem is cleared once a primary started');
+  } finally {
+    await link.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
