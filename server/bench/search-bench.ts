@@ -290,9 +290,11 @@ async function main(): Promise<void> {
     if (!args.includes('--keep')) rmSync(dir, { recursive: true, force: true });
   }
   const last = results[results.length - 1];
+  let million = '';
   if (last !== undefined && last.n < 1_000_000) {
     const estimate = (last.indexS * (1_000_000 / last.n)) / 60;
-    console.log(`\n1M pages (--million) would take about ${estimate.toFixed(0)} min to index at this rate, plus ~${(last.dbMB * 1_000_000 / last.n / 1024).toFixed(1)} GB of disk.`);
+    million = `1M pages (\`--million\`, not run) would take about ${estimate.toFixed(0)} min to index at this run's rate, and ~${(last.dbMB * 1_000_000 / last.n / 1024).toFixed(1)} GB of disk.`;
+    console.log(`\n${million}`);
   }
   console.log(`\n${table(results)}`);
   if (!args.includes('--no-doc')) {
@@ -303,9 +305,11 @@ async function main(): Promise<void> {
     const run = [
       `### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node}`,
       '',
-      `1-minute load average ${loadAtStart.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end (the machine is shared; above ${m.cores} the figures are inflated).`,
+      `1-minute load average ${loadAtStart.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end (the machine is shared; above ${m.cores} the figures are inflated).`
+        + (args.includes('--reuse') ? ' Databases of an earlier run (`--reuse`): "index s" is from that run.' : ''),
       '',
       table(results),
+      ...(million === '' ? [] : ['', million]),
     ].join('\n');
     writeSection(DOC, MARKERS, [HEADER, run, ...previous].join('\n\n'));
     console.log(`search-bench: wrote ${path.relative(process.cwd(), DOC)}`);
@@ -315,7 +319,8 @@ async function main(): Promise<void> {
 const HEADER = `## Search (\`npm run bench:search\`)
 
 Generated pages: title 8 words, 3 headings of 4, description 20, body 600 words drawn from a Zipf (s = 1)
-vocabulary of 60,000 generated words, ~0.5 % identifiers (\`a_b\`, \`a-b\`), 500 hosts. "index s": storing the pages
+vocabulary of 60,000 generated words, ~0.5 % identifiers (\`a_b\`, \`a-b\`), 500 hosts. FTS5 holds title, headings,
+description and body; the in-memory title index (MiniSearch) holds title, headings and URL words. "index s": storing the pages
 through \`pageQueries().upsertPage\` in transactions of 1000 (FTS5 kept in sync by triggers). "ready": from
 \`SearchService.start()\` to the title index built, in a fresh server process; "max loop block": longest event-loop
 stall meanwhile. Queries: 200 of 1-3 words taken from random pages (not among the 100 most common words; the last

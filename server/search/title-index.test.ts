@@ -46,7 +46,8 @@ test('catchUp adds, replaces and discards; search, prefix, typo and completion',
   assert.deepEqual(index.search(['lighthuose'], { prefixLast: false, limit: 10 }).hits.map((h) => h.id), [hit[0].id], 'typo');
   assert.deepEqual(index.search(['lamps'], { prefixLast: false, limit: 10 }).hits.map((h) => h.id), [hit[0].id], 'headings');
   assert.deepEqual(index.search(['coastal'], { prefixLast: false, limit: 10 }).hits, [], 'descriptions are left to FTS5');
-  assert.deepEqual(index.search(['test'], { prefixLast: false, limit: 10 }).hits.length, 2, 'URL words (host labels)');
+  assert.deepEqual(index.search(['harbour'], { prefixLast: false, limit: 10 }).hits.length, 1, 'title and URL words of one page');
+  assert.equal(index.search(['test'], { prefixLast: false, limit: 10 }).hits.length, 0, 'no public suffix');
   assert.deepEqual(index.complete('ligh', 5), ['lighthouse']);
   assert.deepEqual(index.complete('li', 5), ['lighthouse'], 'short prefixes are cached...');
   pages.upsertPage(makePage('http://a.test/lizards', { title: 'Lizards' }));
@@ -71,8 +72,9 @@ test('catchUp adds, replaces and discards; search, prefix, typo and completion',
 
 test('urlWords keeps host labels and path words', () => {
   assert.equal(urlWords('https://www.docs.example.com/guide/getting-started.html?x=1'), 'docs example guide getting started');
+  assert.equal(urlWords('https://news.bbc.co.uk/sport'), 'news bbc sport');
   assert.equal(urlWords('http://127.0.0.1:8080/a/42/b'), 'a b');
-  assert.equal(urlWords('http://a.test/caf%C3%A9'), 'a test café');
+  assert.equal(urlWords('http://a.test/caf%C3%A9'), 'a café');
   assert.equal(urlWords('nonsense'), '');
 });
 

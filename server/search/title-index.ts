@@ -14,6 +14,7 @@
  * missed notification only delays an update until the next call.
  */
 import MiniSearch from 'minisearch';
+import { getPublicSuffix } from 'tldts';
 import type { SearchResult } from 'minisearch';
 import type { PageChange, PageQueries } from '../../db/pages.ts';
 import { foldCase } from './identifiers.ts';
@@ -56,7 +57,11 @@ function processTerm(term: string): string | null {
   return t.length === 0 || t.length > MAX_TERM_CHARS ? null : t;
 }
 
-/** The words of a URL worth matching: host labels and path segments, without scheme, www, file types or numbers. */
+/**
+ * The words of a URL worth matching: host labels below the public suffix ("docs example" for
+ * docs.example.co.uk) and path segments, without scheme, www, file types or numbers. The suffix
+ * would be a word of nearly every page (a huge posting list for nothing).
+ */
 export function urlWords(url: string): string {
   let u: URL;
   try {
@@ -64,6 +69,10 @@ export function urlWords(url: string): string {
   } catch {
     return '';
   }
+  const suffix = getPublicSuffix(u.hostname);
+  const host = suffix !== null && suffix !== u.hostname && u.hostname.endsWith(`.${suffix}`)
+    ? u.hostname.slice(0, -suffix.length - 1)
+    : u.hostname;
   const path = (() => {
     try {
       return decodeURIComponent(u.pathname);
@@ -71,7 +80,7 @@ export function urlWords(url: string): string {
       return u.pathname;
     }
   })();
-  return `${u.hostname} ${path}`
+  return `${host} ${path}`
     .split(/[^\p{L}\p{N}]+/u)
     .filter((w) => w.length > 0 && !URL_NOISE.has(w.toLowerCase()) && !/^\d+$/.test(w))
     .join(' ');
