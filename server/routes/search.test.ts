@@ -84,3 +84,12 @@ test('GET /api/suggest answers completions', async () => {
   assert.deepEqual((await app.inject({ url: '/api/suggest' })).json(), { query: '', suggestions: [] });
   assert.equal((await app.inject({ url: '/api/suggest?q=x&limit=21' })).statusCode, 400);
 });
+
+test('GET /api/suggest?format=opensearch answers in the OpenSearch suggestions format a browser reads', async () => {
+  const res = await app.inject({ url: '/api/suggest?q=tele&format=opensearch' });
+  assert.equal(res.statusCode, 200);
+  assert.match(String(res.headers['content-type']), /^application\/x-suggestions\+json/);
+  const [query, texts] = res.json();
+  assert.equal(query, 'tele');
+  assert.ok(Array.isArray(texts) && texts.includes('telescope'));
+});

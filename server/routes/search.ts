@@ -56,7 +56,7 @@ const suggestResponseSchema = {
 } as const;
 
 interface SearchQuery { q: string; limit: number; offset: number }
-interface SuggestQuery { q: string; limit: number }
+interface SuggestQuery { q: string; limit: number; format: 'json' | 'opensearch' }
 
 /**
  * `GET /api/search` and `GET /api/suggest` (docs/api.md, Search). A query with nothing searchable
@@ -95,9 +95,17 @@ export async function searchRoutes(app: FastifyInstance, opts: { search: SearchS
         properties: {
           q: { type: 'string', default: '' },
           limit: { type: 'integer', minimum: 1, maximum: MAX_SUGGEST, default: 8 },
+          format: { type: 'string', enum: ['json', 'opensearch'], default: 'json' },
         },
       },
       response: { 200: suggestResponseSchema, '4xx': errorSchema },
     },
-  }, async (request) => search.suggest(request.query.q, request.query.limit));
+  }, async (request, reply) => {
+    const answer = search.suggest(request.query.q, request.query.limit);
+    if (request.query.format !== 'opensearch') return answer;
+    // OpenSearch suggestions (what a browser asks once Lantern is added as a search engine): [query, [texts]].
+    return reply
+      .type('application/x-suggestions+json; charset=utf-8')
+      .send(JSON.stringify([answer.query, answer.suggestions.map((s) => s.text)]));
+  });
 }
