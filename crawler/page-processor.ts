@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { decodeBody, isHtmlContentType, looksLikeHtml } from './charset.ts';
+import { decodeBody, isHtmlContentType, looksBinary, looksLikeHtml } from './charset.ts';
 import { extractPage } from './extract.ts';
 import { parseRobotsDirectives } from './robots-directives.ts';
 import { productToken } from './robots.ts';
@@ -14,10 +14,12 @@ export function isPageType(contentType: string | undefined): boolean {
 /**
  * Turns a fetched HTML body into what the primary stores and follows: decoded text, extracted fields,
  * robots directives (meta and X-Robots-Tag), and links normalized and judged by crawler/url.ts
- * (nofollow links and pages dropped; refused links silently left out). Pure.
+ * (nofollow links and pages dropped; refused links silently left out). Null for a body that is not
+ * HTML: untyped and not sniffed as HTML, or binary data whatever its type. Pure.
  */
 export function processPage(input: { url: string; body: Buffer; contentType: string | undefined; xRobotsTag: string | undefined /* one header line per '\n' */; userAgent: string; allowPrivate: boolean; maxLinks: number }): ParsedPage | null {
   if (!input.contentType && !looksLikeHtml(input.body)) return null;
+  if (looksBinary(input.body)) return null; // binary data served as text/html is not a page
   const { text: html } = decodeBody(input.body, input.contentType);
   const token = productToken(input.userAgent);
   const page = extractPage(html, input.url, { productToken: token, maxLinks: input.maxLinks });

@@ -1,8 +1,8 @@
 import cluster from 'node:cluster';
 import type { Agent } from 'undici';
-import { classifyError, createAgent, emptyResult, fetchRaw, resultFromResponse, ROBOTS_READ_BYTES } from './fetcher.ts';
+import { classifyError, createAgent, describeBytes, emptyResult, fetchRaw, FetchFailure, resultFromResponse, ROBOTS_READ_BYTES } from './fetcher.ts';
 import { isPageType, processPage } from './page-processor.ts';
-import type { FetchJob, FetchResult, PrimaryToWorker, WorkerSettings, WorkerToPrimary } from './protocol.ts';
+import type { FetchJob, FetchResult, ParsedPage, PrimaryToWorker, WorkerSettings, WorkerToPrimary } from './protocol.ts';
 
 /**
  * A crawler worker (a cluster worker): it never opens the database and never chooses what or when to
@@ -17,6 +17,24 @@ function send(msg: WorkerToPrimary): void {
   // with EPIPE. Given a callback, Node hands that error to it instead of emitting an unhandled 'error'
   // that crashes this worker with a stack trace; with no primary left we exit, as on 'disconnect'.
   if (process.connected) process.send!(msg, (err: Error | null) => { if (err) process.exit(0); });
+}
+
+/** Parses a fetched page; a page the parser cannot handle fails that URL (fatal), never this worker. */
+function parse(job: FetchJob, body: Buffer, headers: Record<string, string | undefined>): ParsedPage | null {
+  const s = settings!;
+  try {
+    return processPage({
+      url: job.url,
+      body,
+      contentType: headers['content-type'],
+      xRobotsTag: headers['x-robots-tag'],
+      userAgent: s.userAgent,
+      allowPrivate: s.allowPrivate,
+      maxLinks: s.maxLinks,
+    });
+  } catch (err) {
+    throw new FetchFailure('fatal', 'parse', `worker: could not parse the page (${describeBytes(body.length)}): ${(err as Error).message ?? String(err)}`);
+  }
 }
 
 async function run(job: FetchJob): Promise<FetchResult> {
@@ -34,19 +52,11 @@ async function run(job: FetchJob): Promise<FetchResult> {
     if (raw.body && job.kind === 'robots') {
       result.robotsBody = raw.body.toString('utf8');
     } else if (raw.body) {
-      result.page = processPage({
-        url: job.url,
-        body: raw.body,
-        contentType: raw.headers['content-type'],
-        xRobotsTag: raw.headers['x-robots-tag'],
-        userAgent: s.userAgent,
-        allowPrivate: s.allowPrivate,
-        maxLinks: s.maxLinks,
-      });
+      result.page = parse(job, raw.body, raw.headers);
     }
     return result;
   } catch (err) {
-    const failure = classifyError(err, job.url);
+    const failure = classifyError(err, job.url, s);
     const result = emptyResult(job, startedAt);
     result.endedAt = performance.timeOrigin + performance.now();
     result.error = { kind: failure.kind, code: failure.code, message: failure.message };

@@ -9,6 +9,8 @@ test('every variable is optional and has its documented default', () => {
   assert.equal(c.host, '127.0.0.1');
   assert.equal(c.dataDir, path.resolve('./data'));
   assert.equal(c.crawlDelayMs, 1000);
+  assert.equal(c.crawlTimeoutMs, 30_000);
+  assert.equal(c.crawlMaxUrlsPerHost, 10_000);
   assert.ok(c.crawlWorkers >= 2);
   assert.equal(c.allowPrivate, false);
   assert.match(c.userAgent, /^LanternBot\/\d+\.\d+\.\d+ \(\+personal search engine\)$/);
@@ -16,8 +18,8 @@ test('every variable is optional and has its documented default', () => {
 });
 
 test('values are parsed', () => {
-  const c = loadConfig({ PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', CRAWL_WORKERS: '4', CRAWL_DELAY_MS: '0', CRAWL_ALLOW_PRIVATE: '1', CRAWL_USER_AGENT: 'MyBot/2.0' });
-  assert.deepEqual(c, { port: 8080, host: '0.0.0.0', dataDir: '/tmp/x', crawlWorkers: 4, crawlDelayMs: 0, allowPrivate: true, userAgent: 'MyBot/2.0' });
+  const c = loadConfig({ PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', CRAWL_WORKERS: '4', CRAWL_DELAY_MS: '0', CRAWL_ALLOW_PRIVATE: '1', CRAWL_USER_AGENT: 'MyBot/2.0', CRAWL_TIMEOUT_MS: '4000', CRAWL_MAX_URLS_PER_HOST: '500' });
+  assert.deepEqual(c, { port: 8080, host: '0.0.0.0', dataDir: '/tmp/x', crawlWorkers: 4, crawlDelayMs: 0, crawlTimeoutMs: 4000, crawlMaxUrlsPerHost: 500, allowPrivate: true, userAgent: 'MyBot/2.0' });
 });
 
 test('a bad value stops with one line naming the variable and the problem', () => {
@@ -27,6 +29,8 @@ test('a bad value stops with one line naming the variable and the problem', () =
     [{ PORT: '3.5' }, /^PORT must be an integer/],
     [{ CRAWL_DELAY_MS: '-5' }, /^CRAWL_DELAY_MS must be an integer between 0 and/],
     [{ CRAWL_WORKERS: '0' }, /^CRAWL_WORKERS must be an integer between 1 and 64/],
+    [{ CRAWL_TIMEOUT_MS: '500' }, /^CRAWL_TIMEOUT_MS must be an integer between 1000 and 600000/],
+    [{ CRAWL_MAX_URLS_PER_HOST: '5' }, /^CRAWL_MAX_URLS_PER_HOST must be an integer between 10 and 10000000/],
     [{ CRAWL_ALLOW_PRIVATE: 'maybe' }, /^CRAWL_ALLOW_PRIVATE must be 1 or 0, got "maybe"$/],
     [{ CRAWL_USER_AGENT: '/nothing' }, /^CRAWL_USER_AGENT must start with a product token/],
     [{ HOST: 'a b' }, /^HOST must be an IP address or host name/],

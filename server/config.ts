@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import { CRAWL_LIMITS } from '../crawler/url-traps.ts';
 
 /** Lantern's version, read once from package.json (it appears in the User-Agent). */
 export const VERSION: string = (
@@ -14,6 +15,10 @@ export interface Config {
   dataDir: string;
   crawlWorkers: number;
   crawlDelayMs: number;
+  /** Longest time one request may take, connect to last byte (connect and header waits get parts of it). */
+  crawlTimeoutMs: number;
+  /** Distinct URLs of one host the crawler keeps at most; links past it are not followed (a trap guard). */
+  crawlMaxUrlsPerHost: number;
   userAgent: string;
   allowPrivate: boolean;
 }
@@ -30,6 +35,8 @@ export const DEFAULTS = {
   dataDir: './data',
   crawlWorkers: () => Math.max(2, os.availableParallelism()),
   crawlDelayMs: 1000,
+  crawlTimeoutMs: 30_000,
+  crawlMaxUrlsPerHost: CRAWL_LIMITS.maxUrlsPerHost,
   userAgent: `LanternBot/${VERSION} (+personal search engine)`,
   allowPrivate: false,
 } as const;
@@ -72,6 +79,8 @@ export function loadConfig(env: Env): Config {
     dataDir: path.resolve(text(env, 'DATA_DIR', DEFAULTS.dataDir)),
     crawlWorkers: integer(env, 'CRAWL_WORKERS', 1, 64, cpus),
     crawlDelayMs: integer(env, 'CRAWL_DELAY_MS', 0, 3_600_000, DEFAULTS.crawlDelayMs),
+    crawlTimeoutMs: integer(env, 'CRAWL_TIMEOUT_MS', 1000, 600_000, DEFAULTS.crawlTimeoutMs),
+    crawlMaxUrlsPerHost: integer(env, 'CRAWL_MAX_URLS_PER_HOST', 10, 10_000_000, DEFAULTS.crawlMaxUrlsPerHost),
     userAgent: text(env, 'CRAWL_USER_AGENT', DEFAULTS.userAgent, (v) =>
       /^[A-Za-z][A-Za-z0-9_-]*(\/|$)/.test(v) && !/[\r\n]/.test(v)
         ? undefined
