@@ -19,7 +19,7 @@ import path from 'node:path';
 import { openDatabase, type Database } from '../db/open.ts';
 import { generateSite, generatedDepth, generatedPath, politenessReport, startTestWeb, waitFor } from '../e2e/test-web/test-web.ts';
 import { startAppProcess, type AppProcess } from '../e2e/test-web/app-process.ts';
-import { childPids, isAlive } from '../e2e/test-web/proc.ts';
+import { isAlive, workerChildren } from '../e2e/test-web/proc.ts';
 
 const DELAY_MS = 30;
 const PAGES = 110; // per fast site
@@ -68,7 +68,7 @@ test('kill -9 workers, the primary and the server, again and again: every page s
       const p = s.running() ? s.primaryPid() : undefined;
       if (p !== undefined) primaries.add(p);
     }
-    const withWorkers = [...primaries].filter((p) => isAlive(p) && childPids(p).length > 0);
+    const withWorkers = [...primaries].filter((p) => isAlive(p) && workerChildren(p).length > 0);
     if (withWorkers.length > 1) overlaps.push(`${(performance.now() - t0).toFixed(0)} ms: primaries ${withWorkers.join(', ')}`);
   }, 20);
   const kills: Kill[] = [];
@@ -228,11 +228,11 @@ test('kill -9 the server during a fetch: its primary finishes the fetch and exit
       timeoutMs: 3_000, message: 'the orphaned primary to notice that its server died',
     });
     assert.ok(isAlive(orphan), 'the orphan still runs (finishing its fetch)');
-    assert.deepEqual(childPids(next.pid!), [], 'the next primary has no workers while the orphan runs');
+    assert.deepEqual(workerChildren(next.pid!), [], 'the next primary has no workers while the orphan runs');
 
     held.shift()!();
     await waitFor(() => !isAlive(orphan), { timeoutMs: 5_000, message: 'the orphan to exit once its fetch is done' });
-    await waitFor(() => childPids(next!.pid!).length === 2, { timeoutMs: 20_000, message: 'the next primary to start its workers' });
+    await waitFor(() => workerChildren(next!.pid!).length === 2, { timeoutMs: 20_000, message: 'the next primary to start its workers' });
     const db = openDatabase(dataDir, { readonly: true });
     try {
       await waitFor(() => (db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE state = 'done'`).get() as { n: number }).n === 4, {

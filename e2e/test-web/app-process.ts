@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { childPids, commandLine, groupMembers, isAlive } from './proc.ts';
+import { childPids, commandLine, groupMembers, isAlive, workerChildren } from './proc.ts';
 import { waitFor } from './wait-for.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -120,7 +120,7 @@ export async function startAppProcess(options: StartAppProcessOptions): Promise<
     },
     workerPids() {
       const primary = app.primaryPid();
-      return primary === undefined ? [] : childPids(primary);
+      return primary === undefined ? [] : workerChildren(primary);
     },
     groupPids: () => groupMembers(pid),
     async getJson<T>(path: string): Promise<T> {

@@ -7,6 +7,7 @@ import { openDatabase, type Database } from '../../db/open.ts';
 import { seedQueries, type Scope } from '../../db/seeds.ts';
 import type { DomainInfo, PrimaryToServer } from '../../crawler/protocol.ts';
 import { waitFor } from './wait-for.ts';
+import { workerChildren } from './proc.ts';
 
 const PRIMARY = fileURLToPath(new URL('../../crawler/primary.ts', import.meta.url));
 
@@ -52,26 +53,6 @@ export interface CrawlerHarness {
   close(): Promise<void>;
 }
 
-/** Children of a process, from /proc (Linux): every thread's `children` list. */
-function childPids(pid: number): number[] {
-  const out = new Set<number>();
-  let tasks: string[] = [];
-  try {
-    tasks = readdirSync(`/proc/${pid}/task`);
-  } catch {
-    return [];
-  }
-  for (const t of tasks) {
-    try {
-      for (const c of readFileSync(`/proc/${pid}/task/${t}/children`, 'utf8').trim().split(/\s+/)) {
-        if (c !== '') out.add(Number(c));
-      }
-    } catch {
-      // The thread ended while we looked.
-    }
-  }
-  return [...out].filter(alive);
-}
 
 /** '0100007F:1F90' (as /proc/net/tcp writes IPv4 endpoints) → '127.0.0.1:8080'. */
 function decodeEndpoint(hex: string): string {
@@ -162,7 +143,7 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
     },
     workerPids() {
       const pid = h.primary.pid;
-      return pid === undefined ? [] : childPids(pid);
+      return pid === undefined ? [] : workerChildren(pid);
     },
     workerByConnection(conn) {
       const inodes = socketInodes(conn.clientPort, `${conn.serverAddress}:${conn.serverPort}`);

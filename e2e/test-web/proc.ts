@@ -64,3 +64,11 @@ export function groupMembers(pgid: number): number[] {
   }
   return out;
 }
+
+/**
+ * The crawler workers among a primary's children. With a cold tsx cache a process also has an esbuild
+ * service child, so counting all children would count that too.
+ */
+export function workerChildren(pid: number): number[] {
+  return childPids(pid).filter((c) => commandLine(c).includes('crawler/worker.ts'));
+}
