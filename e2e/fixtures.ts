@@ -7,11 +7,11 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect } from '@playwright/test';
+import { freePort } from './test-web/app-process.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const HEALTH_TIMEOUT_MS = 30_000;
@@ -44,23 +44,8 @@ export interface StartAppOptions {
   port?: number;
 }
 
-/** A free TCP port on 127.0.0.1: listen on port 0, read the port, close. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') {
-        server.close();
-        reject(new Error('fixtures: could not read a free port'));
-        return;
-      }
-      server.close(() => resolve(address.port));
-    });
-  });
-}
+/** A free TCP port on 127.0.0.1 (one helper for the browser fixture and the node:test app helper). */
+export { freePort };
 
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
