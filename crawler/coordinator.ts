@@ -137,13 +137,17 @@ export class Coordinator {
     }
   }
 
-  /** A worker died with this job: the host's request is over, the URL goes back to the queue. */
+  /**
+   * A worker died with this job: the host's request is over, the URL goes back to the queue. When the
+   * site saw its connection close is not known here (its server notices in its own time), so the
+   * host's clock counts the request as ending one delay later: the host waits twice its delay.
+   */
   abandon(jobId: number, now: number, reason: string): void {
     const entry = this.inFlight.get(jobId);
     if (!entry) return;
     this.inFlight.delete(jobId);
     const { job, origin } = entry;
-    this.scheduler.complete(origin, now);
+    this.scheduler.complete(origin, now + this.scheduler.effectiveDelay(origin).ms);
     this.hosts.get(origin).lastRequestEnd = now;
     const attempts = job.attempts + 1;
     if (job.kind === 'page' && attempts >= BACKOFF.maxAttempts) {

@@ -212,14 +212,18 @@ class Site implements TestSite {
       aborted: false,
     };
     this.log.push(record);
-    // The end is the moment the last byte reached the socket. 'finish' can fire well after that on a
-    // loaded machine (it waits for the event loop), which would make gaps look shorter than they were,
-    // so end() is timed directly when it hands everything to the kernel at once.
+    // The end is the moment the last byte was handed to the kernel. 'finish' can fire well after that
+    // on a loaded machine (it waits for the event loop), and even a clock read right after end() can
+    // land late: the OS may keep this process off the CPU between the write and the read while the
+    // crawler, on another core, has already read the response and moved on. Either would make a gap
+    // look shorter than it was, so the clock is read just before end() and kept when end() handed the
+    // whole response to the socket at once (small bodies); otherwise 'finish' (later, so stricter).
     const end = res.end.bind(res) as (...args: unknown[]) => typeof res;
     res.end = ((...args: unknown[]) => {
+      const before = now();
       const out = end(...args);
       if (Number.isNaN(record.end) && res.socket?.writableLength === 0) {
-        record.end = now();
+        record.end = before;
         record.status = res.statusCode;
       }
       return out;
