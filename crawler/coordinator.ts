@@ -47,7 +47,7 @@ export class Coordinator {
   private readonly seedsDb;
   private readonly hosts: HostBook;
   private readonly seeds = new Map<number, SeedInfo>();
-  private readonly inFlight = new Map<number, { job: CrawlJob; origin: string }>();
+  private readonly inFlight = new Map<number, { job: CrawlJob; origin: string; dispatchedAt: number }>();
   private readonly fetchEnds: number[] = [];
   private readonly budget: UrlBudget;
   private writes: Write[] = [];
@@ -63,7 +63,15 @@ export class Coordinator {
     this.pages = pageQueries(db);
     this.seedsDb = seedQueries(db);
     this.budget = new UrlBudget(config.crawlMaxUrlsPerHost);
+    // Before a request goes out, its lease and the host's start are on disk (a crash must not forget a
+    // request in flight); one transaction, so one commit per request rather than two.
+    this.recordStart = db.transaction((job: CrawlJob, origin: string, now: number) => {
+      if (job.kind === 'page') this.frontier.leaseUrl(job.frontierId, this.runId, now);
+      this.hosts.recordStart(origin, now);
+    });
   }
+
+  private readonly recordStart: (job: CrawlJob, origin: string, now: number) => void;
 
   /** Loads what a previous run left: leases go back to the queue, host clocks and robots rules are restored. */
   start(now: number): void {
@@ -123,8 +131,7 @@ export class Coordinator {
         }
       }
       try {
-        if (job.kind === 'page') this.frontier.leaseUrl(job.frontierId, this.runId, now);
-        this.hosts.recordStart(origin, now);
+        this.recordStart(job, origin, now);
       } catch (err) {
         // The database refused the write (full disk): the job was not handed out; it goes back untouched.
         this.scheduler.complete(origin, -Infinity);
@@ -132,7 +139,7 @@ export class Coordinator {
         throw err;
       }
       const jobId = this.nextJobId++;
-      this.inFlight.set(jobId, { job, origin });
+      this.inFlight.set(jobId, { job, origin, dispatchedAt: now });
       return { jobId, kind: job.kind, url: job.url, origin };
     }
   }
@@ -166,14 +173,19 @@ export class Coordinator {
     this.inFlight.clear();
   }
 
-  /** Applies a worker's result: host clock, robots, backoff, page storage, new links. */
-  onResult(result: FetchResult, now: number): void {
+  /**
+   * Applies a worker's result: host clock, robots, backoff, page storage, new links. `sinceEndMs` is how
+   * long before `now` the response ended (the worker's parse and the report); the host's clock runs from
+   * that end, never from before the job was handed out nor after `now`.
+   */
+  onResult(result: FetchResult, now: number, sinceEndMs = 0): void {
     const entry = this.inFlight.get(result.jobId);
     if (!entry) return;
     this.inFlight.delete(result.jobId);
-    const { job, origin } = entry;
-    this.scheduler.complete(origin, now);
-    this.hosts.recordEnd(origin, job.url, result, now);
+    const { job, origin, dispatchedAt } = entry;
+    const ended = Math.max(dispatchedAt, now - Math.max(0, sinceEndMs));
+    this.scheduler.complete(origin, ended);
+    this.hosts.recordEnd(origin, job.url, result, ended);
     this.fetchEnds.push(now);
     if (job.kind === 'robots') this.hosts.onRobots(job, result, now);
     else this.onPage(job, origin, result, now);
@@ -243,6 +255,7 @@ export class Coordinator {
       return;
     }
     const links = admitLinks(page.links, { depth: job.depth, nofollow: page.nofollow, seed: this.seeds.get(job.seedId) }, this.limits());
+    if (!this.urgent) this.urgent = links.follow.some((url) => !this.scheduler.hasQueued(url.startsWith(`${origin}/`) ? origin : new URL(url).origin));
     if (links.trapExample) {
       h.lastError = trapMessage(links.trapped, links.trapExample);
     }
@@ -321,6 +334,19 @@ export class Coordinator {
       this.frontier.finishRedirect(job.frontierId, target, `redirects to ${target}`, now);
     });
   }
+
+  /**
+   * Whether the queued writes should be flushed now rather than with the next batch: they hold links
+   * to a host that has nothing queued, so a worker could start on them as soon as they are stored.
+   * Reading it clears it.
+   */
+  takeUrgent(): boolean {
+    const urgent = this.urgent;
+    this.urgent = false;
+    return urgent;
+  }
+
+  private urgent = false;
 
   /** Whether writes are waiting for `flush()`. */
   hasWrites(): boolean {

@@ -106,11 +106,22 @@ export class HostBook {
     return h;
   }
 
-  /** Queues a write of the host's whole row. */
+  /**
+   * Queues a write of the host's whole row, once per flush however many results the host had: the
+   * write stores the row as it is when the flush runs.
+   */
   save(origin: string, now: number): void {
+    if (this.unsaved.has(origin)) return;
+    this.unsaved.add(origin);
     const row = this.get(origin);
-    this.write(() => this.hostsDb.saveHost(row, now));
+    this.write(() => {
+      this.unsaved.delete(origin);
+      this.hostsDb.saveHost(row, now);
+    });
   }
+
+  /** Hosts with a row write queued and not yet run. */
+  private readonly unsaved = new Set<string>();
 
   /** Backs the host off (Retry-After when given, else the next exponential step); returns when it may be contacted again. */
   backOff(origin: string, now: number, reason: string, retryAfterMs: number | null): number {

@@ -84,6 +84,7 @@ const settings: WorkerSettings = {
 
 const idle: Worker[] = [];
 const busy = new Map<number, number>(); // worker id → job id
+const lastWorkerOf = new Map<string, number>(); // origin → id of the worker that last fetched from it
 let wakeTimer: NodeJS.Timeout | null = null;
 let wakeAt = Infinity;
 let drained: (() => void) | null = null;
@@ -138,6 +139,17 @@ function recovered(): void {
   toServer({ type: 'recovered', message });
 }
 
+/**
+ * The idle worker for a job of `origin`: the one that last fetched from that host when it is idle (its
+ * connection to the site is likely still open, so the site sees fewer new connections and the request
+ * starts sooner), otherwise the one idle longest.
+ */
+function takeIdleWorker(origin: string): Worker {
+  const preferred = lastWorkerOf.get(origin);
+  const i = preferred === undefined ? -1 : idle.findIndex((w) => w.id === preferred);
+  return idle.splice(Math.max(0, i), 1)[0];
+}
+
 /** Hands a job to every idle worker whose next job is due, then sets the one timer for the next due host. */
 function pump(): void {
   if (stopping || trouble?.timer) return;
@@ -146,7 +158,8 @@ function pump(): void {
     while (idle.length > 0) {
       const job = coordinator.dispatch(t);
       if (!job) break;
-      const worker = idle.shift()!;
+      const worker = takeIdleWorker(job.origin);
+      lastWorkerOf.set(job.origin, worker.id);
       busy.set(worker.id, job.jobId);
       sendWorker(worker, { type: 'fetch', job });
     }
@@ -204,10 +217,15 @@ function forkWorker(): void {
       idle.push(worker);
     } else if (msg.type === 'done') {
       busy.delete(worker.id);
-      coordinator.onResult(msg.result, now());
+      coordinator.onResult(msg.result, now(), msg.sinceEndMs);
       idle.push(worker);
-      scheduleFlush();
       checkDrained();
+      // Links to a host with nothing queued are stored at once (flushNow pumps): a worker is idle for them.
+      if (coordinator.takeUrgent()) {
+        flushNow();
+        return;
+      }
+      scheduleFlush();
     }
     pump();
   });

@@ -69,7 +69,12 @@ export interface FetchResult {
 }
 
 export type PrimaryToWorker = { type: 'settings'; settings: WorkerSettings } | { type: 'fetch'; job: FetchJob };
-export type WorkerToPrimary = { type: 'ready' } | { type: 'done'; result: FetchResult };
+/**
+ * `sinceEndMs`: how long ago, by the worker's own clock, the response ended when `done` was sent (the
+ * parse happens in between). The primary subtracts it from its receipt time to learn when the request
+ * ended without comparing two processes' clocks; the IPC transit only makes that estimate later.
+ */
+export type WorkerToPrimary = { type: 'ready' } | { type: 'done'; result: FetchResult; sinceEndMs: number };
 
 /** One row of /api/domains (see docs/api.md). */
 export interface DomainInfo {

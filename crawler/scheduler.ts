@@ -171,6 +171,12 @@ export class Scheduler<J extends SchedulerJob> {
     return earliest;
   }
 
+  /** Whether the host has jobs waiting (an unknown host has none). */
+  hasQueued(origin: string): boolean {
+    const h = this.hosts.get(origin);
+    return h !== undefined && h.queue.length + h.priority.length > 0;
+  }
+
   /** Jobs waiting (not in flight) over all hosts. */
   queuedCount(): number {
     let n = 0;

@@ -73,7 +73,7 @@ process.on('message', (msg: PrimaryToWorker) => {
     settings = msg.settings;
     agent = createAgent(msg.settings);
   } else if (msg.type === 'fetch') {
-    void run(msg.job).then((result) => send({ type: 'done', result }));
+    void run(msg.job).then((result) => send({ type: 'done', result, sinceEndMs: performance.timeOrigin + performance.now() - result.endedAt }));
   }
 });
 // Loaded and listening: the primary answers with the settings, then jobs.
