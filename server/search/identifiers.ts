@@ -10,7 +10,6 @@ export const MAX_IDENTS_PER_PAGE = 2000;
 /** Longer "identifiers" are noise (base64, hashes) and are not kept. */
 export const MAX_IDENT_LENGTH = 64;
 
-const IDENT_RUN = /[\p{L}\p{N}_-]+/gu;
 const HAS_WORD_CHAR = /[\p{L}\p{N}]/u;
 
 /** Lower-cases and strips diacritics the way the unicode61 tokenizer (remove_diacritics 2) does. */
@@ -33,19 +32,53 @@ export function asIdentifier(word: string): string | undefined {
   return w;
 }
 
+/** A joiner: the only characters that can make a word an identifier. */
+const JOINER = /[_-]/g;
+const WORD_CHAR = /[\p{L}\p{N}]/u;
+
+/** Whether the code point at `i` of `text` is a letter, digit, "_" or "-" (part of an identifier run). */
+function isRunChar(text: string, i: number): boolean {
+  const c = text.charCodeAt(i);
+  if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
+  return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(i)!));
+}
+
+/** Where the run of identifier characters that contains index `i` starts (surrogate pairs kept whole). */
+function runStart(text: string, i: number): number {
+  let j = i;
+  while (j > 0) {
+    const low = text.charCodeAt(j - 1);
+    const k = low >= 0xdc00 && low <= 0xdfff && j >= 2 ? j - 2 : j - 1;
+    if (!isRunChar(text, k)) break;
+    j = k;
+  }
+  return j;
+}
+
+/** Where the run of identifier characters that contains index `i` ends (exclusive). */
+function runEnd(text: string, i: number): number {
+  let j = i;
+  while (j < text.length && isRunChar(text, j)) j += text.codePointAt(j)! > 0xffff ? 2 : 1;
+  return j;
+}
+
 /**
  * The distinct identifiers in the given texts, space-separated, in order of first appearance,
  * at most MAX_IDENTS_PER_PAGE of them: what db/pages.ts stores in pages.idents.
+ * The words are the runs of letters, digits, "_" and "-"; only runs around a "_" or "-" are looked at,
+ * found by jumping from joiner to joiner (most of a page's words hold neither, and the crawler's
+ * single writer calls this for every page it stores).
  */
 export function extractIdentifiers(...texts: string[]): string {
   const seen = new Set<string>();
   for (const text of texts) {
-    for (const match of text.matchAll(IDENT_RUN)) {
-      const run = match[0];
-      if (!run.includes('_') && !run.includes('-')) continue; // most words: not an identifier
-      const ident = asIdentifier(run);
+    JOINER.lastIndex = 0;
+    for (let m = JOINER.exec(text); m !== null; m = JOINER.exec(text)) {
+      const end = runEnd(text, m.index);
+      const ident = asIdentifier(text.slice(runStart(text, m.index), end));
       if (ident !== undefined) seen.add(ident);
       if (seen.size >= MAX_IDENTS_PER_PAGE) return [...seen].join(' ');
+      JOINER.lastIndex = Math.max(end, m.index + 1);
     }
   }
   return [...seen].join(' ');
