@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestWeb, generateSite, politenessReport, type RequestRecord } from '../e2e/test-web/test-web.ts';
+import { waitFor } from '../e2e/test-web/wait-for.ts';
 import { startCrawler } from '../e2e/test-web/crawler-harness.ts';
 
 const SITES = 8;
@@ -66,6 +67,28 @@ test(`${WORKERS} workers, ${SITES} sites of ${PAGES} pages, ${DELAY_MS} ms delay
     for (const site of web.sites) {
       const perSite = crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE origin = ?').get(site.origin) as { n: number };
       assert.equal(perSite.n, PAGES, `${site.host}: ${PAGES} pages stored`);
+    }
+  } finally {
+    await crawler.close();
+    await web.close();
+  }
+});
+
+test(`a host goes back to the worker that last fetched from it: 3 sites, ${WORKERS} workers, each site sees one connection`, async () => {
+  // With more workers than sites, every host's last worker is idle when the host is due again, so each
+  // site is served over the one keep-alive connection its first request opened. Handing jobs to the
+  // worker idle longest instead rotates every host through all the workers: up to WORKERS connections.
+  const web = await startTestWeb(Array.from({ length: 3 }, (_, i) => generateSite({ pages: 8, prefix: `conn${i}` })));
+  const crawler = startCrawler({ CRAWL_WORKERS: String(WORKERS), CRAWL_DELAY_MS: '100' });
+  try {
+    // Seeds added while workers are still loading would all go to the first ready one.
+    await waitFor(() => crawler.messages.some((m) => m.type === 'snapshot' && m.status.workers === WORKERS), { message: `${WORKERS} workers ready` });
+    for (const site of web.sites) crawler.addSeed(site.url('/'), { depth: 1 });
+    await crawler.waitIdle({ minDone: 3 * 8, timeoutMs: 60_000 });
+    for (const site of web.sites) {
+      const connections = new Set(site.log.map((r) => r.connection));
+      assert.equal(site.log.length, 9, `${site.host}: robots.txt and 8 pages`);
+      assert.equal(connections.size, 1, `${site.host}: ${site.log.length} requests came over ${connections.size} connections`);
     }
   } finally {
     await crawler.close();

@@ -248,7 +248,7 @@ cluster.on('exit', (worker, code, signal) => {
 for (let i = 0; i < config.crawlWorkers; i++) forkWorker();
 
 const snapshotTimer = setInterval(() => {
-  const snap = coordinator.snapshot(now(), Object.values(cluster.workers ?? {}).filter((w) => w?.isConnected()).length);
+  const snap = coordinator.snapshot(now(), idle.length + busy.size); // workers loaded and ready to fetch
   toServer({ type: 'snapshot', ...snap });
 }, SNAPSHOT_MS);
 

@@ -4,7 +4,7 @@ import type { RequestRecord } from '../../e2e/test-web/test-web.ts';
 import { overheadBreakdown, politenessEfficiency, summarize } from './bench-metrics.ts';
 
 function rec(path: string, start: number, end: number): RequestRecord {
-  return { method: 'GET', path, userAgent: 'LanternBot/0.1.0', status: 200, start, end, aborted: false };
+  return { method: 'GET', path, userAgent: 'LanternBot/0.1.0', status: 200, start, end, aborted: false, connection: 1 };
 }
 
 /** robots.txt, then `pages` pages of `responseMs` each, each starting `delayMs + extraMs` after the previous ended. */

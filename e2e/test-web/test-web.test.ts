@@ -35,7 +35,7 @@ function rejectAfter(ms: number, message: string): Promise<never> {
 }
 
 function rec(start: number, end: number, path = '/'): RequestRecord {
-  return { method: 'GET', path, userAgent: 'x', status: 200, start, end, aborted: false };
+  return { method: 'GET', path, userAgent: 'x', status: 200, start, end, aborted: false, connection: 1 };
 }
 
 describe('sites', () => {

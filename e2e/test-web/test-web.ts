@@ -54,6 +54,8 @@ export interface RequestRecord {
   end: number;
   /** True when the connection closed before the response finished. */
   aborted: boolean;
+  /** Which TCP connection of this site it came on: 1 for the site's first accepted connection, and so on. */
+  connection: number;
 }
 
 /** A running site. */
@@ -166,6 +168,8 @@ class Site implements TestSite {
   private readonly fallback: PageSpec | undefined;
   private readonly defaultDelayMs: number;
   readonly server: http.Server;
+  private connections = 0;
+  private readonly connectionIds = new WeakMap<object, number>();
 
   constructor(spec: SiteSpec, address: string) {
     this.address = address;
@@ -174,6 +178,7 @@ class Site implements TestSite {
     for (const [path, page] of Object.entries(spec.pages)) this.setPage(path, page);
     this.setRobots(spec.robots);
     this.server = http.createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, (req, res) => this.handle(req, res));
+    this.server.on('connection', (socket) => this.connectionIds.set(socket, ++this.connections));
     this.server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
   }
 
@@ -210,6 +215,7 @@ class Site implements TestSite {
       start: now(),
       end: NaN,
       aborted: false,
+      connection: this.connectionIds.get(req.socket) ?? 0,
     };
     this.log.push(record);
     // The end is the moment the last byte was handed to the kernel. 'finish' can fire well after that

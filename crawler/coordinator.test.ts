@@ -1,0 +1,98 @@
+/**
+ * The coordinator on a real SQLite file, driven by hand (no processes): when a host's clock says its
+ * last request ended, and when discovered links are worth storing at once.
+ */
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { openDatabase } from '../db/open.ts';
+import { seedQueries } from '../db/seeds.ts';
+import { loadConfig } from '../server/config.ts';
+import { Coordinator } from './coordinator.ts';
+import type { FetchJob, FetchResult, ParsedPage } from './protocol.ts';
+
+const DELAY_MS = 100;
+const ORIGIN = 'https://site.example';
+
+function result(jobId: number, part: Partial<FetchResult>): FetchResult {
+  return {
+    jobId, startedAt: 0, endedAt: 0, status: 200, contentType: 'text/html', etag: null, lastModified: null, retryAfterMs: null,
+    location: null, locationRefusal: null, robotsBody: null, page: null, error: null, ...part,
+  };
+}
+
+function page(links: string[]): ParsedPage {
+  return {
+    finalUrl: `${ORIGIN}/`, title: 'Home', description: '', headings: [], text: 'words', lang: null, canonical: null,
+    links, noindex: false, nofollow: false, contentHash: 'h',
+  };
+}
+
+describe('coordinator', () => {
+  let dir: string;
+  let db: Database;
+  let coordinator: Coordinator;
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-coordinator-'));
+    db = openDatabase(dir);
+    seedQueries(db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 2, scope: 'host' }, 1000);
+    coordinator = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS) }), 'test-run');
+    coordinator.start(10_000);
+  });
+  afterEach(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Fetches robots.txt (404: allow all) at t, reported at t + 10; returns the seed's job, due a delay later. */
+  function pastRobots(t: number): FetchJob {
+    const robots = coordinator.dispatch(t)!;
+    assert.equal(robots.kind, 'robots');
+    coordinator.onResult(result(robots.jobId, { status: 404 }), t + 10);
+    assert.equal(coordinator.dispatch(t + 10 + DELAY_MS - 1), undefined, 'not before a delay after the end');
+    return coordinator.dispatch(t + 10 + DELAY_MS)!;
+  }
+
+  test('the host clock runs from when the response ended, not from when the report arrived', () => {
+    const seed = pastRobots(10_000);
+    const t = 10_110;
+    // The worker read the last byte at t + 5 and reported 30 ms later, after parsing.
+    coordinator.onResult(result(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`]) }), t + 35, 30);
+    coordinator.flush(t + 35);
+    assert.equal(coordinator.dispatch(t + 5 + DELAY_MS - 1), undefined, 'one ms early is too early');
+    assert.equal(coordinator.dispatch(t + 5 + DELAY_MS)?.url, `${ORIGIN}/a`, 'due a delay after the response ended');
+  });
+
+  test('a report never moves the end before the moment the job was handed out', () => {
+    const seed = pastRobots(10_000);
+    const t = 10_110;
+    // A report claiming the response ended long before the request was sent is not believed.
+    coordinator.onResult(result(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`]) }), t + 20, 5_000);
+    coordinator.flush(t + 20);
+    assert.equal(coordinator.dispatch(t + DELAY_MS - 1), undefined);
+    assert.equal(coordinator.dispatch(t + DELAY_MS)?.url, `${ORIGIN}/a`);
+  });
+
+  test('a request whose worker died leaves the host waiting two delays', () => {
+    const seed = pastRobots(10_000);
+    coordinator.abandon(seed.jobId, 10_200, 'the worker died');
+    assert.equal(coordinator.dispatch(10_200 + 2 * DELAY_MS - 1), undefined);
+    assert.equal(coordinator.dispatch(10_200 + 2 * DELAY_MS)?.url, `${ORIGIN}/`, 'the URL is tried again');
+  });
+
+  test('links to a host with nothing queued ask for an immediate flush; links to a busy host do not', () => {
+    const seed = pastRobots(10_000);
+    coordinator.onResult(result(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`, `${ORIGIN}/b`]) }), 10_120);
+    assert.equal(coordinator.takeUrgent(), true, 'the host has nothing queued: its new links are stored at once');
+    assert.equal(coordinator.takeUrgent(), false, 'reading it clears it');
+    coordinator.flush(10_120);
+    const a = coordinator.dispatch(10_220)!;
+    assert.equal(a.url, `${ORIGIN}/a`);
+    coordinator.onResult(result(a.jobId, { status: 200, page: page([`${ORIGIN}/c`]) }), 10_230);
+    assert.equal(coordinator.takeUrgent(), false, '/b is still queued: the links wait for the next batch');
+  });
+});
