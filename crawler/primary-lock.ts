@@ -13,7 +13,7 @@ export const LOCK_WAIT_MS = 10_000;
  * there is no /proc. With the pid it names one process: a pid reused after a reboot or a crash has
  * another start time, so a stale lock never makes us wait for, or kill, an unrelated process.
  */
-function startTicks(pid: number): string | undefined {
+export function startTicks(pid: number): string | undefined {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
@@ -24,7 +24,7 @@ function startTicks(pid: number): string | undefined {
 }
 
 /** Whether the process that wrote the lock (`pid`, started at `ticks`) still runs; a zombie has ended. */
-function holderAlive(pid: number, ticks: string | undefined): boolean {
+export function holderAlive(pid: number, ticks: string | undefined): boolean {
   try {
     process.kill(pid, 0);
   } catch (err) {

@@ -3,6 +3,7 @@ import { openDatabase } from '../db/open.ts';
 import { buildApp } from './app.ts';
 import { CrawlerLink } from './crawler-link.ts';
 import { SearchService } from './search/search-service.ts';
+import { acquireServerLock, DataDirInUseError, releaseServerLock } from './server-lock.ts';
 
 /**
  * `npm start`: parses the configuration, opens the database, starts the search index build in the
@@ -20,6 +21,15 @@ async function main(): Promise<void> {
     }
     throw err;
   }
+  try {
+    acquireServerLock(config.dataDir);
+  } catch (err) {
+    if (err instanceof DataDirInUseError) {
+      process.stderr.write(`lantern: ${err.message}\n`);
+      process.exit(3);
+    }
+    throw err;
+  }
   const db = openDatabase(config.dataDir);
   const search = new SearchService(db);
   const link = new CrawlerLink(
@@ -34,6 +44,7 @@ async function main(): Promise<void> {
   } catch (err) {
     search.close();
     db.close();
+    releaseServerLock(config.dataDir);
     throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}; is another Lantern running? Set PORT to use another port`);
   }
   link.start();
@@ -49,6 +60,7 @@ async function main(): Promise<void> {
     await link.stop();
     search.close();
     db.close();
+    releaseServerLock(config.dataDir);
     process.exit(0);
   };
   process.on('SIGINT', () => void stop('SIGINT'));
