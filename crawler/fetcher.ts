@@ -24,6 +24,8 @@ export const FETCH_DEFAULTS = {
   totalTimeoutMs: 30_000,
   maxBodyBytes: 5 * 1024 * 1024,
   maxLinks: 5000,
+  /** Fetches one worker runs at once (each of a different host): slow sites must not hold whole workers. */
+  fetchesPerWorker: 4,
 } as const;
 
 /** The fetch limits for a total time limit per request (CRAWL_TIMEOUT_MS); the default gives FETCH_DEFAULTS. */

@@ -4,9 +4,10 @@ import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, type Config } from '../server/config.ts';
 import { openDatabase, type Database } from '../db/open.ts';
 import { Coordinator } from './coordinator.ts';
-import { fetchLimits } from './fetcher.ts';
+import { FETCH_DEFAULTS, fetchLimits } from './fetcher.ts';
 import { acquireLock, releaseLock } from './primary-lock.ts';
 import type { PrimaryToServer, PrimaryToWorker, ServerToPrimary, WorkerSettings, WorkerToPrimary } from './protocol.ts';
+import { WorkerPool } from './worker-pool.ts';
 
 /**
  * The crawler primary: forked by the server, it forks CRAWL_WORKERS cluster workers and is the only
@@ -82,9 +83,7 @@ const settings: WorkerSettings = {
   ...fetchLimits(config.crawlTimeoutMs), // timeouts from CRAWL_TIMEOUT_MS, body cap, link limit
 };
 
-const idle: Worker[] = [];
-const busy = new Map<number, number>(); // worker id → job id
-const lastWorkerOf = new Map<string, number>(); // origin → id of the worker that last fetched from it
+const pool = new WorkerPool<Worker>(FETCH_DEFAULTS.fetchesPerWorker);
 let wakeTimer: NodeJS.Timeout | null = null;
 let wakeAt = Infinity;
 let drained: (() => void) | null = null;
@@ -139,28 +138,15 @@ function recovered(): void {
   toServer({ type: 'recovered', message });
 }
 
-/**
- * The idle worker for a job of `origin`: the one that last fetched from that host when it is idle (its
- * connection to the site is likely still open, so the site sees fewer new connections and the request
- * starts sooner), otherwise the one idle longest.
- */
-function takeIdleWorker(origin: string): Worker {
-  const preferred = lastWorkerOf.get(origin);
-  const i = preferred === undefined ? -1 : idle.findIndex((w) => w.id === preferred);
-  return idle.splice(Math.max(0, i), 1)[0];
-}
-
-/** Hands a job to every idle worker whose next job is due, then sets the one timer for the next due host. */
+/** Hands every due job to a worker with a free slot (see WorkerPool), then sets the one timer for the next due host. */
 function pump(): void {
   if (stopping || trouble?.timer) return;
   const t = now();
   try {
-    while (idle.length > 0) {
+    while (pool.hasFreeSlot()) {
       const job = coordinator.dispatch(t);
       if (!job) break;
-      const worker = takeIdleWorker(job.origin);
-      lastWorkerOf.set(job.origin, worker.id);
-      busy.set(worker.id, job.jobId);
+      const worker = pool.assign(job.origin, job.jobId)!;
       sendWorker(worker, { type: 'fetch', job });
     }
   } catch (err) {
@@ -169,7 +155,7 @@ function pump(): void {
   }
   recovered();
   if (coordinator.hasWrites()) scheduleFlush();
-  const next = idle.length > 0 ? coordinator.nextWakeAt() : undefined;
+  const next = pool.hasFreeSlot() ? coordinator.nextWakeAt() : undefined;
   if (next === undefined) {
     if (wakeTimer) clearTimeout(wakeTimer);
     wakeTimer = null;
@@ -214,13 +200,12 @@ function forkWorker(): void {
   worker.on('message', (msg: WorkerToPrimary) => {
     if (msg.type === 'ready') {
       sendWorker(worker, { type: 'settings', settings });
-      idle.push(worker);
+      pool.add(worker);
     } else if (msg.type === 'done') {
-      busy.delete(worker.id);
+      pool.release(worker.id, msg.result.jobId);
       coordinator.onResult(msg.result, now(), msg.sinceEndMs);
-      idle.push(worker);
       checkDrained();
-      // Links to a host with nothing queued are stored at once (flushNow pumps): a worker is idle for them.
+      // Links to a host with nothing queued are stored at once (flushNow pumps): a slot is free for them.
       if (coordinator.takeUrgent()) {
         flushNow();
         return;
@@ -233,11 +218,9 @@ function forkWorker(): void {
 
 cluster.setupPrimary({ exec: WORKER_ENTRY, execArgv: process.execArgv });
 cluster.on('exit', (worker, code, signal) => {
-  const i = idle.indexOf(worker);
-  if (i >= 0) idle.splice(i, 1);
-  const jobId = busy.get(worker.id);
-  busy.delete(worker.id);
-  if (jobId !== undefined) coordinator.abandon(jobId, now(), `the worker fetching it died (${signal ?? `code ${code}`})`);
+  for (const jobId of pool.remove(worker.id)) {
+    coordinator.abandon(jobId, now(), `the worker fetching it died (${signal ?? `code ${code}`})`);
+  }
   checkDrained();
   if (!stopping) {
     process.stderr.write(`crawler: worker ${worker.process.pid} died (${signal ?? `code ${code}`}); starting another\n`);
@@ -248,7 +231,7 @@ cluster.on('exit', (worker, code, signal) => {
 for (let i = 0; i < config.crawlWorkers; i++) forkWorker();
 
 const snapshotTimer = setInterval(() => {
-  const snap = coordinator.snapshot(now(), idle.length + busy.size); // workers loaded and ready to fetch
+  const snap = coordinator.snapshot(now(), pool.readyCount()); // workers loaded and ready to fetch
   toServer({ type: 'snapshot', ...snap });
 }, SNAPSHOT_MS);
 
