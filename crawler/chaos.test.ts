@@ -20,6 +20,7 @@ import { openDatabase, type Database } from '../db/open.ts';
 import { generateSite, generatedDepth, generatedPath, politenessReport, startTestWeb, waitFor } from '../e2e/test-web/test-web.ts';
 import { startAppProcess, type AppProcess } from '../e2e/test-web/app-process.ts';
 import { isAlive, workerChildren } from '../e2e/test-web/proc.ts';
+import { seededRandom } from '../e2e/test-web/seeded-random.ts';
 
 const DELAY_MS = 30;
 const PAGES = 110; // per fast site
@@ -32,17 +33,6 @@ const ORPHAN_EXIT_MS = 9_000;
 type Kind = (typeof KINDS)[number];
 interface Kill { kind: Kind; pid: number; atPages: number; atMs: number }
 
-/** Mulberry32: a small seeded PRNG, so a failing run can be replayed with CHAOS_SEED. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Page i of site s carries this word, and no other page does (the `q` keeps it from prefixing another). */
 const token = (s: number, i: number) => `chaos${s}x${i}q`;
@@ -50,7 +40,7 @@ const token = (s: number, i: number) => `chaos${s}x${i}q`;
 test('kill -9 workers, the primary and the server, again and again: every page stored once, searchable, politely', { timeout: 180_000 }, async () => {
   const t0 = performance.now();
   const seed = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
-  const random = prng(seed);
+  const random = seededRandom(seed);
   const web = await startTestWeb(Array.from({ length: SITES }, (_, s) =>
     generateSite({ pages: PAGES, prefix: `c${s}`, words: (i) => token(s, i), delayMs: 10 })));
   const expected = SITES * PAGES;

@@ -5,6 +5,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { asIdentifier, extractIdentifiers, MAX_IDENTS_PER_PAGE } from './identifiers.ts';
+import { seededRandom } from '../../e2e/test-web/seeded-random.ts';
 
 /** The plain definition: every run, kept when it holds a joiner and is an identifier. */
 function byEveryRun(...texts: string[]): string {
@@ -20,21 +21,11 @@ function byEveryRun(...texts: string[]): string {
   return [...seen].join(' ');
 }
 
-/** Deterministic pseudo-random numbers (mulberry32), so a failure can be replayed. */
-function rng(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PIECES = ['a', 'Z', '7', '_', '-', '--', ' ', '.', '=', 'é', 'e\u0301', 'ß', '𝔘', '😀', '中', '١', '\u00a0', '__init__', 'git-rebase', '\n', 'x'];
 
 test('finds exactly the identifiers that reading every word finds (2,000 random texts)', () => {
-  const random = rng(9309);
+  const random = seededRandom(9309); // replayable
   for (let n = 0; n < 2000; n++) {
     const parts: string[] = [];
     const length = 1 + Math.floor(random() * 40);

@@ -1,0 +1,15 @@
+/**
+ * Mulberry32: a small seeded pseudo-random generator for tests and benchmarks, so that a failing run
+ * (a chaos order, a fuzzed text, a generated corpus) can be replayed exactly from its seed.
+ * Returns numbers in [0, 1).
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
