@@ -63,6 +63,10 @@ export interface PageQueries {
   pagesAfterSeq(seq: number, limit: number): PageChange[];
   /** The stored page with this url, or undefined. */
   getPage(url: string): StoredPage | undefined;
+  /** The highest seq, and the id of the page whose seq is `seq` (undefined if none): checks a search snapshot's cursor. */
+  seqCheck(seq: number): { maxSeq: number; idAtSeq: number | undefined };
+  /** The url, seq and searchability of the page with this id, or undefined: spot checks of a search snapshot. */
+  pageSeq(id: number): { url: string; seq: number; indexed: boolean } | undefined;
 }
 
 // C0 control characters other than tab, newline and carriage return never belong in readable text;
@@ -120,6 +124,9 @@ export function pageQueries(db: Database): PageQueries {
     seq: number; indexed: number; fetched_at: number;
   }>(`SELECT id, url, title, description, headings, host, seq, indexed, fetched_at
       FROM pages WHERE seq > ? ORDER BY seq LIMIT ?`);
+  const maxSeq = db.prepare<[], { m: number | null }>('SELECT max(seq) AS m FROM pages');
+  const atSeq = db.prepare<[number], { id: number }>('SELECT id FROM pages WHERE seq = ?');
+  const seqOf = db.prepare<[number], { url: string; seq: number; indexed: number }>('SELECT url, seq, indexed FROM pages WHERE id = ?');
   const get = db.prepare<[string], PageRow>(
     `SELECT id, url, final_url, origin, host, seed_id, status, content_type, title, description, headings,
        body, lang, canonical, fetched_at, etag, last_modified, content_hash, noindex, nofollow, indexed, seq
@@ -168,6 +175,13 @@ export function pageQueries(db: Database): PageQueries {
         contentHash: r.content_hash, noindex: r.noindex === 1, nofollow: r.nofollow === 1,
         indexed: r.indexed === 1,
       };
+    },
+    seqCheck(seq) {
+      return { maxSeq: maxSeq.get()?.m ?? 0, idAtSeq: atSeq.get(seq)?.id };
+    },
+    pageSeq(id) {
+      const r = seqOf.get(id);
+      return r === undefined ? undefined : { url: r.url, seq: r.seq, indexed: r.indexed === 1 };
     },
   };
 }

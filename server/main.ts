@@ -1,8 +1,10 @@
+import path from 'node:path';
 import { ConfigError, loadConfig } from './config.ts';
 import { openDatabase } from '../db/open.ts';
 import { buildApp } from './app.ts';
 import { CrawlerLink } from './crawler-link.ts';
 import { SearchService } from './search/search-service.ts';
+import { TITLE_SNAPSHOT_FILE } from './search/title-index.ts';
 import { acquireServerLock, DataDirInUseError, releaseServerLock } from './server-lock.ts';
 
 /**
@@ -31,7 +33,9 @@ async function main(): Promise<void> {
     throw err;
   }
   const db = openDatabase(config.dataDir);
-  const search = new SearchService(db);
+  const search = new SearchService(db, {
+    snapshot: { file: path.join(config.dataDir, TITLE_SNAPSHOT_FILE), warn: (msg) => app.log.warn(msg) },
+  });
   const link = new CrawlerLink(
     { info: (msg) => app.log.info(msg), warn: (msg) => app.log.warn(msg), error: (msg) => app.log.error(msg) },
     () => search.refresh(),

@@ -29,7 +29,7 @@ import { fuseRankings } from './rank-fusion.ts';
 import type { PageSignals } from './rank-fusion.ts';
 import { makeSnippet, piecesFromMarked } from './snippet.ts';
 import { FUZZY_MIN_CHARS, TitleIndex } from './title-index.ts';
-import type { TitleHit } from './title-index.ts';
+import type { TitleHit, TitleSnapshotOptions } from './title-index.ts';
 import type { SearchResponse, SearchResult, Suggestion, SuggestResponse } from './types.ts';
 
 /** A query with nothing searchable in it (the API answers 400 bad-query with the message). */
@@ -46,6 +46,9 @@ export const BOOST_REACH = 45;
 export const FTS_MIN_PREFIX_CHARS = 4;
 export const FTS_PREFIX_MAX_TERMS = 50;
 export const FTS_PREFIX_MAX_PAGES = 20_000;
+/** How long a prefix's spread is reused, and how many are kept (see #prefixSpread). */
+export const PREFIX_SPREAD_TTL_MS = 60_000;
+export const PREFIX_SPREAD_CACHE_MAX = 5000;
 /** Up to this many full-text matches are ranked exactly by bm25 (see #ranked). */
 export const RANK_ALL_MAX = 2000;
 /** Above RANK_ALL_MAX, bm25 ranks only this many of the newest matches per list. */
@@ -83,21 +86,28 @@ export class SearchService {
   readonly #refreshIntervalMs: number;
   readonly #rankAllMax: number;
   readonly #rankSample: number;
+  readonly #spreads = new Map<string, { terms: number; pages: number; at: number }>();
   #timer: NodeJS.Timeout | undefined;
 
   /**
    * A service reading `db` (migrated through 0002); nothing runs until `start()`. `chunkRows`,
-   * `rankAllMax` and `rankSample` default to CHUNK_ROWS, RANK_ALL_MAX and RANK_SAMPLE (tests shrink them).
+   * `rankAllMax` and `rankSample` default to CHUNK_ROWS, RANK_ALL_MAX and RANK_SAMPLE (tests shrink
+   * them). With `snapshot`, the title index starts from (and keeps) a snapshot file (title-index.ts).
    */
-  constructor(db: Database, opts: { refreshIntervalMs?: number; chunkRows?: number; rankAllMax?: number; rankSample?: number } = {}) {
+  constructor(db: Database, opts: {
+    refreshIntervalMs?: number; chunkRows?: number; rankAllMax?: number; rankSample?: number; snapshot?: TitleSnapshotOptions;
+  } = {}) {
     this.#fts = new FtsSearch(db);
-    this.#titles = new TitleIndex(pageQueries(db), { chunkRows: opts.chunkRows });
+    this.#titles = new TitleIndex(pageQueries(db), { chunkRows: opts.chunkRows, snapshot: opts.snapshot });
     this.#refreshIntervalMs = opts.refreshIntervalMs ?? 500;
     this.#rankAllMax = opts.rankAllMax ?? RANK_ALL_MAX;
     this.#rankSample = opts.rankSample ?? RANK_SAMPLE;
   }
 
-  /** Starts building the title index in the background, and the backstop refresh timer (unref'd). */
+  /**
+   * Starts building the title index in the background (restoring its snapshot first when there is
+   * a usable one), and the backstop refresh timer (unref'd).
+   */
   start(): void {
     this.#titles.catchUpLater();
     if (this.#timer === undefined) {
@@ -111,12 +121,22 @@ export class SearchService {
     return this.#titles.ready;
   }
 
+  /** True when the title index started from its snapshot file (not from the pages table). */
+  get restoredFromSnapshot(): boolean {
+    return this.#titles.restoredFrom !== undefined;
+  }
+
+  /** Writes the title index's snapshot now (see TitleIndex.writeSnapshot); nothing without a snapshot file. */
+  writeSnapshot(): Promise<void> {
+    return this.#titles.writeSnapshot();
+  }
+
   /** Reads pages stored since the last refresh into the title index now (FTS5 is always current). */
   refresh(): void {
     this.#titles.catchUp();
   }
 
-  /** Stops the timer and any build in progress. */
+  /** Stops the timer and any build in progress (with a snapshot file, writes a last snapshot: see TitleIndex.close). */
   close(): void {
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
@@ -268,12 +288,27 @@ export class SearchService {
     const items = q.items.map((it) => {
       if (it.kind !== 'term' || !it.prefix) return it;
       if (it.folded.length >= FTS_MIN_PREFIX_CHARS) {
-        const spread = this.#fts.prefixSpread(it.folded, FTS_PREFIX_MAX_TERMS);
+        const spread = this.#prefixSpread(it.folded);
         if (spread.terms <= FTS_PREFIX_MAX_TERMS && spread.pages <= FTS_PREFIX_MAX_PAGES) return it;
       }
       return { ...it, prefix: false };
     });
     return { ...q, items };
+  }
+
+  /**
+   * FtsSearch.prefixSpread, remembered for PREFIX_SPREAD_TTL_MS: pages_fts_vocab counts a prefix's
+   * pages by reading the posting lists of its words (about 0.4 ms at 100k pages), and the answer
+   * only decides whether FTS5 gets the prefix, which a slightly stale count decides just as well.
+   */
+  #prefixSpread(prefix: string): { terms: number; pages: number } {
+    const now = performance.now();
+    const hit = this.#spreads.get(prefix);
+    if (hit !== undefined && now - hit.at < PREFIX_SPREAD_TTL_MS) return hit;
+    if (this.#spreads.size >= PREFIX_SPREAD_CACHE_MAX) this.#spreads.clear();
+    const spread = { ...this.#fts.prefixSpread(prefix, FTS_PREFIX_MAX_TERMS), at: now };
+    this.#spreads.set(prefix, spread);
+    return spread;
   }
 
   /** Words of 5+ letters that no page contains (not even as a prefix, for a prefix word), with close words from the title index. */

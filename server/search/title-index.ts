@@ -12,20 +12,25 @@
  * the build at start; it yields to the event loop with setImmediate between chunks, so the server
  * answers (from FTS5 and a partial title index) while it runs. Later calls pick up new writes; a
  * missed notification only delays an update until the next call.
+ *
+ * With a snapshot file (title-snapshot.ts), the start first restores the index from it (in steps,
+ * the event loop turning between them), checks it against the pages table, and then catches up
+ * from its cursor as above; a snapshot is written after a catch-up that applied enough changes,
+ * and at close. Any problem with the file is reported through `warn` and the index is built from
+ * the pages table instead: the snapshot only ever saves time. While a snapshot is exported (in
+ * steps, about 0.3-0.5 s at 100k pages, at most every SNAPSHOT_MIN_INTERVAL_MS) catch-ups wait,
+ * so a page stored meanwhile reaches the title index that much later (FTS5 has it at once).
  */
-import MiniSearch from 'minisearch';
-import { getPublicSuffix } from 'tldts';
 import type { SearchResult } from 'minisearch';
-import type { PageChange, PageQueries } from '../../db/pages.ts';
-import { foldCase } from './identifiers.ts';
+import type { PageQueries } from '../../db/pages.ts';
+import { indexFingerprint, OPTIONS, processTerm, toDoc, tokenize } from './title-doc.ts';
+import { TermSearch } from './term-search.ts';
+import type { TermSearchState, TitleDoc } from './term-search.ts';
+import { decodeSnapshot, encodeSnapshot, readSnapshotFile, SnapshotError, writeSnapshotFile, writeSnapshotFileSync } from './title-snapshot.ts';
+import type { SnapshotCursor } from './title-snapshot.ts';
 
-/** A page as the title index holds it. */
-interface TitleDoc {
-  id: number;
-  title: string;
-  headings: string;
-  url: string;
-}
+export { MAX_COMPLETION_SCAN, TITLE_BOOST } from './term-search.ts';
+export { urlWords } from './title-doc.ts';
 
 /** One page found in the title index. */
 export interface TitleHit {
@@ -39,130 +44,27 @@ export interface TitleHit {
   titleTerms: number;
 }
 
-/** Field weights of the title index: a title word counts most. */
-export const TITLE_BOOST = { title: 3, headings: 2, url: 1.5 } as const;
 /** Rows read per chunk during build and refresh. */
 export const CHUNK_ROWS = 500;
-/** Headings are capped (the first ones, h1-h3 in page order): memory is per distinct word. */
-const MAX_HEADINGS = 8;
-const MAX_HEADING_CHARS = 300;
-const MAX_TERM_CHARS = 40;
-const URL_NOISE = new Set(['http', 'https', 'www', 'html', 'htm', 'php', 'aspx', 'index', 'com', 'org', 'net']);
+/** The snapshot's file name in DATA_DIR (server/main.ts). */
+export const TITLE_SNAPSHOT_FILE = 'title-index.snapshot';
 
-const tokenize = MiniSearch.getDefault('tokenize') as (text: string) => string[];
-
-/** Folds a term; drops empty and overlong ones (identically at index and query time). */
-function processTerm(term: string): string | null {
-  const t = foldCase(term);
-  return t.length === 0 || t.length > MAX_TERM_CHARS ? null : t;
+/** Where the title index keeps its snapshot, and how often it rewrites it. */
+export interface TitleSnapshotOptions {
+  file: string;
+  /** Told why a snapshot was not used or could not be written (the index works on without it). */
+  warn: (message: string) => void;
+  /** Page changes applied since the last snapshot before a catch-up writes another (default SNAPSHOT_MIN_CHANGES). */
+  minChanges?: number;
+  /** Least time between two snapshots written after catch-ups (default SNAPSHOT_MIN_INTERVAL_MS). */
+  minIntervalMs?: number;
 }
 
-/**
- * The words of a URL worth matching: host labels below the public suffix ("docs example" for
- * docs.example.co.uk) and path segments, without scheme, www, file types or numbers. The suffix
- * would be a word of nearly every page (a huge posting list for nothing).
- */
-export function urlWords(url: string): string {
-  let u: URL;
-  try {
-    u = new URL(url);
-  } catch {
-    return '';
-  }
-  const suffix = getPublicSuffix(u.hostname);
-  const host = suffix !== null && suffix !== u.hostname && u.hostname.endsWith(`.${suffix}`)
-    ? u.hostname.slice(0, -suffix.length - 1)
-    : u.hostname;
-  const path = (() => {
-    try {
-      return decodeURIComponent(u.pathname);
-    } catch {
-      return u.pathname;
-    }
-  })();
-  return `${host} ${path}`
-    .split(/[^\p{L}\p{N}]+/u)
-    .filter((w) => w.length > 0 && !URL_NOISE.has(w.toLowerCase()) && !/^\d+$/.test(w))
-    .join(' ');
-}
-
-/** The title-index entry of a page. */
-function toDoc(p: PageChange): TitleDoc {
-  return {
-    id: p.id,
-    title: p.title,
-    headings: p.headings.slice(0, MAX_HEADINGS).join('\n').slice(0, MAX_HEADING_CHARS),
-    url: urlWords(p.url),
-  };
-}
-
-type TermData = Map<number, Map<number, number>>;
-
-/** MiniSearch plus term completion straight from its term tree (no scoring of documents). */
-class TermSearch extends MiniSearch<TitleDoc> {
-  /** Documents holding the term, weighted by field boost (discarded ones may still count until vacuuming). */
-  #weigh(data: TermData): number {
-    let w = 0;
-    for (const [fieldId, docs] of data) w += docs.size * (FIELD_WEIGHT_BY_ID[fieldId] ?? 1);
-    return w;
-  }
-
-  /** True when some current (not discarded) document holds the term; usually the first one looked at. */
-  #alive(data: TermData): boolean {
-    for (const docs of data.values()) for (const shortId of docs.keys()) if (this._documentIds.has(shortId)) return true;
-    return false;
-  }
-
-  /** Indexed words starting with `prefix`, most widespread first (weighted by field boost). */
-  completions(prefix: string, limit: number, fuzzy: number): Array<{ term: string; weight: number }> {
-    const found = new Map<string, number>();
-    let scanned = 0;
-    for (const [term, data] of this._index.atPrefix(prefix)) {
-      if (++scanned > MAX_COMPLETION_SCAN) break; // a 1-2 letter prefix starts thousands of words
-      if (this.#alive(data)) found.set(term, this.#weigh(data));
-    }
-    if (fuzzy > 0 && found.size === 0) {
-      for (const [term, [data]] of this._index.fuzzyGet(prefix, fuzzy)) {
-        if (this.#alive(data)) found.set(term, this.#weigh(data) / 2);
-      }
-    }
-    return [...found].map(([term, weight]) => ({ term, weight }))
-      .sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0))
-      .slice(0, limit);
-  }
-
-  /** Postings (document × field) of an indexed word; 0 when absent. */
-  postings(term: string): number {
-    const data = this._index.get(term);
-    if (data === undefined) return 0;
-    let n = 0;
-    for (const docs of data.values()) n += docs.size;
-    return n;
-  }
-
-  /** Postings of all indexed words starting with `prefix`, counting no further than `cap`. */
-  prefixPostings(prefix: string, cap: number): number {
-    let n = 0;
-    for (const [, data] of this._index.atPrefix(prefix)) {
-      for (const docs of data.values()) n += docs.size;
-      if (n > cap) return n;
-    }
-    return n;
-  }
-
-  /** Indexed words within `distance` edits of `term`, closest first, then most widespread. */
-  similar(term: string, distance: number, limit: number): string[] {
-    const found: Array<{ term: string; distance: number; weight: number }> = [];
-    for (const [t, [data, d]] of this._index.fuzzyGet(term, distance)) {
-      if (t !== term && this.#alive(data)) found.push({ term: t, distance: d, weight: this.#weigh(data) });
-    }
-    return found.sort((a, b) => a.distance - b.distance || b.weight - a.weight || a.term.localeCompare(b.term))
-      .slice(0, limit).map((f) => f.term);
-  }
-}
-
-const FIELDS = ['title', 'headings', 'url'] as const;
-const FIELD_WEIGHT_BY_ID: number[] = FIELDS.map((f) => TITLE_BOOST[f]);
+/** Defaults of TitleSnapshotOptions: a snapshot costs about 0.3 s of event loop at 100k pages. */
+export const SNAPSHOT_MIN_CHANGES = 1000;
+export const SNAPSHOT_MIN_INTERVAL_MS = 5 * 60_000;
+/** Pages of a snapshot looked up in the pages table before it is used. */
+const SPOT_CHECKS = 32;
 
 /** Words of at least this length are matched with typos (one edit up to 7 letters, two from 8). */
 export const FUZZY_MIN_CHARS = 5;
@@ -170,8 +72,6 @@ export const FUZZY_MIN_CHARS = 5;
 export const MIN_PREFIX_CHARS = 3;
 /** Most postings the words (and prefix) of one title-index search may bring in (see `search`). */
 export const POSTINGS_BUDGET = 1000;
-/** Most indexed words looked at when completing a prefix. */
-export const MAX_COMPLETION_SCAN = 3000;
 /** Words with fewer postings than this are also matched fuzzily (typos make rare or absent words). */
 export const RARE_POSTINGS = 3;
 
@@ -180,28 +80,45 @@ export class TitleIndex {
   readonly #pages: PageQueries;
   readonly #chunkRows: number;
   readonly #budget: number;
+  readonly #snapshot: TitleSnapshotOptions | undefined;
   #ms: TermSearch;
   #cursor = 0;
+  /** Id of the page whose change is at the cursor (a snapshot records it). */
+  #cursorId = 0;
   #ready = false;
   #scheduled: NodeJS.Immediate | undefined;
   #closed = false;
   readonly #completionCache = new Map<string, string[]>();
   #completionCursor = -1;
+  #started = false;
+  #restoring = false;
+  #exporting = false;
+  #snapshotTried = false;
+  #restored: SnapshotCursor | undefined;
+  #changesSinceSnapshot = 0;
+  #lastSnapshotAt = Number.NEGATIVE_INFINITY;
+  #writeScheduled: NodeJS.Immediate | undefined;
+  /** Snapshot writes run one after another, in this chain. */
+  #writes: Promise<void> = Promise.resolve();
+  #pendingWrites = 0;
+  #restoreDone: Promise<void> = Promise.resolve();
 
   /**
    * An empty index reading from `pages`; nothing happens until `catchUp` is called. `chunkRows` and
-   * `postingsBudget` default to CHUNK_ROWS and POSTINGS_BUDGET.
+   * `postingsBudget` default to CHUNK_ROWS and POSTINGS_BUDGET; without `snapshot`, no file is read
+   * or written.
    */
-  constructor(pages: PageQueries, opts: { chunkRows?: number; postingsBudget?: number } = {}) {
+  constructor(pages: PageQueries, opts: { chunkRows?: number; postingsBudget?: number; snapshot?: TitleSnapshotOptions } = {}) {
     this.#pages = pages;
     this.#chunkRows = opts.chunkRows ?? CHUNK_ROWS;
     this.#budget = opts.postingsBudget ?? POSTINGS_BUDGET;
-    this.#ms = new TermSearch({
-      fields: [...FIELDS],
-      storeFields: [],
-      processTerm,
-      searchOptions: { boost: { ...TITLE_BOOST }, processTerm },
-    });
+    this.#snapshot = opts.snapshot;
+    this.#ms = new TermSearch(OPTIONS);
+  }
+
+  /** Where the start began: the snapshot's cursor when the index was restored from one, else undefined. */
+  get restoredFrom(): SnapshotCursor | undefined {
+    return this.#restored;
   }
 
   /** True once the index has caught up with the pages table at least once. */
@@ -225,20 +142,149 @@ export class TitleIndex {
    * catch-up is under way, further calls do nothing (it will get there).
    */
   catchUp(): void {
-    if (this.#closed || this.#scheduled !== undefined) return;
+    this.#started = true;
+    if (this.#closed || this.#scheduled !== undefined || this.#restoring || this.#exporting) return;
     if (this.#step()) this.#schedule();
   }
 
-  /** Like catchUp, but the first chunk too runs on a later turn of the event loop (the build at start). */
+  /**
+   * Like catchUp, but the first chunk too runs on a later turn of the event loop (the build at
+   * start). The first call with a snapshot file restores from it first (asynchronously).
+   */
   catchUpLater(): void {
-    if (this.#closed || this.#scheduled !== undefined) return;
+    this.#started = true;
+    if (this.#closed || this.#scheduled !== undefined || this.#restoring || this.#exporting) return;
+    if (this.#snapshot !== undefined && !this.#snapshotTried) {
+      this.#snapshotTried = true;
+      this.#restoring = true;
+      this.#restoreDone = this.#restore(this.#snapshot).finally(() => {
+        this.#restoring = false;
+        if (!this.#closed) this.#schedule();
+      });
+      return;
+    }
     this.#schedule();
+  }
+
+  /** Restores the index from the snapshot file if there is a usable one; says why not through `warn`. */
+  async #restore(snap: TitleSnapshotOptions): Promise<void> {
+    try {
+      const buf = await readSnapshotFile(snap.file);
+      if (buf === undefined || this.#closed) return;
+      const { state, at } = decodeSnapshot(buf, indexFingerprint());
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.#closed) return;
+      this.#verify(at);
+      const steps = TermSearch.restoreSteps(state, OPTIONS);
+      let step = steps.next();
+      while (!step.done) {
+        await new Promise((resolve) => setImmediate(resolve));
+        if (this.#closed) return;
+        step = steps.next();
+      }
+      this.#ms = step.value;
+      this.#cursor = at.cursor;
+      this.#cursorId = at.cursorId;
+      this.#completionCache.clear();
+      this.#restored = at;
+    } catch (err) {
+      snap.warn(`title-index: snapshot ${snap.file} not used, building from the pages table (${(err as Error).message})`);
+    }
+  }
+
+  /**
+   * Throws SnapshotError unless the snapshot fits the pages table: its cursor is not past the last
+   * write and names the page written there (if that page was not rewritten since), and its sample
+   * pages have the same urls and, if not rewritten since, are searchable. Catches a snapshot of
+   * another database.
+   */
+  #verify(at: SnapshotCursor): void {
+    const { maxSeq, idAtSeq } = this.#pages.seqCheck(at.cursor);
+    if (at.cursor > maxSeq) throw new SnapshotError(`title-index: snapshot cursor ${at.cursor} is past the last page write (${maxSeq})`);
+    if (idAtSeq !== undefined && idAtSeq !== at.cursorId) throw new SnapshotError('title-index: snapshot cursor names another page');
+    for (const check of at.checks) {
+      const page = this.#pages.pageSeq(check.id);
+      if (page === undefined || page.url !== check.url || (page.seq <= at.cursor && !page.indexed)) {
+        throw new SnapshotError(`title-index: snapshot page ${check.id} does not match the pages table`);
+      }
+    }
+  }
+
+  /**
+   * Writes a snapshot of the index now (after any write in progress); resolves when it is on disk.
+   * Failures are reported through `warn`, not thrown. Does nothing without a snapshot file.
+   */
+  writeSnapshot(): Promise<void> {
+    const snap = this.#snapshot;
+    if (snap === undefined) return Promise.resolve();
+    this.#pendingWrites++;
+    const job = this.#writes.then(() => this.#snapshotNow(snap)).finally(() => {
+      this.#pendingWrites--;
+    });
+    this.#writes = job;
+    return job;
+  }
+
+  /**
+   * One snapshot: exported in steps while catch-ups wait (they would change what is being
+   * exported), then written. Never rejects: a failure is told to `warn` (the index works on).
+   */
+  async #snapshotNow(snap: TitleSnapshotOptions): Promise<void> {
+    await this.#restoreDone;
+    if (this.#closed) return;
+    this.#exporting = true;
+    try {
+      let state: TermSearchState | undefined;
+      try {
+        const steps = this.#ms.exportSteps();
+        let step = steps.next();
+        while (!step.done && !this.#closed) {
+          await new Promise((resolve) => setImmediate(resolve));
+          step = steps.next();
+        }
+        if (step.done) state = step.value;
+      } finally {
+        this.#exporting = false;
+        // Resume the catch-ups that waited (only if the index was started: this is no start).
+        if (this.#started && !this.#closed && !this.#restoring && this.#scheduled === undefined) this.#schedule();
+      }
+      if (state !== undefined) await writeSnapshotFile(snap.file, this.#encode(state));
+    } catch (err) {
+      snap.warn(`title-index: could not write snapshot ${snap.file} (${(err as Error).message})`);
+    }
+  }
+
+  #encode(state: TermSearchState): Buffer[] {
+    const checks: SnapshotCursor['checks'] = [];
+    const n = state.ids.length;
+    const picks = Math.min(n, SPOT_CHECKS);
+    for (let k = 0; k < picks; k++) {
+      const id = state.ids[Math.floor((k * n) / picks)];
+      const page = this.#pages.pageSeq(id);
+      if (page !== undefined) checks.push({ id, url: page.url });
+    }
+    const data = encodeSnapshot(state, { cursor: this.#cursor, cursorId: this.#cursorId, checks }, indexFingerprint());
+    this.#changesSinceSnapshot = 0;
+    this.#lastSnapshotAt = performance.now();
+    return data;
+  }
+
+  /** After a catch-up: a snapshot on a later turn if enough changed since the last one (see TitleSnapshotOptions). */
+  #maybeSnapshot(): void {
+    const snap = this.#snapshot;
+    if (snap === undefined || this.#writeScheduled !== undefined || this.#pendingWrites > 0 || this.#closed) return;
+    if (this.#changesSinceSnapshot < (snap.minChanges ?? SNAPSHOT_MIN_CHANGES)) return;
+    if (performance.now() - this.#lastSnapshotAt < (snap.minIntervalMs ?? SNAPSHOT_MIN_INTERVAL_MS)) return;
+    this.#writeScheduled = setImmediate(() => {
+      this.#writeScheduled = undefined;
+      if (!this.#closed) void this.writeSnapshot();
+    });
   }
 
   #schedule(): void {
     this.#scheduled = setImmediate(() => {
       this.#scheduled = undefined;
-      if (this.#closed) return;
+      if (this.#closed || this.#exporting) return; // a snapshot export resumes the catch-up when done
       if (this.#step()) this.#schedule();
     });
   }
@@ -252,17 +298,38 @@ export class TitleIndex {
       if (row.indexed) fresh.push(toDoc(row));
     }
     if (fresh.length > 0) this.#ms.addAll(fresh);
-    if (rows.length > 0) this.#cursor = rows[rows.length - 1].seq;
+    if (rows.length > 0) {
+      this.#cursor = rows[rows.length - 1].seq;
+      this.#cursorId = rows[rows.length - 1].id;
+      this.#changesSinceSnapshot += rows.length;
+    }
     const more = rows.length === this.#chunkRows;
-    if (!more) this.#ready = true;
+    if (!more) {
+      this.#ready = true;
+      this.#maybeSnapshot();
+    }
     return more;
   }
 
-  /** Stops any scheduled catch-up chunk. */
+  /**
+   * Stops any scheduled catch-up chunk; with a snapshot file, writes a last snapshot (synchronously)
+   * if the index is built and changed since the last one.
+   */
   close(): void {
+    if (this.#closed) return;
     this.#closed = true;
     if (this.#scheduled !== undefined) clearImmediate(this.#scheduled);
+    if (this.#writeScheduled !== undefined) clearImmediate(this.#writeScheduled);
     this.#scheduled = undefined;
+    this.#writeScheduled = undefined;
+    const snap = this.#snapshot;
+    if (snap !== undefined && this.#ready && this.#changesSinceSnapshot > 0) {
+      try {
+        writeSnapshotFileSync(snap.file, this.#encode(this.#ms.exportState()));
+      } catch (err) {
+        snap.warn(`title-index: could not write snapshot ${snap.file} at close (${(err as Error).message})`);
+      }
+    }
   }
 
   /** The folded terms the title index searches for these words (same tokenizer and folding as the index). */
