@@ -4,6 +4,7 @@
  */
 import { openDatabase } from '../../db/open.ts';
 import { pageQueries } from '../../db/pages.ts';
+import { seededRandom } from '../../e2e/test-web/seeded-random.ts';
 
 const VOCAB_SIZE = 60_000;
 const BATCH = 1000;
@@ -12,21 +13,9 @@ const QUERIES = 200;
 /** The queries one bench run times: searches of 1-3 words and suggest prefixes. */
 export interface Workload { searches: string[]; suggests: string[] }
 
-/** mulberry32: a small seeded PRNG, so page i is the same text in every run. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** 60k distinct pronounceable words, shortest first (frequent words are short, as in real text). */
 function vocabulary(): string[] {
-  const r = rng(42);
+  const r = seededRandom(42);
   const c = 'bcdfghjklmnprstvwz';
   const v = 'aeiouy';
   const words = new Set<string>();
@@ -67,7 +56,7 @@ export interface GenPage { url: string; host: string; title: string; headings: s
 
 /** Page i: title 8 words, 3 headings of 4, description 20, body 600 in sentences, ~0.5 % identifiers. */
 export function page(i: number): GenPage {
-  const r = rng(i * 2654435761 + 17);
+  const r = seededRandom(i * 2654435761 + 17);
   const words = (n: number, pick: (r: () => number) => string) => Array.from({ length: n }, () => pick(r));
   const title = words(8, content);
   const body: string[] = [];
@@ -111,7 +100,7 @@ export function buildCorpus(dir: string, n: number): number {
     })();
     indexMs += performance.now() - t;
     db.transaction(() => {
-      for (const [k, p] of batch.entries()) frontier.run(p.url, `http://${p.host}`, Math.floor(1 / (rng(from + k)() + 0.001)));
+      for (const [k, p] of batch.entries()) frontier.run(p.url, `http://${p.host}`, Math.floor(1 / (seededRandom(from + k)() + 0.001)));
     })();
     if ((from / BATCH) % 20 === 19) process.stdout.write(`  ${from + batch.length} pages, ${((performance.now() - started) / 1000).toFixed(0)} s\r`);
   }
@@ -122,7 +111,7 @@ export function buildCorpus(dir: string, n: number): number {
 
 /** 200 searches of 1-3 words taken from random pages (not among the 100 most frequent words), and 200 prefixes. */
 export function workload(n: number): Workload {
-  const r = rng(n + 99);
+  const r = seededRandom(n + 99);
   const common = new Set(VOCAB.slice(0, 100));
   const searches: string[] = [];
   const suggests: string[] = [];

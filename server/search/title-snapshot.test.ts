@@ -125,14 +125,20 @@ test('close writes a last snapshot when the index changed since the previous one
   again.close();
 });
 
-/** Writes a good snapshot of the corpus, lets `spoil` change the file, and checks the next start ignores it. */
-async function expectFallback(spoil: (buf: Buffer) => Buffer | void, reason: RegExp): Promise<void> {
-  const pages = pageQueries(env.db);
+/** Stores the corpus, builds an index, writes its snapshot and closes it; returns what it answered. */
+async function snapshotOfCorpus(pages: PageQueries): Promise<unknown> {
   storeCorpus(pages);
   const first = await started(new TitleIndex(pages, { snapshot: snapshotOpts() }));
   await first.writeSnapshot();
-  const expected = answers(first);
+  const answered = answers(first);
   first.close();
+  return answered;
+}
+
+/** Writes a good snapshot of the corpus, lets `spoil` change the file, and checks the next start ignores it. */
+async function expectFallback(spoil: (buf: Buffer) => Buffer | void, reason: RegExp): Promise<void> {
+  const pages = pageQueries(env.db);
+  const expected = await snapshotOfCorpus(pages);
   const buf = readFileSync(file);
   writeFileSync(file, spoil(buf) ?? buf);
   const second = await started(new TitleIndex(pages, { snapshot: snapshotOpts() }));
@@ -166,10 +172,7 @@ test('a snapshot taken with other index options is ignored', async () => {
 test('a snapshot of another database is ignored', async () => {
   // The same pages stored in another order: ids differ, so the spot checks or the cursor fail.
   const pages = pageQueries(env.db);
-  storeCorpus(pages);
-  const first = await started(new TitleIndex(pages, { snapshot: snapshotOpts() }));
-  await first.writeSnapshot();
-  first.close();
+  await snapshotOfCorpus(pages);
   const other = tempDatabase();
   try {
     const otherPages = pageQueries(other.db);
@@ -190,10 +193,7 @@ test('a snapshot of another database is ignored', async () => {
 
 test('a snapshot ahead of the pages table is ignored', async () => {
   const pages = pageQueries(env.db);
-  storeCorpus(pages);
-  const first = await started(new TitleIndex(pages, { snapshot: snapshotOpts() }));
-  await first.writeSnapshot();
-  first.close();
+  await snapshotOfCorpus(pages);
   env.db.prepare('UPDATE pages SET seq = seq - 1000').run(); // as if restored from an older backup
   const index = await started(new TitleIndex(pages, { snapshot: snapshotOpts() }));
   assert.equal(index.restoredFrom, undefined);
