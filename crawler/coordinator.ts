@@ -51,6 +51,10 @@ export class Coordinator {
   private readonly fetchEnds: number[] = [];
   private readonly budget: UrlBudget;
   private writes: Write[] = [];
+  /** Set when queued writes hold links to a host with nothing queued (see takeUrgent). */
+  private urgent = false;
+  /** Writes a job's lease and its host's start in one transaction (see the constructor). */
+  private readonly recordStart: (job: CrawlJob, origin: string, now: number) => void;
   private newRows: FrontierRow[] = [];
   private pagesStored = 0;
   private seedCursor = 0;
@@ -70,8 +74,6 @@ export class Coordinator {
       this.hosts.recordStart(origin, now);
     });
   }
-
-  private readonly recordStart: (job: CrawlJob, origin: string, now: number) => void;
 
   /** Loads what a previous run left: leases go back to the queue, host clocks and robots rules are restored. */
   start(now: number): void {
@@ -345,8 +347,6 @@ export class Coordinator {
     this.urgent = false;
     return urgent;
   }
-
-  private urgent = false;
 
   /** Whether writes are waiting for `flush()`. */
   hasWrites(): boolean {

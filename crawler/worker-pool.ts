@@ -8,7 +8,7 @@
  *
  * A job goes to the worker that last fetched from its host when that worker has a free slot (its
  * keep-alive connection to the site is probably still open), otherwise to the worker with the most
- * free slots (the least loaded; among equals, the one that has been ready longest).
+ * free slots (the least loaded; among equals, the one given work longest ago).
  */
 export class WorkerPool<W extends { id: number }> {
   private readonly workers = new Map<number, { worker: W; jobs: Set<number> }>();
