@@ -1,5 +1,6 @@
 import { test, afterEach, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { pageQueries } from '../../db/pages.ts';
 import { waitFor } from '../../e2e/test-web/test-web.ts';
 import { TitleIndex, urlWords } from './title-index.ts';
@@ -9,7 +10,7 @@ let env: ReturnType<typeof tempDatabase>;
 beforeEach(() => { env = tempDatabase(); });
 afterEach(() => env.cleanup());
 
-test('the build runs in chunks and yields to the event loop between them', async () => {
+test('the build at start reads in chunks, lets the event loop turn, and shows the index only when whole', async () => {
   const pages = pageQueries(env.db);
   env.db.transaction(() => {
     for (let i = 0; i < 50; i++) pages.upsertPage(makePage(`http://a.test/${i}`, { title: `Lighthouse keeper ${i}` }));
@@ -17,16 +18,50 @@ test('the build runs in chunks and yields to the event loop between them', async
   const index = new TitleIndex(pages, { chunkRows: 5 });
   index.catchUpLater();
   assert.equal(index.size, 0, 'nothing happens synchronously');
+  // One callback per turn of the event loop, noting what the index shows meanwhile.
   const seen: number[] = [];
-  await waitFor(() => {
-    seen.push(index.size);
-    return index.ready;
-  }, { timeoutMs: 5000, intervalMs: 0 });
+  await new Promise<void>((resolve) => {
+    const turn = () => {
+      seen.push(index.size);
+      if (index.ready) resolve();
+      else setImmediate(turn);
+    };
+    setImmediate(turn);
+  });
   assert.equal(index.size, 50);
   assert.equal(index.cursor, 50);
-  assert.ok(new Set(seen.filter((n) => n > 0 && n < 50)).size >= 2, `saw intermediate sizes: ${seen.join(',')}`);
+  assert.ok(seen.length >= 10, `the event loop turned while 10 chunks were read (${seen.length} turns)`);
+  assert.deepEqual([...new Set(seen)].filter((n) => n !== 0 && n !== 50), [], 'never a partial index');
+  assert.equal(index.search(['keeper', '42'], { prefixLast: false, limit: 5, combineWith: 'AND' }).hits.length, 1);
   index.catchUp(); // caught up: nothing to read
   assert.equal(index.size, 50);
+  index.close();
+});
+
+test('pages re-stored, made unsearchable or added during the build are indexed as they are at the end', async () => {
+  const pages = pageQueries(env.db);
+  env.db.transaction(() => {
+    for (let i = 0; i < 40; i++) pages.upsertPage(makePage(`http://a.test/${i}`, { title: `Harbour pilot ${i}` }));
+  })();
+  const warnings: string[] = [];
+  const snapshot = { file: path.join(env.dir, 'title-index.snapshot'), warn: (m: string) => warnings.push(m) };
+  const index = new TitleIndex(pages, { chunkRows: 5, snapshot });
+  index.catchUpLater();
+  // Between the build's chunks (it reads 5 rows per turn of the event loop):
+  await new Promise((resolve) => setImmediate(resolve));
+  pages.upsertPage(makePage('http://a.test/0', { title: 'Foghorn signals' })); // already read: read again later
+  pages.markPageGone('http://a.test/1', 404, 1);
+  await new Promise((resolve) => setImmediate(resolve));
+  pages.upsertPage(makePage('http://a.test/new', { title: 'Lightship moorings' }));
+  await waitFor(() => index.ready, { timeoutMs: 5000, intervalMs: 0 });
+  index.catchUp(); // what was stored after the last chunk was read
+  assert.equal(index.size, 40, '40 pages, one gone, one new');
+  const ids = (w: string) => index.search([w], { prefixLast: false, limit: 50 }).hits.length;
+  assert.equal(ids('foghorn'), 1);
+  assert.equal(ids('harbour'), 38, 'neither the re-stored page\'s old title nor the gone page');
+  assert.equal(ids('lightship'), 1);
+  assert.equal(index.cursor, 43);
+  assert.deepEqual(warnings, [], 'built in one go, not by the fallback');
   index.close();
 });
 

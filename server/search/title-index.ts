@@ -8,10 +8,12 @@
  * are capped per page for the same reason.
  *
  * It follows the pages table through `pages.seq`: `catchUp` reads rows past its cursor in chunks,
- * adding, replacing (a re-crawled page) or discarding (indexed = 0) entries. The first catch-up is
- * the build at start; it yields to the event loop with setImmediate between chunks, so the server
- * answers (from FTS5 and a partial title index) while it runs. Later calls pick up new writes; a
- * missed notification only delays an update until the next call.
+ * adding, replacing (a re-crawled page) or discarding (indexed = 0) entries; it yields to the event
+ * loop with setImmediate between chunks. Later calls pick up new writes; a missed notification only
+ * delays an update until the next call. The build at start reads every page the same way but
+ * builds the index in one go (TermStateBuilder, about 4x faster than adding pages one by one),
+ * still yielding between chunks and steps, so the server answers (from FTS5, saying it is
+ * indexing) while it runs.
  *
  * With a snapshot file (title-snapshot.ts), the start first restores the index from it (in steps,
  * the event loop turning between them), checks it against the pages table, and then catches up
@@ -25,6 +27,7 @@ import type { SearchResult } from 'minisearch';
 import type { PageQueries } from '../../db/pages.ts';
 import { indexFingerprint, OPTIONS, processTerm, toDoc, tokenize } from './title-doc.ts';
 import { TermSearch } from './term-search.ts';
+import { TermStateBuilder } from './term-state-builder.ts';
 import type { TermSearchState, TitleDoc } from './term-search.ts';
 import { decodeSnapshot, encodeSnapshot, readSnapshotFile, SnapshotError, writeSnapshotFile, writeSnapshotFileSync } from './title-snapshot.ts';
 import type { SnapshotCursor } from './title-snapshot.ts';
@@ -46,6 +49,8 @@ export interface TitleHit {
 
 /** Rows read per chunk during build and refresh. */
 export const CHUNK_ROWS = 500;
+/** Pages tokenized per step of the build at start (about 20 ms at 25 words a page). */
+export const BUILD_DOCS_PER_STEP = 2000;
 /** The snapshot's file name in DATA_DIR (server/main.ts). */
 export const TITLE_SNAPSHOT_FILE = 'title-index.snapshot';
 
@@ -91,9 +96,10 @@ export class TitleIndex {
   readonly #completionCache = new Map<string, string[]>();
   #completionCursor = -1;
   #started = false;
-  #restoring = false;
+  #loading = false;
   #exporting = false;
-  #snapshotTried = false;
+  /** Whether the start (restore or build) was begun. */
+  #loadTried = false;
   #restored: SnapshotCursor | undefined;
   #changesSinceSnapshot = 0;
   #lastSnapshotAt = Number.NEGATIVE_INFINITY;
@@ -143,7 +149,7 @@ export class TitleIndex {
    */
   catchUp(): void {
     this.#started = true;
-    if (this.#closed || this.#scheduled !== undefined || this.#restoring || this.#exporting) return;
+    if (this.#closed || this.#scheduled !== undefined || this.#loading || this.#exporting) return;
     if (this.#step()) this.#schedule();
   }
 
@@ -153,17 +159,90 @@ export class TitleIndex {
    */
   catchUpLater(): void {
     this.#started = true;
-    if (this.#closed || this.#scheduled !== undefined || this.#restoring || this.#exporting) return;
-    if (this.#snapshot !== undefined && !this.#snapshotTried) {
-      this.#snapshotTried = true;
-      this.#restoring = true;
-      this.#restoreDone = this.#restore(this.#snapshot).finally(() => {
-        this.#restoring = false;
-        if (!this.#closed) this.#schedule();
-      });
+    if (this.#closed || this.#scheduled !== undefined || this.#loading || this.#exporting) return;
+    if (this.#loadTried) {
+      this.#schedule();
       return;
     }
-    this.#schedule();
+    this.#loadTried = true;
+    this.#loading = true;
+    const snap = this.#snapshot;
+    this.#restoreDone = (async () => {
+      if (snap !== undefined) await this.#restore(snap);
+      if (this.#restored === undefined && !this.#closed) await this.#build();
+    })().catch((err: unknown) => {
+      // Not expected (the pages table could not be read): the chunked catch-up below builds the index instead.
+      this.#warn(`title-index: bulk build failed, adding pages one chunk at a time (${(err as Error).message})`);
+    }).finally(() => {
+      this.#loading = false;
+      if (!this.#closed) this.#schedule();
+    });
+  }
+
+  /** Reports a problem that only costs time (through the snapshot options' `warn`, else the console). */
+  #warn(message: string): void {
+    if (this.#snapshot !== undefined) this.#snapshot.warn(message);
+    else console.error(message);
+  }
+
+  /**
+   * The build at start, when there is no usable snapshot: reads every page past the cursor in
+   * chunks, then builds the index in one go with TermStateBuilder (about 4x faster than adding the
+   * pages to MiniSearch one by one), yielding to the event loop between chunks and steps. The
+   * index stays empty until it is swapped in at the end (search answers from FTS5 meanwhile, and
+   * says it is indexing); pages stored meanwhile are picked up by the catch-up that follows.
+   */
+  async #build(): Promise<void> {
+    const turn = () => new Promise((resolve) => setImmediate(resolve));
+    const docs = new Map<number, TitleDoc>();
+    let cursor = this.#cursor;
+    let cursorId = this.#cursorId;
+    let changes = 0;
+    for (;;) {
+      const rows = this.#pages.pagesAfterSeq(cursor, this.#chunkRows);
+      for (const row of rows) {
+        if (row.indexed) docs.set(row.id, toDoc(row));
+        else docs.delete(row.id);
+      }
+      if (rows.length > 0) {
+        cursor = rows[rows.length - 1].seq;
+        cursorId = rows[rows.length - 1].id;
+        changes += rows.length;
+      }
+      if (rows.length < this.#chunkRows) break;
+      await turn();
+      if (this.#closed) return;
+    }
+    if (docs.size === 0) return; // nothing to build: the ordinary catch-up reads what there is
+    const builder = new TermStateBuilder({ tokenize, processTerm });
+    for (const doc of docs.values()) {
+      builder.add(doc);
+      if (builder.size % BUILD_DOCS_PER_STEP === 0) {
+        await turn();
+        if (this.#closed) return;
+      }
+    }
+    docs.clear();
+    const state = await this.#drive(builder.finishSteps());
+    if (state === undefined) return;
+    const ms = await this.#drive(TermSearch.restoreSteps(state, OPTIONS));
+    if (ms === undefined) return;
+    this.#ms = ms;
+    this.#cursor = cursor;
+    this.#cursorId = cursorId;
+    this.#changesSinceSnapshot += changes;
+    this.#completionCache.clear();
+  }
+
+  /** Runs `steps` to the end, giving the event loop a turn after each; undefined if the index was closed meanwhile. */
+  async #drive<T>(steps: Generator<void, T, void>): Promise<T | undefined> {
+    let step = steps.next();
+    while (!step.done) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (this.#closed) return undefined;
+      step = steps.next();
+    }
+    return step.value;
   }
 
   /** Restores the index from the snapshot file if there is a usable one; says why not through `warn`. */
@@ -175,14 +254,9 @@ export class TitleIndex {
       await new Promise((resolve) => setImmediate(resolve));
       if (this.#closed) return;
       this.#verify(at);
-      const steps = TermSearch.restoreSteps(state, OPTIONS);
-      let step = steps.next();
-      while (!step.done) {
-        await new Promise((resolve) => setImmediate(resolve));
-        if (this.#closed) return;
-        step = steps.next();
-      }
-      this.#ms = step.value;
+      const ms = await this.#drive(TermSearch.restoreSteps(state, OPTIONS));
+      if (ms === undefined) return;
+      this.#ms = ms;
       this.#cursor = at.cursor;
       this.#cursorId = at.cursorId;
       this.#completionCache.clear();
@@ -246,7 +320,7 @@ export class TitleIndex {
       } finally {
         this.#exporting = false;
         // Resume the catch-ups that waited (only if the index was started: this is no start).
-        if (this.#started && !this.#closed && !this.#restoring && this.#scheduled === undefined) this.#schedule();
+        if (this.#started && !this.#closed && !this.#loading && this.#scheduled === undefined) this.#schedule();
       }
       if (state !== undefined) await writeSnapshotFile(snap.file, this.#encode(state));
     } catch (err) {
