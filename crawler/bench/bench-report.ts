@@ -6,6 +6,7 @@ import type { EfficiencyResult, OverheadBreakdown, Summary } from './bench-metri
 import type { MachineInfo } from './benchmarks-doc.ts';
 import type { CpuSplit, SnapshotStats } from './crawl-session.ts';
 import type { ParseLimit } from './parse-limit.ts';
+import { FETCH_DEFAULTS } from '../fetcher.ts';
 
 /** Results of part 1 (politeness efficiency). */
 export interface PolitenessBench {
@@ -87,8 +88,8 @@ function connectionsLine(connections: number | undefined, requests: number, site
 /** One sentence on what set the pace: the worker pool, the host clocks, or a machine busy with other work. */
 function readingLine(s: SnapshotStats, cpu: CpuSplit): string {
   const pool = s.allBusyShare >= 0.8
-    ? 'every worker was busy in most samples while hosts were due, so the worker pool, not the host clocks, set the pace'
-    : 'workers were often idle, so the host clocks and the primary\'s dispatch set the pace';
+    ? 'every fetch slot was busy in most samples while hosts were due, so the worker pool, not the host clocks, set the pace'
+    : 'fetch slots were often idle, so the host clocks and the primary\'s dispatch set the pace';
   const ours = cpu.primaryMs !== undefined && cpu.workersMs !== undefined ? cpu.benchMs + cpu.primaryMs + cpu.workersMs : undefined;
   const saturated = cpu.machineBusyMs !== undefined && cpu.machineTotalMs && ours !== undefined && cpu.machineBusyMs / cpu.machineTotalMs >= 0.9
     ? `; the machine was saturated and this crawl got only ${Math.round((ours / cpu.machineTotalMs) * 100)} % of its CPU, so a job held a worker far longer than its own CPU work`
@@ -98,9 +99,10 @@ function readingLine(s: SnapshotStats, cpu: CpuSplit): string {
 
 function snapshotLine(s: SnapshotStats, workers: number, ratePerSec: number): string {
   const serviceMs = (s.meanInFlight / ratePerSec) * 1000;
-  return `The primary's own snapshots (${s.samples}, every 0.5 s): on average ${f2(s.meanInFlight)} of ${workers} workers busy ` +
-    `(all busy in ${Math.round(s.allBusyShare * 100)} % of samples) and ${f2(s.meanDueWaiting)} hosts due but waiting for a worker; ` +
-    `by Little's law a job holds a worker for about ${f1(serviceMs)} ms (busy workers / rate).`;
+  const slots = workers * FETCH_DEFAULTS.fetchesPerWorker;
+  return `The primary's own snapshots (${s.samples}, every 0.5 s): on average ${f2(s.meanInFlight)} of ${slots} fetch slots busy ` +
+    `(${workers} workers × ${FETCH_DEFAULTS.fetchesPerWorker}; all busy in ${Math.round(s.allBusyShare * 100)} % of samples) and ${f2(s.meanDueWaiting)} hosts due but waiting for a slot; ` +
+    `by Little's law a job holds its slot for about ${f1(serviceMs)} ms (busy slots / rate).`;
 }
 
 function politenessSection(p: PolitenessBench, cores: number): string[] {

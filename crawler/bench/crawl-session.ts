@@ -13,6 +13,7 @@ import type { PrimaryToServer } from '../protocol.ts';
 import type { WorkerTiming } from './bench-metrics.ts';
 import { benchSite } from './bench-pages.ts';
 import { machineCpuMs, treeCpuMs } from './proc-cpu.ts';
+import { FETCH_DEFAULTS } from '../fetcher.ts';
 
 /** CPU used during a stretch of wall time, by process group (ms; undefined where /proc is unavailable). */
 export interface CpuSplit {
@@ -91,16 +92,16 @@ export function storedPages(crawler: CrawlerHarness, origins: readonly string[])
 /** What the primary's own snapshots (every 500 ms) said during a crawl, averaged over the samples. */
 export interface SnapshotStats {
   samples: number;
-  /** Jobs handed to workers and not yet reported: busy workers. */
+  /** Jobs handed to workers and not yet reported: busy fetch slots. */
   meanInFlight: number;
   /** Hosts with work whose clock allows a request now but that have none in flight. */
   meanDueWaiting: number;
-  /** Share of samples with every worker busy. */
+  /** Share of samples with every fetch slot busy. */
   allBusyShare: number;
 }
 
 /** Starts recording the primary's snapshots; `stop()` averages those that arrived until then. */
-export function snapshotSampler(crawler: CrawlerHarness, workers: number): { stop(): SnapshotStats } {
+export function snapshotSampler(crawler: CrawlerHarness, slots: number): { stop(): SnapshotStats } {
   const samples: Array<{ inFlight: number; due: number }> = [];
   const child = crawler.primary;
   const listener = (m: PrimaryToServer) => {
@@ -114,7 +115,7 @@ export function snapshotSampler(crawler: CrawlerHarness, workers: number): { sto
       child.off('message', listener);
       const n = samples.length;
       const mean = (f: (x: { inFlight: number; due: number }) => number) => (n === 0 ? NaN : samples.reduce((s, x) => s + f(x), 0) / n);
-      return { samples: n, meanInFlight: mean((x) => x.inFlight), meanDueWaiting: mean((x) => x.due), allBusyShare: mean((x) => (x.inFlight >= workers ? 1 : 0)) };
+      return { samples: n, meanInFlight: mean((x) => x.inFlight), meanDueWaiting: mean((x) => x.due), allBusyShare: mean((x) => (x.inFlight >= slots ? 1 : 0)) };
     },
   };
 }
@@ -139,7 +140,7 @@ export async function crawlSites(
 ): Promise<{ cpu: CpuSplit; snapshots: SnapshotStats; connections: number | undefined }> {
   const meter = cpuMeter(crawler.primary.pid!);
   const connections = connectionCounter(sites);
-  const sampler = snapshotSampler(crawler, opts.workers);
+  const sampler = snapshotSampler(crawler, opts.workers * FETCH_DEFAULTS.fetchesPerWorker);
   for (const s of sites) crawler.addSeed(s.url('/'), { depth: generatedDepth(opts.pagesPerSite) });
   const expected = sites.length * opts.pagesPerSite;
   await crawler.waitIdle({ minDone: opts.alreadyDone + expected, timeoutMs: opts.timeoutMs });
