@@ -29,7 +29,7 @@ import { indexFingerprint, OPTIONS, processTerm, toDoc, tokenize } from './title
 import { TermSearch } from './term-search.ts';
 import { TermStateBuilder } from './term-state-builder.ts';
 import type { TermSearchState, TitleDoc } from './term-search.ts';
-import { decodeSnapshot, encodeSnapshot, readSnapshotFile, SnapshotError, writeSnapshotFile, writeSnapshotFileSync } from './title-snapshot.ts';
+import { decodeSnapshot, encodeSnapshot, readSnapshotFile, removeStaleTemps, SnapshotError, writeSnapshotFile, writeSnapshotFileSync } from './title-snapshot.ts';
 import type { SnapshotCursor } from './title-snapshot.ts';
 
 export { MAX_COMPLETION_SCAN, TITLE_BOOST } from './term-search.ts';
@@ -248,6 +248,8 @@ export class TitleIndex {
   /** Restores the index from the snapshot file if there is a usable one; says why not through `warn`. */
   async #restore(snap: TitleSnapshotOptions): Promise<void> {
     try {
+      const stale = await removeStaleTemps(snap.file);
+      if (stale.length > 0) snap.warn(`title-index: removed ${stale.length} unfinished snapshot file(s) of an earlier run: ${stale.join(', ')}`);
       const buf = await readSnapshotFile(snap.file);
       if (buf === undefined || this.#closed) return;
       const { state, at } = decodeSnapshot(buf, indexFingerprint());

@@ -113,6 +113,21 @@ test('a missing snapshot file means a build, without a warning; a built index wr
   assert.deepEqual(readdirSync(env.dir).filter((f) => f.endsWith('.tmp')), [], 'no temp file left');
 });
 
+test('unfinished snapshot files of a crashed run are removed at start, and nothing else', async () => {
+  const pages = pageQueries(env.db);
+  storeCorpus(pages);
+  const stale = `${path.basename(file)}.4242.0badf00d.tmp`;
+  writeFileSync(path.join(env.dir, stale), Buffer.alloc(1024));
+  writeFileSync(path.join(env.dir, 'notes.4242.0badf00d.tmp'), 'not ours');
+  const index = await started(new TitleIndex(pages, { snapshot: snapshotOpts() }));
+  assert.equal(existsSync(path.join(env.dir, stale)), false, 'the crashed write\'s temp file is gone');
+  assert.equal(existsSync(path.join(env.dir, 'notes.4242.0badf00d.tmp')), true, 'another file is left alone');
+  assert.equal(warnings.length, 1);
+  assert.match(warnings[0], /removed 1 unfinished snapshot file/);
+  assert.equal(index.size, Object.keys(CORPUS).length);
+  index.close();
+});
+
 test('close writes a last snapshot when the index changed since the previous one', async () => {
   const pages = pageQueries(env.db);
   storeCorpus(pages);

@@ -14,7 +14,8 @@
  * the same directory, then rename.
  */
 import { randomBytes } from 'node:crypto';
-import { open, readFile, rename, rm } from 'node:fs/promises';
+import { open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import path from 'node:path';
 import { closeSync, openSync, renameSync, rmSync, writevSync } from 'node:fs';
 import os from 'node:os';
 import { crc32 } from 'node:zlib';
@@ -169,6 +170,27 @@ export async function readSnapshotFile(file: string): Promise<Buffer | undefined
 
 function tempName(file: string): string {
   return `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+}
+
+/**
+ * Removes the temp files of writes that a crash interrupted (`<file>.<pid>.<hex>.tmp`, as large as a
+ * snapshot each) and returns their names. Only for a start: one server owns a DATA_DIR
+ * (server/server-lock.ts), so no other process is writing one.
+ */
+export async function removeStaleTemps(file: string): Promise<string[]> {
+  const dir = path.dirname(file);
+  const base = path.basename(file);
+  const stale = /^\d+\.[0-9a-f]{8}\.tmp$/;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const removed = names.filter((n) => n.startsWith(`${base}.`) && stale.test(n.slice(base.length + 1)));
+  for (const n of removed) await rm(path.join(dir, n), { force: true });
+  return removed;
 }
 
 /** Writes `data` (the pieces in order) to `file` atomically (temp file in the same directory, then rename). */
