@@ -76,11 +76,25 @@ export type PrimaryToWorker = { type: 'settings'; settings: WorkerSettings } | {
  */
 export type WorkerToPrimary = { type: 'ready' } | { type: 'done'; result: FetchResult; sinceEndMs: number };
 
-/** One row of /api/domains (see docs/api.md). */
+/** A host's crawl state, as /api/domains names it. */
+export type DomainState = 'crawling' | 'waiting' | 'backoff' | 'robots-blocked' | 'robots-unreachable' | 'failing' | 'idle';
+
+/** Where a host's effective delay comes from. */
+export type DelaySource = 'default' | 'crawl-delay' | 'retry-after' | 'backoff';
+
+/** A host's robots.txt as /api/domains reports it. */
+export interface RobotsInfo {
+  status: 'pending' | 'ok' | 'allow-all' | 'unreachable';
+  httpStatus: number | null;
+  fetchedAt: string | null;
+  crawlDelayMs: number | null;
+}
+
+/** One row of /api/domains (see docs/api.md); the web app uses this type too. */
 export interface DomainInfo {
   host: string;
   origin: string;
-  state: 'crawling' | 'waiting' | 'backoff' | 'robots-blocked' | 'robots-unreachable' | 'failing' | 'idle';
+  state: DomainState;
   stateText: string;
   queued: number;
   fetched: number;
@@ -89,10 +103,10 @@ export interface DomainInfo {
   lastFetchAt: string | null;
   nextFetchAt: string | null;
   crawlDelayMs: number;
-  delaySource: 'default' | 'crawl-delay' | 'retry-after' | 'backoff';
+  delaySource: DelaySource;
   backoffUntil: string | null;
   lastError: string | null;
-  robots: { status: 'pending' | 'ok' | 'allow-all' | 'unreachable'; httpStatus: number | null; fetchedAt: string | null; crawlDelayMs: number | null };
+  robots: RobotsInfo;
 }
 
 /** Crawl-wide figures for /api/status. */
@@ -103,7 +117,7 @@ export interface CrawlStatus {
   fetchRatePerMin: number;
 }
 
-/** One request in a host's timeline. */
+/** One request in a host's timeline (/api/domains/:host/requests; the web app uses this type too). */
 export interface RequestLogEntry {
   url: string;
   status: number | null;

@@ -34,99 +34,19 @@ export interface Seed {
   failed: number;
 }
 
-/** One piece of a result snippet; `match` marks a matched word. Always plain text. */
-export interface SnippetPiece {
-  text: string;
-  match: boolean;
-}
+// The search shapes are the server's own types (type-only imports: nothing of the server is bundled).
+export type { SnippetPiece } from '../../server/search/snippet.ts';
+export type { SearchResponse, SearchResult, Suggestion, SuggestResponse } from '../../server/search/types.ts';
+import type { SearchResponse, SuggestResponse } from '../../server/search/types.ts';
 
-/** One search hit. */
-export interface SearchResult {
-  url: string;
-  title: string;
-  host: string;
-  snippet: SnippetPiece[];
-  score: number;
-  fetchedAt: string;
-}
-
-/** `GET /api/search` response. */
-export interface SearchResponse {
-  query: string;
-  total: number;
-  tookMs: number;
-  mode: 'and' | 'or';
-  notice: string | null;
-  indexing: boolean;
-  results: SearchResult[];
-}
-
-/** One as-you-type suggestion. */
-export interface Suggestion {
-  text: string;
-  kind: 'title' | 'term';
-  url?: string;
-}
-
-/** `GET /api/suggest` response. */
-export interface SuggestResponse {
-  query: string;
-  suggestions: Suggestion[];
-}
-
-/** Per-host crawl state as the scheduler sees it. */
-export type DomainState =
-  | 'crawling'
-  | 'waiting'
-  | 'backoff'
-  | 'robots-blocked'
-  | 'robots-unreachable'
-  | 'failing'
-  | 'idle';
-
-/** Where a host's effective delay comes from. */
-export type DelaySource = 'default' | 'crawl-delay' | 'retry-after' | 'backoff';
-
-/** robots.txt state of a host. */
-export interface RobotsInfo {
-  status: 'pending' | 'ok' | 'allow-all' | 'unreachable';
-  httpStatus: number | null;
-  fetchedAt: string | null;
-  crawlDelayMs: number | null;
-}
-
-/** One row of `/api/domains`. */
-export interface Domain {
-  host: string;
-  origin: string;
-  state: DomainState;
-  stateText: string;
-  queued: number;
-  fetched: number;
-  errors: number;
-  inFlight: number;
-  lastFetchAt: string | null;
-  nextFetchAt: string | null;
-  crawlDelayMs: number;
-  delaySource: DelaySource;
-  backoffUntil: string | null;
-  lastError: string | null;
-  robots: RobotsInfo;
-}
+// So are the crawler's per-host shapes (crawler/protocol.ts).
+export type { DelaySource, DomainInfo as Domain, DomainState, RobotsInfo, RequestLogEntry as HostRequest } from '../../crawler/protocol.ts';
+import type { DomainInfo as Domain, RequestLogEntry as HostRequest } from '../../crawler/protocol.ts';
 
 /** `GET /api/domains` response; `now` is the server's clock, used to correct client clock skew. */
 export interface DomainsResponse {
   domains: Domain[];
   now: string;
-}
-
-/** One request in a host's timeline. */
-export interface HostRequest {
-  url: string;
-  status: number | null;
-  startedAt: string;
-  durationMs: number;
-  error: string | null;
 }
 
 /** `GET /api/domains/:host/requests` response (oldest first). */
