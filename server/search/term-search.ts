@@ -11,6 +11,7 @@
  */
 import MiniSearch from 'minisearch';
 import type { Options } from 'minisearch';
+import { packedAsMap } from './packed-postings.ts';
 
 /** A page as the title index holds it. */
 export interface TitleDoc {
@@ -268,12 +269,15 @@ export class TermSearch extends MiniSearch<TitleDoc> {
         const count = p[at + 1];
         at += 2;
         if (fieldId >= F || count === 0 || at + 2 * count > p.length) fail('field entry');
-        const docs = new Map<number, number>();
+        const from = at;
         for (let j = 0; j < count; j++, at += 2) {
-          if (p[at] >= state.nextId) fail('posting id');
-          docs.set(p[at], p[at + 1]);
+          if (p[at] >= state.nextId || p[at + 1] === 0) fail('posting');
         }
-        data.set(fieldId, docs);
+        try {
+          data.set(fieldId, packedAsMap(p, from, at));
+        } catch {
+          fail('duplicate posting');
+        }
         sinceYield += count;
       }
       ms._index.set(term, data);

@@ -1,0 +1,77 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { seededRandom } from '../../e2e/test-web/seeded-random.ts';
+import { PackedPostings } from './packed-postings.ts';
+
+function same(p: PackedPostings, m: Map<number, number>, why: string): void {
+  assert.equal(p.size, m.size, `${why}: size`);
+  assert.deepEqual([...p], [...m], `${why}: entries in order`);
+  assert.deepEqual([...p.keys()], [...m.keys()], `${why}: keys`);
+  assert.deepEqual([...p.values()], [...m.values()], `${why}: values`);
+  const seen: Array<[number, number]> = [];
+  p.forEach((freq, id) => seen.push([id, freq]));
+  assert.deepEqual(seen, [...m], `${why}: forEach (value, key)`);
+}
+
+test('behaves like a Map under the operations MiniSearch makes, in random order', () => {
+  for (let seed = 1; seed <= 20; seed++) {
+    const rand = seededRandom(seed);
+    // Two lists sharing one array, as after a snapshot restore: neither may disturb the other.
+    const shared = new Uint32Array([3, 1, 7, 2, 9, 1, 4, 5, 8, 1]);
+    const a = new PackedPostings(shared, 0, 6);
+    const b = new PackedPostings(shared, 6, 10);
+    const ma = new Map([[3, 1], [7, 2], [9, 1]]);
+    const mb = new Map([[4, 5], [8, 1]]);
+    let nextId = 10;
+    for (let step = 0; step < 400; step++) {
+      const [p, m] = rand() < 0.7 ? [a, ma] : [b, mb];
+      const r = rand();
+      const ids = [...m.keys()];
+      const any = ids.length > 0 ? ids[Math.floor(rand() * ids.length)] : nextId;
+      if (r < 0.4) {
+        // addTerm for a new document: an append, sometimes twice (the word repeats).
+        const id = nextId++;
+        p.set(id, (p.get(id) ?? 0) + 1);
+        m.set(id, (m.get(id) ?? 0) + 1);
+        if (rand() < 0.3) {
+          p.set(id, (p.get(id) ?? 0) + 1);
+          m.set(id, (m.get(id) ?? 0) + 1);
+        }
+      } else if (r < 0.55) {
+        p.set(any, 7);
+        m.set(any, 7);
+      } else if (r < 0.8) {
+        assert.equal(p.delete(any), m.delete(any), `seed ${seed} step ${step}: delete ${any}`);
+      } else if (r < 0.9) {
+        // What MiniSearch's termResults and vacuum do: read each id's frequency while iterating, and
+        // delete some of them on the way.
+        const got: Array<[number, number | undefined]> = [];
+        for (const id of p.keys()) {
+          got.push([id, p.get(id)]);
+          if (rand() < 0.3) {
+            p.delete(id);
+            m.delete(id);
+          }
+        }
+        assert.ok(got.every(([, f]) => f !== undefined && f > 0), 'every iterated id has its frequency');
+      } else {
+        const probe = Math.floor(rand() * (nextId + 2));
+        assert.equal(p.get(probe), m.get(probe), `seed ${seed} step ${step}: get ${probe}`);
+        assert.equal(p.has(probe), m.has(probe));
+        assert.equal(p.delete(nextId + 5), false, 'deleting an absent id');
+      }
+      same(p, m, `seed ${seed} step ${step}`);
+    }
+    same(a, ma, `seed ${seed}: list a at the end`);
+    same(b, mb, `seed ${seed}: list b at the end`);
+  }
+});
+
+test('ids out of order are sorted; a smaller id than the last is inserted in order; duplicates are refused', () => {
+  const p = new PackedPostings(new Uint32Array([9, 1, 2, 3, 5, 1]));
+  assert.deepEqual([...p], [[2, 3], [5, 1], [9, 1]]);
+  p.set(4, 2);
+  p.set(1, 1);
+  assert.deepEqual([...p.keys()], [1, 2, 4, 5, 9]);
+  assert.throws(() => new PackedPostings(new Uint32Array([5, 1, 2, 1, 5, 2])), /duplicate id 5/);
+});
