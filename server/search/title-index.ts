@@ -27,9 +27,10 @@ import type { SearchResult } from 'minisearch';
 import type { PageQueries } from '../../db/pages.ts';
 import { indexFingerprint, OPTIONS, processTerm, toDoc, tokenize } from './title-doc.ts';
 import { TermSearch } from './term-search.ts';
-import { TermStateBuilder } from './term-state-builder.ts';
 import type { TermSearchState, TitleDoc } from './term-search.ts';
-import { decodeSnapshot, encodeSnapshot, readSnapshotFile, removeStaleTemps, SnapshotError, writeSnapshotFile, writeSnapshotFileSync } from './title-snapshot.ts';
+import { buildFromPages, restoreFromSnapshot } from './title-index-load.ts';
+import type { LoadedIndex } from './title-index-load.ts';
+import { encodeSnapshot, removeStaleTemps, writeSnapshotFile, writeSnapshotFileSync } from './title-snapshot.ts';
 import type { SnapshotCursor } from './title-snapshot.ts';
 
 export { MAX_COMPLETION_SCAN, TITLE_BOOST } from './term-search.ts';
@@ -183,58 +184,19 @@ export class TitleIndex {
     else console.error(message);
   }
 
-  /**
-   * The build at start, when there is no usable snapshot: reads, in chunks, every page whose change
-   * is no later than the last one at the start (seq ≤ S), feeding TermStateBuilder (about 4x faster
-   * than adding the pages to MiniSearch one by one), then builds the index in one go, yielding to
-   * the event loop between chunks and steps. Each page has one row and one seq, so no page is read
-   * twice; a page stored, re-stored or made unsearchable meanwhile gets a seq above S, and the
-   * catch-up that follows applies it (replacing or discarding what was read). The index stays empty
-   * until it is swapped in at the end (search answers from FTS5 meanwhile, and says it is indexing).
-   */
+  /** The build at start (see buildFromPages); the index stays empty until it is swapped in whole. */
   async #build(): Promise<void> {
-    const turn = () => new Promise((resolve) => setImmediate(resolve));
-    const upTo = this.#pages.seqCheck(0).maxSeq;
-    const builder = new TermStateBuilder({ tokenize, processTerm });
-    let cursor = this.#cursor;
-    let cursorId = this.#cursorId;
-    let changes = 0;
-    while (cursor < upTo) {
-      const rows = this.#pages.pagesAfterSeq(cursor, this.#chunkRows);
-      let last = -1;
-      for (const row of rows) {
-        if (row.seq > upTo) break;
-        if (row.indexed) builder.add(toDoc(row));
-        last = row.seq;
-        cursorId = row.id;
-        changes++;
-      }
-      if (last === -1) break; // nothing left at or below S
-      cursor = last;
-      await turn();
-      if (this.#closed) return;
-    }
-    if (builder.size === 0) return; // nothing to build: the ordinary catch-up reads what there is
-    const state = await this.#drive(builder.finishSteps());
-    if (state === undefined) return;
-    const ms = await this.#drive(TermSearch.restoreSteps(state, OPTIONS));
-    if (ms === undefined) return;
-    this.#ms = ms;
-    this.#cursor = cursor;
-    this.#cursorId = cursorId;
-    this.#changesSinceSnapshot += changes;
-    this.#completionCache.clear();
+    const built = await buildFromPages(this.#pages, { cursor: this.#cursor, cursorId: this.#cursorId }, this.#chunkRows, () => this.#closed);
+    if (built === undefined) return; // nothing to build (or closed): the ordinary catch-up reads what there is
+    this.#load(built);
+    this.#changesSinceSnapshot += built.changes;
   }
 
-  /** Runs `steps` to the end, giving the event loop a turn after each; undefined if the index was closed meanwhile. */
-  async #drive<T>(steps: Generator<void, T, void>): Promise<T | undefined> {
-    let step = steps.next();
-    while (!step.done) {
-      await new Promise((resolve) => setImmediate(resolve));
-      if (this.#closed) return undefined;
-      step = steps.next();
-    }
-    return step.value;
+  #load(loaded: LoadedIndex): void {
+    this.#ms = loaded.ms;
+    this.#cursor = loaded.cursor;
+    this.#cursorId = loaded.cursorId;
+    this.#completionCache.clear();
   }
 
   /** Restores the index from the snapshot file if there is a usable one; says why not through `warn`. */
@@ -242,39 +204,12 @@ export class TitleIndex {
     try {
       const stale = await removeStaleTemps(snap.file);
       if (stale.length > 0) snap.warn(`title-index: removed ${stale.length} unfinished snapshot file(s) of an earlier run: ${stale.join(', ')}`);
-      const buf = await readSnapshotFile(snap.file);
-      if (buf === undefined || this.#closed) return;
-      const { state, at } = decodeSnapshot(buf, indexFingerprint());
-      await new Promise((resolve) => setImmediate(resolve));
-      if (this.#closed) return;
-      this.#verify(at);
-      const ms = await this.#drive(TermSearch.restoreSteps(state, OPTIONS));
-      if (ms === undefined) return;
-      this.#ms = ms;
-      this.#cursor = at.cursor;
-      this.#cursorId = at.cursorId;
-      this.#completionCache.clear();
-      this.#restored = at;
+      const restored = await restoreFromSnapshot(this.#pages, snap.file, () => this.#closed);
+      if (restored === undefined) return;
+      this.#load(restored.loaded);
+      this.#restored = restored.at;
     } catch (err) {
       snap.warn(`title-index: snapshot ${snap.file} not used, building from the pages table (${(err as Error).message})`);
-    }
-  }
-
-  /**
-   * Throws SnapshotError unless the snapshot fits the pages table: its cursor is not past the last
-   * write and names the page written there (if that page was not rewritten since), and its sample
-   * pages have the same urls and, if not rewritten since, are searchable. Catches a snapshot of
-   * another database.
-   */
-  #verify(at: SnapshotCursor): void {
-    const { maxSeq, idAtSeq } = this.#pages.seqCheck(at.cursor);
-    if (at.cursor > maxSeq) throw new SnapshotError(`title-index: snapshot cursor ${at.cursor} is past the last page write (${maxSeq})`);
-    if (idAtSeq !== undefined && idAtSeq !== at.cursorId) throw new SnapshotError('title-index: snapshot cursor names another page');
-    for (const check of at.checks) {
-      const page = this.#pages.pageSeq(check.id);
-      if (page === undefined || page.url !== check.url || (page.seq <= at.cursor && !page.indexed)) {
-        throw new SnapshotError(`title-index: snapshot page ${check.id} does not match the pages table`);
-      }
     }
   }
 
