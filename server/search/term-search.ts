@@ -29,7 +29,7 @@ export const TITLE_BOOST = { title: 3, headings: 2, url: 1.5 } as const;
 export const MAX_COMPLETION_SCAN = 3000;
 /** Postings exported or restored per step of `exportSteps`/`restoreSteps` (a few tens of ms each). */
 export const RESTORE_POSTINGS_PER_STEP = 100_000;
-/** Documents restored per step of `restoreSteps`. */
+/** Documents exported or restored per step of `exportSteps`/`restoreSteps`. */
 export const RESTORE_DOCS_PER_STEP = 20_000;
 
 const FIELD_WEIGHT_BY_ID: number[] = FIELDS.map((f) => TITLE_BOOST[f]);
@@ -180,19 +180,21 @@ export class TermSearch extends MiniSearch<TitleDoc> {
       const lengths = this._fieldLength.get(shortId);
       for (let f = 0; f < FIELDS.length; f++) fieldLengths[i * FIELDS.length + f] = lengths?.[f] ?? 0;
       i++;
+      if (i % RESTORE_DOCS_PER_STEP === 0) yield;
     }
     const terms: string[] = [];
-    const out = new U32Writer(n * 32);
+    // Sized in advance (a doubling array would copy hundreds of MB in one step at a million pages).
+    let capacity = 0;
+    for (const [, data] of this._index) {
+      capacity += 1;
+      for (const docs of data.values()) capacity += 2 + 2 * docs.size;
+    }
+    yield;
+    const out = new U32Writer(capacity);
     // Without discards since the last vacuum every posting is current (no lookup per posting).
     const clean = this._dirtCount === 0;
     let count = 0;
     let sinceYield = 0;
-    const put = (freq: number, shortId: number) => {
-      if (!clean && !live.has(shortId)) return;
-      out.push(shortId);
-      out.push(freq);
-      count++;
-    };
     for (const [term, data] of this._index) {
       const termAt = out.length;
       out.push(0);
@@ -202,8 +204,17 @@ export class TermSearch extends MiniSearch<TitleDoc> {
         out.push(fieldId);
         out.push(0);
         count = 0;
-        docs.forEach(put);
-        sinceYield += docs.size;
+        for (const [shortId, freq] of docs) {
+          if (++sinceYield >= RESTORE_POSTINGS_PER_STEP) {
+            // Also inside one term: a word of every page (a host name) has as many postings as pages.
+            sinceYield = 0;
+            yield;
+          }
+          if (!clean && !live.has(shortId)) continue;
+          out.push(shortId);
+          out.push(freq);
+          count++;
+        }
         if (count === 0) {
           out.truncate(fieldAt);
         } else {
@@ -216,10 +227,6 @@ export class TermSearch extends MiniSearch<TitleDoc> {
       } else {
         out.set(termAt, fields);
         terms.push(term);
-      }
-      if (sinceYield >= RESTORE_POSTINGS_PER_STEP) {
-        sinceYield = 0;
-        yield;
       }
     }
     return {

@@ -21,18 +21,23 @@ export interface TermFunctions {
   processTerm: (term: string) => string | null | undefined | false;
 }
 
-/** A growable Uint32Array. */
-class U32List {
-  buf = new Uint32Array(1 << 16);
+const BLOCK_BITS = 20;
+const BLOCK = 1 << BLOCK_BITS;
+
+/**
+ * A list of u32 in blocks of 2^20: it grows without copying (a doubling array would copy hundreds
+ * of MB in one go at a million pages, stalling the event loop), and `finishSteps` yields after each
+ * block it walks.
+ */
+class U32Blocks {
+  readonly blocks: Uint32Array[] = [];
   length = 0;
 
   push(v: number): void {
-    if (this.length === this.buf.length) {
-      const bigger = new Uint32Array(this.buf.length * 2);
-      bigger.set(this.buf);
-      this.buf = bigger;
-    }
-    this.buf[this.length++] = v;
+    const at = this.length & (BLOCK - 1);
+    if (at === 0) this.blocks.push(new Uint32Array(BLOCK));
+    this.blocks[this.blocks.length - 1][at] = v;
+    this.length++;
   }
 }
 
@@ -46,8 +51,8 @@ export class TermStateBuilder {
   readonly #termIds = new Map<string, number>();
   readonly #terms: string[] = [];
   /** One entry per indexed token: key = term id × fields + field id, and the document's short id. */
-  readonly #keys = new U32List();
-  readonly #shortIds = new U32List();
+  readonly #keys = new U32Blocks();
+  readonly #shortIds = new U32Blocks();
   #finished = false;
 
   /** A builder using the index's own tokenizer and term processing. */
@@ -98,24 +103,39 @@ export class TermStateBuilder {
     const F = FIELDS.length;
     const n = this.#ids.length;
     const tokens = this.#keys.length;
-    const keys = this.#keys.buf;
-    const sids = this.#shortIds.buf;
     const nKeys = this.#terms.length * F;
     // Group the tokens by (term, field), keeping document order within a group (a counting sort).
     const start = new Uint32Array(nKeys + 1);
     const first = new Uint32Array(nKeys).fill(0xffffffff);
-    for (let i = 0; i < tokens; i++) {
-      const k = keys[i];
-      if (start[k + 1]++ === 0) first[k] = i;
+    for (let b = 0; b < this.#keys.blocks.length; b++) {
+      const keys = this.#keys.blocks[b];
+      const base = b * BLOCK;
+      const end = Math.min(BLOCK, tokens - base);
+      for (let j = 0; j < end; j++) {
+        const k = keys[j];
+        if (start[k + 1]++ === 0) first[k] = base + j;
+      }
+      yield;
     }
-    for (let k = 0; k < nKeys; k++) start[k + 1] += start[k];
+    let keysUsed = 0;
+    for (let k = 0; k < nKeys; k++) {
+      if (start[k + 1] > 0) keysUsed++;
+      start[k + 1] += start[k];
+    }
     const fill = start.slice(0, nKeys);
     const grouped = new Uint32Array(tokens);
-    for (let i = 0; i < tokens; i++) grouped[fill[keys[i]]++] = sids[i];
-    yield;
+    for (let b = 0; b < this.#keys.blocks.length; b++) {
+      const keys = this.#keys.blocks[b];
+      const sids = this.#shortIds.blocks[b];
+      const end = Math.min(BLOCK, tokens - b * BLOCK);
+      for (let j = 0; j < end; j++) grouped[fill[keys[j]]++] = sids[j];
+      yield;
+    }
 
     const order = this.#terms.map((_, t) => t).sort((a, b) => (this.#terms[a] < this.#terms[b] ? -1 : 1));
-    const out = new U32List();
+    // At most: per term its field count, per field its id and count, per token a pair.
+    const out = new Uint32Array(this.#terms.length + 2 * keysUsed + 2 * tokens);
+    let w = 0;
     let sinceYield = 0;
     const fieldOrder: number[] = [];
     for (const t of order) {
@@ -123,13 +143,12 @@ export class TermStateBuilder {
       fieldOrder.length = 0;
       for (let f = 0; f < F; f++) if (start[t * F + f + 1] > start[t * F + f]) fieldOrder.push(f);
       fieldOrder.sort((a, b) => first[t * F + a] - first[t * F + b]);
-      out.push(fieldOrder.length);
+      out[w++] = fieldOrder.length;
       for (const f of fieldOrder) {
         const from = start[t * F + f];
         const to = start[t * F + f + 1];
-        out.push(f);
-        const countAt = out.length;
-        out.push(0);
+        out[w++] = f;
+        const countAt = w++;
         let docs = 0;
         for (let i = from; i < to;) {
           const sid = grouped[i];
@@ -138,16 +157,16 @@ export class TermStateBuilder {
             freq++;
             i++;
           }
-          out.push(sid);
-          out.push(freq);
+          out[w++] = sid;
+          out[w++] = freq;
           docs++;
+          if (++sinceYield >= RESTORE_POSTINGS_PER_STEP) {
+            // Also inside one term: a word of every page (a host name) has as many postings as pages.
+            sinceYield = 0;
+            yield;
+          }
         }
-        out.buf[countAt] = docs;
-        sinceYield += docs;
-      }
-      if (sinceYield >= RESTORE_POSTINGS_PER_STEP) {
-        sinceYield = 0;
-        yield;
+        out[countAt] = docs;
       }
     }
     const shortIds = new Uint32Array(n);
@@ -160,7 +179,7 @@ export class TermStateBuilder {
       ids: Float64Array.from(this.#ids),
       fieldLengths: Uint32Array.from(this.#fieldLengths),
       terms: order.map((t) => this.#terms[t]),
-      postings: out.buf.slice(0, out.length),
+      postings: out.subarray(0, w),
     };
   }
 }
