@@ -7,7 +7,7 @@ import type { PageQueries } from '../../db/pages.ts';
 import { OPTIONS, indexFingerprint, processTerm, toDoc, tokenize } from './title-doc.ts';
 import { TermSearch } from './term-search.ts';
 import { TermStateBuilder } from './term-state-builder.ts';
-import { decodeSnapshot, readSnapshotFile, SnapshotError } from './title-snapshot.ts';
+import { checksumSteps, decodeSnapshot, readSnapshotFile, SnapshotError } from './title-snapshot.ts';
 import type { SnapshotCursor } from './title-snapshot.ts';
 
 /** A loaded index and the last page change (seq, and the page's id) it holds. */
@@ -78,8 +78,8 @@ export async function restoreFromSnapshot(
 ): Promise<{ loaded: LoadedIndex; at: SnapshotCursor } | undefined> {
   const buf = await readSnapshotFile(file);
   if (buf === undefined || closed()) return undefined;
-  const { state, at } = decodeSnapshot(buf, indexFingerprint());
-  await turn();
+  const { state, at } = decodeSnapshot(buf, indexFingerprint(), { checksum: false });
+  await drive(checksumSteps(buf), closed);
   if (closed()) return undefined;
   verifySnapshot(pages, at);
   const ms = await drive(TermSearch.restoreSteps(state, OPTIONS), closed);

@@ -111,9 +111,12 @@ function view<T>(buf: Buffer, offset: number, length: number, bytes: number, mak
 
 /**
  * The state and cursor in a snapshot file's contents; throws SnapshotError when the file is not a
- * complete, intact snapshot of this format, byte order and `fingerprint`.
+ * complete, intact snapshot of this format, byte order and `fingerprint`. With `checksum: false` the
+ * body's checksum is left to checksumSteps (the caller's job then).
  */
-export function decodeSnapshot(buf: Buffer, fingerprint: string): { state: TermSearchState; at: SnapshotCursor } {
+export function decodeSnapshot(
+  buf: Buffer, fingerprint: string, opts: { checksum?: boolean } = {},
+): { state: TermSearchState; at: SnapshotCursor } {
   if (buf.length < MAGIC.length + 4 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) {
     throw new SnapshotError('title-snapshot: not a title index snapshot');
   }
@@ -138,7 +141,7 @@ export function decodeSnapshot(buf: Buffer, fingerprint: string): { state: TermS
   const bodyLength = lengths.reduce((sum, n) => sum + align8(n), 0);
   if (buf.length !== bodyAt + bodyLength) throw new SnapshotError('title-snapshot: wrong length (truncated or extended)');
   const body = buf.subarray(bodyAt);
-  if (crc32(body) !== h.crc) throw new SnapshotError('title-snapshot: checksum mismatch');
+  if (opts.checksum !== false && crc32(body) !== h.crc) throw new SnapshotError('title-snapshot: checksum mismatch');
   const offsets: number[] = [];
   let off = 0;
   for (const n of lengths) {
@@ -156,6 +159,25 @@ export function decodeSnapshot(buf: Buffer, fingerprint: string): { state: TermS
     postings: view(body, offsets[4], lengths[4], 4, (ab, o, n) => new Uint32Array(ab, o, n)),
   };
   return { state, at: { cursor: h.cursor, cursorId: h.cursorId, checks: h.checks } };
+}
+
+/** Bytes of a snapshot checksummed per step of checksumSteps (a few ms each). */
+const CHECKSUM_STEP_BYTES = 8 * 1024 * 1024;
+
+/**
+ * Checks the body checksum of a snapshot that decodeSnapshot (with `checksum: false`) accepted, in
+ * steps, so that a large file (200 MB at a million pages) does not stall the event loop for a
+ * quarter of a second; throws SnapshotError when it does not match.
+ */
+export function* checksumSteps(buf: Buffer): Generator<void, void, void> {
+  const bodyAt = MAGIC.length + 4 + buf.readUInt32LE(MAGIC.length);
+  const h = JSON.parse(buf.toString('utf8', MAGIC.length + 4, bodyAt)) as Header;
+  let crc = 0;
+  for (let at = bodyAt; at < buf.length; at += CHECKSUM_STEP_BYTES) {
+    crc = crc32(buf.subarray(at, Math.min(buf.length, at + CHECKSUM_STEP_BYTES)), crc);
+    yield;
+  }
+  if (crc !== h.crc) throw new SnapshotError('title-snapshot: checksum mismatch');
 }
 
 /** The contents of `file`, or undefined when it does not exist. */
