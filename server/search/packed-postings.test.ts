@@ -2,6 +2,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seededRandom } from '../../e2e/test-web/seeded-random.ts';
 import { PackedPostings } from './packed-postings.ts';
+import { TermSearch } from './term-search.ts';
+import type { TitleDoc } from './term-search.ts';
+import { OPTIONS } from './title-doc.ts';
 
 function same(p: PackedPostings, m: Map<number, number>, why: string): void {
   assert.equal(p.size, m.size, `${why}: size`);
@@ -74,4 +77,42 @@ test('ids out of order are sorted; a smaller id than the last is inserted in ord
   p.set(1, 1);
   assert.deepEqual([...p.keys()], [1, 2, 4, 5, 9]);
   assert.throws(() => new PackedPostings(new Uint32Array([5, 1, 2, 1, 5, 2])), /duplicate id 5/);
+});
+
+test('an index restored onto packed postings keeps answering like MiniSearch through adds, discards, replacements and a vacuum', async () => {
+  const rand = seededRandom(99);
+  const words = ['harbour', 'pilot', 'lamp', 'keeper', 'storm', 'tide', 'fog', 'bell', 'coast', 'signal', 'anchor', 'rope'];
+  const doc = (id: number): TitleDoc => {
+    const pick = (n: number) => Array.from({ length: n }, () => words[Math.floor(rand() * words.length)]).join(' ');
+    return { id, title: pick(4), headings: pick(3), url: pick(2) };
+  };
+  const reference = new TermSearch({ ...OPTIONS, autoVacuum: false });
+  const docs = Array.from({ length: 300 }, (_, i) => doc(i + 1));
+  reference.addAll(docs);
+  const steps = TermSearch.restoreSteps(reference.exportState(), { ...OPTIONS, autoVacuum: false });
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  const packed = step.value;
+  const apply = (fn: (ms: TermSearch) => void) => {
+    fn(reference);
+    fn(packed);
+  };
+  const answers = (ms: TermSearch) => [...words, 'harb', 'sig'].map((q) => ms.search(q, { prefix: true, fuzzy: 0.2 }).map((r) => [r.id, r.score]));
+
+  for (let id = 301; id <= 380; id++) {
+    const d = doc(id);
+    apply((ms) => ms.add(d)); // appends to packed lists
+  }
+  for (let id = 1; id <= 200; id += 3) apply((ms) => ms.discard(id));
+  for (let id = 2; id <= 60; id += 6) {
+    const d = doc(id);
+    apply((ms) => ms.replace(d)); // discard + add
+  }
+  assert.deepEqual(answers(packed), answers(reference), 'after adds, discards and replacements');
+  await Promise.all([reference.vacuum(), packed.vacuum()]);
+  assert.deepEqual(answers(packed), answers(reference), 'after a vacuum');
+  assert.equal(packed.documentCount, reference.documentCount);
+  const exported = packed.exportState();
+  const fresh = reference.exportState();
+  assert.equal(exported.postings.length, fresh.postings.length, 'the vacuum removed the same postings');
 });
