@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seededRandom } from '../../e2e/test-web/seeded-random.ts';
 import { PackedPostings } from './packed-postings.ts';
-import { TermSearch } from './term-search.ts';
+import { runSteps, TermSearch } from './term-search.ts';
 import type { TitleDoc } from './term-search.ts';
 import { OPTIONS } from './title-doc.ts';
 
@@ -89,10 +89,7 @@ test('an index restored onto packed postings keeps answering like MiniSearch thr
   const reference = new TermSearch({ ...OPTIONS, autoVacuum: false });
   const docs = Array.from({ length: 300 }, (_, i) => doc(i + 1));
   reference.addAll(docs);
-  const steps = TermSearch.restoreSteps(reference.exportState(), { ...OPTIONS, autoVacuum: false });
-  let step = steps.next();
-  while (!step.done) step = steps.next();
-  const packed = step.value;
+  const packed = runSteps(TermSearch.restoreSteps(reference.exportState(), { ...OPTIONS, autoVacuum: false }));
   const apply = (fn: (ms: TermSearch) => void) => {
     fn(reference);
     fn(packed);

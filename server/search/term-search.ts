@@ -93,6 +93,13 @@ class U32Writer {
   }
 }
 
+/** Runs a generator of steps (exportSteps, restoreSteps, TermStateBuilder.finishSteps) to its end at once. */
+export function runSteps<T>(steps: Generator<void, T, void>): T {
+  let step = steps.next();
+  while (!step.done) step = steps.next();
+  return step.value;
+}
+
 /** MiniSearch plus term completion straight from its term tree (no scoring of documents). */
 export class TermSearch extends MiniSearch<TitleDoc> {
   /** Documents holding the term, weighted by field boost (discarded ones may still count until vacuuming). */
@@ -157,10 +164,7 @@ export class TermSearch extends MiniSearch<TitleDoc> {
 
   /** The index as flat arrays (see TermSearchState), without discarded documents, at once. */
   exportState(): TermSearchState {
-    const steps = this.exportSteps();
-    let step = steps.next();
-    while (!step.done) step = steps.next();
-    return step.value;
+    return runSteps(this.exportSteps());
   }
 
   /**

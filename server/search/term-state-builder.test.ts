@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seededRandom } from '../../e2e/test-web/seeded-random.ts';
-import { FIELDS, TermSearch } from './term-search.ts';
+import { FIELDS, runSteps, TermSearch } from './term-search.ts';
 import type { TermSearchState, TitleDoc } from './term-search.ts';
 import { TermStateBuilder } from './term-state-builder.ts';
 import { OPTIONS, processTerm, tokenize } from './title-doc.ts';
@@ -30,10 +30,7 @@ function addAllState(docs: TitleDoc[]): TermSearchState {
 function built(docs: TitleDoc[]): TermSearchState {
   const builder = new TermStateBuilder({ tokenize, processTerm });
   for (const d of docs) builder.add(d);
-  const steps = builder.finishSteps();
-  let step = steps.next();
-  while (!step.done) step = steps.next();
-  return step.value;
+  return runSteps(builder.finishSteps());
 }
 
 /** Each term's encoded fields and postings, by term (the state's term order aside). */
@@ -69,10 +66,7 @@ test('an index restored from the built state answers like one built by addAll', 
   const docs = documents(400, 11);
   const reference = new TermSearch(OPTIONS);
   reference.addAll(docs);
-  const steps = TermSearch.restoreSteps(built(docs), OPTIONS);
-  let step = steps.next();
-  while (!step.done) step = steps.next();
-  const restored = step.value;
+  const restored = runSteps(TermSearch.restoreSteps(built(docs), OPTIONS));
   for (const q of ['lighthouse', 'cafe', 'capture_output', 'tide', 'north', 'omega', 'storm coast']) {
     for (const opts of [{}, { prefix: true }, { fuzzy: 0.2 }, { combineWith: 'AND' as const }]) {
       const a = reference.search(q, opts).map((r) => [r.id, r.score]);

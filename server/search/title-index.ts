@@ -28,7 +28,7 @@ import type { PageQueries } from '../../db/pages.ts';
 import { indexFingerprint, OPTIONS, processTerm, toDoc, tokenize } from './title-doc.ts';
 import { TermSearch } from './term-search.ts';
 import type { TermSearchState, TitleDoc } from './term-search.ts';
-import { buildFromPages, restoreFromSnapshot } from './title-index-load.ts';
+import { buildFromPages, drive, restoreFromSnapshot } from './title-index-load.ts';
 import type { LoadedIndex } from './title-index-load.ts';
 import { encodeSnapshot, removeStaleTemps, writeSnapshotFile, writeSnapshotFileSync } from './title-snapshot.ts';
 import type { SnapshotCursor } from './title-snapshot.ts';
@@ -239,13 +239,7 @@ export class TitleIndex {
     try {
       let state: TermSearchState | undefined;
       try {
-        const steps = this.#ms.exportSteps();
-        let step = steps.next();
-        while (!step.done && !this.#closed) {
-          await new Promise((resolve) => setImmediate(resolve));
-          step = steps.next();
-        }
-        if (step.done) state = step.value;
+        state = await drive(this.#ms.exportSteps(), () => this.#closed);
       } finally {
         this.#exporting = false;
         // Resume the catch-ups that waited (only if the index was started: this is no start).

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pageQueries } from '../../db/pages.ts';
 import type { PageQueries } from '../../db/pages.ts';
 import { waitFor } from '../../e2e/test-web/test-web.ts';
-import { TermSearch } from './term-search.ts';
+import { runSteps, TermSearch } from './term-search.ts';
 import { OPTIONS, toDoc } from './title-doc.ts';
 import { SearchService } from './search-service.ts';
 import { TitleIndex } from './title-index.ts';
@@ -90,10 +90,7 @@ test('exportState and restoreSteps round-trip an index with discarded documents'
   ms.discard(rows[0].id);
   const state = ms.exportState();
   assert.equal(state.shortIds.length, rows.length - 1);
-  const steps = TermSearch.restoreSteps(state, OPTIONS);
-  let step = steps.next();
-  while (!step.done) step = steps.next();
-  const restored = step.value;
+  const restored = runSteps(TermSearch.restoreSteps(state, OPTIONS));
   assert.equal(restored.documentCount, ms.documentCount);
   assert.equal(restored.has(rows[0].id), false);
   for (const q of ['telescope', 'ownership borrow', 'galaxies']) {
