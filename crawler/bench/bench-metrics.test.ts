@@ -1,7 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
 import type { RequestRecord } from '../../e2e/test-web/test-web.ts';
-import { overheadBreakdown, politenessEfficiency, summarize } from './bench-metrics.ts';
+import { overheadBreakdown, pipelineCeiling, politenessEfficiency, summarize } from './bench-metrics.ts';
 
 function rec(path: string, start: number, end: number): RequestRecord {
   return { method: 'GET', path, userAgent: 'LanternBot/0.1.0', status: 200, start, end, aborted: false, connection: 1 };
@@ -86,4 +86,13 @@ test('summarize gives nearest-rank percentiles and NaN for an empty sample', () 
   const s = summarize([5, 1, 4, 2, 3, 6, 7, 8, 9, 10]);
   assert.deepEqual([s.n, s.mean, s.p50, s.p95, s.min, s.max], [10, 5.5, 5, 10, 1, 10]);
   assert.ok(Number.isNaN(summarize([]).mean));
+});
+
+describe('pipelineCeiling', () => {
+  test('the ratio is the parse over the sum of the parts; without the sites, serving and receiving are left out', () => {
+    const c = pipelineCeiling({ parse: 1.2, fetchSend: 0.4, serveReceive: 0.3, store: 0.5 });
+    assert.ok(Math.abs(c.sum - 2.4) < 1e-9);
+    assert.ok(Math.abs(c.ratio - 0.5) < 1e-9);
+    assert.ok(Math.abs(c.sitesElsewhere - 1.2 / 2.1) < 1e-9);
+  });
 });

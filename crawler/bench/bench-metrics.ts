@@ -217,3 +217,27 @@ export function overheadBreakdown(hosts: ReadonlyArray<{ log: readonly RequestRe
   }
   return { pairs: middle.length, receiveMs: summarize(receive), primaryRoundTripMs: summarize(middle), sendMs: summarize(send) };
 }
+
+/** CPU time per page of each part of the crawl pipeline, each measured alone (ms). */
+export interface PartCosts {
+  /** processPage: decode, parse, extract, judge links (the parse-only limit's own figure). */
+  parse: number;
+  /** A worker's work besides parsing: request, response, body, result, IPC send. */
+  fetchSend: number;
+  /** The sites serving the page, and the primary receiving the result over IPC (one process in the measurement). */
+  serveReceive: number;
+  /** The primary's work: lease and host start committed, result judged, page and full-text entries stored, links queued. */
+  store: number;
+}
+
+/**
+ * The highest throughput ratio (end to end over the parse-only limit) that CPU allows when every part
+ * shares the cores with parsing, as in the benchmark: a page costs at least the sum of its parts, and
+ * the parse-only limit costs the parse alone, so the ratio is at most parse / sum, whatever the
+ * number of cores, with zero contention and zero waiting. `sitesElsewhere` leaves out serving and
+ * receiving (a machine whose sites are on other computers; it errs high, as receiving stays with us).
+ */
+export function pipelineCeiling(c: PartCosts): { sum: number; ratio: number; sitesElsewhere: number } {
+  const sum = c.parse + c.fetchSend + c.serveReceive + c.store;
+  return { sum, ratio: c.parse / sum, sitesElsewhere: c.parse / (c.parse + c.fetchSend + c.store) };
+}

@@ -1,7 +1,9 @@
 /**
  * `npm run bench:crawl`: the crawler benchmark (not a test). Against generated loopback sites it
  * measures (1) politeness efficiency: violations and achieved pages/s over the politeness bound,
- * and (2) raw throughput at delay 0 beside the parse-only limit of the same pages on all cores.
+ * and (2) raw throughput at delay 0 beside the parse-only limit of the same pages on all cores, and
+ * the other parts of a page's way measured alone (fetch and send, serve and receive, store), whose
+ * sum bounds the ratio any crawler could reach on shared cores.
  * Prints the results and writes them to the crawl section of docs/benchmarks.md.
  *
  * Options: --raw-workers=N and --politeness-workers=N (CRAWL_WORKERS of each part, default 4: the
@@ -15,7 +17,10 @@ import { benchPages, benchSite, pagesDigest, parseLikeWorker } from './bench-pag
 import { CRAWL_MARKERS, machineInfo, writeSection } from './benchmarks-doc.ts';
 import { formatReport, type PolitenessBench, type ThroughputBench } from './bench-report.ts';
 import { crawlSites, startWarmCrawler, storedPages, workerTimings } from './crawl-session.ts';
+import { measureFetchCost, type FetchCost } from './fetch-cost.ts';
 import { measureParseLimit } from './parse-limit.ts';
+import { fetchSlots, measureStoreCost } from './store-cost.ts';
+import { generatedDepth } from '../../e2e/test-web/generate.ts';
 
 const DOC = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 
@@ -71,7 +76,8 @@ async function throughputBench(workers: number): Promise<ThroughputBench> {
   const spec = benchSite(site);
   const web = await startTestWeb(Array.from({ length: sites }, () => spec));
   const origins = web.sites.map((s) => s.origin);
-  let crawl: Omit<ThroughputBench, 'parse' | 'ratio'>;
+  let crawl: Omit<ThroughputBench, 'parse' | 'ratio' | 'parts'>;
+  let fetchCost: FetchCost;
   try {
     const warm = await startWarmCrawler({ CRAWL_WORKERS: String(workers), CRAWL_DELAY_MS: '0' });
     try {
@@ -99,9 +105,15 @@ async function throughputBench(workers: number): Promise<ThroughputBench> {
     } finally {
       await warm.close();
     }
+    // The parts alone, after the crawl (nothing else running): fetch and hand-over against the same sites ...
+    fetchCost = await measureFetchCost({ origins, site, rounds: 2 });
   } finally {
     await web.close();
   }
+  // ... the primary's work on the same pages, parsed here beforehand ...
+  const parsed = new Map(benchPages(origins, site).map((p) => [p.url, parseLikeWorker(p)!]));
+  const store = measureStoreCost({ origins, parsed, depth: generatedDepth(pagesPerSite), slots: fetchSlots(workers) });
+  // ... and the parse itself, on all cores.
   const parse = await measureParseLimit({
     origins,
     site,
@@ -109,7 +121,12 @@ async function throughputBench(workers: number): Promise<ThroughputBench> {
     durationMs: 4_000,
     expectDigest: pagesDigest(benchPages(origins, site)),
   });
-  return { ...crawl, parse, ratio: crawl.endToEndPerSec / parse.pagesPerSec };
+  return {
+    ...crawl,
+    parse,
+    ratio: crawl.endToEndPerSec / parse.pagesPerSec,
+    parts: { fetch: fetchCost, store },
+  };
 }
 
 function option(name: string): string | undefined {
