@@ -1,6 +1,7 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractPage, limitNesting, MAX_OPEN_ELEMENTS, MIN_CONTENT_CHARS } from './extract.ts';
+import { extractPage, MIN_CONTENT_CHARS } from './extract.ts';
+import { limitNesting, MAX_OPEN_ELEMENTS } from './nesting-limit.ts';
 
 const PAGE = 'https://example.org/dir/page.html';
 const extract = (html: string, maxLinks?: number) => extractPage(html, PAGE, { productToken: 'LanternBot', maxLinks });

@@ -1,10 +1,13 @@
 /**
  * Extraction of what the crawler stores and follows from an HTML page: title, description, headings,
- * readable text, language, canonical URL, links and robots meta values. Parses with cheerio (parse5,
- * so malformed HTML is repaired the way browsers repair it) and then walks the parse tree once,
- * iteratively, without serialising anything. Pure: no I/O.
+ * readable text, language, canonical URL, links and robots meta values. Parses with cheerio's
+ * htmlparser2 mode (about 3x faster than its default parse5; it repairs malformed HTML less like a
+ * browser does, but its tree is good enough for text and links), after bounding how deeply elements
+ * nest (nesting-limit.ts), and then walks the parse tree once, iteratively, without serialising
+ * anything. Pure: no I/O.
  */
 import * as cheerio from 'cheerio';
+import { limitNesting } from './nesting-limit.ts';
 
 /** A link found on a page. */
 export interface ExtractedLink {
@@ -82,7 +85,7 @@ const RAW_TEXT_MAX = TEXT_MAX * 5;
 const FRAME_CHROME = 1;
 const FRAME_SECTIONING = 2;
 const FRAME_HEADING = 4;
-/** htmlparser2 through cheerio: about 3x faster than parse5 and its tree is good enough for text. */
+/** htmlparser2 through cheerio (see the file comment). */
 const PARSE_OPTIONS = { xml: { xmlMode: false, decodeEntities: true } } as const;
 
 /** The shape of domhandler nodes that the walk reads (cheerio's parse tree). */
@@ -364,86 +367,4 @@ function resolveLinks(
     }
   }
   return { links: [...byUrl.values()], droppedLinks: dropped.size };
-}
-
-/** Most elements left open at once; deeper start tags are flattened (Chrome's parser caps at 512). */
-export const MAX_OPEN_ELEMENTS = 1024;
-const VOID_ELEMENTS = new Set(['area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr',
-  'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
-/** Elements whose content the parser reads as raw text up to their end tag. */
-const RAW_TEXT_END: Record<string, RegExp> = {
-  script: /<\/script/gi, style: /<\/style/gi, title: /<\/title/gi, textarea: /<\/textarea/gi, xmp: /<\/xmp/gi,
-};
-const TAG_OR_COMMENT = /<!--|<(\/?)([a-zA-Z][^\s/>]*)[^>]*>?/g;
-
-/**
- * Bounds how deeply the parser must nest: htmlparser2 keeps its open-element stack with
- * `Array.unshift`, so N unclosed elements cost O(N²) (50,000 unclosed `<div>`s, 250 KB, took ~2 s;
- * parse5 was far worse). A cheap tag scan estimates the open-element depth (start tags of non-void
- * elements minus end tags); a start tag that would go deeper than MAX_OPEN_ELEMENTS gets its end tag
- * inserted right after it, and the end tags that would have closed such elements are replaced by a
- * space. Text, links and attributes all survive; only the nesting is flattened. Ordinary pages are
- * returned untouched after a quick pre-check (`mayNestDeeply`).
- */
-export function limitNesting(html: string): string {
-  if (!mayNestDeeply(html)) return html;
-
-  const out: string[] = [];
-  let copied = 0; // html[0, copied) is already in out
-  let depth = 0;
-  let excess = 0; // flattened elements whose end tags are still to come
-  const re = new RegExp(TAG_OR_COMMENT.source, 'g');
-  for (let m = re.exec(html); m; m = re.exec(html)) {
-    const end = m.index + m[0].length;
-    if (m[0] === '<!--') {
-      const close = html.indexOf('-->', end);
-      if (close === -1) break;
-      re.lastIndex = close + 3;
-      continue;
-    }
-    const name = m[2]!.toLowerCase();
-    if (m[1]) { // end tag
-      if (excess > 0) {
-        excess--;
-        out.push(html.slice(copied, m.index), ' ');
-        copied = end;
-      } else if (depth > 0) depth--;
-      continue;
-    }
-    const rawEnd = RAW_TEXT_END[name];
-    if (rawEnd) {
-      rawEnd.lastIndex = end;
-      if (!rawEnd.test(html)) break; // raw text to the end of the document
-      re.lastIndex = rawEnd.lastIndex;
-      continue;
-    }
-    if (VOID_ELEMENTS.has(name)) continue;
-    if (depth < MAX_OPEN_ELEMENTS) {
-      depth++;
-    } else {
-      excess++;
-      out.push(html.slice(copied, end), m[0].endsWith('>') ? `</${name}>` : `></${name}>`);
-      copied = end;
-    }
-  }
-  if (out.length === 0) return html;
-  out.push(html.slice(copied));
-  return out.join('');
-}
-
-/**
- * Quick pre-check for limitNesting: '<' + letter counts +1 and '</' counts -1 (void elements, comments
- * and scripts included, so it usually over-estimates); false when this never reaches the limit.
- */
-function mayNestDeeply(html: string): boolean {
-  let depth = 0;
-  for (let i = html.indexOf('<'); i !== -1; i = html.indexOf('<', i + 1)) {
-    const c = html.charCodeAt(i + 1) | 0x20;
-    if (c === 0x2f) {
-      if (depth > 0) depth--;
-    } else if (c >= 0x61 && c <= 0x7a && ++depth >= MAX_OPEN_ELEMENTS) {
-      return true;
-    }
-  }
-  return false;
 }
