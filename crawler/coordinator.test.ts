@@ -95,4 +95,13 @@ describe('coordinator', () => {
     coordinator.onResult(result(a.jobId, { status: 200, page: page([`${ORIGIN}/c`]) }), 10_230);
     assert.equal(coordinator.takeUrgent(), false, '/b is still queued: the links wait for the next batch');
   });
+
+  test('a 304 to a request that was not conditional fails the URL instead of keeping a page that was never stored', () => {
+    const seed = pastRobots(10_000);
+    assert.equal(seed.validators, undefined, 'nothing stored yet: the request is not conditional');
+    coordinator.onResult(result(seed.jobId, { status: 304 }), 10_120);
+    coordinator.flush(10_120);
+    const row = db.prepare('SELECT state, last_error AS lastError FROM frontier WHERE url = ?').get(`${ORIGIN}/`) as { state: string; lastError: string };
+    assert.deepEqual(row, { state: 'failed', lastError: 'the site answered 304 (not modified) to a request that was not conditional' });
+  });
 });

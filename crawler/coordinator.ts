@@ -33,6 +33,9 @@ export interface CrawlJob {
 interface SeedInfo extends SeedScope { id: number; scope: Scope; updatedAt: number }
 type Write = () => void;
 
+/** A URL's last_error after a conditional re-fetch answered 304. */
+export const NOT_MODIFIED = 'not modified since the last fetch (HTTP 304): the stored page is kept';
+
 /**
  * The crawler primary's brain, without the processes: it owns the scheduler, every host's state and
  * robots rules (its HostBook), decides what each result means, and is the single writer of frontier,
@@ -47,7 +50,8 @@ export class Coordinator {
   private readonly seedsDb;
   private readonly hosts: HostBook;
   private readonly seeds = new Map<number, SeedInfo>();
-  private readonly inFlight = new Map<number, { job: CrawlJob; origin: string; dispatchedAt: number }>();
+  /** Jobs handed out; `conditional`: the request carried the stored page's validators. */
+  private readonly inFlight = new Map<number, { job: CrawlJob; origin: string; dispatchedAt: number; conditional: boolean }>();
   private readonly fetchEnds: number[] = [];
   private readonly budget: UrlBudget;
   private writes: Write[] = [];
@@ -86,7 +90,8 @@ export class Coordinator {
 
   /**
    * Reads seeds users added or changed and queues their URLs (the server only writes the seeds table).
-   * A seed submitted again while running is crawled again; at start (`recrawl` false) known seeds are
+   * A seed submitted again while running is crawled again, with every URL it found within its depth
+   * (conditionally where the stored page has validators); at start (`recrawl` false) known seeds are
    * only loaded, so a restart does not re-fetch every seed.
    */
   syncSeeds(now: number, recrawl = true): void {
@@ -96,8 +101,14 @@ export class Coordinator {
       this.seeds.set(s.id, { id: s.id, url: s.url, depth: s.depth, scope: s.scope, updatedAt: s.updatedAt });
       const added = this.frontier.addUrl({ url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 }, now);
       if (added) this.budget.record(s.origin);
-      const row = added ?? (recrawl ? this.frontier.requeueUrl(s.url, 0, s.id) : undefined);
-      if (row) this.schedule(row, now);
+      if (added) {
+        this.schedule(added, now);
+      } else if (recrawl) {
+        // Submitted again: the seed and everything it found within its (new) depth are fetched again.
+        const seedRow = this.frontier.requeueUrl(s.url, 0, s.id);
+        if (seedRow) this.schedule(seedRow, now);
+        for (const row of this.frontier.requeueSeed(s.id, s.depth)) this.schedule(row, now);
+      }
     }
   }
 
@@ -141,8 +152,9 @@ export class Coordinator {
         throw err;
       }
       const jobId = this.nextJobId++;
-      this.inFlight.set(jobId, { job, origin, dispatchedAt: now });
-      return { jobId, kind: job.kind, url: job.url, origin };
+      const validators = job.kind === 'page' ? this.pages.validators(job.url) : undefined;
+      this.inFlight.set(jobId, { job, origin, dispatchedAt: now, conditional: validators !== undefined });
+      return validators ? { jobId, kind: job.kind, url: job.url, origin, validators } : { jobId, kind: job.kind, url: job.url, origin };
     }
   }
 
@@ -184,17 +196,17 @@ export class Coordinator {
     const entry = this.inFlight.get(result.jobId);
     if (!entry) return;
     this.inFlight.delete(result.jobId);
-    const { job, origin, dispatchedAt } = entry;
+    const { job, origin, dispatchedAt, conditional } = entry;
     const ended = Math.max(dispatchedAt, now - Math.max(0, sinceEndMs));
     this.scheduler.complete(origin, ended);
     this.hosts.recordEnd(origin, job.url, result, ended);
     this.fetchEnds.push(now);
     if (job.kind === 'robots') this.hosts.onRobots(job, result, now);
-    else this.onPage(job, origin, result, now);
+    else this.onPage(job, origin, result, now, conditional);
     this.hosts.save(origin, now);
   }
 
-  private onPage(job: CrawlJob, origin: string, result: FetchResult, now: number): void {
+  private onPage(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
     const h = this.hosts.get(origin);
     const status = result.status;
     const fail = (message: string, retry: boolean, notBefore?: number) => {
@@ -236,6 +248,16 @@ export class Coordinator {
       return;
     }
     this.hosts.clearBackoff(h);
+    if (status === 304 && conditional) {
+      // The stored page is still the current one: nothing to parse, store or follow.
+      h.fetchedCount++;
+      this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'done', NOT_MODIFIED, now));
+      return;
+    }
+    if (status === 304) {
+      fail('the site answered 304 (not modified) to a request that was not conditional', false);
+      return;
+    }
     if (status !== null && status >= 300 && status < 400) {
       this.onRedirect(job, result, now);
       return;

@@ -180,7 +180,15 @@ async function readCapped(body: Readable, encoding: string | undefined, cap: num
  * reading the body only when it will be used (HTML pages, robots.txt), decompressed and capped.
  * Everything that goes wrong is thrown as a FetchFailure whose message says what happened.
  */
-export async function fetchRaw(url: string, opts: { agent: Agent; settings: WorkerSettings; wantBody: (status: number, contentType: string | undefined) => boolean; cap: number; truncateOk: boolean }): Promise<RawResponse> {
+/** If-None-Match / If-Modified-Since for a page fetched before (RFC 9110 §13.1); none without validators. */
+export function conditionalHeaders(v: FetchJob['validators']): Record<string, string> {
+  const headers: Record<string, string> = {};
+  if (v?.etag) headers['if-none-match'] = v.etag;
+  if (v?.lastModified) headers['if-modified-since'] = v.lastModified;
+  return headers;
+}
+
+export async function fetchRaw(url: string, opts: { agent: Agent; settings: WorkerSettings; wantBody: (status: number, contentType: string | undefined) => boolean; cap: number; truncateOk: boolean; validators?: FetchJob['validators'] }): Promise<RawResponse> {
   const { settings } = opts;
   const startedAt = now();
   const target = new URL(url);
@@ -198,6 +206,7 @@ export async function fetchRaw(url: string, opts: { agent: Agent; settings: Work
         'user-agent': settings.userAgent,
         accept: 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5,*/*;q=0.1',
         'accept-encoding': 'gzip, deflate, br',
+        ...conditionalHeaders(opts.validators),
       },
       signal: AbortSignal.timeout(settings.totalTimeoutMs),
     });

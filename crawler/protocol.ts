@@ -9,6 +9,11 @@ export interface FetchJob {
   kind: 'page' | 'robots';
   url: string;
   origin: string;
+  /**
+   * Set when the page is stored already and was served with an ETag or Last-Modified: the request is
+   * conditional (If-None-Match / If-Modified-Since), so an unchanged page costs the site a 304.
+   */
+  validators?: { etag: string | null; lastModified: string | null };
 }
 
 /** Settings a worker needs, sent once when it starts. */

@@ -46,6 +46,7 @@ async function run(job: FetchJob): Promise<FetchResult> {
       settings: s,
       cap: job.kind === 'robots' ? ROBOTS_READ_BYTES : s.maxBodyBytes,
       truncateOk: job.kind === 'robots',
+      validators: job.validators,
       wantBody: (status, type) => status >= 200 && status < 300 && (job.kind === 'robots' || isPageType(type)),
     });
     const result = resultFromResponse(job, raw, s.allowPrivate);

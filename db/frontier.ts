@@ -41,6 +41,10 @@ export function frontierQueries(db: Database) {
     `UPDATE frontier SET state = 'queued', attempts = 0, next_attempt_at = 0, last_error = NULL, depth = ?, seed_id = ?, redirect_to = NULL
      WHERE url = ? AND state IN ('done', 'failed', 'skipped') RETURNING ${ROW}`,
   );
+  const requeueOfSeed = db.prepare(
+    `UPDATE frontier SET state = 'queued', attempts = 0, next_attempt_at = 0, last_error = NULL, redirect_to = NULL
+     WHERE seed_id = ? AND depth <= ? AND state IN ('done', 'failed', 'skipped') RETURNING ${ROW}`,
+  );
   const byUrl = db.prepare(`SELECT ${ROW}, state FROM frontier WHERE url = ?`);
   const counts = db.prepare(`SELECT origin, state, COUNT(*) AS n FROM frontier GROUP BY origin, state`);
 
@@ -97,6 +101,13 @@ export function frontierQueries(db: Database) {
     /** Queues a finished URL again (a re-submitted seed), returning its row if it was finished. */
     requeueUrl(url: string, depth: number, seedId: number): FrontierRow | undefined {
       return requeue.get(depth, seedId, url) as FrontierRow | undefined;
+    },
+    /**
+     * Queues again every finished URL that `seedId` found at most `maxDepth` links from it (a re-submitted
+     * seed is a request to refresh what it found), returning their rows. Failed URLs get fresh attempts.
+     */
+    requeueSeed(seedId: number, maxDepth: number): FrontierRow[] {
+      return requeueOfSeed.all(seedId, maxDepth) as FrontierRow[];
     },
     /** One URL's row and state, if known. */
     urlByUrl(url: string): (FrontierRow & { state: string }) | undefined {

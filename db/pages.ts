@@ -63,6 +63,8 @@ export interface PageQueries {
   pagesAfterSeq(seq: number, limit: number): PageChange[];
   /** The stored page with this url, or undefined. */
   getPage(url: string): StoredPage | undefined;
+  /** The ETag and Last-Modified a stored page was served with, for a conditional re-fetch; undefined if it has neither. */
+  validators(url: string): { etag: string | null; lastModified: string | null } | undefined;
   /** The highest seq, and the id of the page whose seq is `seq` (undefined if none): checks a search snapshot's cursor. */
   seqCheck(seq: number): { maxSeq: number; idAtSeq: number | undefined };
   /** The url, seq and searchability of the page with this id, or undefined: spot checks of a search snapshot. */
@@ -124,6 +126,10 @@ export function pageQueries(db: Database): PageQueries {
     seq: number; indexed: number; fetched_at: number;
   }>(`SELECT id, url, title, description, headings, host, seq, indexed, fetched_at
       FROM pages WHERE seq > ? ORDER BY seq LIMIT ?`);
+  const validatorsOf = db.prepare<[string], { etag: string | null; lastModified: string | null }>(
+    `SELECT etag, last_modified AS lastModified FROM pages
+     WHERE url = ? AND status BETWEEN 200 AND 299 AND (etag IS NOT NULL OR last_modified IS NOT NULL)`,
+  );
   const maxSeq = db.prepare<[], { m: number | null }>('SELECT max(seq) AS m FROM pages');
   const atSeq = db.prepare<[number], { id: number }>('SELECT id FROM pages WHERE seq = ?');
   const seqOf = db.prepare<[number], { url: string; seq: number; indexed: number }>('SELECT url, seq, indexed FROM pages WHERE id = ?');
@@ -175,6 +181,9 @@ export function pageQueries(db: Database): PageQueries {
         contentHash: r.content_hash, noindex: r.noindex === 1, nofollow: r.nofollow === 1,
         indexed: r.indexed === 1,
       };
+    },
+    validators(url) {
+      return validatorsOf.get(url);
     },
     seqCheck(seq) {
       return { maxSeq: maxSeq.get()?.m ?? 0, idAtSeq: atSeq.get(seq)?.id };
