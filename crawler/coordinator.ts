@@ -6,7 +6,7 @@ import { pageQueries } from '../db/pages.ts';
 import { seedQueries, type Scope } from '../db/seeds.ts';
 import { Scheduler } from './scheduler.ts';
 import { BACKOFF, retryDelayMs } from './backoff.ts';
-import { isHtmlContentType } from './charset.ts';
+import { pageOutcome } from './page-outcome.ts';
 import { CRAWL_LIMITS } from './url-traps.ts';
 import {
   admitLinks, budgetMessage, findRedirectLoop, judgeRedirect, loopMessage, trapMessage, UrlBudget, type SeedScope,
@@ -208,76 +208,46 @@ export class Coordinator {
 
   private onPage(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
     const h = this.hosts.get(origin);
-    const status = result.status;
-    const fail = (message: string, retry: boolean, notBefore?: number) => {
+    const outcome = pageOutcome(result, conditional);
+    if (outcome.kind === 'failed') {
       h.errorCount++;
-      h.lastError = message;
+      h.lastError = outcome.message;
+      if (outcome.streak) h.consecutiveErrors++;
+      const backOff = outcome.backoff === 'now' || (outcome.backoff === 'after-streak' && h.consecutiveErrors >= BACKOFF.errorsBeforeBackoff);
+      const until = backOff ? this.hosts.backOff(origin, now, outcome.backoffReason, outcome.retryAfterMs) : undefined;
       const attempts = job.attempts + 1;
-      if (retry && attempts < BACKOFF.maxAttempts) {
-        const at = Math.max(notBefore ?? 0, now + retryDelayMs(attempts));
+      if (outcome.retry && attempts < BACKOFF.maxAttempts) {
+        const at = Math.max(until ?? 0, now + retryDelayMs(attempts));
         this.scheduler.add(origin, { ...job, attempts, notBefore: at });
-        this.writes.push(() => this.frontier.retryUrl(job.frontierId, attempts, at, message));
+        this.writes.push(() => this.frontier.retryUrl(job.frontierId, attempts, at, outcome.message));
       } else {
-        this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', message, now));
+        this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', outcome.message, now));
       }
-    };
-
-    if (result.error) {
-      const kind = result.error.kind;
-      if (kind === 'retryable' || kind === 'throttled') {
-        h.consecutiveErrors++;
-        const until = h.consecutiveErrors >= BACKOFF.errorsBeforeBackoff || kind === 'throttled'
-          ? this.hosts.backOff(origin, now, result.error.code, null) : undefined;
-        fail(result.error.message, true, until);
-      } else {
-        fail(result.error.message, false);
-      }
-      return;
-    }
-    if (status === 429 || status === 503) {
-      h.consecutiveErrors++;
-      const why = result.retryAfterMs !== null ? `HTTP ${status}, Retry-After ${Math.round(result.retryAfterMs / 1000)} s` : `HTTP ${status}`;
-      const until = this.hosts.backOff(origin, now, why, result.retryAfterMs);
-      fail(`the site answered ${status} (${status === 429 ? 'too many requests' : 'unavailable'})`, true, until);
-      return;
-    }
-    if (status !== null && status >= 500) {
-      h.consecutiveErrors++;
-      const until = h.consecutiveErrors >= BACKOFF.errorsBeforeBackoff ? this.hosts.backOff(origin, now, `HTTP ${status}`, result.retryAfterMs) : undefined;
-      fail(`the site answered ${status}`, true, until);
       return;
     }
     this.hosts.clearBackoff(h);
-    if (status === 304 && conditional) {
-      // The stored page is still the current one: nothing to parse, store or follow.
-      h.fetchedCount++;
-      this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'done', NOT_MODIFIED, now));
-      return;
-    }
-    if (status === 304) {
-      fail('the site answered 304 (not modified) to a request that was not conditional', false);
-      return;
-    }
-    if (status !== null && status >= 300 && status < 400) {
-      this.onRedirect(job, result, now);
-      return;
-    }
-    if (status === 404 || status === 410 || (status !== null && status >= 400)) {
-      this.writes.push(() => {
-        this.frontier.finishUrl(job.frontierId, 'done', `HTTP ${status}`, now);
-        if (status === 404 || status === 410) this.pages.markPageGone(job.url, status, now);
-      });
-      return;
+    switch (outcome.kind) {
+      case 'redirect':
+        this.onRedirect(job, result, now);
+        return;
+      case 'http-error':
+        this.writes.push(() => {
+          this.frontier.finishUrl(job.frontierId, 'done', `HTTP ${outcome.status}`, now);
+          if (outcome.gone) this.pages.markPageGone(job.url, outcome.status, now);
+        });
+        return;
+      case 'not-modified': // the stored page is still the current one: nothing to parse, store or follow
+        h.fetchedCount++;
+        this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'done', NOT_MODIFIED, now));
+        return;
+      case 'not-html':
+        h.fetchedCount++;
+        this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'done', outcome.why, now));
+        return;
     }
     h.fetchedCount++;
-    const page = result.page;
-    if (!page) {
-      const type = result.contentType;
-      const why = type === null ? 'not HTML (no content type, and the body does not look like HTML)'
-        : isHtmlContentType(type) ? `not HTML: the body is binary data, though served as ${type}` : `not HTML (${type})`;
-      this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'done', why, now));
-      return;
-    }
+    const { page } = outcome;
+    const status = result.status;
     const links = admitLinks(page.links, { depth: job.depth, nofollow: page.nofollow, seed: this.seeds.get(job.seedId) }, this.limits());
     if (!this.urgent) this.urgent = links.follow.some((url) => !this.scheduler.hasQueued(url.startsWith(`${origin}/`) ? origin : new URL(url).origin));
     if (links.trapExample) {
