@@ -238,7 +238,10 @@ export class Coordinator {
         return;
       case 'not-modified': // the stored page is still the current one: nothing to parse, store or follow
         h.fetchedCount++;
-        this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'done', NOT_MODIFIED, now));
+        this.writes.push(() => {
+          this.pages.markPageCurrent(job.url, Date.now());
+          this.frontier.finishUrl(job.frontierId, 'done', NOT_MODIFIED, now);
+        });
         return;
       case 'not-html':
         h.fetchedCount++;

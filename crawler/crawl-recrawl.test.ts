@@ -87,6 +87,8 @@ describe('a seed submitted again is re-crawled, conditionally where the site all
   });
 
   test('submitted again: every page is fetched again, unchanged ones answer 304 and keep their entry, changed ones are replaced', async () => {
+    const fetchedAt = (path: string) => (crawler.db.prepare('SELECT fetched_at AS t FROM pages WHERE url = ?').get(site.url(path)) as { t: number }).t;
+    const firstFetch = fetchedAt('/etag');
     changed = true;
     crawler.addSeed(site.url('/'), { depth: 1 });
     await waitFor(() => PAGES.every((p) => site.requestsTo(p).length === 2), {
@@ -106,6 +108,8 @@ describe('a seed submitted again is re-crawled, conditionally where the site all
     assert.ok(searchable('etagword') && searchable('datedword'), 'a 304 keeps the stored page searchable');
     assert.equal(crawler.frontier(site.url('/etag'))?.lastError, NOT_MODIFIED);
     assert.equal(crawler.frontier(site.url('/etag'))?.state, 'done');
+    assert.ok(fetchedAt('/etag') >= site.requestsTo('/etag')[1].start - 1000 && fetchedAt('/etag') > firstFetch,
+      'the page shows when it was last confirmed current');
     assert.ok(searchable('secondversionword') && !searchable('firstversionword'), 'the changed page was replaced');
     assert.ok(searchable('plainnewword') && !searchable('plainoldword'));
 

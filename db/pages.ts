@@ -57,6 +57,8 @@ export interface PageQueries {
   upsertPage(p: PageRecord): number;
   /** A page that answered 404/410 or became noindex: out of search (indexed = 0), status updated, seq bumped. */
   markPageGone(url: string, status: number, fetchedAt: number): void;
+  /** A conditional re-fetch answered 304: the stored page is current as of `fetchedAt` (text, index and seq unchanged). */
+  markPageCurrent(url: string, fetchedAt: number): void;
   /** Stored pages, and how many of them are searchable. */
   countPages(): { pages: number; indexed: number };
   /** Pages written after `seq`, oldest write first, at most `limit` (indexed = false ones included). */
@@ -118,6 +120,7 @@ export function pageQueries(db: Database): PageQueries {
   const gone = db.prepare<[number, number, string]>(
     `UPDATE pages SET indexed = 0, status = ?, fetched_at = ?, seq = ${nextSeq} WHERE url = ?`,
   );
+  const current = db.prepare<[number, string]>('UPDATE pages SET fetched_at = ? WHERE url = ?');
   const count = db.prepare<[], { pages: number; indexed: number }>(
     'SELECT count(*) AS pages, coalesce(sum(indexed), 0) AS indexed FROM pages INDEXED BY pages_indexed',
   );
@@ -158,6 +161,9 @@ export function pageQueries(db: Database): PageQueries {
     },
     markPageGone(url, status, fetchedAt) {
       gone.run(status, fetchedAt, url);
+    },
+    markPageCurrent(url, fetchedAt) {
+      current.run(fetchedAt, url);
     },
     countPages() {
       const row = count.get();
