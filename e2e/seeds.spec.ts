@@ -7,7 +7,7 @@ import { expect, test } from './fixtures.ts';
 import { DomainsPage } from './pages/domains-page.ts';
 import { SearchPage } from './pages/search-page.ts';
 import { SeedsPage } from './pages/seeds-page.ts';
-import { generateSite, startTestWeb } from './test-web/test-web.ts';
+import { generateSite, politenessReport, startTestWeb } from './test-web/test-web.ts';
 import type { TestWeb } from './test-web/test-web.ts';
 
 let web: TestWeb | null = null;
@@ -53,6 +53,26 @@ test('a person goes to Seeds, sees why a bad URL is refused, and adds a good one
   await expect(await seeds.cell(good, 'Scope')).toHaveText('host');
   // The list refreshes on its own (every 2 s) as the crawler fetches the site's 3 pages.
   await expect(await seeds.cell(good, 'Fetched')).toHaveText('3', { timeout: 30_000 });
+});
+
+test('"Crawl again" on a seed fetches every page it found once more, politely', async ({ page }) => {
+  const site = (await smallSite(3)).sites[0];
+  const seeds = new SeedsPage(page);
+  const url = site.url('/');
+  const pageRequests = () => site.log.filter((r) => r.path !== '/robots.txt').map((r) => r.path).sort();
+
+  await seeds.open();
+  await seeds.addSeed(url, { depth: 1 });
+  await expect(await seeds.cell(url, 'Fetched')).toHaveText('3', { timeout: 30_000 });
+  await expect.poll(pageRequests).toEqual(['/', '/p/1', '/p/2']);
+
+  await seeds.crawlAgainButton(url).click();
+  await expect(seeds.crawlAgainStatus).toHaveText(`Crawling ${url} again: every page it found (depth 1) is checked for changes.`);
+  // Not only the seed page: everything it found is fetched again; robots.txt is remembered.
+  await expect.poll(pageRequests, { timeout: 30_000 }).toEqual(['/', '/', '/p/1', '/p/1', '/p/2', '/p/2']);
+  expect(site.requestsTo('/robots.txt')).toHaveLength(1);
+  expect(politenessReport(site.log, 200).violations, 'the app\'s CRAWL_DELAY_MS (200) between any two requests').toEqual([]);
+  await expect(await seeds.cell(url, 'Queued')).toHaveText('0', { timeout: 10_000 });
 });
 
 test('"Add several" reports each line as accepted or refused with its own reason', async ({ page }) => {

@@ -17,6 +17,8 @@ export class SeedsPage extends AppShell {
   readonly addAllButton: Locator;
   readonly bulkResults: Locator;
   readonly table: Locator;
+  /** What "Crawl again" said (or why it failed). */
+  readonly crawlAgainStatus: Locator;
 
   constructor(page: Page) {
     super(page);
@@ -33,6 +35,7 @@ export class SeedsPage extends AppShell {
     this.addAllButton = this.bulkForm.getByRole('button', { name: 'Add all' });
     this.bulkResults = this.bulkForm.getByRole('list', { name: 'Results of Add all' }).getByRole('listitem');
     this.table = page.getByRole('table', { name: 'Seeds and their crawl progress' });
+    this.crawlAgainStatus = page.getByRole('status').filter({ hasText: /again/ });
   }
 
   /** Opens the Seeds view directly. */
@@ -54,6 +57,11 @@ export class SeedsPage extends AppShell {
     await this.addAllButton.click();
   }
 
+  /** The "Crawl again" button of a seed's row. */
+  crawlAgainButton(url: string): Locator {
+    return this.row(url).getByRole('button', { name: `Crawl ${url} again` });
+  }
+
   /** The table row of a seed, found by its exact URL. */
   row(url: string): Locator {
     return this.table.getByRole('row').filter({ has: this.page.getByRole('rowheader', { name: url, exact: true }) });
@@ -61,6 +69,7 @@ export class SeedsPage extends AppShell {
 
   /** A cell of a seed's row by column header name ('Depth', 'Fetched', ...). */
   async cell(url: string, column: string): Promise<Locator> {
+    await this.table.getByRole('columnheader').first().waitFor(); // the list may still be loading
     const headers = await this.table.getByRole('columnheader').allTextContents();
     const index = headers.findIndex((text) => text.trim() === column);
     if (index < 0) throw new Error(`seeds-page: no column named ${column} (have ${headers.join(', ')})`);

@@ -4,11 +4,18 @@ import { formatAgo, formatCount, formatDateTime } from '../format.ts';
 const SCOPE_TEXT: Record<Seed['scope'], string> = { host: 'host', domain: 'domain', any: 'any' };
 
 /**
- * The seed list as a table (URL, depth, scope, found, fetched, queued, failed, added): scrolling sideways
- * when a little narrow, and one card per seed on a phone (CSS). The explicit table roles keep it a table
- * for screen readers when CSS changes its display.
+ * The seed list as a table (URL, depth, scope, found, fetched, queued, failed, added, and a "Crawl
+ * again" button): scrolling sideways when a little narrow, and one card per seed on a phone (CSS). The
+ * explicit table roles keep it a table for screen readers when CSS changes its display.
  */
-export function SeedTable({ seeds, now }: { seeds: Seed[]; now: number }) {
+export function SeedTable({ seeds, now, onCrawlAgain, pendingId }: {
+  seeds: Seed[];
+  now: number;
+  /** Submits the seed again, so that everything it found is checked for changes. */
+  onCrawlAgain: (seed: Seed) => void;
+  /** The seed whose "Crawl again" request is on its way (its button is disabled meanwhile). */
+  pendingId: Seed['id'] | null;
+}) {
   return (
     <div className="table-wrap" role="region" aria-labelledby="seed-table-caption" tabIndex={0}>
       <table className="data-table seed-table stack-table" role="table" aria-labelledby="seed-table-caption">
@@ -25,6 +32,7 @@ export function SeedTable({ seeds, now }: { seeds: Seed[]; now: number }) {
             <th scope="col" role="columnheader" className="num">Queued</th>
             <th scope="col" role="columnheader" className="num">Failed</th>
             <th scope="col" role="columnheader">Added</th>
+            <th scope="col" role="columnheader"><span className="visually-hidden">Actions</span></th>
           </tr>
         </thead>
         <tbody role="rowgroup">
@@ -47,6 +55,17 @@ export function SeedTable({ seeds, now }: { seeds: Seed[]; now: number }) {
                 <time dateTime={seed.createdAt} title={formatDateTime(seed.createdAt)}>
                   {formatAgo(seed.createdAt, now)}
                 </time>
+              </td>
+              <td role="cell" className="action-cell">
+                <button
+                  type="button"
+                  className="button"
+                  aria-label={`Crawl ${seed.url} again`}
+                  disabled={pendingId === seed.id}
+                  onClick={() => onCrawlAgain(seed)}
+                >
+                  Crawl again
+                </button>
               </td>
             </tr>
           ))}

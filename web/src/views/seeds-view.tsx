@@ -1,5 +1,6 @@
 import { useCallback, useState } from 'react';
-import { listSeeds } from '../api.ts';
+import { addSeed, listSeeds } from '../api.ts';
+import type { Seed } from '../api.ts';
 import { BulkSeedForm } from '../components/bulk-seed-form.tsx';
 import { SeedForm } from '../components/seed-form.tsx';
 import type { SeedOptions } from '../components/seed-form.tsx';
@@ -17,6 +18,22 @@ export function SeedsView() {
   const [options, setOptions] = useState<SeedOptions>({ depth: '2', scope: 'host' });
   const seeds = usePoll(useCallback((signal: AbortSignal) => listSeeds(signal), []), REFRESH_MS);
   const refresh = seeds.refresh;
+  const [again, setAgain] = useState<{ text: string; failed: boolean } | null>(null);
+  const [pendingId, setPendingId] = useState<Seed['id'] | null>(null);
+
+  /** "Crawl again": the seed is submitted again as it is, which re-crawls everything it found. */
+  const crawlAgain = async (seed: Seed): Promise<void> => {
+    setPendingId(seed.id);
+    try {
+      await addSeed({ url: seed.url, depth: seed.depth, scope: seed.scope });
+      setAgain({ text: `Crawling ${seed.url} again: every page it found (depth ${seed.depth}) is checked for changes.`, failed: false });
+      refresh();
+    } catch (error) {
+      setAgain({ text: `${seed.url} could not be crawled again: ${error instanceof Error ? error.message : String(error)}`, failed: true });
+    } finally {
+      setPendingId(null);
+    }
+  };
 
   return (
     <section className="view seeds-view" aria-labelledby="seeds-heading">
@@ -38,6 +55,11 @@ export function SeedsView() {
           </span>
         ) : null}
       </div>
+      {again !== null ? (
+        <p role={again.failed ? 'alert' : 'status'} className={again.failed ? 'notice error' : 'notice info'}>
+          {again.text}
+        </p>
+      ) : null}
       {seeds.data === null ? (
         seeds.error !== null ? (
           <p role="alert" className="notice error">
@@ -49,7 +71,7 @@ export function SeedsView() {
       ) : seeds.data.length === 0 ? (
         <p className="empty">No seeds yet. Add a URL above to start crawling.</p>
       ) : (
-        <SeedTable seeds={seeds.data} now={Date.now()} />
+        <SeedTable seeds={seeds.data} now={Date.now()} onCrawlAgain={(seed) => void crawlAgain(seed)} pendingId={pendingId} />
       )}
     </section>
   );
