@@ -154,7 +154,9 @@ export class Coordinator {
       const jobId = this.nextJobId++;
       const validators = job.kind === 'page' ? this.pages.validators(job.url) : undefined;
       this.inFlight.set(jobId, { job, origin, dispatchedAt: now, conditional: validators !== undefined });
-      return validators ? { jobId, kind: job.kind, url: job.url, origin, validators } : { jobId, kind: job.kind, url: job.url, origin };
+      const out: FetchJob = { jobId, kind: job.kind, url: job.url, origin };
+      if (validators) out.validators = validators; // a page stored before: asked for conditionally
+      return out;
     }
   }
 

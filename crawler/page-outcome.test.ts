@@ -1,13 +1,11 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { emptyResult } from './fetcher.ts';
 import { pageOutcome } from './page-outcome.ts';
 import type { FetchResult, ParsedPage } from './protocol.ts';
 
 function result(part: Partial<FetchResult>): FetchResult {
-  return {
-    jobId: 1, startedAt: 0, endedAt: 0, status: 200, contentType: 'text/html', etag: null, lastModified: null, retryAfterMs: null,
-    location: null, locationRefusal: null, robotsBody: null, page: null, error: null, ...part,
-  };
+  return { ...emptyResult({ jobId: 1, kind: 'page', url: 'https://a.example/', origin: 'https://a.example' }, 0), status: 200, contentType: 'text/html', ...part };
 }
 
 const page: ParsedPage = {

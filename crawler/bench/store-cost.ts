@@ -11,7 +11,7 @@ import path from 'node:path';
 import { openDatabase } from '../../db/open.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../server/config.ts';
-import { FETCH_DEFAULTS } from '../fetcher.ts';
+import { emptyResult, FETCH_DEFAULTS } from '../fetcher.ts';
 import { Coordinator } from '../coordinator.ts';
 import type { FetchJob, FetchResult, ParsedPage } from '../protocol.ts';
 import { BENCH_CONTENT_TYPE, BENCH_ROBOTS } from './bench-pages.ts';
@@ -29,11 +29,7 @@ export interface StoreCost {
 const BATCH = 20;
 
 function result(job: FetchJob, part: Partial<FetchResult>): FetchResult {
-  return {
-    jobId: job.jobId, startedAt: 0, endedAt: 0, status: 200, contentType: BENCH_CONTENT_TYPE, etag: null,
-    lastModified: null, retryAfterMs: null, location: null, locationRefusal: null, robotsBody: null, page: null,
-    error: null, ...part,
-  };
+  return { ...emptyResult(job, 0), status: 200, contentType: BENCH_CONTENT_TYPE, ...part };
 }
 
 /**
