@@ -218,12 +218,12 @@ function throughputSection(t: ThroughputBench, cores: number): string[] {
         `${c.total === undefined ? 'n/a' : f2(p / c.total)} with the test web, ${crawler === undefined ? 'n/a' : f2(p / crawler)} without it.`;
     })(),
     '',
-    ...partsSection(t),
+    ...partsSection(t, cores),
   ];
 }
 
 /** The parts of a page's way measured alone, their sum, and the ratio that sum allows. */
-function partsSection(t: ThroughputBench): string[] {
+function partsSection(t: ThroughputBench, cores: number): string[] {
   const { fetch, store } = t.parts;
   const costs = { parse: t.parse.cpuMsPerPage, fetchSend: fetch.fetchSendMs, serveReceive: fetch.serveReceiveMs, store: store.cpuMsPerPage };
   const ceiling = pipelineCeiling(costs);
@@ -245,7 +245,7 @@ function partsSection(t: ThroughputBench): string[] {
       `as here, no crawler could exceed **${f2(ceiling.ratio)}** of the parse-only limit on any number of cores, even with no contention, ` +
       `no waiting and no overhead beyond the parts (${f2(ceiling.sitesElsewhere)} with the sites on other machines). ` +
       (total === undefined ? '' : `The crawl spent ${ms(total)} per page: ${ms(total - ceiling.sum)} more than the parts, the cost of ` +
-        'running them together (switching between seven processes on two cores, colder caches, the hand-out messages, the timers).'),
+        `running them together (${t.workers + 2} processes — sites, primary, workers — taking turns on ${cores} cores, colder caches, the hand-out messages, the timers).`),
   ];
 }
 
