@@ -6,12 +6,13 @@ import { pageQueries } from '../db/pages.ts';
 import { seedQueries, type Scope } from '../db/seeds.ts';
 import { Scheduler } from './scheduler.ts';
 import { BACKOFF, retryDelayMs } from './backoff.ts';
-import { pageOutcome } from './page-outcome.ts';
+import { pageOutcome, type PageOutcome } from './page-outcome.ts';
 import { CRAWL_LIMITS } from './url-traps.ts';
 import {
-  admitLinks, budgetMessage, findRedirectLoop, judgeRedirect, loopMessage, trapMessage, UrlBudget, type SeedScope,
+  admitLinks, judgeRedirect, trapMessage, type SeedScope,
 } from './admission.ts';
 import { HostBook } from './host-book.ts';
+import { LinkIntake } from './link-intake.ts';
 import type { CrawlStatus, DomainInfo, FetchJob, FetchResult, RequestLogEntry } from './protocol.ts';
 
 export { MAX_REDIRECTS } from './admission.ts';
@@ -19,7 +20,7 @@ export { MAX_REDIRECTS } from './admission.ts';
 /** A job in a host's queue: a frontier URL, or a robots.txt fetch on behalf of `forOrigin`. */
 export interface CrawlJob {
   notBefore: number;
-  kind: 'page' | 'robots';
+  kind: 'page' | 'robots' | 'sitemap';
   url: string;
   frontierId: number;
   seedId: number;
@@ -38,9 +39,10 @@ export const NOT_MODIFIED = 'not modified since the last fetch (HTTP 304): the s
 
 /**
  * The crawler primary's brain, without the processes: it owns the scheduler, every host's state and
- * robots rules (its HostBook), decides what each result means, and is the single writer of frontier,
+ * robots rules and sitemap jobs (its HostBook), decides what each result means, and is the single writer of frontier,
  * hosts and pages. Which links and redirect targets are taken on is judged by admission.ts, within the
- * limits of url-traps.ts (CRAWL_LIMITS; the per-host URL budget from CRAWL_MAX_URLS_PER_HOST).
+ * limits of url-traps.ts (CRAWL_LIMITS); what is taken on enters the frontier through link-intake.ts,
+ * which keeps the per-host URL budget (CRAWL_MAX_URLS_PER_HOST).
  * Writes are queued and applied by `flush()` in one transaction. Time comes in as arguments.
  */
 export class Coordinator {
@@ -53,13 +55,12 @@ export class Coordinator {
   /** Jobs handed out; `conditional`: the request carried the stored page's validators. */
   private readonly inFlight = new Map<number, { job: CrawlJob; origin: string; dispatchedAt: number; conditional: boolean }>();
   private readonly fetchEnds: number[] = [];
-  private readonly budget: UrlBudget;
+  private readonly intake: LinkIntake;
   private writes: Write[] = [];
   /** Set when queued writes hold links to a host with nothing queued (see takeUrgent). */
   private urgent = false;
   /** Writes a job's lease and its host's start in one transaction (see the constructor). */
   private readonly recordStart: (job: CrawlJob, origin: string, now: number) => void;
-  private newRows: FrontierRow[] = [];
   private pagesStored = 0;
   private seedCursor = 0;
   private nextJobId = 1;
@@ -70,7 +71,7 @@ export class Coordinator {
     this.hosts = new HostBook(this.scheduler, hostQueries(db), config.userAgent, (w) => this.writes.push(w));
     this.pages = pageQueries(db);
     this.seedsDb = seedQueries(db);
-    this.budget = new UrlBudget(config.crawlMaxUrlsPerHost);
+    this.intake = new LinkIntake(this.frontier, (origin) => this.hosts.find(origin), config.crawlMaxUrlsPerHost);
     // Before a request goes out, its lease and the host's start are on disk (a crash must not forget a
     // request in flight); one transaction, so one commit per request rather than two.
     this.recordStart = db.transaction((job: CrawlJob, origin: string, now: number) => {
@@ -82,7 +83,7 @@ export class Coordinator {
   /** Loads what a previous run left: leases go back to the queue, host clocks and robots rules are restored. */
   start(now: number): void {
     this.frontier.returnAllLeases();
-    this.budget.load(this.frontier.urlCountsByOrigin());
+    this.intake.budget.load(this.frontier.urlCountsByOrigin());
     this.hosts.restore(now);
     for (const row of this.frontier.pendingUrls()) this.schedule(row, now);
     this.syncSeeds(now, false);
@@ -100,7 +101,7 @@ export class Coordinator {
       if (this.seeds.get(s.id)?.updatedAt === s.updatedAt) continue;
       this.seeds.set(s.id, { id: s.id, url: s.url, depth: s.depth, scope: s.scope, updatedAt: s.updatedAt });
       const added = this.frontier.addUrl({ url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 }, now);
-      if (added) this.budget.record(s.origin);
+      if (added) this.intake.budget.record(s.origin);
       if (added) {
         this.schedule(added, now);
       } else if (recrawl) {
@@ -109,6 +110,8 @@ export class Coordinator {
         if (seedRow) this.schedule(seedRow, now);
         for (const row of this.frontier.requeueSeed(s.id, s.depth)) this.schedule(row, now);
       }
+      // A host whose robots.txt is known already: its sitemaps are read for this seed now (else when it arrives).
+      if (added || recrawl) this.queueSitemaps(s.origin, this.hosts.sitemapsOf(s.origin), 0, s.id);
     }
   }
 
@@ -129,7 +132,7 @@ export class Coordinator {
       const d = this.scheduler.next(now);
       if (!d) return undefined;
       const { job, origin } = d;
-      if (job.kind === 'page') {
+      if (job.kind !== 'robots') {
         const verdict = this.hosts.robotsVerdict(origin, job.url, now);
         if (verdict === 'expired') {
           this.scheduler.complete(origin, -Infinity);
@@ -139,7 +142,8 @@ export class Coordinator {
         }
         if (verdict === 'disallowed') {
           this.scheduler.complete(origin, -Infinity);
-          this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'skipped', 'disallowed by robots.txt', now, false));
+          if (job.kind === 'page') this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'skipped', 'disallowed by robots.txt', now, false));
+          else this.hosts.sitemapDone(job.url);
           continue;
         }
       }
@@ -173,8 +177,9 @@ export class Coordinator {
     this.scheduler.complete(origin, now + this.scheduler.effectiveDelay(origin).ms);
     this.hosts.get(origin).lastRequestEnd = now;
     const attempts = job.attempts + 1;
-    if (job.kind === 'page' && attempts >= BACKOFF.maxAttempts) {
-      this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', reason, now));
+    if (job.kind !== 'robots' && attempts >= BACKOFF.maxAttempts) {
+      if (job.kind === 'page') this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', reason, now));
+      else this.hosts.sitemapDone(job.url);
       return;
     }
     this.scheduler.add(origin, { ...job, attempts, notBefore: now }, job.kind === 'robots');
@@ -185,6 +190,7 @@ export class Coordinator {
   returnInFlight(): void {
     for (const [, { job }] of this.inFlight) {
       if (job.kind === 'page') this.writes.push(() => this.frontier.returnLease(job.frontierId));
+      else if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
     }
     this.inFlight.clear();
   }
@@ -203,7 +209,8 @@ export class Coordinator {
     this.scheduler.complete(origin, ended);
     this.hosts.recordEnd(origin, job.url, result, ended);
     this.fetchEnds.push(now);
-    if (job.kind === 'robots') this.hosts.onRobots(job, result, now);
+    if (job.kind === 'robots') this.queueSitemaps(job.forOrigin, this.hosts.onRobots(job, result, now), 0);
+    else if (job.kind === 'sitemap') this.onSitemap(job, origin, result, now);
     else this.onPage(job, origin, result, now, conditional);
     this.hosts.save(origin, now);
   }
@@ -212,11 +219,7 @@ export class Coordinator {
     const h = this.hosts.get(origin);
     const outcome = pageOutcome(result, conditional);
     if (outcome.kind === 'failed') {
-      h.errorCount++;
-      h.lastError = outcome.message;
-      if (outcome.streak) h.consecutiveErrors++;
-      const backOff = outcome.backoff === 'now' || (outcome.backoff === 'after-streak' && h.consecutiveErrors >= BACKOFF.errorsBeforeBackoff);
-      const until = backOff ? this.hosts.backOff(origin, now, outcome.backoffReason, outcome.retryAfterMs) : undefined;
+      const until = this.noteFailure(origin, outcome, now);
       const attempts = job.attempts + 1;
       if (outcome.retry && attempts < BACKOFF.maxAttempts) {
         const at = Math.max(until ?? 0, now + retryDelayMs(attempts));
@@ -270,33 +273,64 @@ export class Coordinator {
         indexed: !page.noindex && !empty,
       });
       this.frontier.finishUrl(job.frontierId, 'done', empty ? 'the page has no text to index (an empty body, or markup only)' : null, now);
-      for (const url of links.follow) this.enqueue(url, job.seedId, job.depth + 1, 0, now);
+      for (const url of links.follow) this.intake.enqueue(url, job.seedId, job.depth + 1, 0, now);
+    });
+  }
+
+  /** Counts a failed request against its host (error, streak, backoff as the outcome says); returns the backoff's end, if any. */
+  private noteFailure(origin: string, outcome: Extract<PageOutcome, { kind: 'failed' }>, now: number): number | undefined {
+    const h = this.hosts.get(origin);
+    h.errorCount++;
+    h.lastError = outcome.message;
+    if (outcome.streak) h.consecutiveErrors++;
+    const backOff = outcome.backoff === 'now' || (outcome.backoff === 'after-streak' && h.consecutiveErrors >= BACKOFF.errorsBeforeBackoff);
+    return backOff ? this.hosts.backOff(origin, now, outcome.backoffReason, outcome.retryAfterMs) : undefined;
+  }
+
+  /**
+   * Queues the sitemaps a host lists as jobs of its own queue (see HostBook.queueSitemaps). Their entries
+   * count as links of a seed on that origin (`seedId`, else the one of greatest depth), so a seed of
+   * depth 0, or a host no seed names, reads none.
+   */
+  private queueSitemaps(origin: string, urls: readonly string[], hops: number, seedId?: number): void {
+    if (urls.length === 0) return;
+    let seed = seedId !== undefined ? this.seeds.get(seedId) : undefined;
+    if (seedId === undefined) {
+      for (const s of this.seeds.values()) if (new URL(s.url).origin === origin && (!seed || s.depth > seed.depth)) seed = s;
+    }
+    if (seed && seed.depth >= 1 && new URL(seed.url).origin === origin) this.hosts.queueSitemaps(origin, urls, hops, seed.id);
+  }
+
+  /**
+   * A sitemap's result: a sitemap index queues the sitemaps it lists (one level deep); a urlset's pages are
+   * taken on as links of its seed, one step from it. Statuses mean for the host what they mean for a page
+   * (a 429 backs it off); a sitemap that failed is not retried.
+   */
+  private onSitemap(job: CrawlJob, origin: string, result: FetchResult, now: number): void {
+    this.hosts.sitemapDone(job.url);
+    const outcome = pageOutcome(result, false);
+    if (outcome.kind === 'failed') {
+      this.noteFailure(origin, outcome, now);
+      return;
+    }
+    this.hosts.clearBackoff(this.hosts.get(origin));
+    const entries = result.sitemap;
+    if (!entries) return; // a redirect, 4xx or empty body: the host's timeline shows the request and its status
+    if (entries.index) {
+      if (job.hops < 1) this.queueSitemaps(origin, entries.urls, job.hops + 1, job.seedId);
+      return;
+    }
+    const links = admitLinks(entries.urls, { depth: 0, nofollow: false, seed: this.seeds.get(job.seedId) }, this.limits());
+    if (links.follow.length === 0) return;
+    this.urgent = true;
+    this.writes.push(() => {
+      for (const url of links.follow) this.intake.enqueue(url, job.seedId, 1, 0, now);
     });
   }
 
   /** The limits of admission: CRAWL_LIMITS with the configured per-host URL budget. */
   private limits() {
-    return { ...CRAWL_LIMITS, maxUrlsPerHost: this.budget.limit };
-  }
-
-  /**
-   * Inside a flush: queues a discovered URL unless its host's URL budget is spent (a known URL then only
-   * gains an inlink; an unknown one is dropped and the host's row says why). Returns whether it is queued.
-   */
-  private enqueue(url: string, seedId: number, depth: number, redirects: number, now: number): boolean {
-    const origin = new URL(url).origin;
-    if (!this.budget.hasRoom(origin)) {
-      if (!this.frontier.touchUrl(url)) {
-        const h = this.hosts.find(origin);
-        if (h) h.lastError = budgetMessage(this.budget.limit);
-      }
-      return false;
-    }
-    const row = this.frontier.addUrl({ url, origin, seedId, depth, redirects }, now);
-    if (!row) return false;
-    this.budget.add(origin);
-    this.newRows.push(row);
-    return true;
+    return { ...CRAWL_LIMITS, maxUrlsPerHost: this.intake.budget.limit };
   }
 
   private onRedirect(job: CrawlJob, result: FetchResult, now: number): void {
@@ -311,27 +345,7 @@ export class Coordinator {
       this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', decision.error, now));
       return;
     }
-    const target = decision.url;
-    this.writes.push(() => {
-      const loop = findRedirectLoop(job.url, target, (url) => this.frontier.redirectTarget(url));
-      if (loop) {
-        const message = loopMessage(loop);
-        h.errorCount++;
-        h.lastError = message;
-        this.frontier.finishRedirect(job.frontierId, target, message, now, 'failed');
-        for (const url of new Set(loop)) if (url !== job.url) this.frontier.failRedirectLoop(url, message);
-        return;
-      }
-      if (this.frontier.touchUrl(target)) {
-        this.frontier.finishRedirect(job.frontierId, target, `redirects to ${target} (already known)`, now);
-        return;
-      }
-      if (!this.enqueue(target, job.seedId, job.depth, job.redirects + 1, now)) {
-        this.frontier.finishUrl(job.frontierId, 'failed', `redirects to ${target}, not followed: ${budgetMessage(this.budget.limit).replace(/^stopped following links: /, '')}`, now);
-        return;
-      }
-      this.frontier.finishRedirect(job.frontierId, target, `redirects to ${target}`, now);
-    });
+    this.writes.push(() => this.intake.followRedirect(job, decision.url, h, now));
   }
 
   /**
@@ -363,14 +377,10 @@ export class Coordinator {
       // Rolled back: the URLs the writes discovered were not stored, so they are neither scheduled nor counted.
       // The writes themselves stay queued, in order, for the next flush (the primary retries; nothing is lost).
       this.writes = writes.concat(this.writes);
-      this.newRows = [];
-      this.budget.rollback();
+      this.intake.rollback();
       throw err;
     }
-    this.budget.commit();
-    const rows = this.newRows;
-    this.newRows = [];
-    for (const row of rows) this.schedule(row, now);
+    for (const row of this.intake.commit()) this.schedule(row, now);
     const stored = this.pagesStored;
     this.pagesStored = 0;
     return stored;

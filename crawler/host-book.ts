@@ -6,6 +6,7 @@ import {
   ROBOTS_CACHE_MS, ROBOTS_MAX_REDIRECTS, type RobotsRules,
 } from './robots.ts';
 import { describeHost, RequestRing } from './host-report.ts';
+import { SITEMAPS_PER_FILE } from './sitemap.ts';
 import type { CrawlJob } from './coordinator.ts';
 import type { DomainInfo, FetchResult, RequestLogEntry } from './protocol.ts';
 
@@ -147,16 +148,17 @@ export class HostBook {
   /**
    * Applies a robots.txt fetch made for `job.forOrigin`: a redirect becomes a job of the target's host
    * (up to ROBOTS_MAX_REDIRECTS hops, then allow all); 2xx gives rules; 4xx allows all; 5xx, 429 and
-   * network failures disallow all and back the host off until robots.txt is asked again.
+   * network failures disallow all and back the host off until robots.txt is asked again. Returns the
+   * `Sitemap:` URLs of rules just loaded for `job.forOrigin` (none otherwise).
    */
-  onRobots(job: CrawlJob, result: FetchResult, now: number): void {
+  onRobots(job: CrawlJob, result: FetchResult, now: number): string[] {
     const target = this.get(job.forOrigin);
     const hop = result.status !== null && result.status >= 300 && result.status < 400 && result.location;
     if (hop && job.hops < ROBOTS_MAX_REDIRECTS) {
       const next = new URL(result.location!).origin;
       this.get(next);
       this.scheduler.add(next, { ...job, url: result.location!, hops: job.hops + 1, notBefore: 0 }, true);
-      return;
+      return [];
     }
     const outcome = result.error || result.status === null ? 'disallow-all'
       : hop ? 'allow-all' : robotsOutcomeForStatus(result.status);
@@ -170,7 +172,7 @@ export class HostBook {
       this.rules.set(job.forOrigin, disallowAllRules());
       this.scheduler.add(job.forOrigin, { ...job, url: `${job.forOrigin}/robots.txt`, hops: 0, notBefore: retryAt }, true);
       if (job.forOrigin !== new URL(job.url).origin) this.save(job.forOrigin, now);
-      return;
+      return [];
     }
     const rules = outcome === 'rules' ? parseRobots(`${job.forOrigin}/robots.txt`, result.robotsBody ?? '', this.userAgent) : allowAllRules();
     target.robotsStatus = outcome === 'rules' ? 'ok' : 'allow-all';
@@ -183,6 +185,38 @@ export class HostBook {
     this.scheduler.setPaused(job.forOrigin, false);
     // The result's own host (where a redirected robots.txt ended) is saved by the caller; this one may differ.
     if (job.forOrigin !== new URL(job.url).origin) this.save(job.forOrigin, now);
+    return rules.sitemaps;
+  }
+
+  /**
+   * Queues sitemaps of `origin` (same origin only, at most SITEMAPS_PER_FILE, each once until it is
+   * done) as jobs of the host's own queue, spaced like any request; `hops` is 1 for those a sitemap
+   * index lists, `seedId` the seed whose links their entries count as.
+   */
+  queueSitemaps(origin: string, urls: readonly string[], hops: number, seedId: number): void {
+    let taken = 0;
+    for (const url of urls) {
+      if (taken >= SITEMAPS_PER_FILE) break;
+      if (new URL(url).origin !== origin || this.sitemapsQueued.has(url)) continue;
+      taken++;
+      this.sitemapsQueued.add(url);
+      this.scheduler.add(origin, {
+        notBefore: 0, kind: 'sitemap', url, frontierId: 0, seedId, depth: 0, attempts: 0, redirects: 0, forOrigin: origin, hops,
+      });
+    }
+  }
+
+  /** A sitemap job is over (read, failed, skipped or dropped): it may be queued again. */
+  sitemapDone(url: string): void {
+    this.sitemapsQueued.delete(url);
+  }
+
+  /** Sitemap URLs queued or in flight, so that one listed twice (or again at a robots.txt refresh) is read once. */
+  private readonly sitemapsQueued = new Set<string>();
+
+  /** The `Sitemap:` URLs of the robots.txt rules in force for a host (none while they are unknown). */
+  sitemapsOf(origin: string): string[] {
+    return this.rules.get(origin)?.sitemaps ?? [];
   }
 
   /** The last requests to a host, oldest first. */

@@ -2,11 +2,12 @@
  * The messages that cross process boundaries: server ⇄ crawler primary (child_process IPC) and
  * primary ⇄ workers (cluster IPC). Plain JSON-able objects only.
  */
+import type { SitemapEntries } from './sitemap.ts';
 
-/** What a worker is asked to fetch. `kind: 'robots'` fetches a host's /robots.txt. */
+/** What a worker is asked to fetch: a page, a host's /robots.txt, or a sitemap its robots.txt listed. */
 export interface FetchJob {
   jobId: number;
-  kind: 'page' | 'robots';
+  kind: 'page' | 'robots' | 'sitemap';
   url: string;
   origin: string;
   /**
@@ -70,6 +71,8 @@ export interface FetchResult {
   /** Robots jobs: the body text (at most 500 KiB). */
   robotsBody: string | null;
   page: ParsedPage | null;
+  /** Sitemap jobs: what the sitemap lists (crawler/sitemap.ts). */
+  sitemap?: SitemapEntries;
   error: FetchError | null;
 }
 

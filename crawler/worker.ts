@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import type { Agent } from 'undici';
 import { classifyError, createAgent, describeBytes, emptyResult, fetchRaw, FetchFailure, resultFromResponse, ROBOTS_READ_BYTES } from './fetcher.ts';
 import { isPageType, processPage } from './page-processor.ts';
+import { parseSitemap, SITEMAP_MAX_BYTES, sitemapText } from './sitemap.ts';
 import type { FetchJob, FetchResult, ParsedPage, PrimaryToWorker, WorkerSettings, WorkerToPrimary } from './protocol.ts';
 
 /**
@@ -44,14 +45,16 @@ async function run(job: FetchJob): Promise<FetchResult> {
     const raw = await fetchRaw(job.url, {
       agent: agent!,
       settings: s,
-      cap: job.kind === 'robots' ? ROBOTS_READ_BYTES : s.maxBodyBytes,
-      truncateOk: job.kind === 'robots',
+      cap: job.kind === 'robots' ? ROBOTS_READ_BYTES : job.kind === 'sitemap' ? SITEMAP_MAX_BYTES : s.maxBodyBytes,
+      truncateOk: job.kind !== 'page', // the part of a robots.txt or sitemap that fits is read
       validators: job.validators,
-      wantBody: (status, type) => status >= 200 && status < 300 && (job.kind === 'robots' || isPageType(type)),
+      wantBody: (status, type) => status >= 200 && status < 300 && (job.kind !== 'page' || isPageType(type)),
     });
     const result = resultFromResponse(job, raw, s.allowPrivate);
     if (raw.body && job.kind === 'robots') {
       result.robotsBody = raw.body.toString('utf8');
+    } else if (raw.body && job.kind === 'sitemap') {
+      result.sitemap = parseSitemap(sitemapText(raw.body), job.url, { allowPrivate: s.allowPrivate });
     } else if (raw.body) {
       result.page = parse(job, raw.body, raw.headers);
     }
