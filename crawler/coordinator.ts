@@ -17,7 +17,7 @@ import type { CrawlStatus, DomainInfo, FetchJob, FetchResult, RequestLogEntry } 
 
 export { MAX_REDIRECTS } from './admission.ts';
 
-/** A job in a host's queue: a frontier URL, or a robots.txt fetch on behalf of `forOrigin`. */
+/** A job in a host's queue: a frontier URL, a robots.txt fetch on behalf of `forOrigin`, or a sitemap its robots.txt listed. */
 export interface CrawlJob {
   notBefore: number;
   kind: 'page' | 'robots' | 'sitemap';
@@ -101,8 +101,8 @@ export class Coordinator {
       if (this.seeds.get(s.id)?.updatedAt === s.updatedAt) continue;
       this.seeds.set(s.id, { id: s.id, url: s.url, depth: s.depth, scope: s.scope, updatedAt: s.updatedAt });
       const added = this.frontier.addUrl({ url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 }, now);
-      if (added) this.intake.budget.record(s.origin);
       if (added) {
+        this.intake.budget.record(s.origin);
         this.schedule(added, now);
       } else if (recrawl) {
         // Submitted again: the seed and everything it found within its (new) depth are fetched again.
