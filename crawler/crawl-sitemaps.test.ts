@@ -28,12 +28,13 @@ describe('sitemaps listed in robots.txt', () => {
   let a: TestSite; // seeded with depth 1; lists sitemaps
   let b: TestSite; // never seeded: its sitemap and pages are named by a's files only
   let c: TestSite; // seeded with depth 0: its sitemap is not read
+  let d: TestSite; // its sitemap is a gzip bomb
 
   const stored = (url: string): boolean => crawler.db.prepare('SELECT 1 FROM pages WHERE url = ?').get(url) !== undefined;
 
   before(async () => {
-    web = await startTestWeb([{ pages: {} }, { pages: {} }, { pages: {} }]);
-    [a, b, c] = web.sites;
+    web = await startTestWeb([{ pages: {} }, { pages: {} }, { pages: {} }, { pages: {} }]);
+    [a, b, c, d] = web.sites;
     a.setRobots(`User-agent: *\nDisallow: /private\n\nSitemap: ${a.url('/sitemap-index.xml')}\nSitemap: ${b.url('/sitemap.xml')}\n`);
     a.setPage('/', html('Home', ['/linked']));
     a.setPage('/linked', html('Linked'));
@@ -50,9 +51,15 @@ describe('sitemaps listed in robots.txt', () => {
     c.setPage('/sitemap.xml', { body: urlset([c.url('/orphan')]), headers: XML });
     c.setPage('/orphan', html('C orphan'));
 
+    d.setRobots(`User-agent: *\nAllow: /\nSitemap: ${d.url('/bomb.xml.gz')}\n`);
+    d.setPage('/', html('D home'));
+    // 40 MiB of zeros in about 40 KiB of gzip: past the 10 MiB a sitemap may decompress to.
+    d.setPage('/bomb.xml.gz', { body: zlib.gzipSync(Buffer.alloc(40 * 1024 * 1024)), headers: { 'content-type': 'application/gzip' } });
+
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
     crawler.addSeed(a.url('/'), { depth: 1 });
     crawler.addSeed(c.url('/'), { depth: 0 });
+    crawler.addSeed(d.url('/'), { depth: 1 });
     await waitFor(() => stored(a.url('/orphan-1')) && stored(a.url('/orphan-2')), { timeoutMs: 30_000, message: 'the orphan pages stored' });
     await crawler.waitIdle({ timeoutMs: 30_000 });
   });
@@ -75,6 +82,14 @@ describe('sitemaps listed in robots.txt', () => {
     assert.equal(a.requestsTo('/private/x').length, 0);
     assert.deepEqual(b.log, [], 'the other host was never contacted');
     assert.deepEqual(c.log.map((r) => r.path), ['/robots.txt', '/']);
+  });
+
+  test('a sitemap that is a gzip bomb is read no further than the cap; the host\'s row says so and its pages are crawled', async () => {
+    await waitFor(() => crawler.domain(d.host)?.lastError?.includes('larger than 10 MiB once decompressed'), {
+      timeoutMs: 10_000, message: `the domain row of ${d.host} to say why its sitemap was not read`,
+    });
+    assert.equal(d.requestsTo('/bomb.xml.gz').length, 1, 'a fatal failure: not retried');
+    assert.ok(stored(d.url('/')));
   });
 
   test('sitemap requests are spaced like every other request', () => {
