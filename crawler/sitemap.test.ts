@@ -40,6 +40,11 @@ describe('parseSitemap', () => {
     assert.deepEqual(parseSitemap(xml, AT, open), { index: false, urls: [], dropped: 1 });
   });
 
+  test('an unclosed <loc> ends the scan: no input makes it go round and round', () => {
+    const xml = `<urlset><url><loc>https://a.example/ok</loc></url>${'<loc>https://a.example/x '.repeat(200_000)}`;
+    assert.deepEqual(parseSitemap(xml, AT, open), { index: false, urls: ['https://a.example/ok'], dropped: 0 });
+  });
+
   test(`at most ${SITEMAP_MAX_ENTRIES} entries are read`, () => {
     const xml = `<urlset>${Array.from({ length: SITEMAP_MAX_ENTRIES + 5 }, (_, i) => `<url><loc>https://a.example/p${i}</loc></url>`).join('')}</urlset>`;
     const r = parseSitemap(xml, AT, open);

@@ -26,7 +26,6 @@ export interface SitemapEntries {
   dropped: number;
 }
 
-const LOC = /<loc(?:\s[^>]*)?>([\s\S]*?)<\/loc\s*>/gi;
 const CDATA = /^<!\[CDATA\[([\s\S]*)\]\]>$/;
 const ENTITY = /&(?:(amp|lt|gt|quot|apos)|#(\d{1,7})|#x([0-9a-f]{1,6}));/gi;
 const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
@@ -46,19 +45,23 @@ function decodeEntities(text: string): string {
  */
 export function parseSitemap(xml: string, sitemapUrl: string, opts: { allowPrivate: boolean }): SitemapEntries {
   const origin = new URL(sitemapUrl).origin;
-  const firstLoc = xml.search(/<loc[\s>]/i);
+  const firstLoc = xml.indexOf('<loc>');
   const head = firstLoc === -1 ? xml.slice(0, 4096) : xml.slice(0, firstLoc);
   const index = /<sitemapindex[\s>]/i.test(head);
   const seen = new Set<string>();
   let dropped = 0;
   let entries = 0;
-  LOC.lastIndex = 0;
-  for (let m = LOC.exec(xml); m; m = LOC.exec(xml)) {
+  // One pass of indexOf (XML names are case-sensitive: `<loc>` as the protocol writes it); an unclosed
+  // <loc> ends the scan, so no input costs more than one walk through it.
+  for (let at = firstLoc; at !== -1; at = xml.indexOf('<loc>', at)) {
+    const close = xml.indexOf('</loc>', at + 5);
+    if (close === -1) break;
+    const raw = xml.slice(at + 5, close).trim();
+    at = close + 6;
     if (++entries > SITEMAP_MAX_ENTRIES) {
       dropped++;
       continue;
     }
-    const raw = m[1].trim();
     const text = decodeEntities(CDATA.exec(raw)?.[1] ?? raw).trim();
     const checked = checkUrl(text, { allowPrivate: opts.allowPrivate });
     if (!checked.ok || new URL(checked.url).origin !== origin) {
