@@ -175,19 +175,20 @@ async function readCapped(body: Readable, encoding: string | undefined, cap: num
   return Buffer.concat(chunks, progress.decoded);
 }
 
-/**
- * Makes one GET request (never following redirects: the primary queues the target as its own URL),
- * reading the body only when it will be used (HTML pages, robots.txt), decompressed and capped.
- * Everything that goes wrong is thrown as a FetchFailure whose message says what happened.
- */
 /** If-None-Match / If-Modified-Since for a page fetched before (RFC 9110 §13.1); none without validators. */
-export function conditionalHeaders(v: FetchJob['validators']): Record<string, string> {
+function conditionalHeaders(v: FetchJob['validators']): Record<string, string> {
   const headers: Record<string, string> = {};
   if (v?.etag) headers['if-none-match'] = v.etag;
   if (v?.lastModified) headers['if-modified-since'] = v.lastModified;
   return headers;
 }
 
+/**
+ * Makes one GET request (never following redirects: the primary queues the target as its own URL),
+ * reading the body only when it will be used (HTML pages, robots.txt, sitemaps), decompressed and capped;
+ * conditional (If-None-Match / If-Modified-Since) when `validators` are given.
+ * Everything that goes wrong is thrown as a FetchFailure whose message says what happened.
+ */
 export async function fetchRaw(url: string, opts: { agent: Agent; settings: WorkerSettings; wantBody: (status: number, contentType: string | undefined) => boolean; cap: number; truncateOk: boolean; validators?: FetchJob['validators'] }): Promise<RawResponse> {
   const { settings } = opts;
   const startedAt = now();

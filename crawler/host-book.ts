@@ -27,6 +27,8 @@ export class HostBook {
   private readonly rules = new Map<string, RobotsRules>();
   private readonly robotsSkipped = new Map<string, number>();
   private readonly rings = new Map<string, RequestRing>();
+  /** Sitemap URLs queued or in flight, so that one listed twice (or again at a robots.txt refresh) is read once. */
+  private readonly sitemapsQueued = new Set<string>();
 
   constructor(
     private readonly scheduler: Scheduler<CrawlJob>,
@@ -210,9 +212,6 @@ export class HostBook {
   sitemapDone(url: string): void {
     this.sitemapsQueued.delete(url);
   }
-
-  /** Sitemap URLs queued or in flight, so that one listed twice (or again at a robots.txt refresh) is read once. */
-  private readonly sitemapsQueued = new Set<string>();
 
   /** The `Sitemap:` URLs of the robots.txt rules in force for a host (none while they are unknown). */
   sitemapsOf(origin: string): string[] {
