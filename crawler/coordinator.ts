@@ -31,7 +31,7 @@ export interface CrawlJob {
   hops: number;
 }
 
-interface SeedInfo extends SeedScope { id: number; scope: Scope; updatedAt: number }
+interface SeedInfo extends SeedScope { id: number; origin: string; scope: Scope; updatedAt: number }
 type Write = () => void;
 
 /** A URL's last_error after a conditional re-fetch answered 304. */
@@ -99,7 +99,7 @@ export class Coordinator {
     for (const s of this.seedsDb.seedsChangedSince(this.seedCursor)) {
       this.seedCursor = Math.max(this.seedCursor, s.updatedAt);
       if (this.seeds.get(s.id)?.updatedAt === s.updatedAt) continue;
-      this.seeds.set(s.id, { id: s.id, url: s.url, depth: s.depth, scope: s.scope, updatedAt: s.updatedAt });
+      this.seeds.set(s.id, { id: s.id, url: s.url, origin: s.origin, depth: s.depth, scope: s.scope, updatedAt: s.updatedAt });
       const added = this.frontier.addUrl({ url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 }, now);
       if (added) {
         this.intake.budget.record(s.origin);
@@ -257,7 +257,7 @@ export class Coordinator {
     const { page } = outcome;
     const status = result.status;
     const links = admitLinks(page.links, { depth: job.depth, nofollow: page.nofollow, seed: this.seeds.get(job.seedId) }, this.limits());
-    if (!this.urgent) this.urgent = links.follow.some((url) => !this.scheduler.hasQueued(url.startsWith(`${origin}/`) ? origin : new URL(url).origin));
+    this.noteUrgency(links.follow, origin);
     if (links.trapExample) {
       h.lastError = trapMessage(links.trapped, links.trapExample);
     }
@@ -296,9 +296,9 @@ export class Coordinator {
     if (urls.length === 0) return;
     let seed = seedId !== undefined ? this.seeds.get(seedId) : undefined;
     if (seedId === undefined) {
-      for (const s of this.seeds.values()) if (new URL(s.url).origin === origin && (!seed || s.depth > seed.depth)) seed = s;
+      for (const s of this.seeds.values()) if (s.origin === origin && (!seed || s.depth > seed.depth)) seed = s;
     }
-    if (seed && seed.depth >= 1 && new URL(seed.url).origin === origin) this.hosts.queueSitemaps(origin, urls, hops, seed.id);
+    if (seed && seed.depth >= 1 && seed.origin === origin) this.hosts.queueSitemaps(origin, urls, hops, seed.id);
   }
 
   /**
@@ -322,10 +322,15 @@ export class Coordinator {
     }
     const links = admitLinks(entries.urls, { depth: 0, nofollow: false, seed: this.seeds.get(job.seedId) }, this.limits());
     if (links.follow.length === 0) return;
-    this.urgent = true;
+    this.noteUrgency(links.follow, origin);
     this.writes.push(() => {
       for (const url of links.follow) this.intake.enqueue(url, job.seedId, 1, 0, now);
     });
+  }
+
+  /** Marks the queued writes urgent (see takeUrgent) if `urls`, found on `origin`, lead to a host with nothing queued. */
+  private noteUrgency(urls: readonly string[], origin: string): void {
+    if (!this.urgent) this.urgent = urls.some((url) => !this.scheduler.hasQueued(url.startsWith(`${origin}/`) ? origin : new URL(url).origin));
   }
 
   /** The limits of admission: CRAWL_LIMITS with the configured per-host URL budget. */
