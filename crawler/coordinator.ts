@@ -29,6 +29,8 @@ export interface CrawlJob {
   redirects: number;
   forOrigin: string;
   hops: number;
+  /** A page job of a URL finished before (a re-crawl): only such a URL can have a stored page to ask for conditionally. */
+  refetch?: boolean;
 }
 
 interface SeedInfo extends SeedScope { id: number; origin: string; scope: Scope; updatedAt: number }
@@ -120,6 +122,7 @@ export class Coordinator {
     this.scheduler.add(row.origin, {
       notBefore: row.nextAttemptAt, kind: 'page', url: row.url, frontierId: row.id, seedId: row.seedId,
       depth: row.depth, attempts: row.attempts, redirects: row.redirects, forOrigin: row.origin, hops: 0,
+      refetch: row.finishedBefore === 1,
     });
   }
 
@@ -156,7 +159,7 @@ export class Coordinator {
         throw err;
       }
       const jobId = this.nextJobId++;
-      const validators = job.kind === 'page' ? this.pages.validators(job.url) : undefined;
+      const validators = job.refetch ? this.pages.validators(job.url) : undefined; // no lookup on a first crawl
       this.inFlight.set(jobId, { job, origin, dispatchedAt: now, conditional: validators !== undefined });
       const out: FetchJob = { jobId, kind: job.kind, url: job.url, origin };
       if (validators) out.validators = validators; // a page stored before: asked for conditionally

@@ -10,9 +10,12 @@ export interface FrontierRow {
   attempts: number;
   nextAttemptAt: number;
   redirects: number;
+  /** 1 if the URL was finished before (fetched, failed or skipped) and is queued again: only then can a page of it be stored. */
+  finishedBefore: number;
 }
 
-const ROW = `id, url, origin, seed_id AS seedId, depth, attempts, next_attempt_at AS nextAttemptAt, redirects`;
+const ROW = `id, url, origin, seed_id AS seedId, depth, attempts, next_attempt_at AS nextAttemptAt, redirects,
+  finished_at IS NOT NULL AS finishedBefore`;
 
 /** Prepared statements for the URL frontier, created once per connection (the crawler primary's). */
 export function frontierQueries(db: Database) {
