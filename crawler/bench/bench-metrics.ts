@@ -6,6 +6,12 @@
  */
 import { politenessReport } from '../../e2e/test-web/politeness.ts';
 import type { RequestRecord } from '../../e2e/test-web/test-web.ts';
+import { FETCH_DEFAULTS } from '../fetcher.ts';
+
+/** The fetch slots of a crawl with `workers` workers (each runs FETCH_DEFAULTS.fetchesPerWorker fetches at once). */
+export function fetchSlots(workers: number): number {
+  return workers * FETCH_DEFAULTS.fetchesPerWorker;
+}
 
 /** One site's log, named by its host. */
 export interface HostLog {

@@ -2,7 +2,7 @@
  * The crawl benchmark's results as markdown: printed to the console and written as the crawl
  * section of docs/benchmarks.md. Pure: formats what it is given.
  */
-import { pipelineCeiling, type EfficiencyResult, type OverheadBreakdown, type Summary } from './bench-metrics.ts';
+import { fetchSlots, pipelineCeiling, type EfficiencyResult, type OverheadBreakdown, type Summary } from './bench-metrics.ts';
 import type { FetchCost } from './fetch-cost.ts';
 import type { StoreCost } from './store-cost.ts';
 import type { MachineInfo } from './benchmarks-doc.ts';
@@ -103,7 +103,7 @@ function readingLine(s: SnapshotStats, cpu: CpuSplit): string {
 
 function snapshotLine(s: SnapshotStats, workers: number, ratePerSec: number): string {
   const serviceMs = (s.meanInFlight / ratePerSec) * 1000;
-  const slots = workers * FETCH_DEFAULTS.fetchesPerWorker;
+  const slots = fetchSlots(workers);
   return `The primary's own snapshots (${s.samples}, every 0.5 s): on average ${f2(s.meanInFlight)} of ${slots} fetch slots busy ` +
     `(${workers} workers × ${FETCH_DEFAULTS.fetchesPerWorker}; all busy in ${Math.round(s.allBusyShare * 100)} % of samples) and ${f2(s.meanDueWaiting)} hosts due but waiting for a slot; ` +
     `by Little's law a job holds its slot for about ${f1(serviceMs)} ms (busy slots / rate).`;

@@ -12,14 +12,14 @@
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startTestWeb, type RequestRecord } from '../../e2e/test-web/test-web.ts';
-import { overheadBreakdown, politenessEfficiency, summarize, type WorkerTiming } from './bench-metrics.ts';
+import { fetchSlots, overheadBreakdown, politenessEfficiency, summarize, type WorkerTiming } from './bench-metrics.ts';
 import { benchPages, benchSite, pagesDigest, parseLikeWorker } from './bench-pages.ts';
 import { CRAWL_MARKERS, machineInfo, writeSection } from './benchmarks-doc.ts';
 import { formatReport, type PolitenessBench, type ThroughputBench } from './bench-report.ts';
 import { crawlSites, startWarmCrawler, storedPages, workerTimings } from './crawl-session.ts';
 import { measureFetchCost, type FetchCost } from './fetch-cost.ts';
 import { measureParseLimit } from './parse-limit.ts';
-import { fetchSlots, measureStoreCost } from './store-cost.ts';
+import { measureStoreCost } from './store-cost.ts';
 import { generatedDepth } from '../../e2e/test-web/generate.ts';
 
 const DOC = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));

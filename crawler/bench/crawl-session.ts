@@ -10,10 +10,9 @@ import { startTestWeb, type TestSite } from '../../e2e/test-web/test-web.ts';
 import { generatedDepth } from '../../e2e/test-web/generate.ts';
 import { waitFor } from '../../e2e/test-web/wait-for.ts';
 import type { PrimaryToServer } from '../protocol.ts';
-import type { WorkerTiming } from './bench-metrics.ts';
+import { fetchSlots, type WorkerTiming } from './bench-metrics.ts';
 import { benchSite } from './bench-pages.ts';
 import { machineCpuMs, treeCpuMs } from './proc-cpu.ts';
-import { FETCH_DEFAULTS } from '../fetcher.ts';
 
 /** CPU used during a stretch of wall time, by process group (ms; undefined where /proc is unavailable). */
 export interface CpuSplit {
@@ -140,7 +139,7 @@ export async function crawlSites(
 ): Promise<{ cpu: CpuSplit; snapshots: SnapshotStats; connections: number | undefined }> {
   const meter = cpuMeter(crawler.primary.pid!);
   const connections = connectionCounter(sites);
-  const sampler = snapshotSampler(crawler, opts.workers * FETCH_DEFAULTS.fetchesPerWorker);
+  const sampler = snapshotSampler(crawler, fetchSlots(opts.workers));
   for (const s of sites) crawler.addSeed(s.url('/'), { depth: generatedDepth(opts.pagesPerSite) });
   const expected = sites.length * opts.pagesPerSite;
   await crawler.waitIdle({ minDone: opts.alreadyDone + expected, timeoutMs: opts.timeoutMs });

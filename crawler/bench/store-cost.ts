@@ -11,7 +11,7 @@ import path from 'node:path';
 import { openDatabase } from '../../db/open.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../server/config.ts';
-import { emptyResult, FETCH_DEFAULTS } from '../fetcher.ts';
+import { emptyResult } from '../fetcher.ts';
 import { Coordinator } from '../coordinator.ts';
 import type { FetchJob, FetchResult, ParsedPage } from '../protocol.ts';
 import { BENCH_CONTENT_TYPE, BENCH_ROBOTS } from './bench-pages.ts';
@@ -83,9 +83,4 @@ export function measureStoreCost(opts: { origins: readonly string[]; parsed: Rea
     db.close();
     rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** The fetch slots of a crawl with `workers` workers. */
-export function fetchSlots(workers: number): number {
-  return workers * FETCH_DEFAULTS.fetchesPerWorker;
 }
