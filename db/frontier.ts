@@ -40,13 +40,14 @@ export function frontierQueries(db: Database) {
   const retry = db.prepare(
     `UPDATE frontier SET state = 'queued', attempts = ?, next_attempt_at = ?, last_error = ?, lease_owner = NULL WHERE id = ?`,
   );
+  // A finished URL queued again starts afresh: no attempts spent, due at once, no old error or redirect.
+  const queuedAgain = `state = 'queued', attempts = 0, next_attempt_at = 0, last_error = NULL, redirect_to = NULL`;
+  const finished = `state IN ('done', 'failed', 'skipped')`;
   const requeue = db.prepare(
-    `UPDATE frontier SET state = 'queued', attempts = 0, next_attempt_at = 0, last_error = NULL, depth = ?, seed_id = ?, redirect_to = NULL
-     WHERE url = ? AND state IN ('done', 'failed', 'skipped') RETURNING ${ROW}`,
+    `UPDATE frontier SET ${queuedAgain}, depth = ?, seed_id = ? WHERE url = ? AND ${finished} RETURNING ${ROW}`,
   );
   const requeueOfSeed = db.prepare(
-    `UPDATE frontier SET state = 'queued', attempts = 0, next_attempt_at = 0, last_error = NULL, redirect_to = NULL
-     WHERE seed_id = ? AND depth <= ? AND state IN ('done', 'failed', 'skipped') RETURNING ${ROW}`,
+    `UPDATE frontier SET ${queuedAgain} WHERE seed_id = ? AND depth <= ? AND ${finished} RETURNING ${ROW}`,
   );
   const byUrl = db.prepare(`SELECT ${ROW}, state FROM frontier WHERE url = ?`);
   const counts = db.prepare(`SELECT origin, state, COUNT(*) AS n FROM frontier GROUP BY origin, state`);
