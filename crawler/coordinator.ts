@@ -9,7 +9,7 @@ import { BACKOFF, retryDelayMs } from './backoff.ts';
 import { pageOutcome, type PageOutcome } from './page-outcome.ts';
 import { CRAWL_LIMITS } from './url-traps.ts';
 import {
-  admitLinks, judgeRedirect, trapMessage, type SeedScope,
+  admitLinks, judgeRedirect, MAX_REDIRECTS, trapMessage, type SeedScope,
 } from './admission.ts';
 import { HostBook } from './host-book.ts';
 import { LinkIntake } from './link-intake.ts';
@@ -306,11 +306,15 @@ export class Coordinator {
 
   /**
    * A sitemap's result: a sitemap index queues the sitemaps it lists (one level deep); a urlset's pages are
-   * taken on as links of its seed, one step from it. Statuses mean for the host what they mean for a page
-   * (a 429 backs it off); a sitemap that failed is not retried.
+   * taken on as links of its seed, one step from it. A redirect within the origin (a /sitemap.xml that moved
+   * to /sitemap_index.xml) is followed as a sitemap job of its own, up to MAX_REDIRECTS. Statuses mean for
+   * the host what they mean for a page (a 429 backs it off); a sitemap that failed is not retried.
    */
   private onSitemap(job: CrawlJob, origin: string, result: FetchResult, now: number): void {
     this.hosts.sitemapDone(job.url);
+    if (result.location !== null && job.redirects < MAX_REDIRECTS && result.status !== null && result.status >= 300 && result.status < 400) {
+      this.hosts.queueSitemaps(origin, [result.location], job.hops, job.seedId, job.redirects + 1);
+    }
     const outcome = pageOutcome(result, false);
     if (outcome.kind === 'failed') {
       this.noteFailure(origin, outcome, now);

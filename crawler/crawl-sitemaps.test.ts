@@ -29,12 +29,14 @@ describe('sitemaps listed in robots.txt', () => {
   let b: TestSite; // never seeded: its sitemap and pages are named by a's files only
   let c: TestSite; // seeded with depth 0: its sitemap is not read
   let d: TestSite; // its sitemap is a gzip bomb
+  let e: TestSite; // its sitemaps redirect: once within the origin, in a loop, and to another host
 
+  const loopRequests = () => e.requestsTo('/loop-a.xml').length + e.requestsTo('/loop-b.xml').length;
   const stored = (url: string): boolean => crawler.db.prepare('SELECT 1 FROM pages WHERE url = ?').get(url) !== undefined;
 
   before(async () => {
-    web = await startTestWeb([{ pages: {} }, { pages: {} }, { pages: {} }, { pages: {} }]);
-    [a, b, c, d] = web.sites;
+    web = await startTestWeb([{ pages: {} }, { pages: {} }, { pages: {} }, { pages: {} }, { pages: {} }]);
+    [a, b, c, d, e] = web.sites;
     a.setRobots(`User-agent: *\nDisallow: /private\n\nSitemap: ${a.url('/sitemap-index.xml')}\nSitemap: ${b.url('/sitemap.xml')}\n`);
     a.setPage('/', html('Home', ['/linked']));
     a.setPage('/linked', html('Linked'));
@@ -56,12 +58,26 @@ describe('sitemaps listed in robots.txt', () => {
     // 40 MiB of zeros in about 40 KiB of gzip: past the 10 MiB a sitemap may decompress to.
     d.setPage('/bomb.xml.gz', { body: zlib.gzipSync(Buffer.alloc(40 * 1024 * 1024)), headers: { 'content-type': 'application/gzip' } });
 
+    const moved = (to: string) => ({ status: 301, headers: { location: to }, body: '' });
+    e.setRobots(`User-agent: *\nAllow: /\nSitemap: ${e.url('/sitemap.xml')}\nSitemap: ${e.url('/loop-a.xml')}\nSitemap: ${e.url('/away.xml')}\n`);
+    e.setPage('/', html('E home'));
+    e.setPage('/sitemap.xml', moved('/sitemap_index.xml')); // as some site generators do
+    e.setPage('/sitemap_index.xml', { body: sitemapIndex([e.url('/post-sitemap.xml')]), headers: XML });
+    e.setPage('/post-sitemap.xml', { body: urlset([e.url('/post')]), headers: XML });
+    e.setPage('/post', html('E post'));
+    e.setPage('/loop-a.xml', moved('/loop-b.xml'));
+    e.setPage('/loop-b.xml', moved('/loop-a.xml'));
+    e.setPage('/away.xml', moved(b.url('/sitemap.xml')));
+
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
     crawler.addSeed(a.url('/'), { depth: 1 });
     crawler.addSeed(c.url('/'), { depth: 0 });
     crawler.addSeed(d.url('/'), { depth: 1 });
-    await waitFor(() => stored(a.url('/orphan-1')) && stored(a.url('/orphan-2')), { timeoutMs: 30_000, message: 'the orphan pages stored' });
+    crawler.addSeed(e.url('/'), { depth: 1 });
+    await waitFor(() => stored(a.url('/orphan-1')) && stored(a.url('/orphan-2')) && stored(e.url('/post')), { timeoutMs: 30_000, message: 'the orphan pages stored' });
     await crawler.waitIdle({ timeoutMs: 30_000 });
+    // Sitemap jobs are not frontier rows: e is done when its row says idle (nothing queued, nothing in flight).
+    await waitFor(() => loopRequests() >= 6 && crawler.domain(e.host)?.state === 'idle', { timeoutMs: 30_000, message: `${e.host} idle after its sitemap loop` });
   });
 
   after(async () => {
@@ -92,8 +108,19 @@ describe('sitemaps listed in robots.txt', () => {
     assert.ok(stored(d.url('/')));
   });
 
+  test('a sitemap that moved within its site is followed; a redirect loop ends; a redirect to another host is not followed', () => {
+    assert.equal(crawler.frontier(e.url('/post'))?.depth, 1);
+    for (const path of ['/sitemap.xml', '/sitemap_index.xml', '/post-sitemap.xml', '/away.xml']) {
+      assert.equal(e.requestsTo(path).length, 1, `${path} requested once`);
+    }
+    // Five redirects followed after the first request: a, b, a, b, a, b; then the chain ends.
+    assert.equal(loopRequests(), 6);
+    assert.deepEqual(b.log, [], 'the other host was never contacted');
+  });
+
   test('sitemap requests are spaced like every other request', () => {
     assert.deepEqual(politenessReport(a.log, DELAY_MS).violations, []);
+    assert.deepEqual(politenessReport(e.log, DELAY_MS).violations, []);
   });
 
   test('the seed submitted again reads its sitemaps again', async () => {

@@ -193,9 +193,9 @@ export class HostBook {
   /**
    * Queues sitemaps of `origin` (same origin only, at most SITEMAPS_PER_FILE, each once until it is
    * done) as jobs of the host's own queue, spaced like any request; `hops` is 1 for those a sitemap
-   * index lists, `seedId` the seed whose links their entries count as.
+   * index lists, `seedId` the seed whose links their entries count as, `redirects` how many redirects led here.
    */
-  queueSitemaps(origin: string, urls: readonly string[], hops: number, seedId: number): void {
+  queueSitemaps(origin: string, urls: readonly string[], hops: number, seedId: number, redirects = 0): void {
     let taken = 0;
     for (const url of urls) {
       if (taken >= SITEMAPS_PER_FILE) break;
@@ -203,7 +203,7 @@ export class HostBook {
       taken++;
       this.sitemapsQueued.add(url);
       this.scheduler.add(origin, {
-        notBefore: 0, kind: 'sitemap', url, frontierId: 0, seedId, depth: 0, attempts: 0, redirects: 0, forOrigin: origin, hops,
+        notBefore: 0, kind: 'sitemap', url, frontierId: 0, seedId, depth: 0, attempts: 0, redirects, forOrigin: origin, hops,
       });
     }
   }
