@@ -13,28 +13,13 @@ import {
 } from './admission.ts';
 import { HostBook } from './host-book.ts';
 import { LinkIntake } from './link-intake.ts';
+import { WriteBatch } from './write-batch.ts';
+import type { CrawlJob } from './crawl-job.ts';
 import type { CrawlStatus, DomainInfo, FetchJob, FetchResult, RequestLogEntry } from './protocol.ts';
 
 export { MAX_REDIRECTS } from './admission.ts';
 
-/** A job in a host's queue: a frontier URL, a robots.txt fetch on behalf of `forOrigin`, or a sitemap its robots.txt listed. */
-export interface CrawlJob {
-  notBefore: number;
-  kind: 'page' | 'robots' | 'sitemap';
-  url: string;
-  frontierId: number;
-  seedId: number;
-  depth: number;
-  attempts: number;
-  redirects: number;
-  forOrigin: string;
-  hops: number;
-  /** A page job of a URL finished before (a re-crawl): only such a URL can have a stored page to ask for conditionally. */
-  refetch?: boolean;
-}
-
 interface SeedInfo extends SeedScope { id: number; origin: string; scope: Scope; updatedAt: number }
-type Write = () => void;
 
 /** A URL's last_error after a conditional re-fetch answered 304. */
 export const NOT_MODIFIED = 'not modified since the last fetch (HTTP 304): the stored page is kept';
@@ -58,9 +43,7 @@ export class Coordinator {
   private readonly inFlight = new Map<number, { job: CrawlJob; origin: string; dispatchedAt: number; conditional: boolean }>();
   private readonly fetchEnds: number[] = [];
   private readonly intake: LinkIntake;
-  private writes: Write[] = [];
-  /** Set when queued writes hold links to a host with nothing queued (see takeUrgent). */
-  private urgent = false;
+  private readonly writes: WriteBatch;
   /** Writes a job's lease and its host's start in one transaction (see the constructor). */
   private readonly recordStart: (job: CrawlJob, origin: string, now: number) => void;
   private pagesStored = 0;
@@ -69,6 +52,7 @@ export class Coordinator {
 
   constructor(private readonly db: Database, private readonly config: Config, private readonly runId: string) {
     this.scheduler = new Scheduler<CrawlJob>(config.crawlDelayMs);
+    this.writes = new WriteBatch(db);
     this.frontier = frontierQueries(db);
     this.hosts = new HostBook(this.scheduler, hostQueries(db), config.userAgent, (w) => this.writes.push(w));
     this.pages = pageQueries(db);
@@ -337,7 +321,7 @@ export class Coordinator {
 
   /** Marks the queued writes urgent (see takeUrgent) if `urls`, found on `origin`, lead to a host with nothing queued. */
   private noteUrgency(urls: readonly string[], origin: string): void {
-    if (!this.urgent) this.urgent = urls.some((url) => !this.scheduler.hasQueued(url.startsWith(`${origin}/`) ? origin : new URL(url).origin));
+    if (urls.some((url) => !this.scheduler.hasQueued(url.startsWith(`${origin}/`) ? origin : new URL(url).origin))) this.writes.markUrgent();
   }
 
   /** The limits of admission: CRAWL_LIMITS with the configured per-host URL budget. */
@@ -366,29 +350,22 @@ export class Coordinator {
    * Reading it clears it.
    */
   takeUrgent(): boolean {
-    const urgent = this.urgent;
-    this.urgent = false;
-    return urgent;
+    return this.writes.takeUrgent();
   }
 
   /** Whether writes are waiting for `flush()`. */
   hasWrites(): boolean {
-    return this.writes.length > 0;
+    return this.writes.pending;
   }
 
   /** Applies the queued writes in one transaction and schedules the URLs they discovered; returns pages stored. */
   flush(now: number): number {
-    if (this.writes.length === 0) return 0;
-    const writes = this.writes;
-    this.writes = [];
+    if (!this.writes.pending) return 0;
     try {
-      this.db.transaction(() => {
-        for (const w of writes) w();
-      })();
+      this.writes.commit();
     } catch (err) {
-      // Rolled back: the URLs the writes discovered were not stored, so they are neither scheduled nor counted.
-      // The writes themselves stay queued, in order, for the next flush (the primary retries; nothing is lost).
-      this.writes = writes.concat(this.writes);
+      // Rolled back (the writes stay queued for the next flush): the URLs they discovered were not
+      // stored, so they are neither scheduled nor counted.
       this.intake.rollback();
       throw err;
     }

@@ -7,7 +7,7 @@ import {
 } from './robots.ts';
 import { describeHost, RequestRing } from './host-report.ts';
 import { SITEMAPS_PER_FILE } from './sitemap.ts';
-import type { CrawlJob } from './coordinator.ts';
+import type { CrawlJob } from './crawl-job.ts';
 import type { DomainInfo, FetchResult, RequestLogEntry } from './protocol.ts';
 
 type HostQueries = ReturnType<typeof hostQueries>;

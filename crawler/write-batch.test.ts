@@ -1,0 +1,45 @@
+/**
+ * The primary's write batch on a real SQLite file: writes run together in one transaction; a batch
+ * that fails leaves nothing half-written and stays queued, in order, ahead of later writes.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { WriteBatch } from './write-batch.ts';
+
+test('a failed batch rolls back, stays queued in order, and commits once the cause is gone', (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-write-batch-'));
+  const db = new BetterSqlite3(path.join(dir, 'db.sqlite'));
+  t.after(() => { db.close(); rmSync(dir, { recursive: true, force: true }); });
+  db.exec('CREATE TABLE t (n INTEGER NOT NULL)');
+  const insert = db.prepare<[number]>('INSERT INTO t (n) VALUES (?)');
+  const rows = () => db.prepare<[], { n: number }>('SELECT n FROM t ORDER BY rowid').all().map((r) => r.n);
+  const batch = new WriteBatch(db);
+  let failing = true;
+
+  batch.push(() => insert.run(1));
+  batch.push(() => { if (failing) throw new Error('disk full'); insert.run(2); });
+  assert.equal(batch.pending, true);
+  assert.throws(() => batch.commit(), /disk full/);
+  assert.deepEqual(rows(), [], 'nothing of the failed batch is stored');
+  assert.equal(batch.pending, true, 'the writes are still queued');
+
+  batch.push(() => insert.run(3));
+  failing = false;
+  batch.commit();
+  assert.deepEqual(rows(), [1, 2, 3], 'the failed writes ran first, once each');
+  assert.equal(batch.pending, false);
+});
+
+test('takeUrgent reports a mark once', () => {
+  const db = new BetterSqlite3(':memory:');
+  const batch = new WriteBatch(db);
+  assert.equal(batch.takeUrgent(), false);
+  batch.markUrgent();
+  assert.equal(batch.takeUrgent(), true);
+  assert.equal(batch.takeUrgent(), false);
+  db.close();
+});

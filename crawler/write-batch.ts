@@ -1,0 +1,57 @@
+import type { Database } from 'better-sqlite3';
+
+/** One deferred database write of the crawler primary. */
+export type Write = () => void;
+
+/**
+ * The primary's queued writes: results are judged at once, but their writes (pages, frontier rows,
+ * host rows) wait here and run together in one transaction, so a busy crawl commits in batches
+ * rather than once per result. A batch that fails stays queued, in order, for the next commit:
+ * nothing is lost. `urgent` marks a batch worth committing now rather than with the next one.
+ */
+export class WriteBatch {
+  private writes: Write[] = [];
+  private urgent = false;
+
+  constructor(private readonly db: Database) {}
+
+  /** Queues a write for the next commit. */
+  push(write: Write): void {
+    this.writes.push(write);
+  }
+
+  /** Whether writes are waiting for `commit()`. */
+  get pending(): boolean {
+    return this.writes.length > 0;
+  }
+
+  /** Asks for the next commit to come now (see takeUrgent). */
+  markUrgent(): void {
+    this.urgent = true;
+  }
+
+  /** Whether the batch was marked urgent since the last call; reading it clears it. */
+  takeUrgent(): boolean {
+    const urgent = this.urgent;
+    this.urgent = false;
+    return urgent;
+  }
+
+  /**
+   * Runs the queued writes in one transaction. If it fails it rolls back, the writes stay queued
+   * (before any queued since) and the error is thrown for the caller to report and retry.
+   */
+  commit(): void {
+    if (this.writes.length === 0) return;
+    const writes = this.writes;
+    this.writes = [];
+    try {
+      this.db.transaction(() => {
+        for (const w of writes) w();
+      })();
+    } catch (err) {
+      this.writes = writes.concat(this.writes);
+      throw err;
+    }
+  }
+}
