@@ -25,6 +25,7 @@ import { FtsSearch, MARK_END, MARK_START } from './fts-search.ts';
 import type { HostFilters, PageMeta } from './fts-search.ts';
 import { itemWords, parseQuery } from './query-parser.ts';
 import type { ParsedQuery } from './query-parser.ts';
+import { FtsPrefixes } from './fts-prefixes.ts';
 import { fuseRankings } from './rank-fusion.ts';
 import type { PageSignals } from './rank-fusion.ts';
 import { makeSnippet, piecesFromMarked } from './snippet.ts';
@@ -42,13 +43,6 @@ export class BadQueryError extends Error {
 export const CANDIDATES = 100;
 /** Places below the wanted page whose boosts are looked at (see #search). */
 export const BOOST_REACH = 45;
-/** FTS5 prefix limits (see #ftsPrefixes). */
-export const FTS_MIN_PREFIX_CHARS = 4;
-export const FTS_PREFIX_MAX_TERMS = 50;
-export const FTS_PREFIX_MAX_PAGES = 20_000;
-/** How long a prefix's spread is reused, and how many are kept (see #prefixSpread). */
-export const PREFIX_SPREAD_TTL_MS = 60_000;
-export const PREFIX_SPREAD_CACHE_MAX = 5000;
 /** Up to this many full-text matches are ranked exactly by bm25 (see #ranked). */
 export const RANK_ALL_MAX = 2000;
 /** Above RANK_ALL_MAX, bm25 ranks only this many of the newest matches per list. */
@@ -86,7 +80,7 @@ export class SearchService {
   readonly #refreshIntervalMs: number;
   readonly #rankAllMax: number;
   readonly #rankSample: number;
-  readonly #spreads = new Map<string, { terms: number; pages: number; at: number }>();
+  readonly #prefixes: FtsPrefixes;
   #timer: NodeJS.Timeout | undefined;
 
   /**
@@ -98,6 +92,7 @@ export class SearchService {
     refreshIntervalMs?: number; chunkRows?: number; rankAllMax?: number; rankSample?: number; snapshot?: TitleSnapshotOptions;
   } = {}) {
     this.#fts = new FtsSearch(db);
+    this.#prefixes = new FtsPrefixes(this.#fts);
     this.#titles = new TitleIndex(pageQueries(db), { chunkRows: opts.chunkRows, snapshot: opts.snapshot });
     this.#refreshIntervalMs = opts.refreshIntervalMs ?? 500;
     this.#rankAllMax = opts.rankAllMax ?? RANK_ALL_MAX;
@@ -176,7 +171,7 @@ export class SearchService {
         ? 'search: type some words to search for'
         : 'search: nothing to search for (only operators, excluded words or site: filters)');
     }
-    const parsed = this.#ftsPrefixes(typed);
+    const parsed = this.#prefixes.apply(typed);
     const depth = Math.max(CANDIDATES, offset + limit);
     const words = itemWords(parsed.items);
     const last = typed.items[typed.items.length - 1];
@@ -273,42 +268,6 @@ export class SearchService {
       return true;
     }).slice(0, max);
     return { query: parsed.text, suggestions };
-  }
-
-  /**
-   * The query as FTS5 gets it: a prefix word keeps its prefix only if it has FTS_MIN_PREFIX_CHARS
-   * letters and starts at most FTS_PREFIX_MAX_TERMS indexed words in at most FTS_PREFIX_MAX_PAGES
-   * pages. FTS5 (without a prefix index) merges the posting lists of every word a prefix starts, on
-   * every evaluation, including the per-row lookups for snippets; a wide prefix is searched as the
-   * whole word instead, and the title index still matches it as a prefix. Caveat of porter stemming:
-   * FTS5 stems the prefix too ("running"* is "run"*), so a partial word whose stem differs from its
-   * letters may find little in bodies; titles, headings and URLs (the title index) are unstemmed.
-   */
-  #ftsPrefixes(q: ParsedQuery): ParsedQuery {
-    const items = q.items.map((it) => {
-      if (it.kind !== 'term' || !it.prefix) return it;
-      if (it.folded.length >= FTS_MIN_PREFIX_CHARS) {
-        const spread = this.#prefixSpread(it.folded);
-        if (spread.terms <= FTS_PREFIX_MAX_TERMS && spread.pages <= FTS_PREFIX_MAX_PAGES) return it;
-      }
-      return { ...it, prefix: false };
-    });
-    return { ...q, items };
-  }
-
-  /**
-   * FtsSearch.prefixSpread, remembered for PREFIX_SPREAD_TTL_MS: pages_fts_vocab counts a prefix's
-   * pages by reading the posting lists of its words (about 0.4 ms at 100k pages), and the answer
-   * only decides whether FTS5 gets the prefix, which a slightly stale count decides just as well.
-   */
-  #prefixSpread(prefix: string): { terms: number; pages: number } {
-    const now = performance.now();
-    const hit = this.#spreads.get(prefix);
-    if (hit !== undefined && now - hit.at < PREFIX_SPREAD_TTL_MS) return hit;
-    if (this.#spreads.size >= PREFIX_SPREAD_CACHE_MAX) this.#spreads.clear();
-    const spread = { ...this.#fts.prefixSpread(prefix, FTS_PREFIX_MAX_TERMS), at: now };
-    this.#spreads.set(prefix, spread);
-    return spread;
   }
 
   /** Words of 5+ letters that no page contains (not even as a prefix, for a prefix word), with close words from the title index. */

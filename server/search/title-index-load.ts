@@ -6,8 +6,9 @@
 import type { PageQueries } from '../../db/pages.ts';
 import { OPTIONS, indexFingerprint, processTerm, toDoc, tokenize } from './title-doc.ts';
 import { TermSearch } from './term-search.ts';
+import type { TermSearchState } from './term-search.ts';
 import { TermStateBuilder } from './term-state-builder.ts';
-import { checksumSteps, decodeSnapshot, readSnapshotFile, SnapshotError } from './title-snapshot.ts';
+import { checksumSteps, decodeSnapshot, encodeSnapshot, readSnapshotFile, SnapshotError } from './title-snapshot.ts';
 import type { SnapshotCursor } from './title-snapshot.ts';
 
 /** A loaded index and the last page change (seq, and the page's id) it holds. */
@@ -102,4 +103,23 @@ export function verifySnapshot(pages: PageQueries, at: SnapshotCursor): void {
       throw new SnapshotError(`title-index: snapshot page ${check.id} does not match the pages table`);
     }
   }
+}
+
+/** Pages of a snapshot looked up in the pages table before it is used (see restoreFromSnapshot). */
+const SPOT_CHECKS = 32;
+
+/**
+ * A snapshot of the index state `state` whose last page change is `cursor` (page `cursorId`), with
+ * SPOT_CHECKS pages spread over it recorded by id and url, for restoreFromSnapshot to look up.
+ */
+export function encodeIndexSnapshot(pages: PageQueries, state: TermSearchState, cursor: number, cursorId: number): Buffer[] {
+  const checks: SnapshotCursor['checks'] = [];
+  const n = state.ids.length;
+  const picks = Math.min(n, SPOT_CHECKS);
+  for (let k = 0; k < picks; k++) {
+    const id = state.ids[Math.floor((k * n) / picks)];
+    const page = pages.pageSeq(id);
+    if (page !== undefined) checks.push({ id, url: page.url });
+  }
+  return encodeSnapshot(state, { cursor, cursorId, checks }, indexFingerprint());
 }

@@ -28,9 +28,9 @@ import type { PageQueries } from '../../db/pages.ts';
 import { indexFingerprint, OPTIONS, processTerm, toDoc, tokenize } from './title-doc.ts';
 import { TermSearch } from './term-search.ts';
 import type { TermSearchState, TitleDoc } from './term-search.ts';
-import { buildFromPages, drive, restoreFromSnapshot } from './title-index-load.ts';
+import { buildFromPages, drive, encodeIndexSnapshot, restoreFromSnapshot } from './title-index-load.ts';
 import type { LoadedIndex } from './title-index-load.ts';
-import { encodeSnapshot, removeStaleTemps, writeSnapshotFile, writeSnapshotFileSync } from './title-snapshot.ts';
+import { removeStaleTemps, writeSnapshotFile, writeSnapshotFileSync } from './title-snapshot.ts';
 import type { SnapshotCursor } from './title-snapshot.ts';
 
 export { MAX_COMPLETION_SCAN, TITLE_BOOST } from './term-search.ts';
@@ -67,8 +67,6 @@ export interface TitleSnapshotOptions {
 /** Defaults of TitleSnapshotOptions: a snapshot costs about 0.3 s of event loop at 100k pages. */
 export const SNAPSHOT_MIN_CHANGES = 1000;
 export const SNAPSHOT_MIN_INTERVAL_MS = 5 * 60_000;
-/** Pages of a snapshot looked up in the pages table before it is used. */
-const SPOT_CHECKS = 32;
 
 /** Words of at least this length are matched with typos (one edit up to 7 letters, two from 8). */
 export const FUZZY_MIN_CHARS = 5;
@@ -252,15 +250,7 @@ export class TitleIndex {
   }
 
   #encode(state: TermSearchState): Buffer[] {
-    const checks: SnapshotCursor['checks'] = [];
-    const n = state.ids.length;
-    const picks = Math.min(n, SPOT_CHECKS);
-    for (let k = 0; k < picks; k++) {
-      const id = state.ids[Math.floor((k * n) / picks)];
-      const page = this.#pages.pageSeq(id);
-      if (page !== undefined) checks.push({ id, url: page.url });
-    }
-    const data = encodeSnapshot(state, { cursor: this.#cursor, cursorId: this.#cursorId, checks }, indexFingerprint());
+    const data = encodeIndexSnapshot(this.#pages, state, this.#cursor, this.#cursorId);
     this.#changesSinceSnapshot = 0;
     this.#lastSnapshotAt = performance.now();
     return data;
