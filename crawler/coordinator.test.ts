@@ -104,4 +104,39 @@ describe('coordinator', () => {
     const row = db.prepare('SELECT state, last_error AS lastError FROM frontier WHERE url = ?').get(`${ORIGIN}/`) as { state: string; lastError: string };
     assert.deepEqual(row, { state: 'failed', lastError: 'the site answered 304 (not modified) to a request that was not conditional' });
   });
+
+  test('a seed is crawled again once its last crawl is CRAWL_REFRESH old (7 days by default), conditionally, and not while it is still crawled', () => {
+    const WEEK = 7 * 86_400_000;
+    const seed = pastRobots(10_000);
+    coordinator.onResult(result(seed.jobId, { status: 200, etag: '"v1"', page: page([`${ORIGIN}/a`]) }), 10_120);
+    coordinator.flush(10_120);
+    assert.equal(coordinator.refreshSeeds(10_120 + WEEK), 0, '/a is still queued: the first crawl is not over');
+    const a = coordinator.dispatch(10_220)!;
+    coordinator.onResult(result(a.jobId, { status: 200, page: page([]) }), 10_230);
+    coordinator.flush(10_230);
+    assert.equal(coordinator.refreshSeeds(10_120 + WEEK - 1), 0, 'one ms early');
+    assert.equal(coordinator.dispatch(10_120 + WEEK), undefined, 'nothing queued before the refresh');
+    assert.equal(coordinator.refreshSeeds(10_120 + WEEK), 1);
+    assert.equal(coordinator.refreshSeeds(10_120 + WEEK), 0, 'queued already: not twice');
+    // robots.txt is older than its 24 h too: asked again first, then the pages, the seed conditionally.
+    const robots = coordinator.dispatch(10_120 + WEEK)!;
+    assert.equal(robots.kind, 'robots');
+    coordinator.onResult(result(robots.jobId, { status: 404 }), 10_130 + WEEK);
+    const first = coordinator.dispatch(10_130 + WEEK + DELAY_MS)!;
+    coordinator.onResult(result(first.jobId, first.validators ? { status: 304 } : { status: 200, page: page([]) }), 10_140 + WEEK + DELAY_MS);
+    const second = coordinator.dispatch(10_140 + WEEK + 2 * DELAY_MS)!;
+    const byUrl = new Map([first, second].map((j) => [j.url, j.validators]));
+    assert.deepEqual([...byUrl.keys()].sort(), [`${ORIGIN}/`, `${ORIGIN}/a`], 'the seed and what it found');
+    assert.deepEqual(byUrl.get(`${ORIGIN}/`), { etag: '"v1"', lastModified: null }, 'the seed page is asked for conditionally');
+  });
+
+  test('CRAWL_REFRESH=0 never crawls a seed again on its own', () => {
+    const off = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_REFRESH: '0' }), 'test-run-2');
+    const seed = pastRobots(10_000);
+    coordinator.onResult(result(seed.jobId, { status: 200, page: page([]) }), 10_120);
+    coordinator.flush(10_120);
+    off.start(20_000);
+    assert.equal(off.refreshSeeds(10_120 + 1000 * 86_400_000), 0);
+    assert.equal(coordinator.refreshSeeds(10_120 + 1000 * 86_400_000), 1, 'the same crawl is due under the default');
+  });
 });

@@ -3,26 +3,24 @@ import type { Config } from '../server/config.ts';
 import { frontierQueries, type FrontierRow } from '../db/frontier.ts';
 import { hostQueries } from '../db/hosts.ts';
 import { pageQueries } from '../db/pages.ts';
-import { seedQueries, type Scope } from '../db/seeds.ts';
+import { seedQueries } from '../db/seeds.ts';
 import { Scheduler } from './scheduler.ts';
 import { BACKOFF, retryDelayMs } from './backoff.ts';
-import { pageOutcome, type PageOutcome } from './page-outcome.ts';
+import { EMPTY_PAGE, isEmptyPage, NOT_MODIFIED, pageOutcome, pageRecord, type PageOutcome } from './page-outcome.ts';
 import { CRAWL_LIMITS } from './url-traps.ts';
 import {
-  admitLinks, judgeRedirect, MAX_REDIRECTS, trapMessage, type SeedScope,
+  admitLinks, judgeRedirect, MAX_REDIRECTS, trapMessage,
 } from './admission.ts';
 import { HostBook } from './host-book.ts';
 import { LinkIntake } from './link-intake.ts';
 import { WriteBatch } from './write-batch.ts';
+import { SeedBook, type SeedInfo } from './seed-book.ts';
+import { seedsDueForRefresh } from './refresh.ts';
 import type { CrawlJob } from './crawl-job.ts';
 import type { CrawlStatus, DomainInfo, FetchJob, FetchResult, RequestLogEntry } from './protocol.ts';
 
 export { MAX_REDIRECTS } from './admission.ts';
-
-interface SeedInfo extends SeedScope { id: number; origin: string; scope: Scope; updatedAt: number }
-
-/** A URL's last_error after a conditional re-fetch answered 304. */
-export const NOT_MODIFIED = 'not modified since the last fetch (HTTP 304): the stored page is kept';
+export { NOT_MODIFIED } from './page-outcome.ts';
 
 /**
  * The crawler primary's brain, without the processes: it owns the scheduler, every host's state and
@@ -38,7 +36,7 @@ export class Coordinator {
   private readonly pages;
   private readonly seedsDb;
   private readonly hosts: HostBook;
-  private readonly seeds = new Map<number, SeedInfo>();
+  private readonly seeds = new SeedBook();
   /** Jobs handed out; `conditional`: the request carried the stored page's validators. */
   private readonly inFlight = new Map<number, { job: CrawlJob; origin: string; dispatchedAt: number; conditional: boolean }>();
   private readonly fetchEnds: number[] = [];
@@ -47,10 +45,9 @@ export class Coordinator {
   /** Writes a job's lease and its host's start in one transaction (see the constructor). */
   private readonly recordStart: (job: CrawlJob, origin: string, now: number) => void;
   private pagesStored = 0;
-  private seedCursor = 0;
   private nextJobId = 1;
 
-  constructor(private readonly db: Database, private readonly config: Config, private readonly runId: string) {
+  constructor(db: Database, private readonly config: Config, private readonly runId: string) {
     this.scheduler = new Scheduler<CrawlJob>(config.crawlDelayMs);
     this.writes = new WriteBatch(db);
     this.frontier = frontierQueries(db);
@@ -82,23 +79,45 @@ export class Coordinator {
    * only loaded, so a restart does not re-fetch every seed.
    */
   syncSeeds(now: number, recrawl = true): void {
-    for (const s of this.seedsDb.seedsChangedSince(this.seedCursor)) {
-      this.seedCursor = Math.max(this.seedCursor, s.updatedAt);
-      if (this.seeds.get(s.id)?.updatedAt === s.updatedAt) continue;
-      this.seeds.set(s.id, { id: s.id, url: s.url, origin: s.origin, depth: s.depth, scope: s.scope, updatedAt: s.updatedAt });
+    for (const s of this.seeds.apply(this.seedsDb.seedsChangedSince(this.seeds.cursor))) {
       const added = this.frontier.addUrl({ url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 }, now);
       if (added) {
         this.intake.budget.record(s.origin);
         this.schedule(added, now);
+        // A host whose robots.txt is known already: its sitemaps are read for this seed now (else when it arrives).
+        this.queueSitemaps(s.origin, this.hosts.sitemapsOf(s.origin), 0, s.id);
       } else if (recrawl) {
-        // Submitted again: the seed and everything it found within its (new) depth are fetched again.
-        const seedRow = this.frontier.requeueUrl(s.url, 0, s.id);
-        if (seedRow) this.schedule(seedRow, now);
-        for (const row of this.frontier.requeueSeed(s.id, s.depth)) this.schedule(row, now);
+        this.recrawlSeed(s, now); // submitted again
       }
-      // A host whose robots.txt is known already: its sitemaps are read for this seed now (else when it arrives).
-      if (added || recrawl) this.queueSitemaps(s.origin, this.hosts.sitemapsOf(s.origin), 0, s.id);
     }
+  }
+
+  /**
+   * Queues again every seed due for its periodic refresh (CRAWL_REFRESH, see crawler/refresh.ts), as if
+   * it had been submitted again; returns how many were.
+   */
+  refreshSeeds(now: number): number {
+    const due = seedsDueForRefresh(this.frontier.seedCrawls(), now, this.config.crawlRefreshMs);
+    let queued = 0;
+    for (const id of due) {
+      const seed = this.seeds.get(id);
+      if (seed) queued += this.recrawlSeed(seed, now) ? 1 : 0;
+    }
+    return queued;
+  }
+
+  /**
+   * A seed crawled again: the seed and every URL it found within its depth are queued again (asked for
+   * conditionally where the stored page has validators), and its sitemaps read again. False if nothing
+   * of it was finished (its crawl is still going).
+   */
+  private recrawlSeed(s: SeedInfo, now: number): boolean {
+    const seedRow = this.frontier.requeueUrl(s.url, 0, s.id);
+    if (seedRow) this.schedule(seedRow, now);
+    const rows = this.frontier.requeueSeed(s.id, s.depth);
+    for (const row of rows) this.schedule(row, now);
+    this.queueSitemaps(s.origin, this.hosts.sitemapsOf(s.origin), 0, s.id);
+    return seedRow !== undefined || rows.length > 0;
   }
 
   private schedule(row: FrontierRow, _now: number): void {
@@ -242,24 +261,16 @@ export class Coordinator {
     }
     h.fetchedCount++;
     const { page } = outcome;
-    const status = result.status;
     const links = admitLinks(page.links, { depth: job.depth, nofollow: page.nofollow, seed: this.seeds.get(job.seedId) }, this.limits());
     this.noteUrgency(links.follow, origin);
     if (links.trapExample) {
       h.lastError = trapMessage(links.trapped, links.trapExample);
     }
-    // A page without any text (an empty body, or markup only) is kept for bookkeeping but not indexed.
-    const empty = page.title === '' && page.text === '';
     this.pagesStored++;
     this.writes.push(() => {
-      this.pages.upsertPage({
-        url: job.url, finalUrl: page.finalUrl, origin, host: h.host, seedId: job.seedId, status: status ?? 0,
-        contentType: result.contentType, title: page.title, description: page.description, headings: page.headings,
-        body: page.text, lang: page.lang, canonical: page.canonical, fetchedAt: Date.now(), etag: result.etag,
-        lastModified: result.lastModified, contentHash: page.contentHash, noindex: page.noindex, nofollow: page.nofollow,
-        indexed: !page.noindex && !empty,
-      });
-      this.frontier.finishUrl(job.frontierId, 'done', empty ? 'the page has no text to index (an empty body, or markup only)' : null, now);
+      const record = pageRecord({ url: job.url, origin, host: h.host, seedId: job.seedId }, result, page, Date.now());
+      this.pages.upsertPage(record);
+      this.frontier.finishUrl(job.frontierId, 'done', isEmptyPage(page) ? EMPTY_PAGE : null, now);
       for (const url of links.follow) this.intake.enqueue(url, job.seedId, job.depth + 1, 0, now);
     });
   }
@@ -281,10 +292,7 @@ export class Coordinator {
    */
   private queueSitemaps(origin: string, urls: readonly string[], hops: number, seedId?: number): void {
     if (urls.length === 0) return;
-    let seed = seedId !== undefined ? this.seeds.get(seedId) : undefined;
-    if (seedId === undefined) {
-      for (const s of this.seeds.values()) if (s.origin === origin && (!seed || s.depth > seed.depth)) seed = s;
-    }
+    const seed = seedId !== undefined ? this.seeds.get(seedId) : this.seeds.deepestOn(origin);
     if (seed && seed.depth >= 1 && seed.origin === origin) this.hosts.queueSitemaps(origin, urls, hops, seed.id);
   }
 

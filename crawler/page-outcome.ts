@@ -4,7 +4,13 @@
  * body that is not HTML, or a page to store. Pure: the coordinator applies the outcome.
  */
 import { isHtmlContentType } from './charset.ts';
+import type { PageRecord } from '../db/pages.ts';
 import type { FetchResult, ParsedPage } from './protocol.ts';
+
+/** A URL's last_error after a conditional re-fetch answered 304. */
+export const NOT_MODIFIED = 'not modified since the last fetch (HTTP 304): the stored page is kept';
+/** A URL's last_error when its page has no text: stored for bookkeeping, not indexed. */
+export const EMPTY_PAGE = 'the page has no text to index (an empty body, or markup only)';
 
 /** When a failure backs its host off: at once, once the host's error streak is long enough, or not at all. */
 export type BackoffRule = 'now' | 'after-streak' | 'never';
@@ -66,4 +72,25 @@ export function pageOutcome(result: FetchResult, conditional: boolean): PageOutc
 
 function failed(message: string, o: { retry: boolean; streak: boolean; backoff: BackoffRule; reason: string; retryAfterMs?: number | null }): PageOutcome {
   return { kind: 'failed', message, retry: o.retry, streak: o.streak, backoff: o.backoff, backoffReason: o.reason, retryAfterMs: o.retryAfterMs ?? null };
+}
+
+/** A page without any text (an empty body, or markup only): kept for bookkeeping but not indexed. */
+export function isEmptyPage(page: ParsedPage): boolean {
+  return page.title === '' && page.text === '';
+}
+
+/**
+ * The row a fetched page is stored as. Searchable unless the page said noindex or has no text at all
+ * (an empty body, or markup only: kept for bookkeeping, see EMPTY_PAGE).
+ */
+export function pageRecord(
+  at: { url: string; origin: string; host: string; seedId: number }, result: FetchResult, page: ParsedPage, fetchedAt: number,
+): PageRecord {
+  return {
+    url: at.url, finalUrl: page.finalUrl, origin: at.origin, host: at.host, seedId: at.seedId, status: result.status ?? 0,
+    contentType: result.contentType, title: page.title, description: page.description, headings: page.headings,
+    body: page.text, lang: page.lang, canonical: page.canonical, fetchedAt, etag: result.etag,
+    lastModified: result.lastModified, contentHash: page.contentHash, noindex: page.noindex, nofollow: page.nofollow,
+    indexed: !page.noindex && !isEmptyPage(page),
+  };
 }

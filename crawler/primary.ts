@@ -6,6 +6,7 @@ import { openDatabase, type Database } from '../db/open.ts';
 import { Coordinator } from './coordinator.ts';
 import { FETCH_DEFAULTS, fetchLimits } from './fetcher.ts';
 import { acquireLock, releaseLock } from './primary-lock.ts';
+import { refreshCheckMs } from './refresh.ts';
 import type { PrimaryToServer, PrimaryToWorker, ServerToPrimary, WorkerSettings, WorkerToPrimary } from './protocol.ts';
 import { WorkerPool } from './worker-pool.ts';
 
@@ -235,6 +236,20 @@ const snapshotTimer = setInterval(() => {
   toServer({ type: 'snapshot', ...snap });
 }, SNAPSHOT_MS);
 
+// Seeds whose last crawl is older than CRAWL_REFRESH are crawled again (crawler/refresh.ts); never at 0.
+const refreshTimer = config.crawlRefreshMs > 0 ? setInterval(() => {
+  if (stopping || trouble?.timer) return; // a database that refuses writes: the next check tries again
+  try {
+    const refreshed = coordinator.refreshSeeds(now());
+    if (refreshed === 0) return;
+    process.stderr.write(`crawler: crawling ${refreshed} seed(s) again, their last crawl being older than CRAWL_REFRESH\n`);
+  } catch (err) {
+    onWriteError(err, 'queueing seeds for their refresh');
+    return;
+  }
+  pump();
+}, refreshCheckMs(config.crawlRefreshMs)) : undefined;
+
 /** SIGTERM to every worker, SIGKILL to those still there after WORKER_EXIT_MS; resolves once all have exited. */
 async function stopWorkers(): Promise<void> {
   const live = Object.values(cluster.workers ?? {}).filter((w): w is Worker => w !== undefined && !w.isDead());
@@ -260,6 +275,7 @@ async function shutdown(why: string): Promise<void> {
   if (wakeTimer) clearTimeout(wakeTimer);
   if (trouble?.timer) clearTimeout(trouble.timer);
   clearInterval(snapshotTimer);
+  clearInterval(refreshTimer);
   process.stderr.write(`crawler: stopping (${why}); ${coordinator.inFlightCount()} fetches in flight\n`);
   if (coordinator.inFlightCount() > 0) {
     await new Promise<void>((resolve) => {

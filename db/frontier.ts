@@ -1,4 +1,5 @@
 import type { Database } from 'better-sqlite3';
+import type { SeedCrawl } from '../crawler/refresh.ts';
 
 /** A URL waiting to be fetched (or leased to a worker), as the crawler primary loads it. */
 export interface FrontierRow {
@@ -50,6 +51,11 @@ export function frontierQueries(db: Database) {
     `UPDATE frontier SET ${queuedAgain} WHERE seed_id = ? AND depth <= ? AND ${finished} RETURNING ${ROW}`,
   );
   const byUrl = db.prepare(`SELECT ${ROW}, state FROM frontier WHERE url = ?`);
+  const seedCrawls = db.prepare(
+    `SELECT s.id AS seedId, f.finished_at AS lastFetchedAt,
+       EXISTS (SELECT 1 FROM frontier p WHERE p.seed_id = s.id AND p.state IN ('queued', 'leased')) AS pending
+     FROM seeds s LEFT JOIN frontier f ON f.url = s.url`,
+  );
   const counts = db.prepare(`SELECT origin, state, COUNT(*) AS n FROM frontier GROUP BY origin, state`);
 
   return {
@@ -112,6 +118,11 @@ export function frontierQueries(db: Database) {
      */
     requeueSeed(seedId: number, maxDepth: number): FrontierRow[] {
       return requeueOfSeed.all(seedId, maxDepth) as FrontierRow[];
+    },
+    /** Per seed: when its own URL was last finished, and whether URLs it found are still to do (crawler/refresh.ts). */
+    seedCrawls(): SeedCrawl[] {
+      return (seedCrawls.all() as Array<{ seedId: number; lastFetchedAt: number | null; pending: number }>)
+        .map((r) => ({ seedId: r.seedId, lastFetchedAt: r.lastFetchedAt, pending: r.pending === 1 }));
     },
     /** One URL's row and state, if known. */
     urlByUrl(url: string): (FrontierRow & { state: string }) | undefined {

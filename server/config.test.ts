@@ -11,6 +11,7 @@ test('every variable is optional and has its documented default', () => {
   assert.equal(c.crawlDelayMs, 1000);
   assert.equal(c.crawlTimeoutMs, 30_000);
   assert.equal(c.crawlMaxUrlsPerHost, 10_000);
+  assert.equal(c.crawlRefreshMs, 7 * 24 * 3_600_000);
   assert.ok(c.crawlWorkers >= 2);
   assert.equal(c.allowPrivate, false);
   assert.match(c.userAgent, /^LanternBot\/\d+\.\d+\.\d+ \(\+personal search engine\)$/);
@@ -18,8 +19,18 @@ test('every variable is optional and has its documented default', () => {
 });
 
 test('values are parsed', () => {
-  const c = loadConfig({ PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', CRAWL_WORKERS: '4', CRAWL_DELAY_MS: '0', CRAWL_ALLOW_PRIVATE: '1', CRAWL_USER_AGENT: 'MyBot/2.0', CRAWL_TIMEOUT_MS: '4000', CRAWL_MAX_URLS_PER_HOST: '500' });
-  assert.deepEqual(c, { port: 8080, host: '0.0.0.0', dataDir: '/tmp/x', crawlWorkers: 4, crawlDelayMs: 0, crawlTimeoutMs: 4000, crawlMaxUrlsPerHost: 500, allowPrivate: true, userAgent: 'MyBot/2.0' });
+  const c = loadConfig({ PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', CRAWL_WORKERS: '4', CRAWL_DELAY_MS: '0', CRAWL_ALLOW_PRIVATE: '1', CRAWL_USER_AGENT: 'MyBot/2.0', CRAWL_TIMEOUT_MS: '4000', CRAWL_MAX_URLS_PER_HOST: '500', CRAWL_REFRESH: '12h' });
+  assert.deepEqual(c, { port: 8080, host: '0.0.0.0', dataDir: '/tmp/x', crawlWorkers: 4, crawlDelayMs: 0, crawlTimeoutMs: 4000, crawlMaxUrlsPerHost: 500, crawlRefreshMs: 12 * 3_600_000, allowPrivate: true, userAgent: 'MyBot/2.0' });
+});
+
+test('CRAWL_REFRESH takes a duration with its unit, or 0 / off for never', () => {
+  const refresh = (v: string) => loadConfig({ CRAWL_REFRESH: v }).crawlRefreshMs;
+  assert.equal(refresh('90s'), 90_000);
+  assert.equal(refresh('30m'), 1_800_000);
+  assert.equal(refresh('1.5h'), 5_400_000);
+  assert.equal(refresh(' 30D '), 30 * 86_400_000);
+  assert.equal(refresh('0'), 0);
+  assert.equal(refresh('off'), 0);
 });
 
 test('a bad value stops with one line naming the variable and the problem', () => {
@@ -31,6 +42,10 @@ test('a bad value stops with one line naming the variable and the problem', () =
     [{ CRAWL_WORKERS: '0' }, /^CRAWL_WORKERS must be an integer between 1 and 64/],
     [{ CRAWL_TIMEOUT_MS: '500' }, /^CRAWL_TIMEOUT_MS must be an integer between 1000 and 600000/],
     [{ CRAWL_MAX_URLS_PER_HOST: '5' }, /^CRAWL_MAX_URLS_PER_HOST must be an integer between 10 and 10000000/],
+    [{ CRAWL_REFRESH: '7' }, /^CRAWL_REFRESH must be a duration from 1s to 365d such as 12h or 7d \(units s, m, h, d\), or 0 for never, got "7"$/],
+    [{ CRAWL_REFRESH: '500ms' }, /^CRAWL_REFRESH must be a duration/],
+    [{ CRAWL_REFRESH: '400d' }, /^CRAWL_REFRESH must be a duration/],
+    [{ CRAWL_REFRESH: '-1h' }, /^CRAWL_REFRESH must be a duration/],
     [{ CRAWL_ALLOW_PRIVATE: 'maybe' }, /^CRAWL_ALLOW_PRIVATE must be 1 or 0, got "maybe"$/],
     [{ CRAWL_USER_AGENT: '/nothing' }, /^CRAWL_USER_AGENT must start with a product token/],
     [{ HOST: 'a b' }, /^HOST must be an IP address or host name/],

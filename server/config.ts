@@ -19,6 +19,8 @@ export interface Config {
   crawlTimeoutMs: number;
   /** Distinct URLs of one host the crawler keeps at most; links past it are not followed (a trap guard). */
   crawlMaxUrlsPerHost: number;
+  /** How long after its last crawl a seed is crawled again on its own (conditionally where pages allow); 0 = never. */
+  crawlRefreshMs: number;
   userAgent: string;
   allowPrivate: boolean;
 }
@@ -37,6 +39,7 @@ export const DEFAULTS = {
   crawlDelayMs: 1000,
   crawlTimeoutMs: 30_000,
   crawlMaxUrlsPerHost: CRAWL_LIMITS.maxUrlsPerHost,
+  crawlRefresh: '7d',
   userAgent: `LanternBot/${VERSION} (+personal search engine)`,
   allowPrivate: false,
 } as const;
@@ -51,6 +54,22 @@ function integer(env: Env, name: string, min: number, max: number, fallback: num
     throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got ${JSON.stringify(raw)}`);
   }
   return value;
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const MAX_DURATION_MS = 365 * UNIT_MS.d;
+
+/** A duration such as `90s`, `30m`, `12h` or `7d` in milliseconds; `0` (or `off`) is 0. */
+function duration(env: Env, name: string, fallback: string): number {
+  const raw = env[name] ?? '';
+  const v = (raw.trim() === '' ? fallback : raw.trim()).toLowerCase();
+  if (v === '0' || v === 'off') return 0;
+  const m = /^(\d+(?:\.\d+)?)\s*([smhd])$/.exec(v);
+  const ms = m ? Math.round(Number(m[1]) * UNIT_MS[m[2]]) : NaN;
+  if (!(ms >= 1000 && ms <= MAX_DURATION_MS)) {
+    throw new ConfigError(`${name} must be a duration from 1s to 365d such as 12h or 7d (units s, m, h, d), or 0 for never, got ${JSON.stringify(raw)}`);
+  }
+  return ms;
 }
 
 function flag(env: Env, name: string, fallback: boolean): boolean {
@@ -81,6 +100,7 @@ export function loadConfig(env: Env): Config {
     crawlDelayMs: integer(env, 'CRAWL_DELAY_MS', 0, 3_600_000, DEFAULTS.crawlDelayMs),
     crawlTimeoutMs: integer(env, 'CRAWL_TIMEOUT_MS', 1000, 600_000, DEFAULTS.crawlTimeoutMs),
     crawlMaxUrlsPerHost: integer(env, 'CRAWL_MAX_URLS_PER_HOST', 10, 10_000_000, DEFAULTS.crawlMaxUrlsPerHost),
+    crawlRefreshMs: duration(env, 'CRAWL_REFRESH', DEFAULTS.crawlRefresh),
     userAgent: text(env, 'CRAWL_USER_AGENT', DEFAULTS.userAgent, (v) =>
       /^[A-Za-z][A-Za-z0-9_-]*(\/|$)/.test(v) && !/[\r\n]/.test(v)
         ? undefined

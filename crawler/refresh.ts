@@ -1,0 +1,30 @@
+/**
+ * When a seed is crawled again on its own (CRAWL_REFRESH): a search engine whose pages never change
+ * goes stale, so every seed is refreshed some time after its last crawl, as if "Crawl again" had
+ * been pressed (pages asked for conditionally, so an unchanged page costs its site a 304). Pure: the
+ * primary reads each seed's crawl times, asks which are due, and checks again every refreshCheckMs.
+ */
+
+/** A seed's crawl as the refresh rule sees it. */
+export interface SeedCrawl {
+  seedId: number;
+  /** When the seed's own page was last fetched (or given up on); null if never. */
+  lastFetchedAt: number | null;
+  /** Whether URLs of this seed are still queued or in flight (its crawl is not over). */
+  pending: boolean;
+}
+
+/**
+ * Seeds due for a refresh at `now`: their crawl is over and their own page was last fetched at
+ * least `refreshMs` ago. A seed still being crawled waits for its crawl to end, so a large site is
+ * never refreshed on top of itself. `refreshMs` 0 means never.
+ */
+export function seedsDueForRefresh(seeds: readonly SeedCrawl[], now: number, refreshMs: number): number[] {
+  if (refreshMs <= 0) return [];
+  return seeds.filter((s) => !s.pending && s.lastFetchedAt !== null && now - s.lastFetchedAt >= refreshMs).map((s) => s.seedId);
+}
+
+/** How often to look for due seeds: a quarter of the interval, between 250 ms and a minute. */
+export function refreshCheckMs(refreshMs: number): number {
+  return Math.min(60_000, Math.max(250, Math.floor(refreshMs / 4)));
+}
