@@ -16,13 +16,16 @@ export interface SeedRow {
   fetched: number;
   queued: number;
   failed: number;
+  /** When the seed's own page was last fetched (or given up on), or null. */
+  lastCrawledAt: number | null;
 }
 
 const SEED_COLUMNS = `s.id, s.url, s.origin, s.depth, s.scope, s.created_at AS createdAt, s.updated_at AS updatedAt,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id) AS found,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'done') AS fetched,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state IN ('queued', 'leased')) AS queued,
-  (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'failed') AS failed`;
+  (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'failed') AS failed,
+  (SELECT f.finished_at FROM frontier f WHERE f.url = s.url) AS lastCrawledAt`;
 
 /** Prepared statements for seeds, created once per connection. */
 export function seedQueries(db: Database) {

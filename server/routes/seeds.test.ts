@@ -1,6 +1,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp } from '../test-app.ts';
+import { openDatabase } from '../../db/open.ts';
 
 describe('POST /api/seeds and GET /api/seeds', () => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -28,6 +29,20 @@ describe('POST /api/seeds and GET /api/seeds', () => {
     const { seeds } = res.json();
     const net = seeds.find((s: { url: string }) => s.url === 'https://example.net/');
     assert.deepEqual({ depth: net.depth, scope: net.scope, fetched: net.fetched, queued: net.queued }, { depth: 0, scope: 'domain', fetched: 0, queued: 0 });
+  });
+
+  test('a seed says when it was last crawled and when it will be again on its own (CRAWL_REFRESH, 7 days by default)', async () => {
+    const seed = (await post({ url: 'https://crawled.example/' })).json().seed;
+    assert.deepEqual({ last: seed.lastCrawledAt, next: seed.nextCrawlAt }, { last: null, next: null }, 'not crawled yet');
+    const db = openDatabase(t.dataDir); // as the crawler primary writes it
+    const at = Date.UTC(2026, 0, 1);
+    const add = db.prepare('INSERT INTO frontier (url, origin, seed_id, depth, redirects, discovered_at, state, finished_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)');
+    add.run('https://crawled.example/', 'https://crawled.example', seed.id, 0, at, 'done', at);
+    const listed = async () => (await t.app.inject({ method: 'GET', url: '/api/seeds' })).json().seeds.find((s: { id: number }) => s.id === seed.id);
+    assert.deepEqual(await listed().then((s) => [s.lastCrawledAt, s.nextCrawlAt]), ['2026-01-01T00:00:00.000Z', '2026-01-08T00:00:00.000Z']);
+    add.run('https://crawled.example/more', 'https://crawled.example', seed.id, 1, at, 'queued', null);
+    assert.deepEqual(await listed().then((s) => [s.lastCrawledAt, s.nextCrawlAt]), ['2026-01-01T00:00:00.000Z', null], 'no next crawl while this one goes on');
+    db.close();
   });
 
   test('the same URL again updates it (200), never duplicates it', async () => {

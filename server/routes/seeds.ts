@@ -23,11 +23,18 @@ const seedSchema = {
     fetched: { type: 'integer' },
     queued: { type: 'integer' },
     failed: { type: 'integer' },
+    lastCrawledAt: { type: ['string', 'null'] },
+    nextCrawlAt: { type: ['string', 'null'] },
   },
   required: ['id', 'url', 'depth', 'scope', 'createdAt'],
 } as const;
 
-function toApi(seed: SeedRow) {
+/**
+ * A seed as the API shows it. `nextCrawlAt`: when the crawler will crawl it again on its own
+ * (CRAWL_REFRESH after its last crawl; null while it is being crawled, or with refresh off).
+ */
+function toApi(seed: SeedRow, refreshMs: number) {
+  const last = seed.lastCrawledAt;
   return {
     id: seed.id,
     url: seed.url,
@@ -39,6 +46,8 @@ function toApi(seed: SeedRow) {
     fetched: seed.fetched,
     queued: seed.queued,
     failed: seed.failed,
+    lastCrawledAt: last === null ? null : new Date(last).toISOString(),
+    nextCrawlAt: last === null || refreshMs === 0 || seed.queued > 0 ? null : new Date(last + refreshMs).toISOString(),
   };
 }
 
@@ -76,10 +85,10 @@ export async function seedRoutes(app: FastifyInstance): Promise<void> {
       scope: request.body.scope ?? SEED_DEFAULTS.scope,
     }, Date.now());
     app.crawler.notifySeeds();
-    return reply.code(created ? 201 : 200).send({ seed: toApi(seed) });
+    return reply.code(created ? 201 : 200).send({ seed: toApi(seed, app.config.crawlRefreshMs) });
   });
 
   app.get('/api/seeds', {
     schema: { response: { 200: { type: 'object', properties: { seeds: { type: 'array', items: seedSchema } } } } },
-  }, async () => ({ seeds: app.seeds.listSeeds().map(toApi) }));
+  }, async () => ({ seeds: app.seeds.listSeeds().map((s) => toApi(s, app.config.crawlRefreshMs)) }));
 }

@@ -32,6 +32,10 @@ export interface Seed {
   fetched: number;
   queued: number;
   failed: number;
+  /** When the seed's own page was last fetched, or null. */
+  lastCrawledAt: string | null;
+  /** When the crawler will crawl it again on its own; null while it is crawled or with refresh off. */
+  nextCrawlAt: string | null;
 }
 
 // The search shapes are the server's own types (type-only imports: nothing of the server is bundled).

@@ -41,6 +41,8 @@ describe('format', () => {
     assert.equal(formatCountdown(at(0), NOW), 'due now');
     assert.equal(formatCountdown(at(-5000), NOW), 'due now');
     assert.equal(formatCountdown('garbage', NOW), '—');
+    assert.equal(formatCountdown(at(7 * 86_400_000 - 5000), NOW), 'in 7 d', 'a week less a few seconds is still "in 7 d"');
+    assert.equal(formatCountdown(at(90 * 60_000), NOW), 'in 2 h');
   });
   test('displayUrl drops the scheme and a bare trailing slash', () => {
     assert.equal(displayUrl('https://example.org/'), 'example.org');

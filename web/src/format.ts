@@ -30,13 +30,13 @@ export function formatDuration(ms: number): string {
   return `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 }
 
-function spanText(seconds: number): string {
+function spanText(seconds: number, round: (n: number) => number = Math.floor): string {
   if (seconds < 60) return `${seconds} s`;
-  const minutes = Math.floor(seconds / 60);
+  const minutes = round(seconds / 60);
   if (minutes < 60) return `${minutes} min`;
-  const hours = Math.floor(minutes / 60);
+  const hours = round(seconds / 3600);
   if (hours < 48) return `${hours} h`;
-  return `${Math.floor(hours / 24)} d`;
+  return `${round(seconds / 86_400)} d`;
 }
 
 /** How long ago an instant was, relative to `now` ("just now", "12 s ago", "3 min ago"). */
@@ -49,14 +49,14 @@ export function formatAgo(iso: string | null, now: number): string {
   return `${spanText(seconds)} ago`;
 }
 
-/** A live countdown to an instant ("in 4 s", "due now"). */
+/** A live countdown to an instant ("in 4 s", "in 7 d", "due now"), rounded up: it is never sooner than it says. */
 export function formatCountdown(iso: string | null, now: number): string {
   if (iso === null) return '—';
   const then = Date.parse(iso);
   if (Number.isNaN(then)) return '—';
   const seconds = Math.ceil((then - now) / 1000);
   if (seconds <= 0) return 'due now';
-  return `in ${spanText(seconds)}`;
+  return `in ${spanText(seconds, Math.ceil)}`;
 }
 
 const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });

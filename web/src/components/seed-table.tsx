@@ -1,11 +1,11 @@
 import type { Seed } from '../api.ts';
-import { formatAgo, formatCount, formatDateTime } from '../format.ts';
+import { formatAgo, formatCount, formatCountdown, formatDateTime } from '../format.ts';
 
 const SCOPE_TEXT: Record<Seed['scope'], string> = { host: 'host', domain: 'domain', any: 'any' };
 
 /**
- * The seed list as a table (URL, depth, scope, found, fetched, queued, failed, added, and a "Crawl
- * again" button): scrolling sideways when a little narrow, and one card per seed on a phone (CSS). The
+ * The seed list as a table (URL, depth, scope, found, fetched, queued, failed, when it was last
+ * crawled and will be again on its own, added, and a "Crawl again" button): scrolling sideways when a little narrow, and one card per seed on a phone (CSS). The
  * explicit table roles keep it a table for screen readers when CSS changes its display.
  */
 export function SeedTable({ seeds, now, onCrawlAgain, pendingId }: {
@@ -31,6 +31,7 @@ export function SeedTable({ seeds, now, onCrawlAgain, pendingId }: {
             <th scope="col" role="columnheader" className="num">Fetched</th>
             <th scope="col" role="columnheader" className="num">Queued</th>
             <th scope="col" role="columnheader" className="num">Failed</th>
+            <th scope="col" role="columnheader">Crawled</th>
             <th scope="col" role="columnheader">Added</th>
             <th scope="col" role="columnheader"><span className="visually-hidden">Actions</span></th>
           </tr>
@@ -50,6 +51,16 @@ export function SeedTable({ seeds, now, onCrawlAgain, pendingId }: {
               <td role="cell" className="num" data-label="Queued">{formatCount(seed.queued)}</td>
               <td role="cell" className={seed.failed > 0 ? 'num warn-text' : 'num'} data-label="Failed">
                 {formatCount(seed.failed)}
+              </td>
+              <td role="cell" className="nowrap" data-label="Crawled">
+                <time dateTime={seed.lastCrawledAt ?? undefined} title={formatDateTime(seed.lastCrawledAt)}>
+                  {seed.lastCrawledAt === null ? 'not yet' : formatAgo(seed.lastCrawledAt, now)}
+                </time>
+                {seed.nextCrawlAt !== null && (
+                  <span className="cell-note" title={`crawled again on its own on ${formatDateTime(seed.nextCrawlAt)}`}>
+                    next {formatCountdown(seed.nextCrawlAt, now)}
+                  </span>
+                )}
               </td>
               <td role="cell" className="nowrap" data-label="Added">
                 <time dateTime={seed.createdAt} title={formatDateTime(seed.createdAt)}>
