@@ -103,6 +103,11 @@ export class UrlBudget {
     this.pending.set(origin, (this.pending.get(origin) ?? 0) + 1);
   }
 
+  /** URLs deleted (a removed seed's), per host: they no longer count. */
+  forget(counts: Iterable<{ origin: string; n: number }>): void {
+    for (const { origin, n } of counts) this.counts.set(origin, Math.max(0, (this.counts.get(origin) ?? 0) - n));
+  }
+
   /** The transaction that added the provisional URLs committed. */
   commit(): void {
     for (const [origin, n] of this.pending) this.counts.set(origin, (this.counts.get(origin) ?? 0) + n);

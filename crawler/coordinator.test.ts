@@ -139,4 +139,19 @@ describe('coordinator', () => {
     assert.equal(off.refreshSeeds(10_120 + 1000 * 86_400_000), 0);
     assert.equal(coordinator.refreshSeeds(10_120 + 1000 * 86_400_000), 1, 'the same crawl is due under the default');
   });
+
+  test('a result in flight when its seed was removed is not stored and its links are not followed; the host still learns from it', () => {
+    const seed = pastRobots(10_000);
+    const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
+    assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
+    coordinator.syncSeeds(10_050);
+    coordinator.onResult(result(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`]) }), 10_120);
+    coordinator.flush(10_120);
+    const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    assert.equal(count('SELECT COUNT(*) AS n FROM pages'), 0, 'the page is not stored');
+    assert.equal(count('SELECT COUNT(*) AS n FROM frontier'), 0, 'its URL and links are gone');
+    assert.equal(count('SELECT COUNT(*) AS n FROM seeds'), 0, 'the seed row is deleted');
+    assert.equal(coordinator.dispatch(20_000), undefined, 'nothing left to fetch');
+    assert.deepEqual(coordinator.requests(ORIGIN).map((r) => r.status), [404, 200], 'the request is on its host\'s timeline');
+  });
 });

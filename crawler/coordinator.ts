@@ -45,6 +45,9 @@ export class Coordinator {
   /** Writes a job's lease and its host's start in one transaction (see the constructor). */
   private readonly recordStart: (job: CrawlJob, origin: string, now: number) => void;
   private pagesStored = 0;
+  /** Pages of removed seeds taken out of search, and URLs deleted per host, by the batch being written. */
+  private pagesRetired = 0;
+  private droppedUrls: Array<{ origin: string; n: number }> = [];
   private nextJobId = 1;
 
   constructor(db: Database, private readonly config: Config, private readonly runId: string) {
@@ -79,7 +82,9 @@ export class Coordinator {
    * only loaded, so a restart does not re-fetch every seed.
    */
   syncSeeds(now: number, recrawl = true): void {
-    for (const s of this.seeds.apply(this.seedsDb.seedsChangedSince(this.seeds.cursor))) {
+    const { changed, removed } = this.seeds.apply(this.seedsDb.seedsChangedSince(this.seeds.cursor));
+    for (const s of removed) this.removeSeed(s);
+    for (const s of changed) {
       const added = this.frontier.addUrl({ url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 }, now);
       if (added) {
         this.intake.budget.record(s.origin);
@@ -90,6 +95,21 @@ export class Coordinator {
         this.recrawlSeed(s, now); // submitted again
       }
     }
+  }
+
+  /**
+   * A seed the person removed (it is gone from the SeedBook already): its queued jobs are dropped as
+   * they come up (dispatch), its results in flight are not stored (onResult); the next batch deletes
+   * its URLs, takes its pages out of search and deletes its row. Other seeds' URLs and pages stay,
+   * even on the same host.
+   */
+  private removeSeed(s: SeedInfo): void {
+    this.writes.push(() => {
+      this.droppedUrls.push(...this.frontier.dropSeed(s.id));
+      this.pagesRetired += this.pages.retireSeedPages(s.id);
+      this.seedsDb.deleteRemovedSeed(s.id);
+    });
+    this.writes.markUrgent();
   }
 
   /**
@@ -138,6 +158,12 @@ export class Coordinator {
       const d = this.scheduler.next(now);
       if (!d) return undefined;
       const { job, origin } = d;
+      if (job.kind !== 'robots' && !this.seeds.get(job.seedId)) {
+        // Its seed was removed: dropped without contacting the host.
+        this.scheduler.complete(origin, -Infinity);
+        if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
+        continue;
+      }
       if (job.kind !== 'robots') {
         const verdict = this.hosts.robotsVerdict(origin, job.url, now);
         if (verdict === 'expired') {
@@ -216,6 +242,7 @@ export class Coordinator {
     this.hosts.recordEnd(origin, job.url, result, ended);
     this.fetchEnds.push(now);
     if (job.kind === 'robots') this.queueSitemaps(job.forOrigin, this.hosts.onRobots(job, result, now), 0);
+    else if (!this.seeds.get(job.seedId)) this.onOrphan(job, origin, result, now, conditional);
     else if (job.kind === 'sitemap') this.onSitemap(job, origin, result, now);
     else this.onPage(job, origin, result, now, conditional);
     this.hosts.save(origin, now);
@@ -273,6 +300,17 @@ export class Coordinator {
       this.frontier.finishUrl(job.frontierId, 'done', isEmptyPage(page) ? EMPTY_PAGE : null, now);
       for (const url of links.follow) this.intake.enqueue(url, job.seedId, job.depth + 1, 0, now);
     });
+  }
+
+  /**
+   * A result whose seed was removed while it was in flight: the host learns from it as from any answer
+   * (a 429 still backs it off), but nothing is stored or followed.
+   */
+  private onOrphan(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
+    if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
+    const outcome = pageOutcome(result, conditional);
+    if (outcome.kind === 'failed') this.noteFailure(origin, outcome, now);
+    else this.hosts.clearBackoff(this.hosts.get(origin));
   }
 
   /** Counts a failed request against its host (error, streak, backoff as the outcome says); returns the backoff's end, if any. */
@@ -366,21 +404,26 @@ export class Coordinator {
     return this.writes.pending;
   }
 
-  /** Applies the queued writes in one transaction and schedules the URLs they discovered; returns pages stored. */
+  /** Applies the queued writes in one transaction and schedules the URLs they discovered; returns pages stored or retired. */
   flush(now: number): number {
     if (!this.writes.pending) return 0;
     try {
       this.writes.commit();
     } catch (err) {
       // Rolled back (the writes stay queued for the next flush): the URLs they discovered were not
-      // stored, so they are neither scheduled nor counted.
+      // stored, so they are neither scheduled nor counted; what they dropped or retired is counted again then.
       this.intake.rollback();
+      this.droppedUrls = [];
+      this.pagesRetired = 0;
       throw err;
     }
     for (const row of this.intake.commit()) this.schedule(row, now);
-    const stored = this.pagesStored;
+    this.intake.budget.forget(this.droppedUrls);
+    this.droppedUrls = [];
+    const changed = this.pagesStored + this.pagesRetired;
     this.pagesStored = 0;
-    return stored;
+    this.pagesRetired = 0;
+    return changed;
   }
 
   /** When the scheduler next has a due job (for the single wake-up timer). */

@@ -1,11 +1,9 @@
-import type { Scope } from '../db/seeds.ts';
+import type { Scope, SeedChange } from '../db/seeds.ts';
 import type { SeedScope } from './admission.ts';
 
 /** A seed as the crawler primary keeps it in memory. */
 export interface SeedInfo extends SeedScope { id: number; url: string; origin: string; scope: Scope; updatedAt: number }
 
-/** A seed row as the seeds table gives it (db/seeds.ts `seedsChangedSince`). */
-type SeedChange = Pick<SeedInfo, 'id' | 'url' | 'origin' | 'depth' | 'scope' | 'updatedAt'>;
 
 /**
  * The seeds the crawler knows, and its cursor over the seeds table (the server writes seeds, the
@@ -18,18 +16,27 @@ export class SeedBook {
 
   /**
    * Takes in changed seed rows; returns the seeds new or changed since they were taken in (a row read
-   * again at the cursor with the same `updatedAt` is not).
+   * again at the cursor with the same `updatedAt` is not), and the seeds the person removed (forgotten
+   * here at once, so that their jobs and results are dropped from now on; a removed row is reported
+   * each time it is read, until the crawler deletes it, and undoing its work is idempotent).
    */
-  apply(rows: readonly SeedChange[]): SeedInfo[] {
+  apply(rows: readonly SeedChange[]): { changed: SeedInfo[]; removed: SeedInfo[] } {
     const changed: SeedInfo[] = [];
+    const removed: SeedInfo[] = [];
     for (const r of rows) {
       this.cursor = Math.max(this.cursor, r.updatedAt);
-      if (this.seeds.get(r.id)?.updatedAt === r.updatedAt) continue;
+      const known = this.seeds.get(r.id);
       const seed: SeedInfo = { id: r.id, url: r.url, origin: r.origin, depth: r.depth, scope: r.scope, updatedAt: r.updatedAt };
+      if (r.removedAt !== null) {
+        this.seeds.delete(r.id);
+        removed.push(known ?? seed);
+        continue;
+      }
+      if (known?.updatedAt === r.updatedAt) continue;
       this.seeds.set(r.id, seed);
       changed.push(seed);
     }
-    return changed;
+    return { changed, removed };
   }
 
   /** The seed with this id, if known. */

@@ -57,6 +57,8 @@ export function frontierQueries(db: Database) {
      FROM seeds s LEFT JOIN frontier f ON f.url = s.url`,
   );
   const counts = db.prepare(`SELECT origin, state, COUNT(*) AS n FROM frontier GROUP BY origin, state`);
+  const seedOrigins = db.prepare(`SELECT origin, COUNT(*) AS n FROM frontier WHERE seed_id = ? GROUP BY origin`);
+  const dropOfSeed = db.prepare(`DELETE FROM frontier WHERE seed_id = ?`);
 
   return {
     /** Adds a URL if it is new (returning its row); a known URL just gains an inlink. */
@@ -123,6 +125,12 @@ export function frontierQueries(db: Database) {
     seedCrawls(): SeedCrawl[] {
       return (seedCrawls.all() as Array<{ seedId: number; lastFetchedAt: number | null; pending: number }>)
         .map((r) => ({ seedId: r.seedId, lastFetchedAt: r.lastFetchedAt, pending: r.pending === 1 }));
+    },
+    /** Deletes every URL of a removed seed (leased ones too: their results are dropped); returns how many per host. */
+    dropSeed(seedId: number): Array<{ origin: string; n: number }> {
+      const dropped = seedOrigins.all(seedId) as Array<{ origin: string; n: number }>;
+      dropOfSeed.run(seedId);
+      return dropped;
     },
     /** One URL's row and state, if known. */
     urlByUrl(url: string): (FrontierRow & { state: string }) | undefined {

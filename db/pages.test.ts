@@ -5,6 +5,7 @@ import path from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import { pageQueries } from './pages.ts';
+import { seedQueries } from './seeds.ts';
 import type { Database } from './open.ts';
 import { migrate, readMigrations } from './migrate.ts';
 import { makePage, tempDatabase } from '../server/search/test-corpus.ts';
@@ -52,6 +53,28 @@ describe('pageQueries', () => {
     assert.deepEqual(ftsIds(env.db, 'title:new'), [a]);
     assert.deepEqual(q.countPages(), { pages: 2, indexed: 2 });
     integrityCheck(env.db, true);
+  });
+
+  test('retireSeedPages takes a removed seed\'s pages out of search, each with its own new seq, and out of the count', () => {
+    const q = pageQueries(env.db);
+    const seeds = seedQueries(env.db);
+    const gone = seeds.upsertSeed({ url: 'http://a.test/', origin: 'http://a.test', depth: 1, scope: 'host' }, 1).seed.id;
+    const kept = seeds.upsertSeed({ url: 'http://b.test/', origin: 'http://b.test', depth: 1, scope: 'host' }, 1).seed.id;
+    const x = q.upsertPage(makePage('http://a.test/x', { seedId: gone, title: 'Zebra', body: 'zebra crossing' }));
+    q.upsertPage(makePage('http://a.test/y', { seedId: gone, body: 'zebra stripes' }));
+    const z = q.upsertPage(makePage('http://b.test/z', { seedId: kept, body: 'zebra too' }));
+    assert.equal(q.retireSeedPages(gone), 2);
+    assert.deepEqual(ftsIds(env.db, 'zebra'), [z]);
+    assert.deepEqual(identIds(env.db, 'zebra'), []);
+    const changes = q.pagesAfterSeq(3, 10);
+    assert.deepEqual(changes.map((c) => [c.seq, c.indexed]), [[4, false], [5, false]], 'the title index sees each leave');
+    assert.deepEqual(q.countPages(), { pages: 1, indexed: 1 });
+    integrityCheck(env.db, false);
+    // Found again (by another seed, or the seed submitted again): stored, searchable and counted again.
+    assert.equal(q.upsertPage(makePage('http://a.test/x', { seedId: kept, body: 'zebra back' })), x);
+    assert.deepEqual(ftsIds(env.db, 'zebra'), [x, z]);
+    assert.deepEqual(q.countPages(), { pages: 2, indexed: 2 });
+    integrityCheck(env.db, false);
   });
 
   test('re-upserting identical text keeps the index consistent', () => {

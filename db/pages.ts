@@ -59,7 +59,12 @@ export interface PageQueries {
   markPageGone(url: string, status: number, fetchedAt: number): void;
   /** A conditional re-fetch answered 304: the stored page is current as of `fetchedAt` (text, index and seq unchanged). */
   markPageCurrent(url: string, fetchedAt: number): void;
-  /** Stored pages, and how many of them are searchable. */
+  /**
+   * Takes the pages of a removed seed out of search (indexed = 0, body dropped, seq bumped so that the
+   * title index follows); returns how many. The rows stay, as tombstones the search index reads.
+   */
+  retireSeedPages(seedId: number): number;
+  /** Stored pages (a removed seed's tombstones not counted), and how many of them are searchable. */
   countPages(): { pages: number; indexed: number };
   /** Pages written after `seq`, oldest write first, at most `limit` (indexed = false ones included). */
   pagesAfterSeq(seq: number, limit: number): PageChange[];
@@ -104,10 +109,10 @@ export function pageQueries(db: Database): PageQueries {
   const upsert = db.prepare<Record<string, unknown>, { id: number }>(`
     INSERT INTO pages (url, final_url, origin, host, seed_id, status, content_type, title, description,
       headings, body, lang, canonical, fetched_at, etag, last_modified, content_hash, noindex, nofollow,
-      indexed, idents, seq)
+      indexed, idents, seq, removed)
     VALUES (@url, @finalUrl, @origin, @host, @seedId, @status, @contentType, @title, @description,
       @headings, @body, @lang, @canonical, @fetchedAt, @etag, @lastModified, @contentHash, @noindex,
-      @nofollow, @indexed, @idents, ${nextSeq})
+      @nofollow, @indexed, @idents, ${nextSeq}, 0)
     ON CONFLICT (url) DO UPDATE SET
       final_url = excluded.final_url, origin = excluded.origin, host = excluded.host,
       seed_id = excluded.seed_id, status = excluded.status, content_type = excluded.content_type,
@@ -115,12 +120,15 @@ export function pageQueries(db: Database): PageQueries {
       body = excluded.body, lang = excluded.lang, canonical = excluded.canonical,
       fetched_at = excluded.fetched_at, etag = excluded.etag, last_modified = excluded.last_modified,
       content_hash = excluded.content_hash, noindex = excluded.noindex, nofollow = excluded.nofollow,
-      indexed = excluded.indexed, idents = excluded.idents, seq = excluded.seq
+      indexed = excluded.indexed, idents = excluded.idents, seq = excluded.seq, removed = 0
     RETURNING id`);
   const gone = db.prepare<[number, number, string]>(
     `UPDATE pages SET indexed = 0, status = ?, fetched_at = ?, seq = ${nextSeq} WHERE url = ?`,
   );
   const current = db.prepare<[number, string]>('UPDATE pages SET fetched_at = ? WHERE url = ?');
+  const ofSeed = db.prepare<[number], number>('SELECT id FROM pages WHERE seed_id = ?').pluck();
+  const retire = db.prepare<[number]>(`UPDATE pages SET indexed = 0, removed = 1, body = '', idents = '', seq = ${nextSeq} WHERE id = ?`);
+  const retired = db.prepare<[], number>('SELECT count(*) FROM pages INDEXED BY pages_removed WHERE removed = 1').pluck();
   const count = db.prepare<[], { pages: number; indexed: number }>(
     'SELECT count(*) AS pages, coalesce(sum(indexed), 0) AS indexed FROM pages INDEXED BY pages_indexed',
   );
@@ -165,9 +173,14 @@ export function pageQueries(db: Database): PageQueries {
     markPageCurrent(url, fetchedAt) {
       current.run(fetchedAt, url);
     },
+    retireSeedPages(seedId) {
+      const ids = ofSeed.all(seedId);
+      for (const id of ids) retire.run(id); // one by one: each its own seq, as the title index needs
+      return ids.length;
+    },
     countPages() {
       const row = count.get();
-      return { pages: row?.pages ?? 0, indexed: row?.indexed ?? 0 };
+      return { pages: (row?.pages ?? 0) - (retired.get() ?? 0), indexed: row?.indexed ?? 0 };
     },
     pagesAfterSeq(seq, limit) {
       return after.all(seq, limit).map((r) => ({

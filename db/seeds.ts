@@ -27,21 +27,32 @@ const SEED_COLUMNS = `s.id, s.url, s.origin, s.depth, s.scope, s.created_at AS c
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'failed') AS failed,
   (SELECT f.finished_at FROM frontier f WHERE f.url = s.url) AS lastCrawledAt`;
 
+/** A seed row as the crawler reads changes: `removedAt` is set once the person removed it. */
+export type SeedChange = Pick<SeedRow, 'id' | 'url' | 'origin' | 'depth' | 'scope' | 'updatedAt'> & { removedAt: number | null };
+
 /** Prepared statements for seeds, created once per connection. */
 export function seedQueries(db: Database) {
+  // A removed seed submitted again comes back as new: created now, and no longer removed.
   const insert = db.prepare(
     `INSERT INTO seeds (url, origin, depth, scope, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (url) DO UPDATE SET depth = excluded.depth, scope = excluded.scope, updated_at = excluded.updated_at
+     ON CONFLICT (url) DO UPDATE SET depth = excluded.depth, scope = excluded.scope, updated_at = excluded.updated_at,
+       created_at = CASE WHEN seeds.removed_at IS NULL THEN seeds.created_at ELSE excluded.created_at END,
+       removed_at = NULL
      RETURNING id, created_at = updated_at AS created`,
   );
   const byId = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s WHERE s.id = ?`);
-  const all = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s ORDER BY s.id DESC LIMIT ?`);
+  const all = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s WHERE s.removed_at IS NULL ORDER BY s.id DESC LIMIT ?`);
   const since = db.prepare(
-    `SELECT id, url, origin, depth, scope, updated_at AS updatedAt FROM seeds WHERE updated_at >= ? ORDER BY updated_at, id`,
+    `SELECT id, url, origin, depth, scope, updated_at AS updatedAt, removed_at AS removedAt FROM seeds
+     WHERE updated_at >= ? ORDER BY updated_at, id`,
   );
+  const markRemoved = db.prepare(
+    `UPDATE seeds SET removed_at = ?, updated_at = ? WHERE id = ? AND removed_at IS NULL RETURNING id, url`,
+  );
+  const deleteRemoved = db.prepare(`DELETE FROM seeds WHERE id = ? AND removed_at IS NOT NULL`);
 
   return {
-    /** Stores a seed, or updates depth and scope of the same URL; says whether it is new. */
+    /** Stores a seed, or updates depth and scope of the same URL; says whether it is new (a removed one comes back new). */
     upsertSeed(seed: { url: string; origin: string; depth: number; scope: Scope }, now: number): { seed: SeedRow; created: boolean } {
       const row = insert.get(seed.url, seed.origin, seed.depth, seed.scope, now, now) as { id: number; created: number };
       return { seed: byId.get(row.id) as SeedRow, created: row.created === 1 };
@@ -50,9 +61,17 @@ export function seedQueries(db: Database) {
     listSeeds(limit = 500): SeedRow[] {
       return all.all(limit) as SeedRow[];
     },
-    /** Seeds added or changed at or after `updatedAt` (the crawler's cursor over what users submitted). */
-    seedsChangedSince(updatedAt: number): Array<Pick<SeedRow, 'id' | 'url' | 'origin' | 'depth' | 'scope' | 'updatedAt'>> {
-      return since.all(updatedAt) as Array<Pick<SeedRow, 'id' | 'url' | 'origin' | 'depth' | 'scope' | 'updatedAt'>>;
+    /** Seeds added, changed or removed at or after `updatedAt` (the crawler's cursor over what users submitted). */
+    seedsChangedSince(updatedAt: number): SeedChange[] {
+      return since.all(updatedAt) as SeedChange[];
+    },
+    /** The server's half of removing a seed: marks it removed (undefined if there is no such seed). */
+    markSeedRemoved(id: number, now: number): { id: number; url: string } | undefined {
+      return markRemoved.get(now, now, id) as { id: number; url: string } | undefined;
+    },
+    /** The crawler's last step of removing a seed: deletes its row, unless it was submitted again meanwhile. */
+    deleteRemovedSeed(id: number): void {
+      deleteRemoved.run(id);
     },
   };
 }

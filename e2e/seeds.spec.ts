@@ -77,6 +77,48 @@ test('"Crawl again" on a seed fetches every page it found once more, politely', 
   await expect(await seeds.cell(url, 'Queued')).toHaveText('0', { timeout: 10_000 });
 });
 
+test('"Remove" asks first, then the seed\'s pages leave search and its site is no longer crawled', async ({ page }) => {
+  const site = (await smallSite(3)).sites[0];
+  const seeds = new SeedsPage(page);
+  const search = new SearchPage(page);
+  const url = site.url('/');
+
+  await seeds.open();
+  await seeds.addSeed(url, { depth: 1 });
+  await expect(await seeds.cell(url, 'Fetched')).toHaveText('3', { timeout: 30_000 });
+  await search.navigateTo('Search');
+  await search.search('harbour');
+  await expect(search.resultLinks()).toHaveText(['Page 0'], { timeout: 10_000 });
+  await search.search('Pag');
+  await expect(search.resultLinks()).toHaveCount(3);
+
+  await seeds.navigateTo('Seeds');
+  // The first press only asks; Escape (or Keep) leaves everything as it was.
+  await seeds.removeButton(url).click();
+  const question = seeds.removeQuestion(url);
+  await expect(question).toContainText('Remove it and its 3 pages from search?');
+  await expect(question.getByRole('button', { name: 'Keep' })).toBeFocused();
+  await page.keyboard.press('Escape');
+  await expect(question).toHaveCount(0);
+  await expect(seeds.removeButton(url)).toBeVisible();
+
+  await seeds.removeButton(url).click();
+  await question.getByRole('button', { name: 'Remove', exact: true }).click();
+  await expect(seeds.removeStatus).toHaveText(`Removed ${url}: the crawler stops fetching what it found, and its pages leave search.`);
+  await expect(seeds.row(url)).toHaveCount(0);
+  await expect(page.getByText('No seeds yet.')).toBeVisible();
+  const requestsAtRemoval = site.log.length;
+
+  await search.navigateTo('Search');
+  await search.search('harbour');
+  await expect(page.getByText(/No pages match/)).toBeVisible({ timeout: 10_000 });
+  await expect(search.results).toHaveCount(0);
+  // Titles too (the in-memory title index, which also matches words by prefix).
+  await search.search('Pag');
+  await expect(page.getByText(/No pages match/)).toBeVisible({ timeout: 10_000 });
+  expect(site.log.length, 'the site is not contacted again').toBe(requestsAtRemoval);
+});
+
 test('"Add several" reports each line as accepted or refused with its own reason', async ({ page }) => {
   const site = (await smallSite(2)).sites[0];
   const seeds = new SeedsPage(page);

@@ -19,6 +19,8 @@ export class SeedsPage extends AppShell {
   readonly table: Locator;
   /** What "Crawl again" said (or why it failed). */
   readonly crawlAgainStatus: Locator;
+  /** What "Remove" said. */
+  readonly removeStatus: Locator;
 
   constructor(page: Page) {
     super(page);
@@ -36,6 +38,7 @@ export class SeedsPage extends AppShell {
     this.bulkResults = this.bulkForm.getByRole('list', { name: 'Results of Add all' }).getByRole('listitem');
     this.table = page.getByRole('table', { name: 'Seeds and their crawl progress' });
     this.crawlAgainStatus = page.getByRole('status').filter({ hasText: /again/ });
+    this.removeStatus = page.getByRole('status').filter({ hasText: /^Removed / });
   }
 
   /** Opens the Seeds view directly. */
@@ -60,6 +63,16 @@ export class SeedsPage extends AppShell {
   /** The "Crawl again" button of a seed's row. */
   crawlAgainButton(url: string): Locator {
     return this.row(url).getByRole('button', { name: `Crawl ${url} again` });
+  }
+
+  /** The "Remove" button of a seed's row (it asks before removing). */
+  removeButton(url: string): Locator {
+    return this.row(url).getByRole('button', { name: `Remove ${url}` });
+  }
+
+  /** The question a seed's row asks before removing it, with its "Remove" and "Keep" buttons. */
+  removeQuestion(url: string): Locator {
+    return this.row(url).getByRole('group', { name: `Remove ${url}?` });
   }
 
   /** The table row of a seed, found by its exact URL. */

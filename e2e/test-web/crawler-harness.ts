@@ -29,6 +29,8 @@ export interface CrawlerHarness {
   messages: PrimaryToServer[];
   /** Adds a seed the way the server does (writes the seeds table, then tells the primary). */
   addSeed(url: string, opts?: { depth?: number; scope?: Scope }): void;
+  /** Removes a seed as DELETE /api/seeds/:id does (marks it and tells the primary); false if there is none. */
+  removeSeed(url: string): boolean;
   /** Counts of frontier URLs by state, over every host or only `origin`'s. */
   states(origin?: string): Record<string, number>;
   /** Waits until nothing is queued or leased (and at least `minDone` URLs are finished), over every host or only `origin`'s. */
@@ -117,6 +119,12 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
       const u = new URL(url);
       seeds.upsertSeed({ url: u.href, origin: u.origin, depth: opts.depth ?? 2, scope: opts.scope ?? 'host' }, Date.now());
       if (h.primary.connected) h.primary.send({ type: 'seeds-changed' });
+    },
+    removeSeed(url) {
+      const id = (db.prepare('SELECT id FROM seeds WHERE url = ?').get(new URL(url).href) as { id: number } | undefined)?.id;
+      const removed = id !== undefined && seeds.markSeedRemoved(id, Date.now()) !== undefined;
+      if (removed && h.primary.connected) h.primary.send({ type: 'seeds-changed' });
+      return removed;
     },
     states(origin) {
       const out: Record<string, number> = {};

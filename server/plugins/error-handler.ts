@@ -21,6 +21,7 @@ const FIELD_HINTS: Record<string, [string, string]> = {
   url: ['malformed', 'url must be a string such as "https://example.org/"'],
   limit: ['invalid-query', 'limit must be an integer from 1 to 50'],
   offset: ['invalid-query', 'offset must be an integer from 0 to 1000'],
+  id: ['invalid-id', 'the seed id must be a whole number from 1 up, as GET /api/seeds lists it'],
 };
 
 function validationAnswer(err: FastifyError): { code: string; message: string } {

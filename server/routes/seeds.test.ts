@@ -45,6 +45,35 @@ describe('POST /api/seeds and GET /api/seeds', () => {
     db.close();
   });
 
+  test('DELETE removes a seed from the list; removing it again is a 404; submitting its URL again adds it anew', async () => {
+    const { seed } = (await post({ url: 'https://removed.example/', depth: 3 })).json();
+    const del = (id: unknown, headers: Record<string, string> = {}) => t.app.inject({ method: 'DELETE', url: `/api/seeds/${id}`, headers });
+    const listed = async () => (await t.app.inject({ method: 'GET', url: '/api/seeds' })).json().seeds.map((s: { url: string }) => s.url);
+
+    const crossSite = await del(seed.id, { origin: 'https://evil.example' });
+    assert.equal(crossSite.statusCode, 403, 'another site\'s page cannot remove seeds');
+    assert.ok((await listed()).includes('https://removed.example/'));
+
+    const res = await del(seed.id);
+    assert.equal(res.statusCode, 200, res.body);
+    assert.deepEqual(res.json(), { removed: { id: seed.id, url: 'https://removed.example/' } });
+    assert.ok(!(await listed()).includes('https://removed.example/'));
+
+    const again = await del(seed.id);
+    assert.equal(again.statusCode, 404);
+    assert.equal(again.json().error, 'unknown-seed');
+    assert.match(again.json().message, new RegExp(`no seed ${seed.id}`));
+    const bad = await del('abc');
+    assert.equal(bad.statusCode, 400);
+    assert.deepEqual(bad.json(), { error: 'invalid-id', message: 'the seed id must be a whole number from 1 up, as GET /api/seeds lists it' });
+    assert.equal((await del(0)).statusCode, 400);
+
+    const back = await post({ url: 'https://removed.example/', depth: 1 });
+    assert.equal(back.statusCode, 201, 'a removed seed submitted again is new');
+    assert.equal(back.json().seed.depth, 1);
+    assert.ok((await listed()).includes('https://removed.example/'));
+  });
+
   test('the same URL again updates it (200), never duplicates it', async () => {
     const res = await post({ url: 'https://example.org/b', depth: 5 });
     assert.equal(res.statusCode, 200);

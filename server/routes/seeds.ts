@@ -53,7 +53,10 @@ function toApi(seed: SeedRow, refreshMs: number) {
 
 interface SeedBody { url?: string; depth?: number; scope?: Scope }
 
-/** `POST /api/seeds` and `GET /api/seeds`: what a person asks Lantern to crawl. */
+/**
+ * `POST /api/seeds`, `GET /api/seeds` and `DELETE /api/seeds/:id`: what a person asks Lantern to crawl.
+ * Removing only marks the seed; the crawler primary (the single writer of URLs and pages) undoes its work.
+ */
 export async function seedRoutes(app: FastifyInstance): Promise<void> {
   const limiter = new RateLimiter(SEED_RATE.burst, SEED_RATE.perSecond);
   app.post<{ Body: SeedBody }>('/api/seeds', {
@@ -86,6 +89,21 @@ export async function seedRoutes(app: FastifyInstance): Promise<void> {
     }, Date.now());
     app.crawler.notifySeeds();
     return reply.code(created ? 201 : 200).send({ seed: toApi(seed, app.config.crawlRefreshMs) });
+  });
+
+  app.delete<{ Params: { id: number } }>('/api/seeds/:id', {
+    schema: {
+      params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] },
+      response: {
+        200: { type: 'object', properties: { removed: { type: 'object', properties: { id: { type: 'integer' }, url: { type: 'string' } } } } },
+        '4xx': errorSchema,
+      },
+    },
+  }, async (request) => {
+    const removed = app.seeds.markSeedRemoved(request.params.id, Date.now());
+    if (!removed) throw new HttpError(404, 'unknown-seed', `no seed ${request.params.id} (removed already?); see GET /api/seeds`);
+    app.crawler.notifySeeds();
+    return { removed };
   });
 
   app.get('/api/seeds', {

@@ -155,6 +155,11 @@ export async function addSeed(seed: NewSeed, signal?: AbortSignal): Promise<{ se
   return { seed: body.seed, created: status === 201 };
 }
 
+/** Removes a seed: the crawler stops fetching what it found, and its pages leave search. */
+export async function removeSeed(id: Seed['id'], signal?: AbortSignal): Promise<{ id: number; url: string }> {
+  return (await request<{ removed: { id: number; url: string } }>(`/api/seeds/${encodeURIComponent(String(id))}`, { method: 'DELETE', signal })).removed;
+}
+
 /** Lists every known host with its crawl state. */
 export function listDomains(signal?: AbortSignal): Promise<DomainsResponse> {
   return request<DomainsResponse>('/api/domains', { signal });

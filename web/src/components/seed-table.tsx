@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import type { Seed } from '../api.ts';
 import { formatAgo, formatCount, formatCountdown, formatDateTime } from '../format.ts';
 
@@ -5,17 +6,22 @@ const SCOPE_TEXT: Record<Seed['scope'], string> = { host: 'host', domain: 'domai
 
 /**
  * The seed list as a table (URL, depth, scope, found, fetched, queued, failed, when it was last
- * crawled and will be again on its own, added, and a "Crawl again" button): scrolling sideways when a little narrow, and one card per seed on a phone (CSS). The
- * explicit table roles keep it a table for screen readers when CSS changes its display.
+ * crawled and will be again on its own, added, and "Crawl again" and "Remove" buttons; removing asks
+ * first, in the row): scrolling sideways when a little narrow, and one card per seed on a phone (CSS).
+ * The explicit table roles keep it a table for screen readers when CSS changes its display.
  */
-export function SeedTable({ seeds, now, onCrawlAgain, pendingId }: {
+export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId }: {
   seeds: Seed[];
   now: number;
   /** Submits the seed again, so that everything it found is checked for changes. */
   onCrawlAgain: (seed: Seed) => void;
-  /** The seed whose "Crawl again" request is on its way (its button is disabled meanwhile). */
+  /** Removes the seed (asked once the person confirmed). */
+  onRemove: (seed: Seed) => void;
+  /** The seed whose request is on its way (its buttons are disabled meanwhile). */
   pendingId: Seed['id'] | null;
 }) {
+  /** The seed whose removal is being confirmed, if any. */
+  const [confirming, setConfirming] = useState<Seed['id'] | null>(null);
   return (
     <div className="table-wrap" role="region" aria-labelledby="seed-table-caption" tabIndex={0}>
       <table className="data-table seed-table stack-table" role="table" aria-labelledby="seed-table-caption">
@@ -68,15 +74,55 @@ export function SeedTable({ seeds, now, onCrawlAgain, pendingId }: {
                 </time>
               </td>
               <td role="cell" className="action-cell">
-                <button
-                  type="button"
-                  className="button"
-                  aria-label={`Crawl ${seed.url} again`}
-                  disabled={pendingId === seed.id}
-                  onClick={() => onCrawlAgain(seed)}
-                >
-                  Crawl again
-                </button>
+                {confirming === seed.id ? (
+                  <div
+                    role="group"
+                    aria-label={`Remove ${seed.url}?`}
+                    className="confirm-group"
+                    onKeyDown={(e) => {
+                      if (e.key === 'Escape') setConfirming(null);
+                    }}
+                  >
+                    <span className="confirm-text">
+                      Remove it and its {formatCount(seed.fetched)} {seed.fetched === 1 ? 'page' : 'pages'} from search?
+                    </span>
+                    <button
+                      type="button"
+                      className="button danger"
+                      disabled={pendingId === seed.id}
+                      onClick={() => {
+                        setConfirming(null);
+                        onRemove(seed);
+                      }}
+                    >
+                      Remove
+                    </button>
+                    <button type="button" className="button" autoFocus onClick={() => setConfirming(null)}>
+                      Keep
+                    </button>
+                  </div>
+                ) : (
+                  <div className="row-actions">
+                    <button
+                      type="button"
+                      className="button"
+                      aria-label={`Crawl ${seed.url} again`}
+                      disabled={pendingId === seed.id}
+                      onClick={() => onCrawlAgain(seed)}
+                    >
+                      Crawl again
+                    </button>
+                    <button
+                      type="button"
+                      className="button"
+                      aria-label={`Remove ${seed.url}`}
+                      disabled={pendingId === seed.id}
+                      onClick={() => setConfirming(seed.id)}
+                    >
+                      Remove
+                    </button>
+                  </div>
+                )}
               </td>
             </tr>
           ))}

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { addSeed, listSeeds } from '../api.ts';
+import { addSeed, listSeeds, removeSeed } from '../api.ts';
 import type { Seed } from '../api.ts';
 import { BulkSeedForm } from '../components/bulk-seed-form.tsx';
 import { SeedForm } from '../components/seed-form.tsx';
@@ -30,6 +30,20 @@ export function SeedsView() {
       refresh();
     } catch (error) {
       setAgain({ text: `${seed.url} could not be crawled again: ${error instanceof Error ? error.message : String(error)}`, failed: true });
+    } finally {
+      setPendingId(null);
+    }
+  };
+
+  /** "Remove": the crawler stops fetching what the seed found, and its pages leave search. */
+  const remove = async (seed: Seed): Promise<void> => {
+    setPendingId(seed.id);
+    try {
+      await removeSeed(seed.id);
+      setAgain({ text: `Removed ${seed.url}: the crawler stops fetching what it found, and its pages leave search.`, failed: false });
+      refresh();
+    } catch (error) {
+      setAgain({ text: `${seed.url} could not be removed: ${error instanceof Error ? error.message : String(error)}`, failed: true });
     } finally {
       setPendingId(null);
     }
@@ -71,7 +85,7 @@ export function SeedsView() {
       ) : seeds.data.length === 0 ? (
         <p className="empty">No seeds yet. Add a URL above to start crawling.</p>
       ) : (
-        <SeedTable seeds={seeds.data} now={Date.now()} onCrawlAgain={(seed) => void crawlAgain(seed)} pendingId={pendingId} />
+        <SeedTable seeds={seeds.data} now={Date.now()} onCrawlAgain={(seed) => void crawlAgain(seed)} onRemove={(seed) => void remove(seed)} pendingId={pendingId} />
       )}
     </section>
   );
