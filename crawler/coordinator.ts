@@ -14,8 +14,8 @@ import {
 import { HostBook } from './host-book.ts';
 import { LinkIntake } from './link-intake.ts';
 import { WriteBatch } from './write-batch.ts';
-import { SeedBook, type SeedInfo } from './seed-book.ts';
-import { seedsDueForRefresh } from './refresh.ts';
+import { SeedBook } from './seed-book.ts';
+import { SeedLifecycle } from './seed-lifecycle.ts';
 import type { CrawlJob } from './crawl-job.ts';
 import type { CrawlStatus, DomainInfo, FetchJob, FetchResult, RequestLogEntry } from './protocol.ts';
 
@@ -27,14 +27,14 @@ export { NOT_MODIFIED } from './page-outcome.ts';
  * robots rules and sitemap jobs (its HostBook), decides what each result means, and is the single writer of frontier,
  * hosts and pages. Which links and redirect targets are taken on is judged by admission.ts, within the
  * limits of url-traps.ts (CRAWL_LIMITS); what is taken on enters the frontier through link-intake.ts,
- * which keeps the per-host URL budget (CRAWL_MAX_URLS_PER_HOST).
- * Writes are queued and applied by `flush()` in one transaction. Time comes in as arguments.
+ * which keeps the per-host URL budget (CRAWL_MAX_URLS_PER_HOST). Seeds added, submitted again, due for
+ * their refresh or removed are handled by seed-lifecycle.ts; a job whose seed was removed is dropped.
+ * Writes are queued (write-batch.ts) and applied by `flush()` in one transaction. Time comes in as arguments.
  */
 export class Coordinator {
   readonly scheduler: Scheduler<CrawlJob>;
   private readonly frontier;
   private readonly pages;
-  private readonly seedsDb;
   private readonly hosts: HostBook;
   private readonly seeds = new SeedBook();
   /** Jobs handed out; `conditional`: the request carried the stored page's validators. */
@@ -44,10 +44,8 @@ export class Coordinator {
   private readonly writes: WriteBatch;
   /** Writes a job's lease and its host's start in one transaction (see the constructor). */
   private readonly recordStart: (job: CrawlJob, origin: string, now: number) => void;
+  private readonly seedLife: SeedLifecycle;
   private pagesStored = 0;
-  /** Pages of removed seeds taken out of search, and URLs deleted per host, by the batch being written. */
-  private pagesRetired = 0;
-  private droppedUrls: Array<{ origin: string; n: number }> = [];
   private nextJobId = 1;
 
   constructor(db: Database, private readonly config: Config, private readonly runId: string) {
@@ -56,8 +54,13 @@ export class Coordinator {
     this.frontier = frontierQueries(db);
     this.hosts = new HostBook(this.scheduler, hostQueries(db), config.userAgent, (w) => this.writes.push(w));
     this.pages = pageQueries(db);
-    this.seedsDb = seedQueries(db);
     this.intake = new LinkIntake(this.frontier, (origin) => this.hosts.find(origin), config.crawlMaxUrlsPerHost);
+    this.seedLife = new SeedLifecycle({
+      seeds: this.seeds, seedsDb: seedQueries(db), frontier: this.frontier, pages: this.pages, writes: this.writes,
+      budget: this.intake.budget, refreshMs: config.crawlRefreshMs,
+      schedule: (row, now) => this.schedule(row, now),
+      readSitemaps: (seed) => this.queueSitemaps(seed.origin, this.hosts.sitemapsOf(seed.origin), 0, seed.id),
+    });
     // Before a request goes out, its lease and the host's start are on disk (a crash must not forget a
     // request in flight); one transaction, so one commit per request rather than two.
     this.recordStart = db.transaction((job: CrawlJob, origin: string, now: number) => {
@@ -75,69 +78,14 @@ export class Coordinator {
     this.syncSeeds(now, false);
   }
 
-  /**
-   * Reads seeds users added or changed and queues their URLs (the server only writes the seeds table).
-   * A seed submitted again while running is crawled again, with every URL it found within its depth
-   * (conditionally where the stored page has validators); at start (`recrawl` false) known seeds are
-   * only loaded, so a restart does not re-fetch every seed.
-   */
+  /** Reads seeds users added, changed or removed, and acts on them (see SeedLifecycle.sync). */
   syncSeeds(now: number, recrawl = true): void {
-    const { changed, removed } = this.seeds.apply(this.seedsDb.seedsChangedSince(this.seeds.cursor));
-    for (const s of removed) this.removeSeed(s);
-    for (const s of changed) {
-      const added = this.frontier.addUrl({ url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 }, now);
-      if (added) {
-        this.intake.budget.record(s.origin);
-        this.schedule(added, now);
-        // A host whose robots.txt is known already: its sitemaps are read for this seed now (else when it arrives).
-        this.queueSitemaps(s.origin, this.hosts.sitemapsOf(s.origin), 0, s.id);
-      } else if (recrawl) {
-        this.recrawlSeed(s, now); // submitted again
-      }
-    }
+    this.seedLife.sync(now, recrawl);
   }
 
-  /**
-   * A seed the person removed (it is gone from the SeedBook already): its queued jobs are dropped as
-   * they come up (dispatch), its results in flight are not stored (onResult); the next batch deletes
-   * its URLs, takes its pages out of search and deletes its row. Other seeds' URLs and pages stay,
-   * even on the same host.
-   */
-  private removeSeed(s: SeedInfo): void {
-    this.writes.push(() => {
-      this.droppedUrls.push(...this.frontier.dropSeed(s.id));
-      this.pagesRetired += this.pages.retireSeedPages(s.id);
-      this.seedsDb.deleteRemovedSeed(s.id);
-    });
-    this.writes.markUrgent();
-  }
-
-  /**
-   * Queues again every seed due for its periodic refresh (CRAWL_REFRESH, see crawler/refresh.ts), as if
-   * it had been submitted again; returns how many were.
-   */
+  /** Queues again every seed due for its periodic refresh (CRAWL_REFRESH); returns how many were. */
   refreshSeeds(now: number): number {
-    const due = seedsDueForRefresh(this.frontier.seedCrawls(), now, this.config.crawlRefreshMs);
-    let queued = 0;
-    for (const id of due) {
-      const seed = this.seeds.get(id);
-      if (seed) queued += this.recrawlSeed(seed, now) ? 1 : 0;
-    }
-    return queued;
-  }
-
-  /**
-   * A seed crawled again: the seed and every URL it found within its depth are queued again (asked for
-   * conditionally where the stored page has validators), and its sitemaps read again. False if nothing
-   * of it was finished (its crawl is still going).
-   */
-  private recrawlSeed(s: SeedInfo, now: number): boolean {
-    const seedRow = this.frontier.requeueUrl(s.url, 0, s.id);
-    if (seedRow) this.schedule(seedRow, now);
-    const rows = this.frontier.requeueSeed(s.id, s.depth);
-    for (const row of rows) this.schedule(row, now);
-    this.queueSitemaps(s.origin, this.hosts.sitemapsOf(s.origin), 0, s.id);
-    return seedRow !== undefined || rows.length > 0;
+    return this.seedLife.refresh(now);
   }
 
   private schedule(row: FrontierRow, _now: number): void {
@@ -413,16 +361,12 @@ export class Coordinator {
       // Rolled back (the writes stay queued for the next flush): the URLs they discovered were not
       // stored, so they are neither scheduled nor counted; what they dropped or retired is counted again then.
       this.intake.rollback();
-      this.droppedUrls = [];
-      this.pagesRetired = 0;
+      this.seedLife.rolledBack();
       throw err;
     }
     for (const row of this.intake.commit()) this.schedule(row, now);
-    this.intake.budget.forget(this.droppedUrls);
-    this.droppedUrls = [];
-    const changed = this.pagesStored + this.pagesRetired;
+    const changed = this.pagesStored + this.seedLife.committed();
     this.pagesStored = 0;
-    this.pagesRetired = 0;
     return changed;
   }
 
