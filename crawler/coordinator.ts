@@ -20,7 +20,6 @@ import type { CrawlJob } from './crawl-job.ts';
 import type { CrawlStatus, DomainInfo, FetchJob, FetchResult, RequestLogEntry } from './protocol.ts';
 
 export { MAX_REDIRECTS } from './admission.ts';
-export { NOT_MODIFIED } from './page-outcome.ts';
 
 /**
  * The crawler primary's brain, without the processes: it owns the scheduler, every host's state and

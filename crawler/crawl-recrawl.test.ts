@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { politenessReport, startTestWeb, waitFor, type TestSite, type TestWeb } from '../e2e/test-web/test-web.ts';
 import { startCrawler, type CrawlerHarness } from '../e2e/test-web/crawler-harness.ts';
-import { NOT_MODIFIED } from './coordinator.ts';
+import { NOT_MODIFIED } from './page-outcome.ts';
 
 const DELAY_MS = 50;
 const LAST_MODIFIED = 'Wed, 01 Jan 2025 00:00:00 GMT';

@@ -77,7 +77,7 @@ test('"Crawl again" on a seed fetches every page it found once more, politely', 
   await expect(await seeds.cell(url, 'Queued')).toHaveText('0', { timeout: 10_000 });
 });
 
-test('"Remove" asks first, then the seed\'s pages leave search and its site is no longer crawled', async ({ page }) => {
+test('"Remove" asks first, then the seed\'s pages leave search and its site is no longer crawled', async ({ page }, testInfo) => {
   const site = (await smallSite(3)).sites[0];
   const seeds = new SeedsPage(page);
   const search = new SearchPage(page);
@@ -98,6 +98,7 @@ test('"Remove" asks first, then the seed\'s pages leave search and its site is n
   const question = seeds.removeQuestion(url);
   await expect(question).toContainText('Remove it and its 3 pages from search?');
   await expect(question.getByRole('button', { name: 'Keep' })).toBeFocused();
+  await screenshot(page, testInfo, 'seeds-remove-question');
   await page.keyboard.press('Escape');
   await expect(question).toHaveCount(0);
   await expect(seeds.removeButton(url)).toBeVisible();
