@@ -1,7 +1,8 @@
 /**
  * The whole way through, as a person does it, by keyboard: add a test site through the Seeds form, watch
  * its row on Domains go from waiting to crawling to idle while the fetched count rises, then search a
- * word that only one of its pages has and find that page first, the word highlighted.
+ * word that only one of its pages has and find that page first, the word highlighted, and read the
+ * text Lantern stored for it.
  */
 import { expect, test } from './fixtures.ts';
 import { DomainsPage } from './pages/domains-page.ts';
@@ -108,4 +109,19 @@ test('a person adds a site, watches its domain being crawled, and finds a page o
   await expect(first).toContainText(site.host);
   await expect(first.locator('mark')).toHaveText(['lighthouse']);
   await expect(first.locator('.snippet')).toContainText('the lighthouse keeper counts the boats');
+
+  // The page's stored text: what Lantern indexed, the word marked, a way to the live page and back.
+  await first.getByRole('link', { name: `Stored text of Page ${LIGHTHOUSE_PAGE}` }).click();
+  await expect(page).toHaveURL(/\/stored\?url=.*&q=lighthouse$/);
+  await expect(page.getByRole('heading', { level: 1, name: `Page ${LIGHTHOUSE_PAGE}` })).toBeFocused();
+  await expect(page).toHaveTitle(`Stored text: Page ${LIGHTHOUSE_PAGE} — Lantern`);
+  const stored = page.locator('.stored-text');
+  await expect(stored).toContainText('the lighthouse keeper counts the boats');
+  await expect(stored.locator('mark')).toHaveText(['lighthouse']);
+  await expect(page.getByRole('link', { name: site.url(generatedPath(LIGHTHOUSE_PAGE)).replace(/^https?:\/\//, '') })).toHaveAttribute(
+    'href', site.url(generatedPath(LIGHTHOUSE_PAGE)),
+  );
+  await page.getByRole('link', { name: 'Back to results for “lighthouse”' }).click();
+  await expect(page).toHaveURL(/\/\?q=lighthouse$/);
+  await expect(search.resultLinks().first()).toHaveText(`Page ${LIGHTHOUSE_PAGE}`);
 });

@@ -85,6 +85,14 @@ test('hostile titles and text are shown as text; no dialog opens and no crawled 
   await expect(search.results.first()).toContainText(SCRIPT);
   await noCrawledElements();
 
+  // Its stored text: the title and the text, as text.
+  await escaped.getByRole('link', { name: /^Stored text of / }).click();
+  await expect(browser.getByRole('heading', { level: 1 })).toHaveText(`${SCRIPT} quokka ${IMG}`);
+  await expect(browser.locator('.stored-text')).toContainText(SCRIPT);
+  await expect(browser.locator('.stored-text mark').first()).toHaveText(/quokka/i);
+  await noCrawledElements();
+  await browser.goBack();
+
   // Raw inside <title> (literal characters after parsing) and numeric entities in the text.
   await search.search('wombat');
   await expect(browser).toHaveURL(/\?q=wombat$/);

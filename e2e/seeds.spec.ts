@@ -160,7 +160,7 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise
 }
 
 test('screenshots of every view at desktop and phone widths, light and dark', async ({ page, request }, testInfo) => {
-  test.setTimeout(120_000); // a crawl of 12 pages, then twelve views
+  test.setTimeout(120_000); // a crawl of 12 pages, then sixteen views
   // A 12-page site, and a second host whose robots.txt answers 503, so the Domains view shows two states.
   web = await startTestWeb([
     generateSite({ pages: 12, words: (i) => `lantern garden note ${i % 3 === 0 ? 'harbour lights' : 'market'}` }),
@@ -199,6 +199,10 @@ test('screenshots of every view at desktop and phone widths, light and dark', as
       await expect(search.results.first()).toBeVisible();
       await expect(search.results.first().locator('mark').first()).toHaveText(/harbour/i);
       await screenshot(page, testInfo, `search-${label}`);
+
+      await search.results.first().getByRole('link', { name: /^Stored text of / }).click();
+      await expect(page.locator('.stored-text mark').first()).toHaveText(/harbour/i);
+      await screenshot(page, testInfo, `stored-${label}`);
 
       await search.navigateTo('Seeds');
       await expect(seeds.row(site.url('/'))).toBeVisible();

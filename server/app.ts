@@ -6,6 +6,7 @@ import webStatic from './plugins/web-static.ts';
 import { healthRoutes } from './routes/health.ts';
 import { seedRoutes } from './routes/seeds.ts';
 import { crawlRoutes } from './routes/crawl.ts';
+import { pageRoutes } from './routes/pages.ts';
 import { opensearchRoutes } from './routes/opensearch.ts';
 import { searchRoutes } from './routes/search.ts';
 
@@ -30,6 +31,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(healthRoutes);
   await app.register(seedRoutes);
   await app.register(crawlRoutes);
+  await app.register(pageRoutes);
   await app.register(opensearchRoutes);
   await app.register(searchRoutes, { search: opts.search });
   await app.register(webStatic, { root: opts.webRoot });

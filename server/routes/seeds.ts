@@ -101,7 +101,7 @@ export async function seedRoutes(app: FastifyInstance): Promise<void> {
     },
   }, async (request) => {
     const removed = app.seeds.markSeedRemoved(request.params.id, Date.now());
-    if (!removed) throw new HttpError(404, 'unknown-seed', `no seed ${request.params.id} (removed already?); see GET /api/seeds`);
+    if (!removed) throw new HttpError(404, 'unknown-seed', `seeds: no seed ${request.params.id} (removed already?); see GET /api/seeds`);
     app.crawler.notifySeeds();
     return { removed };
   });

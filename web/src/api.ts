@@ -59,6 +59,22 @@ export interface HostRequestsResponse {
   requests: HostRequest[];
 }
 
+/** A page's stored text (`GET /api/pages?url=`): what Lantern indexed, as plain text. */
+export interface StoredPage {
+  url: string;
+  finalUrl: string;
+  host: string;
+  title: string;
+  description: string;
+  headings: string[];
+  text: string;
+  /** The text was longer than the answer carries. */
+  truncated: boolean;
+  lang: string | null;
+  status: number;
+  fetchedAt: string;
+}
+
 /** Body of `POST /api/seeds`. */
 export interface NewSeed {
   url: string;
@@ -158,6 +174,11 @@ export async function addSeed(seed: NewSeed, signal?: AbortSignal): Promise<{ se
 /** Removes a seed: the crawler stops fetching what it found, and its pages leave search. */
 export async function removeSeed(id: Seed['id'], signal?: AbortSignal): Promise<{ id: number; url: string }> {
   return (await request<{ removed: { id: number; url: string } }>(`/api/seeds/${encodeURIComponent(String(id))}`, { method: 'DELETE', signal })).removed;
+}
+
+/** The text Lantern stored for a searchable page. */
+export async function storedPage(url: string, signal?: AbortSignal): Promise<StoredPage> {
+  return (await request<{ page: StoredPage }>(`/api/pages?${new URLSearchParams({ url })}`, { signal })).page;
 }
 
 /** Lists every known host with its crawl state. */

@@ -16,10 +16,12 @@ export interface ResultItemProps {
   result: SearchResult;
   /** In-app href that searches this result's site for the same query. */
   moreHref: string;
+  /** In-app href of the page's stored text, with the query's words marked. */
+  storedHref: string;
 }
 
-/** One search hit: title link to the crawled page, its URL and host, the fetch date, a snippet, and a site link. */
-export function ResultItem({ result, moreHref }: ResultItemProps) {
+/** One search hit: title link to the crawled page, its URL and host, the fetch date, a snippet, and links to its stored text and its site. */
+export function ResultItem({ result, moreHref, storedHref }: ResultItemProps) {
   const title = result.title.trim() === '' ? displayUrl(result.url) : result.title;
   return (
     <li className="result">
@@ -43,6 +45,12 @@ export function ResultItem({ result, moreHref }: ResultItemProps) {
       </p>
       {result.snippet.length > 0 ? <Snippet pieces={result.snippet} /> : null}
       <p className="result-more">
+        <Link href={storedHref}>
+          Stored text<span className="visually-hidden"> of {title}</span>
+        </Link>
+        <span className="meta-sep" aria-hidden="true">
+          ·
+        </span>
         <Link href={moreHref}>
           More from this site<span className="visually-hidden"> ({result.host})</span>
         </Link>

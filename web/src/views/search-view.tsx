@@ -131,7 +131,12 @@ export function SearchView() {
           ) : (
             <ol className="results" start={(page - 1) * PAGE_SIZE + 1}>
               {response.results.map((result) => (
-                <ResultItem key={result.url} result={result} moreHref={searchHref(siteQuery(result.host, q))} />
+                <ResultItem
+                  key={result.url}
+                  result={result}
+                  moreHref={searchHref(siteQuery(result.host, q))}
+                  storedHref={`/stored?${new URLSearchParams({ url: result.url, q })}`}
+                />
               ))}
             </ol>
           )}

@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { checkUrl } from '../../crawler/url.ts';
+import { errorSchema, HttpError } from '../plugins/error-handler.ts';
+
+/** Most characters of a page's text one answer carries (the rest is cut, and `truncated` says so). */
+export const STORED_TEXT_MAX_CHARS = 200_000;
+
+const storedPageSchema = {
+  type: 'object',
+  properties: {
+    url: { type: 'string' },
+    finalUrl: { type: 'string' },
+    host: { type: 'string' },
+    title: { type: 'string' },
+    description: { type: 'string' },
+    headings: { type: 'array', items: { type: 'string' } },
+    text: { type: 'string' },
+    truncated: { type: 'boolean' },
+    lang: { type: ['string', 'null'] },
+    status: { type: 'integer' },
+    fetchedAt: { type: 'string' },
+  },
+  required: ['url', 'finalUrl', 'host', 'title', 'description', 'headings', 'text', 'truncated', 'lang', 'status', 'fetchedAt'],
+} as const;
+
+/**
+ * `GET /api/pages?url=URL`: the text Lantern stored for a searchable page, as it was when fetched
+ * (plain text, never the page's HTML), so a person can read what was indexed even when the site has
+ * changed or is gone. Pages out of search (noindex, gone, a removed seed's) are not shown.
+ */
+export async function pageRoutes(app: FastifyInstance): Promise<void> {
+  app.get<{ Querystring: { url: string } }>('/api/pages', {
+    schema: {
+      querystring: {
+        type: 'object',
+        properties: { url: { type: 'string', minLength: 1, maxLength: 4096 } },
+        required: ['url'],
+      },
+      response: { 200: { type: 'object', properties: { page: storedPageSchema } }, '4xx': errorSchema },
+    },
+  }, async (request) => {
+    // Normalized as the crawler stored it; any address, since this only looks a page up.
+    const checked = checkUrl(request.query.url, { allowPrivate: true });
+    if (!checked.ok) throw new HttpError(400, checked.code, checked.message);
+    const page = app.pages.getPage(checked.url);
+    if (page === undefined || !page.indexed) {
+      throw new HttpError(404, 'unknown-page', `pages: no searchable page stored for ${checked.url}; search for it, or add its site as a seed`);
+    }
+    const truncated = page.body.length > STORED_TEXT_MAX_CHARS;
+    return {
+      page: {
+        url: page.url, finalUrl: page.finalUrl, host: page.host, title: page.title, description: page.description,
+        headings: page.headings, text: truncated ? page.body.slice(0, STORED_TEXT_MAX_CHARS) : page.body, truncated,
+        lang: page.lang, status: page.status, fetchedAt: new Date(page.fetchedAt).toISOString(),
+      },
+    };
+  });
+}

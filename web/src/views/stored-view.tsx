@@ -1,0 +1,87 @@
+import { useEffect, useMemo, useState } from 'react';
+import { storedPage } from '../api.ts';
+import type { StoredPage } from '../api.ts';
+import { Link } from '../components/link.tsx';
+import { displayUrl, formatDateTime } from '../format.ts';
+import { highlightPieces, queryWords } from '../highlight.ts';
+import { useTitle } from '../use-title.ts';
+
+type State = { kind: 'loading' } | { kind: 'ready'; page: StoredPage } | { kind: 'error'; message: string };
+
+/** One paragraph of stored text, the query's words in `<mark>`: crawled text is only ever text. */
+function Paragraph({ text, words }: { text: string; words: string[] }) {
+  return <p>{highlightPieces(text, words).map((piece, i) => (piece.match ? <mark key={i}>{piece.text}</mark> : piece.text))}</p>;
+}
+
+/**
+ * The Stored text view (`/stored?url=…&q=…`): the text Lantern indexed for one page, as it was when
+ * fetched, with the search's words marked, so a person can read what matched even when the live page
+ * changed or is gone. Reached from a search result.
+ */
+export function StoredView({ url, query }: { url: string; query: string }) {
+  const [state, setState] = useState<State>({ kind: 'loading' });
+  const words = useMemo(() => queryWords(query), [query]);
+  useTitle(state.kind === 'ready' ? `Stored text: ${state.page.title || displayUrl(state.page.url)}` : 'Stored text');
+
+  useEffect(() => {
+    const controller = new AbortController();
+    setState({ kind: 'loading' });
+    storedPage(url, controller.signal).then(
+      (page) => setState({ kind: 'ready', page }),
+      (error: unknown) => {
+        if (!controller.signal.aborted) setState({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
+      },
+    );
+    return () => controller.abort();
+  }, [url]);
+
+  const back = query.trim() === '' ? '/' : `/?q=${encodeURIComponent(query)}`;
+  return (
+    <section className="view stored-view" aria-labelledby="stored-heading">
+      <p className="back-link">
+        <Link href={back}>{query.trim() === '' ? 'Search' : `Back to results for “${query}”`}</Link>
+      </p>
+      {state.kind === 'ready' ? (
+        <>
+          <h1 id="stored-heading" tabIndex={-1}>
+            {state.page.title.trim() === '' ? displayUrl(state.page.url) : state.page.title}
+          </h1>
+          <p className="result-meta">
+            <a href={state.page.url} rel="noopener noreferrer">
+              {displayUrl(state.page.url)}
+            </a>
+            <span className="meta-sep" aria-hidden="true">
+              ·
+            </span>
+            <span>
+              stored text as fetched <time dateTime={state.page.fetchedAt}>{formatDateTime(state.page.fetchedAt)}</time>
+            </span>
+          </p>
+          <p className="notice info">This is the text Lantern indexed for this page, without its layout, links or images. The live page may have changed since.</p>
+          <div className="stored-text" lang={state.page.lang ?? undefined}>
+            {state.page.text
+              .split('\n')
+              .filter((line) => line.trim() !== '')
+              .map((line, i) => (
+                <Paragraph key={i} text={line} words={words} />
+              ))}
+          </div>
+          {state.page.truncated ? <p className="notice info">The text goes on; this shows its first part.</p> : null}
+        </>
+      ) : (
+        <>
+          <h1 id="stored-heading" tabIndex={-1}>
+            Stored text
+          </h1>
+          {state.kind === 'loading' ? (
+            <p className="muted">Loading…</p>
+          ) : (
+            <p role="alert" className="notice error">
+              The stored text of {url} could not be shown: {state.message}
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
