@@ -107,6 +107,7 @@ test('"Remove" asks first, then the seed\'s pages leave search and its site is n
   await question.getByRole('button', { name: 'Remove', exact: true }).click();
   await expect(seeds.removeStatus).toHaveText(`Removed ${url}: the crawler stops fetching what it found, and its pages leave search.`);
   await expect(seeds.row(url)).toHaveCount(0);
+  await expect(page.getByRole('heading', { name: 'Seed list' }), 'focus is not lost with the row').toBeFocused();
   await expect(page.getByText('No seeds yet.')).toBeVisible();
   const requestsAtRemoval = site.log.length;
 

@@ -1,4 +1,4 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useRef, useState } from 'react';
 import { addSeed, listSeeds, removeSeed } from '../api.ts';
 import type { Seed } from '../api.ts';
 import { BulkSeedForm } from '../components/bulk-seed-form.tsx';
@@ -20,6 +20,8 @@ export function SeedsView() {
   const refresh = seeds.refresh;
   const [again, setAgain] = useState<{ text: string; failed: boolean } | null>(null);
   const [pendingId, setPendingId] = useState<Seed['id'] | null>(null);
+  /** Where focus goes once a removed seed's row (and the button that had focus) is gone. */
+  const listHeading = useRef<HTMLHeadingElement>(null);
 
   /** "Crawl again": the seed is submitted again as it is, which re-crawls everything it found. */
   const crawlAgain = async (seed: Seed): Promise<void> => {
@@ -40,6 +42,7 @@ export function SeedsView() {
     setPendingId(seed.id);
     try {
       await removeSeed(seed.id);
+      listHeading.current?.focus();
       setAgain({ text: `Removed ${seed.url}: the crawler stops fetching what it found, and its pages leave search.`, failed: false });
       refresh();
     } catch (error) {
@@ -61,7 +64,9 @@ export function SeedsView() {
       </div>
 
       <div className="section-head">
-        <h2 id="seed-list-heading">Seed list</h2>
+        <h2 id="seed-list-heading" ref={listHeading} tabIndex={-1}>
+          Seed list
+        </h2>
         {seeds.data !== null ? <span className="muted">{plural(seeds.data.length, 'seed')}</span> : null}
         {seeds.failing ? (
           <span className="live-status failing" role="status">
