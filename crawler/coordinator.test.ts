@@ -12,6 +12,9 @@ import { openDatabase } from '../db/open.ts';
 import { seedQueries } from '../db/seeds.ts';
 import { loadConfig } from '../server/config.ts';
 import { Coordinator } from './coordinator.ts';
+import { RETIRE_CHUNK } from './seed-lifecycle.ts';
+import { pageQueries } from '../db/pages.ts';
+import { makePage } from '../server/search/test-corpus.ts';
 import type { FetchJob, FetchResult, ParsedPage } from './protocol.ts';
 
 const DELAY_MS = 100;
@@ -153,5 +156,26 @@ describe('coordinator', () => {
     assert.equal(count('SELECT COUNT(*) AS n FROM seeds'), 0, 'the seed row is deleted');
     assert.equal(coordinator.dispatch(20_000), undefined, 'nothing left to fetch');
     assert.deepEqual(coordinator.requests(ORIGIN).map((r) => r.status), [404, 200], 'the request is on its host\'s timeline');
+  });
+
+  test('a removed seed\'s pages leave search a chunk per batch, so no batch holds the primary long; its row goes last', () => {
+    const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
+    const pages = pageQueries(db);
+    const total = 2 * RETIRE_CHUNK + 7;
+    db.transaction(() => {
+      for (let i = 0; i < total; i++) pages.upsertPage(makePage(`${ORIGIN}/p/${i}`, { seedId: id, title: `Page ${i}`, body: 'words' }));
+    })();
+    assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
+    coordinator.syncSeeds(10_050);
+    const searchable = () => (db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
+    const seedRows = () => (db.prepare('SELECT COUNT(*) AS n FROM seeds').get() as { n: number }).n;
+    const perBatch: number[] = [];
+    while (coordinator.hasWrites()) {
+      perBatch.push(coordinator.flush(10_100));
+      if (coordinator.hasWrites()) assert.equal(seedRows(), 1, 'the seed row stays while pages remain');
+    }
+    assert.deepEqual(perBatch, [RETIRE_CHUNK, RETIRE_CHUNK, 7]);
+    assert.equal(searchable(), 0);
+    assert.equal(seedRows(), 0);
   });
 });

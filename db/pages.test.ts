@@ -63,7 +63,9 @@ describe('pageQueries', () => {
     const x = q.upsertPage(makePage('http://a.test/x', { seedId: gone, title: 'Zebra', body: 'zebra crossing' }));
     q.upsertPage(makePage('http://a.test/y', { seedId: gone, body: 'zebra stripes' }));
     const z = q.upsertPage(makePage('http://b.test/z', { seedId: kept, body: 'zebra too' }));
-    assert.equal(q.retireSeedPages(gone), 2);
+    assert.equal(q.retireSeedPages(gone, 1), 1, 'at most the limit');
+    assert.equal(q.retireSeedPages(gone, 10), 1, 'then the rest, not the one retired before');
+    assert.equal(q.retireSeedPages(gone, 10), 0);
     assert.deepEqual(ftsIds(env.db, 'zebra'), [z]);
     assert.deepEqual(identIds(env.db, 'zebra'), []);
     const changes = q.pagesAfterSeq(3, 10);

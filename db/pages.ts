@@ -60,10 +60,11 @@ export interface PageQueries {
   /** A conditional re-fetch answered 304: the stored page is current as of `fetchedAt` (text, index and seq unchanged). */
   markPageCurrent(url: string, fetchedAt: number): void;
   /**
-   * Takes the pages of a removed seed out of search (indexed = 0, body dropped, seq bumped so that the
-   * title index follows); returns how many. The rows stay, as tombstones the search index reads.
+   * Takes up to `limit` pages of a removed seed out of search (indexed = 0, body dropped, seq bumped so
+   * that the title index follows, seed cleared so the next call finds the rest); returns how many. The
+   * rows stay, as tombstones the search index reads.
    */
-  retireSeedPages(seedId: number): number;
+  retireSeedPages(seedId: number, limit: number): number;
   /** Stored pages (a removed seed's tombstones not counted), and how many of them are searchable. */
   countPages(): { pages: number; indexed: number };
   /** Pages written after `seq`, oldest write first, at most `limit` (indexed = false ones included). */
@@ -126,8 +127,10 @@ export function pageQueries(db: Database): PageQueries {
     `UPDATE pages SET indexed = 0, status = ?, fetched_at = ?, seq = ${nextSeq} WHERE url = ?`,
   );
   const current = db.prepare<[number, string]>('UPDATE pages SET fetched_at = ? WHERE url = ?');
-  const ofSeed = db.prepare<[number], number>('SELECT id FROM pages WHERE seed_id = ?').pluck();
-  const retire = db.prepare<[number]>(`UPDATE pages SET indexed = 0, removed = 1, body = '', idents = '', seq = ${nextSeq} WHERE id = ?`);
+  const ofSeed = db.prepare<[number, number], number>('SELECT id FROM pages WHERE seed_id = ? LIMIT ?').pluck();
+  const retire = db.prepare<[number]>(
+    `UPDATE pages SET indexed = 0, removed = 1, seed_id = NULL, body = '', idents = '', seq = ${nextSeq} WHERE id = ?`,
+  );
   const retired = db.prepare<[], number>('SELECT count(*) FROM pages INDEXED BY pages_removed WHERE removed = 1').pluck();
   const count = db.prepare<[], { pages: number; indexed: number }>(
     'SELECT count(*) AS pages, coalesce(sum(indexed), 0) AS indexed FROM pages INDEXED BY pages_indexed',
@@ -173,8 +176,8 @@ export function pageQueries(db: Database): PageQueries {
     markPageCurrent(url, fetchedAt) {
       current.run(fetchedAt, url);
     },
-    retireSeedPages(seedId) {
-      const ids = ofSeed.all(seedId);
+    retireSeedPages(seedId, limit) {
+      const ids = ofSeed.all(seedId, limit);
       for (const id of ids) retire.run(id); // one by one: each its own seq, as the title index needs
       return ids.length;
     },
