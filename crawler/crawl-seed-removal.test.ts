@@ -80,3 +80,30 @@ describe('a seed removed while it is crawled', () => {
     assert.deepEqual(politenessReport(a.log, DELAY_MS).violations, []);
   });
 });
+
+describe('a seed removed while the crawler is down', () => {
+  let web: TestWeb;
+  let crawler: CrawlerHarness;
+
+  after(async () => {
+    await crawler?.close();
+    await web?.close();
+  });
+
+  test('is removed when the crawler starts again', async () => {
+    web = await startTestWeb([generateSite({ pages: 4, prefix: 'gamma' })]);
+    const site = web.sites[0];
+    crawler = startCrawler({ CRAWL_WORKERS: '1', CRAWL_DELAY_MS: '20' });
+    crawler.addSeed(site.url('/'), { depth: 2 });
+    await crawler.waitIdle({ origin: site.origin, minDone: 4, timeoutMs: 30_000 });
+    await crawler.kill('SIGKILL');
+    assert.ok(crawler.removeSeed(site.url('/')), 'marked removed, as the server does while the crawler is gone');
+    await crawler.restart();
+    const indexed = () => (crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
+    await waitFor(() => indexed() === 0 && crawler.db.prepare('SELECT 1 FROM seeds').get() === undefined, {
+      timeoutMs: 30_000, message: 'the removal applied after the restart',
+    });
+    assert.equal((crawler.db.prepare('SELECT COUNT(*) AS n FROM frontier').get() as { n: number }).n, 0);
+    assert.equal((crawler.db.prepare('SELECT COUNT(*) AS n FROM pages_fts WHERE pages_fts MATCH ?').get(uniqueToken(2, 'gamma')) as { n: number }).n, 0);
+  });
+});
