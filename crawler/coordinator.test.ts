@@ -178,4 +178,21 @@ describe('coordinator', () => {
     assert.equal(searchable(), 0);
     assert.equal(seedRows(), 0);
   });
+
+  test('a seed submitted again while its pages are leaving search keeps the rest: its new crawl stores its own', () => {
+    const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
+    const pages = pageQueries(db);
+    const total = RETIRE_CHUNK + 20;
+    db.transaction(() => {
+      for (let i = 0; i < total; i++) pages.upsertPage(makePage(`${ORIGIN}/p/${i}`, { seedId: id, title: `Page ${i}`, body: 'words' }));
+    })();
+    seedQueries(db).markSeedRemoved(id, 10_050);
+    coordinator.syncSeeds(10_050);
+    assert.equal(coordinator.flush(10_060), RETIRE_CHUNK);
+    seedQueries(db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 2, scope: 'host' }, 10_070); // submitted again
+    while (coordinator.hasWrites()) coordinator.flush(10_080);
+    const searchable = (db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
+    assert.equal(searchable, 20, 'the chunks stopped');
+    assert.equal((db.prepare('SELECT COUNT(*) AS n FROM seeds WHERE removed_at IS NULL').get() as { n: number }).n, 1, 'the seed stays');
+  });
 });

@@ -4,7 +4,6 @@ import type { SeedScope } from './admission.ts';
 /** A seed as the crawler primary keeps it in memory. */
 export interface SeedInfo extends SeedScope { id: number; url: string; origin: string; scope: Scope; updatedAt: number }
 
-
 /**
  * The seeds the crawler knows, and its cursor over the seeds table (the server writes seeds, the
  * primary reads what changed since its cursor). Pure: the caller reads the rows.

@@ -101,11 +101,13 @@ export class SeedLifecycle {
   /**
    * Takes RETIRE_CHUNK pages of a removed seed out of search in the next batch, and the next chunk in
    * the batch after, so that a seed of 100,000 pages never holds the primary in one long transaction;
-   * the seed row goes once its last page did. (A batch that rolls back runs again, queueing its
-   * follow-up twice: harmless, a chunk of nothing deletes nothing twice.)
+   * the seed row goes once its last page did. It stops if the seed was submitted again meanwhile (the
+   * pages its new crawl stores are its own). (A batch that rolls back runs again, queueing its follow-up
+   * twice: harmless, a chunk of nothing deletes nothing twice.)
    */
   private retire(seedId: number): void {
     this.p.writes.push(() => {
+      if (!this.p.seedsDb.isRemoved(seedId)) return;
       const n = this.p.pages.retireSeedPages(seedId, RETIRE_CHUNK);
       this.pagesRetired += n;
       if (n === RETIRE_CHUNK) this.retire(seedId);

@@ -50,6 +50,7 @@ export function seedQueries(db: Database) {
     `UPDATE seeds SET removed_at = ?, updated_at = ? WHERE id = ? AND removed_at IS NULL RETURNING id, url`,
   );
   const deleteRemoved = db.prepare(`DELETE FROM seeds WHERE id = ? AND removed_at IS NOT NULL`);
+  const stillRemoved = db.prepare(`SELECT 1 FROM seeds WHERE id = ? AND removed_at IS NOT NULL`).pluck();
 
   return {
     /** Stores a seed, or updates depth and scope of the same URL; says whether it is new (a removed one comes back new). */
@@ -68,6 +69,10 @@ export function seedQueries(db: Database) {
     /** The server's half of removing a seed: marks it removed (undefined if there is no such seed). */
     markSeedRemoved(id: number, now: number): { id: number; url: string } | undefined {
       return markRemoved.get(now, now, id) as { id: number; url: string } | undefined;
+    },
+    /** Whether a seed is marked removed (false once it is deleted, or submitted again). */
+    isRemoved(id: number): boolean {
+      return stillRemoved.get(id) !== undefined;
     },
     /** The crawler's last step of removing a seed: deletes its row, unless it was submitted again meanwhile. */
     deleteRemovedSeed(id: number): void {
