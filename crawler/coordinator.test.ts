@@ -12,6 +12,7 @@ import { openDatabase } from '../db/open.ts';
 import { seedQueries } from '../db/seeds.ts';
 import { loadConfig } from '../server/config.ts';
 import { Coordinator } from './coordinator.ts';
+import { ROBOTS_CACHE_MS } from './robots.ts';
 import { RETIRE_CHUNK } from './seed-lifecycle.ts';
 import { pageQueries } from '../db/pages.ts';
 import { makePage } from '../server/search/test-corpus.ts';
@@ -194,5 +195,30 @@ describe('coordinator', () => {
     const searchable = (db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
     assert.equal(searchable, 20, 'the chunks stopped');
     assert.equal((db.prepare('SELECT COUNT(*) AS n FROM seeds WHERE removed_at IS NULL').get() as { n: number }).n, 1, 'the seed stays');
+  });
+
+  test('robots.txt is refreshed conditionally once its day is over; a 304 keeps its rules for another day', () => {
+    const robots = coordinator.dispatch(10_000)!;
+    assert.equal(robots.validators, undefined, 'the first fetch is not conditional');
+    coordinator.onResult(result(robots.jobId, { status: 200, etag: '"r1"', robotsBody: 'User-agent: *\nDisallow: /private\n' }), 10_010);
+    const seed = coordinator.dispatch(10_010 + DELAY_MS)!;
+    coordinator.onResult(result(seed.jobId, { status: 200, page: page([`${ORIGIN}/private/x`, `${ORIGIN}/a`]) }), 10_200);
+    coordinator.flush(10_200);
+
+    const later = 10_010 + ROBOTS_CACHE_MS;
+    const refresh = coordinator.dispatch(later)!;
+    assert.deepEqual({ kind: refresh.kind, validators: refresh.validators }, { kind: 'robots', validators: { etag: '"r1"', lastModified: null } });
+    coordinator.onResult(result(refresh.jobId, { status: 304 }), later + 10);
+    const next = coordinator.dispatch(later + 10 + DELAY_MS)!;
+    assert.equal(next.url, `${ORIGIN}/a`);
+    coordinator.onResult(result(next.jobId, { status: 200, page: page([]) }), later + 20 + DELAY_MS);
+    assert.equal(coordinator.dispatch(later + 20 + 2 * DELAY_MS), undefined, 'the stored rules still apply: /private is skipped');
+    coordinator.flush(later + 20);
+    const state = db.prepare('SELECT state FROM frontier WHERE url = ?').get(`${ORIGIN}/private/x`) as { state: string };
+    assert.equal(state.state, 'skipped');
+    const row = coordinator.snapshot(later + 20, 1).domains[0];
+    assert.deepEqual({ status: row.robots.status, http: row.robots.httpStatus, at: row.robots.fetchedAt }, {
+      status: 'ok', http: 304, at: new Date(later + 10).toISOString(),
+    }, 'checked now: good for another day');
   });
 });

@@ -135,7 +135,9 @@ export class Coordinator {
         throw err;
       }
       const jobId = this.nextJobId++;
-      const validators = job.refetch ? this.pages.validators(job.url) : undefined; // no lookup on a first crawl
+      const validators = job.kind === 'robots'
+        ? (job.url === `${job.forOrigin}/robots.txt` ? this.hosts.robotsValidators(job.forOrigin) : undefined)
+        : job.refetch ? this.pages.validators(job.url) : undefined; // no lookup on a first crawl
       this.inFlight.set(jobId, { job, origin, dispatchedAt: now, conditional: validators !== undefined });
       const out: FetchJob = { jobId, kind: job.kind, url: job.url, origin };
       if (validators) out.validators = validators; // a page stored before: asked for conditionally
@@ -188,7 +190,7 @@ export class Coordinator {
     this.scheduler.complete(origin, ended);
     this.hosts.recordEnd(origin, job.url, result, ended);
     this.fetchEnds.push(now);
-    if (job.kind === 'robots') this.queueSitemaps(job.forOrigin, this.hosts.onRobots(job, result, now), 0);
+    if (job.kind === 'robots') this.queueSitemaps(job.forOrigin, this.hosts.onRobots(job, result, now, conditional), 0);
     else if (!this.seeds.get(job.seedId)) this.onOrphan(job, origin, result, now, conditional);
     else if (job.kind === 'sitemap') this.onSitemap(job, origin, result, now);
     else this.onPage(job, origin, result, now, conditional);

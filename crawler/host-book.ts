@@ -82,6 +82,16 @@ export class HostBook {
     }, true);
   }
 
+  /**
+   * The ETag / Last-Modified of a host's stored robots.txt, for its refresh to be conditional; undefined
+   * when there is no stored file to fall back on (a 304 then would have nothing to keep).
+   */
+  robotsValidators(origin: string): { etag: string | null; lastModified: string | null } | undefined {
+    const h = this.rows.get(origin);
+    if (!h || h.robotsStatus !== 'ok' || h.robotsBody === null || (h.robotsEtag === null && h.robotsLastModified === null)) return undefined;
+    return { etag: h.robotsEtag, lastModified: h.robotsLastModified };
+  }
+
   /** Whether a page of the host may be fetched now, or its robots.txt has expired and must be fetched again first. */
   robotsVerdict(origin: string, url: string, now: number): RobotsVerdict {
     if ((this.get(origin).robotsExpiresAt ?? 0) <= now) return 'expired';
@@ -150,11 +160,13 @@ export class HostBook {
   /**
    * Applies a robots.txt fetch made for `job.forOrigin`: a redirect becomes a job of the target's host
    * (up to ROBOTS_MAX_REDIRECTS hops, then allow all); 2xx gives rules; 4xx allows all; 5xx, 429 and
-   * network failures disallow all and back the host off until robots.txt is asked again. Returns the
-   * `Sitemap:` URLs of rules just loaded for `job.forOrigin` (none otherwise).
+   * network failures disallow all and back the host off until robots.txt is asked again. A 304 to a
+   * conditional refresh (`conditional`, see robotsValidators) keeps the stored file's rules for another
+   * ROBOTS_CACHE_MS. Returns the `Sitemap:` URLs of rules just loaded for `job.forOrigin` (none otherwise).
    */
-  onRobots(job: CrawlJob, result: FetchResult, now: number): string[] {
+  onRobots(job: CrawlJob, result: FetchResult, now: number, conditional = false): string[] {
     const target = this.get(job.forOrigin);
+    const notModified = conditional && result.status === 304 && !result.error && target.robotsBody !== null;
     const hop = result.status !== null && result.status >= 300 && result.status < 400 && result.location;
     if (hop && job.hops < ROBOTS_MAX_REDIRECTS) {
       const next = new URL(result.location!).origin;
@@ -162,7 +174,7 @@ export class HostBook {
       this.scheduler.add(next, { ...job, url: result.location!, hops: job.hops + 1, notBefore: 0 }, true);
       return [];
     }
-    const outcome = result.error || result.status === null ? 'disallow-all'
+    const outcome = notModified ? 'rules' : result.error || result.status === null ? 'disallow-all'
       : hop ? 'allow-all' : robotsOutcomeForStatus(result.status);
     target.robotsHttpStatus = result.status;
     target.robotsFetchedAt = now;
@@ -176,9 +188,14 @@ export class HostBook {
       if (job.forOrigin !== new URL(job.url).origin) this.save(job.forOrigin, now);
       return [];
     }
-    const rules = outcome === 'rules' ? parseRobots(`${job.forOrigin}/robots.txt`, result.robotsBody ?? '', this.userAgent) : allowAllRules();
+    const body = notModified ? target.robotsBody : outcome === 'rules' ? result.robotsBody : null;
+    const rules = outcome === 'rules' ? parseRobots(`${job.forOrigin}/robots.txt`, body ?? '', this.userAgent) : allowAllRules();
     target.robotsStatus = outcome === 'rules' ? 'ok' : 'allow-all';
-    target.robotsBody = outcome === 'rules' ? result.robotsBody : null;
+    target.robotsBody = body;
+    // Validators of the file the rules come from (a 304 may send fresh ones; a redirected file's are not kept).
+    const sameFile = outcome === 'rules' && job.url === `${job.forOrigin}/robots.txt`;
+    target.robotsEtag = sameFile ? result.etag ?? (notModified ? target.robotsEtag : null) : null;
+    target.robotsLastModified = sameFile ? result.lastModified ?? (notModified ? target.robotsLastModified : null) : null;
     target.robotsExpiresAt = now + ROBOTS_CACHE_MS;
     target.crawlDelayMs = rules.crawlDelayMs ?? null;
     this.clearBackoff(target);

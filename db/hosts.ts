@@ -7,6 +7,9 @@ export interface HostRow {
   robotsStatus: 'pending' | 'ok' | 'allow-all' | 'unreachable';
   robotsHttpStatus: number | null;
   robotsBody: string | null;
+  /** Validators of the stored robots.txt (its refresh asks If-None-Match / If-Modified-Since). */
+  robotsEtag: string | null;
+  robotsLastModified: string | null;
   robotsFetchedAt: number | null;
   robotsExpiresAt: number | null;
   crawlDelayMs: number | null;
@@ -23,7 +26,8 @@ export interface HostRow {
 
 const COLUMNS: Array<[keyof HostRow, string]> = [
   ['origin', 'origin'], ['host', 'host'], ['robotsStatus', 'robots_status'], ['robotsHttpStatus', 'robots_http_status'],
-  ['robotsBody', 'robots_body'], ['robotsFetchedAt', 'robots_fetched_at'], ['robotsExpiresAt', 'robots_expires_at'],
+  ['robotsBody', 'robots_body'], ['robotsEtag', 'robots_etag'], ['robotsLastModified', 'robots_last_modified'],
+  ['robotsFetchedAt', 'robots_fetched_at'], ['robotsExpiresAt', 'robots_expires_at'],
   ['crawlDelayMs', 'crawl_delay_ms'], ['backoffMs', 'backoff_ms'], ['backoffUntil', 'backoff_until'],
   ['backoffReason', 'backoff_reason'], ['consecutiveErrors', 'consecutive_errors'], ['lastRequestStart', 'last_request_start'],
   ['lastRequestEnd', 'last_request_end'], ['fetchedCount', 'fetched_count'], ['errorCount', 'error_count'], ['lastError', 'last_error'],
@@ -32,7 +36,7 @@ const COLUMNS: Array<[keyof HostRow, string]> = [
 /** A host never contacted yet. */
 export function newHostRow(origin: string, host: string): HostRow {
   return {
-    origin, host, robotsStatus: 'pending', robotsHttpStatus: null, robotsBody: null, robotsFetchedAt: null,
+    origin, host, robotsStatus: 'pending', robotsHttpStatus: null, robotsBody: null, robotsEtag: null, robotsLastModified: null, robotsFetchedAt: null,
     robotsExpiresAt: null, crawlDelayMs: null, backoffMs: 0, backoffUntil: 0, backoffReason: null, consecutiveErrors: 0,
     lastRequestStart: null, lastRequestEnd: null, fetchedCount: 0, errorCount: 0, lastError: null,
   };

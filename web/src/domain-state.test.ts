@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { stateDetail, stateLabel } from './domain-state.ts';
+import { robotsText, stateDetail, stateLabel } from './domain-state.ts';
 
 describe('stateLabel', () => {
   test('names every state in the words of the Domains view', () => {
@@ -30,5 +30,15 @@ describe('stateDetail', () => {
     assert.equal(stateDetail('idle', 'idle'), null);
     assert.equal(stateDetail('idle', 'Idle '), null);
     assert.equal(stateDetail('idle', ''), null);
+  });
+});
+
+describe('robotsText', () => {
+  test('says the status in words with the HTTP status, and what a 304 means', () => {
+    const robots = (status: 'ok' | 'allow-all' | 'unreachable' | 'pending', httpStatus: number | null) => ({ status, httpStatus, fetchedAt: null, crawlDelayMs: null });
+    assert.equal(robotsText(robots('ok', 200)), 'ok (200)');
+    assert.equal(robotsText(robots('ok', 304)), 'ok (304, unchanged)');
+    assert.equal(robotsText(robots('allow-all', 404)), 'allow all (404)');
+    assert.equal(robotsText(robots('pending', null)), 'pending');
   });
 });

@@ -1,5 +1,5 @@
 // A host's crawl state in words: a short label for the coloured badge, and the server's sentence as detail.
-import type { DomainState } from './api.ts';
+import type { DomainState, RobotsInfo } from './api.ts';
 
 const LABELS: Record<DomainState, string> = {
   crawling: 'crawling',
@@ -31,4 +31,18 @@ export function stateDetail(state: DomainState, stateText: string): string | nul
     if (separator !== null) return after.slice(separator[0].length);
   }
   return text;
+}
+
+const ROBOTS_TEXT: Record<RobotsInfo['status'], string> = {
+  pending: 'pending',
+  ok: 'ok',
+  'allow-all': 'allow all',
+  unreachable: 'unreachable',
+};
+
+/** A host's robots.txt as the Domains view says it: "ok (200)", "ok (304, unchanged)", "unreachable (503)". */
+export function robotsText(robots: RobotsInfo): string {
+  const status = ROBOTS_TEXT[robots.status] ?? robots.status;
+  if (robots.httpStatus === 304) return `${status} (304, unchanged)`; // a conditional refresh kept the rules
+  return robots.httpStatus !== null ? `${status} (${robots.httpStatus})` : status;
 }

@@ -1,6 +1,7 @@
 import { Fragment, useId } from 'react';
 import type { Domain } from '../api.ts';
 import type { Sort, SortKey } from '../domain-sort.ts';
+import { robotsText } from '../domain-state.ts';
 import { formatAgo, formatCount, formatCountdown, formatDateTime, formatDelay } from '../format.ts';
 import { HostTimeline } from './host-timeline.tsx';
 import { StateBadge } from './state-badge.tsx';
@@ -10,13 +11,6 @@ const DELAY_SOURCE_TEXT: Record<Domain['delaySource'], string> = {
   'crawl-delay': 'Crawl-delay',
   'retry-after': 'Retry-After',
   backoff: 'backoff',
-};
-
-const ROBOTS_TEXT: Record<Domain['robots']['status'], string> = {
-  pending: 'pending',
-  ok: 'ok',
-  'allow-all': 'allow all',
-  unreachable: 'unreachable',
 };
 
 const COLUMNS: { key: SortKey; label: string; numeric?: boolean }[] = [
@@ -40,11 +34,6 @@ export interface DomainTableProps {
   onToggle: (host: string) => void;
   /** The current time on the server's clock, for relative times and countdowns. */
   now: number;
-}
-
-function robotsText(domain: Domain): string {
-  const status = ROBOTS_TEXT[domain.robots.status] ?? domain.robots.status;
-  return domain.robots.httpStatus !== null ? `${status} (${domain.robots.httpStatus})` : status;
 }
 
 /**
@@ -148,7 +137,7 @@ export function DomainTable({ domains, sort, onSort, expanded, onToggle, now }: 
                     )}
                   </td>
                   <td role="cell" data-label="robots.txt">
-                    <span className={`robots robots-${domain.robots.status}`}>{robotsText(domain)}</span>
+                    <span className={`robots robots-${domain.robots.status}`}>{robotsText(domain.robots)}</span>
                   </td>
                 </tr>
                 {open ? (
