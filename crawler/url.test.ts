@@ -233,6 +233,18 @@ describe('inScope', () => {
     assert.equal(inScope('http://127.0.0.2:8080/', 'http://127.0.0.3:8080/a', 'host'), false);
   });
 
+  test('path: the seed\'s host, under the seed\'s folder only', () => {
+    const docs = 'https://example.org/docs/';
+    assert.equal(inScope(docs, 'https://example.org/docs/a/b.html?x', 'path'), true);
+    assert.equal(inScope(docs, 'http://example.org/docs/', 'path'), true, 'an http→https move stays in scope, as for host');
+    assert.equal(inScope(docs, 'https://example.org/docs', 'path'), false, 'the folder without its slash is another path');
+    assert.equal(inScope(docs, 'https://example.org/docsearch/', 'path'), false);
+    assert.equal(inScope(docs, 'https://example.org/blog/', 'path'), false);
+    assert.equal(inScope(docs, 'https://other.example.org/docs/a', 'path'), false);
+    assert.equal(inScope('https://example.org/docs/intro.html', 'https://example.org/docs/next.html', 'path'), true, 'a page\'s folder');
+    assert.equal(inScope('https://example.org/', 'https://example.org/anything', 'path'), true, 'a root seed: the whole host');
+  });
+
   test('domain: same registrable domain, any port', () => {
     assert.equal(inScope(seed, 'https://blog.example.co.uk/', 'domain'), true);
     assert.equal(inScope(seed, 'http://example.co.uk:8080/', 'domain'), true);

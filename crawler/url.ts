@@ -35,7 +35,7 @@ export type UrlCheck =
   | { ok: false; code: UrlRefusalCode; message: string };
 
 /** How far links may wander from their seed. */
-export type CrawlScope = 'host' | 'domain' | 'any';
+export type CrawlScope = 'path' | 'host' | 'domain' | 'any';
 
 const SCHEMES = new Set(['http:', 'https:']);
 /** Exact host names that only make sense inside a machine or a cloud network. */
@@ -285,16 +285,26 @@ export function registrableDomain(hostname: string): string {
 }
 
 /**
- * Whether `url` stays inside the scope of `seedUrl`: 'host' = same host name and same port, where
- * each scheme's default port counts as "no port" (so an http→https upgrade of a host stays in
- * scope); 'domain' = same registrable domain (same address for IP hosts; any port); 'any' = every
- * http(s) URL. False when either URL cannot be parsed or is not http(s).
+ * The folder a 'path' scope keeps to: the seed URL's path up to its last "/" (`/docs/` for
+ * `/docs/` and for `/docs/intro.html`; `/` for a site's root).
+ */
+export function scopeFolder(pathname: string): string {
+  return pathname.slice(0, pathname.lastIndexOf('/') + 1) || '/';
+}
+
+/**
+ * Whether `url` stays inside the scope of `seedUrl`: 'path' = as 'host', and under the seed's folder
+ * (see scopeFolder); 'host' = same host name and same port, where each scheme's default port counts
+ * as "no port" (so an http→https upgrade of a host stays in scope); 'domain' = same registrable domain
+ * (same address for IP hosts; any port); 'any' = every http(s) URL. False when either URL cannot be
+ * parsed or is not http(s).
  */
 export function inScope(seedUrl: string, url: string, scope: CrawlScope): boolean {
   const seed = parse(seedUrl.trim());
   const link = parse(url.trim());
   if (seed === null || link === null || !SCHEMES.has(seed.protocol) || !SCHEMES.has(link.protocol)) return false;
   if (scope === 'any') return true;
-  if (scope === 'host') return bareHost(seed.hostname) === bareHost(link.hostname) && seed.port === link.port;
-  return registrableDomain(seed.hostname) === registrableDomain(link.hostname);
+  if (scope === 'domain') return registrableDomain(seed.hostname) === registrableDomain(link.hostname);
+  const sameHost = bareHost(seed.hostname) === bareHost(link.hostname) && seed.port === link.port;
+  return scope === 'host' ? sameHost : sameHost && link.pathname.startsWith(scopeFolder(seed.pathname));
 }

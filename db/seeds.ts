@@ -1,7 +1,10 @@
 import type { Database } from 'better-sqlite3';
 
-/** How far a crawl may wander from its seed. */
-export type Scope = 'host' | 'domain' | 'any';
+/** How far a crawl may wander from its seed: its folder of its host, its host, its domain, anywhere. */
+export type Scope = 'path' | 'host' | 'domain' | 'any';
+
+/** A 'path' seed is stored as scope 'host' with path_only = 1 (migration 0006). */
+const SCOPE_OUT = `CASE WHEN s.path_only = 1 THEN 'path' ELSE s.scope END`;
 
 /** A seed as stored, with live counts of what the crawler did with it. */
 export interface SeedRow {
@@ -20,7 +23,7 @@ export interface SeedRow {
   lastCrawledAt: number | null;
 }
 
-const SEED_COLUMNS = `s.id, s.url, s.origin, s.depth, s.scope, s.created_at AS createdAt, s.updated_at AS updatedAt,
+const SEED_COLUMNS = `s.id, s.url, s.origin, s.depth, ${SCOPE_OUT} AS scope, s.created_at AS createdAt, s.updated_at AS updatedAt,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id) AS found,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'done') AS fetched,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state IN ('queued', 'leased')) AS queued,
@@ -34,8 +37,9 @@ export type SeedChange = Pick<SeedRow, 'id' | 'url' | 'origin' | 'depth' | 'scop
 export function seedQueries(db: Database) {
   // A removed seed submitted again comes back as new: created now, and no longer removed.
   const insert = db.prepare(
-    `INSERT INTO seeds (url, origin, depth, scope, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT (url) DO UPDATE SET depth = excluded.depth, scope = excluded.scope, updated_at = excluded.updated_at,
+    `INSERT INTO seeds (url, origin, depth, scope, path_only, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (url) DO UPDATE SET depth = excluded.depth, scope = excluded.scope, path_only = excluded.path_only,
+       updated_at = excluded.updated_at,
        created_at = CASE WHEN seeds.removed_at IS NULL THEN seeds.created_at ELSE excluded.created_at END,
        removed_at = NULL
      RETURNING id, created_at = updated_at AS created`,
@@ -43,7 +47,7 @@ export function seedQueries(db: Database) {
   const byId = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s WHERE s.id = ?`);
   const all = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s WHERE s.removed_at IS NULL ORDER BY s.id DESC LIMIT ?`);
   const since = db.prepare(
-    `SELECT id, url, origin, depth, scope, updated_at AS updatedAt, removed_at AS removedAt FROM seeds
+    `SELECT id, url, origin, depth, ${SCOPE_OUT} AS scope, updated_at AS updatedAt, removed_at AS removedAt FROM seeds s
      WHERE updated_at >= ? ORDER BY updated_at, id`,
   );
   const markRemoved = db.prepare(
@@ -55,7 +59,8 @@ export function seedQueries(db: Database) {
   return {
     /** Stores a seed, or updates depth and scope of the same URL; says whether it is new (a removed one comes back new). */
     upsertSeed(seed: { url: string; origin: string; depth: number; scope: Scope }, now: number): { seed: SeedRow; created: boolean } {
-      const row = insert.get(seed.url, seed.origin, seed.depth, seed.scope, now, now) as { id: number; created: number };
+      const stored = seed.scope === 'path' ? 'host' : seed.scope;
+      const row = insert.get(seed.url, seed.origin, seed.depth, stored, seed.scope === 'path' ? 1 : 0, now, now) as { id: number; created: number };
       return { seed: byId.get(row.id) as SeedRow, created: row.created === 1 };
     },
     /** Newest seeds first, with their crawl counts. */

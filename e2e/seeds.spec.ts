@@ -137,6 +137,13 @@ test('"Add several" reports each line as accepted or refused with its own reason
   // Refused lines stay in the box to be fixed; the accepted one is listed.
   await expect(seeds.bulkInput).toHaveValue('ftp://example.org/files\nhttp://exa mple.org/');
   await expect(seeds.row(good)).toBeVisible();
+
+  // The scope chosen above applies to every line: here, only the folder of each URL.
+  await seeds.scopeSelect.selectOption({ label: 'Under this path' });
+  const docs = site.url('/p/');
+  await seeds.addSeveral([docs]);
+  await expect(seeds.bulkResults.nth(0)).toContainText('Accepted');
+  await expect(await seeds.cell(docs, 'Scope')).toHaveText('this path');
 });
 
 test.describe('with private addresses not allowed', () => {

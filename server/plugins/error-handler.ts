@@ -17,7 +17,7 @@ export class HttpError extends Error {
 
 const FIELD_HINTS: Record<string, [string, string]> = {
   depth: ['invalid-depth', 'depth must be an integer from 0 to 10 (links followed from the seed)'],
-  scope: ['invalid-scope', 'scope must be "host", "domain" or "any"'],
+  scope: ['invalid-scope', 'scope must be "path", "host", "domain" or "any"'],
   url: ['malformed', 'url must be a string such as "https://example.org/"'],
   limit: ['invalid-query', 'limit must be an integer from 1 to 50'],
   offset: ['invalid-query', 'offset must be an integer from 0 to 1000'],

@@ -74,6 +74,17 @@ describe('POST /api/seeds and GET /api/seeds', () => {
     assert.ok((await listed()).includes('https://removed.example/'));
   });
 
+  test('the path scope is stored and listed as such, and can be changed like any scope', async () => {
+    const res = await post({ url: 'https://docs.example/guide/', scope: 'path' });
+    assert.equal(res.statusCode, 201, res.body);
+    assert.equal(res.json().seed.scope, 'path');
+    const listed = async () => (await t.app.inject({ method: 'GET', url: '/api/seeds' })).json().seeds
+      .find((s: { url: string }) => s.url === 'https://docs.example/guide/').scope;
+    assert.equal(await listed(), 'path');
+    assert.equal((await post({ url: 'https://docs.example/guide/', scope: 'host' })).json().seed.scope, 'host');
+    assert.equal(await listed(), 'host');
+  });
+
   test('the same URL again updates it (200), never duplicates it', async () => {
     const res = await post({ url: 'https://example.org/b', depth: 5 });
     assert.equal(res.statusCode, 200);

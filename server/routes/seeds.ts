@@ -67,7 +67,7 @@ export async function seedRoutes(app: FastifyInstance): Promise<void> {
         properties: {
           url: { type: 'string', maxLength: 100_000 },
           depth: { type: 'integer', minimum: 0, maximum: 10 },
-          scope: { type: 'string', enum: ['host', 'domain', 'any'] },
+          scope: { type: 'string', enum: ['path', 'host', 'domain', 'any'] },
         },
         additionalProperties: false,
       },

@@ -18,7 +18,7 @@ export interface Status {
 }
 
 /** How far a seed's crawl may wander from the seed's host. */
-export type Scope = 'host' | 'domain' | 'any';
+export type Scope = 'path' | 'host' | 'domain' | 'any';
 
 /** A seed URL with its crawl progress. */
 export interface Seed {

@@ -131,6 +131,7 @@ export function SeedForm({ options, onOptionsChange, onAdded }: SeedFormProps) {
             onChange={(event) => onOptionsChange({ ...options, scope: event.target.value as Scope })}
             aria-describedby={`${id}-scope-hint`}
           >
+            <option value="path">Under this path</option>
             <option value="host">Same host</option>
             <option value="domain">Same domain</option>
             <option value="any">Any site</option>

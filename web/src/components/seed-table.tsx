@@ -2,7 +2,7 @@ import { useState } from 'react';
 import type { Seed } from '../api.ts';
 import { formatAgo, formatCount, formatCountdown, formatDateTime } from '../format.ts';
 
-const SCOPE_TEXT: Record<Seed['scope'], string> = { host: 'host', domain: 'domain', any: 'any' };
+const SCOPE_TEXT: Record<Seed['scope'], string> = { path: 'this path', host: 'host', domain: 'domain', any: 'any' };
 
 /**
  * The seed list as a table (URL, depth, scope, found, fetched, queued, failed, when it was last
