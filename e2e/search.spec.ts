@@ -86,6 +86,13 @@ test('search by keyboard: suggestions, results in the URL, pages, back button, o
   await expect(search.results).toHaveCount(6);
   await expect(search.resultLinks().first()).toHaveAttribute('href', secondPageFirst ?? 'missing');
 
+  // A result's stored text, and back to the page of results it was opened from.
+  await search.results.first().getByRole('link', { name: /^Stored text of / }).click();
+  await expect(page).toHaveURL(/\/stored\?url=.+&q=harbour&page=2$/);
+  await page.getByRole('link', { name: 'Back to results for “harbour”' }).click();
+  await expect(page).toHaveURL(/\/\?q=harbour&page=2$/);
+  await expect(search.resultLinks().first()).toHaveAttribute('href', secondPageFirst ?? 'missing');
+
   // More from this site: only the small site's pages.
   await search.open('harbour tide');
   const smallResult = search.results.filter({ hasText: small.host }).first();

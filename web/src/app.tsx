@@ -7,6 +7,7 @@ import { NotFoundView } from './views/not-found-view.tsx';
 import { SearchView } from './views/search-view.tsx';
 import { SeedsView } from './views/seeds-view.tsx';
 import { StoredView } from './views/stored-view.tsx';
+import { parsePage } from './query.ts';
 
 function normalizePath(path: string): string {
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
@@ -35,7 +36,7 @@ export function App() {
   if (path === '/') view = <SearchView />;
   else if (path === '/seeds') view = <SeedsView />;
   else if (path === '/domains') view = <DomainsView />;
-  else if (path === '/stored') view = <StoredView url={location.params.get('url') ?? ''} query={location.params.get('q') ?? ''} />;
+  else if (path === '/stored') view = <StoredView url={location.params.get('url') ?? ''} query={location.params.get('q') ?? ''} page={parsePage(location.params.get('page'))} />;
   else view = <NotFoundView path={location.path} />;
 
   return (

@@ -135,7 +135,7 @@ export function SearchView() {
                   key={result.url}
                   result={result}
                   moreHref={searchHref(siteQuery(result.host, q))}
-                  storedHref={`/stored?${new URLSearchParams({ url: result.url, q })}`}
+                  storedHref={href('/stored', { url: result.url, q, page: page > 1 ? page : null })}
                 />
               ))}
             </ol>

@@ -4,6 +4,7 @@ import type { StoredPage } from '../api.ts';
 import { Link } from '../components/link.tsx';
 import { displayUrl, formatDateTime } from '../format.ts';
 import { highlightPieces, queryWords } from '../highlight.ts';
+import { href } from '../router.ts';
 import { useTitle } from '../use-title.ts';
 
 type State = { kind: 'loading' } | { kind: 'ready'; page: StoredPage } | { kind: 'error'; message: string };
@@ -14,11 +15,11 @@ function Paragraph({ text, words }: { text: string; words: string[] }) {
 }
 
 /**
- * The Stored text view (`/stored?url=…&q=…`): the text Lantern indexed for one page, as it was when
+ * The Stored text view (`/stored?url=…&q=…&page=N`): the text Lantern indexed for one page, as it was when
  * fetched, with the search's words marked, so a person can read what matched even when the live page
  * changed or is gone. Reached from a search result.
  */
-export function StoredView({ url, query }: { url: string; query: string }) {
+export function StoredView({ url, query, page }: { url: string; query: string; /** The results page it was opened from. */ page: number }) {
   const [state, setState] = useState<State>({ kind: 'loading' });
   const words = useMemo(() => queryWords(query), [query]);
   useTitle(state.kind === 'ready' ? `Stored text: ${state.page.title || displayUrl(state.page.url)}` : 'Stored text');
@@ -35,7 +36,7 @@ export function StoredView({ url, query }: { url: string; query: string }) {
     return () => controller.abort();
   }, [url]);
 
-  const back = query.trim() === '' ? '/' : `/?q=${encodeURIComponent(query)}`;
+  const back = href('/', { q: query.trim() === '' ? null : query, page: page > 1 ? page : null });
   return (
     <section className="view stored-view" aria-labelledby="stored-heading">
       <p className="back-link">
