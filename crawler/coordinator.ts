@@ -140,7 +140,7 @@ export class Coordinator {
         : job.refetch ? this.pages.validators(job.url) : undefined; // no lookup on a first crawl
       this.inFlight.set(jobId, { job, origin, dispatchedAt: now, conditional: validators !== undefined });
       const out: FetchJob = { jobId, kind: job.kind, url: job.url, origin };
-      if (validators) out.validators = validators; // a page stored before: asked for conditionally
+      if (validators) out.validators = validators; // a page or robots.txt stored before: asked for conditionally
       return out;
     }
   }
