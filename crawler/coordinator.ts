@@ -135,8 +135,7 @@ export class Coordinator {
         throw err;
       }
       const jobId = this.nextJobId++;
-      const validators = job.kind === 'robots'
-        ? (job.url === `${job.forOrigin}/robots.txt` ? this.hosts.robotsValidators(job.forOrigin) : undefined)
+      const validators = job.kind === 'robots' ? this.hosts.robotsValidators(job)
         : job.refetch ? this.pages.validators(job.url) : undefined; // no lookup on a first crawl
       this.inFlight.set(jobId, { job, origin, dispatchedAt: now, conditional: validators !== undefined });
       const out: FetchJob = { jobId, kind: job.kind, url: job.url, origin };
@@ -200,8 +199,8 @@ export class Coordinator {
   private onPage(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
     const h = this.hosts.get(origin);
     const outcome = pageOutcome(result, conditional);
+    const until = this.noteOutcome(origin, outcome, now);
     if (outcome.kind === 'failed') {
-      const until = this.noteFailure(origin, outcome, now);
       const attempts = job.attempts + 1;
       if (outcome.retry && attempts < BACKOFF.maxAttempts) {
         const at = Math.max(until ?? 0, now + retryDelayMs(attempts));
@@ -212,7 +211,6 @@ export class Coordinator {
       }
       return;
     }
-    this.hosts.clearBackoff(h);
     switch (outcome.kind) {
       case 'redirect':
         this.onRedirect(job, result, now);
@@ -257,14 +255,19 @@ export class Coordinator {
    */
   private onOrphan(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
     if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
-    const outcome = pageOutcome(result, conditional);
-    if (outcome.kind === 'failed') this.noteFailure(origin, outcome, now);
-    else this.hosts.clearBackoff(this.hosts.get(origin));
+    this.noteOutcome(origin, pageOutcome(result, conditional), now);
   }
 
-  /** Counts a failed request against its host (error, streak, backoff as the outcome says); returns the backoff's end, if any. */
-  private noteFailure(origin: string, outcome: Extract<PageOutcome, { kind: 'failed' }>, now: number): number | undefined {
+  /**
+   * What an answer tells its host, whatever was asked: a failure counts against it (error, streak, backoff
+   * as the outcome says; returns the backoff's end, if any), anything else clears its backoff.
+   */
+  private noteOutcome(origin: string, outcome: PageOutcome, now: number): number | undefined {
     const h = this.hosts.get(origin);
+    if (outcome.kind !== 'failed') {
+      this.hosts.clearBackoff(h);
+      return undefined;
+    }
     h.errorCount++;
     h.lastError = outcome.message;
     if (outcome.streak) h.consecutiveErrors++;
@@ -291,15 +294,12 @@ export class Coordinator {
    */
   private onSitemap(job: CrawlJob, origin: string, result: FetchResult, now: number): void {
     this.hosts.sitemapDone(job.url);
-    if (result.location !== null && job.redirects < MAX_REDIRECTS && result.status !== null && result.status >= 300 && result.status < 400) {
+    const outcome = pageOutcome(result, false);
+    this.noteOutcome(origin, outcome, now);
+    if (outcome.kind === 'failed') return;
+    if (outcome.kind === 'redirect' && result.location !== null && job.redirects < MAX_REDIRECTS) {
       this.hosts.queueSitemaps(origin, [result.location], job.hops, job.seedId, job.redirects + 1);
     }
-    const outcome = pageOutcome(result, false);
-    if (outcome.kind === 'failed') {
-      this.noteFailure(origin, outcome, now);
-      return;
-    }
-    this.hosts.clearBackoff(this.hosts.get(origin));
     const entries = result.sitemap;
     if (!entries) return; // a redirect, 4xx or empty body: the host's timeline shows the request and its status
     if (entries.index) {

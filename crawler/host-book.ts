@@ -12,6 +12,9 @@ import type { DomainInfo, FetchResult, RequestLogEntry } from './protocol.ts';
 
 type HostQueries = ReturnType<typeof hostQueries>;
 
+/** Whether a robots job fetches the robots.txt of the host it asks for (not a hop of a redirect to another file). */
+const isOwnRobotsFile = (job: CrawlJob): boolean => job.url === `${job.forOrigin}/robots.txt`;
+
 /** What the robots.txt rules say about a page job at dispatch time. */
 export type RobotsVerdict = 'allowed' | 'disallowed' | 'expired';
 
@@ -83,12 +86,13 @@ export class HostBook {
   }
 
   /**
-   * The ETag / Last-Modified of a host's stored robots.txt, for its refresh to be conditional; undefined
-   * when there is no stored file to fall back on (a 304 then would have nothing to keep).
+   * The ETag / Last-Modified of a host's stored robots.txt, for the robots job that refreshes it to be
+   * conditional; undefined when there is no stored file to fall back on (a 304 then would have nothing to
+   * keep), or for a redirect hop to another file.
    */
-  robotsValidators(origin: string): { etag: string | null; lastModified: string | null } | undefined {
-    const h = this.rows.get(origin);
-    if (!h || h.robotsStatus !== 'ok' || h.robotsBody === null || (h.robotsEtag === null && h.robotsLastModified === null)) return undefined;
+  robotsValidators(job: CrawlJob): { etag: string | null; lastModified: string | null } | undefined {
+    const h = this.rows.get(job.forOrigin);
+    if (!isOwnRobotsFile(job) || !h || h.robotsStatus !== 'ok' || h.robotsBody === null || (h.robotsEtag === null && h.robotsLastModified === null)) return undefined;
     return { etag: h.robotsEtag, lastModified: h.robotsLastModified };
   }
 
@@ -193,7 +197,7 @@ export class HostBook {
     target.robotsStatus = outcome === 'rules' ? 'ok' : 'allow-all';
     target.robotsBody = body;
     // Validators of the file the rules come from (a 304 may send fresh ones; a redirected file's are not kept).
-    const sameFile = outcome === 'rules' && job.url === `${job.forOrigin}/robots.txt`;
+    const sameFile = outcome === 'rules' && isOwnRobotsFile(job);
     target.robotsEtag = sameFile ? result.etag ?? (notModified ? target.robotsEtag : null) : null;
     target.robotsLastModified = sameFile ? result.lastModified ?? (notModified ? target.robotsLastModified : null) : null;
     target.robotsExpiresAt = now + ROBOTS_CACHE_MS;
