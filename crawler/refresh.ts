@@ -20,8 +20,16 @@ export interface SeedCrawl {
  * never refreshed on top of itself. `refreshMs` 0 means never.
  */
 export function seedsDueForRefresh(seeds: readonly SeedCrawl[], now: number, refreshMs: number): number[] {
-  if (refreshMs <= 0) return [];
-  return seeds.filter((s) => !s.pending && s.lastFetchedAt !== null && now - s.lastFetchedAt >= refreshMs).map((s) => s.seedId);
+  return seeds.filter((s) => (nextRefreshAt(s, refreshMs) ?? Infinity) <= now).map((s) => s.seedId);
+}
+
+/**
+ * When a seed will be crawled again on its own: `refreshMs` after its page was last fetched; null while
+ * its crawl goes on, before its first fetch, or with `refreshMs` 0 (never). What the Seeds view shows.
+ */
+export function nextRefreshAt(seed: Omit<SeedCrawl, 'seedId'>, refreshMs: number): number | null {
+  if (refreshMs <= 0 || seed.pending || seed.lastFetchedAt === null) return null;
+  return seed.lastFetchedAt + refreshMs;
 }
 
 /** How often to look for due seeds: a quarter of the interval, between 250 ms and a minute. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { nextRefreshAt } from '../../crawler/refresh.ts';
 import { checkUrl } from '../../crawler/url.ts';
 import type { Scope, SeedRow } from '../../db/seeds.ts';
 import { errorSchema, HttpError } from '../plugins/error-handler.ts';
@@ -35,6 +36,7 @@ const seedSchema = {
  */
 function toApi(seed: SeedRow, refreshMs: number) {
   const last = seed.lastCrawledAt;
+  const next = nextRefreshAt({ lastFetchedAt: last, pending: seed.queued > 0 }, refreshMs);
   return {
     id: seed.id,
     url: seed.url,
@@ -47,7 +49,7 @@ function toApi(seed: SeedRow, refreshMs: number) {
     queued: seed.queued,
     failed: seed.failed,
     lastCrawledAt: last === null ? null : new Date(last).toISOString(),
-    nextCrawlAt: last === null || refreshMs === 0 || seed.queued > 0 ? null : new Date(last + refreshMs).toISOString(),
+    nextCrawlAt: next === null ? null : new Date(next).toISOString(),
   };
 }
 
