@@ -1,10 +1,5 @@
 // Pure helpers to mark a query's words in a page's stored text, as text pieces (never markup).
-
-/** A run of text, marked when it is (the start of) one of the query's words. */
-export interface TextPiece {
-  text: string;
-  match: boolean;
-}
+import type { SnippetPiece } from './api.ts';
 
 /**
  * The words of a search query worth marking: lower-cased, without operators (`site:…`, `-word`),
@@ -27,10 +22,10 @@ const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\
  * Splits `text` into pieces, marking every place where a word of the text starts with one of `words`
  * (case-insensitive), the way the search matched the last word of a query as a prefix.
  */
-export function highlightPieces(text: string, words: readonly string[]): TextPiece[] {
+export function highlightPieces(text: string, words: readonly string[]): SnippetPiece[] {
   if (words.length === 0 || text === '') return text === '' ? [] : [{ text, match: false }];
   const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map(escapeRegExp).join('|')})`, 'giu');
-  const pieces: TextPiece[] = [];
+  const pieces: SnippetPiece[] = [];
   let last = 0;
   for (const m of text.matchAll(pattern)) {
     const at = m.index ?? 0;

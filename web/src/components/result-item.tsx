@@ -2,11 +2,16 @@ import type { SearchResult, SnippetPiece } from '../api.ts';
 import { displayUrl, formatDate, formatDateTime } from '../format.ts';
 import { Link } from './link.tsx';
 
-/** A snippet as React text: matched words in `<mark>`, everything else plain. Crawled text is never markup. */
+/** Text pieces as React text: matched words in `<mark>`, everything else plain. Crawled text is never markup. */
+export function MarkedText({ pieces }: { pieces: readonly SnippetPiece[] }) {
+  return <>{pieces.map((piece, index) => (piece.match ? <mark key={index}>{piece.text}</mark> : piece.text))}</>;
+}
+
+/** A result's snippet (see MarkedText). */
 export function Snippet({ pieces }: { pieces: SnippetPiece[] }) {
   return (
     <p className="snippet">
-      {pieces.map((piece, index) => (piece.match ? <mark key={index}>{piece.text}</mark> : piece.text))}
+      <MarkedText pieces={pieces} />
     </p>
   );
 }

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { Seed } from '../api.ts';
-import { formatAgo, formatCount, formatCountdown, formatDateTime } from '../format.ts';
+import { formatAgo, formatCount, formatCountdown, formatDateTime, plural } from '../format.ts';
 
 const SCOPE_TEXT: Record<Seed['scope'], string> = { path: 'this path', host: 'host', domain: 'domain', any: 'any' };
 
@@ -84,7 +84,7 @@ export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId }: {
                     }}
                   >
                     <span className="confirm-text">
-                      Remove it and its {formatCount(seed.fetched)} {seed.fetched === 1 ? 'page' : 'pages'} from search?
+                      Remove it and its {plural(seed.fetched, 'page')} from search?
                     </span>
                     <button
                       type="button"

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { storedPage } from '../api.ts';
 import type { StoredPage } from '../api.ts';
 import { Link } from '../components/link.tsx';
+import { MarkedText } from '../components/result-item.tsx';
 import { displayUrl, formatDateTime } from '../format.ts';
 import { highlightPieces, queryWords } from '../highlight.ts';
 import { href } from '../router.ts';
@@ -11,7 +12,11 @@ type State = { kind: 'loading' } | { kind: 'ready'; page: StoredPage } | { kind:
 
 /** One paragraph of stored text, the query's words in `<mark>`: crawled text is only ever text. */
 function Paragraph({ text, words }: { text: string; words: string[] }) {
-  return <p>{highlightPieces(text, words).map((piece, i) => (piece.match ? <mark key={i}>{piece.text}</mark> : piece.text))}</p>;
+  return (
+    <p>
+      <MarkedText pieces={highlightPieces(text, words)} />
+    </p>
+  );
 }
 
 /**
