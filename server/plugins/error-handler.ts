@@ -1,5 +1,6 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance } from 'fastify';
+import { MAX_QUERY_CHARS } from '../search/query-parser.ts';
 
 /** The body of every error answer. */
 export const errorSchema = {
@@ -19,6 +20,7 @@ const FIELD_HINTS: Record<string, [string, string]> = {
   depth: ['invalid-depth', 'depth must be an integer from 0 to 10 (links followed from the seed)'],
   scope: ['invalid-scope', 'scope must be "path", "host", "domain" or "any"'],
   url: ['malformed', 'url must be a string such as "https://example.org/"'],
+  q: ['invalid-query', `q must be given once, as text of at most ${MAX_QUERY_CHARS} characters`],
   limit: ['invalid-query', 'limit must be an integer from 1 to 50'],
   offset: ['invalid-query', 'offset must be an integer from 0 to 1000'],
   id: ['invalid-id', 'the seed id must be a whole number from 1 up, as GET /api/seeds lists it'],

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { pageQueries } from '../../db/pages.ts';
 import { SearchService } from '../search/search-service.ts';
 import { CORPUS, tempDatabase } from '../search/test-corpus.ts';
+import errorHandler from '../plugins/error-handler.ts';
 import { searchRoutes } from './search.ts';
 
 let env: ReturnType<typeof tempDatabase>;
@@ -18,6 +19,7 @@ before(async () => {
   service = new SearchService(env.db);
   service.refresh();
   app = Fastify();
+  await app.register(errorHandler);
   await app.register(searchRoutes, { search: service });
   await app.ready();
 });
@@ -63,14 +65,25 @@ test('nothing searchable → 400 bad-query; hostile text → 200 or 400, never 5
   }
   const missing = await app.inject({ url: '/api/search' });
   assert.equal(missing.statusCode, 400);
-  for (const q of ['"', 'NEAR(', 'a:b', '^x', 'AND OR NOT', '"unbalanced phrase', 'x*y*', '\u0000a', 'k'.repeat(2500), '(("a', 'title:x OR body:y']) {
+  for (const q of ['"', 'NEAR(', 'a:b', '^x', 'AND OR NOT', '"unbalanced phrase', 'x*y*', '\u0000a', 'k'.repeat(1000), '(("a', 'title:x OR body:y']) {
     const res = await app.inject({ url: '/api/search', query: { q } });
     assert.ok(res.statusCode === 200 || res.statusCode === 400, `${JSON.stringify(q.slice(0, 20))} → ${res.statusCode}`);
     const sres = await app.inject({ url: '/api/suggest', query: { q } });
     assert.equal(sres.statusCode, 200);
   }
-  const long = (await app.inject({ url: '/api/search', query: { q: `telescope ${'x'.repeat(2500)}` } })).json();
-  assert.equal(long.query.length, 1000);
+});
+
+test('a query string that is too long, or gives q twice, is a 400 that says what to change', async () => {
+  for (const url of ['/api/search', '/api/suggest']) {
+    for (const query of [`q=telescope+${'x'.repeat(1000)}`, 'q=telescope&q=andromeda']) {
+      const res = await app.inject({ url: `${url}?${query}` });
+      assert.equal(res.statusCode, 400, `${url}?${query.slice(0, 30)}`);
+      assert.deepEqual(res.json(), { error: 'invalid-query', message: 'q must be given once, as text of at most 1000 characters' });
+    }
+  }
+  const longest = await app.inject({ url: '/api/search', query: { q: `telescope ${'x'.repeat(990)}` } });
+  assert.equal(longest.statusCode, 200);
+  assert.equal(longest.json().query.length, 1000);
 });
 
 test('GET /api/suggest answers completions', async () => {

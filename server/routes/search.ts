@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { errorSchema } from '../plugins/error-handler.ts';
 import { BadQueryError, MAX_LIMIT, MAX_OFFSET, MAX_SUGGEST } from '../search/search-service.ts';
+import { MAX_QUERY_CHARS } from '../search/query-parser.ts';
 import type { SearchService } from '../search/search-service.ts';
 
 const snippetSchema = {
@@ -58,10 +59,14 @@ const suggestResponseSchema = {
 interface SearchQuery { q: string; limit: number; offset: number }
 interface SuggestQuery { q: string; limit: number; format: 'json' | 'opensearch' }
 
+/** `q` as both routes take it: one text, at most MAX_QUERY_CHARS long (longer is a client's mistake, said as 400). */
+const queryText = { type: 'string', maxLength: MAX_QUERY_CHARS, default: '' } as const;
+
 /**
  * `GET /api/search` and `GET /api/suggest` (docs/api.md, Search). A query with nothing searchable
  * answers 400 `{error: 'bad-query', message}`; the query text itself is never refused for its
- * content (search-service.ts makes any text safe), only limit/offset outside their ranges are.
+ * content (search-service.ts makes any text safe), only for its length, for being given twice, or
+ * for limit/offset outside their ranges.
  */
 export async function searchRoutes(app: FastifyInstance, opts: { search: SearchService }): Promise<void> {
   const search = opts.search;
@@ -71,7 +76,7 @@ export async function searchRoutes(app: FastifyInstance, opts: { search: SearchS
       querystring: {
         type: 'object',
         properties: {
-          q: { type: 'string', default: '' },
+          q: queryText,
           limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 10 },
           offset: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 },
         },
@@ -93,7 +98,7 @@ export async function searchRoutes(app: FastifyInstance, opts: { search: SearchS
       querystring: {
         type: 'object',
         properties: {
-          q: { type: 'string', default: '' },
+          q: queryText,
           limit: { type: 'integer', minimum: 1, maximum: MAX_SUGGEST, default: 8 },
           format: { type: 'string', enum: ['json', 'opensearch'], default: 'json' },
         },

@@ -127,16 +127,27 @@ describe('POST /api/seeds and GET /api/seeds', () => {
     assert.match(res.json().message, /CRAWL_ALLOW_PRIVATE=1/);
   });
 
-  test('415 for a body that is not sent as JSON', async () => {
-    const res = await t.app.inject({ method: 'POST', url: '/api/seeds', payload: 'url=https://example.org/', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    assert.equal(res.statusCode, 415);
-    assert.equal(res.json().error, 'unsupported-media-type');
+  test('415 for a body that is not sent as JSON, including the kinds a page of another site can send without asking', async () => {
+    // A cross-site form or fetch() can send these three without a CORS preflight; text/plain is the one that could carry JSON.
+    for (const [type, payload] of [
+      ['application/x-www-form-urlencoded', 'url=https://example.org/'],
+      ['text/plain', '{"url": "https://example.org/"}'],
+      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="url"\r\n\r\nhttps://example.org/\r\n--x--\r\n'],
+    ]) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/seeds', payload, headers: { 'content-type': type } });
+      assert.equal(res.statusCode, 415, type);
+      assert.deepEqual(res.json(), { error: 'unsupported-media-type', message: 'send the body as application/json' });
+    }
   });
 
   test('403 for a cross-site Origin, so another page in the browser cannot add seeds', async () => {
     const res = await post({ url: 'https://example.org/x' }, { origin: 'https://evil.example', host: 'localhost:3000' });
     assert.equal(res.statusCode, 403);
     assert.equal(res.json().error, 'cross-origin');
+    // A sandboxed frame or a page opened from file: sends the opaque origin "null".
+    const opaque = await post({ url: 'https://example.org/x' }, { origin: 'null', host: 'localhost:3000' });
+    assert.equal(opaque.statusCode, 403);
+    assert.equal(opaque.json().error, 'cross-origin');
     const same = await post({ url: 'https://example.org/x' }, { origin: 'http://localhost:3000', host: 'localhost:3000' });
     assert.equal(same.statusCode, 201);
   });
