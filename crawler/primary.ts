@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, type Config } from '../server/config.ts';
 import { openDatabase, type Database } from '../db/open.ts';
+import { storageErrorAdvice, storageErrorDetail } from '../db/storage-error.ts';
 import { Coordinator } from './coordinator.ts';
 import { FETCH_DEFAULTS, fetchLimits } from './fetcher.ts';
 import { acquireLock, releaseLock } from './primary-lock.ts';
@@ -27,7 +28,6 @@ const WORKER_EXIT_MS = 2_000;
 /** Waits between attempts to write after the database refused a write: doubling, capped. */
 export const WRITE_RETRY = { firstMs: 250, maxMs: 5_000 };
 /** Error codes that come from the machine, not from a bug: wait them out instead of restarting. */
-const STORAGE_ERROR = /^(SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|PROTOCOL)|ENOSPC|EROFS|EACCES|EPERM|EIO|EDQUOT)/;
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -104,17 +104,17 @@ function sendWorker(worker: Worker, msg: PrimaryToWorker): void {
  * and retry the queued writes with a doubling wait; anything else is a bug: report it and exit.
  */
 function onWriteError(err: unknown, during: string): void {
-  const e = err as { code?: unknown; message?: unknown };
-  const code = typeof e.code === 'string' ? e.code : '';
-  const detail = `${code ? `${code}: ` : ''}${String(e.message ?? err)}`;
-  if (!STORAGE_ERROR.test(code)) {
-    fatal(`could not write to the database while ${during} (${detail}); restarting the crawler`);
+  const detail = storageErrorDetail(err);
+  if (detail === null) {
+    const e = err as { code?: unknown; message?: unknown } | null;
+    const code = e && typeof e.code === 'string' ? `${e.code}: ` : '';
+    fatal(`could not write to the database while ${during} (${code}${String(e?.message ?? err)}); restarting the crawler`);
     return;
   }
   trouble ??= { since: Date.now(), failures: 0, timer: null, reported: '' };
   trouble.failures++;
   const waitMs = Math.min(WRITE_RETRY.firstMs * 2 ** (trouble.failures - 1), WRITE_RETRY.maxMs);
-  const message = `cannot write to the database in ${config.dataDir} (${detail}): is the disk full or the file read-only? ` +
+  const message = `${storageErrorAdvice(config.dataDir, detail)} ` +
     'The crawl is paused; what was fetched is kept and stored as soon as the database takes writes again';
   const attempt = `attempt ${trouble.failures} failed while ${during}; next in ${waitMs} ms`;
   if (message !== trouble.reported) {

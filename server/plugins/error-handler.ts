@@ -1,6 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { MAX_QUERY_CHARS } from '../search/query-parser.ts';
+import { storageErrorAdvice, storageErrorDetail } from '../../db/storage-error.ts';
 
 /** The body of every error answer. */
 export const errorSchema = {
@@ -39,7 +40,8 @@ function validationAnswer(err: FastifyError): { code: string; message: string } 
 
 /**
  * One error handler for the whole API: schema failures and client mistakes become a 4xx with a code and a
- * message that says what to fix; anything else is logged and answered with a 500 that leaks nothing.
+ * message that says what to fix; a database that cannot be written (full disk, read-only file) is a 503 that
+ * says so; anything else is logged and answered with a 500 that leaks nothing.
  */
 export default fp(async function errorHandler(app: FastifyInstance) {
   app.setErrorHandler((err: FastifyError, request, reply) => {
@@ -62,6 +64,16 @@ export default fp(async function errorHandler(app: FastifyInstance) {
         ? ['invalid-json', 'the body is not valid JSON']
         : ['bad-request', err.message]);
       return reply.code(status).send({ error: code, message });
+    }
+    const storage = storageErrorDetail(err);
+    if (storage !== null) {
+      // The machine's trouble, not a bug: say what is wrong and that nothing was saved, so the person can act and retry.
+      const where = app.hasDecorator('config') ? app.config.dataDir : 'DATA_DIR';
+      request.log.error({ err }, 'error-handler: the database refused a write');
+      return reply.code(503).header('retry-after', '10').send({
+        error: 'storage-unavailable',
+        message: `${storageErrorAdvice(where, storage)} Nothing was saved; try again once the disk has space or the file is writable.`,
+      });
     }
     request.log.error({ err }, 'error-handler: unexpected error');
     return reply.code(500).send({ error: 'internal', message: 'Lantern hit an internal error; the server log has the details' });
