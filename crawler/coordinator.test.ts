@@ -61,6 +61,18 @@ describe('coordinator', () => {
     return coordinator.dispatch(t + 10 + DELAY_MS)!;
   }
 
+  test('the crawl-wide queued count is the sum of the hosts\' rows, robots.txt and requests in flight included', () => {
+    const counts = (t: number) => {
+      const { status, domains } = coordinator.snapshot(t, 1);
+      return { header: status.queued, rows: domains.map((d) => d.queued) };
+    };
+    assert.deepEqual(counts(10_000), { header: 2, rows: [2] }, 'robots.txt and the seed page wait');
+    const robots = coordinator.dispatch(10_000)!;
+    assert.deepEqual(counts(10_001), { header: 2, rows: [2] }, 'robots.txt in flight, the seed page waits');
+    coordinator.onResult(result(robots.jobId, { status: 404 }), 10_010);
+    assert.deepEqual(counts(10_011), { header: 1, rows: [1] });
+  });
+
   test('the host clock runs from when the response ended, not from when the report arrived', () => {
     const seed = pastRobots(10_000);
     const t = 10_110;

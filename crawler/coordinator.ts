@@ -390,8 +390,10 @@ export class Coordinator {
   snapshot(now: number, workers: number): { status: CrawlStatus; domains: DomainInfo[] } {
     while (this.fetchEnds.length > 0 && this.fetchEnds[0] < now - 60_000) this.fetchEnds.shift();
     const domains: DomainInfo[] = this.hosts.describeAll(now);
+    // "Queued" means the same in the header as in the rows (waiting or being fetched), so they add up.
+    const queued = domains.reduce((sum, d) => sum + d.queued, 0);
     return {
-      status: { queued: this.scheduler.queuedCount(), inFlight: this.inFlight.size, workers, fetchRatePerMin: this.fetchEnds.length },
+      status: { queued, inFlight: this.inFlight.size, workers, fetchRatePerMin: this.fetchEnds.length },
       domains,
     };
   }

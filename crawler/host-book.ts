@@ -251,7 +251,7 @@ export class HostBook {
       const clock = this.scheduler.host(origin);
       const delay = this.scheduler.effectiveDelay(origin);
       domains.push(describeHost({
-        row, queued: clock.queue.length + clock.inFlight, inFlight: clock.inFlight, dueAt: this.scheduler.dueAt(origin),
+        row, queued: clock.queue.length + clock.priority.length + clock.inFlight, inFlight: clock.inFlight, dueAt: this.scheduler.dueAt(origin),
         delayMs: delay.ms, delaySource: delay.source, robotsSkipped: this.robotsSkipped.get(origin) ?? 0,
       }, now));
     }
