@@ -53,3 +53,18 @@ test('gaps in the numbering are refused', () => {
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a database newer than this Lantern is refused, untouched, with what to do', () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-mig-'));
+  try {
+    const db = new BetterSqlite3(path.join(dir, DB_FILE));
+    db.pragma('user_version = 99');
+    assert.throws(() => migrate(db, readMigrations()), (e: Error) => e instanceof MigrationError &&
+      e.message === `migrate: the database is at version 99 but this Lantern knows only ${readMigrations().length}; use a newer Lantern or another DATA_DIR`);
+    assert.equal(db.pragma('user_version', { simple: true }), 99);
+    assert.deepEqual(db.prepare(`SELECT name FROM sqlite_master`).all(), [], 'no migration ran');
+    db.close();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

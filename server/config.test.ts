@@ -12,7 +12,7 @@ test('every variable is optional and has its documented default', () => {
   assert.equal(c.crawlTimeoutMs, 30_000);
   assert.equal(c.crawlMaxUrlsPerHost, 10_000);
   assert.equal(c.crawlRefreshMs, 7 * 24 * 3_600_000);
-  assert.ok(c.crawlWorkers >= 2);
+  assert.ok(c.crawlWorkers >= 2 && c.crawlWorkers <= 64, 'the default stays within the range an explicit value may take');
   assert.equal(c.allowPrivate, false);
   assert.match(c.userAgent, /^LanternBot\/\d+\.\d+\.\d+ \(\+personal search engine\)$/);
   assert.equal(c.userAgent, DEFAULTS.userAgent);

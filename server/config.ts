@@ -35,7 +35,7 @@ export const DEFAULTS = {
   port: 3000,
   host: '127.0.0.1',
   dataDir: './data',
-  crawlWorkers: () => Math.max(2, os.availableParallelism()),
+  crawlWorkers: () => Math.min(64, Math.max(2, os.availableParallelism())),
   crawlDelayMs: 1000,
   crawlTimeoutMs: 30_000,
   crawlMaxUrlsPerHost: CRAWL_LIMITS.maxUrlsPerHost,
