@@ -1,7 +1,8 @@
 /**
  * Search in the browser against a crawled loopback site: the query lives in the URL (Enter, pages,
  * back button, shared links), matches are highlighted, "More from this site" narrows to one host,
- * suggestions work from the keyboard, and an empty result points to Seeds.
+ * suggestions are debounced and work from the keyboard, an empty result points to Seeds, and a
+ * failed search says why.
  */
 import { expect, test } from './fixtures.ts';
 import { SearchPage } from './pages/search-page.ts';
@@ -51,9 +52,38 @@ test('search by keyboard: suggestions, results in the URL, pages, back button, o
   expect(xml).toContain('type="application/x-suggestions+json"');
   await expect(search.navLink('Search')).toHaveAttribute('aria-current', 'page');
 
-  // Suggestions: titles are "Page N"; ArrowDown picks one, Enter searches for it.
+  // Suggestions wait for a pause in typing: a quick typist costs a request or two, not one per key.
+  const suggestAsked: string[] = [];
+  page.on('request', (sent) => {
+    const url = new URL(sent.url());
+    if (url.pathname === '/api/suggest') suggestAsked.push(url.searchParams.get('q') ?? '');
+  });
+  const typed = 'harbour lights';
+  const typedAnswered = page.waitForResponse((response) => new URL(response.url()).searchParams.get('q') === typed);
+  await search.searchBox.pressSequentially(typed, { delay: 30 });
+  await typedAnswered;
+  expect(suggestAsked.length, `suggest requests for ${typed.length} keys: ${suggestAsked.join(' | ')}`).toBeLessThanOrEqual(4);
+  await search.searchBox.fill('');
+  await expect(search.suggestions).toBeHidden();
+
+  // Titles are "Page N". The list stays up while the next letter's suggestions load (no flicker).
+  const options = search.suggestions.getByRole('option');
   await search.searchBox.pressSequentially('pag');
-  await expect(search.suggestions.getByRole('option').first()).toBeVisible();
+  await expect(options.first()).toBeVisible();
+  const flicker = await search.suggestions.evaluateHandle((list) => {
+    const seen = { gone: false };
+    new MutationObserver(() => {
+      if (list.hasAttribute('hidden') || list.children.length === 0) seen.gone = true;
+    }).observe(list, { attributes: true, childList: true });
+    return seen;
+  });
+  const pageAnswered = page.waitForResponse((response) => new URL(response.url()).searchParams.get('q') === 'page');
+  await search.searchBox.press('e');
+  await pageAnswered;
+  await expect(options.first()).toBeVisible();
+  expect(await flicker.evaluate((seen) => seen.gone), 'the list was hidden or emptied while typing').toBe(false);
+
+  // ArrowDown picks a suggestion, Escape closes the list and keeps the text.
   await expect(search.searchBox).toHaveAttribute('aria-expanded', 'true');
   await search.searchBox.press('ArrowDown');
   const chosen = search.suggestions.getByRole('option', { selected: true });
@@ -62,10 +92,30 @@ test('search by keyboard: suggestions, results in the URL, pages, back button, o
   await search.searchBox.press('Escape');
   await expect(search.suggestions).toBeHidden();
   await expect(search.searchBox).toHaveAttribute('aria-expanded', 'false');
-  await expect(search.searchBox).toHaveValue('pag');
+  await expect(search.searchBox).toHaveValue('page');
+
+  // ArrowDown reopens the list; the second suggestion is the title "Page 0", and Enter searches for it.
+  await search.searchBox.press('ArrowDown');
+  await search.searchBox.press('ArrowDown');
+  await expect(search.suggestionText(chosen)).toHaveText('Page 0');
+  await search.searchBox.press('Enter');
+  await expect(page).toHaveURL((url) => url.searchParams.get('q') === 'Page 0');
+  await expect(search.searchBox).toHaveValue('Page 0');
+  await expect(search.suggestions).toBeHidden();
+  await expect(search.resultLinks().first()).toHaveText('Page 0');
+  const pageZeroResults = await search.resultLinks().allTextContents();
 
   await search.search('harbour');
   await expect(page).toHaveURL(/\/\?q=harbour$/);
+  await expect(search.summary).toContainText('16 results in');
+  await expect(search.results).toHaveCount(10);
+
+  // Back to the previous query and forward again: the box and the results follow the URL.
+  await page.goBack();
+  await expect(search.searchBox).toHaveValue('Page 0');
+  await expect(search.resultLinks()).toHaveText(pageZeroResults);
+  await page.goForward();
+  await expect(search.searchBox).toHaveValue('harbour');
   await expect(search.summary).toContainText('16 results in');
   await expect(search.results).toHaveCount(10);
   await expect(search.results.first().locator('mark').first()).toHaveText(/harbour/i);
@@ -109,4 +159,12 @@ test('search by keyboard: suggestions, results in the URL, pages, back button, o
   await expect(page).toHaveURL(/\/seeds$/);
   await page.goBack();
   await expect(search.searchBox).toHaveValue('zebraquartz');
+
+  // A search the server fails says so, in the API's own words.
+  await page.route('**/api/search?**', (route) =>
+    route.fulfill({ status: 500, json: { error: 'internal', message: 'Lantern hit an internal error; the server log has the details' } }),
+  );
+  await search.search('harbour');
+  await expect(search.error).toHaveText('Search failed. Lantern hit an internal error; the server log has the details');
+  await expect(search.results).toHaveCount(0);
 });

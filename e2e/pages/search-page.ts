@@ -35,6 +35,11 @@ export class SearchPage extends AppShell {
     await this.searchBox.press('Enter');
   }
 
+  /** The suggested text of a suggestion (without the address a title suggestion also shows). */
+  suggestionText(option: Locator): Locator {
+    return option.locator('.suggestion-text');
+  }
+
   /** Title links of the results shown, in order. */
   resultLinks(): Locator {
     return this.results.getByRole('heading').getByRole('link');
