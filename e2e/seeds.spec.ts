@@ -1,6 +1,7 @@
 /**
  * Seeds in the browser: a person adds seeds through the Seeds view and sees why a URL was refused;
- * plus screenshots of every view at desktop and phone widths, in light and dark, kept as test artifacts.
+ * plus screenshots of every view at desktop and phone widths, in light and dark, kept as test artifacts,
+ * checking that no view scrolls sideways and that dark mode really is darker.
  */
 import type { Page, TestInfo } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
@@ -167,6 +168,20 @@ async function screenshot(page: Page, testInfo: TestInfo, name: string): Promise
   await testInfo.attach(name, { path: file, contentType: 'image/png' });
 }
 
+/** The page fits the window's width: nothing sticks out sideways for a person to scroll to. */
+async function expectNoSidewaysScroll(page: Page, name: string): Promise<void> {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    innerWidth: window.innerWidth,
+  }));
+  expect(scrollWidth, `${name}: the page is wider than the ${innerWidth} px window`).toBeLessThanOrEqual(innerWidth);
+}
+
+/** The sum of the red, green and blue of a computed colour ("rgb(19, 20, 23)"): lower is darker. */
+function channelSum(color: string): number {
+  return (color.match(/\d+(\.\d+)?/g) ?? []).slice(0, 3).reduce((sum, n) => sum + Number(n), 0);
+}
+
 test('screenshots of every view at desktop and phone widths, light and dark', async ({ page, request }, testInfo) => {
   test.setTimeout(120_000); // a crawl of 12 pages, then sixteen views
   // A 12-page site, and a second host whose robots.txt answers 503, so the Domains view shows two states.
@@ -190,6 +205,7 @@ test('screenshots of every view at desktop and phone widths, light and dark', as
   const seeds = new SeedsPage(page);
   const domains = new DomainsPage(page);
 
+  const background: Partial<Record<'light' | 'dark', string>> = {};
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
     for (const [width, viewport] of [
@@ -201,20 +217,24 @@ test('screenshots of every view at desktop and phone widths, light and dark', as
 
       await search.open();
       await expect(search.searchBox).toBeFocused();
+      background[scheme] ??= await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
       await search.search('harbour');
       await expect(page).toHaveURL(/\?q=harbour$/);
       await expect(search.summary).toContainText(/results? in (\d+|<1) ms/);
       await expect(search.results.first()).toBeVisible();
       await expect(search.results.first().locator('mark').first()).toHaveText(/harbour/i);
+      await expectNoSidewaysScroll(page, `search-${label}`);
       await screenshot(page, testInfo, `search-${label}`);
 
       await search.results.first().getByRole('link', { name: /^Stored text of / }).click();
       await expect(page.locator('.stored-text mark').first()).toHaveText(/harbour/i);
+      await expectNoSidewaysScroll(page, `stored-${label}`);
       await screenshot(page, testInfo, `stored-${label}`);
 
       await search.navigateTo('Seeds');
       await expect(seeds.row(site.url('/'))).toBeVisible();
       await expect(await seeds.cell(site.url('/'), 'Fetched')).toHaveText('12');
+      await expectNoSidewaysScroll(page, `seeds-${label}`);
       await screenshot(page, testInfo, `seeds-${label}`);
 
       await seeds.navigateTo('Domains');
@@ -224,7 +244,13 @@ test('screenshots of every view at desktop and phone widths, light and dark', as
       await expect(domains.hostButton(site.host)).toHaveAttribute('aria-expanded', 'true');
       await expect(domains.timeline(site.host)).toBeVisible();
       await expect(domains.timeline(site.host).locator('rect').first()).toBeAttached();
+      await expectNoSidewaysScroll(page, `domains-${label}`);
       await screenshot(page, testInfo, `domains-${label}`);
     }
   }
+  // Dark mode is its own palette, not the light one: the page behind everything is darker.
+  expect(background.dark, 'the body background in dark mode').not.toBe(background.light);
+  expect(channelSum(background.dark ?? ''), `dark ${background.dark} against light ${background.light}`).toBeLessThan(
+    channelSum(background.light ?? ''),
+  );
 });
