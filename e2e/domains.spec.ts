@@ -37,13 +37,16 @@ test('hosts are listed, sorted, filtered and expanded; the view reconnects after
   await expect(domains.row(open.host).getByRole('cell').nth(1)).toHaveText('6', { timeout: 30_000 });
   await expect(domains.row(closed.host)).toContainText(/robots\.txt unreachable/i);
   await expect(domains.row(closed.host)).toContainText('unreachable (503)');
+  // The crawl-wide fetch rate counts the last minute's fetches: a whole number per minute, above 0 now.
+  await expect(domains.stat('Fetch rate')).toHaveText(/^[1-9][\d,]* \/ min$/);
 
-  // Sort by Fetched: most first, then flipped; aria-sort says which way.
-  await domains.sortButton('Fetched').click();
+  // Sort by Fetched from the keyboard (Enter, then Space): most first, then flipped; aria-sort says which way.
+  await domains.sortButton('Fetched').press('Enter');
   const fetchedHeader = domains.table.getByRole('columnheader', { name: 'Fetched' });
   await expect(fetchedHeader).toHaveAttribute('aria-sort', 'descending');
   await expect(domains.table.getByRole('rowheader').first()).toHaveAccessibleName(open.host);
-  await domains.sortButton('Fetched').click();
+  await expect(domains.sortButton('Fetched')).toBeFocused(); // the refresh every second keeps the focus
+  await page.keyboard.press('Space');
   await expect(fetchedHeader).toHaveAttribute('aria-sort', 'ascending');
   await expect(domains.table.getByRole('rowheader').first()).toHaveAccessibleName(closed.host);
 
@@ -52,8 +55,8 @@ test('hosts are listed, sorted, filtered and expanded; the view reconnects after
   await expect(domains.table.getByRole('rowheader')).toHaveCount(1);
   await expect(domains.row(open.host)).toBeVisible();
 
-  // The timeline: one mark per request (robots.txt plus 6 pages), each with a hover title.
-  await domains.hostButton(open.host).click();
+  // The timeline, opened with Enter: one mark per request (robots.txt plus 6 pages), each with a hover title.
+  await domains.hostButton(open.host).press('Enter');
   await expect(domains.hostButton(open.host)).toHaveAttribute('aria-expanded', 'true');
   const timeline = domains.timeline(open.host);
   await expect(timeline).toHaveAttribute('aria-label', /^7 requests to/);
