@@ -209,6 +209,39 @@ describe('coordinator', () => {
     assert.equal((db.prepare('SELECT COUNT(*) AS n FROM seeds WHERE removed_at IS NULL').get() as { n: number }).n, 1, 'the seed stays');
   });
 
+  test('a sitemap not yet read when the primary dies is read after the restart; one already read is not read again', () => {
+    const restart = (t: number): Coordinator => {
+      const next = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS) }), `run-${t}`);
+      next.start(t);
+      return next;
+    };
+    /** Hands out every job due within `ms` of `t` (each answered at once with `answer`), as "kind url" lines. */
+    const drain = (c: Coordinator, t: number, answer: (job: FetchJob) => Partial<FetchResult>): string[] => {
+      const seen: string[] = [];
+      for (let now = t; now < t + 20 * DELAY_MS; now += DELAY_MS) {
+        const job = c.dispatch(now);
+        if (!job) continue;
+        seen.push(`${job.kind} ${job.url}`);
+        c.onResult(result(job.jobId, answer(job)), now + 1);
+        while (c.hasWrites()) c.flush(now + 1); // found URLs are queued by the batch that stores them
+      }
+      return seen;
+    };
+    const robots = coordinator.dispatch(10_000)!;
+    coordinator.onResult(result(robots.jobId, { status: 200, robotsBody: `User-agent: *\nAllow: /\nSitemap: ${ORIGIN}/sitemap.xml\n` }), 10_010);
+    coordinator.flush(10_010); // the robots.txt result and the sitemap job it queued are on disk; then the primary dies
+
+    const second = restart(20_000);
+    const urlset = { index: false, urls: [`${ORIGIN}/from-sitemap`], dropped: 0 };
+    const seen = drain(second, 20_000, (job) => (job.kind === 'sitemap' ? { status: 200, sitemap: urlset } : { status: 200, page: page([]) }));
+    assert.ok(seen.includes(`sitemap ${ORIGIN}/sitemap.xml`), `the sitemap is read after the restart: ${seen.join(', ')}`);
+    assert.ok(seen.includes(`page ${ORIGIN}/from-sitemap`), 'and the page it names is crawled');
+
+    const third = restart(30_000);
+    const again = drain(third, 30_000, () => ({ status: 200, page: page([]) }));
+    assert.deepEqual(again, [], 'nothing is left to fetch: the sitemap was read, and a restart does not read it again');
+  });
+
   test('robots.txt is refreshed conditionally once its day is over; a 304 keeps its rules for another day', () => {
     const robots = coordinator.dispatch(10_000)!;
     assert.equal(robots.validators, undefined, 'the first fetch is not conditional');

@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { Config } from '../server/config.ts';
 import { frontierQueries, type FrontierRow } from '../db/frontier.ts';
 import { hostQueries } from '../db/hosts.ts';
+import { sitemapJobQueries } from '../db/sitemap-jobs.ts';
 import { pageQueries } from '../db/pages.ts';
 import { seedQueries } from '../db/seeds.ts';
 import { Scheduler } from './scheduler.ts';
@@ -51,7 +52,7 @@ export class Coordinator {
     this.scheduler = new Scheduler<CrawlJob>(config.crawlDelayMs);
     this.writes = new WriteBatch(db);
     this.frontier = frontierQueries(db);
-    this.hosts = new HostBook(this.scheduler, hostQueries(db), config.userAgent, (w) => this.writes.push(w));
+    this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w) => this.writes.push(w));
     this.pages = pageQueries(db);
     this.intake = new LinkIntake(this.frontier, (origin) => this.hosts.find(origin), config.crawlMaxUrlsPerHost);
     this.seedLife = new SeedLifecycle({
@@ -166,11 +167,11 @@ export class Coordinator {
     if (job.kind === 'page') this.writes.push(() => this.frontier.retryUrl(job.frontierId, attempts, now, reason));
   }
 
-  /** Every job in flight goes back to the queue (the crawl is stopping). */
+  /** Every job in flight goes back to the queue (the crawl is stopping); a sitemap's stored row stays for the next start. */
   returnInFlight(): void {
     for (const [, { job }] of this.inFlight) {
       if (job.kind === 'page') this.writes.push(() => this.frontier.returnLease(job.frontierId));
-      else if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
+      else if (job.kind === 'sitemap') this.hosts.sitemapReturned(job.url);
     }
     this.inFlight.clear();
   }

@@ -1,4 +1,5 @@
 import { hostQueries, newHostRow, type HostRow } from '../db/hosts.ts';
+import { sitemapJobQueries, type SitemapJobRow } from '../db/sitemap-jobs.ts';
 import type { Scheduler } from './scheduler.ts';
 import { nextBackoffMs } from './backoff.ts';
 import {
@@ -11,6 +12,7 @@ import type { CrawlJob } from './crawl-job.ts';
 import type { DomainInfo, FetchResult, RequestLogEntry } from './protocol.ts';
 
 type HostQueries = ReturnType<typeof hostQueries>;
+type SitemapJobQueries = ReturnType<typeof sitemapJobQueries>;
 
 /** Whether a robots job fetches the robots.txt of the host it asks for (not a hop of a redirect to another file). */
 const isOwnRobotsFile = (job: CrawlJob): boolean => job.url === `${job.forOrigin}/robots.txt`;
@@ -23,6 +25,7 @@ export type RobotsVerdict = 'allowed' | 'disallowed' | 'expired';
  * backoff, counts, last error), the robots.txt rules in force, and its last requests. It turns robots.txt
  * fetches into rules with RFC 9309's status rules (redirects followed as jobs of the target host, so its
  * clock spaces each hop; the rules found apply to the host that asked), and it sets and clears backoff.
+ * It also keeps the sitemap jobs, stored until they are over so that a restart reads what it had not.
  * Writes go into the coordinator's queue (`write`), applied in its next transaction. Time comes in.
  */
 export class HostBook {
@@ -36,11 +39,15 @@ export class HostBook {
   constructor(
     private readonly scheduler: Scheduler<CrawlJob>,
     private readonly hostsDb: HostQueries,
+    private readonly sitemapJobs: SitemapJobQueries,
     private readonly userAgent: string,
     private readonly write: (w: () => void) => void,
   ) {}
 
-  /** Loads the stored hosts at start: clocks, backoff, and robots rules still fresh (else a robots.txt job). */
+  /**
+   * Loads the stored hosts at start: clocks, backoff, and robots rules still fresh (else a robots.txt job);
+   * then the sitemap jobs that were not over, queued again behind their host's robots.txt if it is due.
+   */
   restore(now: number): void {
     for (const row of this.hostsDb.allHosts()) {
       // A request that started but whose end was never recorded ended at the latest now.
@@ -55,6 +62,7 @@ export class HostBook {
         this.needRobots(row.origin, row.robotsStatus === 'unreachable' ? row.backoffUntil : 0);
       }
     }
+    for (const job of this.sitemapJobs.pendingSitemapJobs()) this.addSitemapJob(job);
   }
 
   /** The host's row; a host never seen before is created, paused, with its robots.txt job queued first. */
@@ -222,15 +230,27 @@ export class HostBook {
       if (taken >= SITEMAPS_PER_FILE) break;
       if (new URL(url).origin !== origin || this.sitemapsQueued.has(url)) continue;
       taken++;
-      this.sitemapsQueued.add(url);
-      this.scheduler.add(origin, {
-        notBefore: 0, kind: 'sitemap', url, frontierId: 0, seedId, depth: 0, attempts: 0, redirects, forOrigin: origin, hops,
-      });
+      const job: SitemapJobRow = { url, origin, seedId, hops, redirects };
+      this.addSitemapJob(job);
+      this.write(() => this.sitemapJobs.rememberSitemapJob(job));
     }
   }
 
-  /** A sitemap job is over (read, failed, skipped or dropped): it may be queued again. */
+  private addSitemapJob({ url, origin, seedId, hops, redirects }: SitemapJobRow): void {
+    this.sitemapsQueued.add(url);
+    this.scheduler.add(origin, {
+      notBefore: 0, kind: 'sitemap', url, frontierId: 0, seedId, depth: 0, attempts: 0, redirects, forOrigin: origin, hops,
+    });
+  }
+
+  /** A sitemap job is over (read, failed, skipped or dropped): it may be queued again, and a restart forgets it. */
   sitemapDone(url: string): void {
+    this.sitemapsQueued.delete(url);
+    this.write(() => this.sitemapJobs.forgetSitemapJob(url));
+  }
+
+  /** A sitemap job in flight when the crawl stops: its stored row stays, so the next start reads it. */
+  sitemapReturned(url: string): void {
     this.sitemapsQueued.delete(url);
   }
 
