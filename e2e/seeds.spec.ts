@@ -54,6 +54,10 @@ test('a person goes to Seeds, sees why a bad URL is refused, and adds a good one
   await expect(await seeds.cell(good, 'Scope')).toHaveText('host');
   // The list refreshes on its own (every 2 s) as the crawler fetches the site's 3 pages.
   await expect(await seeds.cell(good, 'Fetched')).toHaveText('3', { timeout: 30_000 });
+  // Every URL it found was fetched: none waits, none failed.
+  await expect(await seeds.cell(good, 'Found')).toHaveText('3');
+  await expect(await seeds.cell(good, 'Queued')).toHaveText('0');
+  await expect(await seeds.cell(good, 'Failed')).toHaveText('0');
   // When the seed was crawled, and when it will be again on its own (CRAWL_REFRESH, a week by default).
   await expect(await seeds.cell(good, 'Crawled')).toHaveText(/^(just now|\d+ s ago)next in 7 d$/);
 });
