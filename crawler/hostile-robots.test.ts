@@ -3,19 +3,25 @@
  * redirected to another host (followed on that host's clock; its rules apply to the host that asked),
  * answered with 500, with 429, or not at all (timeout), and one with a BOM, CRLF line ends and odd
  * casing. Unreachable robots.txt means nothing else is fetched until a later fetch succeeds; the host
- * row says why. A normal site in the same crawl completes. Judged from the sites' own request logs,
- * the crawler's SQLite file and its host snapshot.
+ * row says why. A normal site in the same crawl completes at full speed while the broken robots.txt
+ * files are still failing; no worker dies and the workers' memory stays bounded. Judged from the
+ * sites' own request logs, the crawler's SQLite file and its host snapshots.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type http from 'node:http';
 import { startTestWeb, generateSite, politenessReport, waitFor, type RequestRecord, type TestSite, type TestWeb } from '../e2e/test-web/test-web.ts';
 import { startCrawler, type CrawlerHarness } from '../e2e/test-web/crawler-harness.ts';
-import { htmlPage } from '../e2e/test-web/hostile-pages.ts';
+import { crawlWorkerPids, htmlPage } from '../e2e/test-web/hostile-pages.ts';
+import { sampleMemory, type MemorySampler } from '../e2e/test-web/memory-sampler.ts';
 import { BACKOFF } from './backoff.ts';
+import { fetchLimits } from './fetcher.ts';
+import type { DomainInfo } from './protocol.ts';
 import { ROBOTS_MAX_BYTES } from './robots.ts';
 
 const DELAY_MS = 100;
+const NORMAL_PAGES = 10;
+const RSS_BOUND_MiB = 250;
 
 /** Requests that came closer than DELAY_MS after the previous one ended, for a readable failure. */
 function gaps(log: RequestRecord[]): string[] {
@@ -24,6 +30,7 @@ function gaps(log: RequestRecord[]): string[] {
 
 /** CRAWL_TIMEOUT_MS: a request may take 3 s in all; the wait for headers gets half of it. */
 const TIMEOUT_MS = 3000;
+const LIMITS = fetchLimits(TIMEOUT_MS);
 
 /**
  * A request the crawler abandoned ends, in the site's log, when the site's event loop gets to the closed
@@ -63,6 +70,8 @@ describe('hostile robots.txt through the real cluster', () => {
   let silent: TestSite;
   let odd: TestSite;
   let normal: TestSite;
+  let workersAtStart: number[];
+  let memory: MemorySampler;
   let throttledCalls = 0;
   const robotsRequests = (site: TestSite) => site.requestsTo('/robots.txt');
 
@@ -88,17 +97,46 @@ describe('hostile robots.txt through the real cluster', () => {
         robots: '\uFEFFuSeR-AgEnT: LANTERNBOT\r\nDisALLOW: /secret\r\nALLOW: /\r\n\r\nUser-Agent: *\r\nDisallow: /\r\n',
         pages: pagesLinking(['/secret', '/public', '/SECRET']),
       },
-      generateSite({ pages: 10, prefix: 'normal' }),
+      generateSite({ pages: NORMAL_PAGES, prefix: 'normal' }),
     ]);
     [huge, asker, target, failing, throttled, silent, odd, normal] = web.sites;
     asker.setRobots({ status: 301, headers: { location: target.url('/rules-for-a.txt') } });
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_TIMEOUT_MS: String(TIMEOUT_MS) });
+    workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), { timeoutMs: 30_000, message: 'two workers' });
+    memory = sampleMemory(() => crawlWorkerPids(crawler));
     for (const site of [huge, asker, failing, throttled, silent, odd, normal]) crawler.addSeed(site.url('/'), { depth: 1 });
   });
 
   after(async () => {
+    memory?.stop();
     await crawler?.close();
     await web?.close();
+  });
+
+  /** Every row the primary's snapshots showed for `host`, oldest first. */
+  function rows(host: string): DomainInfo[] {
+    return crawler.messages.flatMap((m) => (m.type === 'snapshot' ? m.domains.filter((d) => d.host === host) : []));
+  }
+
+  /** The first snapshot row that showed `host` with robots.txt unreachable (waiting for one if none yet). */
+  function unreachableRow(host: string): Promise<DomainInfo> {
+    return waitFor(() => rows(host).find((d) => d.state === 'robots-unreachable'), { timeoutMs: 5_000, message: `a snapshot of ${host} with robots.txt unreachable` });
+  }
+
+  test('meanwhile: the normal site is crawled completely, politely and at full speed while the broken robots.txt files still fail', async () => {
+    await crawler.waitIdle({ origin: normal.origin, minDone: NORMAL_PAGES, timeoutMs: 30_000 });
+    // Done before the 500 and the silent host were even asked a second time (after their first backoff, 5 s).
+    assert.equal(robotsRequests(failing).length, 1, 'the 500 host is still in its first backoff');
+    assert.equal(robotsRequests(silent).length, 1, 'the silent host is still hanging or in its first backoff');
+    assert.equal(normal.log.length, NORMAL_PAGES + 1);
+    assert.deepEqual(gaps(normal.log), []);
+    const hang = silent.log[0];
+    const during = normal.log.filter((r) => r.start > hang.start && r.start < (Number.isNaN(hang.end) ? Infinity : hang.end));
+    assert.ok(during.length >= 2, `the normal site was crawled while the silent robots.txt hung (${during.length} requests meanwhile)`);
+    const starts = normal.log.map((r) => r.start).sort((a, b) => a - b);
+    const maxGap = Math.max(...starts.slice(1).map((t, i) => t - starts[i]));
+    console.log(`# hostile-robots: largest gap between two requests to the normal site ${Math.round(maxGap)} ms`);
+    assert.ok(maxGap < LIMITS.headersTimeoutMs, `the normal site never waited for the silent robots.txt (largest gap ${Math.round(maxGap)} ms; its fetch hangs ${LIMITS.headersTimeoutMs} ms)`);
   });
 
   test('a 2 MB robots.txt: only its first 500 KiB count; a rule after them is ignored, one before it obeyed', async () => {
@@ -130,7 +168,7 @@ describe('hostile robots.txt through the real cluster', () => {
     assert.ok(second.start - first.end >= BACKOFF.firstMs, `asked again after ${Math.round(second.start - first.end)} ms`);
     const row = await waitFor(() => crawler.domain(failing.host)?.state === 'robots-unreachable' && crawler.domain(failing.host), { timeoutMs: 5_000, message: 'row' });
     assert.equal(row.lastError, 'robots.txt answered HTTP 500');
-    assert.match(row.stateText, /robots\.txt unreachable \(robots\.txt answered HTTP 500\); nothing fetched until it answers/);
+    assert.match(row.stateText, /^robots\.txt unreachable \(robots\.txt answered HTTP 500\); nothing fetched until it answers/);
     assert.equal(crawler.frontier(failing.url('/'))?.state, 'queued', 'the seed waits, not lost');
   });
 
@@ -141,6 +179,11 @@ describe('hostile robots.txt through the real cluster', () => {
     assert.ok(log[1].start - log[0].end >= 1000, `asked again after ${Math.round(log[1].start - log[0].end)} ms`);
     assert.deepEqual(log.slice(2).map((r) => r.path).sort(), ['/', '/yes']);
     assert.equal(crawler.frontier(throttled.url('/no'))?.state, 'skipped');
+    // For that second, the host's row said why nothing was fetched.
+    const row = await unreachableRow(throttled.host);
+    assert.equal(row.lastError, 'robots.txt answered HTTP 429');
+    assert.match(row.stateText, /^robots\.txt unreachable \(robots\.txt answered HTTP 429\); nothing fetched until it answers(, retry at \d\d:\d\d:\d\d UTC)?$/);
+    assert.equal(row.fetched, 0);
   });
 
   test(`robots.txt that never answers: a timeout (CRAWL_TIMEOUT_MS=${TIMEOUT_MS}) disallows all, is retried after the backoff, and the row says so`, async () => {
@@ -150,8 +193,10 @@ describe('hostile robots.txt through the real cluster', () => {
     assert.ok(first.end - first.start < TIMEOUT_MS + 2_000, `it gave up after ${Math.round(first.end - first.start)} ms`);
     assert.ok(second.start - first.end >= BACKOFF.firstMs - HANG_UP_SLACK_MS, `asked again after ${Math.round(second.start - first.end)} ms`);
     assert.ok(silent.log.every((r) => r.path === '/robots.txt'), 'nothing but robots.txt was requested');
-    const row = await waitFor(() => crawler.domain(silent.host)?.robots.status === 'unreachable' && crawler.domain(silent.host), { timeoutMs: 5_000, message: 'row' });
-    assert.match(row.lastError ?? '', /sent no response headers/);
+    const row = await unreachableRow(silent.host);
+    assert.equal(row.robots.status, 'unreachable');
+    assert.match(row.lastError ?? '', /^fetcher: 127\.[\d.:]+ sent no response headers within 1\.5 s$/);
+    assert.match(row.stateText, /^robots\.txt unreachable \(fetcher: 127\.[\d.:]+ sent no response headers within 1\.5 s\); nothing fetched until it answers(, retry at \d\d:\d\d:\d\d UTC)?$/);
     assert.equal(crawler.frontier(silent.url('/'))?.state, 'queued', 'the seed waits, not lost');
   });
 
@@ -161,10 +206,12 @@ describe('hostile robots.txt through the real cluster', () => {
     assert.equal(crawler.frontier(odd.url('/secret'))?.state, 'skipped');
   });
 
-  test('meanwhile the normal site is crawled completely and politely', async () => {
-    await crawler.waitIdle({ origin: normal.origin, minDone: 10, timeoutMs: 30_000 });
-    assert.equal(normal.log.length, 11);
-    assert.deepEqual(gaps(normal.log), []);
+  test('the crawl never stopped: the same workers, the primary running, memory bounded', () => {
+    assert.deepEqual(crawlWorkerPids(crawler), workersAtStart, 'the same two workers as at the start');
     assert.equal(crawler.primary.exitCode, null);
+    const mem = memory.stop();
+    console.log(`# hostile-robots: peak worker RSS ${mem.peakRssMiB} MiB (VmHWM ${mem.peakHwmMiB} MiB) over ${mem.samples} samples`);
+    assert.ok(mem.samples > 3);
+    assert.ok(mem.peakHwmMiB < RSS_BOUND_MiB, `peak worker memory ${mem.peakHwmMiB} MiB stays under ${RSS_BOUND_MiB} MiB`);
   });
 });
