@@ -1,6 +1,7 @@
 /**
  * fetchRaw against a real loopback server: decompression, the cap with and without truncation, bodies
- * that are not wanted, and a body that is not what its Content-Encoding says.
+ * that are not wanted, and a body that is not what its Content-Encoding says. Also the limits a crawl
+ * gets with no CRAWL_TIMEOUT_MS set.
  */
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -9,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { createAgent, fetchLimits, fetchRaw, FetchFailure, FETCH_DEFAULTS } from './fetcher.ts';
 import type { WorkerSettings } from './protocol.ts';
+import { loadConfig } from '../server/config.ts';
 import { waitFor } from '../e2e/test-web/wait-for.ts';
 
 const SETTINGS: WorkerSettings = { userAgent: 'LanternBot/0.1', allowPrivate: true, ...fetchLimits(4000) };
@@ -88,4 +90,11 @@ test('a body that is not wanted (an error page) is not read', async () => {
   const raw = await get('/missing');
   assert.equal(raw.status, 404);
   assert.equal(raw.body, null);
+});
+
+test('with CRAWL_TIMEOUT_MS unset, a site gets 15 s to send its headers: less than the 20 s of the "headers after 20 s" site', () => {
+  const limits = fetchLimits(loadConfig({}).crawlTimeoutMs); // as crawler/primary.ts computes them
+  assert.equal(limits.totalTimeoutMs, 30_000);
+  assert.equal(limits.headersTimeoutMs, 15_000);
+  assert.ok(limits.headersTimeoutMs < 20_000, 'a site that sends its headers only after 20 s is cut off first');
 });

@@ -4,7 +4,8 @@
  * middle of a body, a host name that does not resolve (.invalid), and a TLS handshake that fails (a
  * self-signed HTTPS site on loopback).
  * Where the first contact (robots.txt) already fails, RFC 9309 says nothing may be fetched: the host's
- * row says why in words, robots.txt is retried with a growing backoff, and its URLs wait, not lost.
+ * row says why in words, robots.txt is retried with a growing backoff (5 s, then 10 s), and its URLs
+ * wait, not lost.
  * Where a page fetch fails, the URL carries the error, is retried, the host backs off after the second
  * failure in a row, and the URL ends failed after its last attempt. Meanwhile the healthy site is
  * crawled at full speed, no worker dies, and the workers' memory stays bounded.
@@ -17,12 +18,23 @@ import { deadPort, resetMidBody, startVanishingSite, type VanishingSite } from '
 import { startTlsSite, type TlsSite } from '../e2e/test-web/tls-site.ts';
 import { sampleMemory, type MemorySampler } from '../e2e/test-web/memory-sampler.ts';
 import { BACKOFF } from './backoff.ts';
+import { classifyError, fetchLimits, guardedLookup, type Resolver } from './fetcher.ts';
 import type { DomainInfo, RequestLogEntry } from './protocol.ts';
 
 const DELAY_MS = 50;
 const HEALTHY_PAGES = 15;
 const RSS_BOUND_MiB = 250;
 const NO_SUCH_HOST = 'nothing-here.invalid';
+/**
+ * What a failed name lookup may say, depending on the machine's resolver: NXDOMAIN ("does not
+ * resolve"), no answer right now (EAI_AGAIN, offline), no answer in time (the worker's own lookup
+ * limit), or an empty answer. Any of them is a clear DNS error naming the host.
+ */
+const DNS_FAILURE = new RegExp(`^fetcher: the host name ${NO_SUCH_HOST.replace(/\./g, '\\.')} (does not resolve|` +
+  'could not be resolved right now \\(the name server did not answer\\)|' +
+  'did not resolve within [\\d.]+ s \\(the name server is slow or unreachable\\)|has no address)$');
+/** A lookup that gets no answer fails after half the connect time (crawler/fetcher.ts guardedLookup). */
+const LOOKUP_LIMIT_MS = fetchLimits().connectTimeoutMs / 2;
 
 describe('network failures through the real cluster', () => {
   let web: TestWeb;
@@ -71,12 +83,20 @@ describe('network failures through the real cluster', () => {
     return reply.type === 'requests' ? reply.requests : [];
   }
 
-  /** robots.txt failed twice, the second attempt only after the first backoff; the seed waits, never requested. */
-  async function assertRobotsBackoff(origin: string, host: string, error: RegExp): Promise<DomainInfo> {
-    const tries = await waitFor(async () => {
+  /** The host's robots.txt attempts, once there are at least `n` (oldest first). */
+  function robotsAttempts(origin: string, n: number, timeoutMs: number): Promise<RequestLogEntry[]> {
+    return waitFor(async () => {
       const t = (await timeline(origin)).filter((r) => r.url === `${origin}/robots.txt`);
-      return t.length >= 2 && t;
-    }, { timeoutMs: BACKOFF.firstMs + 10_000, message: `two robots.txt attempts on ${host}` });
+      return t.length >= n && t;
+    }, { timeoutMs, message: `${n} robots.txt attempts on ${origin}` });
+  }
+
+  /**
+   * robots.txt failed twice, the second attempt only after the first backoff; the seed waits, never
+   * requested. Each attempt failed within `maxAttemptMs`.
+   */
+  async function assertRobotsBackoff(origin: string, host: string, error: RegExp, maxAttemptMs = 3000): Promise<DomainInfo> {
+    const tries = await robotsAttempts(origin, 2, BACKOFF.firstMs + 2 * maxAttemptMs + 10_000);
     for (const t of tries) assert.match(t.error ?? '', error);
     const gap = Date.parse(tries[1].startedAt) - (Date.parse(tries[0].startedAt) + tries[0].durationMs);
     assert.ok(gap >= BACKOFF.firstMs - 50, `the retry came ${gap} ms after the failure (backoff ${BACKOFF.firstMs} ms)`);
@@ -91,7 +111,7 @@ describe('network failures through the real cluster', () => {
     assert.equal(row.fetched, 0);
     const seed = crawler.frontier(`${origin}/`);
     assert.deepEqual([seed?.state, seed?.attempts], ['queued', 0], 'the seed waits for robots.txt, not lost and never tried');
-    assert.ok(tries.every((t) => t.durationMs < 3000), `each attempt failed fast (${tries.map((t) => t.durationMs).join(', ')} ms)`);
+    assert.ok(tries.every((t) => t.durationMs < maxAttemptMs), `each attempt failed fast (${tries.map((t) => t.durationMs).join(', ')} ms)`);
     return row;
   }
 
@@ -129,8 +149,16 @@ describe('network failures through the real cluster', () => {
     assert.ok(maxGap < 3000, `the healthy site never waited on the broken ones (largest gap ${Math.round(maxGap)} ms)`);
   });
 
-  test('connection refused (nothing listens on the port): robots.txt unreachable in words, retried after a backoff', async () => {
-    await assertRobotsBackoff(refusedOrigin, new URL(refusedOrigin).host, /^fetcher: 127\.0\.200\.3:\d+ refused the connection \(nothing listens there\)$/);
+  test('connection refused (nothing listens on the port): robots.txt unreachable in words, retried after 5 s, then after 10 s', async () => {
+    const error = /^fetcher: 127\.0\.200\.3:\d+ refused the connection \(nothing listens there\)$/;
+    await assertRobotsBackoff(refusedOrigin, new URL(refusedOrigin).host, error);
+    // The backoff doubles: the third attempt comes 10 s after the second failed.
+    const tries = await robotsAttempts(refusedOrigin, 3, 2 * BACKOFF.firstMs + 10_000);
+    const after = tries.slice(1).map((t, i) => Date.parse(t.startedAt) - (Date.parse(tries[i].startedAt) + tries[i].durationMs));
+    assert.ok(after[0] >= BACKOFF.firstMs - 50 && after[0] < BACKOFF.firstMs + 3000, `the second attempt came ${after[0]} ms after the first failed (backoff ${BACKOFF.firstMs} ms)`);
+    assert.ok(after[1] >= 2 * BACKOFF.firstMs - 50 && after[1] < 2 * BACKOFF.firstMs + 3000, `the third attempt came ${after[1]} ms after the second failed (backoff ${2 * BACKOFF.firstMs} ms)`);
+    assert.match(tries[2].error ?? '', error);
+    assert.deepEqual([crawler.frontier(`${refusedOrigin}/`)?.state, crawler.frontier(`${refusedOrigin}/`)?.attempts], ['queued', 0], 'the seed still waits');
   });
 
   test('a site that goes down after its robots.txt: the page is refused, retried with backoff, then given up', async () => {
@@ -146,7 +174,8 @@ describe('network failures through the real cluster', () => {
   });
 
   test('a host name that does not resolve (.invalid): a dns error in words, robots.txt retried after a backoff', async () => {
-    const row = await assertRobotsBackoff(`http://${NO_SUCH_HOST}`, NO_SUCH_HOST, new RegExp(`^fetcher: the host name ${NO_SUCH_HOST.replace('.', '\\.')} does not resolve$`));
+    // Offline, a lookup may fail only at the worker's lookup limit, so an attempt may take that long.
+    const row = await assertRobotsBackoff(`http://${NO_SUCH_HOST}`, NO_SUCH_HOST, DNS_FAILURE, LOOKUP_LIMIT_MS + 1000);
     assert.equal(row.robots.status, 'unreachable');
   });
 
@@ -165,4 +194,23 @@ describe('network failures through the real cluster', () => {
     console.log(`# hostile-network: peak worker RSS ${mem.peakRssMiB} MiB (VmHWM ${mem.peakHwmMiB} MiB) over ${mem.samples} samples`);
     assert.ok(mem.peakHwmMiB < RSS_BOUND_MiB, `peak worker memory ${mem.peakHwmMiB} MiB stays under ${RSS_BOUND_MiB} MiB`);
   });
+});
+
+test('the DNS wording the .invalid case accepts is what the fetcher says for each way a lookup fails, and only that', async () => {
+  const url = `http://${NO_SUCH_HOST}/`;
+  const lookupError = (resolve: Resolver) => new Promise<string>((done) => {
+    guardedLookup({ allowPrivate: true, connectTimeoutMs: 1000 }, resolve)(NO_SUCH_HOST, { all: true }, (err: unknown) => done(classifyError(err, url).message));
+  });
+  const messages = [
+    classifyError(Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' }), url).message,
+    classifyError(Object.assign(new Error('getaddrinfo EAI_AGAIN'), { code: 'EAI_AGAIN' }), url).message,
+    await lookupError(() => undefined), // no answer within the lookup limit
+    await lookupError((_h, _o, callback) => callback(null, [])), // an empty answer
+  ];
+  assert.equal(new Set(messages).size, 4, 'four different sentences');
+  for (const m of messages) assert.match(m, DNS_FAILURE);
+  for (const code of ['ECONNREFUSED', 'ECONNRESET', 'EHOSTUNREACH']) {
+    assert.doesNotMatch(classifyError(Object.assign(new Error(code), { code }), url).message, DNS_FAILURE, `${code} is no DNS error`);
+  }
+  assert.doesNotMatch(classifyError(Object.assign(new Error('x'), { code: 'ENOTFOUND' }), 'http://other.invalid/').message, DNS_FAILURE, 'another host name');
 });
