@@ -2,7 +2,7 @@ import cluster, { type Worker } from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, loadConfig, type Config } from '../server/config.ts';
-import { openDatabase, type Database } from '../db/open.ts';
+import { DatabaseNotWritableError, openDatabase, type Database } from '../db/open.ts';
 import { storageErrorAdvice, storageErrorDetail } from '../db/storage-error.ts';
 import { Coordinator } from './coordinator.ts';
 import { FETCH_DEFAULTS, fetchLimits } from './fetcher.ts';
@@ -60,6 +60,7 @@ async function startUp(): Promise<{ config: Config; db: Database; coordinator: C
   try {
     db = openDatabase(config.dataDir);
   } catch (err) {
+    if (err instanceof DatabaseNotWritableError) throw err; // it names the folder and says what to do
     throw new Error(`cannot open the database in ${config.dataDir}: ${(err as Error).message}`);
   }
   const coordinator = new Coordinator(db, config, randomUUID());

@@ -3,6 +3,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { migrate } from './migrate.ts';
+import { storageErrorAdvice, storageErrorDetail } from './storage-error.ts';
 
 /** The database file's name inside DATA_DIR. */
 export const DB_FILE = 'lantern.db';
@@ -18,7 +19,31 @@ export function openDatabase(dataDir: string, opts: { readonly?: boolean; migrat
   }
   db.pragma('foreign_keys = ON');
   if (opts.migrate ?? !opts.readonly) migrate(db);
+  if (!opts.readonly) assertWritable(db, dataDir);
   return db;
+}
+
+/** The database can be opened but not written: a read-only file or file system, or a full disk. */
+export class DatabaseNotWritableError extends Error {
+  override name = 'DatabaseNotWritableError';
+}
+
+/**
+ * SQLite opens a file it may not write as read-only without a word (and a full disk shows only at the
+ * first write), so the first page stored would be the first to fail; a no-op write at open says it at
+ * once, in words. A database merely busy (another writer) is not this: that error passes through.
+ */
+export function assertWritable(db: Database, dataDir: string): void {
+  try {
+    db.pragma(`user_version = ${db.pragma('user_version', { simple: true }) as number}`);
+  } catch (err) {
+    const detail = storageErrorDetail(err);
+    if (detail === null || /^SQLITE_(BUSY|LOCKED)/.test(detail)) throw err;
+    throw new DatabaseNotWritableError(
+      `open: ${storageErrorAdvice(dataDir, detail)} Make DATA_DIR and its files writable by the user running Lantern, or free some space`,
+      { cause: err },
+    );
+  }
 }
 
 export type { Database };
