@@ -31,7 +31,7 @@ function result(jobId: number, part: Partial<FetchResult>): FetchResult {
 function page(links: string[]): ParsedPage {
   return {
     finalUrl: `${ORIGIN}/`, title: 'Home', description: '', headings: [], text: 'words', lang: null, canonical: null,
-    links, noindex: false, nofollow: false, contentHash: 'h',
+    links, noindex: false, nofollow: false, noarchive: false, nosnippet: false, contentHash: 'h',
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * Page-level robots directives through a real cluster: meta robots (and meta for our own product
  * token), X-Robots-Tag headers and rel="nofollow" links. noindex keeps a page out of search but its
- * links are followed; nofollow stores the page but follows none of its links. Judged from the site's
+ * links are followed; nofollow stores the page but follows none of its links; noarchive and nosnippet
+ * are stored with the page (search and the stored-text view obey them). Judged from the site's
  * request log and the crawler's SQLite file (pages and the full-text index).
  */
 import { after, before, describe, test } from 'node:test';
@@ -37,7 +38,7 @@ describe('robots directives through the real cluster', () => {
       robots: 'User-agent: *\nAllow: /\n',
       pages: {
         '/': `<!doctype html><html><head><title>Home</title></head><body><h1>Home</h1>` +
-          ['/noindex', '/nofollow', '/none', '/token', '/other-bot', '/xrobots', '/xrobots-nofollow'].map((l) => `<a href="${l}">${l}</a>`).join(' ') +
+          ['/noindex', '/nofollow', '/none', '/token', '/other-bot', '/xrobots', '/xrobots-nofollow', '/noarchive', '/nosnippet'].map((l) => `<a href="${l}">${l}</a>`).join(' ') +
           ` <a rel="nofollow" href="/rel-nofollow">sponsored</a> <a rel="external NOFOLLOW" href="/rel-nofollow-2">ad</a></body></html>`,
         '/noindex': page('noindex', ['/from-noindex'], '<meta name="robots" content="noindex">'),
         '/nofollow': page('nofollow', ['/from-nofollow'], '<meta name="robots" content="nofollow">'),
@@ -46,6 +47,8 @@ describe('robots directives through the real cluster', () => {
         '/other-bot': page('otherbot', ['/from-other-bot'], '<meta name="OtherBot" content="noindex, nofollow">'),
         '/xrobots': withHeader(page('xrobots', ['/from-xrobots']), 'noindex'),
         '/xrobots-nofollow': withHeader(page('xrobotsnofollow', ['/from-xrobots-nofollow']), 'nofollow'),
+        '/noarchive': page('noarchive', [], '<meta name="robots" content="noarchive">'),
+        '/nosnippet': withHeader(page('nosnippet', []), 'nosnippet'),
         '/from-noindex': page('fromnoindex', []),
         '/from-xrobots': page('fromxrobots', []),
         '/from-other-bot': page('fromotherbot', []),
@@ -60,7 +63,7 @@ describe('robots directives through the real cluster', () => {
     site = web.sites[0];
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: '100' });
     crawler.addSeed(site.url('/'), { depth: 3 });
-    await crawler.waitIdle({ origin: site.origin, minDone: 11, timeoutMs: 40_000 });
+    await crawler.waitIdle({ origin: site.origin, minDone: 13, timeoutMs: 40_000 });
     requested = new Set(site.log.map((r) => r.path));
   });
 
@@ -71,7 +74,7 @@ describe('robots directives through the real cluster', () => {
 
   test('exactly the expected pages were requested, each once', () => {
     const expected = ['/robots.txt', '/', '/noindex', '/nofollow', '/none', '/token', '/other-bot', '/xrobots',
-      '/xrobots-nofollow', '/from-noindex', '/from-xrobots', '/from-other-bot'];
+      '/xrobots-nofollow', '/noarchive', '/nosnippet', '/from-noindex', '/from-xrobots', '/from-other-bot'];
     assert.deepEqual(site.log.map((r) => r.path).sort(), expected.sort());
   });
 
@@ -106,6 +109,16 @@ describe('robots directives through the real cluster', () => {
     assert.ok(requested.has('/from-xrobots'));
     assert.deepEqual(flags('/xrobots-nofollow'), { indexed: 1, noindex: 0, nofollow: 1 });
     assert.ok(!requested.has('/from-xrobots-nofollow'));
+  });
+
+  test('noarchive (meta) and nosnippet (X-Robots-Tag) pages stay searchable, with what they forbid to show stored', () => {
+    const shown = (path: string) =>
+      crawler.db.prepare('SELECT indexed, noarchive, nosnippet FROM pages WHERE url = ?').get(site.url(path));
+    assert.deepEqual(shown('/noarchive'), { indexed: 1, noarchive: 1, nosnippet: 0 });
+    assert.deepEqual(shown('/nosnippet'), { indexed: 1, noarchive: 0, nosnippet: 1 });
+    assert.deepEqual(shown('/'), { indexed: 1, noarchive: 0, nosnippet: 0 });
+    assert.equal(searchable('noarchiveword'), true);
+    assert.equal(searchable('nosnippetword'), true);
   });
 
   test('rel="nofollow" links are not followed (not even queued)', () => {

@@ -10,7 +10,7 @@ function result(part: Partial<FetchResult>): FetchResult {
 
 const page: ParsedPage = {
   finalUrl: 'https://a.example/', title: 'A', description: '', headings: [], text: 'words', lang: null, canonical: null,
-  links: [], noindex: false, nofollow: false, contentHash: 'h',
+  links: [], noindex: false, nofollow: false, noarchive: false, nosnippet: false, contentHash: 'h',
 };
 
 describe('pageOutcome', () => {

@@ -91,6 +91,6 @@ export function pageRecord(
     contentType: result.contentType, title: page.title, description: page.description, headings: page.headings,
     body: page.text, lang: page.lang, canonical: page.canonical, fetchedAt, etag: result.etag,
     lastModified: result.lastModified, contentHash: page.contentHash, noindex: page.noindex, nofollow: page.nofollow,
-    indexed: !page.noindex && !isEmptyPage(page),
+    noarchive: page.noarchive, nosnippet: page.nosnippet, indexed: !page.noindex && !isEmptyPage(page),
   };
 }

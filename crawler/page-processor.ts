@@ -50,6 +50,8 @@ export function processPage(input: { url: string; body: Buffer; contentType: str
     links,
     noindex: directives.noindex,
     nofollow: directives.nofollow,
+    noarchive: directives.noarchive,
+    nosnippet: directives.nosnippet,
     contentHash: createHash('sha256').update(page.title).update('\0').update(page.text).digest('hex').slice(0, 32),
   };
 }

@@ -51,6 +51,10 @@ export interface ParsedPage {
   links: string[];
   noindex: boolean;
   nofollow: boolean;
+  /** The page asked that its stored copy not be shown (noarchive). */
+  noarchive: boolean;
+  /** The page asked that no text of it be shown in results (nosnippet). */
+  nosnippet: boolean;
   contentHash: string;
 }
 

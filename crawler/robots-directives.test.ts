@@ -3,8 +3,13 @@ import assert from 'node:assert/strict';
 import { parseRobotsDirectives } from './robots-directives.ts';
 
 const TOKEN = 'LanternBot';
-const parse = (input: { metaRobots?: string[]; metaForToken?: string[]; headerValues?: string[] }) =>
-  parseRobotsDirectives({ metaRobots: [], metaForToken: [], headerValues: [], ...input }, TOKEN);
+type Input = { metaRobots?: string[]; metaForToken?: string[]; headerValues?: string[] };
+const parseAll = (input: Input) => parseRobotsDirectives({ metaRobots: [], metaForToken: [], headerValues: [], ...input }, TOKEN);
+/** Indexing and following only (the display directives have tests of their own below). */
+const parse = (input: Input) => {
+  const { noindex, nofollow } = parseAll(input);
+  return { noindex, nofollow };
+};
 
 describe('parseRobotsDirectives: meta robots', () => {
   test('nothing means index and follow', () => {
@@ -24,7 +29,7 @@ describe('parseRobotsDirectives: meta robots', () => {
   });
 
   test('all, index, follow and unknown words change nothing', () => {
-    assert.deepEqual(parse({ metaRobots: ['all', 'index, follow', 'noarchive, max-snippet:20, whatever'] }), { noindex: false, nofollow: false });
+    assert.deepEqual(parse({ metaRobots: ['all', 'index, follow', 'noimageindex, max-snippet:20, whatever'] }), { noindex: false, nofollow: false });
   });
 
   test('directives from several tags combine', () => {
@@ -75,5 +80,21 @@ describe('parseRobotsDirectives: X-Robots-Tag', () => {
 
   test('meta and header sources combine', () => {
     assert.deepEqual(parse({ metaRobots: ['noindex'], headerValues: ['lanternbot: nofollow'] }), { noindex: true, nofollow: true });
+  });
+});
+
+describe('parseRobotsDirectives: what may be shown of a searchable page', () => {
+  test('noarchive (and Bing\'s nocache) hides the stored copy; nosnippet hides the text in results; neither stops indexing', () => {
+    assert.deepEqual(parseAll({}), { noindex: false, nofollow: false, noarchive: false, nosnippet: false });
+    assert.deepEqual(parseAll({ metaRobots: ['NoArchive'] }), { noindex: false, nofollow: false, noarchive: true, nosnippet: false });
+    assert.deepEqual(parseAll({ metaRobots: ['nocache'] }), { noindex: false, nofollow: false, noarchive: true, nosnippet: false });
+    assert.deepEqual(parseAll({ metaForToken: ['nosnippet'] }), { noindex: false, nofollow: false, noarchive: false, nosnippet: true });
+    assert.deepEqual(parseAll({ headerValues: ['noarchive, nosnippet'] }), { noindex: false, nofollow: false, noarchive: true, nosnippet: true });
+  });
+
+  test('none does not imply them, and another bot\'s header words do not apply to us', () => {
+    assert.deepEqual(parseAll({ metaRobots: ['none'] }), { noindex: true, nofollow: true, noarchive: false, nosnippet: false });
+    assert.deepEqual(parseAll({ headerValues: ['otherbot: noarchive, nosnippet'] }), { noindex: false, nofollow: false, noarchive: false, nosnippet: false });
+    assert.deepEqual(parseAll({ headerValues: ['otherbot: noindex, lanternbot: nosnippet'] }), { noindex: false, nofollow: false, noarchive: false, nosnippet: true });
   });
 });

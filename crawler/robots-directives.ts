@@ -8,6 +8,10 @@
 export interface RobotsDirectives {
   noindex: boolean;
   nofollow: boolean;
+  /** `noarchive` (or Bing's `nocache`): searchable, but its stored text is not shown. */
+  noarchive: boolean;
+  /** `nosnippet`: searchable, but no text of it is shown in results. */
+  nosnippet: boolean;
 }
 
 /** The raw directive values a page carried, as found by the extractor and in the response headers. */
@@ -33,13 +37,13 @@ const BOT_PREFIX = /^([^\s:,]+)\s*:\s*(.*)$/s;
 
 /**
  * Parses values of `<meta name="robots"|"<ourtoken>">` content and X-Robots-Tag header values into
- * one answer (any source saying noindex/nofollow wins). Words are comma-separated and
+ * one answer (any source saying noindex/nofollow/noarchive/nosnippet wins). Words are comma-separated and
  * case-insensitive (whitespace also separates); `none` = noindex+nofollow; `all`/`index`/`follow` do nothing; unknown words are
  * ignored. A header value may be prefixed by a bot name (`googlebot: noindex`); the words after it
  * (up to the next bot prefix) then apply only if that name is our product token (case-insensitive).
  */
 export function parseRobotsDirectives(input: RobotsDirectiveInput, productToken: string): RobotsDirectives {
-  const result: RobotsDirectives = { noindex: false, nofollow: false };
+  const result: RobotsDirectives = { noindex: false, nofollow: false, noarchive: false, nosnippet: false };
   const token = productToken.trim().toLowerCase();
 
   for (const content of input.metaRobots) applyWords(content, result);
@@ -69,6 +73,8 @@ function applyWords(text: string, result: RobotsDirectives): void {
     const word = raw.toLowerCase();
     if (word === 'noindex') result.noindex = true;
     else if (word === 'nofollow') result.nofollow = true;
+    else if (word === 'noarchive' || word === 'nocache') result.noarchive = true;
+    else if (word === 'nosnippet') result.nosnippet = true;
     else if (word === 'none') {
       result.noindex = true;
       result.nofollow = true;

@@ -29,6 +29,10 @@ export interface PageRecord {
   contentHash: string | null;
   noindex: boolean;
   nofollow: boolean;
+  /** The page asked that its stored text not be shown (noarchive / nocache). */
+  noarchive: boolean;
+  /** The page asked that no text of it be shown in results (nosnippet). */
+  nosnippet: boolean;
   indexed: boolean;
 }
 
@@ -101,7 +105,7 @@ interface PageRow {
   status: number; content_type: string | null; title: string; description: string; headings: string;
   body: string; lang: string | null; canonical: string | null; fetched_at: number; etag: string | null;
   last_modified: string | null; content_hash: string | null; noindex: number; nofollow: number;
-  indexed: number; seq: number;
+  noarchive: number; nosnippet: number; indexed: number; seq: number;
 }
 
 /** Prepared statements for pages, created once per connection. */
@@ -110,10 +114,10 @@ export function pageQueries(db: Database): PageQueries {
   const upsert = db.prepare<Record<string, unknown>, { id: number }>(`
     INSERT INTO pages (url, final_url, origin, host, seed_id, status, content_type, title, description,
       headings, body, lang, canonical, fetched_at, etag, last_modified, content_hash, noindex, nofollow,
-      indexed, idents, seq, removed)
+      noarchive, nosnippet, indexed, idents, seq, removed)
     VALUES (@url, @finalUrl, @origin, @host, @seedId, @status, @contentType, @title, @description,
       @headings, @body, @lang, @canonical, @fetchedAt, @etag, @lastModified, @contentHash, @noindex,
-      @nofollow, @indexed, @idents, ${nextSeq}, 0)
+      @nofollow, @noarchive, @nosnippet, @indexed, @idents, ${nextSeq}, 0)
     ON CONFLICT (url) DO UPDATE SET
       final_url = excluded.final_url, origin = excluded.origin, host = excluded.host,
       seed_id = excluded.seed_id, status = excluded.status, content_type = excluded.content_type,
@@ -121,7 +125,7 @@ export function pageQueries(db: Database): PageQueries {
       body = excluded.body, lang = excluded.lang, canonical = excluded.canonical,
       fetched_at = excluded.fetched_at, etag = excluded.etag, last_modified = excluded.last_modified,
       content_hash = excluded.content_hash, noindex = excluded.noindex, nofollow = excluded.nofollow,
-      indexed = excluded.indexed, idents = excluded.idents, seq = excluded.seq, removed = 0
+      noarchive = excluded.noarchive, nosnippet = excluded.nosnippet, indexed = excluded.indexed, idents = excluded.idents, seq = excluded.seq, removed = 0
     RETURNING id`);
   const gone = db.prepare<[number, number, string]>(
     `UPDATE pages SET indexed = 0, status = ?, fetched_at = ?, seq = ${nextSeq} WHERE url = ?`,
@@ -149,7 +153,8 @@ export function pageQueries(db: Database): PageQueries {
   const seqOf = db.prepare<[number], { url: string; seq: number; indexed: number }>('SELECT url, seq, indexed FROM pages WHERE id = ?');
   const get = db.prepare<[string], PageRow>(
     `SELECT id, url, final_url, origin, host, seed_id, status, content_type, title, description, headings,
-       body, lang, canonical, fetched_at, etag, last_modified, content_hash, noindex, nofollow, indexed, seq
+       body, lang, canonical, fetched_at, etag, last_modified, content_hash, noindex, nofollow, noarchive,
+       nosnippet, indexed, seq
      FROM pages WHERE url = ?`,
   );
 
@@ -164,7 +169,8 @@ export function pageQueries(db: Database): PageQueries {
         status: p.status, contentType: p.contentType, title, description, headings, body,
         lang: p.lang, canonical: p.canonical, fetchedAt: p.fetchedAt, etag: p.etag,
         lastModified: p.lastModified, contentHash: p.contentHash, noindex: p.noindex ? 1 : 0,
-        nofollow: p.nofollow ? 1 : 0, indexed: p.indexed ? 1 : 0,
+        nofollow: p.nofollow ? 1 : 0, noarchive: p.noarchive ? 1 : 0, nosnippet: p.nosnippet ? 1 : 0,
+        indexed: p.indexed ? 1 : 0,
         idents: p.indexed ? extractIdentifiers(title, headings, description, body) : '',
       });
       if (row === undefined) throw new Error(`pages: upsert of ${p.url} returned no row`);
@@ -201,7 +207,7 @@ export function pageQueries(db: Database): PageQueries {
         description: r.description, headings: splitHeadings(r.headings), body: r.body, lang: r.lang,
         canonical: r.canonical, fetchedAt: r.fetched_at, etag: r.etag, lastModified: r.last_modified,
         contentHash: r.content_hash, noindex: r.noindex === 1, nofollow: r.nofollow === 1,
-        indexed: r.indexed === 1,
+        noarchive: r.noarchive === 1, nosnippet: r.nosnippet === 1, indexed: r.indexed === 1,
       };
     },
     validators(url) {

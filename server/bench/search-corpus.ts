@@ -94,7 +94,7 @@ export function buildCorpus(dir: string, n: number): number {
           url: p.url, finalUrl: p.url, origin: `http://${p.host}`, host: p.host, seedId: 1, status: 200,
           contentType: 'text/html', title: p.title, description: p.description, headings: p.headings, body: p.body,
           lang: 'en', canonical: null, fetchedAt: Date.UTC(2024, 0, 1) + from + k, etag: null, lastModified: null,
-          contentHash: null, noindex: false, nofollow: false, indexed: true,
+          contentHash: null, noindex: false, nofollow: false, noarchive: false, nosnippet: false, indexed: true,
         });
       }
     })();

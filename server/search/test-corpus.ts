@@ -16,7 +16,7 @@ export function makePage(url: string, fields: Partial<PageRecord> = {}): PageRec
     url, finalUrl: url, origin: u.origin, host: u.host, seedId: null, status: 200,
     contentType: 'text/html; charset=utf-8', title: '', description: '', headings: [], body: '',
     lang: 'en', canonical: null, fetchedAt: Date.UTC(2024, 0, 1), etag: null, lastModified: null,
-    contentHash: null, noindex: false, nofollow: false, indexed: true,
+    contentHash: null, noindex: false, nofollow: false, noarchive: false, nosnippet: false, indexed: true,
     ...fields,
   };
 }
