@@ -19,6 +19,7 @@ describe('GET /api/pages?url=', () => {
     }));
     pages.upsertPage(makePage('https://site.example/hidden', { title: 'Hidden', body: 'not for search', noindex: true, indexed: false }));
     pages.upsertPage(makePage('https://site.example/long', { title: 'Long', body: 'x'.repeat(STORED_TEXT_MAX_CHARS + 10) }));
+    pages.upsertPage(makePage('https://site.example/private-copy', { title: 'No copy', body: 'searchable, not shown', noarchive: true }));
     db.close();
   });
   after(async () => { await t.close(); });
@@ -33,6 +34,15 @@ describe('GET /api/pages?url=', () => {
         { url: 'https://site.example/a', title: '<script>alert(1)</script> Title', headings: ['First'], text: 'Body text\nsecond line', truncated: false, fetchedAt: '2026-01-02T00:00:00.000Z' },
       );
     }
+  });
+
+  test('a page that said noarchive is searchable but its stored text is not shown: 403, in words', async () => {
+    const res = await get('https://site.example/private-copy');
+    assert.equal(res.statusCode, 403);
+    assert.deepEqual(res.json(), {
+      error: 'no-archive',
+      message: 'pages: https://site.example/private-copy asks that its stored copy not be shown (noarchive); open the page itself',
+    });
   });
 
   test('a very long text is cut, and the answer says so', async () => {

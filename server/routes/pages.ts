@@ -26,7 +26,8 @@ const storedPageSchema = {
 /**
  * `GET /api/pages?url=URL`: the text Lantern stored for a searchable page, as it was when fetched
  * (plain text, never the page's HTML), so a person can read what was indexed even when the site has
- * changed or is gone. Pages out of search (noindex, gone, a removed seed's) are not shown.
+ * changed or is gone. Pages out of search (noindex, gone, a removed seed's) are not shown, nor the text
+ * of a page that asked for no stored copy (noarchive: 403, as its site owner wished).
  */
 export async function pageRoutes(app: FastifyInstance): Promise<void> {
   app.get<{ Querystring: { url: string } }>('/api/pages', {
@@ -45,6 +46,9 @@ export async function pageRoutes(app: FastifyInstance): Promise<void> {
     const page = app.pages.getPage(checked.url);
     if (page === undefined || !page.indexed) {
       throw new HttpError(404, 'unknown-page', `pages: no searchable page stored for ${checked.url}; search for it, or add its site as a seed`);
+    }
+    if (page.noarchive) {
+      throw new HttpError(403, 'no-archive', `pages: ${checked.url} asks that its stored copy not be shown (noarchive); open the page itself`);
     }
     const truncated = page.body.length > STORED_TEXT_MAX_CHARS;
     return {

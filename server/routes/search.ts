@@ -22,8 +22,9 @@ const resultSchema = {
     snippet: snippetSchema,
     score: { type: 'number' },
     fetchedAt: { type: 'string' },
+    stored: { type: 'boolean' },
   },
-  required: ['url', 'title', 'host', 'snippet', 'score', 'fetchedAt'],
+  required: ['url', 'title', 'host', 'snippet', 'score', 'fetchedAt', 'stored'],
 } as const;
 
 const searchResponseSchema = {

@@ -28,6 +28,10 @@ export interface PageMeta {
   description: string;
   fetchedAt: number;
   inlinks: number;
+  /** The page asked that its stored text not be shown (noarchive). */
+  noarchive: boolean;
+  /** The page asked that no text of it be shown in results (nosnippet). */
+  nosnippet: boolean;
 }
 
 const NO_FILTERS: HostFilters = { sites: [], excludedSites: [] };
@@ -199,10 +203,10 @@ export class FtsSearch {
     const out = new Map<number, PageMeta>();
     if (ids.length === 0) return out;
     const rows = this.#prepare(`SELECT p.id, p.url, p.title, p.host, p.description, p.fetched_at AS fetchedAt,
-        coalesce(f.inlinks, 0) AS inlinks
+        coalesce(f.inlinks, 0) AS inlinks, p.noarchive, p.nosnippet
       FROM json_each(?) AS j CROSS JOIN pages p ON p.id = j.value LEFT JOIN frontier f ON f.url = p.url
-      WHERE p.indexed = 1`).all(JSON.stringify(ids)) as PageMeta[];
-    for (const r of rows) out.set(r.id, r);
+      WHERE p.indexed = 1`).all(JSON.stringify(ids)) as Array<Omit<PageMeta, 'noarchive' | 'nosnippet'> & { noarchive: number; nosnippet: number }>;
+    for (const r of rows) out.set(r.id, { ...r, noarchive: r.noarchive === 1, nosnippet: r.nosnippet === 1 });
     return out;
   }
 

@@ -302,3 +302,33 @@ describe('SearchService freshness', () => {
     }
   });
 });
+
+describe('what a page allows to be shown', () => {
+  test('nosnippet: found, but no text of it in results (neither from FTS5 nor the title index); noarchive: found, stored text not offered', async () => {
+    const ctx = await setup();
+    try {
+      const pages = [
+        makePage('http://shown.test/wombat', { title: 'Wombat burrows', description: 'Wombats dig.', body: 'The wombat digs burrows with its claws.' }),
+        makePage('http://quiet.test/wombat', { title: 'Wombat diet', description: 'Wombats graze.', body: 'The wombat grazes on grasses at night.', nosnippet: true }),
+        makePage('http://private.test/wombat', { title: 'Wombat cubes', body: 'The wombat leaves cube-shaped droppings.', noarchive: true }),
+      ];
+      for (const p of pages) ctx.pages.upsertPage(p);
+      ctx.service.refresh();
+      for (const q of ['wombat', 'wombat dig', 'Wombat diet']) {
+        const byUrl = new Map(ctx.service.search(q, LIMIT).results.map((r) => [r.url, r]));
+        const quiet = byUrl.get('http://quiet.test/wombat');
+        if (quiet) assert.deepEqual(quiet.snippet, [], `${q}: no snippet for a nosnippet page`);
+        if (q === 'wombat') {
+          assert.equal(byUrl.size, 3, 'all three are found');
+          assert.ok(byUrl.get('http://shown.test/wombat')!.snippet.length > 0, 'a page that allows it has its snippet');
+          assert.deepEqual([...byUrl.values()].map((r) => [r.url, r.stored]).sort(), [
+            ['http://private.test/wombat', false], ['http://quiet.test/wombat', true], ['http://shown.test/wombat', true],
+          ]);
+        }
+      }
+      assert.ok(ctx.service.search('Wombat diet', LIMIT).results.some((r) => r.url === 'http://quiet.test/wombat'));
+    } finally {
+      ctx.cleanup();
+    }
+  });
+});

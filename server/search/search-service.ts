@@ -206,7 +206,8 @@ export class SearchService {
     // Pages gone since the title index last caught up have no meta: they are left out (and not counted).
     const fused = fuseRankings(attempt.lists, signals).filter((r) => meta.has(r.id));
     const page = fused.slice(offset, offset + limit);
-    const snippets = this.#fts.snippets(attempt.match, page.map((r) => r.id));
+    // A page that said nosnippet shows no text of its own: no snippet is made for it.
+    const snippets = this.#fts.snippets(attempt.match, page.filter((r) => !meta.get(r.id)!.nosnippet).map((r) => r.id));
     const results: SearchResult[] = page.map((r) => {
       const m = meta.get(r.id) as PageMeta;
       const marked = snippets.get(r.id);
@@ -214,9 +215,10 @@ export class SearchService {
         url: m.url,
         title: m.title,
         host: m.host,
-        snippet: marked !== undefined ? piecesFromMarked(marked, MARK_START, MARK_END) : this.#ownSnippet(m, words),
+        snippet: m.nosnippet ? [] : marked !== undefined ? piecesFromMarked(marked, MARK_START, MARK_END) : this.#ownSnippet(m, words),
         score: round(r.score),
         fetchedAt: new Date(m.fetchedAt).toISOString(),
+        stored: !m.noarchive,
       };
     });
     return {

@@ -14,6 +14,8 @@ export interface SearchResult {
   score: number;
   /** ISO 8601, UTC. */
   fetchedAt: string;
+  /** Whether its stored text may be shown (GET /api/pages): false when the page said noarchive. */
+  stored: boolean;
 }
 
 /** The answer to a search. */

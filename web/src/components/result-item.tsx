@@ -25,7 +25,10 @@ export interface ResultItemProps {
   storedHref: string;
 }
 
-/** One search hit: title link to the crawled page, its URL and host, the fetch date, a snippet, and links to its stored text and its site. */
+/**
+ * One search hit: title link to the crawled page, its URL and host, the fetch date, a snippet (none if the page
+ * said nosnippet), and links to its stored text (unless it said noarchive) and its site.
+ */
 export function ResultItem({ result, moreHref, storedHref }: ResultItemProps) {
   const title = result.title.trim() === '' ? displayUrl(result.url) : result.title;
   return (
@@ -50,12 +53,16 @@ export function ResultItem({ result, moreHref, storedHref }: ResultItemProps) {
       </p>
       {result.snippet.length > 0 ? <Snippet pieces={result.snippet} /> : null}
       <p className="result-more">
-        <Link href={storedHref}>
-          Stored text<span className="visually-hidden"> of {title}</span>
-        </Link>
-        <span className="meta-sep" aria-hidden="true">
-          ·
-        </span>
+        {result.stored ? (
+          <>
+            <Link href={storedHref}>
+              Stored text<span className="visually-hidden"> of {title}</span>
+            </Link>
+            <span className="meta-sep" aria-hidden="true">
+              ·
+            </span>
+          </>
+        ) : null /* the page said noarchive: its site owner asked that no stored copy be shown */}
         <Link href={moreHref}>
           More from this site<span className="visually-hidden"> ({result.host})</span>
         </Link>

@@ -1,0 +1,32 @@
+/**
+ * A search result offers what its page allows: the stored text link only when the page did not say
+ * noarchive, and a snippet only when it has one (none for nosnippet). Rendered with React's server renderer.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import type { SearchResult } from '../api.ts';
+import { ResultItem } from './result-item.tsx';
+
+const result: SearchResult = {
+  url: 'https://site.example/wombat', title: 'Wombats', host: 'site.example',
+  snippet: [{ text: 'The ', match: false }, { text: 'wombat', match: true }, { text: ' digs.', match: false }],
+  score: 1, fetchedAt: '2026-12-01T10:00:00.000Z', stored: true,
+};
+const render = (r: SearchResult) =>
+  renderToStaticMarkup(createElement(ResultItem, { result: r, moreHref: '/?q=site%3Asite.example', storedHref: '/stored?url=x' }));
+
+test('a page that allows it: its snippet, its stored text and more from its site', () => {
+  const html = render(result);
+  assert.match(html, /<p class="snippet">The <mark>wombat<\/mark> digs\.<\/p>/);
+  assert.match(html, /<a href="\/stored\?url=x">Stored text/);
+  assert.match(html, /More from this site/);
+});
+
+test('noarchive: no stored text link; nosnippet (an empty snippet): no snippet paragraph', () => {
+  const html = render({ ...result, stored: false, snippet: [] });
+  assert.doesNotMatch(html, /Stored text/);
+  assert.doesNotMatch(html, /class="snippet"/);
+  assert.match(html, /More from this site/, 'the other link stays');
+});
