@@ -32,6 +32,8 @@ export interface PageMeta {
   noarchive: boolean;
   /** The page asked that no text of it be shown in results (nosnippet). */
   nosnippet: boolean;
+  /** Hash of its stored title and text (pages with the same one are the same content); null if unknown. */
+  contentHash: string | null;
 }
 
 const NO_FILTERS: HostFilters = { sites: [], excludedSites: [] };
@@ -203,7 +205,7 @@ export class FtsSearch {
     const out = new Map<number, PageMeta>();
     if (ids.length === 0) return out;
     const rows = this.#prepare(`SELECT p.id, p.url, p.title, p.host, p.description, p.fetched_at AS fetchedAt,
-        coalesce(f.inlinks, 0) AS inlinks, p.noarchive, p.nosnippet
+        coalesce(f.inlinks, 0) AS inlinks, p.noarchive, p.nosnippet, p.content_hash AS contentHash
       FROM json_each(?) AS j CROSS JOIN pages p ON p.id = j.value LEFT JOIN frontier f ON f.url = p.url
       WHERE p.indexed = 1`).all(JSON.stringify(ids)) as Array<Omit<PageMeta, 'noarchive' | 'nosnippet'> & { noarchive: number; nosnippet: number }>;
     for (const r of rows) out.set(r.id, { ...r, noarchive: r.noarchive === 1, nosnippet: r.nosnippet === 1 });

@@ -332,3 +332,42 @@ describe('what a page allows to be shown', () => {
     }
   });
 });
+
+describe('one result per content', () => {
+  test('pages with the same title and text at several addresses appear once, under the best-ranked; pages go on after them', async () => {
+    const ctx = await setup();
+    try {
+      const same = { title: 'Numbat habitat', body: 'The numbat lives in eucalyptus woodland.', contentHash: 'numbat-home' };
+      ctx.pages.upsertPage(makePage('http://numbat.test/', same));
+      ctx.pages.upsertPage(makePage('http://numbat.test/index.html', same));
+      ctx.pages.upsertPage(makePage('https://numbat.test/?ref=feed', same));
+      ctx.pages.upsertPage(makePage('http://numbat.test/diet', { title: 'What numbats eat', body: 'A numbat eats termites.', contentHash: 'numbat-diet' }));
+      ctx.service.refresh();
+      const r = ctx.service.search('numbat', LIMIT);
+      assert.deepEqual(urls(r).sort(), ['http://numbat.test/', 'http://numbat.test/diet'], 'the copies fold into the shortest address');
+      assert.equal(r.total, 2, 'folded copies are not counted');
+      const pages = [0, 1].map((offset) => urls(ctx.service.search('numbat', { limit: 1, offset })));
+      assert.deepEqual(pages.flat().sort(), ['http://numbat.test/', 'http://numbat.test/diet'], 'one page each, no copy on page 2');
+    } finally {
+      ctx.cleanup();
+    }
+  });
+
+  test('a page of results stays full even when more copies than the ranking window rank first', async () => {
+    const ctx = await setup();
+    try {
+      for (let i = 0; i < 60; i++) {
+        ctx.pages.upsertPage(makePage(`http://mirror.test/copy/${i}`, { title: 'Quoll quoll quoll', body: 'Quoll facts.', contentHash: 'quoll-copy' }));
+      }
+      for (let i = 0; i < 10; i++) {
+        ctx.pages.upsertPage(makePage(`http://other.test/page/${i}`, { title: `Marsupial notes ${i}`, body: `Note ${i} mentions a quoll once.`, contentHash: `note-${i}` }));
+      }
+      ctx.service.refresh();
+      const r = ctx.service.search('quoll', LIMIT);
+      assert.equal(r.results.length, 10, 'ten different pages');
+      assert.equal(r.results.filter((x) => x.url.startsWith('http://mirror.test/')).length, 1, 'the 60 copies are one result');
+    } finally {
+      ctx.cleanup();
+    }
+  });
+});

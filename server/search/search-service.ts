@@ -29,6 +29,7 @@ import { FtsPrefixes } from './fts-prefixes.ts';
 import { fuseRankings } from './rank-fusion.ts';
 import type { PageSignals } from './rank-fusion.ts';
 import { makeSnippet, piecesFromMarked } from './snippet.ts';
+import { firstPerContent } from './duplicates.ts';
 import { FUZZY_MIN_CHARS, TitleIndex } from './title-index.ts';
 import type { TitleHit, TitleSnapshotOptions } from './title-index.ts';
 import type { SearchResponse, SearchResult, Suggestion, SuggestResponse } from './types.ts';
@@ -193,18 +194,7 @@ export class SearchService {
       notices.push('No page contains all of the words; showing pages that contain some of them.');
     }
 
-    // Boosts are at most × 1.45 (rank-fusion.ts), so a page more than BOOST_REACH places below the
-    // last wanted one by plain RRF cannot reach the page: only the window above needs its signals.
-    const window = fuseRankings(attempt.lists, new Map()).slice(0, offset + limit + BOOST_REACH).map((r) => r.id);
-    const meta = this.#fts.meta(window);
-    const signals = new Map<number, PageSignals>();
-    for (const [id, m] of meta) {
-      const hit = attempt.titleHits.get(id);
-      const titleMatch = hit === undefined || queryTerms.length === 0 ? 0 : Math.min(1, hit.titleTerms / queryTerms.length);
-      signals.set(id, { url: m.url, inlinks: m.inlinks, titleMatch });
-    }
-    // Pages gone since the title index last caught up have no meta: they are left out (and not counted).
-    const fused = fuseRankings(attempt.lists, signals).filter((r) => meta.has(r.id));
+    const { fused, meta, window, folded } = this.#rank(attempt, queryTerms, offset + limit);
     const page = fused.slice(offset, offset + limit);
     // A page that said nosnippet shows no text of its own: no snippet is made for it.
     const snippets = this.#fts.snippets(attempt.match, page.filter((r) => !meta.get(r.id)!.nosnippet).map((r) => r.id));
@@ -223,9 +213,10 @@ export class SearchService {
     });
     return {
       query: parsed.text,
+      // Duplicates folded in the window are not counted; any beyond it are (their content is not read).
       total: Math.max(fused.length, attempt.ftsTotal >= COUNT_CAP
         ? COUNT_CAP
-        : attempt.ftsTotal + attempt.extra.filter((id) => meta.has(id) || !window.includes(id)).length),
+        : attempt.ftsTotal + attempt.extra.filter((id) => meta.has(id) || !window.has(id)).length - folded),
       tookMs: round(performance.now() - started),
       mode,
       notice: notices.length > 0 ? notices.join(' ') : null,
@@ -363,6 +354,32 @@ export class SearchService {
       if (!seen.has(id)) ids.push(id);
     }
     return ids;
+  }
+
+  /**
+   * Ranks an attempt's lists with each page's signals, one result per content (duplicates.ts), far
+   * enough for `want` results. Boosts are at most × 1.45 (rank-fusion.ts), so a page more than
+   * BOOST_REACH places below the last wanted one by plain RRF cannot reach them: only that window
+   * needs signals; it widens while folded duplicates leave it short of `want`.
+   */
+  #rank(attempt: Attempt, queryTerms: readonly string[], want: number) {
+    const plain = fuseRankings(attempt.lists, new Map());
+    for (let reach = BOOST_REACH; ; reach *= 2) {
+      const ids = plain.slice(0, want + reach).map((r) => r.id);
+      const meta = this.#fts.meta(ids);
+      const signals = new Map<number, PageSignals>();
+      for (const [id, m] of meta) {
+        const hit = attempt.titleHits.get(id);
+        const titleMatch = hit === undefined || queryTerms.length === 0 ? 0 : Math.min(1, hit.titleTerms / queryTerms.length);
+        signals.set(id, { url: m.url, inlinks: m.inlinks, titleMatch });
+      }
+      // Pages gone since the title index last caught up have no meta: they are left out (and not counted).
+      const ranked = fuseRankings(attempt.lists, signals).filter((r) => meta.has(r.id));
+      const fused = firstPerContent(ranked, (id) => meta.get(id)!.contentHash);
+      if (fused.length >= want || ids.length === plain.length || reach >= 8 * BOOST_REACH) {
+        return { fused, meta, window: new Set(ids), folded: ranked.length - fused.length };
+      }
+    }
   }
 
   /** A snippet for a page found only through the title index: its description or the start of its body. */
