@@ -155,6 +155,7 @@ async function main(): Promise<void> {
     if (args.includes('--reuse') && existsSync(metaFile)) {
       indexS = (JSON.parse(readFileSync(metaFile, 'utf8')) as { indexS: number }).indexS;
       console.log(`\n${n.toLocaleString('en')} pages: reusing ${dir} (indexed earlier in ${indexS.toFixed(1)} s)`);
+      openDatabase(dir).close(); // a database kept by an older Lantern gets the migrations since (the children do not migrate)
     } else {
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
