@@ -183,6 +183,16 @@ export const test = base.extend<AppFixtures>({
   baseURL: async ({ app }, use) => {
     await use(app.baseURL);
   },
+  // Every page runs under the app's Content-Security-Policy: anything it blocked (a script, a style, a
+  // request) would be a part of the app that silently does not work, so it fails the test.
+  page: async ({ page }, use) => {
+    const blocked: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) blocked.push(message.text());
+    });
+    await use(page);
+    expect(blocked, 'the Content-Security-Policy blocked nothing').toEqual([]);
+  },
 });
 
 export { expect };

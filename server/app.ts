@@ -2,6 +2,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import services, { type Services } from './plugins/services.ts';
 import errorHandler from './plugins/error-handler.ts';
 import sameOrigin from './plugins/same-origin.ts';
+import securityHeaders from './plugins/security-headers.ts';
 import webStatic from './plugins/web-static.ts';
 import { healthRoutes } from './routes/health.ts';
 import { seedRoutes } from './routes/seeds.ts';
@@ -26,6 +27,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     ajv: { customOptions: { removeAdditional: false } },
   });
   await app.register(services, opts);
+  await app.register(securityHeaders); // first of the hooks, so that even an early refusal carries them
   await app.register(errorHandler);
   await app.register(sameOrigin);
   await app.register(healthRoutes);
