@@ -92,6 +92,15 @@ describe('parseRobotsDirectives: what may be shown of a searchable page', () => 
     assert.deepEqual(parseAll({ headerValues: ['noarchive, nosnippet'] }), { noindex: false, nofollow: false, noarchive: true, nosnippet: true });
   });
 
+  test('max-snippet:0 is nosnippet; another length is not', () => {
+    for (const input of [{ metaRobots: ['max-snippet:0'] }, { metaRobots: ['index, MAX-SNIPPET : 0'] }, { headerValues: ['max-snippet: 0, noarchive'] }]) {
+      assert.equal(parseAll(input).nosnippet, true, JSON.stringify(input));
+    }
+    for (const input of [{ metaRobots: ['max-snippet:20'] }, { metaRobots: ['max-snippet:0.5'] }, { headerValues: ['max-snippet: 05'] }, { headerValues: ['otherbot: max-snippet:0'] }]) {
+      assert.equal(parseAll(input).nosnippet, false, JSON.stringify(input));
+    }
+  });
+
   test('none does not imply them, and another bot\'s header words do not apply to us', () => {
     assert.deepEqual(parseAll({ metaRobots: ['none'] }), { noindex: true, nofollow: true, noarchive: false, nosnippet: false });
     assert.deepEqual(parseAll({ headerValues: ['otherbot: noarchive, nosnippet'] }), { noindex: false, nofollow: false, noarchive: false, nosnippet: false });

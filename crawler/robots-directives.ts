@@ -32,6 +32,9 @@ const VALUED_DIRECTIVES = new Set(['max-snippet', 'max-image-preview', 'max-vide
 
 const WORD_SEPARATOR = /[\s,]+/;
 
+/** `max-snippet: 0` (any case and spacing): no text of the page may be shown, as `nosnippet`. */
+const NO_SNIPPET_LENGTH = /(?:^|[\s,])max-snippet\s*:\s*0+(?![\d.])/i;
+
 /** `botname: rest`, where botname is a single word with no spaces. */
 const BOT_PREFIX = /^([^\s:,]+)\s*:\s*(.*)$/s;
 
@@ -69,6 +72,7 @@ export function parseRobotsDirectives(input: RobotsDirectiveInput, productToken:
  * so the common mistake `"noindex nofollow"` is honoured too; other words change nothing.
  */
 function applyWords(text: string, result: RobotsDirectives): void {
+  if (NO_SNIPPET_LENGTH.test(text)) result.nosnippet = true; // max-snippet:0 means no snippet at all
   for (const raw of text.split(WORD_SEPARATOR)) {
     const word = raw.toLowerCase();
     if (word === 'noindex') result.noindex = true;
