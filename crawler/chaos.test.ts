@@ -21,6 +21,7 @@ import { generateSite, generatedDepth, generatedPath, politenessReport, startTes
 import { startAppProcess, type AppProcess } from '../e2e/test-web/app-process.ts';
 import { isAlive, workerChildren } from '../e2e/test-web/proc.ts';
 import { seededRandom } from '../e2e/test-web/seeded-random.ts';
+import { configArgument, loadConfig } from '../server/config.ts';
 
 const DELAY_MS = 30;
 const PAGES = 110; // per fast site
@@ -203,8 +204,9 @@ test('kill -9 the server during a fetch: its primary finishes the fetch and exit
     assert.equal((await app.postJson('/api/seeds', { url: site.url('/'), depth: 1 })).status, 201);
     await waitFor(() => held.length === 1, { timeoutMs: 20_000, message: '/held in flight' });
     const orphan = app.primaryPid()!;
-    next = fork(fileURLToPath(new URL('./primary.ts', import.meta.url)), [], {
-      env: { ...process.env, ...env, DATA_DIR: dataDir, CRAWL_ALLOW_PRIVATE: '1' },
+    const nextEnv = { ...process.env, ...env, DATA_DIR: dataDir, CRAWL_ALLOW_PRIVATE: '1' };
+    next = fork(fileURLToPath(new URL('./primary.ts', import.meta.url)), [configArgument(loadConfig(nextEnv))], {
+      env: nextEnv,
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     next.stderr!.on('data', (chunk: Buffer) => {

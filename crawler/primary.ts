@@ -1,7 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, loadConfig, type Config } from '../server/config.ts';
+import { ConfigError, configFromArgument, type Config } from '../server/config.ts';
 import { DatabaseNotWritableError, openDatabase, type Database } from '../db/open.ts';
 import { storageErrorAdvice, storageErrorDetail } from '../db/storage-error.ts';
 import { Coordinator } from './coordinator.ts';
@@ -54,7 +54,7 @@ process.on('uncaughtException', (err) => {
 });
 
 async function startUp(): Promise<{ config: Config; db: Database; coordinator: Coordinator }> {
-  const config = loadConfig(process.env);
+  const config = configFromArgument(process.argv[2]); // parsed and validated once, by the server
   await acquireLock(config.dataDir);
   let db: Database;
   try {

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { ConfigError, loadConfig, DEFAULTS } from './config.ts';
+import { ConfigError, configArgument, configFromArgument, loadConfig, DEFAULTS } from './config.ts';
 
 test('every variable is optional and has its documented default', () => {
   const c = loadConfig({});
@@ -52,5 +52,14 @@ test('a bad value stops with one line naming the variable and the problem', () =
   ];
   for (const [env, message] of cases) {
     assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && message.test(err.message) && !err.message.includes('\n'), JSON.stringify(env));
+  }
+});
+
+test('the crawler primary gets the server\'s parsed configuration as its argument, not the environment again', () => {
+  const config = loadConfig({ DATA_DIR: '/tmp/x', CRAWL_WORKERS: '3', CRAWL_REFRESH: 'off', CRAWL_USER_AGENT: 'MyBot/2.0 "quoted"' });
+  assert.deepEqual(configFromArgument(configArgument(config)), config);
+  for (const bad of [undefined, '', 'not json', '{"port": 3000}', 'null']) {
+    assert.throws(() => configFromArgument(bad), (e: Error) => e instanceof ConfigError &&
+      e.message === 'config: the crawler primary takes the server\'s configuration as its argument; start Lantern with npm start', String(bad));
   }
 });

@@ -109,3 +109,27 @@ export function loadConfig(env: Env): Config {
     allowPrivate: flag(env, 'CRAWL_ALLOW_PRIVATE', DEFAULTS.allowPrivate),
   };
 }
+
+/**
+ * The crawler primary is forked with the server's parsed configuration as its one argument (JSON),
+ * so that the environment is read and validated once, by the server: `configArgument` writes it,
+ * `configFromArgument` reads it back in the primary. A missing or unreadable argument is a ConfigError.
+ */
+export function configArgument(config: Config): string {
+  return JSON.stringify(config);
+}
+
+/** The configuration `configArgument` wrote (see there). */
+export function configFromArgument(arg: string | undefined): Config {
+  let parsed: unknown;
+  try {
+    parsed = arg === undefined ? undefined : JSON.parse(arg);
+  } catch {
+    parsed = undefined;
+  }
+  const keys = Object.keys(loadConfig({}));
+  if (typeof parsed !== 'object' || parsed === null || keys.some((k) => !(k in parsed))) {
+    throw new ConfigError('config: the crawler primary takes the server\'s configuration as its argument; start Lantern with npm start');
+  }
+  return parsed as Config;
+}

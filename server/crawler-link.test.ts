@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CrawlerLink } from './crawler-link.ts';
+import { loadConfig } from './config.ts';
 import { waitFor } from '../e2e/test-web/wait-for.ts';
 
 test('a primary that cannot start: the reason reaches lastError, the link retries, and a successful start clears it', { timeout: 60_000 }, async () => {
@@ -17,7 +18,8 @@ test('a primary that cannot start: the reason reaches lastError, the link retrie
   writeFileSync(blocker, 'a file where DATA_DIR should be\n'); // the primary cannot make its data directory
   const logged: string[] = [];
   const log = { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
-  const link = new CrawlerLink(log, () => undefined, { ...process.env, DATA_DIR: path.join(blocker, 'sub'), CRAWL_WORKERS: '1' });
+  const config = loadConfig({ DATA_DIR: path.join(blocker, 'sub'), CRAWL_WORKERS: '1' });
+  const link = new CrawlerLink(log, () => undefined, config, process.env);
   try {
     link.start();
     const error = await waitFor(() => (link.state === 'restarting' && link.lastError) || undefined, { timeoutMs: 20_000, message: 'the failed start to be reported' });

@@ -1,5 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { configArgument, type Config } from './config.ts';
 import type {
   CrawlStatus,
   DomainInfo,
@@ -44,16 +45,17 @@ export class CrawlerLink {
   constructor(
     private readonly log: LinkLogger,
     private readonly onPagesStored: () => void,
+    private readonly config: Config,
     private readonly env: NodeJS.ProcessEnv,
   ) {}
 
-  /** Forks the crawler primary; it inherits the environment (so it parses the same configuration). */
+  /** Forks the crawler primary with the server's configuration as its argument, in the server's environment. */
   start(): void {
     this.stopping = false;
     this.state = this.state === 'stopped' ? 'starting' : 'restarting';
     this.startedAt = Date.now();
     this.childError = null;
-    const child = fork(PRIMARY_ENTRY, [], { env: this.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(PRIMARY_ENTRY, [configArgument(this.config)], { env: this.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     this.child = child;
     child.on('message', (msg: PrimaryToServer) => this.onMessage(msg));
     child.on('error', (err) => this.log.error(`crawler-link: could not talk to the crawler primary: ${err.message}`));

@@ -39,7 +39,8 @@ async function main(): Promise<void> {
   const link = new CrawlerLink(
     { info: (msg) => app.log.info(msg), warn: (msg) => app.log.warn(msg), error: (msg) => app.log.error(msg) },
     () => search.refresh(),
-    process.env,
+    config,
+    process.env, // the primary's environment (PATH, NODE_OPTIONS); its configuration is `config`
   );
   const app = await buildApp({ config, db, search, crawler: link, logger: { level: 'info' } });
   search.start();

@@ -17,7 +17,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<{
   const config = loadConfig({ DATA_DIR: dataDir, ...env });
   const db = openDatabase(dataDir);
   const search = new SearchService(db);
-  const crawler = new CrawlerLink({ warn: () => undefined, error: () => undefined }, () => search.refresh(), {});
+  const crawler = new CrawlerLink({ warn: () => undefined, error: () => undefined }, () => search.refresh(), config, {});
   const app = await buildApp({ config, db, search, crawler, webRoot: path.join(dataDir, 'no-web') });
   return {
     app,

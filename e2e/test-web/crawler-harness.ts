@@ -8,6 +8,7 @@ import { seedQueries, type Scope } from '../../db/seeds.ts';
 import type { DomainInfo, PrimaryToServer } from '../../crawler/protocol.ts';
 import { waitFor } from './wait-for.ts';
 import { workerChildren } from './proc.ts';
+import { configArgument, loadConfig } from '../../server/config.ts';
 
 const PRIMARY = fileURLToPath(new URL('../../crawler/primary.ts', import.meta.url));
 
@@ -101,7 +102,7 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
   const fullEnv = { ...process.env, DATA_DIR: dataDir, CRAWL_ALLOW_PRIVATE: '1', CRAWL_WORKERS: '2', CRAWL_DELAY_MS: '100', ...env };
   const messages: PrimaryToServer[] = [];
   const spawn = () => {
-    const child = fork(PRIMARY, [], { env: fullEnv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(PRIMARY, [configArgument(loadConfig(fullEnv))], { env: fullEnv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     child.on('message', (m: PrimaryToServer) => messages.push(m));
     return child;
   };
