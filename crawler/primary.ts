@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, configFromArgument, type Config } from '../server/config.ts';
 import { DatabaseNotWritableError, openDatabase, type Database } from '../db/open.ts';
-import { storageErrorAdvice, storageErrorDetail } from '../db/storage-error.ts';
+import { errorDetail, storageErrorAdvice, storageErrorDetail } from '../db/storage-error.ts';
 import { Coordinator } from './coordinator.ts';
 import { FETCH_DEFAULTS, fetchLimits } from './fetcher.ts';
 import { acquireLock, releaseLock } from './primary-lock.ts';
@@ -107,9 +107,7 @@ function sendWorker(worker: Worker, msg: PrimaryToWorker): void {
 function onWriteError(err: unknown, during: string): void {
   const detail = storageErrorDetail(err);
   if (detail === null) {
-    const e = err as { code?: unknown; message?: unknown } | null;
-    const code = e && typeof e.code === 'string' ? `${e.code}: ` : '';
-    fatal(`could not write to the database while ${during} (${code}${String(e?.message ?? err)}); restarting the crawler`);
+    fatal(`could not write to the database while ${during} (${errorDetail(err)}); restarting the crawler`);
     return;
   }
   trouble ??= { since: Date.now(), failures: 0, timer: null, reported: '' };

@@ -3,7 +3,7 @@ import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import type { Database } from 'better-sqlite3';
 import { migrate } from './migrate.ts';
-import { storageErrorAdvice, storageErrorDetail } from './storage-error.ts';
+import { errorCode, storageErrorAdvice, storageErrorDetail } from './storage-error.ts';
 
 /** The database file's name inside DATA_DIR. */
 export const DB_FILE = 'lantern.db';
@@ -38,7 +38,7 @@ export function assertWritable(db: Database, dataDir: string): void {
     db.pragma(`user_version = ${db.pragma('user_version', { simple: true }) as number}`);
   } catch (err) {
     const detail = storageErrorDetail(err);
-    if (detail === null || /^SQLITE_(BUSY|LOCKED)/.test(detail)) throw err;
+    if (detail === null || /^SQLITE_(BUSY|LOCKED)/.test(errorCode(err))) throw err;
     throw new DatabaseNotWritableError(
       `open: ${storageErrorAdvice(dataDir, detail)} Make DATA_DIR and its files writable by the user running Lantern, or free some space`,
       { cause: err },

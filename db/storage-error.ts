@@ -5,12 +5,21 @@
  */
 const STORAGE_ERROR = /^(SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|PROTOCOL)|ENOSPC|EROFS|EACCES|EPERM|EIO|EDQUOT)/;
 
-/** The error's code and message in one line (`SQLITE_FULL: database or disk is full`), if it is a storage error. */
+/** An error's code (`SQLITE_FULL`, `ENOSPC`), or '' if it has none. */
+export function errorCode(err: unknown): string {
+  const code = (err as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : '';
+}
+
+/** An error in one line: its code, if any, then its message (`SQLITE_FULL: database or disk is full`). */
+export function errorDetail(err: unknown): string {
+  const code = errorCode(err);
+  return `${code ? `${code}: ` : ''}${String((err as { message?: unknown } | null)?.message ?? err)}`;
+}
+
+/** The error in one line (see errorDetail) if it is a storage error, else null. */
 export function storageErrorDetail(err: unknown): string | null {
-  const e = err as { code?: unknown; message?: unknown } | null;
-  const code = e && typeof e.code === 'string' ? e.code : '';
-  if (!STORAGE_ERROR.test(code)) return null;
-  return `${code}: ${String(e?.message ?? err)}`;
+  return STORAGE_ERROR.test(errorCode(err)) ? errorDetail(err) : null;
 }
 
 /** What to tell a person about a storage error: what is wrong and what to do. */
