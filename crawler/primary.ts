@@ -1,15 +1,15 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import { ConfigError, configFromArgument, type Config } from '../server/config.ts';
+import { ConfigError, configFromArgument, type Config } from '../shared/config.ts';
 import { DatabaseNotWritableError, openDatabase, type Database } from '../db/open.ts';
 import { errorDetail, storageErrorAdvice, storageErrorDetail } from '../db/storage-error.ts';
-import { Coordinator } from './coordinator.ts';
-import { FETCH_DEFAULTS, fetchLimits } from './fetcher.ts';
-import { acquireLock, releaseLock } from './primary-lock.ts';
-import { refreshCheckMs } from './refresh.ts';
-import type { PrimaryToServer, PrimaryToWorker, ServerToPrimary, WorkerSettings, WorkerToPrimary } from './protocol.ts';
-import { WorkerPool } from './worker-pool.ts';
+import { Coordinator } from './coordination/coordinator.ts';
+import { FETCH_DEFAULTS, fetchLimits } from './fetch/fetcher.ts';
+import { acquireLock, releaseLock } from './coordination/primary-lock.ts';
+import { refreshCheckMs } from './frontier/refresh.ts';
+import type { PrimaryToServer, PrimaryToWorker, ServerToPrimary, WorkerSettings, WorkerToPrimary } from './coordination/protocol.ts';
+import { WorkerPool } from './coordination/worker-pool.ts';
 
 /**
  * The crawler primary: forked by the server, it forks CRAWL_WORKERS cluster workers and is the only
@@ -235,7 +235,7 @@ const snapshotTimer = setInterval(() => {
   toServer({ type: 'snapshot', ...snap });
 }, SNAPSHOT_MS);
 
-// Seeds whose last crawl is older than CRAWL_REFRESH are crawled again (crawler/refresh.ts); never at 0.
+// Seeds whose last crawl is older than CRAWL_REFRESH are crawled again (crawler/frontier/refresh.ts); never at 0.
 const refreshTimer = config.crawlRefreshMs > 0 ? setInterval(() => {
   if (stopping || trouble?.timer) return; // a database that refuses writes: the next check tries again
   try {

@@ -1,9 +1,9 @@
 import cluster from 'node:cluster';
 import type { Agent } from 'undici';
-import { classifyError, createAgent, describeBytes, emptyResult, fetchRaw, FetchFailure, resultFromResponse, ROBOTS_READ_BYTES } from './fetcher.ts';
-import { isPageType, processPage } from './page-processor.ts';
-import { parseSitemap, SITEMAP_MAX_BYTES, sitemapText } from './sitemap.ts';
-import type { FetchJob, FetchResult, ParsedPage, PrimaryToWorker, WorkerSettings, WorkerToPrimary } from './protocol.ts';
+import { classifyError, createAgent, describeBytes, emptyResult, fetchRaw, FetchFailure, resultFromResponse, ROBOTS_READ_BYTES } from './fetch/fetcher.ts';
+import { isPageType, processPage } from './extract/page-processor.ts';
+import { parseSitemap, SITEMAP_MAX_BYTES, sitemapText } from './extract/sitemap.ts';
+import type { FetchJob, FetchResult, ParsedPage, PrimaryToWorker, WorkerSettings, WorkerToPrimary } from './coordination/protocol.ts';
 
 /**
  * A crawler worker (a cluster worker): it never opens the database and never chooses what or when to

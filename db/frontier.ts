@@ -1,5 +1,13 @@
 import type { Database } from 'better-sqlite3';
-import type { SeedCrawl } from '../crawler/refresh.ts';
+
+/** A seed's crawl as the refresh rule sees it. */
+export interface SeedCrawl {
+  seedId: number;
+  /** When the seed's own page was last fetched (or given up on); null if never. */
+  lastFetchedAt: number | null;
+  /** Whether URLs of this seed are still queued or in flight (its crawl is not over). */
+  pending: boolean;
+}
 
 /** A URL waiting to be fetched (or leased to a worker), as the crawler primary loads it. */
 export interface FrontierRow {
@@ -121,7 +129,7 @@ export function frontierQueries(db: Database) {
     requeueSeed(seedId: number, maxDepth: number): FrontierRow[] {
       return requeueOfSeed.all(seedId, maxDepth) as FrontierRow[];
     },
-    /** Per seed: when its own URL was last finished, and whether URLs it found are still to do (crawler/refresh.ts). */
+    /** Per seed: when its own URL was last finished, and whether URLs it found are still to do (crawler/frontier/refresh.ts). */
     seedCrawls(): SeedCrawl[] {
       return (seedCrawls.all() as Array<{ seedId: number; lastFetchedAt: number | null; pending: number }>)
         .map((r) => ({ seedId: r.seedId, lastFetchedAt: r.lastFetchedAt, pending: r.pending === 1 }));

@@ -8,7 +8,7 @@ import { pageQueries } from './pages.ts';
 import { seedQueries } from './seeds.ts';
 import type { Database } from './open.ts';
 import { migrate, readMigrations } from './migrate.ts';
-import { makePage, tempDatabase } from '../server/search/test-corpus.ts';
+import { makePage, tempDatabase } from '../test-support/test-corpus.ts';
 
 function ftsIds(db: Database, match: string): number[] {
   return db.prepare<[string], { rowid: number }>('SELECT rowid FROM pages_fts WHERE pages_fts MATCH ? ORDER BY rowid')

@@ -6,7 +6,7 @@
  * here opens a transaction of its own.
  */
 import type { Database } from 'better-sqlite3';
-import { extractIdentifiers } from '../server/search/identifiers.ts';
+import { extractIdentifiers } from '../shared/identifiers.ts';
 
 /** A fetched page as the crawler hands it over for storage. */
 export interface PageRecord {

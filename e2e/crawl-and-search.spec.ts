@@ -8,8 +8,8 @@ import { expect, test } from './fixtures.ts';
 import { DomainsPage } from './pages/domains-page.ts';
 import { SearchPage } from './pages/search-page.ts';
 import { SeedsPage } from './pages/seeds-page.ts';
-import { generatedPath, generateSite, startTestWeb } from './test-web/test-web.ts';
-import type { TestWeb } from './test-web/test-web.ts';
+import { generatedPath, generateSite, startTestWeb } from '../test-support/test-web.ts';
+import type { TestWeb } from '../test-support/test-web.ts';
 
 const PAGES = 6;
 /** The one page that has the word "lighthouse". */

@@ -4,8 +4,8 @@
  */
 import { expect, startApp, test } from './fixtures.ts';
 import { DomainsPage } from './pages/domains-page.ts';
-import { generateSite, startTestWeb } from './test-web/test-web.ts';
-import type { TestWeb } from './test-web/test-web.ts';
+import { generateSite, startTestWeb } from '../test-support/test-web.ts';
+import type { TestWeb } from '../test-support/test-web.ts';
 
 let web: TestWeb | null = null;
 

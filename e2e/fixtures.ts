@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect } from '@playwright/test';
-import { freePort } from './test-web/app-process.ts';
+import { freePort } from '../test-support/app-process.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const HEALTH_TIMEOUT_MS = 30_000;

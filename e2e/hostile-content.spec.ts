@@ -7,8 +7,8 @@ import type { Dialog } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
 import { DomainsPage } from './pages/domains-page.ts';
 import { SearchPage } from './pages/search-page.ts';
-import { startTestWeb } from './test-web/test-web.ts';
-import type { TestWeb } from './test-web/test-web.ts';
+import { startTestWeb } from '../test-support/test-web.ts';
+import type { TestWeb } from '../test-support/test-web.ts';
 
 const SCRIPT = '<script>alert(1)</script>';
 const IMG = '<img src=x onerror=alert(2)>';

@@ -6,8 +6,8 @@
  */
 import { expect, test } from './fixtures.ts';
 import { SearchPage } from './pages/search-page.ts';
-import { generateSite, startTestWeb } from './test-web/test-web.ts';
-import type { TestWeb } from './test-web/test-web.ts';
+import { generateSite, startTestWeb } from '../test-support/test-web.ts';
+import type { TestWeb } from '../test-support/test-web.ts';
 
 let web: TestWeb | null = null;
 

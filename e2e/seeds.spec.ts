@@ -8,8 +8,8 @@ import { expect, test } from './fixtures.ts';
 import { DomainsPage } from './pages/domains-page.ts';
 import { SearchPage } from './pages/search-page.ts';
 import { SeedsPage } from './pages/seeds-page.ts';
-import { generateSite, politenessReport, startTestWeb } from './test-web/test-web.ts';
-import type { TestWeb } from './test-web/test-web.ts';
+import { generateSite, politenessReport, startTestWeb } from '../test-support/test-web.ts';
+import type { TestWeb } from '../test-support/test-web.ts';
 
 let web: TestWeb | null = null;
 

@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CrawlerLink } from './crawler-link.ts';
-import { loadConfig } from './config.ts';
-import { waitFor } from '../e2e/test-web/wait-for.ts';
+import { loadConfig } from '../shared/config.ts';
+import { waitFor } from '../test-support/wait-for.ts';
 
 test('a primary that cannot start: the reason reaches lastError, the link retries, and a successful start clears it', { timeout: 60_000 }, async () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'lantern-link-'));

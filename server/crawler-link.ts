@@ -1,13 +1,13 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { configArgument, type Config } from './config.ts';
+import { configArgument, type Config } from '../shared/config.ts';
 import type {
   CrawlStatus,
   DomainInfo,
   PrimaryToServer,
   RequestLogEntry,
   ServerToPrimary,
-} from '../crawler/protocol.ts';
+} from '../crawler/coordination/protocol.ts';
 
 const PRIMARY_ENTRY = fileURLToPath(new URL('../crawler/primary.ts', import.meta.url));
 

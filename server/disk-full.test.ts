@@ -12,8 +12,8 @@ import { closeSync, mkdtempSync, openSync, rmSync, statfsSync, unlinkSync, write
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../db/open.ts';
-import { generateSite, generatedDepth, startTestWeb, waitFor } from '../e2e/test-web/test-web.ts';
-import { startAppProcess, type AppProcess } from '../e2e/test-web/app-process.ts';
+import { generateSite, generatedDepth, startTestWeb, waitFor } from '../test-support/test-web.ts';
+import { startAppProcess, type AppProcess } from '../test-support/app-process.ts';
 
 const PAGES = 80;
 const TMPFS_SIZE = '16m';

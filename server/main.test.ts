@@ -10,8 +10,8 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../e2e/test-web/app-process.ts';
-import { waitFor } from '../e2e/test-web/wait-for.ts';
+import { freePort } from '../test-support/app-process.ts';
+import { waitFor } from '../test-support/wait-for.ts';
 
 const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
 const TSX = import.meta.resolve('tsx');

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { ConfigError, loadConfig } from './config.ts';
+import { ConfigError, loadConfig } from '../shared/config.ts';
 import { openDatabase } from '../db/open.ts';
 import { buildApp } from './app.ts';
 import { CrawlerLink } from './crawler-link.ts';

@@ -9,9 +9,9 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { acquireServerLock, DataDirInUseError, releaseServerLock, SERVER_LOCK_FILE } from './server-lock.ts';
-import { startTicks } from '../crawler/primary-lock.ts';
-import { startAppProcess } from '../e2e/test-web/app-process.ts';
-import { waitFor } from '../e2e/test-web/wait-for.ts';
+import { startTicks } from '../crawler/coordination/primary-lock.ts';
+import { startAppProcess } from '../test-support/app-process.ts';
+import { waitFor } from '../test-support/wait-for.ts';
 
 const dirs: string[] = [];
 function tempDir(): string {

@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { holderAlive, startTicks } from '../crawler/primary-lock.ts';
+import { holderAlive, startTicks } from '../crawler/coordination/primary-lock.ts';
 
 /** The file that says which Lantern server uses DATA_DIR (beside the crawler's own `crawler.pid`). */
 export const SERVER_LOCK_FILE = 'server.pid';

@@ -12,9 +12,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase } from '../db/open.ts';
-import { now, startTestWeb, waitFor, type TestSite } from '../e2e/test-web/test-web.ts';
-import { startAppProcess, type AppProcess } from '../e2e/test-web/app-process.ts';
-import { isAlive } from '../e2e/test-web/proc.ts';
+import { now, startTestWeb, waitFor, type TestSite } from '../test-support/test-web.ts';
+import { startAppProcess, type AppProcess } from '../test-support/app-process.ts';
+import { isAlive } from '../test-support/proc.ts';
 
 const SLOW_MS = 1500;
 

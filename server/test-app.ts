@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { openDatabase } from '../db/open.ts';
 import { buildApp } from './app.ts';
-import { loadConfig } from './config.ts';
+import { loadConfig } from '../shared/config.ts';
 import { CrawlerLink } from './crawler-link.ts';
 import { SearchService } from './search/search-service.ts';
 

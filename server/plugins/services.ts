@@ -1,7 +1,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from 'better-sqlite3';
-import type { Config } from '../config.ts';
+import type { Config } from '../../shared/config.ts';
 import type { CrawlerLink } from '../crawler-link.ts';
 import type { SearchService } from '../search/search-service.ts';
 import { seedQueries } from '../../db/seeds.ts';

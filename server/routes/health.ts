@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { VERSION } from '../config.ts';
+import { VERSION } from '../../shared/config.ts';
 
 /** `GET /api/health`: answers as long as the server runs, whatever the crawler does. */
 export async function healthRoutes(app: FastifyInstance): Promise<void> {

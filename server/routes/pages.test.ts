@@ -2,7 +2,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openDatabase } from '../../db/open.ts';
 import { pageQueries } from '../../db/pages.ts';
-import { makePage } from '../search/test-corpus.ts';
+import { makePage } from '../../test-support/test-corpus.ts';
 import { createTestApp } from '../test-app.ts';
 import { STORED_TEXT_MAX_CHARS } from './pages.ts';
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { checkUrl } from '../../crawler/url.ts';
+import { checkUrl } from '../../crawler/frontier/url.ts';
 import { errorSchema, HttpError } from '../plugins/error-handler.ts';
 
 /** Most characters of a page's text one answer carries (the rest is cut, and `truncated` says so). */

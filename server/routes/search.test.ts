@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import type { FastifyInstance } from 'fastify';
 import { pageQueries } from '../../db/pages.ts';
 import { SearchService } from '../search/search-service.ts';
-import { CORPUS, tempDatabase } from '../search/test-corpus.ts';
+import { CORPUS, tempDatabase } from '../../test-support/test-corpus.ts';
 import errorHandler from '../plugins/error-handler.ts';
 import { searchRoutes } from './search.ts';
 

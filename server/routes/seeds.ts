@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { nextRefreshAt } from '../../crawler/refresh.ts';
-import { checkUrl } from '../../crawler/url.ts';
+import { nextRefreshAt } from '../../crawler/frontier/refresh.ts';
+import { checkUrl } from '../../crawler/frontier/url.ts';
 import type { Scope, SeedRow } from '../../db/seeds.ts';
 import { errorSchema, HttpError } from '../plugins/error-handler.ts';
 import { RateLimiter } from '../rate-limiter.ts';

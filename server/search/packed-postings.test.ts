@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { seededRandom } from '../../e2e/test-web/seeded-random.ts';
+import { seededRandom } from '../../test-support/seeded-random.ts';
 import { PackedPostings } from './packed-postings.ts';
 import { runSteps, TermSearch } from './term-search.ts';
 import type { TitleDoc } from './term-search.ts';

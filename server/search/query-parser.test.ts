@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import BetterSqlite3 from 'better-sqlite3';
 import { itemWords, parseQuery, parseSite, MAX_QUERY_CHARS } from './query-parser.ts';
 import { identExpression, matchExpression, phrasesExpression, excludedExpression, quote } from './fts-expression.ts';
-import { asIdentifier, extractIdentifiers } from './identifiers.ts';
+import { asIdentifier, extractIdentifiers } from '../../shared/identifiers.ts';
 
 function summary(q: string) {
   const p = parseQuery(q);

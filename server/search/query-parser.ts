@@ -11,7 +11,7 @@
  *   word* asks for a prefix explicitly (3+ letters either way);
  * - AND, OR, NOT, NEAR(, *, ^, : and other FTS5 syntax are ordinary characters (or dropped).
  */
-import { asIdentifier, foldCase } from './identifiers.ts';
+import { asIdentifier, foldCase } from '../../shared/identifiers.ts';
 
 /** Queries are cut to this many characters before parsing (the API documents it). */
 export const MAX_QUERY_CHARS = 1000;

@@ -1,9 +1,9 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { pageQueries } from '../../db/pages.ts';
-import { waitFor } from '../../e2e/test-web/test-web.ts';
+import { waitFor } from '../../test-support/test-web.ts';
 import { BadQueryError, SearchService } from './search-service.ts';
-import { CORPUS, makePage, tempDatabase } from './test-corpus.ts';
+import { CORPUS, makePage, tempDatabase } from '../../test-support/test-corpus.ts';
 import type { SearchResponse } from './types.ts';
 
 const LIMIT = { limit: 10, offset: 0 };

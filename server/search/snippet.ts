@@ -3,7 +3,7 @@
  * snippet() string with marker characters around matched words, or, for pages found only through
  * the title index, built here from stored text around the first matched word.
  */
-import { foldCase } from './identifiers.ts';
+import { foldCase } from '../../shared/identifiers.ts';
 
 /** One piece of a snippet: plain text, `match` when it is a matched word. */
 export interface SnippetPiece {

@@ -11,7 +11,7 @@ import MiniSearch from 'minisearch';
 import type { Options } from 'minisearch';
 import { getPublicSuffix } from 'tldts';
 import type { PageChange } from '../../db/pages.ts';
-import { foldCase } from './identifiers.ts';
+import { foldCase } from '../../shared/identifiers.ts';
 import { FIELDS, TITLE_BOOST } from './term-search.ts';
 import type { TitleDoc } from './term-search.ts';
 

@@ -1,9 +1,9 @@
 import { test, afterEach, beforeEach } from 'node:test';
 import assert from 'node:assert/strict';
 import { pageQueries } from '../../db/pages.ts';
-import { waitFor } from '../../e2e/test-web/test-web.ts';
+import { waitFor } from '../../test-support/test-web.ts';
 import { TitleIndex, urlWords } from './title-index.ts';
-import { makePage, tempDatabase } from './test-corpus.ts';
+import { makePage, tempDatabase } from '../../test-support/test-corpus.ts';
 
 let env: ReturnType<typeof tempDatabase>;
 beforeEach(() => { env = tempDatabase(); });

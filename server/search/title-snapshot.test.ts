@@ -4,14 +4,14 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { pageQueries } from '../../db/pages.ts';
 import type { PageQueries } from '../../db/pages.ts';
-import { waitFor } from '../../e2e/test-web/test-web.ts';
+import { waitFor } from '../../test-support/test-web.ts';
 import { runSteps, TermSearch } from './term-search.ts';
 import { OPTIONS, toDoc } from './title-doc.ts';
 import { SearchService } from './search-service.ts';
 import { TitleIndex } from './title-index.ts';
 import type { TitleSnapshotOptions } from './title-index.ts';
 import { decodeSnapshot, encodeSnapshot, SnapshotError } from './title-snapshot.ts';
-import { CORPUS, makePage, tempDatabase } from './test-corpus.ts';
+import { CORPUS, makePage, tempDatabase } from '../../test-support/test-corpus.ts';
 
 let env: ReturnType<typeof tempDatabase>;
 let file: string;

@@ -43,9 +43,9 @@ export type { SnippetPiece } from '../../server/search/snippet.ts';
 export type { SearchResponse, SearchResult, Suggestion, SuggestResponse } from '../../server/search/types.ts';
 import type { SearchResponse, SuggestResponse } from '../../server/search/types.ts';
 
-// So are the crawler's per-host shapes (crawler/protocol.ts).
-export type { DelaySource, DomainInfo as Domain, DomainState, RobotsInfo, RequestLogEntry as HostRequest } from '../../crawler/protocol.ts';
-import type { DomainInfo as Domain, RequestLogEntry as HostRequest } from '../../crawler/protocol.ts';
+// So are the crawler's per-host shapes (crawler/coordination/protocol.ts).
+export type { DelaySource, DomainInfo as Domain, DomainState, RobotsInfo, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
+import type { DomainInfo as Domain, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
 
 /** `GET /api/domains` response; `now` is the server's clock, used to correct client clock skew. */
 export interface DomainsResponse {

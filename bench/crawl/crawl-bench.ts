@@ -1,0 +1,170 @@
+/**
+ * `npm run bench:crawl`: the crawler benchmark (not a test). Against generated loopback sites it
+ * measures (1) politeness efficiency: violations and achieved pages/s over the politeness bound,
+ * and (2) raw throughput at delay 0 beside the parse-only limit of the same pages on all cores, and
+ * the other parts of a page's way measured alone (fetch and send, serve and receive, store), whose
+ * sum bounds the ratio any crawler could reach on shared cores.
+ * Prints the results and writes them to the crawl section of docs/benchmarks.md.
+ *
+ * Options: --raw-workers=N and --politeness-workers=N (CRAWL_WORKERS of each part, default 4: the
+ * issue's figure; other values are for experiments), --only=politeness|throughput, --no-write (print only).
+ */
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { startTestWeb, type RequestRecord } from '../../test-support/test-web.ts';
+import { fetchSlots, overheadBreakdown, politenessEfficiency, summarize, type WorkerTiming } from './bench-metrics.ts';
+import { benchPages, benchSite, pagesDigest, parseLikeWorker } from './bench-pages.ts';
+import { CRAWL_MARKERS, machineInfo, writeSection } from './benchmarks-doc.ts';
+import { formatReport, type PolitenessBench, type ThroughputBench } from './bench-report.ts';
+import { crawlSites, startWarmCrawler, storedPages, workerTimings } from './crawl-session.ts';
+import { measureFetchCost, type FetchCost } from './fetch-cost.ts';
+import { measureParseLimit } from './parse-limit.ts';
+import { measureStoreCost } from './store-cost.ts';
+import { generatedDepth } from '../../test-support/generate.ts';
+
+const DOC = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
+
+/** Part 1: 20 sites × 50 pages, 4 workers, CRAWL_DELAY_MS=100. */
+async function politenessBench(workers: number): Promise<PolitenessBench> {
+  const sites = 20;
+  const pagesPerSite = 50;
+  const delayMs = 100;
+  const site = { pagesPerSite };
+  const web = await startTestWeb(Array.from({ length: sites }, () => benchSite(site)));
+  try {
+    const warm = await startWarmCrawler({ CRAWL_WORKERS: String(workers), CRAWL_DELAY_MS: String(delayMs) });
+    try {
+      const { cpu, snapshots, connections } = await crawlSites(warm.crawler, web.sites, { pagesPerSite, alreadyDone: warm.warmPages, timeoutMs: 180_000, workers });
+      const efficiency = politenessEfficiency(web.sites.map((s) => ({ host: s.host, log: s.log })), delayMs);
+      const timed: Array<{ host: string; log: RequestRecord[]; timings: WorkerTiming[] }> = [];
+      for (const s of web.sites) timed.push({ host: s.host, log: s.log, timings: await workerTimings(warm.crawler, s.origin) });
+      const breakdown = overheadBreakdown(timed, delayMs);
+      // A violation in a site's log is real only if the worker could have had the earlier body less than
+      // the delay before the next request started: the worker's body end (ISO ms, so up to 1 ms early;
+      // allow 1 ms more for clock differences between processes)
+      // is after the true end of the response, so workerEnd + 2 + delay <= next.start rules it out.
+      const violationWorkerLagMs = efficiency.violationList.map((v) => {
+        const t = timed.find((x) => x.host === v.host)?.timings.find((x) => x.path === v.prev.path);
+        return t === undefined ? undefined : t.endedAt - v.prev.end;
+      });
+      const unexplainedViolations = efficiency.violationList.filter((v, i) => {
+        const lag = violationWorkerLagMs[i];
+        return lag === undefined || v.prev.end + lag + 2 + delayMs > v.next.start;
+      }).length;
+      // The parse part of the round trip: the same small pages, parsed here one after another (warm).
+      const pages = benchPages(web.sites.map((s) => s.origin), site);
+      for (const p of pages) parseLikeWorker(p);
+      const times = pages.map((p) => {
+        const t0 = performance.now();
+        parseLikeWorker(p);
+        return performance.now() - t0;
+      });
+      return { sites, pagesPerSite, workers, delayMs, efficiency, violationWorkerLagMs, unexplainedViolations, breakdown, parseMs: summarize(times), cpu, snapshots, connections };
+    } finally {
+      await warm.close();
+    }
+  } finally {
+    await web.close();
+  }
+}
+
+/** Part 2: 50 sites of ~30 KB pages, delay 0, end to end vs the parse-only limit of the same pages. */
+async function throughputBench(workers: number): Promise<ThroughputBench> {
+  const sites = 50;
+  const pagesPerSite = 30;
+  const site = { pagesPerSite, bodyBytes: 30_000 };
+  const spec = benchSite(site);
+  const web = await startTestWeb(Array.from({ length: sites }, () => spec));
+  const origins = web.sites.map((s) => s.origin);
+  let crawl: Omit<ThroughputBench, 'parse' | 'ratio' | 'parts'>;
+  let fetchCost: FetchCost;
+  try {
+    const warm = await startWarmCrawler({ CRAWL_WORKERS: String(workers), CRAWL_DELAY_MS: '0' });
+    try {
+      const { cpu, snapshots, connections } = await crawlSites(warm.crawler, web.sites, { pagesPerSite, alreadyDone: warm.warmPages, timeoutMs: 300_000, workers });
+      const stored = storedPages(warm.crawler, origins);
+      const pageRecords = web.sites.flatMap((s) => s.log.filter((r) => r.path !== '/robots.txt'));
+      const firstPageStart = Math.min(...pageRecords.map((r) => r.start));
+      const windowMs = stored.lastStoredAt - firstPageStart;
+      const efficiency = politenessEfficiency(web.sites.map((s) => ({ host: s.host, log: s.log })), 0);
+      crawl = {
+        sites,
+        pagesPerSite,
+        workers,
+        meanBodyBytes: benchPages(origins.slice(0, 1), site).reduce((s, p) => s + p.body.length, 0) / pagesPerSite,
+        pagesStored: stored.count,
+        pageRequests: pageRecords.length,
+        windowMs,
+        endToEndPerSec: (stored.count * 1000) / windowMs,
+        meanResponseMs: efficiency.meanResponseMs,
+        maxInFlightPerHost: efficiency.maxInFlight,
+        cpu,
+        snapshots,
+        connections,
+      };
+    } finally {
+      await warm.close();
+    }
+    // The parts alone, after the crawl (nothing else running): fetch and hand-over against the same sites ...
+    fetchCost = await measureFetchCost({ origins, site, rounds: 2 });
+  } finally {
+    await web.close();
+  }
+  // ... the primary's work on the same pages, parsed here beforehand ...
+  const parsed = new Map(benchPages(origins, site).map((p) => [p.url, parseLikeWorker(p)!]));
+  const store = measureStoreCost({ origins, parsed, depth: generatedDepth(pagesPerSite), slots: fetchSlots(workers) });
+  // ... and the parse itself, on all cores.
+  const parse = await measureParseLimit({
+    origins,
+    site,
+    processes: os.availableParallelism(),
+    durationMs: 4_000,
+    expectDigest: pagesDigest(benchPages(origins, site)),
+  });
+  return {
+    ...crawl,
+    parse,
+    ratio: crawl.endToEndPerSec / parse.pagesPerSec,
+    parts: { fetch: fetchCost, store },
+  };
+}
+
+function option(name: string): string | undefined {
+  const arg = process.argv.slice(2).find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
+  if (arg === undefined) return undefined;
+  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : '';
+}
+
+async function main(): Promise<void> {
+  const workersOption = (name: string): number => {
+    const n = Number(option(name) ?? 4);
+    if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`crawl-bench: --${name} must be an integer from 1 to 64`);
+    return n;
+  };
+  const rawWorkers = workersOption('raw-workers');
+  const politeWorkers = workersOption('politeness-workers');
+  const only = option('only');
+  const started = new Date();
+  const machine = machineInfo();
+  console.log(`crawl-bench: ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB RAM, Node ${machine.node}`);
+  let p1: PolitenessBench | undefined;
+  let p2: ThroughputBench | undefined;
+  if (only === undefined || only === 'politeness') {
+    console.log(`crawl-bench: 1/2 politeness efficiency (20 sites × 50 pages, ${politeWorkers} workers, CRAWL_DELAY_MS=100) ...`);
+    p1 = await politenessBench(politeWorkers);
+  }
+  if (only === undefined || only === 'throughput') {
+    console.log(`crawl-bench: 2/2 raw throughput (50 sites × 30 pages of ~30 KB, ${rawWorkers} workers, CRAWL_DELAY_MS=0) ...`);
+    p2 = await throughputBench(rawWorkers);
+  }
+  const report = formatReport({ date: started, machine, politeness: p1, throughput: p2 });
+  console.log(`\n${report}`);
+  if (option('no-write') === undefined && p1 && p2) {
+    writeSection(DOC, CRAWL_MARKERS, report);
+    console.log(`crawl-bench: wrote the crawl section of ${DOC}`);
+  } else {
+    console.log('crawl-bench: docs/benchmarks.md not written (partial run or --no-write)');
+  }
+}
+
+await main();

@@ -1,0 +1,225 @@
+/**
+ * `npm run bench:search` — search at 10k and 100k generated pages (1M with --million): time to
+ * index, database size, server RSS/heap after start, time from start to ready, and p50/p99 latency
+ * of 200 searches and 200 suggests (measured twice), beside plain FTS5 (bm25 + snippet, nothing
+ * else) on the same database and queries. Prints the figures and adds them to docs/benchmarks.md.
+ *
+ * Each measured server runs in a child process of its own (this file, forked with `--child`), so
+ * its RSS is that of a server that opened the database and built its title index, not of the
+ * generator: one builds the title index from the pages table and writes its snapshot, the next
+ * starts from that snapshot (as a restarted server does) and runs the queries. The corpus and the
+ * queries are in search-corpus.ts. Flags: --sizes 10000,100000  --million  --keep (leave the databases in the temp dir)
+ * --reuse (measure databases a --keep run left, without indexing again)  --no-doc (do not write
+ * docs/benchmarks.md).
+ */
+import { fork } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { openDatabase, DB_FILE } from '../../db/open.ts';
+import { buildCorpus, workload } from './search-corpus.ts';
+import type { Workload } from './search-corpus.ts';
+import { SearchService } from '../../server/search/search-service.ts';
+import { TITLE_SNAPSHOT_FILE } from '../../server/search/title-index.ts';
+import { machineInfo, writeSection } from '../crawl/benchmarks-doc.ts';
+
+const SELF = fileURLToPath(import.meta.url);
+const DOC = path.join(path.dirname(SELF), '..', '..', 'docs', 'benchmarks.md');
+const MARKERS = { start: '<!-- search:start -->', end: '<!-- search:end -->' } as const;
+
+// ---------- measured children ----------
+
+interface Latency { p50: number; p99: number; mean: number }
+interface ChildReport {
+  openMs: number; readyMs: number; maxLoopBlockMs: number; rssMB: number; heapMB: number; rssAfterMB: number;
+  search: Latency[]; suggest: Latency[]; medianTotal: number; restored: boolean; snapshotMB: number;
+}
+
+function latency(samples: number[]): Latency {
+  const s = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)];
+  return { p50: at(0.5), p99: at(0.99), mean: s.reduce((a, b) => a + b, 0) / s.length };
+}
+
+const MB = (n: number) => Math.round(n / 1024 / 1024);
+
+function timeEach(items: string[], fn: (q: string) => unknown): number[] {
+  return items.map((q) => {
+    const t = performance.now();
+    fn(q);
+    return performance.now() - t;
+  });
+}
+
+/**
+ * Child: plain FTS5 (mode 'plain'), or the search service over `dir` with its title-index snapshot
+ * in `dir`: mode 'build' removes the snapshot first (the index is built from the pages table, then
+ * a snapshot is written), mode 'restore' starts from that snapshot and runs the queries.
+ */
+async function child(mode: string, dir: string, work: Workload): Promise<ChildReport> {
+  const t0 = performance.now();
+  const db = openDatabase(dir, { readonly: mode === 'plain', migrate: false });
+  const openMs = performance.now() - t0;
+  const totals: number[] = [];
+  if (mode === 'plain') {
+    const stmt = db.prepare(`SELECT p.url, p.title, snippet(pages_fts, 3, '[', ']', '…', 28) AS s
+      FROM pages_fts JOIN pages p ON p.id = pages_fts.rowid WHERE pages_fts MATCH ? ORDER BY bm25(pages_fts) LIMIT 10`);
+    const run = (q: string) => stmt.all(q.split(/\s+/).map((w) => `"${w}"`).join(' AND '));
+    const rss = MB(process.memoryUsage().rss);
+    const search = [latency(timeEach(work.searches, run)), latency(timeEach(work.searches, run))];
+    return { openMs, readyMs: 0, maxLoopBlockMs: 0, rssMB: rss, heapMB: MB(process.memoryUsage().heapUsed), rssAfterMB: MB(process.memoryUsage().rss), search, suggest: [], medianTotal: 0, restored: false, snapshotMB: 0 };
+  }
+  const file = path.join(dir, TITLE_SNAPSHOT_FILE);
+  if (mode === 'build') rmSync(file, { force: true });
+  const service = new SearchService(db, { snapshot: { file, warn: (msg) => console.error(`  ${msg}`) } });
+  const loop = monitorEventLoopDelay({ resolution: 5 });
+  loop.enable();
+  const started = performance.now();
+  service.start();
+  while (!service.ready) await new Promise((resolve) => setTimeout(resolve, 5));
+  const readyMs = performance.now() - started;
+  loop.disable();
+  const rssMB = MB(process.memoryUsage().rss);
+  const heapMB = MB(process.memoryUsage().heapUsed);
+  const base = { openMs, readyMs, maxLoopBlockMs: loop.max / 1e6, rssMB, heapMB, restored: service.restoredFromSnapshot };
+  if (mode === 'build') {
+    await service.writeSnapshot();
+    service.close();
+    const snapshotMB = existsSync(file) ? statSync(file).size / 1024 / 1024 : 0;
+    return { ...base, rssAfterMB: MB(process.memoryUsage().rss), search: [], suggest: [], medianTotal: 0, snapshotMB };
+  }
+  const doSearch = (q: string) => totals.push(service.search(q, { limit: 10, offset: 0 }).total);
+  const doSuggest = (q: string) => service.suggest(q, 8);
+  const search = [latency(timeEach(work.searches, doSearch)), latency(timeEach(work.searches, doSearch))];
+  const suggest = [latency(timeEach(work.suggests, doSuggest)), latency(timeEach(work.suggests, doSuggest))];
+  service.close();
+  return {
+    ...base, rssAfterMB: MB(process.memoryUsage().rss), search, suggest,
+    medianTotal: [...totals].sort((a, b) => a - b)[totals.length >> 1], snapshotMB: 0,
+  };
+}
+
+function runChild(mode: string, dir: string, work: Workload): Promise<ChildReport> {
+  return new Promise((resolve, reject) => {
+    const proc = fork(SELF, ['--child', mode, dir], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    proc.once('message', (m) => resolve(m as ChildReport));
+    proc.once('error', reject);
+    proc.once('exit', (code) => { if (code !== 0) reject(new Error(`search-bench: child ${mode} exited with ${code}`)); });
+    proc.send(work);
+  });
+}
+
+// ---------- report ----------
+
+const f1 = (n: number) => n.toFixed(n < 10 ? 2 : 1);
+const lat = (l: Latency[]) => l.map((x) => `${f1(x.p50)} / ${f1(x.p99)}`).join(' · ');
+
+interface SizeResult { n: number; indexS: number; dbMB: number; build: ChildReport; service: ChildReport; plain: ChildReport }
+
+function table(results: SizeResult[]): string {
+  const rows = [
+    '| pages | index s | db MB | snapshot MB | ready ms: build · snapshot | max loop block ms: build · snapshot | RSS MB (heap) at ready: build · snapshot | search p50 / p99 ms (run 1 · run 2) | suggest p50 / p99 ms | plain FTS5 p50 / p99 ms | plain RSS MB | median total |',
+    '|---:|---:|---:|---:|---:|---:|---:|---|---|---|---:|---:|',
+  ];
+  for (const r of results) {
+    const b = r.build;
+    const s = r.service;
+    rows.push(`| ${r.n.toLocaleString('en')} | ${r.indexS.toFixed(1)} | ${r.dbMB} | ${b.snapshotMB.toFixed(0)} | ${b.readyMs.toFixed(0)} · ${s.readyMs.toFixed(0)}${s.restored ? '' : ' (not restored!)'} | ${b.maxLoopBlockMs.toFixed(0)} · ${s.maxLoopBlockMs.toFixed(0)} | ${b.rssMB} (${b.heapMB}) · ${s.rssMB} (${s.heapMB}) | ${lat(s.search)} | ${lat(s.suggest)} | ${lat(r.plain.search)} | ${r.plain.rssMB} | ${s.medianTotal} |`);
+  }
+  return rows.join('\n');
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  if (args[0] === '--child') {
+    process.once('message', (work) => {
+      child(args[1], args[2], work as Workload)
+        .then((report) => process.send?.(report, () => process.exit(0)))
+        .catch((err) => { console.error(err); process.exit(1); });
+    });
+    return;
+  }
+  const sizesArg = args.includes('--sizes') ? args[args.indexOf('--sizes') + 1] : '10000,100000';
+  const sizes = sizesArg.split(',').map(Number).filter((n) => n > 0);
+  if (args.includes('--million')) sizes.push(1_000_000);
+  const m = machineInfo();
+  const loadAtStart = os.loadavg()[0];
+  console.log(`search-bench: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node}; sizes ${sizes.join(', ')}`);
+  const results: SizeResult[] = [];
+  for (const n of sizes) {
+    const dir = path.join(os.tmpdir(), `lantern-search-bench-${n}`);
+    const metaFile = path.join(dir, 'bench-meta.json');
+    let indexS: number;
+    if (args.includes('--reuse') && existsSync(metaFile)) {
+      indexS = (JSON.parse(readFileSync(metaFile, 'utf8')) as { indexS: number }).indexS;
+      console.log(`\n${n.toLocaleString('en')} pages: reusing ${dir} (indexed earlier in ${indexS.toFixed(1)} s)`);
+      openDatabase(dir).close(); // a database kept by an older Lantern gets the migrations since (the children do not migrate)
+    } else {
+      rmSync(dir, { recursive: true, force: true });
+      mkdirSync(dir, { recursive: true });
+      console.log(`\n${n.toLocaleString('en')} pages: generating and indexing…`);
+      indexS = buildCorpus(dir, n);
+      writeFileSync(metaFile, JSON.stringify({ n, indexS }));
+    }
+    const file = path.join(dir, DB_FILE);
+    const dbMB = MB(statSync(file).size + (existsSync(`${file}-wal`) ? statSync(`${file}-wal`).size : 0));
+    console.log(`  indexed in ${indexS.toFixed(1)} s (${(n / indexS).toFixed(0)} pages/s); database ${dbMB} MB`);
+    const work = workload(n);
+    const build = await runChild('build', dir, work);
+    console.log(`  built in ${build.readyMs.toFixed(0)} ms (event loop blocked at most ${build.maxLoopBlockMs.toFixed(0)} ms); RSS ${build.rssMB} MB, heap ${build.heapMB} MB; snapshot ${build.snapshotMB.toFixed(1)} MB`);
+    const service = await runChild('restore', dir, work);
+    const plain = await runChild('plain', dir, work);
+    const r: SizeResult = { n, indexS, dbMB, build, service, plain };
+    results.push(r);
+    console.log(`  ready from the snapshot in ${service.readyMs.toFixed(0)} ms${service.restored ? '' : ' (NOT restored)'} (event loop blocked at most ${service.maxLoopBlockMs.toFixed(0)} ms); RSS ${service.rssMB} MB, heap ${service.heapMB} MB`);
+    console.log(`  search p50/p99 ms: ${lat(service.search)}; suggest: ${lat(service.suggest)}; plain FTS5: ${lat(plain.search)} (RSS ${plain.rssMB} MB)`);
+    if (!args.includes('--keep')) rmSync(dir, { recursive: true, force: true });
+  }
+  const last = results[results.length - 1];
+  let million = '';
+  if (last !== undefined && last.n < 1_000_000) {
+    const estimate = (last.indexS * (1_000_000 / last.n)) / 60;
+    million = `1M pages (\`--million\`, not run) would take about ${estimate.toFixed(0)} min to index at this run's rate, and ~${(last.dbMB * 1_000_000 / last.n / 1024).toFixed(1)} GB of disk.`;
+    console.log(`\n${million}`);
+  }
+  console.log(`\n${table(results)}`);
+  if (!args.includes('--no-doc')) {
+    const old = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '';
+    const i = old.indexOf(MARKERS.start);
+    const j = old.indexOf(MARKERS.end);
+    const previous = i !== -1 && j > i ? old.slice(i + MARKERS.start.length, j).split('\n### ').slice(1, 5).map((s) => `### ${s.trim()}`) : [];
+    const run = [
+      `### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node}`,
+      '',
+      `1-minute load average ${loadAtStart.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end (the machine is shared; above ${m.cores} the figures are inflated).`
+        + (args.includes('--reuse') ? ' Databases of an earlier run (`--reuse`): "index s" is from that run.' : ''),
+      '',
+      table(results),
+      ...(million === '' ? [] : ['', million]),
+    ].join('\n');
+    writeSection(DOC, MARKERS, [HEADER, run, ...previous].join('\n\n'));
+    console.log(`search-bench: wrote ${path.relative(process.cwd(), DOC)}`);
+  }
+}
+
+const HEADER = `## Search (\`npm run bench:search\`)
+
+Generated pages: title 8 words, 3 headings of 4, description 20, body 600 words drawn from a Zipf (s = 1)
+vocabulary of 60,000 generated words, ~0.5 % identifiers (\`a_b\`, \`a-b\`), 500 hosts. FTS5 holds title, headings,
+description and body; the in-memory title index (MiniSearch) holds title, headings and URL words. "index s":
+storing the pages through \`pageQueries().upsertPage\` in transactions of 1000 (FTS5 kept in sync by triggers).
+"ready": from \`SearchService.start()\` to the title index built, in a fresh server process: "build" without a
+snapshot file (every page indexed from the pages table; that process then writes the snapshot, "snapshot MB"),
+"snapshot" in the next process, which restores that file and catches up from its cursor (what a restarted server
+does). "max loop block": longest event-loop stall meanwhile. The queries run in the "snapshot" process: 200 of 1-3
+words taken from random pages (not among the 100 most common words; the last word gets the API's automatic
+prefix), and 200 suggest prefixes of 2-6 letters; two passes each. "plain FTS5": the same words ANDed,
+\`ORDER BY bm25 LIMIT 10\` with \`snippet()\`, nothing else, in a process of its own. Targets at 100k: search
+p50 ≤ 10 ms, p99 ≤ 50 ms; suggest p99 ≤ 20 ms; RSS ≤ 400 MB; ready ≤ 5 s. At 1M: search p99 ≤ 200 ms, RSS ≤ 1.5 GB.
+1M pages are opt-in (\`npm run bench:search -- --million --keep\`): generating and storing them took 20 min
+(902 s of it in the store's transactions) and 7 GB of disk in /tmp; \`--reuse\` measures a kept database again in
+about 2 minutes.`;
+
+await main();

@@ -1,0 +1,269 @@
+/**
+ * The coordinator on a real SQLite file, driven by hand (no processes): when a host's clock says its
+ * last request ended, and when discovered links are worth storing at once.
+ */
+import { afterEach, beforeEach, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { openDatabase } from '../../db/open.ts';
+import { seedQueries } from '../../db/seeds.ts';
+import { loadConfig } from '../../shared/config.ts';
+import { Coordinator } from './coordinator.ts';
+import { ROBOTS_CACHE_MS } from '../politeness/robots.ts';
+import { RETIRE_CHUNK } from '../frontier/seed-lifecycle.ts';
+import { pageQueries } from '../../db/pages.ts';
+import { makePage } from '../../test-support/test-corpus.ts';
+import type { FetchJob, FetchResult, ParsedPage } from './protocol.ts';
+
+const DELAY_MS = 100;
+const ORIGIN = 'https://site.example';
+
+function result(jobId: number, part: Partial<FetchResult>): FetchResult {
+  return {
+    jobId, startedAt: 0, endedAt: 0, status: 200, contentType: 'text/html', etag: null, lastModified: null, retryAfterMs: null,
+    location: null, locationRefusal: null, robotsBody: null, page: null, error: null, ...part,
+  };
+}
+
+function page(links: string[]): ParsedPage {
+  return {
+    finalUrl: `${ORIGIN}/`, title: 'Home', description: '', headings: [], text: 'words', lang: null, canonical: null,
+    links, noindex: false, nofollow: false, noarchive: false, nosnippet: false, contentHash: 'h',
+  };
+}
+
+describe('coordinator', () => {
+  let dir: string;
+  let db: Database;
+  let coordinator: Coordinator;
+
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-coordinator-'));
+    db = openDatabase(dir);
+    seedQueries(db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 2, scope: 'host' }, 1000);
+    coordinator = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS) }), 'test-run');
+    coordinator.start(10_000);
+  });
+  afterEach(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** Fetches robots.txt (404: allow all) at t, reported at t + 10; returns the seed's job, due a delay later. */
+  function pastRobots(t: number): FetchJob {
+    const robots = coordinator.dispatch(t)!;
+    assert.equal(robots.kind, 'robots');
+    coordinator.onResult(result(robots.jobId, { status: 404 }), t + 10);
+    assert.equal(coordinator.dispatch(t + 10 + DELAY_MS - 1), undefined, 'not before a delay after the end');
+    return coordinator.dispatch(t + 10 + DELAY_MS)!;
+  }
+
+  test('the crawl-wide queued count is the sum of the hosts\' rows, robots.txt and requests in flight included', () => {
+    const counts = (t: number) => {
+      const { status, domains } = coordinator.snapshot(t, 1);
+      return { header: status.queued, rows: domains.map((d) => d.queued) };
+    };
+    assert.deepEqual(counts(10_000), { header: 2, rows: [2] }, 'robots.txt and the seed page wait');
+    const robots = coordinator.dispatch(10_000)!;
+    assert.deepEqual(counts(10_001), { header: 2, rows: [2] }, 'robots.txt in flight, the seed page waits');
+    coordinator.onResult(result(robots.jobId, { status: 404 }), 10_010);
+    assert.deepEqual(counts(10_011), { header: 1, rows: [1] });
+  });
+
+  test('the host clock runs from when the response ended, not from when the report arrived', () => {
+    const seed = pastRobots(10_000);
+    const t = 10_110;
+    // The worker read the last byte at t + 5 and reported 30 ms later, after parsing.
+    coordinator.onResult(result(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`]) }), t + 35, 30);
+    coordinator.flush(t + 35);
+    assert.equal(coordinator.dispatch(t + 5 + DELAY_MS - 1), undefined, 'one ms early is too early');
+    assert.equal(coordinator.dispatch(t + 5 + DELAY_MS)?.url, `${ORIGIN}/a`, 'due a delay after the response ended');
+  });
+
+  test('a report never moves the end before the moment the job was handed out', () => {
+    const seed = pastRobots(10_000);
+    const t = 10_110;
+    // A report claiming the response ended long before the request was sent is not believed.
+    coordinator.onResult(result(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`]) }), t + 20, 5_000);
+    coordinator.flush(t + 20);
+    assert.equal(coordinator.dispatch(t + DELAY_MS - 1), undefined);
+    assert.equal(coordinator.dispatch(t + DELAY_MS)?.url, `${ORIGIN}/a`);
+  });
+
+  test('a request whose worker died leaves the host waiting two delays', () => {
+    const seed = pastRobots(10_000);
+    coordinator.abandon(seed.jobId, 10_200, 'the worker died');
+    assert.equal(coordinator.dispatch(10_200 + 2 * DELAY_MS - 1), undefined);
+    assert.equal(coordinator.dispatch(10_200 + 2 * DELAY_MS)?.url, `${ORIGIN}/`, 'the URL is tried again');
+  });
+
+  test('links to a host with nothing queued ask for an immediate flush; links to a busy host do not', () => {
+    const seed = pastRobots(10_000);
+    coordinator.onResult(result(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`, `${ORIGIN}/b`]) }), 10_120);
+    assert.equal(coordinator.takeUrgent(), true, 'the host has nothing queued: its new links are stored at once');
+    assert.equal(coordinator.takeUrgent(), false, 'reading it clears it');
+    coordinator.flush(10_120);
+    const a = coordinator.dispatch(10_220)!;
+    assert.equal(a.url, `${ORIGIN}/a`);
+    coordinator.onResult(result(a.jobId, { status: 200, page: page([`${ORIGIN}/c`]) }), 10_230);
+    assert.equal(coordinator.takeUrgent(), false, '/b is still queued: the links wait for the next batch');
+  });
+
+  test('a 304 to a request that was not conditional fails the URL instead of keeping a page that was never stored', () => {
+    const seed = pastRobots(10_000);
+    assert.equal(seed.validators, undefined, 'nothing stored yet: the request is not conditional');
+    coordinator.onResult(result(seed.jobId, { status: 304 }), 10_120);
+    coordinator.flush(10_120);
+    const row = db.prepare('SELECT state, last_error AS lastError FROM frontier WHERE url = ?').get(`${ORIGIN}/`) as { state: string; lastError: string };
+    assert.deepEqual(row, { state: 'failed', lastError: 'the site answered 304 (not modified) to a request that was not conditional' });
+  });
+
+  test('a seed is crawled again once its last crawl is CRAWL_REFRESH old (7 days by default), conditionally, and not while it is still crawled', () => {
+    const WEEK = 7 * 86_400_000;
+    const seed = pastRobots(10_000);
+    coordinator.onResult(result(seed.jobId, { status: 200, etag: '"v1"', page: page([`${ORIGIN}/a`]) }), 10_120);
+    coordinator.flush(10_120);
+    assert.equal(coordinator.refreshSeeds(10_120 + WEEK), 0, '/a is still queued: the first crawl is not over');
+    const a = coordinator.dispatch(10_220)!;
+    coordinator.onResult(result(a.jobId, { status: 200, page: page([]) }), 10_230);
+    coordinator.flush(10_230);
+    assert.equal(coordinator.refreshSeeds(10_120 + WEEK - 1), 0, 'one ms early');
+    assert.equal(coordinator.dispatch(10_120 + WEEK), undefined, 'nothing queued before the refresh');
+    assert.equal(coordinator.refreshSeeds(10_120 + WEEK), 1);
+    assert.equal(coordinator.refreshSeeds(10_120 + WEEK), 0, 'queued already: not twice');
+    // robots.txt is older than its 24 h too: asked again first, then the pages, the seed conditionally.
+    const robots = coordinator.dispatch(10_120 + WEEK)!;
+    assert.equal(robots.kind, 'robots');
+    coordinator.onResult(result(robots.jobId, { status: 404 }), 10_130 + WEEK);
+    const first = coordinator.dispatch(10_130 + WEEK + DELAY_MS)!;
+    coordinator.onResult(result(first.jobId, first.validators ? { status: 304 } : { status: 200, page: page([]) }), 10_140 + WEEK + DELAY_MS);
+    const second = coordinator.dispatch(10_140 + WEEK + 2 * DELAY_MS)!;
+    const byUrl = new Map([first, second].map((j) => [j.url, j.validators]));
+    assert.deepEqual([...byUrl.keys()].sort(), [`${ORIGIN}/`, `${ORIGIN}/a`], 'the seed and what it found');
+    assert.deepEqual(byUrl.get(`${ORIGIN}/`), { etag: '"v1"', lastModified: null }, 'the seed page is asked for conditionally');
+  });
+
+  test('CRAWL_REFRESH=0 never crawls a seed again on its own', () => {
+    const off = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_REFRESH: '0' }), 'test-run-2');
+    const seed = pastRobots(10_000);
+    coordinator.onResult(result(seed.jobId, { status: 200, page: page([]) }), 10_120);
+    coordinator.flush(10_120);
+    off.start(20_000);
+    assert.equal(off.refreshSeeds(10_120 + 1000 * 86_400_000), 0);
+    assert.equal(coordinator.refreshSeeds(10_120 + 1000 * 86_400_000), 1, 'the same crawl is due under the default');
+  });
+
+  test('a result in flight when its seed was removed is not stored and its links are not followed; the host still learns from it', () => {
+    const seed = pastRobots(10_000);
+    const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
+    assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
+    coordinator.syncSeeds(10_050);
+    coordinator.onResult(result(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`]) }), 10_120);
+    coordinator.flush(10_120);
+    const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+    assert.equal(count('SELECT COUNT(*) AS n FROM pages'), 0, 'the page is not stored');
+    assert.equal(count('SELECT COUNT(*) AS n FROM frontier'), 0, 'its URL and links are gone');
+    assert.equal(count('SELECT COUNT(*) AS n FROM seeds'), 0, 'the seed row is deleted');
+    assert.equal(coordinator.dispatch(20_000), undefined, 'nothing left to fetch');
+    assert.deepEqual(coordinator.requests(ORIGIN).map((r) => r.status), [404, 200], 'the request is on its host\'s timeline');
+  });
+
+  test('a removed seed\'s pages leave search a chunk per batch, so no batch holds the primary long; its row goes last', () => {
+    const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
+    const pages = pageQueries(db);
+    const total = 2 * RETIRE_CHUNK + 7;
+    db.transaction(() => {
+      for (let i = 0; i < total; i++) pages.upsertPage(makePage(`${ORIGIN}/p/${i}`, { seedId: id, title: `Page ${i}`, body: 'words' }));
+    })();
+    assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
+    coordinator.syncSeeds(10_050);
+    const searchable = () => (db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
+    const seedRows = () => (db.prepare('SELECT COUNT(*) AS n FROM seeds').get() as { n: number }).n;
+    const perBatch: number[] = [];
+    while (coordinator.hasWrites()) {
+      perBatch.push(coordinator.flush(10_100));
+      if (coordinator.hasWrites()) assert.equal(seedRows(), 1, 'the seed row stays while pages remain');
+    }
+    assert.deepEqual(perBatch, [RETIRE_CHUNK, RETIRE_CHUNK, 7]);
+    assert.equal(searchable(), 0);
+    assert.equal(seedRows(), 0);
+  });
+
+  test('a seed submitted again while its pages are leaving search keeps the rest: its new crawl stores its own', () => {
+    const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
+    const pages = pageQueries(db);
+    const total = RETIRE_CHUNK + 20;
+    db.transaction(() => {
+      for (let i = 0; i < total; i++) pages.upsertPage(makePage(`${ORIGIN}/p/${i}`, { seedId: id, title: `Page ${i}`, body: 'words' }));
+    })();
+    seedQueries(db).markSeedRemoved(id, 10_050);
+    coordinator.syncSeeds(10_050);
+    assert.equal(coordinator.flush(10_060), RETIRE_CHUNK);
+    seedQueries(db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 2, scope: 'host' }, 10_070); // submitted again
+    while (coordinator.hasWrites()) coordinator.flush(10_080);
+    const searchable = (db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
+    assert.equal(searchable, 20, 'the chunks stopped');
+    assert.equal((db.prepare('SELECT COUNT(*) AS n FROM seeds WHERE removed_at IS NULL').get() as { n: number }).n, 1, 'the seed stays');
+  });
+
+  test('a sitemap not yet read when the primary dies is read after the restart; one already read is not read again', () => {
+    const restart = (t: number): Coordinator => {
+      const next = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS) }), `run-${t}`);
+      next.start(t);
+      return next;
+    };
+    /** Hands out every job due within `ms` of `t` (each answered at once with `answer`), as "kind url" lines. */
+    const drain = (c: Coordinator, t: number, answer: (job: FetchJob) => Partial<FetchResult>): string[] => {
+      const seen: string[] = [];
+      for (let now = t; now < t + 20 * DELAY_MS; now += DELAY_MS) {
+        const job = c.dispatch(now);
+        if (!job) continue;
+        seen.push(`${job.kind} ${job.url}`);
+        c.onResult(result(job.jobId, answer(job)), now + 1);
+        while (c.hasWrites()) c.flush(now + 1); // found URLs are queued by the batch that stores them
+      }
+      return seen;
+    };
+    const robots = coordinator.dispatch(10_000)!;
+    coordinator.onResult(result(robots.jobId, { status: 200, robotsBody: `User-agent: *\nAllow: /\nSitemap: ${ORIGIN}/sitemap.xml\n` }), 10_010);
+    coordinator.flush(10_010); // the robots.txt result and the sitemap job it queued are on disk; then the primary dies
+
+    const second = restart(20_000);
+    const urlset = { index: false, urls: [`${ORIGIN}/from-sitemap`], dropped: 0 };
+    const seen = drain(second, 20_000, (job) => (job.kind === 'sitemap' ? { status: 200, sitemap: urlset } : { status: 200, page: page([]) }));
+    assert.ok(seen.includes(`sitemap ${ORIGIN}/sitemap.xml`), `the sitemap is read after the restart: ${seen.join(', ')}`);
+    assert.ok(seen.includes(`page ${ORIGIN}/from-sitemap`), 'and the page it names is crawled');
+
+    const third = restart(30_000);
+    const again = drain(third, 30_000, () => ({ status: 200, page: page([]) }));
+    assert.deepEqual(again, [], 'nothing is left to fetch: the sitemap was read, and a restart does not read it again');
+  });
+
+  test('robots.txt is refreshed conditionally once its day is over; a 304 keeps its rules for another day', () => {
+    const robots = coordinator.dispatch(10_000)!;
+    assert.equal(robots.validators, undefined, 'the first fetch is not conditional');
+    coordinator.onResult(result(robots.jobId, { status: 200, etag: '"r1"', robotsBody: 'User-agent: *\nDisallow: /private\n' }), 10_010);
+    const seed = coordinator.dispatch(10_010 + DELAY_MS)!;
+    coordinator.onResult(result(seed.jobId, { status: 200, page: page([`${ORIGIN}/private/x`, `${ORIGIN}/a`]) }), 10_200);
+    coordinator.flush(10_200);
+
+    const later = 10_010 + ROBOTS_CACHE_MS;
+    const refresh = coordinator.dispatch(later)!;
+    assert.deepEqual({ kind: refresh.kind, validators: refresh.validators }, { kind: 'robots', validators: { etag: '"r1"', lastModified: null } });
+    coordinator.onResult(result(refresh.jobId, { status: 304 }), later + 10);
+    const next = coordinator.dispatch(later + 10 + DELAY_MS)!;
+    assert.equal(next.url, `${ORIGIN}/a`);
+    coordinator.onResult(result(next.jobId, { status: 200, page: page([]) }), later + 20 + DELAY_MS);
+    assert.equal(coordinator.dispatch(later + 20 + 2 * DELAY_MS), undefined, 'the stored rules still apply: /private is skipped');
+    coordinator.flush(later + 20);
+    const state = db.prepare('SELECT state FROM frontier WHERE url = ?').get(`${ORIGIN}/private/x`) as { state: string };
+    assert.equal(state.state, 'skipped');
+    const row = coordinator.snapshot(later + 20, 1).domains[0];
+    assert.deepEqual({ status: row.robots.status, http: row.robots.httpStatus, at: row.robots.fetchedAt }, {
+      status: 'ok', http: 304, at: new Date(later + 10).toISOString(),
+    }, 'checked now: good for another day');
+  });
+});

@@ -1,0 +1,401 @@
+import type { Database } from 'better-sqlite3';
+import type { Config } from '../../shared/config.ts';
+import { frontierQueries, type FrontierRow } from '../../db/frontier.ts';
+import { hostQueries } from '../../db/hosts.ts';
+import { sitemapJobQueries } from '../../db/sitemap-jobs.ts';
+import { pageQueries } from '../../db/pages.ts';
+import { seedQueries } from '../../db/seeds.ts';
+import { Scheduler } from '../politeness/scheduler.ts';
+import { BACKOFF, retryDelayMs } from '../politeness/backoff.ts';
+import { EMPTY_PAGE, isEmptyPage, NOT_MODIFIED, pageOutcome, pageRecord, type PageOutcome } from './page-outcome.ts';
+import { CRAWL_LIMITS } from '../frontier/url-traps.ts';
+import {
+  admitLinks, judgeRedirect, MAX_REDIRECTS, trapMessage,
+} from '../frontier/admission.ts';
+import { HostBook } from '../politeness/host-book.ts';
+import { LinkIntake } from '../frontier/link-intake.ts';
+import { WriteBatch } from './write-batch.ts';
+import { SeedBook } from '../frontier/seed-book.ts';
+import { SeedLifecycle } from '../frontier/seed-lifecycle.ts';
+import type { CrawlJob } from '../frontier/crawl-job.ts';
+import type { CrawlStatus, DomainInfo, FetchJob, FetchResult, RequestLogEntry } from './protocol.ts';
+
+export { MAX_REDIRECTS } from '../frontier/admission.ts';
+
+/**
+ * The crawler primary's brain, without the processes: it owns the scheduler, every host's state and
+ * robots rules and sitemap jobs (its HostBook), decides what each result means, and is the single writer of frontier,
+ * hosts and pages. Which links and redirect targets are taken on is judged by admission.ts, within the
+ * limits of url-traps.ts (CRAWL_LIMITS); what is taken on enters the frontier through link-intake.ts,
+ * which keeps the per-host URL budget (CRAWL_MAX_URLS_PER_HOST). Seeds added, submitted again, due for
+ * their refresh or removed are handled by seed-lifecycle.ts; a job whose seed was removed is dropped.
+ * Writes are queued (write-batch.ts) and applied by `flush()` in one transaction. Time comes in as arguments.
+ */
+export class Coordinator {
+  readonly scheduler: Scheduler<CrawlJob>;
+  private readonly frontier;
+  private readonly pages;
+  private readonly hosts: HostBook;
+  private readonly seeds = new SeedBook();
+  /** Jobs handed out; `conditional`: the request carried the stored page's validators. */
+  private readonly inFlight = new Map<number, { job: CrawlJob; origin: string; dispatchedAt: number; conditional: boolean }>();
+  private readonly fetchEnds: number[] = [];
+  private readonly intake: LinkIntake;
+  private readonly writes: WriteBatch;
+  /** Writes a job's lease and its host's start in one transaction (see the constructor). */
+  private readonly recordStart: (job: CrawlJob, origin: string, now: number) => void;
+  private readonly seedLife: SeedLifecycle;
+  private pagesStored = 0;
+  private nextJobId = 1;
+
+  constructor(db: Database, private readonly config: Config, private readonly runId: string) {
+    this.scheduler = new Scheduler<CrawlJob>(config.crawlDelayMs);
+    this.writes = new WriteBatch(db);
+    this.frontier = frontierQueries(db);
+    this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w) => this.writes.push(w));
+    this.pages = pageQueries(db);
+    this.intake = new LinkIntake(this.frontier, (origin) => this.hosts.find(origin), config.crawlMaxUrlsPerHost);
+    this.seedLife = new SeedLifecycle({
+      seeds: this.seeds, seedsDb: seedQueries(db), frontier: this.frontier, pages: this.pages, writes: this.writes,
+      budget: this.intake.budget, refreshMs: config.crawlRefreshMs,
+      schedule: (row, now) => this.schedule(row, now),
+      readSitemaps: (seed) => this.queueSitemaps(seed.origin, this.hosts.sitemapsOf(seed.origin), 0, seed.id),
+    });
+    // Before a request goes out, its lease and the host's start are on disk (a crash must not forget a
+    // request in flight); one transaction, so one commit per request rather than two.
+    this.recordStart = db.transaction((job: CrawlJob, origin: string, now: number) => {
+      if (job.kind === 'page') this.frontier.leaseUrl(job.frontierId, this.runId, now);
+      this.hosts.recordStart(origin, now);
+    });
+  }
+
+  /** Loads what a previous run left: leases go back to the queue, host clocks and robots rules are restored. */
+  start(now: number): void {
+    this.frontier.returnAllLeases();
+    this.intake.budget.load(this.frontier.urlCountsByOrigin());
+    this.hosts.restore(now);
+    for (const row of this.frontier.pendingUrls()) this.schedule(row, now);
+    this.syncSeeds(now, false);
+  }
+
+  /** Reads seeds users added, changed or removed, and acts on them (see SeedLifecycle.sync). */
+  syncSeeds(now: number, recrawl = true): void {
+    this.seedLife.sync(now, recrawl);
+  }
+
+  /** Queues again every seed due for its periodic refresh (CRAWL_REFRESH); returns how many were. */
+  refreshSeeds(now: number): number {
+    return this.seedLife.refresh(now);
+  }
+
+  private schedule(row: FrontierRow, _now: number): void {
+    this.hosts.get(row.origin);
+    this.scheduler.add(row.origin, {
+      notBefore: row.nextAttemptAt, kind: 'page', url: row.url, frontierId: row.id, seedId: row.seedId,
+      depth: row.depth, attempts: row.attempts, redirects: row.redirects, forOrigin: row.origin, hops: 0,
+      refetch: row.finishedBefore === 1,
+    });
+  }
+
+  /**
+   * The next job to hand an idle worker, or undefined if no host is due. Checks robots rules (a
+   * disallowed URL is skipped without touching the host's clock) and robots expiry.
+   */
+  dispatch(now: number): FetchJob | undefined {
+    for (;;) {
+      const d = this.scheduler.next(now);
+      if (!d) return undefined;
+      const { job, origin } = d;
+      if (job.kind !== 'robots' && !this.seeds.get(job.seedId)) {
+        // Its seed was removed: dropped without contacting the host.
+        this.scheduler.complete(origin, -Infinity);
+        if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
+        continue;
+      }
+      if (job.kind !== 'robots') {
+        const verdict = this.hosts.robotsVerdict(origin, job.url, now);
+        if (verdict === 'expired') {
+          this.scheduler.complete(origin, -Infinity);
+          this.scheduler.add(origin, job);
+          this.hosts.needRobots(origin, 0);
+          continue;
+        }
+        if (verdict === 'disallowed') {
+          this.scheduler.complete(origin, -Infinity);
+          if (job.kind === 'page') this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'skipped', 'disallowed by robots.txt', now, false));
+          else this.hosts.sitemapDone(job.url);
+          continue;
+        }
+      }
+      try {
+        this.recordStart(job, origin, now);
+      } catch (err) {
+        // The database refused the write (full disk): the job was not handed out; it goes back untouched.
+        this.scheduler.complete(origin, -Infinity);
+        this.scheduler.add(origin, job, job.kind === 'robots');
+        throw err;
+      }
+      const jobId = this.nextJobId++;
+      const validators = job.kind === 'robots' ? this.hosts.robotsValidators(job)
+        : job.refetch ? this.pages.validators(job.url) : undefined; // no lookup on a first crawl
+      this.inFlight.set(jobId, { job, origin, dispatchedAt: now, conditional: validators !== undefined });
+      const out: FetchJob = { jobId, kind: job.kind, url: job.url, origin };
+      if (validators) out.validators = validators; // a page or robots.txt stored before: asked for conditionally
+      return out;
+    }
+  }
+
+  /**
+   * A worker died with this job: the host's request is over, the URL goes back to the queue. When the
+   * site saw its connection close is not known here (its server notices in its own time), so the
+   * host's clock counts the request as ending one delay later: the host waits twice its delay.
+   */
+  abandon(jobId: number, now: number, reason: string): void {
+    const entry = this.inFlight.get(jobId);
+    if (!entry) return;
+    this.inFlight.delete(jobId);
+    const { job, origin } = entry;
+    this.scheduler.complete(origin, now + this.scheduler.effectiveDelay(origin).ms);
+    this.hosts.get(origin).lastRequestEnd = now;
+    const attempts = job.attempts + 1;
+    if (job.kind !== 'robots' && attempts >= BACKOFF.maxAttempts) {
+      if (job.kind === 'page') this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', reason, now));
+      else this.hosts.sitemapDone(job.url);
+      return;
+    }
+    this.scheduler.add(origin, { ...job, attempts, notBefore: now }, job.kind === 'robots');
+    if (job.kind === 'page') this.writes.push(() => this.frontier.retryUrl(job.frontierId, attempts, now, reason));
+  }
+
+  /** Every job in flight goes back to the queue (the crawl is stopping); a sitemap's stored row stays for the next start. */
+  returnInFlight(): void {
+    for (const [, { job }] of this.inFlight) {
+      if (job.kind === 'page') this.writes.push(() => this.frontier.returnLease(job.frontierId));
+      else if (job.kind === 'sitemap') this.hosts.sitemapReturned(job.url);
+    }
+    this.inFlight.clear();
+  }
+
+  /**
+   * Applies a worker's result: host clock, robots, backoff, page storage, new links. `sinceEndMs` is how
+   * long before `now` the response ended (the worker's parse and the report); the host's clock runs from
+   * that end, never from before the job was handed out nor after `now`.
+   */
+  onResult(result: FetchResult, now: number, sinceEndMs = 0): void {
+    const entry = this.inFlight.get(result.jobId);
+    if (!entry) return;
+    this.inFlight.delete(result.jobId);
+    const { job, origin, dispatchedAt, conditional } = entry;
+    const ended = Math.max(dispatchedAt, now - Math.max(0, sinceEndMs));
+    this.scheduler.complete(origin, ended);
+    this.hosts.recordEnd(origin, job.url, result, ended);
+    this.fetchEnds.push(now);
+    if (job.kind === 'robots') this.queueSitemaps(job.forOrigin, this.hosts.onRobots(job, result, now, conditional), 0);
+    else if (!this.seeds.get(job.seedId)) this.onOrphan(job, origin, result, now, conditional);
+    else if (job.kind === 'sitemap') this.onSitemap(job, origin, result, now);
+    else this.onPage(job, origin, result, now, conditional);
+    this.hosts.save(origin, now);
+  }
+
+  private onPage(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
+    const h = this.hosts.get(origin);
+    const outcome = pageOutcome(result, conditional);
+    const until = this.noteOutcome(origin, outcome, now);
+    if (outcome.kind === 'failed') {
+      const attempts = job.attempts + 1;
+      if (outcome.retry && attempts < BACKOFF.maxAttempts) {
+        const at = Math.max(until ?? 0, now + retryDelayMs(attempts));
+        this.scheduler.add(origin, { ...job, attempts, notBefore: at });
+        this.writes.push(() => this.frontier.retryUrl(job.frontierId, attempts, at, outcome.message));
+      } else {
+        this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', outcome.message, now));
+      }
+      return;
+    }
+    switch (outcome.kind) {
+      case 'redirect':
+        this.onRedirect(job, result, now);
+        return;
+      case 'http-error':
+        this.writes.push(() => {
+          this.frontier.finishUrl(job.frontierId, 'done', `HTTP ${outcome.status}`, now);
+          if (outcome.gone) this.pages.markPageGone(job.url, outcome.status, now);
+        });
+        return;
+      case 'not-modified': // the stored page is still the current one: nothing to parse, store or follow
+        h.fetchedCount++;
+        this.writes.push(() => {
+          this.pages.markPageCurrent(job.url, Date.now());
+          this.frontier.finishUrl(job.frontierId, 'done', NOT_MODIFIED, now);
+        });
+        return;
+      case 'not-html':
+        h.fetchedCount++;
+        this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'done', outcome.why, now));
+        return;
+    }
+    h.fetchedCount++;
+    const { page } = outcome;
+    const links = admitLinks(page.links, { depth: job.depth, nofollow: page.nofollow, seed: this.seeds.get(job.seedId) }, this.limits());
+    this.noteUrgency(links.follow, origin);
+    if (links.trapExample) {
+      h.lastError = trapMessage(links.trapped, links.trapExample);
+    }
+    this.pagesStored++;
+    this.writes.push(() => {
+      const record = pageRecord({ url: job.url, origin, host: h.host, seedId: job.seedId }, result, page, Date.now());
+      this.pages.upsertPage(record);
+      this.frontier.finishUrl(job.frontierId, 'done', isEmptyPage(page) ? EMPTY_PAGE : null, now);
+      for (const url of links.follow) this.intake.enqueue(url, job.seedId, job.depth + 1, 0, now);
+    });
+  }
+
+  /**
+   * A result whose seed was removed while it was in flight: the host learns from it as from any answer
+   * (a 429 still backs it off), but nothing is stored or followed.
+   */
+  private onOrphan(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
+    if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
+    this.noteOutcome(origin, pageOutcome(result, conditional), now);
+  }
+
+  /**
+   * What an answer tells its host, whatever was asked: a failure counts against it (error, streak, backoff
+   * as the outcome says; returns the backoff's end, if any), anything else clears its backoff.
+   */
+  private noteOutcome(origin: string, outcome: PageOutcome, now: number): number | undefined {
+    const h = this.hosts.get(origin);
+    if (outcome.kind !== 'failed') {
+      this.hosts.clearBackoff(h);
+      return undefined;
+    }
+    h.errorCount++;
+    h.lastError = outcome.message;
+    if (outcome.streak) h.consecutiveErrors++;
+    const backOff = outcome.backoff === 'now' || (outcome.backoff === 'after-streak' && h.consecutiveErrors >= BACKOFF.errorsBeforeBackoff);
+    return backOff ? this.hosts.backOff(origin, now, outcome.backoffReason, outcome.retryAfterMs) : undefined;
+  }
+
+  /**
+   * Queues the sitemaps a host lists as jobs of its own queue (see HostBook.queueSitemaps). Their entries
+   * count as links of a seed on that origin (`seedId`, else the one of greatest depth), so a seed of
+   * depth 0, or a host no seed names, reads none.
+   */
+  private queueSitemaps(origin: string, urls: readonly string[], hops: number, seedId?: number): void {
+    if (urls.length === 0) return;
+    const seed = seedId !== undefined ? this.seeds.get(seedId) : this.seeds.deepestOn(origin);
+    if (seed && seed.depth >= 1 && seed.origin === origin) this.hosts.queueSitemaps(origin, urls, hops, seed.id);
+  }
+
+  /**
+   * A sitemap's result: a sitemap index queues the sitemaps it lists (one level deep); a urlset's pages are
+   * taken on as links of its seed, one step from it. A redirect within the origin (a /sitemap.xml that moved
+   * to /sitemap_index.xml) is followed as a sitemap job of its own, up to MAX_REDIRECTS. Statuses mean for
+   * the host what they mean for a page (a 429 backs it off); a sitemap that failed is not retried.
+   */
+  private onSitemap(job: CrawlJob, origin: string, result: FetchResult, now: number): void {
+    this.hosts.sitemapDone(job.url);
+    const outcome = pageOutcome(result, false);
+    this.noteOutcome(origin, outcome, now);
+    if (outcome.kind === 'failed') return;
+    if (outcome.kind === 'redirect' && result.location !== null && job.redirects < MAX_REDIRECTS) {
+      this.hosts.queueSitemaps(origin, [result.location], job.hops, job.seedId, job.redirects + 1);
+    }
+    const entries = result.sitemap;
+    if (!entries) return; // a redirect, 4xx or empty body: the host's timeline shows the request and its status
+    if (entries.index) {
+      if (job.hops < 1) this.queueSitemaps(origin, entries.urls, job.hops + 1, job.seedId);
+      return;
+    }
+    const links = admitLinks(entries.urls, { depth: 0, nofollow: false, seed: this.seeds.get(job.seedId) }, this.limits());
+    if (links.follow.length === 0) return;
+    this.noteUrgency(links.follow, origin);
+    this.writes.push(() => {
+      for (const url of links.follow) this.intake.enqueue(url, job.seedId, 1, 0, now);
+    });
+  }
+
+  /** Marks the queued writes urgent (see takeUrgent) if `urls`, found on `origin`, lead to a host with nothing queued. */
+  private noteUrgency(urls: readonly string[], origin: string): void {
+    if (urls.some((url) => !this.scheduler.hasQueued(url.startsWith(`${origin}/`) ? origin : new URL(url).origin))) this.writes.markUrgent();
+  }
+
+  /** The limits of admission: CRAWL_LIMITS with the configured per-host URL budget. */
+  private limits() {
+    return { ...CRAWL_LIMITS, maxUrlsPerHost: this.intake.budget.limit };
+  }
+
+  private onRedirect(job: CrawlJob, result: FetchResult, now: number): void {
+    const h = this.hosts.get(job.forOrigin);
+    const decision = judgeRedirect({
+      location: result.location, refusal: result.locationRefusal, redirects: job.redirects, depth: job.depth,
+      seed: this.seeds.get(job.seedId), policy: { allowPrivate: this.config.allowPrivate }, limits: this.limits(),
+    });
+    if (!decision.ok) {
+      h.errorCount++;
+      h.lastError = `${job.url}: ${decision.error}`;
+      this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', decision.error, now));
+      return;
+    }
+    this.writes.push(() => this.intake.followRedirect(job, decision.url, h, now));
+  }
+
+  /**
+   * Whether the queued writes should be flushed now rather than with the next batch: they hold links
+   * to a host that has nothing queued, so a worker could start on them as soon as they are stored.
+   * Reading it clears it.
+   */
+  takeUrgent(): boolean {
+    return this.writes.takeUrgent();
+  }
+
+  /** Whether writes are waiting for `flush()`. */
+  hasWrites(): boolean {
+    return this.writes.pending;
+  }
+
+  /** Applies the queued writes in one transaction and schedules the URLs they discovered; returns pages stored or retired. */
+  flush(now: number): number {
+    if (!this.writes.pending) return 0;
+    try {
+      this.writes.commit();
+    } catch (err) {
+      // Rolled back (the writes stay queued for the next flush): the URLs they discovered were not
+      // stored, so they are neither scheduled nor counted; what they dropped or retired is counted again then.
+      this.intake.rollback();
+      this.seedLife.rolledBack();
+      throw err;
+    }
+    for (const row of this.intake.commit()) this.schedule(row, now);
+    const changed = this.pagesStored + this.seedLife.committed();
+    this.pagesStored = 0;
+    return changed;
+  }
+
+  /** When the scheduler next has a due job (for the single wake-up timer). */
+  nextWakeAt(): number | undefined {
+    return this.scheduler.nextWakeAt();
+  }
+
+  /** Jobs in flight right now. */
+  inFlightCount(): number {
+    return this.inFlight.size;
+  }
+
+  /** The last requests to a host, oldest first. */
+  requests(origin: string): RequestLogEntry[] {
+    return this.hosts.requests(origin);
+  }
+
+  /** Crawl-wide figures and one row per host, for the server's /api/status and /api/domains. */
+  snapshot(now: number, workers: number): { status: CrawlStatus; domains: DomainInfo[] } {
+    while (this.fetchEnds.length > 0 && this.fetchEnds[0] < now - 60_000) this.fetchEnds.shift();
+    const domains: DomainInfo[] = this.hosts.describeAll(now);
+    // "Queued" means the same in the header as in the rows (waiting or being fetched), so they add up.
+    const queued = domains.reduce((sum, d) => sum + d.queued, 0);
+    return {
+      status: { queued, inFlight: this.inFlight.size, workers, fetchRatePerMin: this.fetchEnds.length },
+      domains,
+    };
+  }
+}

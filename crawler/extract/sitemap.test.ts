@@ -1,0 +1,69 @@
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import zlib from 'node:zlib';
+import { FetchFailure } from '../fetch/fetch-failure.ts';
+import { parseSitemap, SITEMAP_MAX_ENTRIES, sitemapText } from './sitemap.ts';
+
+const AT = 'https://a.example/sitemap.xml';
+const open = { allowPrivate: false };
+
+describe('parseSitemap', () => {
+  test('a urlset: its page URLs, normalized and deduplicated, in file order', () => {
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>
+      <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">
+        <url><loc>https://A.example/b</loc><lastmod>2025-01-01</lastmod></url>
+        <url><loc>
+          https://a.example/a?x=1&amp;y=2
+        </loc></url>
+        <url><loc><![CDATA[https://a.example/c#frag]]></loc></url>
+        <url><loc>https://a.example/b</loc></url>
+      </urlset>`;
+    assert.deepEqual(parseSitemap(xml, AT, open), {
+      index: false, urls: ['https://a.example/b', 'https://a.example/a?x=1&y=2', 'https://a.example/c'], dropped: 0,
+    });
+  });
+
+  test('a sitemap index lists sitemaps', () => {
+    const xml = '<sitemapindex><sitemap><loc>https://a.example/s1.xml.gz</loc></sitemap></sitemapindex>';
+    assert.deepEqual(parseSitemap(xml, AT, open), { index: true, urls: ['https://a.example/s1.xml.gz'], dropped: 0 });
+  });
+
+  test('entries of another origin, private addresses, other schemes and junk are dropped', () => {
+    const xml = '<urlset><url><loc>https://b.example/x</loc></url><url><loc>http://a.example/x</loc></url>' +
+      '<url><loc>https://127.0.0.1/x</loc></url><url><loc>ftp://a.example/x</loc></url><url><loc>not a url</loc></url>' +
+      '<url><loc>https://a.example/&#107;&#x6B;</loc></url></urlset>';
+    assert.deepEqual(parseSitemap(xml, AT, open), { index: false, urls: ['https://a.example/kk'], dropped: 5 });
+  });
+
+  test('entities are only the predefined ones and character references: a DTD expands nothing', () => {
+    const xml = '<!DOCTYPE x [<!ENTITY boom "https://a.example/boom">]><urlset><url><loc>&boom;</loc></url></urlset>';
+    assert.deepEqual(parseSitemap(xml, AT, open), { index: false, urls: [], dropped: 1 });
+  });
+
+  test('an unclosed <loc> ends the scan: no input makes it go round and round', () => {
+    const xml = `<urlset><url><loc>https://a.example/ok</loc></url>${'<loc>https://a.example/x '.repeat(200_000)}`;
+    assert.deepEqual(parseSitemap(xml, AT, open), { index: false, urls: ['https://a.example/ok'], dropped: 0 });
+  });
+
+  test(`at most ${SITEMAP_MAX_ENTRIES} entries are read`, () => {
+    const xml = `<urlset>${Array.from({ length: SITEMAP_MAX_ENTRIES + 5 }, (_, i) => `<url><loc>https://a.example/p${i}</loc></url>`).join('')}</urlset>`;
+    const r = parseSitemap(xml, AT, open);
+    assert.equal(r.urls.length, SITEMAP_MAX_ENTRIES);
+    assert.equal(r.dropped, 5);
+  });
+});
+
+describe('sitemapText', () => {
+  test('a gzip body is decompressed (known by its magic bytes); plain text passes through', () => {
+    const xml = '<urlset><url><loc>https://a.example/</loc></url></urlset>';
+    assert.equal(sitemapText(zlib.gzipSync(xml)), xml);
+    assert.equal(sitemapText(Buffer.from(xml)), xml);
+  });
+
+  test('a gzip bomb stops at the cap with a fatal failure that says why', () => {
+    const bomb = zlib.gzipSync(Buffer.alloc(2 * 1024 * 1024));
+    assert.throws(() => sitemapText(bomb, 1024 * 1024), (err: unknown) =>
+      err instanceof FetchFailure && err.kind === 'fatal' && /larger than 1 MiB once decompressed/.test(err.message));
+    assert.throws(() => sitemapText(Buffer.from([0x1f, 0x8b, 1, 2, 3])), (err: unknown) => err instanceof FetchFailure && err.code === 'bad-gzip');
+  });
+});

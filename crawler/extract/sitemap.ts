@@ -1,0 +1,93 @@
+/**
+ * Sitemaps (sitemaps.org protocol): the files a site lists with `Sitemap:` in its robots.txt to tell
+ * crawlers which pages exist, including pages no link reaches. Lantern reads the `<loc>` entries with a
+ * bounded scan, not an XML parser, so a hostile file cannot expand entities or nest without end; only
+ * the five predefined entities and numeric character references are decoded. Pure, apart from
+ * decompressing a gzip body within a cap.
+ */
+import zlib from 'node:zlib';
+import { FetchFailure } from '../fetch/fetch-failure.ts';
+import { checkUrl } from '../frontier/url.ts';
+
+/** Largest sitemap read, after decompression (the protocol allows 50 MB; our pages cap is 5 MiB). */
+export const SITEMAP_MAX_BYTES = 10 * 1024 * 1024;
+/** Most entries read from one sitemap (the protocol's own limit per file). */
+export const SITEMAP_MAX_ENTRIES = 50_000;
+/** Sitemaps taken from one robots.txt, and child sitemaps taken from one sitemap index. */
+export const SITEMAPS_PER_FILE = 20;
+
+/** What one sitemap file lists. */
+export interface SitemapEntries {
+  /** A sitemap index lists other sitemaps; a urlset lists pages. */
+  index: boolean;
+  /** Normalized http(s) URLs on the sitemap's own origin, deduplicated, in file order. */
+  urls: string[];
+  /** Entries left out: another origin, refused by the URL rules, or beyond SITEMAP_MAX_ENTRIES. */
+  dropped: number;
+}
+
+const CDATA = /^<!\[CDATA\[([\s\S]*)\]\]>$/;
+const ENTITY = /&(?:(amp|lt|gt|quot|apos)|#(\d{1,7})|#x([0-9a-f]{1,6}));/gi;
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+
+function decodeEntities(text: string): string {
+  return text.replace(ENTITY, (whole, name: string | undefined, dec: string | undefined, hex: string | undefined) => {
+    if (name) return NAMED[name.toLowerCase()];
+    const code = dec !== undefined ? Number(dec) : parseInt(hex!, 16);
+    return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : whole;
+  });
+}
+
+/**
+ * The entries of a sitemap fetched from `sitemapUrl`: page URLs of a urlset, or sitemap URLs of a
+ * sitemap index. Per the protocol a sitemap speaks only for its own origin: entries elsewhere are
+ * dropped, as are URLs crawler/frontier/url.ts refuses (private addresses unless `allowPrivate`).
+ */
+export function parseSitemap(xml: string, sitemapUrl: string, opts: { allowPrivate: boolean }): SitemapEntries {
+  const origin = new URL(sitemapUrl).origin;
+  const firstLoc = xml.indexOf('<loc>');
+  const head = firstLoc === -1 ? xml.slice(0, 4096) : xml.slice(0, firstLoc);
+  const index = /<sitemapindex[\s>]/i.test(head);
+  const seen = new Set<string>();
+  let dropped = 0;
+  let entries = 0;
+  // One pass of indexOf (XML names are case-sensitive: `<loc>` as the protocol writes it); an unclosed
+  // <loc> ends the scan, so no input costs more than one walk through it.
+  for (let at = firstLoc; at !== -1; at = xml.indexOf('<loc>', at)) {
+    const close = xml.indexOf('</loc>', at + 5);
+    if (close === -1) break;
+    const raw = xml.slice(at + 5, close).trim();
+    at = close + 6;
+    if (++entries > SITEMAP_MAX_ENTRIES) {
+      dropped++;
+      continue;
+    }
+    const text = decodeEntities(CDATA.exec(raw)?.[1] ?? raw).trim();
+    const checked = checkUrl(text, { allowPrivate: opts.allowPrivate });
+    if (!checked.ok || new URL(checked.url).origin !== origin) {
+      dropped++;
+      continue;
+    }
+    seen.add(checked.url);
+  }
+  return { index, urls: [...seen], dropped };
+}
+
+/**
+ * A sitemap body as text: gzip (recognised by its magic bytes, as `.xml.gz` files are usually served
+ * without Content-Encoding) is decompressed, never past `cap` bytes; a body that cannot be is a fatal
+ * FetchFailure for that sitemap.
+ */
+export function sitemapText(body: Buffer, cap = SITEMAP_MAX_BYTES): string {
+  if (body.length >= 2 && body[0] === 0x1f && body[1] === 0x8b) {
+    try {
+      return zlib.gunzipSync(body, { maxOutputLength: cap }).toString('utf8');
+    } catch (err) {
+      if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
+        throw new FetchFailure('fatal', 'too-large', `sitemap: larger than ${cap / 1024 / 1024} MiB once decompressed (a compression bomb?); not read`);
+      }
+      throw new FetchFailure('fatal', 'bad-gzip', `sitemap: the gzip body could not be decompressed (${(err as Error).message})`);
+    }
+  }
+  return body.toString('utf8');
+}

@@ -1,0 +1,280 @@
+import { hostQueries, newHostRow, type HostRow } from '../../db/hosts.ts';
+import { sitemapJobQueries, type SitemapJobRow } from '../../db/sitemap-jobs.ts';
+import type { Scheduler } from './scheduler.ts';
+import { nextBackoffMs } from './backoff.ts';
+import {
+  allowAllRules, disallowAllRules, parseRobots, robotsOutcomeForStatus,
+  ROBOTS_CACHE_MS, ROBOTS_MAX_REDIRECTS, type RobotsRules,
+} from './robots.ts';
+import { describeHost, RequestRing } from './host-report.ts';
+import { SITEMAPS_PER_FILE } from '../extract/sitemap.ts';
+import type { CrawlJob } from '../frontier/crawl-job.ts';
+import type { DomainInfo, FetchResult, RequestLogEntry } from '../coordination/protocol.ts';
+
+type HostQueries = ReturnType<typeof hostQueries>;
+type SitemapJobQueries = ReturnType<typeof sitemapJobQueries>;
+
+/** Whether a robots job fetches the robots.txt of the host it asks for (not a hop of a redirect to another file). */
+const isOwnRobotsFile = (job: CrawlJob): boolean => job.url === `${job.forOrigin}/robots.txt`;
+
+/** What the robots.txt rules say about a page job at dispatch time. */
+export type RobotsVerdict = 'allowed' | 'disallowed' | 'expired';
+
+/**
+ * The crawler primary's book of hosts, a part of the Coordinator: each host's stored row (robots status,
+ * backoff, counts, last error), the robots.txt rules in force, and its last requests. It turns robots.txt
+ * fetches into rules with RFC 9309's status rules (redirects followed as jobs of the target host, so its
+ * clock spaces each hop; the rules found apply to the host that asked), and it sets and clears backoff.
+ * It also keeps the sitemap jobs, stored until they are over so that a restart reads what it had not.
+ * Writes go into the coordinator's queue (`write`), applied in its next transaction. Time comes in.
+ */
+export class HostBook {
+  private readonly rows = new Map<string, HostRow>();
+  private readonly rules = new Map<string, RobotsRules>();
+  private readonly robotsSkipped = new Map<string, number>();
+  private readonly rings = new Map<string, RequestRing>();
+  /** Sitemap URLs queued or in flight, so that one listed twice (or again at a robots.txt refresh) is read once. */
+  private readonly sitemapsQueued = new Set<string>();
+
+  constructor(
+    private readonly scheduler: Scheduler<CrawlJob>,
+    private readonly hostsDb: HostQueries,
+    private readonly sitemapJobs: SitemapJobQueries,
+    private readonly userAgent: string,
+    private readonly write: (w: () => void) => void,
+  ) {}
+
+  /**
+   * Loads the stored hosts at start: clocks, backoff, and robots rules still fresh (else a robots.txt job);
+   * then the sitemap jobs that were not over, queued again behind their host's robots.txt if it is due.
+   */
+  restore(now: number): void {
+    for (const row of this.hostsDb.allHosts()) {
+      // A request that started but whose end was never recorded ended at the latest now.
+      if ((row.lastRequestStart ?? 0) > (row.lastRequestEnd ?? 0)) row.lastRequestEnd = now;
+      this.rows.set(row.origin, row);
+      this.scheduler.restoreClock(row.origin, row.lastRequestEnd ?? -Infinity);
+      this.scheduler.setBackoffUntil(row.origin, row.backoffUntil);
+      if ((row.robotsStatus === 'ok' || row.robotsStatus === 'allow-all') && (row.robotsExpiresAt ?? 0) > now) {
+        this.rules.set(row.origin, row.robotsStatus === 'ok' ? parseRobots(`${row.origin}/robots.txt`, row.robotsBody ?? '', this.userAgent) : allowAllRules());
+        this.scheduler.setCrawlDelay(row.origin, row.crawlDelayMs ?? undefined);
+      } else {
+        this.needRobots(row.origin, row.robotsStatus === 'unreachable' ? row.backoffUntil : 0);
+      }
+    }
+    for (const job of this.sitemapJobs.pendingSitemapJobs()) this.addSitemapJob(job);
+  }
+
+  /** The host's row; a host never seen before is created, paused, with its robots.txt job queued first. */
+  get(origin: string): HostRow {
+    let h = this.rows.get(origin);
+    if (!h) {
+      h = newHostRow(origin, new URL(origin).host);
+      this.rows.set(origin, h);
+      this.needRobots(origin, 0);
+      const row = h;
+      this.write(() => this.hostsDb.saveHost(row, Date.now()));
+    }
+    return h;
+  }
+
+  /** The host's row if the crawler knows the host (never creates one). */
+  find(origin: string): HostRow | undefined {
+    return this.rows.get(origin);
+  }
+
+  /** Queues the host's robots.txt fetch (in the priority lane) and holds its pages until it is known. */
+  needRobots(origin: string, notBefore: number): void {
+    this.rules.set(origin, disallowAllRules());
+    this.scheduler.setPaused(origin, true);
+    this.scheduler.add(origin, {
+      notBefore, kind: 'robots', url: `${origin}/robots.txt`, frontierId: 0, seedId: 0, depth: 0, attempts: 0,
+      redirects: 0, forOrigin: origin, hops: 0,
+    }, true);
+  }
+
+  /**
+   * The ETag / Last-Modified of a host's stored robots.txt, for the robots job that refreshes it to be
+   * conditional; undefined when there is no stored file to fall back on (a 304 then would have nothing to
+   * keep), or for a redirect hop to another file.
+   */
+  robotsValidators(job: CrawlJob): { etag: string | null; lastModified: string | null } | undefined {
+    const h = this.rows.get(job.forOrigin);
+    if (!isOwnRobotsFile(job) || !h || h.robotsStatus !== 'ok' || h.robotsBody === null || (h.robotsEtag === null && h.robotsLastModified === null)) return undefined;
+    return { etag: h.robotsEtag, lastModified: h.robotsLastModified };
+  }
+
+  /** Whether a page of the host may be fetched now, or its robots.txt has expired and must be fetched again first. */
+  robotsVerdict(origin: string, url: string, now: number): RobotsVerdict {
+    if ((this.get(origin).robotsExpiresAt ?? 0) <= now) return 'expired';
+    if (this.rules.get(origin)!.isAllowed(url)) return 'allowed';
+    this.robotsSkipped.set(origin, (this.robotsSkipped.get(origin) ?? 0) + 1);
+    return 'disallowed';
+  }
+
+  /** Records, before the request is sent, that a request to the host starts (survives a crash). */
+  recordStart(origin: string, now: number): void {
+    this.hostsDb.recordRequestStart(origin, now);
+    this.get(origin).lastRequestStart = now;
+  }
+
+  /** Records the end of a request: the host's clock, and the request in its timeline. */
+  recordEnd(origin: string, url: string, result: Pick<FetchResult, 'status' | 'startedAt' | 'endedAt' | 'error'>, now: number): HostRow {
+    const h = this.get(origin);
+    h.lastRequestEnd = now;
+    const ring = this.rings.get(origin) ?? new RequestRing();
+    this.rings.set(origin, ring);
+    ring.push({
+      url, status: result.status, startedAt: new Date(result.startedAt).toISOString(),
+      durationMs: Math.round(result.endedAt - result.startedAt), error: result.error?.message ?? null,
+    });
+    return h;
+  }
+
+  /**
+   * Queues a write of the host's whole row, once per flush however many results the host had: the
+   * write stores the row as it is when the flush runs.
+   */
+  save(origin: string, now: number): void {
+    if (this.unsaved.has(origin)) return;
+    this.unsaved.add(origin);
+    const row = this.get(origin);
+    this.write(() => {
+      this.unsaved.delete(origin);
+      this.hostsDb.saveHost(row, now);
+    });
+  }
+
+  /** Hosts with a row write queued and not yet run. */
+  private readonly unsaved = new Set<string>();
+
+  /** Backs the host off (Retry-After when given, else the next exponential step); returns when it may be contacted again. */
+  backOff(origin: string, now: number, reason: string, retryAfterMs: number | null): number {
+    const h = this.get(origin);
+    h.backoffMs = retryAfterMs ?? nextBackoffMs(h.backoffMs);
+    h.backoffUntil = now + h.backoffMs;
+    h.backoffReason = reason;
+    this.scheduler.setBackoffUntil(origin, h.backoffUntil);
+    return h.backoffUntil;
+  }
+
+  /** The host answered well: its error streak and backoff end. */
+  clearBackoff(h: HostRow): void {
+    h.consecutiveErrors = 0;
+    h.backoffMs = 0;
+    h.backoffReason = null;
+    if (h.backoffUntil !== 0) {
+      h.backoffUntil = 0;
+      this.scheduler.setBackoffUntil(h.origin, 0);
+    }
+  }
+
+  /**
+   * Applies a robots.txt fetch made for `job.forOrigin`: a redirect becomes a job of the target's host
+   * (up to ROBOTS_MAX_REDIRECTS hops, then allow all); 2xx gives rules; 4xx allows all; 5xx, 429 and
+   * network failures disallow all and back the host off until robots.txt is asked again. A 304 to a
+   * conditional refresh (`conditional`, see robotsValidators) keeps the stored file's rules for another
+   * ROBOTS_CACHE_MS. Returns the `Sitemap:` URLs of rules just loaded for `job.forOrigin` (none otherwise).
+   */
+  onRobots(job: CrawlJob, result: FetchResult, now: number, conditional = false): string[] {
+    const target = this.get(job.forOrigin);
+    const notModified = conditional && result.status === 304 && !result.error && target.robotsBody !== null;
+    const hop = result.status !== null && result.status >= 300 && result.status < 400 && result.location;
+    if (hop && job.hops < ROBOTS_MAX_REDIRECTS) {
+      const next = new URL(result.location!).origin;
+      this.get(next);
+      this.scheduler.add(next, { ...job, url: result.location!, hops: job.hops + 1, notBefore: 0 }, true);
+      return [];
+    }
+    const outcome = notModified ? 'rules' : result.error || result.status === null ? 'disallow-all'
+      : hop ? 'allow-all' : robotsOutcomeForStatus(result.status);
+    target.robotsHttpStatus = result.status;
+    target.robotsFetchedAt = now;
+    if (outcome === 'disallow-all') {
+      target.robotsStatus = 'unreachable';
+      target.lastError = result.error?.message ?? `robots.txt answered HTTP ${result.status}`;
+      target.errorCount++;
+      const retryAt = this.backOff(job.forOrigin, now, `robots.txt ${result.error ? result.error.code : `HTTP ${result.status}`}`, result.retryAfterMs);
+      this.rules.set(job.forOrigin, disallowAllRules());
+      this.scheduler.add(job.forOrigin, { ...job, url: `${job.forOrigin}/robots.txt`, hops: 0, notBefore: retryAt }, true);
+      if (job.forOrigin !== new URL(job.url).origin) this.save(job.forOrigin, now);
+      return [];
+    }
+    const body = notModified ? target.robotsBody : outcome === 'rules' ? result.robotsBody : null;
+    const rules = outcome === 'rules' ? parseRobots(`${job.forOrigin}/robots.txt`, body ?? '', this.userAgent) : allowAllRules();
+    target.robotsStatus = outcome === 'rules' ? 'ok' : 'allow-all';
+    target.robotsBody = body;
+    // Validators of the file the rules come from (a 304 may send fresh ones; a redirected file's are not kept).
+    const sameFile = outcome === 'rules' && isOwnRobotsFile(job);
+    target.robotsEtag = sameFile ? result.etag ?? (notModified ? target.robotsEtag : null) : null;
+    target.robotsLastModified = sameFile ? result.lastModified ?? (notModified ? target.robotsLastModified : null) : null;
+    target.robotsExpiresAt = now + ROBOTS_CACHE_MS;
+    target.crawlDelayMs = rules.crawlDelayMs ?? null;
+    this.clearBackoff(target);
+    this.rules.set(job.forOrigin, rules);
+    this.scheduler.setCrawlDelay(job.forOrigin, rules.crawlDelayMs);
+    this.scheduler.setPaused(job.forOrigin, false);
+    // The result's own host (where a redirected robots.txt ended) is saved by the caller; this one may differ.
+    if (job.forOrigin !== new URL(job.url).origin) this.save(job.forOrigin, now);
+    return rules.sitemaps;
+  }
+
+  /**
+   * Queues sitemaps of `origin` (same origin only, at most SITEMAPS_PER_FILE, each once until it is
+   * done) as jobs of the host's own queue, spaced like any request; `hops` is 1 for those a sitemap
+   * index lists, `seedId` the seed whose links their entries count as, `redirects` how many redirects led here.
+   */
+  queueSitemaps(origin: string, urls: readonly string[], hops: number, seedId: number, redirects = 0): void {
+    let taken = 0;
+    for (const url of urls) {
+      if (taken >= SITEMAPS_PER_FILE) break;
+      if (new URL(url).origin !== origin || this.sitemapsQueued.has(url)) continue;
+      taken++;
+      const job: SitemapJobRow = { url, origin, seedId, hops, redirects };
+      this.addSitemapJob(job);
+      this.write(() => this.sitemapJobs.rememberSitemapJob(job));
+    }
+  }
+
+  private addSitemapJob({ url, origin, seedId, hops, redirects }: SitemapJobRow): void {
+    this.sitemapsQueued.add(url);
+    this.scheduler.add(origin, {
+      notBefore: 0, kind: 'sitemap', url, frontierId: 0, seedId, depth: 0, attempts: 0, redirects, forOrigin: origin, hops,
+    });
+  }
+
+  /** A sitemap job is over (read, failed, skipped or dropped): it may be queued again, and a restart forgets it. */
+  sitemapDone(url: string): void {
+    this.sitemapsQueued.delete(url);
+    this.write(() => this.sitemapJobs.forgetSitemapJob(url));
+  }
+
+  /** A sitemap job in flight when the crawl stops: its stored row stays, so the next start reads it. */
+  sitemapReturned(url: string): void {
+    this.sitemapsQueued.delete(url);
+  }
+
+  /** The `Sitemap:` URLs of the robots.txt rules in force for a host (none while they are unknown). */
+  sitemapsOf(origin: string): string[] {
+    return this.rules.get(origin)?.sitemaps ?? [];
+  }
+
+  /** The last requests to a host, oldest first. */
+  requests(origin: string): RequestLogEntry[] {
+    return this.rings.get(origin)?.list() ?? [];
+  }
+
+  /** One /api/domains row per host, sorted by host. */
+  describeAll(now: number): DomainInfo[] {
+    const domains: DomainInfo[] = [];
+    for (const [origin, row] of this.rows) {
+      const clock = this.scheduler.host(origin);
+      const delay = this.scheduler.effectiveDelay(origin);
+      domains.push(describeHost({
+        row, queued: clock.queue.length + clock.priority.length + clock.inFlight, inFlight: clock.inFlight, dueAt: this.scheduler.dueAt(origin),
+        delayMs: delay.ms, delaySource: delay.source, robotsSkipped: this.robotsSkipped.get(origin) ?? 0,
+      }, now));
+    }
+    return domains.sort((a, b) => a.host.localeCompare(b.host));
+  }
+}

@@ -1,0 +1,119 @@
+import type { HostRow } from '../../db/hosts.ts';
+import type { DomainInfo, RequestLogEntry } from '../coordination/protocol.ts';
+import { BACKOFF } from './backoff.ts';
+
+/** The live facts about a host that a report needs beyond its stored row. Pure input. */
+export interface HostFacts {
+  row: HostRow;
+  queued: number;
+  inFlight: number;
+  dueAt: number;
+  delayMs: number;
+  delaySource: 'default' | 'crawl-delay';
+  robotsSkipped: number;
+}
+
+const iso = (ms: number | null | undefined): string | null =>
+  ms === null || ms === undefined || !Number.isFinite(ms) || ms <= 0 ? null : new Date(ms).toISOString();
+
+const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+
+/** A request in flight this long is called slow in the host's sentence. */
+export const SLOW_FETCH_MS = 5_000;
+
+/** Fetch failure codes (FetchError.code, as stored as a backoff reason) in words. */
+const CODE_WORDS: Record<string, string> = {
+  timeout: 'timeouts',
+  'connection-refused': 'connection refused',
+  'connection-reset': 'connection reset',
+  dns: 'host name does not resolve',
+  unreachable: 'host unreachable',
+  tls: 'TLS handshake failed',
+  network: 'network errors',
+  'bad-response': 'malformed responses',
+};
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * One /api/domains row: the host's state in a word and in a sentence, with its counts and clock. Pure.
+ * Whenever something went wrong the sentence carries the last error itself, so a person reading the
+ * row learns what the site did (no headers in time, refused the connection, a body over the cap, ...).
+ */
+export function describeHost(f: HostFacts, now: number): DomainInfo {
+  const r = f.row;
+  const backingOff = r.backoffUntil > now;
+  const last = r.lastError ?? 'repeated errors';
+  let state: DomainInfo['state'];
+  let stateText: string;
+  if (f.inFlight > 0) {
+    state = 'crawling';
+    const forMs = r.lastRequestStart === null ? 0 : now - r.lastRequestStart;
+    stateText = forMs >= SLOW_FETCH_MS ? `fetching now, for ${Math.floor(forMs / 1000)} s: the site is slow to answer` : 'fetching now';
+  } else if (r.robotsStatus === 'unreachable') {
+    state = 'robots-unreachable';
+    stateText = `robots.txt unreachable (${r.lastError ?? `HTTP ${r.robotsHttpStatus}`}); nothing fetched until it answers` +
+      (backingOff ? `, retry at ${clock(r.backoffUntil)} UTC` : '');
+  } else if (backingOff && f.queued > 0) {
+    state = 'backoff';
+    const reason = r.backoffReason ?? 'errors';
+    stateText = CODE_WORDS[reason] !== undefined && r.lastError
+      ? `backing off until ${clock(r.backoffUntil)} UTC after ${plural(r.consecutiveErrors, 'failure')} in a row (${CODE_WORDS[reason]}): ${r.lastError}`
+      : `backing off until ${clock(r.backoffUntil)} UTC (${reason})`;
+  } else if (f.queued === 0 && f.robotsSkipped > 0 && r.fetchedCount === 0) {
+    state = 'robots-blocked';
+    stateText = 'blocked by robots.txt: every URL found is disallowed';
+  } else if (r.consecutiveErrors >= BACKOFF.errorsBeforeBackoff) {
+    state = 'failing';
+    stateText = `failing: ${plural(r.consecutiveErrors, 'failure')} in a row, the last: ${last}`;
+  } else if (f.queued === 0 && r.fetchedCount === 0 && r.errorCount > 0) {
+    state = 'failing';
+    stateText = `failing: nothing could be fetched (${plural(r.errorCount, 'error')}), the last: ${last}`;
+  } else if (f.queued === 0) {
+    state = 'idle';
+    stateText = r.errorCount > 0 && r.lastError ? `idle: nothing queued; ${plural(r.errorCount, 'error')}, the last: ${r.lastError}` : 'idle: nothing queued';
+  } else {
+    state = 'waiting';
+    if (r.consecutiveErrors > 0 && r.lastError) stateText = `waiting to retry after an error: ${r.lastError}`;
+    else stateText = f.dueAt > now ? `waiting ${Math.ceil((f.dueAt - now) / 100) / 10} s for its turn` : 'due now';
+  }
+  const backoffSource = r.backoffReason?.includes('Retry-After') ? 'retry-after' : 'backoff';
+  const delayFromBackoff = backingOff && r.backoffUntil - (r.lastRequestEnd ?? now) > f.delayMs;
+  return {
+    host: r.host,
+    origin: r.origin,
+    state,
+    stateText,
+    queued: f.queued,
+    fetched: r.fetchedCount,
+    errors: r.errorCount,
+    inFlight: f.inFlight,
+    lastFetchAt: iso(r.lastRequestEnd),
+    nextFetchAt: f.queued > 0 || r.robotsStatus === 'pending' || r.robotsStatus === 'unreachable' ? iso(Math.max(f.dueAt, now)) : null,
+    crawlDelayMs: Math.round(delayFromBackoff ? r.backoffUntil - (r.lastRequestEnd ?? now) : f.delayMs),
+    delaySource: delayFromBackoff ? backoffSource : f.delaySource,
+    backoffUntil: backingOff ? iso(r.backoffUntil) : null,
+    lastError: r.lastError,
+    robots: {
+      status: r.robotsStatus,
+      httpStatus: r.robotsHttpStatus,
+      fetchedAt: iso(r.robotsFetchedAt),
+      crawlDelayMs: r.crawlDelayMs,
+    },
+  };
+}
+
+/** A bounded log of a host's last requests, for its timeline. */
+export class RequestRing {
+  private readonly entries: RequestLogEntry[] = [];
+  constructor(private readonly size = 100) {}
+  /** Adds one finished request, dropping the oldest past the size. */
+  push(e: RequestLogEntry): void {
+    this.entries.push(e);
+    if (this.entries.length > this.size) this.entries.shift();
+  }
+  /** Oldest first. */
+  list(): RequestLogEntry[] {
+    return [...this.entries];
+  }
+}

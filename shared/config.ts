@@ -1,0 +1,134 @@
+import os from 'node:os';
+import path from 'node:path';
+import { readFileSync } from 'node:fs';
+
+/** Lantern's version, read once from package.json (it appears in the User-Agent). */
+export const VERSION: string = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
+
+/** Every setting Lantern reads from its environment, parsed and validated once at start. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  crawlWorkers: number;
+  crawlDelayMs: number;
+  /** Longest time one request may take, connect to last byte (connect and header waits get parts of it). */
+  crawlTimeoutMs: number;
+  /** Distinct URLs of one host the crawler keeps at most; links past it are not followed (a trap guard). */
+  crawlMaxUrlsPerHost: number;
+  /** How long after its last crawl a seed is crawled again on its own (conditionally where pages allow); 0 = never. */
+  crawlRefreshMs: number;
+  userAgent: string;
+  allowPrivate: boolean;
+}
+
+/** A configuration value that cannot be used; its message names the variable and the problem. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** The defaults, in one place (see the configuration table in README.md and ../shared/API.md). */
+export const DEFAULTS = {
+  port: 3000,
+  host: '127.0.0.1',
+  dataDir: './data',
+  crawlWorkers: () => Math.min(64, Math.max(2, os.availableParallelism())),
+  crawlDelayMs: 1000,
+  crawlTimeoutMs: 30_000,
+  crawlMaxUrlsPerHost: 10_000, // a guard against endless URL spaces (crawler/frontier/url-traps.ts)
+  crawlRefresh: '7d',
+  userAgent: `LanternBot/${VERSION} (+personal search engine)`,
+  allowPrivate: false,
+} as const;
+
+type Env = Record<string, string | undefined>;
+
+function integer(env: Env, name: string, min: number, max: number, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const value = Number(raw.trim());
+  if (!/^[+-]?\d+$/.test(raw.trim()) || !Number.isSafeInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer between ${min} and ${max}, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const MAX_DURATION_MS = 365 * UNIT_MS.d;
+
+/** A duration such as `90s`, `30m`, `12h` or `7d` in milliseconds; `0` (or `off`) is 0. */
+function duration(env: Env, name: string, fallback: string): number {
+  const raw = env[name] ?? '';
+  const v = (raw.trim() === '' ? fallback : raw.trim()).toLowerCase();
+  if (v === '0' || v === 'off') return 0;
+  const m = /^(\d+(?:\.\d+)?)\s*([smhd])$/.exec(v);
+  const ms = m ? Math.round(Number(m[1]) * UNIT_MS[m[2]]) : NaN;
+  if (!(ms >= 1000 && ms <= MAX_DURATION_MS)) {
+    throw new ConfigError(`${name} must be a duration from 1s to 365d such as 12h or 7d (units s, m, h, d), or 0 for never, got ${JSON.stringify(raw)}`);
+  }
+  return ms;
+}
+
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(`${name} must be 1 or 0, got ${JSON.stringify(raw)}`);
+}
+
+function text(env: Env, name: string, fallback: string, check?: (v: string) => string | undefined): string {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const problem = check?.(raw.trim());
+  if (problem) throw new ConfigError(`${name} ${problem}, got ${JSON.stringify(raw)}`);
+  return raw.trim();
+}
+
+/** Parses the environment into a Config; throws ConfigError (one line) for the first bad value. */
+export function loadConfig(env: Env): Config {
+  const cpus = DEFAULTS.crawlWorkers();
+  return {
+    port: integer(env, 'PORT', 1, 65535, DEFAULTS.port),
+    host: text(env, 'HOST', DEFAULTS.host, (v) => (/^[\w.:-]+$/.test(v) ? undefined : 'must be an IP address or host name')),
+    dataDir: path.resolve(text(env, 'DATA_DIR', DEFAULTS.dataDir)),
+    crawlWorkers: integer(env, 'CRAWL_WORKERS', 1, 64, cpus),
+    crawlDelayMs: integer(env, 'CRAWL_DELAY_MS', 0, 3_600_000, DEFAULTS.crawlDelayMs),
+    crawlTimeoutMs: integer(env, 'CRAWL_TIMEOUT_MS', 1000, 600_000, DEFAULTS.crawlTimeoutMs),
+    crawlMaxUrlsPerHost: integer(env, 'CRAWL_MAX_URLS_PER_HOST', 10, 10_000_000, DEFAULTS.crawlMaxUrlsPerHost),
+    crawlRefreshMs: duration(env, 'CRAWL_REFRESH', DEFAULTS.crawlRefresh),
+    userAgent: text(env, 'CRAWL_USER_AGENT', DEFAULTS.userAgent, (v) =>
+      /^[A-Za-z][A-Za-z0-9_-]*(\/|$)/.test(v) && !/[\r\n]/.test(v)
+        ? undefined
+        : 'must start with a product token of letters, digits, "_" or "-" (e.g. "MyBot/1.0")',
+    ),
+    allowPrivate: flag(env, 'CRAWL_ALLOW_PRIVATE', DEFAULTS.allowPrivate),
+  };
+}
+
+/**
+ * The crawler primary is forked with the server's parsed configuration as its one argument (JSON),
+ * so that the environment is read and validated once, by the server: `configArgument` writes it,
+ * `configFromArgument` reads it back in the primary. A missing or unreadable argument is a ConfigError.
+ */
+export function configArgument(config: Config): string {
+  return JSON.stringify(config);
+}
+
+/** The configuration `configArgument` wrote (see there). */
+export function configFromArgument(arg: string | undefined): Config {
+  let parsed: unknown;
+  try {
+    parsed = arg === undefined ? undefined : JSON.parse(arg);
+  } catch {
+    parsed = undefined;
+  }
+  const keys = Object.keys(loadConfig({}));
+  if (typeof parsed !== 'object' || parsed === null || keys.some((k) => !(k in parsed))) {
+    throw new ConfigError('config: the crawler primary takes the server\'s configuration as its argument; start Lantern with npm start');
+  }
+  return parsed as Config;
+}

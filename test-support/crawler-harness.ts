@@ -1,0 +1,213 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openDatabase, type Database } from '../db/open.ts';
+import { seedQueries, type Scope } from '../db/seeds.ts';
+import type { DomainInfo, PrimaryToServer } from '../crawler/coordination/protocol.ts';
+import { waitFor } from './wait-for.ts';
+import { workerChildren } from './proc.ts';
+import { configArgument, loadConfig } from '../shared/config.ts';
+
+const PRIMARY = fileURLToPath(new URL('../crawler/primary.ts', import.meta.url));
+
+/** One frontier row as a test reads it from the real SQLite file. */
+export interface FrontierState {
+  url: string;
+  state: 'queued' | 'leased' | 'done' | 'failed' | 'skipped';
+  attempts: number;
+  lastError: string | null;
+  redirects: number;
+  depth: number;
+}
+
+/** A real crawler primary (with its real cluster of workers) on a temporary DATA_DIR, driven like the server drives it. */
+export interface CrawlerHarness {
+  dataDir: string;
+  db: Database;
+  primary: ChildProcess;
+  messages: PrimaryToServer[];
+  /** Adds a seed the way the server does (writes the seeds table, then tells the primary). */
+  addSeed(url: string, opts?: { depth?: number; scope?: Scope }): void;
+  /** Removes a seed as DELETE /api/seeds/:id does (marks it and tells the primary); false if there is none. */
+  removeSeed(url: string): boolean;
+  /** Counts of frontier URLs by state, over every host or only `origin`'s. */
+  states(origin?: string): Record<string, number>;
+  /** Waits until nothing is queued or leased (and at least `minDone` URLs are finished), over every host or only `origin`'s. */
+  waitIdle(opts?: { minDone?: number; timeoutMs?: number; origin?: string }): Promise<void>;
+  /** The frontier row of a URL, if the crawler knows it. */
+  frontier(url: string): FrontierState | undefined;
+  /** The host's row in the latest snapshot the primary sent (what /api/domains shows), if any. */
+  domain(host: string): DomainInfo | undefined;
+  /** Pids of the current primary's live children: its cluster workers. */
+  workerPids(): number[];
+  /**
+   * The worker that owns the TCP connection from `clientPort` to `serverAddress:serverPort` (a site
+   * sees the client port as the request's remote port), found through /proc; undefined if no worker
+   * has it (Linux only, IPv4).
+   */
+  workerByConnection(conn: { clientPort: number; serverAddress: string; serverPort: number }): number | undefined;
+  /** Kills the primary (default SIGKILL) and waits until it and its workers are gone. */
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Starts a new primary on the same DATA_DIR (as the server does after a crash); resolves once it said `started`. */
+  restart(): Promise<void>;
+  /** Stops everything and removes the DATA_DIR. */
+  close(): Promise<void>;
+}
+
+
+/** '0100007F:1F90' (as /proc/net/tcp writes IPv4 endpoints) → '127.0.0.1:8080'. */
+function decodeEndpoint(hex: string): string {
+  const [ip, port] = hex.split(':');
+  const bytes = [0, 2, 4, 6].map((i) => parseInt(ip.slice(i, i + 2), 16)).reverse();
+  return `${bytes.join('.')}:${parseInt(port, 16)}`;
+}
+
+/**
+ * Socket inodes of IPv4 TCP connections from local port `clientPort` to `server` ('127.0.0.5:4321'),
+ * from /proc/net/tcp. The remote end matters: one local port can serve connections to several hosts.
+ */
+function socketInodes(clientPort: number, server: string): Set<string> {
+  const inodes = new Set<string>();
+  let text = '';
+  try {
+    text = readFileSync('/proc/net/tcp', 'utf8');
+  } catch {
+    return inodes;
+  }
+  for (const line of text.split('\n').slice(1)) {
+    const f = line.trim().split(/\s+/);
+    if (f.length < 10) continue;
+    if (parseInt(f[1].split(':')[1], 16) === clientPort && decodeEndpoint(f[2]) === server) inodes.add(f[9]);
+  }
+  return inodes;
+}
+
+/** Whether a process exists and is not a zombie (an orphan's zombie may wait a while for its reaper). */
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+/** Starts a crawler primary with the given environment (CRAWL_ALLOW_PRIVATE=1 is always set). */
+export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lantern-crawl-'));
+  const db = openDatabase(dataDir);
+  const seeds = seedQueries(db);
+  const fullEnv = { ...process.env, DATA_DIR: dataDir, CRAWL_ALLOW_PRIVATE: '1', CRAWL_WORKERS: '2', CRAWL_DELAY_MS: '100', ...env };
+  const messages: PrimaryToServer[] = [];
+  const spawn = () => {
+    const child = fork(PRIMARY, [configArgument(loadConfig(fullEnv))], { env: fullEnv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    child.on('message', (m: PrimaryToServer) => messages.push(m));
+    return child;
+  };
+  const statesStmt = db.prepare(`SELECT state, COUNT(*) AS n FROM frontier GROUP BY state`);
+  const originStatesStmt = db.prepare(`SELECT state, COUNT(*) AS n FROM frontier WHERE origin = ? GROUP BY state`);
+  const frontierStmt = db.prepare(
+    `SELECT url, state, attempts, last_error AS lastError, redirects, depth FROM frontier WHERE url = ?`,
+  );
+  const h: CrawlerHarness = {
+    dataDir,
+    db,
+    primary: spawn(),
+    messages,
+    addSeed(url, opts = {}) {
+      const u = new URL(url);
+      seeds.upsertSeed({ url: u.href, origin: u.origin, depth: opts.depth ?? 2, scope: opts.scope ?? 'host' }, Date.now());
+      if (h.primary.connected) h.primary.send({ type: 'seeds-changed' });
+    },
+    removeSeed(url) {
+      const id = (db.prepare('SELECT id FROM seeds WHERE url = ?').get(new URL(url).href) as { id: number } | undefined)?.id;
+      const removed = id !== undefined && seeds.markSeedRemoved(id, Date.now()) !== undefined;
+      if (removed && h.primary.connected) h.primary.send({ type: 'seeds-changed' });
+      return removed;
+    },
+    states(origin) {
+      const out: Record<string, number> = {};
+      const rows = (origin === undefined ? statesStmt.all() : originStatesStmt.all(origin)) as Array<{ state: string; n: number }>;
+      for (const r of rows) out[r.state] = r.n;
+      return out;
+    },
+    async waitIdle(opts = {}) {
+      await waitFor(() => {
+        const s = h.states(opts.origin);
+        const done = (s.done ?? 0) + (s.failed ?? 0) + (s.skipped ?? 0);
+        return (s.queued ?? 0) === 0 && (s.leased ?? 0) === 0 && done >= (opts.minDone ?? 1);
+      }, { timeoutMs: opts.timeoutMs ?? 30_000, message: `crawl${opts.origin ? ` of ${opts.origin}` : ''} to finish (states ${JSON.stringify(h.states(opts.origin))})` });
+    },
+    frontier(url) {
+      return frontierStmt.get(url) as FrontierState | undefined;
+    },
+    domain(host) {
+      for (let i = messages.length - 1; i >= 0; i--) {
+        const m = messages[i];
+        if (m.type === 'snapshot') return m.domains.find((d) => d.host === host);
+      }
+      return undefined;
+    },
+    workerPids() {
+      const pid = h.primary.pid;
+      return pid === undefined ? [] : workerChildren(pid);
+    },
+    workerByConnection(conn) {
+      const inodes = socketInodes(conn.clientPort, `${conn.serverAddress}:${conn.serverPort}`);
+      if (inodes.size === 0) return undefined;
+      for (const pid of h.workerPids()) {
+        let fds: string[] = [];
+        try {
+          fds = readdirSync(`/proc/${pid}/fd`);
+        } catch {
+          continue;
+        }
+        for (const fd of fds) {
+          try {
+            const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+            if (m && inodes.has(m[1])) return pid;
+          } catch {
+            // The descriptor closed while we looked.
+          }
+        }
+      }
+      return undefined;
+    },
+    async kill(signal = 'SIGKILL') {
+      const child = h.primary;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const workers = h.workerPids();
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill(signal);
+      await exited;
+      // Orphaned workers notice the lost IPC channel and exit; a restart must not overlap with them.
+      await waitFor(() => workers.every((pid) => !alive(pid)), {
+        timeoutMs: 10_000,
+        message: `workers ${workers.join(', ')} of the killed primary to exit`,
+      });
+    },
+    async restart() {
+      const seen = messages.length;
+      h.primary = spawn();
+      await waitFor(() => messages.slice(seen).some((m) => m.type === 'started'), {
+        timeoutMs: 20_000,
+        message: 'the restarted primary to start',
+      });
+    },
+    async close() {
+      const child = h.primary;
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.send({ type: 'shutdown' });
+        const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(t);
+      }
+      db.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+  return h;
+}

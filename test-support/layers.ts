@@ -1,0 +1,96 @@
+/**
+ * The one-way rule of Lantern's folders, as a check: every relative import must point down the layers
+ * `e2e → bench → test-support → web → server → crawler → db → shared`, never up. The web app takes
+ * types only from the folders below it (`import type`), so no server code is bundled into the
+ * browser. Production files never import test support; a test (`*.test.ts`) beside its code may.
+ * `npm run lint` runs it (see checkLayers); its test shows it failing on a back edge.
+ */
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import path from 'node:path';
+
+/** The layers, lowest first: a file may import its own layer and those before it. */
+export const LAYERS = ['shared', 'db', 'crawler', 'server', 'web', 'test-support', 'bench', 'e2e'] as const;
+export type Layer = (typeof LAYERS)[number];
+
+/** Layers whose files may be imported only with `import type` from the web app (nothing of them runs in the browser). */
+const TYPE_ONLY_FOR_WEB: readonly Layer[] = ['shared', 'db', 'crawler', 'server'];
+
+/** One import that breaks the rule, said for a person. */
+export interface BackEdge {
+  file: string;
+  line: number;
+  target: string;
+  why: string;
+}
+
+/** The layer a repository-relative path belongs to, or undefined for files outside them (root configs). */
+export function layerOf(relPath: string): Layer | undefined {
+  const [top, second] = relPath.split('/');
+  if (top === 'web') return second === 'src' || second === 'vite.config.ts' ? 'web' : undefined;
+  return (LAYERS as readonly string[]).includes(top) ? (top as Layer) : undefined;
+}
+
+const IMPORT = /^\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?'(\.{1,2}\/[^']*)'/gm;
+const DYNAMIC = /import\(\s*'(\.{1,2}\/[^']*)'\s*\)/g;
+
+/**
+ * The back edges in one file's text (`relPath` relative to the repository root): imports of a higher
+ * layer, value imports the web app may not make, and test support imported by production code.
+ */
+export function backEdgesIn(relPath: string, text: string): BackEdge[] {
+  const from = layerOf(relPath);
+  if (from === undefined) return [];
+  const isTest = /\.test\.tsx?$/.test(relPath);
+  const edges: BackEdge[] = [];
+  const check = (spec: string, typeOnly: boolean, index: number): void => {
+    const target = path.posix.normalize(path.posix.join(path.posix.dirname(relPath), spec));
+    const to = layerOf(target);
+    if (to === undefined || to === from) return;
+    const line = text.slice(0, index).split('\n').length;
+    const fromRank = LAYERS.indexOf(from);
+    const toRank = LAYERS.indexOf(to);
+    let why: string | undefined;
+    if (to === 'test-support' && fromRank < toRank) {
+      if (!isTest) why = `production code in ${from}/ may not import test support; only a *.test.ts may`;
+    } else if (toRank > fromRank) {
+      why = `${from}/ is below ${to}/: it may not import it (the layers run ${LAYERS.slice().reverse().join(' → ')})`;
+    } else if (from === 'web' && TYPE_ONLY_FOR_WEB.includes(to) && !typeOnly) {
+      why = `the web app takes only types from ${to}/: write \`import type\``;
+    } else if (from === 'e2e' && to === 'bench') {
+      why = 'browser tests may not import the benchmarks';
+    }
+    if (why) edges.push({ file: relPath, line, target, why });
+  };
+  for (const m of text.matchAll(IMPORT)) check(m[3], m[2] !== undefined, m.index ?? 0);
+  for (const m of text.matchAll(DYNAMIC)) check(m[1], false, m.index ?? 0);
+  return edges;
+}
+
+/** Every .ts/.tsx file under `dir` (skipping node_modules, dist and dot folders), relative to `root`. */
+function sourceFiles(root: string, dir: string, out: string[] = []): string[] {
+  for (const name of readdirSync(path.join(root, dir))) {
+    if (name === 'node_modules' || name === 'dist' || name.startsWith('.')) continue;
+    const rel = dir === '' ? name : `${dir}/${name}`;
+    if (statSync(path.join(root, rel)).isDirectory()) sourceFiles(root, rel, out);
+    else if (/\.tsx?$/.test(name)) out.push(rel);
+  }
+  return out;
+}
+
+/** The back edges of the whole repository at `root`. */
+export function checkLayers(root: string): BackEdge[] {
+  const edges: BackEdge[] = [];
+  for (const top of ['shared', 'db', 'crawler', 'server', 'web', 'test-support', 'bench', 'e2e']) {
+    for (const rel of sourceFiles(root, top)) edges.push(...backEdgesIn(rel, readFileSync(path.join(root, rel), 'utf8')));
+  }
+  return edges;
+}
+
+// `node --import tsx test-support/layers.ts`: prints the back edges and exits 1 if there are any.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+  const edges = checkLayers(root);
+  for (const e of edges) process.stderr.write(`layers: ${e.file}:${e.line} imports ${e.target}: ${e.why}\n`);
+  if (edges.length > 0) process.exit(1);
+  process.stdout.write('layers: every import points down the layers\n');
+}
