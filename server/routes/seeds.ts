@@ -4,6 +4,10 @@ import { checkUrl } from '../../crawler/frontier/url.ts';
 import type { Scope, SeedRow } from '../../db/seeds.ts';
 import { errorSchema, HttpError } from '../plugins/error-handler.ts';
 import { RateLimiter } from '../rate-limiter.ts';
+import { MAX_LABELS_PER_SEED } from '../../db/seed-labels.ts';
+import { checkLabels } from '../capture/label-input.ts';
+import { toLabel } from '../capture/label.ts';
+import { MAX_TITLE_CHARS } from '../capture/import-plan.ts';
 
 /** How many seeds one client may submit: a burst of 60 (a pasted list), then one a second. */
 export const SEED_RATE = { burst: 60, perSecond: 1 };
@@ -11,7 +15,7 @@ export const SEED_RATE = { burst: 60, perSecond: 1 };
 /** Defaults for a seed, in one place (../shared/API.md). */
 export const SEED_DEFAULTS = { depth: 2, scope: 'host' as Scope };
 
-const seedSchema = {
+export const seedSchema = {
   type: 'object',
   properties: {
     id: { type: 'integer' },
@@ -26,6 +30,9 @@ const seedSchema = {
     failed: { type: 'integer' },
     lastCrawledAt: { type: ['string', 'null'] },
     nextCrawlAt: { type: ['string', 'null'] },
+    title: { type: ['string', 'null'] },
+    folder: { type: ['string', 'null'] },
+    labels: { type: 'array', items: { type: 'string' } },
   },
   required: ['id', 'url', 'depth', 'scope', 'createdAt'],
 } as const;
@@ -34,7 +41,7 @@ const seedSchema = {
  * A seed as the API shows it. `nextCrawlAt`: when the crawler will crawl it again on its own
  * (CRAWL_REFRESH after its last crawl; null while it is being crawled, or with refresh off).
  */
-function toApi(seed: SeedRow, refreshMs: number) {
+export function toApi(seed: SeedRow, refreshMs: number) {
   const last = seed.lastCrawledAt;
   const next = nextRefreshAt({ lastFetchedAt: last, pending: seed.queued > 0 }, refreshMs);
   return {
@@ -50,10 +57,13 @@ function toApi(seed: SeedRow, refreshMs: number) {
     failed: seed.failed,
     lastCrawledAt: last === null ? null : new Date(last).toISOString(),
     nextCrawlAt: next === null ? null : new Date(next).toISOString(),
+    title: seed.title,
+    folder: seed.folder,
+    labels: seed.labels,
   };
 }
 
-interface SeedBody { url?: string; depth?: number; scope?: Scope }
+interface SeedBody { url?: string; depth?: number; scope?: Scope; title?: string; labels?: string[] }
 
 /**
  * `POST /api/seeds`, `GET /api/seeds` and `DELETE /api/seeds/:id`: what a person asks Lantern to crawl.
@@ -70,6 +80,8 @@ export async function seedRoutes(app: FastifyInstance): Promise<void> {
           url: { type: 'string', maxLength: 100_000 },
           depth: { type: 'integer', minimum: 0, maximum: 10 },
           scope: { type: 'string', enum: ['path', 'host', 'domain', 'any'] },
+          title: { type: 'string', maxLength: 1000 },
+          labels: { type: 'array', maxItems: MAX_LABELS_PER_SEED, items: { type: 'string', maxLength: 200 } },
         },
         additionalProperties: false,
       },
@@ -83,14 +95,19 @@ export async function seedRoutes(app: FastifyInstance): Promise<void> {
     }
     const checked = checkUrl(request.body.url, { allowPrivate: app.config.allowPrivate });
     if (!checked.ok) throw new HttpError(400, checked.code, checked.message);
+    const labels = checkLabels(request.body.labels ?? []);
+    const title = request.body.title?.trim();
     const { seed, created } = app.seeds.upsertSeed({
       url: checked.url,
       origin: checked.origin,
       depth: request.body.depth ?? SEED_DEFAULTS.depth,
       scope: request.body.scope ?? SEED_DEFAULTS.scope,
+      ...(title ? { title: Array.from(title).slice(0, MAX_TITLE_CHARS).join('') } : {}),
     }, Date.now());
+    if (labels.length > 0) app.seedLabels.addLabels(seed.id, labels);
     app.crawler.notifySeeds();
-    return reply.code(created ? 201 : 200).send({ seed: toApi(seed, app.config.crawlRefreshMs) });
+    const stored = labels.length > 0 ? app.seeds.getSeed(seed.id)! : seed;
+    return reply.code(created ? 201 : 200).send({ seed: toApi(stored, app.config.crawlRefreshMs) });
   });
 
   app.delete<{ Params: { id: number } }>('/api/seeds/:id', {
@@ -108,7 +125,13 @@ export async function seedRoutes(app: FastifyInstance): Promise<void> {
     return { removed };
   });
 
-  app.get('/api/seeds', {
-    schema: { response: { 200: { type: 'object', properties: { seeds: { type: 'array', items: seedSchema } } } } },
-  }, async () => ({ seeds: app.seeds.listSeeds().map((s) => toApi(s, app.config.crawlRefreshMs)) }));
+  app.get<{ Querystring: { label?: string } }>('/api/seeds', {
+    schema: {
+      querystring: { type: 'object', properties: { label: { type: 'string', maxLength: 200 } } },
+      response: { 200: { type: 'object', properties: { seeds: { type: 'array', items: seedSchema } } } },
+    },
+  }, async (request) => {
+    const label = request.query.label === undefined ? undefined : (toLabel(request.query.label) ?? '');
+    return { seeds: app.seeds.listSeeds(undefined, label).map((s) => toApi(s, app.config.crawlRefreshMs)) };
+  });
 }
