@@ -1,7 +1,11 @@
 import cluster from 'node:cluster';
 import type { Agent } from 'undici';
 import { classifyError, createAgent, describeBytes, emptyResult, fetchRaw, FetchFailure, resultFromResponse, ROBOTS_READ_BYTES } from './fetch/fetcher.ts';
-import { isPageType, processPage } from './extract/page-processor.ts';
+import { processPage } from './extract/page-processor.ts';
+import { documentKind } from './extract/document-kind.ts';
+import { processTextDocument } from './extract/text-document.ts';
+import { extractPdf, PDF_LIMITS } from './extract/pdf-runner.ts';
+import { pdfPage } from './extract/pdf-document.ts';
 import { parseSitemap, SITEMAP_MAX_BYTES, sitemapText } from './extract/sitemap.ts';
 import type { FetchJob, FetchResult, ParsedPage, PrimaryToWorker, WorkerSettings, WorkerToPrimary } from './coordination/protocol.ts';
 
@@ -20,19 +24,26 @@ function send(msg: WorkerToPrimary): void {
   if (process.connected) process.send!(msg, (err: Error | null) => { if (err) process.exit(0); });
 }
 
-/** Parses a fetched page; a page the parser cannot handle fails that URL (fatal), never this worker. */
-function parse(job: FetchJob, body: Buffer, headers: Record<string, string | undefined>): ParsedPage | null {
+/**
+ * Parses a fetched page or document (HTML, PDF in a thread of its own, plain text, Markdown); one the
+ * parser cannot handle fails that URL (fatal), never this worker.
+ */
+async function parse(job: FetchJob, body: Buffer, headers: Record<string, string | undefined>): Promise<ParsedPage | null> {
   const s = settings!;
+  const input = {
+    url: job.url,
+    body,
+    contentType: headers['content-type'],
+    xRobotsTag: headers['x-robots-tag'],
+    userAgent: s.userAgent,
+    allowPrivate: s.allowPrivate,
+    maxLinks: s.maxLinks,
+  };
+  const kind = documentKind(input.contentType, job.url);
+  if (kind === 'pdf') return pdfPage(input, await extractPdf(body, job.url, s.pdf ?? PDF_LIMITS));
   try {
-    return processPage({
-      url: job.url,
-      body,
-      contentType: headers['content-type'],
-      xRobotsTag: headers['x-robots-tag'],
-      userAgent: s.userAgent,
-      allowPrivate: s.allowPrivate,
-      maxLinks: s.maxLinks,
-    });
+    if (kind === 'text' || kind === 'markdown') return processTextDocument(input, kind);
+    return processPage(input);
   } catch (err) {
     throw new FetchFailure('fatal', 'parse', `worker: could not parse the page (${describeBytes(body.length)}): ${(err as Error).message ?? String(err)}`);
   }
@@ -48,7 +59,7 @@ async function run(job: FetchJob): Promise<FetchResult> {
       cap: job.kind === 'robots' ? ROBOTS_READ_BYTES : job.kind === 'sitemap' ? SITEMAP_MAX_BYTES : s.maxBodyBytes,
       truncateOk: job.kind !== 'page', // the part of a robots.txt or sitemap that fits is read
       validators: job.validators,
-      wantBody: (status, type) => status >= 200 && status < 300 && (job.kind !== 'page' || isPageType(type)),
+      wantBody: (status, type) => status >= 200 && status < 300 && (job.kind !== 'page' || documentKind(type, job.url) !== null),
     });
     const result = resultFromResponse(job, raw, s.allowPrivate);
     if (raw.body && job.kind === 'robots') {
@@ -56,7 +67,7 @@ async function run(job: FetchJob): Promise<FetchResult> {
     } else if (raw.body && job.kind === 'sitemap') {
       result.sitemap = parseSitemap(sitemapText(raw.body), job.url, { allowPrivate: s.allowPrivate });
     } else if (raw.body) {
-      result.page = parse(job, raw.body, raw.headers);
+      result.page = await parse(job, raw.body, raw.headers);
     }
     return result;
   } catch (err) {

@@ -27,6 +27,8 @@ export interface WorkerSettings {
   totalTimeoutMs: number;
   maxBodyBytes: number;
   maxLinks: number;
+  /** Limits of a PDF's extraction (crawler/extract/pdf-runner.ts); absent: PDF_LIMITS. */
+  pdf?: { timeoutMs: number; heapMb: number; memoryMb: number; maxPages: number; maxChars: number };
 }
 
 /** The kinds of failure, branched on by type: retry later, back the host off, or give up on the URL. */
@@ -39,9 +41,16 @@ export interface FetchError {
   message: string;
 }
 
-/** An extracted HTML page, its links already normalized and judged by crawler/frontier/url.ts. */
+/** What kind of document a page is (crawler/extract/document-kind.ts); `filetype:` in search narrows by it. */
+export type FileType = 'html' | 'pdf' | 'text' | 'markdown';
+
+/** An extracted page (HTML, or a PDF, plain-text or Markdown document), its links already normalized and judged by crawler/frontier/url.ts. */
 export interface ParsedPage {
   finalUrl: string;
+  /** Absent: 'html'. */
+  fileType?: FileType;
+  /** A PDF's page starts: offsets (in code points) into `text` where each page begins; null for other documents. */
+  pageStarts?: number[] | null;
   title: string;
   description: string;
   headings: string[];
