@@ -75,6 +75,7 @@ function runThread(data: Uint8Array, where: string, limits: PdfLimits): Promise<
     const thread = new Worker(THREAD, {
       workerData: { data: copy, maxPages: limits.maxPages, maxChars: limits.maxChars },
       transferList: [copy.buffer],
+      execArgv: [], // not the process's own (--import tsx would load the TypeScript loader into the thread first)
       resourceLimits: { maxOldGenerationSizeMb: limits.heapMb, maxYoungGenerationSizeMb: 16, stackSizeMb: 4 },
       stdout: true, // pdf.js may print warnings: they are not the crawler's output
       stderr: true,
