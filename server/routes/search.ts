@@ -23,6 +23,9 @@ const resultSchema = {
     score: { type: 'number' },
     fetchedAt: { type: 'string' },
     stored: { type: 'boolean' },
+    labels: { type: 'array', items: { type: 'string' } },
+    fileType: { type: 'string' },
+    page: { type: ['integer', 'null'] },
   },
   required: ['url', 'title', 'host', 'snippet', 'score', 'fetchedAt', 'stored'],
 } as const;

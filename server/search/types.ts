@@ -16,6 +16,12 @@ export interface SearchResult {
   fetchedAt: string;
   /** Whether its stored text may be shown (GET /api/pages): false when the page said noarchive. */
   stored: boolean;
+  /** Labels of the seed that found it (or of its own seed): the label: it came from. */
+  labels?: string[];
+  /** What kind of document it is: 'html', 'pdf', 'text' or 'markdown'. */
+  fileType?: string;
+  /** For a PDF, the page its snippet comes from (1-based), else null. */
+  page?: number | null;
 }
 
 /** The answer to a search. */
