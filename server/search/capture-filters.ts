@@ -70,17 +70,21 @@ export class CaptureSearch {
   }
 
   /**
-   * The page (1-based) of a PDF that a snippet's text comes from, or null when the page has no page
-   * starts or the text is not found (the snippet came from another column).
+   * The page (1-based) of a PDF where a snippet's first matched word is (`marked`: the snippet with
+   * `start`/`end` marks around matches), or null when the page has no page starts or the snippet's text
+   * is not in its body (it came from another column).
    */
-  pageOf(id: number, snippetText: string): number | null {
-    const text = snippetText.replace(/^…/, '').replace(/…$/, '');
-    if (text.trim() === '') return null;
-    const row = this.#position.get(text, id) as { pos: number; starts: string | null } | undefined;
+  pageOf(id: number, marked: string, start: string, end: string): number | null {
+    const text = marked.replace(/^…/, '').replace(/…$/, '');
+    const plain = text.split(start).join('').split(end).join('');
+    if (plain.trim() === '') return null;
+    const row = this.#position.get(plain, id) as { pos: number; starts: string | null } | undefined;
     if (row === undefined || row.starts === null || row.pos === 0) return null;
+    const before = text.indexOf(start);
+    const at = row.pos - 1 + (before === -1 ? 0 : Array.from(text.slice(0, before).split(end).join('')).length);
     const starts = JSON.parse(row.starts) as number[];
     let page = 0;
-    while (page < starts.length && starts[page] <= row.pos - 1) page++;
+    while (page < starts.length && starts[page] <= at) page++;
     return page === 0 ? null : page;
   }
 }

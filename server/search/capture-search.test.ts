@@ -74,6 +74,8 @@ describe('label: and filetype:', () => {
     assert.equal(r.length, 1);
     assert.deepEqual([r[0].labels, r[0].fileType, r[0].page], [['astronomy', 'reading'], 'pdf', 2]);
     assert.equal(service.search('eyepiece cleaning', LIMIT).results[0].page, 3);
+    assert.equal(service.search('mounting', LIMIT).results[0].page, 1);
+    assert.equal(service.search('patience', LIMIT).results[0].page, 2, 'the page of the matched word, though the snippet starts on the page before');
     const kept = service.search('review keeping', LIMIT).results[0];
     assert.deepEqual([kept.labels, kept.fileType, kept.page], [['keepers'], 'html', null]);
   });

@@ -217,7 +217,7 @@ export class SearchService {
         stored: !m.noarchive,
         labels: c?.labels ?? [],
         fileType,
-        page: fileType === 'pdf' && marked !== undefined && !m.nosnippet ? this.#capture.pageOf(r.id, marked.replace(/[\u0001\u0002]/g, '')) : null,
+        page: fileType === 'pdf' && marked !== undefined && !m.nosnippet ? this.#capture.pageOf(r.id, marked, MARK_START, MARK_END) : null,
       };
     });
     return {

@@ -36,6 +36,12 @@ export interface Seed {
   lastCrawledAt: string | null;
   /** When the crawler will crawl it again on its own; null while it is crawled or with refresh off. */
   nextCrawlAt: string | null;
+  /** An imported bookmark's title (or one given with the seed). */
+  title?: string | null;
+  /** An imported bookmark's folder path ("Bookmarks bar / Dev"). */
+  folder?: string | null;
+  /** The seed's labels, sorted. */
+  labels?: string[];
 }
 
 // The search shapes are the server's own types (type-only imports: nothing of the server is bundled).
@@ -80,6 +86,8 @@ export interface NewSeed {
   url: string;
   depth?: number;
   scope?: Scope;
+  title?: string;
+  labels?: string[];
 }
 
 /** A failed API call: `code` is the API's error code (or `network`/`http-<status>`), `message` is for people. */
@@ -189,4 +197,46 @@ export function listDomains(signal?: AbortSignal): Promise<DomainsResponse> {
 /** Fetches the last requests made to one host (oldest first). */
 export function hostRequests(host: string, signal?: AbortSignal): Promise<HostRequestsResponse> {
   return request<HostRequestsResponse>(`/api/domains/${encodeURIComponent(host)}/requests`, { signal });
+}
+
+/** A bookmark an import refused, with the reason code of `POST /api/seeds`. */
+export interface ImportRefusal {
+  line: number;
+  url: string;
+  title: string;
+  error: string;
+  message: string;
+}
+
+/** What `POST /api/seeds/import` did. */
+export interface ImportResult {
+  format: 'netscape' | 'csv' | 'lines';
+  entries: number;
+  created: number;
+  merged: number;
+  duplicates: number;
+  refused: ImportRefusal[];
+  tookMs: number;
+}
+
+/** Imports a bookmark export (or a list of URLs) as seeds. */
+export function importBookmarks(body: { file: string; depth: number; scope: Scope; labels: string[] }, signal?: AbortSignal): Promise<ImportResult> {
+  return request<ImportResult>('/api/seeds/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+}
+
+/** Sets a seed's labels; answers the seed as it now is. */
+export async function setSeedLabels(id: Seed['id'], labels: string[], signal?: AbortSignal): Promise<Seed> {
+  return (await request<{ seed: Seed }>(`/api/seeds/${encodeURIComponent(String(id))}/labels`, {
+    method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ labels }), signal,
+  })).seed;
+}
+
+/** Every label in use, with how many seeds carry it. */
+export async function listLabels(signal?: AbortSignal): Promise<Array<{ label: string; seeds: number }>> {
+  return (await request<{ labels: Array<{ label: string; seeds: number }> }>('/api/labels', { signal })).labels;
+}
+
+/** Lists the seeds carrying a label, newest first. */
+export async function listSeedsWithLabel(label: string, signal?: AbortSignal): Promise<Seed[]> {
+  return (await request<{ seeds: Seed[] }>(`/api/seeds?${new URLSearchParams({ label })}`, { signal })).seeds;
 }
