@@ -26,7 +26,7 @@ export interface PdfLimits {
   maxChars: number;
 }
 
-export const PDF_LIMITS: PdfLimits = { timeoutMs: 20_000, heapMb: 192, memoryMb: 320, maxPages: 2000, maxChars: 1_000_000 };
+export const PDF_LIMITS: PdfLimits = { timeoutMs: 60_000, heapMb: 192, memoryMb: 320, maxPages: 2000, maxChars: 1_000_000 };
 
 /** What the thread found in a document. */
 export interface PdfText {
