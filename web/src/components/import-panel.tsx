@@ -100,11 +100,14 @@ export function ImportPanel({ onImported }: ImportPanelProps) {
       </div>
       <div className="field-row">
         <div className="field">
-          <label htmlFor={`${id}-depth`}>Depth for each bookmark</label>
-          <input id={`${id}-depth`} type="number" min={0} max={10} step={1} value={depth} onChange={(event) => setDepth(event.target.value)} />
+          <label htmlFor={`${id}-depth`}>Depth</label>
+          <input id={`${id}-depth`} type="number" min={0} max={10} step={1} value={depth} onChange={(event) => setDepth(event.target.value)} aria-describedby={`${id}-depth-hint`} />
+          <p id={`${id}-depth-hint`} className="hint">
+            For every bookmark; 0: just the page.
+          </p>
         </div>
         <div className="field">
-          <label htmlFor={`${id}-scope`}>Scope for each bookmark</label>
+          <label htmlFor={`${id}-scope`}>Scope</label>
           <select id={`${id}-scope`} value={scope} onChange={(event) => setScope(event.target.value as Scope)}>
             <option value="path">Under this path</option>
             <option value="host">Same host</option>
@@ -112,10 +115,13 @@ export function ImportPanel({ onImported }: ImportPanelProps) {
             <option value="any">Any site</option>
           </select>
         </div>
-        <div className="field">
-          <label htmlFor={`${id}-labels`}>Extra labels</label>
-          <input id={`${id}-labels`} type="text" value={labels} placeholder="imported, reading" onChange={(event) => setLabels(event.target.value)} />
-        </div>
+      </div>
+      <div className="field">
+        <label htmlFor={`${id}-labels`}>Extra labels</label>
+        <input id={`${id}-labels`} type="text" value={labels} placeholder="imported, reading" onChange={(event) => setLabels(event.target.value)} aria-describedby={`${id}-labels-hint`} />
+        <p id={`${id}-labels-hint`} className="hint">
+          Optional, comma-separated: added to every bookmark of this file, besides its folders.
+        </p>
       </div>
       <div className="form-actions">
         <button type="submit" className="button primary" disabled={pending}>
