@@ -13,6 +13,11 @@ import { extractPdf, PDF_LIMITS } from '../../crawler/extract/pdf-runner.ts';
 import { largeBookmarkExport } from '../../test-support/bookmark-exports.ts';
 import { longPdf, simplePdf } from '../../test-support/pdf-files.ts';
 import { machineInfo, writeSection } from '../crawl/benchmarks-doc.ts';
+import { seedLabelQueries } from '../../db/seed-labels.ts';
+import { startCrawler } from '../../test-support/crawler-harness.ts';
+import { politenessReport } from '../../test-support/politeness.ts';
+import { startTestWeb } from '../../test-support/test-web.ts';
+import { waitFor } from '../../test-support/wait-for.ts';
 
 const MARKERS = { start: '<!-- capture:start -->', end: '<!-- capture:end -->' } as const;
 const DOC = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'benchmarks.md');
@@ -56,10 +61,52 @@ async function measurePdf(data: Buffer): Promise<{ ms: number; peakGrowth: numbe
   return { ms, peakGrowth: peak - base, pages: text.pages.length, chars: text.pages.reduce((n, p) => n + p.length, 0) };
 }
 
+const CRAWL_SITES = 10;
+const CRAWL_DELAY_MS = 50;
+const CRAWL_WATCH_MS = 20_000;
+
+/**
+ * The real crawler takes up an import of BOOKMARKS seeds on CRAWL_SITES loopback sites: how long until
+ * the primary has queued them all, then how many pages it fetched in CRAWL_WATCH_MS, and the politeness
+ * of it from the sites' own logs.
+ */
+async function crawlImported(): Promise<{ queuedMs: number; fetched: number; violations: number; minGapMs: number }> {
+  const web = await startTestWeb(Array.from({ length: CRAWL_SITES }, () => ({ robots: 'User-agent: *\nAllow: /\n', pages: {}, fallback: { body: '<title>p</title><p>a bookmarked page</p>' } })));
+  const crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(CRAWL_DELAY_MS) });
+  try {
+    await waitFor(() => crawler.messages.some((m) => m.type === 'started'), { timeoutMs: 60_000, message: 'crawler started' });
+    const lines = Array.from({ length: BOOKMARKS }, (_, i) => web.sites[i % CRAWL_SITES].url(`/page/${i}`));
+    const plan = planImport(lines.join('\n'), { allowPrivate: true });
+    const started = performance.now();
+    seedLabelQueries(crawler.db).importSeeds(plan.seeds, { depth: 0, scope: 'host' }, Date.now());
+    crawler.addSeed(web.sites[0].url('/'), { depth: 0 }); // as the server does after an import: tell the primary
+    const count = crawler.db.prepare('SELECT count(*) AS n FROM frontier');
+    await waitFor(() => (count.get() as { n: number }).n > BOOKMARKS, { timeoutMs: 300_000, intervalMs: 100, message: 'imported seeds queued' });
+    const queuedMs = performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, CRAWL_WATCH_MS));
+    const fetched = (crawler.db.prepare("SELECT count(*) AS n FROM frontier WHERE state = 'done'").get() as { n: number }).n;
+    let violations = 0;
+    let minGapMs = Infinity;
+    for (const site of web.sites) {
+      const report = politenessReport(site.log, CRAWL_DELAY_MS);
+      violations += report.violations.length;
+      minGapMs = Math.min(minGapMs, report.minGapMs);
+    }
+    return { queuedMs, fetched, violations, minGapMs };
+  } finally {
+    await crawler.close();
+    await web.close();
+  }
+}
+
 const file = largeBookmarkExport(BOOKMARKS);
 console.log(`bench:capture: importing ${BOOKMARKS} bookmarks (${mib(file.length)} MiB, Chrome format with favicons), ${RUNS} runs…`);
 const imports = await importRuns(file);
 console.log(`  import: median ${median(imports.totalMs).toFixed(0)} ms (runs ${imports.totalMs.map((m) => m.toFixed(0)).join(', ')}); parse and judge alone ${median(imports.planMs).toFixed(0)} ms`);
+
+console.log(`bench:capture: the crawler takes up ${BOOKMARKS} imported seeds on ${CRAWL_SITES} loopback sites…`);
+const crawl = await crawlImported();
+console.log(`  queued by the primary after ${crawl.queuedMs.toFixed(0)} ms; ${crawl.fetched} fetched in the next ${CRAWL_WATCH_MS / 1000} s; politeness violations ${crawl.violations} (smallest gap ${crawl.minGapMs.toFixed(1)} ms, delay ${CRAWL_DELAY_MS} ms)`);
 
 const tiny = simplePdf('one line');
 const startup: number[] = [];
@@ -83,6 +130,8 @@ writeSection(DOC, MARKERS, `## Personal capture (\`npm run bench:capture\`)
 |---|---|
 | import of ${BOOKMARKS} bookmarks (${mib(file.length)} MiB Chrome export with favicons; \`POST /api/seeds/import\` through the app: parse, judge every URL, store seeds and labels in one transaction) | median ${median(imports.totalMs).toFixed(0)} ms of ${RUNS} runs (${imports.totalMs.map((x) => x.toFixed(0)).join(', ')} ms) |
 | of which parsing and judging the file | median ${median(imports.planMs).toFixed(0)} ms |
+| the crawler primary takes the ${BOOKMARKS} new seeds up (real cluster, 2 workers, ${CRAWL_SITES} loopback sites, delay ${CRAWL_DELAY_MS} ms): all queued after | ${crawl.queuedMs.toFixed(0)} ms |
+| then fetched in ${CRAWL_WATCH_MS / 1000} s, and politeness from the sites' own logs | ${crawl.fetched} pages; **${crawl.violations} violations** (smallest gap ${crawl.minGapMs.toFixed(1)} ms) |
 | PDF extraction thread, a one-line document (thread start, pdf.js load, read) | median ${median(startup).toFixed(0)} ms |
 | PDF of ${PDF_PAGES} pages (${mib(big.length)} MiB, ${pdf.chars} characters) | ${pdf.ms.toFixed(0)} ms in all, **${perPageMs.toFixed(1)} ms per page** past the thread's start |
 | memory while reading it (the worker process's RSS growth, thread included) | ${mib(pdf.peakGrowth)} MiB at most, about ${(pdf.peakGrowth / pdf.pages / 1024).toFixed(0)} KiB per page |
