@@ -64,6 +64,7 @@ test('import a bookmark file, see labels, search label: and filetype:pdf', async
   await expect(seeds.row(site.url('/soup.html'))).toContainText('Soup & more');
   await expect(await seeds.cell(site.url('/manual.pdf'), 'Depth')).toHaveText('0');
 
+  await page.screenshot({ path: testInfo.outputPath('seeds-after-import.png'), fullPage: true });
   await capture.labelFilter.selectOption('kitchen');
   await expect(page).toHaveURL(/\/seeds\?label=kitchen$/);
   await expect(seeds.row(site.url('/soup.html'))).toBeVisible();
@@ -80,6 +81,7 @@ test('import a bookmark file, see labels, search label: and filetype:pdf', async
   await expect(search.results.first()).toContainText('PDF');
   await expect(search.results.first()).toContainText('page 2');
   await expect(search.results.first()).toContainText('label: optics-docs');
+  await page.screenshot({ path: testInfo.outputPath('search-filetype-pdf.png') });
   await search.open('pumpkin filetype:pdf');
   await expect(search.resultLinks()).toHaveCount(0);
   await search.open('label:kitchen pumpkin');

@@ -2,7 +2,7 @@
  * Documents through the real cluster: PDFs (several pages, non-Latin text, a title or none), plain
  * text and Markdown are fetched like pages (same politeness, same size cap), their text stored and
  * searchable with its kind and a PDF's page starts; hostile PDFs (encrypted, truncated, nested deep)
- * are marked failed with the reason while the workers stay up and the rest of the site is crawled;
+ * and one over the 5 MiB body cap are marked failed with the reason while the workers stay up and the rest of the site is crawled;
  * X-Robots-Tag noarchive on a PDF is kept. Judged from the site's request log and the SQLite file.
  */
 import { after, before, describe, test } from 'node:test';
@@ -39,7 +39,7 @@ describe('documents through the real cluster', () => {
       ],
     });
     const untitled = await textPdf({ pages: [{ lines: ['Field Notes 2026', 'owls at dusk'], heading: true }] });
-    const links = ['/manual.pdf', '/untitled.pdf', '/secret.pdf', '/cut.pdf', '/deep.pdf', '/private.pdf', '/notes.txt', '/docs/README.md', '/after.html'];
+    const links = ['/manual.pdf', '/untitled.pdf', '/secret.pdf', '/cut.pdf', '/deep.pdf', '/huge.pdf', '/private.pdf', '/notes.txt', '/docs/README.md', '/after.html'];
     web = await startTestWeb([{
       robots: 'User-agent: *\nAllow: /\n',
       pages: {
@@ -49,6 +49,7 @@ describe('documents through the real cluster', () => {
         '/secret.pdf': { body: encryptedPdf('classified telescope secrets', 'hunter2'), headers: PDF },
         '/cut.pdf': { body: truncatedPdf(manual), headers: PDF },
         '/deep.pdf': { body: nestedPdf(100_000), headers: PDF },
+        '/huge.pdf': { body: Buffer.concat([manual, Buffer.alloc(6 * 1024 * 1024, 0x20)]), headers: PDF },
         '/private.pdf': { body: await textPdf({ title: 'Private', pages: [{ lines: ['archived nowhere'] }] }), headers: { ...PDF, 'x-robots-tag': 'noarchive' } },
         '/notes.txt': { body: 'Grocery notes\nbuy quinoa and saffron\n', headers: { 'content-type': 'text/plain; charset=utf-8' } },
         '/docs/README.md': { body: '# Stargazing guide\nSee [the map](map.md).\n', headers: { 'content-type': 'text/plain' } },
@@ -60,7 +61,7 @@ describe('documents through the real cluster', () => {
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
     workersBefore = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), { timeoutMs: 30_000, message: 'two crawl workers up' });
     crawler.addSeed(site.url('/'), { depth: 2 });
-    await crawler.waitIdle({ origin: site.origin, minDone: 11, timeoutMs: 120_000 });
+    await crawler.waitIdle({ origin: site.origin, minDone: 12, timeoutMs: 120_000 });
   });
 
   after(async () => {
@@ -90,7 +91,9 @@ describe('documents through the real cluster', () => {
     assert.match(failed('/cut.pdf')!.lastError!, /truncated or damaged/);
     assert.equal(failed('/deep.pdf')?.state, 'failed');
     assert.match(failed('/deep.pdf')!.lastError!, /nests its objects too deeply/);
-    for (const path of ['/secret.pdf', '/cut.pdf', '/deep.pdf']) assert.equal(row(path), undefined, `${path} is not stored`);
+    assert.equal(failed('/huge.pdf')?.state, 'failed', 'a PDF over the body cap is not read');
+    assert.match(failed('/huge.pdf')!.lastError!, /over the 5 MiB limit; not downloaded/);
+    for (const path of ['/secret.pdf', '/cut.pdf', '/deep.pdf', '/huge.pdf']) assert.equal(row(path), undefined, `${path} is not stored`);
     assert.equal(found('classified').length, 0);
     assert.deepEqual(crawlWorkerPids(crawler), workersBefore, 'no worker died');
     assert.equal(crawler.frontier(site.url('/after.html'))?.state, 'done');

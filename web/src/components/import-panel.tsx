@@ -103,7 +103,7 @@ export function ImportPanel({ onImported }: ImportPanelProps) {
           <label htmlFor={`${id}-depth`}>Depth</label>
           <input id={`${id}-depth`} type="number" min={0} max={10} step={1} value={depth} onChange={(event) => setDepth(event.target.value)} aria-describedby={`${id}-depth-hint`} />
           <p id={`${id}-depth-hint`} className="hint">
-            For every bookmark; 0: just the page.
+            0: just the page.
           </p>
         </div>
         <div className="field">
