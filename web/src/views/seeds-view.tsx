@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { addSeed, listSeeds, listSeedsWithLabel, removeSeed } from '../api.ts';
 import type { Seed } from '../api.ts';
 import { BulkSeedForm } from '../components/bulk-seed-form.tsx';
@@ -30,6 +30,7 @@ export function SeedsView() {
   const [options, setOptions] = useState<SeedOptions>({ depth: addUrl === null ? '2' : '0', scope: 'host' });
   const seeds = usePoll(useCallback((signal: AbortSignal) => (label === '' ? listSeeds(signal) : listSeedsWithLabel(label, signal)), [label]), REFRESH_MS);
   const refresh = seeds.refresh;
+  useEffect(() => refresh(), [label, refresh]); // a new label filter shows its seeds at once, not at the next poll
   const [again, setAgain] = useState<{ text: string; failed: boolean } | null>(null);
   const [pendingId, setPendingId] = useState<Seed['id'] | null>(null);
   /** Where focus goes once a removed seed's row (and the button that had focus) is gone. */
