@@ -15,6 +15,9 @@ export const BACKOFF = {
   retryFirstMs: 2_000,
 } as const;
 
+/** When a failure backs its host off: at once, once the host's error streak is long enough, or not at all. */
+export type BackoffRule = 'now' | 'after-streak' | 'never';
+
 /**
  * Parses a Retry-After header (delay-seconds or an HTTP date) into milliseconds from `now`;
  * undefined when absent or unparsable.
