@@ -3,6 +3,7 @@ import services, { type Services } from './plugins/services.ts';
 import errorHandler from './plugins/error-handler.ts';
 import sameOrigin from './plugins/same-origin.ts';
 import securityHeaders from './plugins/security-headers.ts';
+import hostCheck from './plugins/host-check.ts';
 import webStatic from './plugins/web-static.ts';
 import { healthRoutes } from './routes/health.ts';
 import { seedRoutes } from './routes/seeds.ts';
@@ -28,6 +29,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(services, opts);
   await app.register(securityHeaders); // first of the hooks, so that even an early refusal carries them
+  await app.register(hostCheck); // then: only Lantern's own names are answered (DNS rebinding)
   await app.register(errorHandler);
   await app.register(sameOrigin);
   await app.register(healthRoutes);
