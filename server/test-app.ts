@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { openDatabase } from '../db/open.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from '../shared/config.ts';
@@ -12,6 +12,10 @@ import { SearchService } from './search/search-service.ts';
 export interface TestAppOptions {
   /** A built web app to serve (a folder with index.html); none by default. */
   webRoot?: string;
+  /** The clock of sign-in sessions and their rate limit (Date.now by default). */
+  now?: () => number;
+  /** Sees every route as it is added (a test that every route is protected). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** The port of `app.inject`'s default `Host: localhost:80`, given to the test app as its PORT. */
@@ -28,7 +32,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   const db = openDatabase(dataDir);
   const search = new SearchService(db);
   const crawler = new CrawlerLink({ warn: () => undefined, error: () => undefined }, () => search.refresh(), config, {});
-  const app = await buildApp({ config, db, search, crawler, webRoot: options.webRoot ?? path.join(dataDir, 'no-web') });
+  const app = await buildApp({ config, db, search, crawler, webRoot: options.webRoot ?? path.join(dataDir, 'no-web'), now: options.now, onRoute: options.onRoute });
   return {
     app,
     dataDir,
