@@ -93,6 +93,8 @@ describe('with a secret, every route but the public ones needs a sign-in', () =>
     const osd = await a.t.app.inject({ url: '/opensearch.xml', headers: { cookie } });
     assert.equal(osd.statusCode, 200);
     assert.match(osd.body, /api\/suggest\?q=\{searchTerms\}&amp;format=opensearch/);
+    const proxied = await a.t.app.inject({ url: '/opensearch.xml', headers: { cookie, host: 'localhost', 'x-forwarded-proto': 'https' } });
+    assert.match(proxied.body, /template="https:\/\/localhost\/\?q=\{searchTerms\}"/, 'behind a TLS proxy the browser is sent to https, where its Secure cookie goes');
     const suggest = await a.t.app.inject({ url: '/api/suggest?q=tele&format=opensearch', headers: { cookie } });
     assert.equal(suggest.statusCode, 200);
     assert.deepEqual(suggest.json(), ['tele', []]);

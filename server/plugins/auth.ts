@@ -4,6 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sessionQueries } from '../../db/sessions.ts';
 import { bearerToken, isSessionToken, newSessionToken, tokenDigest } from '../auth/secret.ts';
 import { SignInGuard, type SecretCheck } from '../auth/sign-in-guard.ts';
+import { requestScheme } from '../request-scheme.ts';
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'lantern_session';
@@ -39,18 +40,6 @@ function isApiPath(url: string): boolean {
 }
 
 /**
- * Whether the cookie may be marked `Secure`: the request came over https, directly or, as a
- * TLS-terminating reverse proxy says in `X-Forwarded-Proto`, to the proxy. That header is believed
- * from anyone because it can only make the cookie stricter, and only the cookie of the client that
- * sent it: a browser never sends it on its own, and a lie only keeps the liar's cookie off plain http.
- */
-function cameOverHttps(request: FastifyRequest): boolean {
-  const forwarded = request.headers['x-forwarded-proto'];
-  const first = (Array.isArray(forwarded) ? forwarded[0] : forwarded)?.split(',')[0]?.trim().toLowerCase();
-  return request.protocol === 'https' || first === 'https';
-}
-
-/**
  * With LANTERN_SECRET set, every request needs a sign-in session (an HttpOnly, SameSite=Strict cookie
  * whose record lives in SQLite) or `Authorization: Bearer <secret>`, except routes marked
  * `config: { public: true }` and the web app's page for paths it routes itself: they hold no data and
@@ -71,7 +60,7 @@ export default fp(async function auth(app: FastifyInstance, opts: { now?: () => 
     return value !== undefined && isSessionToken(value) ? value : null;
   };
   const cookieOptions = (request: FastifyRequest) =>
-    ({ path: '/', httpOnly: true, sameSite: 'strict', secure: cameOverHttps(request) }) as const;
+    ({ path: '/', httpOnly: true, sameSite: 'strict', secure: requestScheme(request) === 'https' }) as const;
 
   const authApi: Auth = {
     required: secret !== null,
