@@ -1,5 +1,6 @@
 // Typed client for Lantern's JSON API (docs/api.md). Every call takes an optional AbortSignal so that
 // views can cancel stale requests; every failure becomes an ApiError carrying the server's code and message.
+import { announceSignedOut } from './signed-out.ts';
 
 /** Crawler process state as reported by `/api/status`. */
 export type CrawlerState = 'starting' | 'running' | 'restarting' | 'stopped';
@@ -126,6 +127,7 @@ async function requestWithStatus<T>(path: string, init: RequestInit): Promise<{ 
     body = null;
   }
   if (!response.ok) {
+    if (response.status === 401) announceSignedOut(); // the app shows the sign-in page
     const err = (body ?? {}) as { error?: unknown; message?: unknown };
     const code = typeof err.error === 'string' ? err.error : `http-${response.status}`;
     const message =
