@@ -10,10 +10,10 @@
 //
 // Private addresses: the ranges are data (IPV4_RANGES, IPV6_RANGES, EMBEDDINGS) checked with Node's
 // net.BlockList; an IPv4 literal in an odd spelling is read by WHATWG URL itself, as in a link.
-// Kept by hand, and why: the normal form above, because it is Lantern's dedupe key (normalize-url
-// and the like sort queries, drop `www.` or index.html, which would merge distinct pages or split
-// one), and WHATWG URL already does all the parsing; the local host names (LOCAL_NAMES,
-// LOCAL_SUFFIXES), because they are policy, not an address range a library knows.
+// Kept by hand, and why: the normal form above, because it is Lantern's dedupe key and a policy
+// (normalize-url, by default, sorts the query and drops `www.`, merging pages a server tells apart),
+// with WHATWG URL already doing all the parsing; the local host names (LOCAL_NAMES, LOCAL_SUFFIXES),
+// because they are policy, not an address range a library knows.
 import { BlockList, isIPv4, isIPv6, SocketAddress } from 'node:net';
 import { getDomain } from 'tldts';
 import { stripSessionIds } from './url-traps.ts';
