@@ -2,7 +2,9 @@
  * Charset detection and decoding of fetched bodies: the WHATWG encoding sniffing algorithm as
  * encoding-sniffer implements it (cheerio's own sniffer): a byte order mark wins over everything,
  * then the Content-Type header's charset, then a `<meta charset>` / `<meta http-equiv>` (or an XML
- * declaration) found by the spec's prescan of the first bytes. Decoded by Node's TextDecoder (ICU,
+ * declaration) found by the spec's prescan of the first bytes (its label table, whatwg-encoding's,
+ * lacks ISO-2022-JP, ISO-8859-8-I and x-mac-cyrillic: such a declaration is skipped, as an unknown
+ * label is, though Node could decode them). Decoded by Node's TextDecoder (ICU,
  * native: Shift_JIS took 4x as long with iconv-lite's tables, which cheerio pairs it with). Undeclared
  * bytes are UTF-8 when they are valid UTF-8, else windows-1252 (the algorithm leaves the default to
  * the implementation; this is what browsers in Western locales effectively do).
