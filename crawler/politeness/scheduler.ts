@@ -151,7 +151,10 @@ export class Scheduler<J extends SchedulerJob> {
     return this.hosts.values();
   }
 
-  /** Queues a job at the back of its host's queue (or in the priority lane, served first and even while paused). */
+  /**
+   * Queues a job in its host's queue (or in the priority lane, served first and even while paused): behind
+   * the jobs due before it, so in arrival order unless it waits for a time of its own (job-lane.ts).
+   */
   add(origin: string, job: J, priority = false): void {
     const h = this.state(origin);
     (priority ? h.priority : h.queue).add(job, this.jobSeq++);
@@ -336,8 +339,12 @@ export class Scheduler<J extends SchedulerJob> {
     if (earliest === Infinity) {
       turns.remove(h);
     } else {
-      h.turnAt = Math.max(h.backoffUntil, earliest, h.lastEnd);
-      turns.update(h);
+      const turnAt = Math.max(h.backoffUntil, earliest, h.lastEnd);
+      // Most changes (a job added behind others) move nothing: the heap is left alone then.
+      if (turnAt !== h.turnAt || !turns.has(h)) {
+        h.turnAt = turnAt;
+        turns.update(h);
+      }
     }
     this.refreshGroup(h.groupState);
   }
@@ -349,7 +356,9 @@ export class Scheduler<J extends SchedulerJob> {
       this.due.remove(g);
       return;
     }
-    g.readyAt = Math.max(g.lastEnd + this.gap(h), h.turnAt, g.backoffUntil);
+    const readyAt = Math.max(g.lastEnd + this.gap(h), h.turnAt, g.backoffUntil);
+    if (readyAt === g.readyAt && this.due.has(g)) return;
+    g.readyAt = readyAt;
     this.due.update(g);
   }
 
