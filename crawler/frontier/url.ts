@@ -8,6 +8,7 @@
 // session IDs (`PHPSESSID=…`, `;jsessionid=…`, `sid=<token>`) dropped (see url-traps.ts). The rest of
 // the query is kept byte for byte, in the order given (never sorted).
 import { getDomain } from 'tldts';
+import type { Scope } from '../../shared/enumerations.ts';
 import { stripSessionIds } from './url-traps.ts';
 
 /** Longest URL (in characters, before or after normalizing) that Lantern accepts. */
@@ -34,8 +35,6 @@ export type UrlCheck =
   }
   | { ok: false; code: UrlRefusalCode; message: string };
 
-/** How far links may wander from their seed. */
-export type CrawlScope = 'path' | 'host' | 'domain' | 'any';
 
 const SCHEMES = new Set(['http:', 'https:']);
 /** Exact host names that only make sense inside a machine or a cloud network. */
@@ -299,7 +298,7 @@ export function scopeFolder(pathname: string): string {
  * (same address for IP hosts; any port); 'any' = every http(s) URL. False when either URL cannot be
  * parsed or is not http(s).
  */
-export function inScope(seedUrl: string, url: string, scope: CrawlScope): boolean {
+export function inScope(seedUrl: string, url: string, scope: Scope): boolean {
   const seed = parse(seedUrl.trim());
   const link = parse(url.trim());
   if (seed === null || link === null || !SCHEMES.has(seed.protocol) || !SCHEMES.has(link.protocol)) return false;

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { nextRefreshAt } from '../../crawler/frontier/refresh.ts';
 import { checkUrl } from '../../crawler/frontier/url.ts';
-import type { Scope, SeedRow } from '../../db/seeds.ts';
+import type { SeedRow } from '../../db/seeds.ts';
+import type { Scope } from '../../shared/enumerations.ts';
 import { errorSchema, HttpError } from '../plugins/error-handler.ts';
 import { RateLimiter } from '../rate-limiter.ts';
 

@@ -1,8 +1,9 @@
 // Typed client for Lantern's JSON API (docs/api.md). Every call takes an optional AbortSignal so that
 // views can cancel stale requests; every failure becomes an ApiError carrying the server's code and message.
 
-/** Crawler process state as reported by `/api/status`. */
-export type CrawlerState = 'starting' | 'running' | 'restarting' | 'stopped';
+// The words shared by every layer (shared/enumerations.ts).
+export type { CrawlerState, DelaySource, DomainState, Scope } from '../../shared/enumerations.ts';
+import type { CrawlerState, Scope } from '../../shared/enumerations.ts';
 
 /** `GET /api/status`: crawl-wide counters. */
 export interface Status {
@@ -16,9 +17,6 @@ export interface Status {
   searchReady: boolean;
   lastError: string | null;
 }
-
-/** How far a seed's crawl may wander from the seed's host. */
-export type Scope = 'path' | 'host' | 'domain' | 'any';
 
 /** A seed URL with its crawl progress. */
 export interface Seed {
@@ -44,7 +42,7 @@ export type { SearchResponse, SearchResult, Suggestion, SuggestResponse } from '
 import type { SearchResponse, SuggestResponse } from '../../server/search/types.ts';
 
 // So are the crawler's per-host shapes (crawler/coordination/protocol.ts).
-export type { DelaySource, DomainInfo as Domain, DomainState, RobotsInfo, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
+export type { DomainInfo as Domain, RobotsInfo, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
 import type { DomainInfo as Domain, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
 
 /** `GET /api/domains` response; `now` is the server's clock, used to correct client clock skew. */
