@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import services, { type Services } from './plugins/services.ts';
-import errorHandler from './plugins/error-handler.ts';
+import errorHandler, { answerFrameworkError } from './plugins/error-handler.ts';
+import strictInput from './plugins/strict-input.ts';
 import sameOrigin from './plugins/same-origin.ts';
 import securityHeaders from './plugins/security-headers.ts';
 import webStatic from './plugins/web-static.ts';
@@ -23,12 +24,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? false,
     bodyLimit: 64 * 1024,
     routerOptions: { maxParamLength: 300 },
-    // Unknown fields are an error the sender should hear about, not something to drop silently.
-    ajv: { customOptions: { removeAdditional: false } },
+    frameworkErrors: answerFrameworkError,
   });
   await app.register(services, opts);
   await app.register(securityHeaders); // first of the hooks, so that even an early refusal carries them
   await app.register(errorHandler);
+  await app.register(strictInput); // before the routes: their schemas are compiled by it
   await app.register(sameOrigin);
   await app.register(healthRoutes);
   await app.register(seedRoutes);

@@ -9,7 +9,7 @@ export const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url
 
 /**
  * Serves the built web app from `/`, and its client-side routes (`/seeds`, `/domains`, ...) with
- * index.html. Unknown `/api/...` paths stay JSON 404s.
+ * index.html. Unknown `/api/...` paths stay JSON 404s (405 when the path takes other methods).
  */
 export default fp(async function webStatic(app: FastifyInstance, opts: { root?: string }) {
   const root = opts.root ?? WEB_DIST;
@@ -23,7 +23,7 @@ export default fp(async function webStatic(app: FastifyInstance, opts: { root?: 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0];
     if (path.startsWith('/api/') || path === '/api' || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      return reply.code(404).send({ error: 'not-found', message: `no route ${request.method} ${path}` });
+      throw app.routeMiss(request.method, path); // 404, or 405 for a path that takes other methods
     }
     if (!built) {
       return reply.code(503).type('text/plain').send('web-static: the web app is not built; run `npm run build` (npm start does it)');

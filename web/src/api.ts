@@ -37,7 +37,7 @@ export interface Seed {
 }
 
 // The search shapes are the server's own types (type-only imports: nothing of the server is bundled).
-export type { SnippetPiece } from '../../server/search/snippet.ts';
+export type { SnippetPiece } from '../../server/search/types.ts';
 export type { SearchResponse, SearchResult, Suggestion, SuggestResponse } from '../../server/search/types.ts';
 import type { SearchResponse, SuggestResponse } from '../../server/search/types.ts';
 
