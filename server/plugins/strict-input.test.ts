@@ -83,10 +83,12 @@ describe('strict input: read as written, never coerced', () => {
     assert.deepEqual([format.statusCode, format.json()], [400, { error: 'invalid-query', message: 'format must be "json" or "opensearch"' }]);
   });
 
-  test('GET /api/pages with url given twice: 400 malformed, as for any url that is not one text', async () => {
-    const res = await t.app.inject({ url: '/api/pages?url=https://a.example/&url=https://b.example/' });
-    assert.equal(res.statusCode, 400, res.body);
-    assert.deepEqual(res.json(), { error: 'malformed', message: URL_MESSAGE });
+  test('GET /api/pages with url given twice, or not at all: 400 malformed, the url field\'s own answer', async () => {
+    for (const query of ['?url=https://a.example/&url=https://b.example/', '']) {
+      const res = await t.app.inject({ url: `/api/pages${query}` });
+      assert.equal(res.statusCode, 400, res.body);
+      assert.deepEqual(res.json(), { error: 'malformed', message: URL_MESSAGE }, query);
+    }
   });
 
   for (const charset of ['latin1', 'ISO-8859-1', 'utf-16', '"windows-1252"']) {

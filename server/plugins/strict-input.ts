@@ -64,7 +64,7 @@ function listed(names: readonly string[]): string {
  * `onInvalid` (for a missing field, the one of that field's schema); an unknown field names the
  * fields there are; anything else says the part and what the schema wanted.
  */
-export function refusalOf(error: ErrorObject | undefined, httpPart: string): HttpError {
+function refusalOf(error: ErrorObject | undefined, httpPart: string): HttpError {
   const part = PARTS[httpPart] ?? { name: httpPart, code: 'bad-request' };
   const parent = error?.parentSchema as Schema | undefined;
   const params = (error?.params ?? {}) as { missingProperty?: string; additionalProperty?: string };
@@ -84,7 +84,7 @@ export function refusalOf(error: ErrorObject | undefined, httpPart: string): Htt
 const UTF8 = new Set(['utf-8', 'utf8']);
 
 /** The refusal of a JSON body declared in another charset than UTF-8, or null when it may be read. */
-export function charsetRefusal(contentType: string | undefined): HttpError | null {
+function charsetRefusal(contentType: string | undefined): HttpError | null {
   const param = (contentType ?? '').split(';').slice(1).map((p) => p.trim().split('='))
     .find(([name]) => name.trim().toLowerCase() === 'charset');
   if (param === undefined) return null;

@@ -1,11 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { VERSION } from '../../shared/config.ts';
 
 /** `GET /api/health`: the server runs, and which version it is. */
 export const HealthSchema = Type.Object({ ok: Type.Boolean(), version: Type.String() });
-export type Health = Static<typeof HealthSchema>;
 
 /** `GET /api/health`: answers as long as the server runs, whatever the crawler does. */
 export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
