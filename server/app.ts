@@ -1,6 +1,7 @@
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import services, { type Services } from './plugins/services.ts';
-import errorHandler from './plugins/error-handler.ts';
+import errorHandler, { answerFrameworkError } from './plugins/error-handler.ts';
+import strictInput from './plugins/strict-input.ts';
 import sameOrigin from './plugins/same-origin.ts';
 import auth from './plugins/auth.ts';
 import securityHeaders from './plugins/security-headers.ts';
@@ -30,14 +31,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     logger: opts.logger ?? false,
     bodyLimit: 64 * 1024,
     routerOptions: { maxParamLength: 300 },
-    // Unknown fields are an error the sender should hear about, not something to drop silently.
-    ajv: { customOptions: { removeAdditional: false } },
+    frameworkErrors: answerFrameworkError,
   });
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   await app.register(services, opts);
   await app.register(securityHeaders); // first of the hooks, so that even an early refusal carries them
   await app.register(hostCheck); // then: only Lantern's own names are answered (DNS rebinding)
   await app.register(errorHandler);
+  await app.register(strictInput); // before the routes: their schemas are compiled by it
   await app.register(sameOrigin);
   await app.register(auth, { now: opts.now }); // with LANTERN_SECRET: a session or the secret for every route not marked public
   await app.register(sessionRoutes);

@@ -16,6 +16,7 @@
 // because they are policy, not an address range a library knows.
 import { BlockList, isIPv4, isIPv6, SocketAddress } from 'node:net';
 import { getDomain } from 'tldts';
+import type { Scope } from '../../shared/enumerations.ts';
 import { stripSessionIds } from './url-traps.ts';
 
 /** Longest URL (in characters, before or after normalizing) that Lantern accepts. */
@@ -42,8 +43,6 @@ export type UrlCheck =
   }
   | { ok: false; code: UrlRefusalCode; message: string };
 
-/** How far links may wander from their seed. */
-export type CrawlScope = 'path' | 'host' | 'domain' | 'any';
 
 const SCHEMES = new Set(['http:', 'https:']);
 /** Exact host names that only make sense inside a machine or a cloud network. */
@@ -282,7 +281,7 @@ export function scopeFolder(pathname: string): string {
  * (same address for IP hosts; any port); 'any' = every http(s) URL. False when either URL cannot be
  * parsed or is not http(s).
  */
-export function inScope(seedUrl: string, url: string, scope: CrawlScope): boolean {
+export function inScope(seedUrl: string, url: string, scope: Scope): boolean {
   const seed = parse(seedUrl.trim());
   const link = parse(url.trim());
   if (seed === null || link === null || !SCHEMES.has(seed.protocol) || !SCHEMES.has(link.protocol)) return false;

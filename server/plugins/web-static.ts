@@ -11,8 +11,8 @@ export const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url
 
 /**
  * Serves the built web app from `/`, and its client-side routes (`/seeds`, `/domains`, ...) with
- * index.html. Unknown `/api/...` paths stay JSON 404s. The app's files are routes marked public
- * (server/plugins/auth.ts): they hold no data, and show the sign-in page when a secret is set.
+ * index.html. Unknown `/api/...` paths stay JSON 404s (405 when the path takes other methods). The app's files
+ * are routes marked public (server/plugins/auth.ts): they hold no data, and show the sign-in page when a secret is set.
  */
 export default fp(async function webStatic(app: FastifyInstance, opts: { root?: string }) {
   const root = opts.root ?? WEB_DIST;
@@ -33,7 +33,7 @@ export default fp(async function webStatic(app: FastifyInstance, opts: { root?: 
   app.setNotFoundHandler(async (request, reply) => {
     const urlPath = request.url.split('?')[0];
     if (urlPath.startsWith('/api/') || urlPath === '/api' || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      return reply.code(404).send({ error: 'not-found', message: `no route ${request.method} ${urlPath}` });
+      throw app.routeMiss(request.method, urlPath); // 404, or 405 for a path that takes other methods
     }
     if (!built) {
       return reply.code(503).type('text/plain').send('web-static: the web app is not built; run `npm run build` (npm start does it)');

@@ -173,6 +173,30 @@ describe('private addresses allowed by configuration', () => {
   });
 });
 
+describe('a burst of seed removals', () => {
+  test('is rate-limited like submissions, per client, with a clear 429 and Retry-After', async () => {
+    const t = await createTestApp();
+    try {
+      const codes: number[] = [];
+      let last;
+      for (let i = 0; i < 70; i++) {
+        last = await t.app.inject({ method: 'DELETE', url: `/api/seeds/${i + 1}` });
+        codes.push(last.statusCode);
+      }
+      assert.equal(codes.filter((c) => c === 404).length, 60, 'the first 60 are answered (none of these seeds exists)');
+      assert.equal(last!.statusCode, 429);
+      assert.deepEqual(last!.json(), { error: 'rate-limited', message: 'too many removals at once; try again in 1 s' });
+      assert.equal(last!.headers['retry-after'], '1');
+      const other = await t.app.inject({ method: 'DELETE', url: '/api/seeds/1', remoteAddress: '127.0.0.9' });
+      assert.equal(other.statusCode, 404, 'another client has its own allowance');
+      const adding = await t.app.inject({ method: 'POST', url: '/api/seeds', payload: { url: 'https://example.org/' } });
+      assert.equal(adding.statusCode, 201, 'removals and submissions are counted apart');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('a burst of seed submissions', () => {
   test('is rate-limited with a clear 429 and Retry-After', async () => {
     const t = await createTestApp();
