@@ -23,8 +23,10 @@ describe('the API types', () => {
     const sources: string[] = [];
     const visit = (node: ts.Node): void => {
       if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isEnumDeclaration(node)) declared.push(node.name.text);
-      if ((ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) {
-        sources.push(node.moduleSpecifier.text);
+      // Type imports and re-exports must come from the server's layers; value imports of the web's own modules may not.
+      if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) {
+        const typeOnly = ts.isImportDeclaration(node) ? node.importClause?.isTypeOnly === true : node.isTypeOnly;
+        if (typeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) sources.push(node.moduleSpecifier.text);
       }
       ts.forEachChild(node, visit);
     };

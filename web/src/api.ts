@@ -11,6 +11,7 @@ export type { StoredPage } from '../../server/routes/pages.ts';
 export type { SnippetPiece, SearchResponse, SearchResult, Suggestion, SuggestResponse } from '../../server/search/types.ts';
 export type { DomainInfo as Domain, RobotsInfo, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
 export type { ErrorBody } from '../../server/plugins/error-handler.ts';
+export type { Session } from '../../server/routes/session.ts';
 import type { DomainsResponse, HostRequestsResponse, Status } from '../../server/routes/crawl.ts';
 import type { NewSeed, RemovedSeed, Seed } from '../../server/routes/seeds.ts';
 import type { StoredPage } from '../../server/routes/pages.ts';

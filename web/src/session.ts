@@ -1,18 +1,11 @@
 // The sign-in session (docs/api.md, "Sign-in"): whether this Lantern asks for its secret, whether this
 // browser is signed in, and signing in and out. The session itself is an HttpOnly cookie the page never sees.
 import { useCallback, useEffect, useState } from 'react';
-import { ApiError, forPeople, isAbort } from './api.ts';
+import { ApiError, forPeople, isAbort, type Session } from './api.ts';
 import { SIGNED_OUT_EVENT } from './signed-out.ts';
 
-/** `GET /api/session`. */
-export interface SessionInfo {
-  /** A secret is set: every view needs a sign-in. */
-  required: boolean;
-  signedIn: boolean;
-  expiresAt: string | null;
-}
 
-async function call(method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<SessionInfo> {
+async function call(method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<Session> {
   let response: Response;
   try {
     response = await fetch('/api/session', {
@@ -24,7 +17,7 @@ async function call(method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<
     if (isAbort(error)) throw error;
     throw new ApiError('network', 'The server cannot be reached.', 0);
   }
-  const answer = (await response.json().catch(() => null)) as (SessionInfo & { error?: string; message?: string }) | null;
+  const answer = (await response.json().catch(() => null)) as (Session & { error?: string; message?: string }) | null;
   if (!response.ok || answer === null) {
     const message = typeof answer?.message === 'string' ? forPeople(answer.message) : `The server answered ${response.status}`;
     throw new ApiError(typeof answer?.error === 'string' ? answer.error : `http-${response.status}`, message, response.status);
@@ -33,25 +26,25 @@ async function call(method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<
 }
 
 /** Asks whether a sign-in is needed and whether this browser has one. */
-export function getSession(): Promise<SessionInfo> {
+export function getSession(): Promise<Session> {
   return call('GET');
 }
 
 /** Signs in with the secret; an ApiError says why not (wrong secret, too many tries). */
-export function signIn(secret: string): Promise<SessionInfo> {
+export function signIn(secret: string): Promise<Session> {
   return call('POST', { secret });
 }
 
 /** Signs out: the server ends the session, so its cookie is worthless even if copied. */
-export function signOut(): Promise<SessionInfo> {
+export function signOut(): Promise<Session> {
   return call('DELETE');
 }
 
 /** The session as the app knows it: null while it asks the first time. */
 export interface SessionState {
-  info: SessionInfo | null;
+  info: Session | null;
   /** Replaces what the app knows (after signing in or out). */
-  set(info: SessionInfo): void;
+  set(info: Session): void;
 }
 
 /**
@@ -59,7 +52,7 @@ export interface SessionState {
  * the server cannot be reached, the app is shown as without a secret: its views say the server is down.
  */
 export function useSession(): SessionState {
-  const [info, setInfo] = useState<SessionInfo | null>(null);
+  const [info, setInfo] = useState<Session | null>(null);
   useEffect(() => {
     let live = true;
     getSession().then(
@@ -73,6 +66,6 @@ export function useSession(): SessionState {
       window.removeEventListener(SIGNED_OUT_EVENT, onSignedOut);
     };
   }, []);
-  const set = useCallback((next: SessionInfo) => setInfo(next), []);
+  const set = useCallback((next: Session) => setInfo(next), []);
   return { info, set };
 }

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { signIn } from '../session.ts';
-import type { SessionInfo } from '../session.ts';
+import type { Session } from '../api.ts';
 import { useTitle } from '../use-title.ts';
 
 /**
@@ -9,7 +9,7 @@ import { useTitle } from '../use-title.ts';
  * not signed in. A wrong secret, or too many of them, is said next to the field (role=alert); on success
  * the view the address names is shown.
  */
-export function SignInView({ onSignedIn }: { onSignedIn: (info: SessionInfo) => void }) {
+export function SignInView({ onSignedIn }: { onSignedIn: (info: Session) => void }) {
   useTitle('Sign in');
   const id = useId();
   const [secret, setSecret] = useState('');
