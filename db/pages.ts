@@ -7,6 +7,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { extractIdentifiers } from '../shared/identifiers.ts';
+import type { FileType } from '../shared/enumerations.ts';
 
 /** A fetched page as the crawler hands it over for storage. */
 export interface PageRecord {
@@ -35,7 +36,7 @@ export interface PageRecord {
   nosnippet: boolean;
   indexed: boolean;
   /** 'html', 'pdf', 'text' or 'markdown' (absent: 'html'). */
-  fileType?: string;
+  fileType?: FileType;
   /** A PDF's page starts in `body` (code points), else null or absent. */
   pageStarts?: number[] | null;
 }

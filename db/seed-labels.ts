@@ -6,7 +6,7 @@
  * transaction here.
  */
 import type { Database } from 'better-sqlite3';
-import type { Scope } from './seeds.ts';
+import type { Scope } from '../shared/enumerations.ts';
 
 /** Most labels one seed carries; extra ones are left off. */
 export const MAX_LABELS_PER_SEED = 20;

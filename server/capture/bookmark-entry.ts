@@ -12,5 +12,4 @@ export interface BookmarkEntry {
   labelNames: string[];
 }
 
-/** The file formats an import reads. */
-export type ImportFormat = 'netscape' | 'csv' | 'lines';
+export type { ImportFormat } from '../../shared/enumerations.ts';

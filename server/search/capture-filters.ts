@@ -2,7 +2,7 @@
  * The SQL side of personal capture in search: the label: and filetype: filters (a page is a label's when
  * the seed that found it carries the label, or when it is itself a labelled seed's page), and what a
  * result shows of it: its labels, its kind of document, and for a PDF the page its snippet comes from
- * (pages.page_starts, migration 0009). Bounded by the given ids or a LIMIT, like fts-search.ts.
+ * (pages.page_starts, migration 0010). Bounded by the given ids or a LIMIT, like fts-search.ts.
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { FileTypeName } from './capture-operators.ts';
@@ -40,7 +40,7 @@ export function hasCaptureFilters(filters: CaptureFilters): boolean {
 /** What a result shows of a page beyond fts-search.ts's PageMeta. */
 export interface CaptureMeta {
   labels: string[];
-  fileType: string;
+  fileType: FileTypeName;
 }
 
 /** Capture facts of result pages, over one connection. */
@@ -64,7 +64,7 @@ export class CaptureSearch {
     const out = new Map<number, CaptureMeta>();
     if (ids.length === 0) return out;
     const json = JSON.stringify(ids);
-    for (const r of this.#meta.all(json) as Array<{ id: number; fileType: string }>) out.set(r.id, { labels: [], fileType: r.fileType });
+    for (const r of this.#meta.all(json) as Array<{ id: number; fileType: FileTypeName }>) out.set(r.id, { labels: [], fileType: r.fileType });
     for (const r of this.#labels.all(json, json) as Array<{ id: number; label: string }>) out.get(r.id)?.labels.push(r.label);
     return out;
   }

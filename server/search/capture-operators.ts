@@ -5,14 +5,15 @@
  * operator OR; the two AND. Pure.
  */
 import { toLabel } from '../capture/label.ts';
+import type { FileType } from '../../shared/enumerations.ts';
 
 /** Document kinds as pages.file_type holds them. */
-export type FileTypeName = 'html' | 'pdf' | 'text' | 'markdown';
+export type FileTypeName = FileType;
 
 /** At most this many label: and filetype: values are kept. */
 export const MAX_CAPTURE_FILTERS = 8;
 
-const FILE_TYPES: Record<string, FileTypeName> = {
+const FILE_TYPE_WORDS: Record<string, FileTypeName> = {
   pdf: 'pdf', html: 'html', htm: 'html', txt: 'text', text: 'text', md: 'markdown', markdown: 'markdown',
 };
 
@@ -30,7 +31,7 @@ export function captureOperator(word: string): CaptureOperator | null | undefine
     return label === undefined ? null : { kind: 'label', label };
   }
   if (lower.startsWith('filetype:') || lower.startsWith('type:')) {
-    const fileType = FILE_TYPES[lower.slice(lower.indexOf(':') + 1).replace(/^\./, '')];
+    const fileType = FILE_TYPE_WORDS[lower.slice(lower.indexOf(':') + 1).replace(/^\./, '')];
     return fileType === undefined ? null : { kind: 'filetype', fileType };
   }
   return undefined;

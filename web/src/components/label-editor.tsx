@@ -9,7 +9,7 @@ import { labelList } from '../label-input.ts';
  * one or more (comma-separated). The server folds them ("Dev Tools" becomes dev-tools).
  */
 export function LabelEditor({ seed, onChanged }: { seed: Seed; onChanged: () => void }) {
-  const labels = seed.labels ?? [];
+  const labels = seed.labels;
   const [text, setText] = useState('');
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
