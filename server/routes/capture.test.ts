@@ -111,4 +111,32 @@ describe('POST /api/seeds/import, labels', () => {
     assert.equal((await put(seed.id, { labels: ['?'] })).json().error, 'invalid-label');
     assert.equal((await put(seed.id, { labels: ['x'], url: 'y' })).statusCode, 400);
   });
+
+  test('the labels route and the new fields of POST /api/seeds are strict: no coercion, each refusal its own code', async () => {
+    const made = await t.app.inject({ method: 'POST', url: '/api/seeds', headers: json, payload: { url: 'https://strict.example/' } });
+    const id = made.json().seed.id as number;
+    const post = (payload: unknown) => t.app.inject({ method: 'POST', url: '/api/seeds', headers: json, payload: payload as string });
+    const put = (path: string, payload: unknown) => t.app.inject({ method: 'PUT', url: `/api/seeds/${path}/labels`, headers: json, payload: payload as string });
+    const cases: Array<[string, Awaited<ReturnType<typeof post>>, string, RegExp]> = [
+      ['POST depth "0"', await post({ url: 'https://strict.example/a', depth: '0' }), 'invalid-depth', /^depth must be an integer from 0 to 10/],
+      ['POST labels "a"', await post({ url: 'https://strict.example/a', labels: 'a' }), 'invalid-label', /^seeds: labels must be an array of at most 20 strings/],
+      ['POST labels [1]', await post({ url: 'https://strict.example/a', labels: [1] }), 'invalid-label', /^seeds: labels must be an array/],
+      ['POST 21 labels', await post({ url: 'https://strict.example/a', labels: Array.from({ length: 21 }, (_, i) => `l${i}`) }), 'invalid-label', /^seeds: labels must be an array of at most 20/],
+      ['POST title 5', await post({ url: 'https://strict.example/a', title: 5 }), 'invalid-title', /^seeds: title must be a string/],
+      ['PUT labels "a"', await put(String(id), { labels: 'a' }), 'invalid-label', /^labels: labels must be an array/],
+      ['PUT labels [null]', await put(String(id), { labels: [null] }), 'invalid-label', /^labels: labels must be an array/],
+      ['PUT no labels', await put(String(id), {}), 'invalid-label', /^labels: labels must be an array/],
+      ['PUT an array', await put(String(id), ['a']), 'invalid-body', /^labels: send a JSON object/],
+      ['PUT id 1e0', await put('1e0', { labels: ['a'] }), 'invalid-id', /^the seed id must be a whole number/],
+      ['PUT id 0', await put('0', { labels: ['a'] }), 'invalid-id', /^the seed id must be a whole number/],
+    ];
+    for (const [what, res, code, message] of cases) {
+      assert.equal(res.statusCode, 400, `${what}: ${res.body}`);
+      assert.deepEqual([res.json().error, message.test(res.json().message)], [code, true], `${what}: ${res.body}`);
+    }
+    const after = (await t.app.inject({ method: 'GET', url: '/api/seeds' })).json().seeds as Array<{ url: string; labels: string[] }>;
+    assert.equal(after.filter((s) => s.url === 'https://strict.example/a').length, 0, 'nothing refused was stored');
+    assert.deepEqual(after.find((s) => s.url === 'https://strict.example/')!.labels, [], 'no refused label was set');
+  });
+
 });
