@@ -57,9 +57,13 @@ export function seedQueries(db: Database) {
      RETURNING id, created_at = updated_at AS created`,
   );
   const byId = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s WHERE s.id = ?`);
-  const all = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s WHERE s.removed_at IS NULL ORDER BY s.id DESC LIMIT ?`);
+  const all = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s WHERE s.removed_at IS NULL ORDER BY s.id DESC LIMIT ? OFFSET ?`);
   const allWithLabel = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s
-    WHERE s.removed_at IS NULL AND s.id IN (SELECT seed_id FROM seed_labels WHERE label = ?) ORDER BY s.id DESC LIMIT ?`);
+    WHERE s.removed_at IS NULL AND s.id IN (SELECT seed_id FROM seed_labels WHERE label = ?) ORDER BY s.id DESC LIMIT ? OFFSET ?`);
+  const countAll = db.prepare<[], number>('SELECT COUNT(*) FROM seeds WHERE removed_at IS NULL').pluck();
+  const countWithLabel = db.prepare<[string], number>(
+    'SELECT COUNT(*) FROM seeds s WHERE s.removed_at IS NULL AND s.id IN (SELECT seed_id FROM seed_labels WHERE label = ?)',
+  ).pluck();
   const setTitle = db.prepare(`UPDATE seeds SET title = ? WHERE id = ?`);
   const since = db.prepare(
     `SELECT id, url, origin, depth, ${SCOPE_OUT} AS scope, updated_at AS updatedAt, removed_at AS removedAt FROM seeds s
@@ -84,10 +88,18 @@ export function seedQueries(db: Database) {
       const row = byId.get(id) as SeedSqlRow | undefined;
       return row === undefined ? undefined : fromSql(row);
     },
-    /** Newest seeds first, with their crawl counts; only those carrying `label` when it is given. */
-    listSeeds(limit = 500, label?: string): SeedRow[] {
-      const rows = (label === undefined ? all.all(limit) : allWithLabel.all(label, limit)) as SeedSqlRow[];
+    /**
+     * One page of live seeds, newest first, with their crawl counts (`limit` from `offset`, 500 from the
+     * newest by default); only those carrying `label` when it is given.
+     */
+    listSeeds(opts: { limit?: number; offset?: number; label?: string } = {}): SeedRow[] {
+      const { limit = 500, offset = 0, label } = opts;
+      const rows = (label === undefined ? all.all(limit, offset) : allWithLabel.all(label, limit, offset)) as SeedSqlRow[];
       return rows.map(fromSql);
+    },
+    /** How many live seeds there are; only those carrying `label` when it is given. */
+    countSeeds(label?: string): number {
+      return label === undefined ? countAll.get()! : countWithLabel.get(label)!;
     },
     /** Seeds added, changed or removed at or after `updatedAt` (the crawler's cursor over what users submitted). */
     seedsChangedSince(updatedAt: number): SeedChange[] {

@@ -139,4 +139,24 @@ describe('POST /api/seeds/import, labels', () => {
     assert.deepEqual(after.find((s) => s.url === 'https://strict.example/')!.labels, [], 'no refused label was set');
   });
 
+  test('GET /api/seeds pages through every seed with limit and offset; total says how many there are', async () => {
+    const page = async (query: string) => (await t.app.inject({ method: 'GET', url: `/api/seeds${query}` })).json() as {
+      seeds: Array<{ id: number }>; total: number;
+    };
+    const first = await page('');
+    assert.ok(first.total > 10_000, `the 10,000 imported are counted: ${first.total}`);
+    assert.equal(first.seeds.length, 500, 'at most 500 by default');
+    const all: number[] = [];
+    for (let offset = 0; offset < first.total; offset += 500) all.push(...(await page(`?limit=500&offset=${offset}`)).seeds.map((s) => s.id));
+    assert.equal(all.length, first.total, 'every seed is reached, page by page');
+    assert.equal(new Set(all).size, all.length, 'no seed twice');
+    assert.deepEqual(all, [...all].sort((a, b) => b - a), 'newest first throughout');
+    const big = await page('?label=big&limit=3&offset=9998');
+    assert.deepEqual([big.seeds.length, big.total], [2, 10_000], 'a label pages the same way');
+    for (const query of ['?limit=0', '?limit=501', '?limit=1e1', '?offset=-1', '?offset=01', '?limit=5&limit=6']) {
+      const res = await t.app.inject({ method: 'GET', url: `/api/seeds${query}` });
+      assert.deepEqual([res.statusCode, res.json().error], [400, 'invalid-query'], query);
+      assert.match(res.json().message, /^seeds: (limit|offset) must be an integer/, query);
+    }
+  });
 });

@@ -79,16 +79,29 @@ export type NewSeed = Static<typeof NewSeedSchema>;
 export const RemovedSeedSchema = Type.Object({ removed: Type.Object({ id: Type.Integer(), url: Type.String() }) });
 export type RemovedSeed = Static<typeof RemovedSeedSchema>['removed'];
 
-/** The query of `GET /api/seeds`: only one label's seeds. */
+/** Most seeds one `GET /api/seeds` answers; `offset` pages through the rest. */
+export const MAX_SEED_PAGE = 500;
+/** The furthest `offset` of `GET /api/seeds` (past any import's size, several times over). */
+export const MAX_SEED_OFFSET = 1_000_000;
+
+/** The query of `GET /api/seeds`: one label's seeds, and which page of them (newest first). */
 export const SeedListQuerySchema = Type.Object({
   label: Type.Optional(Type.String({
     maxLength: 200, ...onInvalid('invalid-query', 'seeds: label must be given once, as text of at most 200 characters'),
   })),
+  limit: Type.Integer({
+    minimum: 1, maximum: MAX_SEED_PAGE, default: MAX_SEED_PAGE,
+    ...onInvalid('invalid-query', `seeds: limit must be an integer from 1 to ${MAX_SEED_PAGE}`),
+  }),
+  offset: Type.Integer({
+    minimum: 0, maximum: MAX_SEED_OFFSET, default: 0,
+    ...onInvalid('invalid-query', `seeds: offset must be an integer from 0 to ${MAX_SEED_OFFSET}`),
+  }),
 });
 export type SeedListQuery = Static<typeof SeedListQuerySchema>;
 
-/** What `GET /api/seeds` answers: the newest 500 seeds (with the label, if one was given). */
-export const SeedListSchema = Type.Object({ seeds: Type.Array(SeedSchema) });
+/** What `GET /api/seeds` answers: one page of seeds, and how many there are in all (with the label, if one was given). */
+export const SeedListSchema = Type.Object({ seeds: Type.Array(SeedSchema), total: Type.Integer() });
 export type SeedList = Static<typeof SeedListSchema>;
 
 /** What `POST /api/seeds` and `PUT /api/seeds/:id/labels` answer: the seed as it now is. */
@@ -177,8 +190,10 @@ export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
   app.get('/api/seeds', {
     schema: { querystring: SeedListQuerySchema, response: { 200: SeedListSchema, '4xx': ErrorBodySchema } },
   }, async (request) => {
+    const { limit, offset } = request.query;
     // A label that folds to nothing is no label any seed carries: an empty list, not every seed.
     const label = request.query.label === undefined ? undefined : (toLabel(request.query.label) ?? '');
-    return { seeds: app.seeds.listSeeds(undefined, label).map((s) => toApi(s, app.config.crawlRefreshMs)) };
+    const seeds = app.seeds.listSeeds({ limit, offset, label });
+    return { seeds: seeds.map((s) => toApi(s, app.config.crawlRefreshMs)), total: app.seeds.countSeeds(label) };
   });
 }

@@ -94,9 +94,9 @@ export function suggest(q: string, signal?: AbortSignal, limit = 8): Promise<Sug
   return request<SuggestResponse>(`/api/suggest?${params}`, { signal });
 }
 
-/** Lists seeds, newest first (the first 500). */
-export async function listSeeds(signal?: AbortSignal): Promise<Seed[]> {
-  return (await request<SeedList>('/api/seeds', { signal })).seeds;
+/** Lists seeds, newest first: the first 500, and how many there are. */
+export function listSeeds(signal?: AbortSignal): Promise<SeedList> {
+  return request<SeedList>('/api/seeds', { signal });
 }
 
 /** Adds (or re-submits) a seed; `created` is false when the URL was already a seed and got updated. */
@@ -147,7 +147,7 @@ export async function listLabels(signal?: AbortSignal): Promise<LabelCount[]> {
   return (await request<LabelList>('/api/labels', { signal })).labels;
 }
 
-/** Lists the seeds carrying a label, newest first (the first 500). */
-export async function listSeedsWithLabel(label: string, signal?: AbortSignal): Promise<Seed[]> {
-  return (await request<SeedList>(`/api/seeds?${new URLSearchParams({ label })}`, { signal })).seeds;
+/** Lists the seeds carrying a label, newest first (the first 500, and how many there are). */
+export function listSeedsWithLabel(label: string, signal?: AbortSignal): Promise<SeedList> {
+  return request<SeedList>(`/api/seeds?${new URLSearchParams({ label })}`, { signal });
 }

@@ -5,7 +5,7 @@ import { BulkSeedForm } from '../components/bulk-seed-form.tsx';
 import { SeedForm } from '../components/seed-form.tsx';
 import type { SeedOptions } from '../components/seed-form.tsx';
 import { SeedTable } from '../components/seed-table.tsx';
-import { plural } from '../format.ts';
+import { seedCountText } from '../format.ts';
 import { parseDepth } from '../seed-input.ts';
 import { usePoll } from '../use-poll.ts';
 import { useTitle } from '../use-title.ts';
@@ -91,7 +91,7 @@ export function SeedsView() {
         <h2 id="seed-list-heading" ref={listHeading} tabIndex={-1}>
           Seed list
         </h2>
-        {seeds.data !== null ? <span className="muted">{plural(seeds.data.length, 'seed')}</span> : null}
+        {seeds.data !== null ? <span className="muted">{seedCountText(seeds.data.seeds.length, seeds.data.total, label !== '')}</span> : null}
         <LabelFilter value={label} onChange={(next) => navigate(href('/seeds', { label: next }), { replace: true })} />
         {seeds.failing ? (
           <span className="live-status failing" role="status">
@@ -112,10 +112,10 @@ export function SeedsView() {
         ) : (
           <p className="muted">Loading…</p>
         )
-      ) : seeds.data.length === 0 ? (
+      ) : seeds.data.seeds.length === 0 ? (
         <p className="empty">No seeds yet. Add a URL above to start crawling.</p>
       ) : (
-        <SeedTable seeds={seeds.data} now={Date.now()} onCrawlAgain={(seed) => void crawlAgain(seed)} onRemove={(seed) => void remove(seed)} pendingId={pendingId} onLabelsChanged={refresh} />
+        <SeedTable seeds={seeds.data.seeds} now={Date.now()} onCrawlAgain={(seed) => void crawlAgain(seed)} onRemove={(seed) => void remove(seed)} pendingId={pendingId} onLabelsChanged={refresh} />
       )}
     </section>
   );
