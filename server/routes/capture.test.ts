@@ -4,6 +4,7 @@ import { createTestApp } from '../test-app.ts';
 import { CHROME_EXPORT, FIREFOX_EXPORT, largeBookmarkExport } from '../../test-support/bookmark-exports.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { openDatabase } from '../../db/open.ts';
+import { IMPORT_RATE } from './capture.ts';
 
 describe('POST /api/seeds/import, labels', () => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
@@ -158,5 +159,29 @@ describe('POST /api/seeds/import, labels', () => {
       assert.deepEqual([res.statusCode, res.json().error], [400, 'invalid-query'], query);
       assert.match(res.json().message, /^seeds: (limit|offset) must be an integer/, query);
     }
+  });
+});
+
+describe('POST /api/seeds/import, rate', () => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  before(async () => { t = await createTestApp(); });
+  after(async () => { await t.close(); });
+
+  test(`${IMPORT_RATE.burst} imports at once, then 429 with Retry-After; a refused body does not count`, async () => {
+    const send = (payload: unknown) => t.app.inject({
+      method: 'POST', url: '/api/seeds/import', headers: { 'content-type': 'application/json' }, payload: payload as string,
+    });
+    for (let i = 0; i < 5; i++) assert.equal((await send({ file: 'x', depth: '1' })).statusCode, 400, 'refused before the limit is asked');
+    for (let i = 0; i < IMPORT_RATE.burst; i++) {
+      const res = await send({ file: `https://rate${i}.example/` });
+      assert.equal(res.statusCode, 200, `import ${i + 1}: ${res.body}`);
+    }
+    const over = await send({ file: 'https://rate-over.example/' });
+    assert.equal(over.statusCode, 429, over.body);
+    assert.equal(over.json().error, 'rate-limited');
+    assert.match(over.json().message, /^import: too many imports at once; try again in \d+ s$/);
+    assert.ok(Number(over.headers['retry-after']) >= 1, `Retry-After: ${over.headers['retry-after']}`);
+    const urls = ((await t.app.inject({ method: 'GET', url: '/api/seeds' })).json().seeds as Array<{ url: string }>).map((s) => s.url);
+    assert.equal(urls.includes('https://rate-over.example/'), false, 'the refused import stored nothing');
   });
 });
