@@ -102,11 +102,22 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
   const seeds = seedQueries(db);
   const fullEnv = { ...process.env, DATA_DIR: dataDir, CRAWL_ALLOW_PRIVATE: '1', CRAWL_WORKERS: '2', CRAWL_DELAY_MS: '100', ...env };
   const messages: PrimaryToServer[] = [];
+  // The last lines the primary (and its workers) wrote to stderr, passed through as they come, so a
+  // failure can say why the crawler stopped (CI shows only part of a long log).
+  let stderrTail = '';
+  let exits: string[] = [];
   const spawn = () => {
-    const child = fork(PRIMARY, [configArgument(loadConfig(fullEnv))], { env: fullEnv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(PRIMARY, [configArgument(loadConfig(fullEnv))], { env: fullEnv, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
     child.on('message', (m: PrimaryToServer) => messages.push(m));
+    child.stderr!.on('data', (chunk: Buffer) => {
+      process.stderr.write(chunk);
+      stderrTail = (stderrTail + chunk.toString('utf8')).slice(-2000);
+    });
+    child.on('exit', (code, signal) => exits.push(`the primary (pid ${child.pid}) exited with ${signal ?? `code ${code}`}`));
     return child;
   };
+  /** Why the crawler may have stopped working: unexpected exits and the end of its stderr (for failure messages). */
+  const diagnosis = () => (exits.length === 0 ? '' : `; ${exits.join('; ')}; its stderr ended: ${stderrTail.trim().slice(-1000)}`);
   const statesStmt = db.prepare(`SELECT state, COUNT(*) AS n FROM frontier GROUP BY state`);
   const originStatesStmt = db.prepare(`SELECT state, COUNT(*) AS n FROM frontier WHERE origin = ? GROUP BY state`);
   const frontierStmt = db.prepare(
@@ -139,7 +150,7 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
         const s = h.states(opts.origin);
         const done = (s.done ?? 0) + (s.failed ?? 0) + (s.skipped ?? 0);
         return (s.queued ?? 0) === 0 && (s.leased ?? 0) === 0 && done >= (opts.minDone ?? 1);
-      }, { timeoutMs: opts.timeoutMs ?? 30_000, message: `crawl${opts.origin ? ` of ${opts.origin}` : ''} to finish (states ${JSON.stringify(h.states(opts.origin))})` });
+      }, { timeoutMs: opts.timeoutMs ?? 30_000, message: () => `crawl${opts.origin ? ` of ${opts.origin}` : ''} to finish (states at the deadline ${JSON.stringify(h.states(opts.origin))}${diagnosis()})` });
     },
     frontier(url) {
       return frontierStmt.get(url) as FrontierState | undefined;
@@ -183,6 +194,7 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
       const exited = new Promise((r) => child.once('exit', r));
       child.kill(signal);
       await exited;
+      exits = []; // an exit the test asked for explains nothing
       // Orphaned workers notice the lost IPC channel and exit; a restart must not overlap with them.
       await waitFor(() => workers.every((pid) => !alive(pid)), {
         timeoutMs: 10_000,

@@ -10,8 +10,8 @@ export interface WaitForOptions {
   timeoutMs?: number;
   /** Time between polls (default 25 ms). */
   intervalMs?: number;
-  /** Describes the condition in the timeout error. */
-  message?: string;
+  /** Describes the condition in the timeout error; a function is asked at the deadline (to report the state then). */
+  message?: string | (() => string);
 }
 
 /**
@@ -36,6 +36,6 @@ export async function waitFor<T>(
     await new Promise((resolve) => setTimeout(resolve, Math.min(intervalMs, remaining)));
   }
   throw new Error(
-    `waitFor: ${opts.message ?? 'condition'} not met within ${timeoutMs} ms (last value: ${inspect(last, { depth: 2 })})`,
+    `waitFor: ${(typeof opts.message === 'function' ? opts.message() : opts.message) ?? 'condition'} not met within ${timeoutMs} ms (last value: ${inspect(last, { depth: 2 })})`,
   );
 }
