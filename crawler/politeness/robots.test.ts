@@ -10,6 +10,7 @@ import {
   ROBOTS_MAX_BYTES,
   ROBOTS_MAX_CRAWL_DELAY_MS,
   ROBOTS_MAX_REDIRECTS,
+  RobotsCostError,
 } from './robots.ts';
 
 const UA = 'LanternBot/0.1.0 (+personal search engine)';
@@ -174,6 +175,35 @@ describe('parseRobots: size limit', () => {
     const body = `${head}${'#'.repeat(ROBOTS_MAX_BYTES - head.length - last.length - 1)}\n${last}`;
     assert.equal(Buffer.byteLength(body), ROBOTS_MAX_BYTES);
     assert.equal(allowedPath(body, '/tail'), false);
+  });
+});
+
+describe('parseRobots: files built to be costly', () => {
+  const longPath = (head: string) => `${head}${'a'.repeat(2040 - head.length)}`;
+
+  test('499,000 stars after /a: one rule, obeyed', () => {
+    const r = rules(`User-agent: *\nDisallow: /a${'*'.repeat(499_000)}\nAllow: /a/open\n`);
+    assert.equal(r.ruleCount, 2);
+    assert.equal(r.isAllowed(`http://example.com${longPath('/a/')}`), false);
+    assert.equal(r.isAllowed('http://example.com/a/open'), false, 'the longer pattern (stars counted) wins');
+    assert.equal(r.isAllowed('http://example.com/b'), true);
+  });
+
+  test('36,000 lines of Disallow: /a* are one rule', () => {
+    const r = rules(`User-agent: *\n${'Disallow: /a*\n'.repeat(36_000)}`);
+    assert.equal(r.ruleCount, 1);
+    assert.equal(r.isAllowed(`http://example.com${longPath('/a')}`), false);
+    assert.equal(r.check(`http://example.com${longPath('/b')}`).kind, 'allowed');
+  });
+
+  test('tens of thousands of distinct wildcard rules: a check stops at its budget and says so', () => {
+    const body = `User-agent: *\n${Array.from({ length: 25_000 }, (_, i) => `Disallow: /*x${i}`).join('\n')}\n`;
+    assert.ok(Buffer.byteLength(body) <= ROBOTS_MAX_BYTES);
+    const r = rules(body);
+    const url = `http://example.com${longPath('/b')}`;
+    assert.equal(r.check(url).kind, 'over-budget');
+    assert.throws(() => r.isAllowed(url), (err: unknown) => err instanceof RobotsCostError && /^robots: checking http:\/\/example\.com\/b.* takes more than/.test(err.message));
+    assert.equal(r.isAllowed('http://example.com/robots.txt'), true, 'robots.txt itself needs no check');
   });
 });
 
