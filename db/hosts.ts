@@ -4,7 +4,8 @@ import type { Database } from 'better-sqlite3';
 export interface HostRow {
   origin: string;
   host: string;
-  robotsStatus: 'pending' | 'ok' | 'allow-all' | 'unreachable';
+  /** `unusable`: fetched, but its rules cost more than the crawler's budget to check (crawler/politeness/robots-matcher.ts). */
+  robotsStatus: 'pending' | 'ok' | 'allow-all' | 'unreachable' | 'unusable';
   robotsHttpStatus: number | null;
   robotsBody: string | null;
   /** Validators of the stored robots.txt (its refresh asks If-None-Match / If-Modified-Since). */

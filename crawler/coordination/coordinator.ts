@@ -98,8 +98,9 @@ export class Coordinator {
   }
 
   /**
-   * The next job to hand an idle worker, or undefined if no host is due. Checks robots rules (a
-   * disallowed URL is skipped without touching the host's clock) and robots expiry.
+   * The next job to hand an idle worker, or undefined if no host is due (or a host's turn just ended on
+   * robots checks: the next call, on a later tick, goes on). Checks robots rules (a disallowed URL is
+   * skipped without touching the host's clock) and robots expiry.
    */
   dispatch(now: number): FetchJob | undefined {
     for (;;) {
@@ -119,6 +120,13 @@ export class Coordinator {
           this.scheduler.add(origin, job);
           this.hosts.needRobots(origin, 0);
           continue;
+        }
+        if (verdict === 'later') {
+          // The host's turn ended on robots checks (see HostBook.robotsVerdict): the job waits for its next
+          // turn, other hosts go first, and the primary's loop gets to other events before more dispatch.
+          this.scheduler.complete(origin, now);
+          this.scheduler.add(origin, job);
+          return undefined;
         }
         if (verdict === 'disallowed') {
           this.scheduler.complete(origin, -Infinity);

@@ -89,14 +89,14 @@ export type PrimaryToWorker = { type: 'settings'; settings: WorkerSettings } | {
 export type WorkerToPrimary = { type: 'ready' } | { type: 'done'; result: FetchResult; sinceEndMs: number };
 
 /** A host's crawl state, as /api/domains names it. */
-export type DomainState = 'crawling' | 'waiting' | 'backoff' | 'robots-blocked' | 'robots-unreachable' | 'failing' | 'idle';
+export type DomainState = 'crawling' | 'waiting' | 'backoff' | 'robots-blocked' | 'robots-unreachable' | 'robots-unusable' | 'failing' | 'idle';
 
 /** Where a host's effective delay comes from. */
 export type DelaySource = 'default' | 'crawl-delay' | 'retry-after' | 'backoff';
 
 /** A host's robots.txt as /api/domains reports it. */
 export interface RobotsInfo {
-  status: 'pending' | 'ok' | 'allow-all' | 'unreachable';
+  status: 'pending' | 'ok' | 'allow-all' | 'unreachable' | 'unusable';
   httpStatus: number | null;
   fetchedAt: string | null;
   crawlDelayMs: number | null;

@@ -3,8 +3,8 @@ import { sitemapJobQueries, type SitemapJobRow } from '../../db/sitemap-jobs.ts'
 import type { Scheduler } from './scheduler.ts';
 import { nextBackoffMs } from './backoff.ts';
 import {
-  allowAllRules, disallowAllRules, parseRobots, robotsOutcomeForStatus,
-  ROBOTS_CACHE_MS, ROBOTS_MAX_REDIRECTS, type RobotsRules,
+  allowAllRules, disallowAllRules, parseRobots, robotsCostMessage, robotsOutcomeForStatus,
+  ROBOTS_CACHE_MS, ROBOTS_COST, ROBOTS_MAX_REDIRECTS, type RobotsRules,
 } from './robots.ts';
 import { describeHost, RequestRing } from './host-report.ts';
 import { SITEMAPS_PER_FILE } from '../extract/sitemap.ts';
@@ -17,8 +17,11 @@ type SitemapJobQueries = ReturnType<typeof sitemapJobQueries>;
 /** Whether a robots job fetches the robots.txt of the host it asks for (not a hop of a redirect to another file). */
 const isOwnRobotsFile = (job: CrawlJob): boolean => job.url === `${job.forOrigin}/robots.txt`;
 
-/** What the robots.txt rules say about a page job at dispatch time. */
-export type RobotsVerdict = 'allowed' | 'disallowed' | 'expired';
+/**
+ * What the robots.txt rules say about a page job at dispatch time; `later`: the host's turn is over before
+ * its rules could say (see robotsVerdict), and the job waits for the next one.
+ */
+export type RobotsVerdict = 'allowed' | 'disallowed' | 'expired' | 'later';
 
 /**
  * The crawler primary's book of hosts, a part of the Coordinator: each host's stored row (robots status,
@@ -32,6 +35,8 @@ export class HostBook {
   private readonly rows = new Map<string, HostRow>();
   private readonly rules = new Map<string, RobotsRules>();
   private readonly robotsSkipped = new Map<string, number>();
+  /** Steps the robots checks of each host took in its current turn (see robotsVerdict). */
+  private readonly checkSteps = new Map<string, number>();
   private readonly rings = new Map<string, RequestRing>();
   /** Sitemap URLs queued or in flight, so that one listed twice (or again at a robots.txt refresh) is read once. */
   private readonly sitemapsQueued = new Set<string>();
@@ -59,7 +64,7 @@ export class HostBook {
         this.rules.set(row.origin, row.robotsStatus === 'ok' ? parseRobots(`${row.origin}/robots.txt`, row.robotsBody ?? '', this.userAgent) : allowAllRules());
         this.scheduler.setCrawlDelay(row.origin, row.crawlDelayMs ?? undefined);
       } else {
-        this.needRobots(row.origin, row.robotsStatus === 'unreachable' ? row.backoffUntil : 0);
+        this.needRobots(row.origin, row.robotsStatus === 'unreachable' || row.robotsStatus === 'unusable' ? row.backoffUntil : 0);
       }
     }
     for (const job of this.sitemapJobs.pendingSitemapJobs()) this.addSitemapJob(job);
@@ -104,10 +109,37 @@ export class HostBook {
     return { etag: h.robotsEtag, lastModified: h.robotsLastModified };
   }
 
-  /** Whether a page of the host may be fetched now, or its robots.txt has expired and must be fetched again first. */
+  /**
+   * Whether a page of the host may be fetched now, or its robots.txt has expired and must be fetched again
+   * first. The checks of one host share its turn: once those since its last request took
+   * ROBOTS_COST.turnSteps, the answer is `later` (its turn ends, other hosts go first). A check past
+   * ROBOTS_COST.checkSteps makes the rules unusable: the host is backed off, says why, and fetches nothing
+   * but robots.txt (after the backoff) until a later file gives usable rules; the answer is `later` too.
+   */
   robotsVerdict(origin: string, url: string, now: number): RobotsVerdict {
-    if ((this.get(origin).robotsExpiresAt ?? 0) <= now) return 'expired';
-    if (this.rules.get(origin)!.isAllowed(url)) return 'allowed';
+    const h = this.get(origin);
+    if ((h.robotsExpiresAt ?? 0) <= now) return 'expired';
+    const spent = this.checkSteps.get(origin) ?? 0;
+    if (spent >= ROBOTS_COST.turnSteps) {
+      this.checkSteps.delete(origin);
+      return 'later';
+    }
+    const rules = this.rules.get(origin)!;
+    const check = rules.check(url);
+    if (check.kind === 'over-budget') {
+      this.checkSteps.delete(origin);
+      h.robotsStatus = 'unusable';
+      h.lastError = robotsCostMessage(url, rules.ruleCount);
+      h.errorCount++;
+      this.needRobots(origin, this.backOff(origin, now, 'robots.txt rules too costly to check', null));
+      this.save(origin, now);
+      return 'later';
+    }
+    if (check.kind === 'allowed') {
+      this.checkSteps.delete(origin); // its request is the rest of its turn
+      return 'allowed';
+    }
+    this.checkSteps.set(origin, spent + check.steps);
     this.robotsSkipped.set(origin, (this.robotsSkipped.get(origin) ?? 0) + 1);
     return 'disallowed';
   }
@@ -178,6 +210,7 @@ export class HostBook {
    */
   onRobots(job: CrawlJob, result: FetchResult, now: number, conditional = false): string[] {
     const target = this.get(job.forOrigin);
+    const wasUnusable = target.robotsStatus === 'unusable';
     const notModified = conditional && result.status === 304 && !result.error && target.robotsBody !== null;
     const hop = result.status !== null && result.status >= 300 && result.status < 400 && result.location;
     if (hop && job.hops < ROBOTS_MAX_REDIRECTS) {
@@ -210,7 +243,9 @@ export class HostBook {
     target.robotsLastModified = sameFile ? result.lastModified ?? (notModified ? target.robotsLastModified : null) : null;
     target.robotsExpiresAt = now + ROBOTS_CACHE_MS;
     target.crawlDelayMs = rules.crawlDelayMs ?? null;
-    this.clearBackoff(target);
+    // After unusable rules the backoff streak stays (a page fetched ends it): if these rules prove unusable
+    // too, the host waits longer before robots.txt is asked again.
+    if (!wasUnusable) this.clearBackoff(target);
     this.rules.set(job.forOrigin, rules);
     this.scheduler.setCrawlDelay(job.forOrigin, rules.crawlDelayMs);
     this.scheduler.setPaused(job.forOrigin, false);

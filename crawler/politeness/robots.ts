@@ -21,6 +21,8 @@
  */
 import { CompiledRules, ROBOTS_COST, type RobotsRule } from './robots-matcher.ts';
 
+export { ROBOTS_COST } from './robots-matcher.ts';
+
 /** What a check of one URL found, and the steps it took (see robots-matcher.ts). */
 export interface RobotsCheck {
   kind: 'allowed' | 'disallowed' | 'over-budget';
@@ -60,10 +62,17 @@ export const ROBOTS_MAX_CRAWL_DELAY_MS = 24 * 60 * 60 * 1000;
  * (the crawler handles its host as broken until a later robots.txt gives usable rules).
  */
 export class RobotsCostError extends Error {
-  constructor(readonly url: string, readonly steps: number) {
-    super(`robots: checking ${url} against this robots.txt takes more than ${ROBOTS_COST.checkSteps} steps (stopped at ${steps}); its rules are too costly to use`);
+  constructor(readonly url: string, readonly ruleCount: number) {
+    super(robotsCostMessage(url, ruleCount));
     this.name = 'RobotsCostError';
   }
+}
+
+/** Says, for a person, that checking `url` against a file of `ruleCount` rules passed the budget (the URL cut to 100 characters). */
+export function robotsCostMessage(url: string, ruleCount: number): string {
+  const shown = url.length > 100 ? `${url.slice(0, 100)}…` : url;
+  return `robots: its ${ruleCount.toLocaleString('en-US')} rules for this crawler take more than ` +
+    `${ROBOTS_COST.checkSteps.toLocaleString('en-US')} steps to check one URL (${shown}); they are too costly to use`;
 }
 
 const ENCODER = new TextEncoder();
@@ -149,7 +158,7 @@ export function parseRobots(robotsUrl: string, body: string | Uint8Array, userAg
   return {
     isAllowed(url: string): boolean {
       const result = check(url);
-      if (result.kind === 'over-budget') throw new RobotsCostError(url, result.steps);
+      if (result.kind === 'over-budget') throw new RobotsCostError(url, matcher.size);
       return result.kind === 'allowed';
     },
     check,
