@@ -14,12 +14,14 @@ import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { Coordinator } from './coordinator.ts';
 import { BACKOFF } from '../politeness/backoff.ts';
-import { ROBOTS_COST } from '../politeness/robots.ts';
+import { parseRobots, ROBOTS_COST } from '../politeness/robots.ts';
 import type { FetchJob, FetchResult, ParsedPage } from './protocol.ts';
 
 const DELAY_MS = 100;
 const COSTLY = 'https://costly.example';
 const CALM = 'https://calm.example';
+/** The seed's path: long enough that every rule of UNUSABLE is tried on it. */
+const HOME = '/welcome-to-our-site/and-its-many-pages/index.html';
 /** 25,000 distinct wildcard rules under `/`: no check of any path fits the budget. */
 const UNUSABLE = `User-agent: *\n${Array.from({ length: 25_000 }, (_, i) => `Disallow: /*x${i}`).join('\n')}\n`;
 
@@ -46,7 +48,7 @@ describe('coordinator: robots.txt rules that cost too much', () => {
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-robots-cost-'));
     db = openDatabase(dir);
-    seedQueries(db).upsertSeed({ url: `${COSTLY}/`, origin: COSTLY, depth: 2, scope: 'host' }, 1000);
+    seedQueries(db).upsertSeed({ url: `${COSTLY}${HOME}`, origin: COSTLY, depth: 2, scope: 'host' }, 1000);
     coordinator = new Coordinator(db, config(), 'test-run');
     coordinator.start(10_000);
   });
@@ -73,9 +75,9 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     assert.equal(broken.robots.status, 'unusable');
     assert.equal(broken.state, 'robots-unusable');
     assert.equal(broken.backoffUntil, new Date(t + BACKOFF.firstMs).toISOString());
-    assert.match(broken.stateText, /^robots\.txt unusable \(robots: its 25,000 rules for this crawler take more than [\d,]+ steps to check one URL \(https:\/\/costly\.example\/\); they are too costly to use\); nothing fetched until a later robots\.txt gives usable rules, asked again at \d\d:\d\d:\d\d UTC$/);
+    assert.match(broken.stateText, /^robots\.txt unusable \(robots: its 25,000 rules for this crawler take more than [\d,]+ steps to check one URL \(https:\/\/costly\.example\/welcome-to-our-site\/and-its-many-pages\/index\.html\); they are too costly to use\); nothing fetched until a later robots\.txt gives usable rules, asked again at \d\d:\d\d:\d\d UTC$/);
     coordinator.flush(t);
-    assert.equal(frontierState(`${COSTLY}/`), 'queued', 'the seed page waits, not skipped');
+    assert.equal(frontierState(`${COSTLY}${HOME}`), 'queued', 'the seed page waits, not skipped');
 
     // A restart keeps it so: robots.txt is asked again only once the backoff is over.
     coordinator = new Coordinator(db, config(), 'second-run');
@@ -88,21 +90,23 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     assert.equal(row(t).backoffUntil, new Date(t + 2 * BACKOFF.firstMs).toISOString(), 'twice the first backoff');
     // Usable rules at last: the page is fetched.
     t = answerRobots(coordinator, t + 2 * BACKOFF.firstMs, 'User-agent: *\nDisallow: /private\n') + DELAY_MS;
-    assert.equal(coordinator.dispatch(t)?.url, `${COSTLY}/`);
+    assert.equal(coordinator.dispatch(t)?.url, `${COSTLY}${HOME}`);
     assert.equal(row(t).robots.status, 'ok');
   });
 
   test("a host's checks share its turn: past ROBOTS_COST.turnSteps it waits a delay, and another host goes first", () => {
     seedQueries(db).upsertSeed({ url: `${CALM}/`, origin: CALM, depth: 0, scope: 'host' }, 1000);
     coordinator.syncSeeds(10_000);
-    // Rules that cost some 50,000 steps to check a long path and disallow it; the home page is allowed.
-    const costly = `User-agent: *\nAllow: /$\nDisallow: /\n${Array.from({ length: 180 }, (_, i) => `Disallow: /*zq${i}`).join('\n')}\n`;
+    // Rules that cost thousands of steps to check a long path and disallow it; the home page is allowed.
+    const costly = `User-agent: *\nAllow: ${HOME}$\nDisallow: /\n${Array.from({ length: 180 }, (_, i) => `Disallow: /*zq${i}`).join('\n')}\n`;
     answerRobots(coordinator, 10_000, costly);
     const calmRobots = coordinator.dispatch(10_000)!;
     assert.equal(calmRobots.url, `${CALM}/robots.txt`);
     const home = coordinator.dispatch(10_010 + DELAY_MS)!;
-    assert.equal(home.url, `${COSTLY}/`);
+    assert.equal(home.url, `${COSTLY}${HOME}`);
     const links = Array.from({ length: 200 }, (_, i) => `${COSTLY}/p${i}/${'y'.repeat(1900)}`);
+    const perCheck = parseRobots(`${COSTLY}/robots.txt`, costly, config().userAgent).check(links[0]);
+    assert.equal(perCheck.kind, 'disallowed');
     coordinator.onResult(result(home.jobId, { status: 200, page: page(home.url, links) }), 10_120);
     coordinator.flush(10_120);
     // The other host's robots.txt ends later: at 10,300 both are due, the costly one for longer.
@@ -117,7 +121,8 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     assert.equal(coordinator.dispatch(t), undefined, 'its turn ended on checks');
     const firstTurn = skipped();
     assert.ok(firstTurn > 0 && firstTurn < links.length, `${firstTurn} of ${links.length} checked in one turn`);
-    assert.ok(firstTurn <= Math.ceil(ROBOTS_COST.turnSteps / 40_000) + 1, `a turn holds about turnSteps of checks (${firstTurn})`);
+    const perTurn = ROBOTS_COST.turnSteps / perCheck.steps;
+    assert.ok(firstTurn >= Math.floor(perTurn) && firstTurn <= Math.ceil(perTurn), `a turn holds turnSteps of checks: ${firstTurn}, ${perCheck.steps} steps each`);
     // The next call, at the same moment, goes to the other host.
     assert.equal(coordinator.dispatch(t)?.url, `${CALM}/`);
     // The costly host's next turn comes a delay later, as if its checks had been a request.

@@ -3,7 +3,7 @@ import { sitemapJobQueries, type SitemapJobRow } from '../../db/sitemap-jobs.ts'
 import type { Scheduler } from './scheduler.ts';
 import { nextBackoffMs } from './backoff.ts';
 import {
-  allowAllRules, disallowAllRules, parseRobots, robotsCostMessage, robotsOutcomeForStatus,
+  allowAllRules, disallowAllRules, parseRobots, parseRobotsLater, robotsCostMessage, robotsOutcomeForStatus,
   ROBOTS_CACHE_MS, ROBOTS_COST, ROBOTS_MAX_REDIRECTS, type RobotsRules,
 } from './robots.ts';
 import { describeHost, RequestRing } from './host-report.ts';
@@ -50,7 +50,7 @@ export class HostBook {
   ) {}
 
   /**
-   * Loads the stored hosts at start: clocks, backoff, and robots rules still fresh (else a robots.txt job);
+   * Loads the stored hosts at start: clocks, backoff, and robots rules still fresh (read when first used; else a robots.txt job);
    * then the sitemap jobs that were not over, queued again behind their host's robots.txt if it is due.
    */
   restore(now: number): void {
@@ -61,7 +61,7 @@ export class HostBook {
       this.scheduler.restoreClock(row.origin, row.lastRequestEnd ?? -Infinity);
       this.scheduler.setBackoffUntil(row.origin, row.backoffUntil);
       if ((row.robotsStatus === 'ok' || row.robotsStatus === 'allow-all') && (row.robotsExpiresAt ?? 0) > now) {
-        this.rules.set(row.origin, row.robotsStatus === 'ok' ? parseRobots(`${row.origin}/robots.txt`, row.robotsBody ?? '', this.userAgent) : allowAllRules());
+        this.rules.set(row.origin, row.robotsStatus === 'ok' ? parseRobotsLater(`${row.origin}/robots.txt`, row.robotsBody ?? '', this.userAgent) : allowAllRules());
         this.scheduler.setCrawlDelay(row.origin, row.crawlDelayMs ?? undefined);
       } else {
         this.needRobots(row.origin, row.robotsStatus === 'unreachable' || row.robotsStatus === 'unusable' ? row.backoffUntil : 0);

@@ -14,12 +14,14 @@
  *   robots-parser and Google count it, doubled, plus one for allow: the highest matching one wins;
  * - each rule is filed under its literal prefix (the text before its first `*`). The prefixes are kept
  *   sorted, each with a link to the longest other prefix it starts with, so one binary search and a walk
- *   up those links find every prefix a path starts with; only rules filed there are tried;
- * - a rule with no `*` matches once its prefix node is found (or, with `$`, when the path is exactly it);
- *   the rest of a wildcard rule is matched by a leftmost search for each literal segment in turn, which
- *   is exact for patterns made of literals, `*` and a final `$`, and linear in the path.
- * A check counts its steps (characters compared or scanned, plus a fixed cost per rule and per search)
- * and stops when they pass its budget: the caller then knows the file is too costly to check.
+ *   up those links find every prefix a path starts with; only rules filed there are tried, highest first,
+ *   and none that ranks below a match already found;
+ * - a rule with no `*` matches once its prefix is found (or, with `$`, when the path is exactly it); the
+ *   rest of a wildcard rule is matched by a leftmost search for each literal segment in turn, which is
+ *   exact for patterns made of literals, `*` and a final `$`, and linear in the path (see search).
+ * A check counts its steps and stops once they pass its budget: the caller then knows the file is too
+ * costly to check. A step is about the cost of one character compared by the segment search; the other
+ * kinds of work are weighed against it (STEP, measured by `npm run bench:robots`).
  */
 
 /** One rule of the chosen group as read: allow or disallow, its pattern in canonical form (see robots.ts). */
@@ -28,24 +30,28 @@ export interface RobotsRule {
   pattern: string;
 }
 
-/** Limits on the cost of robots.txt checks, in counted steps (about one character compared or scanned each). */
+/** Limits on the cost of robots.txt checks, in counted steps (see the module comment). */
 export const ROBOTS_COST = {
   /**
    * Most steps one check of one URL may take; a file whose rules need more for some URL is unusable (its
-   * host is handled as broken until a later robots.txt gives usable rules). Measured worst case on a
-   * 2-core machine: see docs/reliability.md (`npm run bench:robots`).
+   * host is handled as broken until a later robots.txt gives usable rules). Its time on a 2-core machine:
+   * docs/reliability.md (`npm run bench:robots`).
    */
-  checkSteps: 400_000,
+  checkSteps: 100_000,
   /**
    * Most steps the checks of one host may take in one turn of that host (see HostBook.robotsVerdict);
    * past them the host's turn ends, its URLs wait for its next turn, and other hosts go first.
    */
-  turnSteps: 1_000_000,
-  /** What trying one rule costs, on top of the characters it scans. */
-  ruleSteps: 16,
-  /** What one segment search costs, on top of the characters it scans. */
-  searchSteps: 4,
+  turnSteps: 250_000,
 } as const;
+
+/**
+ * What each kind of work counts, in steps of one character compared by the segment search (measured:
+ * about 4 ns each on a loaded 2-core machine). Trying a rule and starting a search cost about as much as
+ * a character; the path's characters skipped by a native one-character search, and those compared by the
+ * binary search's native string comparison, are some ten times cheaper (counted one step per 16).
+ */
+const STEP = { rule: 2, search: 2, nativeChars: 16 } as const;
 
 /** The outcome of one check and the steps it took. */
 export type RuleCheck =
@@ -61,12 +67,20 @@ interface WildRule {
   start: number;
   /** The literal segments after the prefix, each non-empty, in order. */
   segments: string[];
-  /** Where the segments' failure tables start, one after the other, in CompiledRules.failure. */
+  /** Where the segments' characters and failure tables start, one after the other, in CompiledRules. */
   tableAt: number;
   /** Whether the last segment must end the path. */
   anchored: boolean;
   /** The shortest path that can match: prefix and segments. */
   minLength: number;
+}
+
+/** A rule once its `*` runs are collapsed: its literal prefix, the segments after it, whether `$` ends it. */
+interface Shape {
+  prefix: string;
+  segments: string[];
+  anchored: boolean;
+  key: number;
 }
 
 /**
@@ -83,14 +97,6 @@ function shapeId(pattern: string): string {
   return id.endsWith('$') ? `${id}\n` : id;
 }
 
-/** A rule once its `*` runs are collapsed: its literal prefix, the segments after it, whether `$` ends it. */
-interface Shape {
-  prefix: string;
-  segments: string[];
-  anchored: boolean;
-  key: number;
-}
-
 /** The shape of the rules of shape `id` (see shapeId) and highest key `key`. */
 function shapeOf(id: string, key: number): Shape {
   const anchored = id.endsWith('$');
@@ -98,6 +104,14 @@ function shapeOf(id: string, key: number): Shape {
   const star = body.indexOf('*');
   if (star < 0) return { prefix: body, segments: [], anchored, key };
   return { prefix: body.slice(0, star), segments: body.slice(star + 1).split('*'), anchored, key };
+}
+
+/** One check in progress: the path, its characters as codes once a search needs them, the steps so far. */
+interface Probe {
+  path: string;
+  codes: Uint16Array | undefined;
+  steps: number;
+  budget: number;
 }
 
 /** A group's rules compiled for bounded checks (see the module comment). */
@@ -112,7 +126,9 @@ export class CompiledRules {
   private readonly exactKey: Int32Array;
   /** For each prefix, its wildcard rules, highest key first. */
   private readonly wild: (WildRule[] | undefined)[];
-  /** The KMP failure tables of every segment, end to end (see search). */
+  /** Every segment's characters, end to end (see search). */
+  private readonly chars: Uint16Array;
+  /** Every segment's KMP failure table, at the same places as its characters. */
   private readonly failure: Int32Array;
   /** Rules left once equal ones are merged. */
   readonly size: number;
@@ -142,9 +158,10 @@ export class CompiledRules {
       this.parent[i] = stack.length > 0 ? stack[stack.length - 1] : -1;
       stack.push(i);
     }
-    let tables = 0;
-    for (const shape of shapes) for (const segment of shape.segments) tables += segment.length;
-    this.failure = new Int32Array(tables);
+    let total = 0;
+    for (const shape of shapes) for (const segment of shape.segments) total += segment.length;
+    this.chars = new Uint16Array(total);
+    this.failure = new Int32Array(total);
     let tableAt = 0;
     for (const { prefix, segments, anchored, key } of shapes) {
       const i = this.find(prefix);
@@ -155,7 +172,8 @@ export class CompiledRules {
       }
       const rule: WildRule = { key, start: prefix.length, segments, tableAt, anchored, minLength: prefix.length };
       for (const segment of segments) {
-        fillFailure(segment, this.failure, tableAt);
+        for (let k = 0; k < segment.length; k++) this.chars[tableAt + k] = segment.charCodeAt(k);
+        fillFailure(this.chars, this.failure, tableAt, segment.length);
         tableAt += segment.length;
         rule.minLength += segment.length;
       }
@@ -187,134 +205,124 @@ export class CompiledRules {
    */
   check(path: string, budget: number = ROBOTS_COST.checkSteps): RuleCheck {
     const prefixes = this.prefixes;
-    // The last prefix <= path: every prefix of the path is a prefix of it (they sort between). Each
-    // native comparison of the binary search counts as a skip over the shorter string.
-    let steps = 0;
-    let lo = 0;
-    let hi = prefixes.length - 1;
-    let last = -1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      steps += 1 + Math.min(prefixes[mid].length, path.length) / SKIP_PER_STEP;
-      if (prefixes[mid] <= path) {
-        last = mid;
-        lo = mid + 1;
-      } else {
-        hi = mid - 1;
-      }
-    }
+    const probe: Probe = { path, codes: undefined, steps: 0, budget };
+    // The last prefix <= path: every prefix of the path is a prefix of it (they sort between). Each of
+    // the binary search's native comparisons costs a step, and more for the characters it may compare.
+    const last = this.find(path);
+    const compares = Math.ceil(Math.log2(prefixes.length + 1));
+    probe.steps += compares * (1 + path.length / STEP.nativeChars);
     let best = -1;
     const candidates: WildRule[][] = [];
     if (last >= 0) {
       const found = prefixes[last];
       let common = 0;
       while (common < found.length && common < path.length && found.charCodeAt(common) === path.charCodeAt(common)) common++;
-      steps += common + 1;
+      probe.steps += common + 1;
       let node = last;
       while (node >= 0 && prefixes[node].length > common) {
         node = this.parent[node];
-        steps++;
+        probe.steps++;
       }
       // From here up, every node is a prefix of the path.
       for (; node >= 0; node = this.parent[node]) {
-        steps++;
+        probe.steps++;
         if (this.literalKey[node] > best) best = this.literalKey[node];
         if (this.exactKey[node] > best && prefixes[node].length === path.length) best = this.exactKey[node];
         const list = this.wild[node];
         if (list) candidates.push(list);
       }
     }
-    if (steps > budget) return { kind: 'over-budget', steps };
+    if (probe.steps > budget) return { kind: 'over-budget', steps: probe.steps };
     for (const list of candidates) {
       for (const rule of list) {
         if (rule.key <= best) break; // the rest of the list ranks lower still
-        steps += ROBOTS_COST.ruleSteps;
-        if (rule.minLength <= path.length) {
-          const tried = this.tryRule(rule, path, budget - steps);
-          steps += tried.steps;
-          if (tried.matched) {
-            best = rule.key;
-            break;
-          }
+        probe.steps += STEP.rule;
+        if (rule.minLength <= path.length && this.matches(rule, probe)) {
+          best = rule.key;
+          break;
         }
-        if (steps > budget) return { kind: 'over-budget', steps };
+        if (probe.steps > budget) return { kind: 'over-budget', steps: probe.steps };
       }
     }
-    return { kind: best < 0 || (best & 1) === 1 ? 'allowed' : 'disallowed', steps };
+    return { kind: best < 0 || (best & 1) === 1 ? 'allowed' : 'disallowed', steps: probe.steps };
   }
 
   /**
-   * Whether the wildcard `rule` matches `path` (its prefix already does), and the steps it took (it stops
-   * soon after `budget`). Leftmost search of each segment: a later one then has the most room it can have.
+   * Whether the wildcard `rule` matches the probe's path (its prefix already does), counting the steps (it
+   * stops soon after the budget). Leftmost search of each segment: a later one then has the most room it can have.
    */
-  private tryRule(rule: WildRule, path: string, budget: number): { matched: boolean; steps: number } {
+  private matches(rule: WildRule, probe: Probe): boolean {
     const { segments, anchored } = rule;
+    const path = probe.path;
     let pos = rule.start;
-    let steps = 0;
-    let table = rule.tableAt;
+    let at = rule.tableAt;
     const searched = anchored ? segments.length - 1 : segments.length;
     for (let i = 0; i < searched; i++) {
-      const segment = segments[i];
-      const found = search(segment, this.failure, table, path, pos, budget - steps);
-      steps += ROBOTS_COST.searchSteps + found.steps;
-      if (found.at < 0 || steps > budget) return { matched: false, steps };
-      pos = found.at + segment.length;
-      table += segment.length;
+      const found = search(segments[i], this.chars, this.failure, at, probe, pos);
+      if (found < 0) return false;
+      pos = found + segments[i].length;
+      at += segments[i].length;
     }
-    if (!anchored) return { matched: true, steps };
+    if (!anchored) return true;
     const end = segments[segments.length - 1];
-    steps += ROBOTS_COST.searchSteps + end.length;
-    return { matched: path.length - end.length >= pos && path.endsWith(end), steps };
+    probe.steps += STEP.search + end.length;
+    return path.length - end.length >= pos && path.endsWith(end);
   }
 }
 
 /**
- * Where `segment` first occurs in `text` at or after `from` (-1 if nowhere), and the steps it took:
- * Knuth-Morris-Pratt over the segment's failure table (at `table` in `failure`), so at most two steps
- * per character; while nothing is matched, the next occurrence of the first character is found by
- * indexOf of that one character (linear, and fast), which costs a step per SKIP_PER_STEP characters.
- * Not String#indexOf of the whole segment: V8's is quadratic for some inputs (measured 1 µs a character
- * for a 1,001-character segment in a 6,000-character path). Stops once past `budget` steps.
+ * Where `segment` (its characters and failure table at `at` in `chars` and `failure`) first occurs in the
+ * probe's path at or after `from`, or -1; -1 too once the probe's steps pass its budget. Knuth-Morris-Pratt,
+ * so at most two steps per character of the path; while nothing is matched, the next occurrence of the
+ * segment's first character is found by a native one-character indexOf (linear, and fast). Not
+ * String#indexOf of the whole segment: V8's is quadratic for some inputs (measured 1 µs a character for
+ * a 1,001-character segment in a 6,000-character path).
  */
-function search(segment: string, failure: Int32Array, table: number, text: string, from: number, budget: number): { at: number; steps: number } {
+function search(segment: string, chars: Uint16Array, failure: Int32Array, at: number, probe: Probe, from: number): number {
+  const text = probe.path;
   const m = segment.length;
   const n = text.length;
   const first = segment[0];
-  let steps = 0;
+  probe.steps += STEP.search;
+  let codes = probe.codes;
   let q = 0; // characters of the segment matched so far
-  let i = from;
-  while (i < n) {
+  for (let i = from; i < n; ) {
     if (q === 0) {
       const next = text.indexOf(first, i);
-      steps += 1 + ((next < 0 ? n : next) - i) / SKIP_PER_STEP;
-      if (next < 0 || n - next < m) return { at: -1, steps };
+      probe.steps += ((next < 0 ? n : next) - i) / STEP.nativeChars;
+      if (next < 0 || n - next < m) return -1;
       i = next;
     }
-    const c = text.charCodeAt(i);
-    while (q > 0 && segment.charCodeAt(q) !== c) {
-      q = failure[table + q - 1];
-      steps++;
+    codes ??= probe.codes = codesOf(text);
+    const c = codes[i];
+    while (q > 0 && chars[at + q] !== c) {
+      q = failure[at + q - 1];
+      probe.steps++;
     }
-    if (segment.charCodeAt(q) === c) q++;
-    steps++;
+    if (chars[at + q] === c) q++;
+    probe.steps++;
     i++;
-    if (q === m) return { at: i - m, steps };
-    if (steps > budget || n - i < m - q) return { at: -1, steps };
+    if (q === m) return i - m;
+    if (probe.steps > probe.budget || n - i < m - q) return -1;
   }
-  return { at: -1, steps };
+  return -1;
 }
 
-/** Characters skipped by one-character indexOf per counted step (measured some 20 times cheaper than a KMP step). */
-const SKIP_PER_STEP = 8;
+/** The UTF-16 code units of `text`, for the search's inner loop (indexing a typed array is faster than charCodeAt). */
+function codesOf(text: string): Uint16Array {
+  const codes = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i++) codes[i] = text.charCodeAt(i);
+  return codes;
+}
 
-/** Writes the KMP failure table of `segment` at `at` in `failure`: for each prefix, its longest proper border. */
-function fillFailure(segment: string, failure: Int32Array, at: number): void {
+/** Writes the KMP failure table of the `m` characters at `at` in `chars`: for each prefix, its longest proper border. */
+function fillFailure(chars: Uint16Array, failure: Int32Array, at: number, m: number): void {
   failure[at] = 0;
   let k = 0;
-  for (let i = 1; i < segment.length; i++) {
-    const c = segment.charCodeAt(i);
-    while (k > 0 && segment.charCodeAt(k) !== c) k = failure[at + k - 1];
-    if (segment.charCodeAt(k) === c) k++;
+  for (let i = 1; i < m; i++) {
+    const c = chars[at + i];
+    while (k > 0 && chars[at + k] !== c) k = failure[at + k - 1];
+    if (chars[at + k] === c) k++;
     failure[at + i] = k;
   }
 }

@@ -4,6 +4,7 @@ import {
   allowAllRules,
   disallowAllRules,
   parseRobots,
+  parseRobotsLater,
   productToken,
   robotsOutcomeForStatus,
   ROBOTS_CACHE_MS,
@@ -294,4 +295,20 @@ test('limits are the RFC 9309 ones', () => {
   assert.equal(ROBOTS_MAX_BYTES, 512_000);
   assert.equal(ROBOTS_MAX_REDIRECTS, 5);
   assert.equal(ROBOTS_CACHE_MS, 86_400_000);
+});
+
+describe('parseRobotsLater', () => {
+  test('reads the file only when first asked, then answers as parseRobots does', () => {
+    const body = 'User-agent: *\nCrawl-delay: 2\nDisallow: /private\nSitemap: /s.xml\n';
+    const later = parseRobotsLater(ROBOTS, body, UA);
+    const now = rules(body);
+    assert.equal(later.isAllowed('http://example.com/private/x'), false);
+    assert.equal(later.check('http://example.com/x').kind, 'allowed');
+    assert.deepEqual([later.crawlDelayMs, later.sitemaps, later.ruleCount], [now.crawlDelayMs, now.sitemaps, now.ruleCount]);
+  });
+
+  test('a file that cannot be read fails on first use, not before', () => {
+    const later = parseRobotsLater('ftp://example.com/robots.txt', '', UA);
+    assert.throws(() => later.isAllowed('ftp://example.com/x'), /^Error: robots: robots URL is not http\(s\)/);
+  });
 });

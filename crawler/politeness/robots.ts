@@ -19,9 +19,11 @@
  * checks of one host get at most ROBOTS_COST.turnSteps per turn of that host (HostBook), so no single
  * host can hold the primary's loop, however many of its URLs wait.
  */
-import { CompiledRules, ROBOTS_COST, type RobotsRule } from './robots-matcher.ts';
+import { CompiledRules, ROBOTS_COST } from './robots-matcher.ts';
+import { readRecords, TOKEN_RUN, type Group } from './robots-records.ts';
 
 export { ROBOTS_COST } from './robots-matcher.ts';
+export { ROBOTS_MAX_CRAWL_DELAY_MS } from './robots-records.ts';
 
 /** What a check of one URL found, and the steps it took (see robots-matcher.ts). */
 export interface RobotsCheck {
@@ -54,8 +56,6 @@ export const ROBOTS_MAX_BYTES = 500 * 1024;
 export const ROBOTS_MAX_REDIRECTS = 5;
 /** RFC 9309 §2.4: a cached robots.txt should not be used for more than 24 hours. */
 export const ROBOTS_CACHE_MS = 24 * 60 * 60 * 1000;
-/** The largest Crawl-delay we honour; a longer one is cut to this (we re-read robots.txt daily anyway). */
-export const ROBOTS_MAX_CRAWL_DELAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * The rules of a robots.txt cost more than ROBOTS_COST.checkSteps to check one URL: the file is unusable
@@ -76,9 +76,6 @@ export function robotsCostMessage(url: string, ruleCount: number): string {
 }
 
 const ENCODER = new TextEncoder();
-
-/** Characters of a product token, in the crawler's User-Agent and in robots.txt user-agent lines. */
-const TOKEN_RUN = /^[A-Za-z0-9_-]+/;
 
 /**
  * The product token of a User-Agent header: the text before the first `/`, and of that only the
@@ -146,7 +143,9 @@ export function parseRobots(robotsUrl: string, body: string | Uint8Array, userAg
   const origin = parseHttpUrl(robotsUrl, 'robots URL').origin;
   const parsed = readRecords(limitedText(body), robotsUrl);
   const ours = chooseGroups(parsed.groups, productToken(userAgent));
-  const matcher = new CompiledRules(ours.flatMap((g) => g.rules.map((r) => ({ allow: r.allow, pattern: canonicalize(r.pattern) }))));
+  const rules = ours.flatMap((g) => g.rules);
+  for (const rule of rules) rule.pattern = canonicalize(rule.pattern);
+  const matcher = new CompiledRules(rules);
   const check = (url: string): RobotsCheck => {
     const target = parseHttpUrl(url, 'URL');
     if (target.origin !== origin) {
@@ -165,6 +164,28 @@ export function parseRobots(robotsUrl: string, body: string | Uint8Array, userAg
     ruleCount: matcher.size,
     crawlDelayMs: ours.reduce<number | undefined>((last, g) => g.crawlDelayMs ?? last, undefined),
     sitemaps: parsed.sitemaps,
+  };
+}
+
+/**
+ * parseRobots, put off until the rules are first used: for the files a restart finds stored, so that it
+ * reads each when its host is first due rather than every host's file before the crawl resumes.
+ */
+export function parseRobotsLater(robotsUrl: string, body: string, userAgent: string): RobotsRules {
+  let rules: RobotsRules | undefined;
+  const read = () => (rules ??= parseRobots(robotsUrl, body, userAgent));
+  return {
+    isAllowed: (url) => read().isAllowed(url),
+    check: (url) => read().check(url),
+    get ruleCount() {
+      return read().ruleCount;
+    },
+    get crawlDelayMs() {
+      return read().crawlDelayMs;
+    },
+    get sitemaps() {
+      return read().sitemaps;
+    },
   };
 }
 
@@ -195,6 +216,9 @@ function parseHttpUrl(url: string, what: string): URL {
 
 /** The first ROBOTS_MAX_BYTES of the body as text, cut after the last line end, any UTF-8 BOM dropped. */
 function limitedText(body: string | Uint8Array): string {
+  // The common case, a text that fits and starts with no BOM (whole or cut): it is already what we read.
+  if (typeof body === 'string' && body.length <= ROBOTS_MAX_BYTES && Buffer.byteLength(body) <= ROBOTS_MAX_BYTES &&
+    !body.startsWith('\uFEFF') && !body.startsWith('\uFFFD') && !/[\uD800-\uDFFF]/.test(body)) return body;
   let bytes: Uint8Array;
   if (typeof body === 'string') {
     // Each character takes at least one byte, so nothing past this many characters can fit.
@@ -212,173 +236,6 @@ function limitedText(body: string | Uint8Array): string {
   const bom = [0xef, 0xbb, 0xbf];
   while (start < bom.length && bytes[start] === bom[start]) start++;
   return new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(start));
-}
-
-/** One group: its agents (lower-case tokens or `*`), its rules (patterns as written) and its last valid Crawl-delay. */
-interface Group {
-  agents: string[];
-  rules: RobotsRule[];
-  crawlDelayMs: number | undefined;
-}
-
-const KNOWN_KEYS = new Set(['user-agent', 'allow', 'disallow', 'crawl-delay', 'sitemap']);
-
-/**
- * The groups and sitemaps of a robots.txt, per RFC 9309 §2.1–2.2: a group is one or more
- * user-agent lines followed by its member lines, and ends only at a user-agent line that follows a
- * member line. Members are allow, disallow and crawl-delay (crawl-delay is not in the RFC; like
- * robots-parser, Bing and Yandex we read it as a member of the group it stands in, so
- * `User-agent: *`, `Crawl-delay: 5`, `User-agent: X`, `Disallow: /` gives `*` a delay, not X's
- * rules). Sitemap and unknown lines are other records: kept or dropped, they never end a group.
- * Member lines before the first user-agent line belong to no group and are ignored.
- */
-function readRecords(text: string, robotsUrl: string): { groups: Group[]; sitemaps: string[] } {
-  const groups: Group[] = [];
-  const sitemaps = new Set<string>();
-  let current: Group | undefined;
-  let inAgentLines = false;
-  const scanner = new Scanner(text);
-  for (let start = 0; start < text.length; ) {
-    const end = scanner.lineEnd(start);
-    const line = splitLine(scanner, start, end);
-    start = end < text.length && text.charCodeAt(end) === 0x0d && text.charCodeAt(end + 1) === 0x0a ? end + 2 : end + 1;
-    if (!line) continue;
-    const { key, value } = line;
-    if (key === 'sitemap') {
-      const url = sitemapUrl(value, robotsUrl);
-      if (url) sitemaps.add(url);
-    } else if (key === 'user-agent') {
-      if (!current || !inAgentLines) {
-        current = { agents: [], rules: [], crawlDelayMs: undefined };
-        groups.push(current);
-      }
-      const agent = agentToken(value);
-      if (agent) current.agents.push(agent);
-      inAgentLines = true;
-    } else if (current) {
-      inAgentLines = false;
-      if (key === 'crawl-delay') {
-        const ms = crawlDelayToMs(value);
-        if (ms !== undefined) current.crawlDelayMs = ms;
-      } else if (value !== '') {
-        // An empty allow/disallow matches nothing; it still ends the agent lines (above). Patterns are
-        // put in canonical form once their group is chosen (parseRobots): other groups' never are.
-        current.rules.push({ allow: key === 'allow', pattern: value });
-      }
-    }
-  }
-  return { groups, sitemaps: [...sitemaps] };
-}
-
-/**
- * Finds the next CR, LF, `#` or `:` in a text read from start to end. Each is looked up again only
- * once the reading has passed it, so the whole text is searched once per character, not once per line
- * (a file of 60,000 lines and no `#` would otherwise be searched to its end 60,000 times).
- */
-class Scanner {
-  /** The last position found for each character (CR, LF, `#`, `:`), Infinity past the last. */
-  private readonly found = [-1, -1, -1, -1];
-  constructor(readonly text: string) {}
-  /** The index of the first `ch` at or after `from` (`from` never decreasing between calls), or Infinity. */
-  next(ch: '\r' | '\n' | '#' | ':', from: number): number {
-    const slot = ch === '\r' ? 0 : ch === '\n' ? 1 : ch === '#' ? 2 : 3;
-    let at = this.found[slot];
-    if (at < from) {
-      at = this.text.indexOf(ch, from);
-      this.found[slot] = at = at < 0 ? Infinity : at;
-    }
-    return at;
-  }
-  /** Where the line starting at `start` ends: the next CR or LF, or the end of the text. */
-  lineEnd(start: number): number {
-    return Math.min(this.next('\r', start), this.next('\n', start), this.text.length);
-  }
-}
-
-/** The longest key we know ('crawl-delay'): a longer one is not lower-cased, only skipped. */
-const LONGEST_KEY = 11;
-
-/**
- * The line `text[start, end)`'s lower-cased key and trimmed value, comments removed; null for blank,
- * comment-only and unknown lines. Like Google's parser we also accept a known key followed by
- * whitespace instead of a colon (`disallow /`): it is obvious what it means, and reading it is the
- * polite choice. Only the value (and a short key) become strings of their own.
- */
-function splitLine(scanner: Scanner, start: number, end: number): { key: string; value: string } | null {
-  const text = scanner.text;
-  end = Math.min(end, scanner.next('#', start));
-  while (start < end && isWs(text.charCodeAt(start))) start++;
-  while (end > start && isWs(text.charCodeAt(end - 1))) end--;
-  if (start === end) return null;
-  let colon = scanner.next(':', start);
-  if (colon >= end) colon = -1;
-  let keyEnd = colon;
-  if (colon < 0) {
-    keyEnd = start;
-    while (keyEnd < end && !isWs(text.charCodeAt(keyEnd))) keyEnd++;
-    if (keyEnd === end) return null;
-  }
-  let keyStart = start;
-  const valueStart = colon < 0 ? keyEnd : colon + 1;
-  if (colon >= 0) while (keyEnd > keyStart && isWs(text.charCodeAt(keyEnd - 1))) keyEnd--;
-  if (keyEnd - keyStart > LONGEST_KEY) return null;
-  const key = text.slice(keyStart, keyEnd).toLowerCase();
-  if (!KNOWN_KEYS.has(key)) return null;
-  keyStart = valueStart;
-  while (keyStart < end && isWs(text.charCodeAt(keyStart))) keyStart++;
-  return { key, value: text.slice(keyStart, end) };
-}
-
-/**
- * Trims RFC 9309 whitespace (space and tab) only: String#trim would also eat a stray U+FEFF, and a
- * BOM inside the file spoils its line (as in Google's parser).
- */
-function trimWs(text: string): string {
-  let start = 0;
-  let end = text.length;
-  while (start < end && isWs(text.charCodeAt(start))) start++;
-  while (end > start && isWs(text.charCodeAt(end - 1))) end--;
-  return start === 0 && end === text.length ? text : text.slice(start, end);
-}
-
-/** Space or tab. */
-const isWs = (code: number): boolean => code === 0x20 || code === 0x09;
-
-/**
- * The agent a user-agent value names: `*` (also `* anything`), else the leading token run
- * lower-cased (`FooBot/1.0` → `foobot`, `Foo Bar` → `foo`, as Google reads them), else '' (matches
- * nothing).
- */
-function agentToken(value: string): string {
-  if (value === '*' || /^\*[ \t]/.test(value)) return '*';
-  return (TOKEN_RUN.exec(value)?.[0] ?? '').toLowerCase();
-}
-
-/**
- * A Crawl-delay value (decimal seconds: `10`, `0.5`, `.25`) in whole milliseconds, rounded up and
- * capped at ROBOTS_MAX_CRAWL_DELAY_MS. Anything else (negative, `NaN`, `1e3`, `5s`, empty) is
- * ignored: undefined. Computed on the digits, so `1.1` is 1100 ms, not 1101.
- */
-function crawlDelayToMs(value: string): number | undefined {
-  const m = /^(\d*)(?:\.(\d*))?$/.exec(value);
-  if (!m || (m[1] === '' && !m[2])) return undefined;
-  const whole = m[1].replace(/^0+/, '');
-  const fraction = m[2] ?? '';
-  if (whole.length > 6) return ROBOTS_MAX_CRAWL_DELAY_MS; // over a million seconds
-  const roundUp = /[1-9]/.test(fraction.slice(3)) ? 1 : 0; // a part of a millisecond left over
-  const ms = Number(whole || '0') * 1000 + Number(fraction.slice(0, 3).padEnd(3, '0')) + roundUp;
-  return Math.min(ms, ROBOTS_MAX_CRAWL_DELAY_MS);
-}
-
-/** A Sitemap value as an absolute http(s) URL (relative ones resolved against robots.txt), or null. */
-function sitemapUrl(value: string, robotsUrl: string): string | null {
-  if (value === '') return null;
-  try {
-    const url = new URL(value, robotsUrl);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.href : null;
-  } catch {
-    return null;
-  }
 }
 
 /** Characters left as they are: unreserved, reserved ones that mean themselves here, and `*`/`$`. */
