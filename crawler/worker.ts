@@ -3,6 +3,7 @@ import type { Agent } from 'undici';
 import { classifyError, createAgent, describeBytes, emptyResult, fetchRaw, FetchFailure, resultFromResponse, ROBOTS_READ_BYTES } from './fetch/fetcher.ts';
 import { isPageType, processPage } from './extract/page-processor.ts';
 import { parseSitemap, SITEMAP_MAX_BYTES, sitemapText } from './extract/sitemap.ts';
+import { compileRobotsInSteps, type CompiledRobots } from './politeness/robots.ts';
 import type { FetchJob, FetchResult, ParsedPage, PrimaryToWorker, WorkerSettings, WorkerToPrimary } from './coordination/protocol.ts';
 
 /**
@@ -38,6 +39,19 @@ function parse(job: FetchJob, body: Buffer, headers: Record<string, string | und
   }
 }
 
+/**
+ * Reads and compiles a robots.txt here, so that the primary never reads the file (see
+ * crawler/politeness/robots.ts), pausing every few thousand lines or rules for this worker's other fetches.
+ */
+async function readRobots(robotsUrl: string, body: Buffer, userAgent: string): Promise<CompiledRobots> {
+  const steps = compileRobotsInSteps(robotsUrl, body, userAgent);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 async function run(job: FetchJob): Promise<FetchResult> {
   const s = settings!;
   const startedAt = performance.timeOrigin + performance.now();
@@ -52,7 +66,7 @@ async function run(job: FetchJob): Promise<FetchResult> {
     });
     const result = resultFromResponse(job, raw, s.allowPrivate);
     if (raw.body && job.kind === 'robots') {
-      result.robotsBody = raw.body.toString('utf8');
+      result.robotsRules = await readRobots(`${job.robotsFor ?? job.origin}/robots.txt`, raw.body, s.userAgent);
     } else if (raw.body && job.kind === 'sitemap') {
       result.sitemap = parseSitemap(sitemapText(raw.body), job.url, { allowPrivate: s.allowPrivate });
     } else if (raw.body) {

@@ -48,8 +48,8 @@ export const COSTLY_ROBOTS: Record<string, { why: string; body: () => string }> 
     body: () => file(Array.from({ length: 25_000 }, (_, i) => `Disallow: /*x${i}`)),
   },
   single: {
-    why: 'one 500 KiB pattern: 2,000 `a`, each after 249 `*`',
-    body: () => file([`Disallow: /${`${'*'.repeat(249)}a`.repeat(2_000)}`]),
+    why: 'one 500 KiB pattern: 1,900 `a`, each after 262 `*` (a path of 2,000 `a` matches it)',
+    body: () => file([`Disallow: /${`${'*'.repeat(262)}a`.repeat(1_900)}`]),
   },
   nested: {
     why: '990 nested prefixes (`/*b`, `/a*b`, `/aa*b`, …): a path of `a` is under all of them',

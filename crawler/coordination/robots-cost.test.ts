@@ -14,7 +14,7 @@ import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { Coordinator } from './coordinator.ts';
 import { BACKOFF } from '../politeness/backoff.ts';
-import { parseRobots, ROBOTS_COST } from '../politeness/robots.ts';
+import { compileRobots, parseRobots, ROBOTS_COST } from '../politeness/robots.ts';
 import type { FetchJob, FetchResult, ParsedPage } from './protocol.ts';
 
 const DELAY_MS = 100;
@@ -130,5 +130,27 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     assert.equal(skipped(), firstTurn, 'no checks before its next turn');
     coordinator.dispatch(t + DELAY_MS);
     assert.ok(skipped() > firstTurn, 'its next turn goes on');
+  });
+
+  test('the rules a worker compiled are kept with the host, not the file, and a restart uses them without reading anything', () => {
+    const job = coordinator.dispatch(10_000)!;
+    const robotsUrl = `${COSTLY}/robots.txt`;
+    const compiled = compileRobots(robotsUrl, `User-agent: *\nDisallow: ${HOME}\nCrawl-delay: 1\n`, config().userAgent);
+    coordinator.onResult(result(job.jobId, { status: 200, robotsRules: compiled }), 10_010);
+    coordinator.flush(10_010);
+    const stored = () => db.prepare('SELECT robots_body AS body, robots_rules AS rules FROM hosts WHERE origin = ?').get(COSTLY) as { body: string | null; rules: string | null };
+    assert.equal(stored().body, null, 'no file kept');
+    assert.deepEqual(JSON.parse(stored().rules!), compiled);
+    coordinator = new Coordinator(db, config(), 'second-run');
+    coordinator.start(20_000);
+    assert.equal(coordinator.dispatch(20_000), undefined, 'the seed is disallowed by the kept rules: nothing asked, not even robots.txt');
+    assert.equal(frontierState(`${COSTLY}${HOME}`), 'queued', 'judged at the flush after its check');
+    coordinator.flush(20_000);
+    assert.equal(frontierState(`${COSTLY}${HOME}`), 'skipped');
+    // Kept for another crawler name (CRAWL_USER_AGENT changed): robots.txt is asked again.
+    db.prepare('UPDATE hosts SET robots_rules = ? WHERE origin = ?').run(stored().rules!.replace('"token":"lanternbot"', '"token":"otherbot"'), COSTLY);
+    coordinator = new Coordinator(db, config(), 'third-run');
+    coordinator.start(30_000);
+    assert.equal(coordinator.dispatch(30_000)?.url, robotsUrl);
   });
 });

@@ -3,8 +3,8 @@ import { sitemapJobQueries, type SitemapJobRow } from '../../db/sitemap-jobs.ts'
 import type { Scheduler } from './scheduler.ts';
 import { nextBackoffMs } from './backoff.ts';
 import {
-  allowAllRules, disallowAllRules, parseRobots, parseRobotsLater, robotsCostMessage, robotsOutcomeForStatus,
-  ROBOTS_CACHE_MS, ROBOTS_COST, ROBOTS_MAX_REDIRECTS, type RobotsRules,
+  allowAllRules, compileRobots, disallowAllRules, isCompiledFor, robotsCostMessage, robotsOutcomeForStatus, robotsRules, rulesLater,
+  ROBOTS_CACHE_MS, ROBOTS_COST, ROBOTS_MAX_REDIRECTS, type CompiledRobots, type RobotsRules,
 } from './robots.ts';
 import { describeHost, RequestRing } from './host-report.ts';
 import { SITEMAPS_PER_FILE } from '../extract/sitemap.ts';
@@ -50,7 +50,7 @@ export class HostBook {
   ) {}
 
   /**
-   * Loads the stored hosts at start: clocks, backoff, and robots rules still fresh (read when first used; else a robots.txt job);
+   * Loads the stored hosts at start: clocks, backoff, and robots rules still fresh (adopted when first used, else a robots.txt job);
    * then the sitemap jobs that were not over, queued again behind their host's robots.txt if it is due.
    */
   restore(now: number): void {
@@ -60,8 +60,11 @@ export class HostBook {
       this.rows.set(row.origin, row);
       this.scheduler.restoreClock(row.origin, row.lastRequestEnd ?? -Infinity);
       this.scheduler.setBackoffUntil(row.origin, row.backoffUntil);
-      if ((row.robotsStatus === 'ok' || row.robotsStatus === 'allow-all') && (row.robotsExpiresAt ?? 0) > now) {
-        this.rules.set(row.origin, row.robotsStatus === 'ok' ? parseRobotsLater(`${row.origin}/robots.txt`, row.robotsBody ?? '', this.userAgent) : allowAllRules());
+      // Rules kept compiled for another product token (or from before they were kept compiled) are asked again.
+      const usable = row.robotsStatus === 'allow-all' || (row.robotsStatus === 'ok' && isCompiledFor(row.robotsRules, this.userAgent));
+      if (usable && (row.robotsExpiresAt ?? 0) > now) {
+        const compiled = row.robotsRules!;
+        this.rules.set(row.origin, row.robotsStatus === 'ok' ? rulesLater(() => robotsRules(`${row.origin}/robots.txt`, JSON.parse(compiled))) : allowAllRules());
         this.scheduler.setCrawlDelay(row.origin, row.crawlDelayMs ?? undefined);
       } else {
         this.needRobots(row.origin, row.robotsStatus === 'unreachable' || row.robotsStatus === 'unusable' ? row.backoffUntil : 0);
@@ -105,7 +108,7 @@ export class HostBook {
    */
   robotsValidators(job: CrawlJob): { etag: string | null; lastModified: string | null } | undefined {
     const h = this.rows.get(job.forOrigin);
-    if (!isOwnRobotsFile(job) || !h || h.robotsStatus !== 'ok' || h.robotsBody === null || (h.robotsEtag === null && h.robotsLastModified === null)) return undefined;
+    if (!isOwnRobotsFile(job) || !h || h.robotsStatus !== 'ok' || h.robotsRules === null || (h.robotsEtag === null && h.robotsLastModified === null)) return undefined;
     return { etag: h.robotsEtag, lastModified: h.robotsLastModified };
   }
 
@@ -211,7 +214,7 @@ export class HostBook {
   onRobots(job: CrawlJob, result: FetchResult, now: number, conditional = false): string[] {
     const target = this.get(job.forOrigin);
     const wasUnusable = target.robotsStatus === 'unusable';
-    const notModified = conditional && result.status === 304 && !result.error && target.robotsBody !== null;
+    const notModified = conditional && result.status === 304 && !result.error && target.robotsRules !== null;
     const hop = result.status !== null && result.status >= 300 && result.status < 400 && result.location;
     if (hop && job.hops < ROBOTS_MAX_REDIRECTS) {
       const next = new URL(result.location!).origin;
@@ -233,10 +236,8 @@ export class HostBook {
       if (job.forOrigin !== new URL(job.url).origin) this.save(job.forOrigin, now);
       return [];
     }
-    const body = notModified ? target.robotsBody : outcome === 'rules' ? result.robotsBody : null;
-    const rules = outcome === 'rules' ? parseRobots(`${job.forOrigin}/robots.txt`, body ?? '', this.userAgent) : allowAllRules();
+    const rules = outcome === 'rules' ? this.rulesOf(target, notModified ? null : result) : this.rulesOf(target, undefined);
     target.robotsStatus = outcome === 'rules' ? 'ok' : 'allow-all';
-    target.robotsBody = body;
     // Validators of the file the rules come from (a 304 may send fresh ones; a redirected file's are not kept).
     const sameFile = outcome === 'rules' && isOwnRobotsFile(job);
     target.robotsEtag = sameFile ? result.etag ?? (notModified ? target.robotsEtag : null) : null;
@@ -252,6 +253,22 @@ export class HostBook {
     // The result's own host (where a redirected robots.txt ended) is saved by the caller; this one may differ.
     if (job.forOrigin !== new URL(job.url).origin) this.save(job.forOrigin, now);
     return rules.sitemaps;
+  }
+
+  /**
+   * The rules of a robots.txt fetched for host `h`: adopted from the form the worker compiled (the primary
+   * does not read the file; a result with only a body, as tests send, is read here), and kept with the
+   * host's row instead of the file. `result` null: a 304, whose rules are those kept; undefined: no file
+   * (allow all), none kept.
+   */
+  private rulesOf(h: HostRow, result: FetchResult | null | undefined): RobotsRules {
+    const url = `${h.origin}/robots.txt`;
+    if (result === null) return robotsRules(url, JSON.parse(h.robotsRules!) as CompiledRobots);
+    const compiled = result ? result.robotsRules ?? compileRobots(url, result.robotsBody ?? '', this.userAgent) : null;
+    h.robotsRules = compiled && JSON.stringify(compiled);
+    h.robotsBody = null; // kept compiled instead (robots_body holds files stored by earlier versions)
+    this.write(() => this.hostsDb.saveRobotsFile(h.origin, h.robotsBody, h.robotsRules));
+    return compiled ? robotsRules(url, compiled) : allowAllRules();
   }
 
   /**

@@ -1,15 +1,19 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CompiledRules, ROBOTS_COST, type RobotsRule } from './robots-matcher.ts';
+import { CompiledRules, ROBOTS_COST } from './robots-matcher.ts';
+import { compileRules, finish, type RobotsRule } from './robots-compile.ts';
+
+/** The matcher of `rules`, compiled as a worker does and adopted (after a JSON round trip, as over IPC) as the primary does. */
+const compiled = (rules: RobotsRule[]) => new CompiledRules(JSON.parse(JSON.stringify(finish(compileRules(rules)))));
 
 const disallow = (pattern: string): RobotsRule => ({ allow: false, pattern });
 const allow = (pattern: string): RobotsRule => ({ allow: true, pattern });
 /** The verdict of `rules` for `path`, with the default budget. */
-const verdict = (rules: RobotsRule[], path: string) => new CompiledRules(rules).check(path).kind;
+const verdict = (rules: RobotsRule[], path: string) => compiled(rules).check(path).kind;
 
-describe('CompiledRules: patterns', () => {
+describe('compiled rules: patterns', () => {
   test('runs of * are one *, a trailing * adds nothing, *$ at the end is no $', () => {
-    const rules = new CompiledRules([disallow('/a***b'), disallow('/c*'), disallow('/c**'), disallow('/d*$')]);
+    const rules = compiled([disallow('/a***b'), disallow('/c*'), disallow('/c**'), disallow('/d*$')]);
     assert.equal(rules.size, 3, '/c* and /c** are one rule');
     assert.equal(rules.check('/a/xb').kind, 'disallowed');
     assert.equal(rules.check('/ab').kind, 'disallowed');
@@ -58,7 +62,7 @@ describe('CompiledRules: patterns', () => {
   });
 });
 
-describe('CompiledRules: precedence', () => {
+describe('compiled rules: precedence', () => {
   test('the longest pattern as written wins, * included', () => {
     assert.equal(verdict([disallow('/a****'), allow('/a/b')], '/a/b'), 'disallowed', '6 characters beat 4');
     assert.equal(verdict([disallow('/a*'), allow('/a/b')], '/a/b'), 'allowed');
@@ -73,17 +77,17 @@ describe('CompiledRules: precedence', () => {
   test('rules that become one keep the highest precedence among them', () => {
     assert.equal(verdict([allow('/x**'), disallow('/x*'), disallow('/x')], '/x/y'), 'allowed');
     assert.equal(verdict([allow('/x*'), disallow('/x**')], '/x/y'), 'disallowed');
-    assert.equal(new CompiledRules([allow('/x**'), disallow('/x*'), disallow('/x')]).size, 1);
+    assert.equal(compiled([allow('/x**'), disallow('/x*'), disallow('/x')]).size, 1);
   });
 
   test('no matching rule allows; a wildcard rule ranking below the best match is not tried', () => {
     assert.equal(verdict([], '/a'), 'allowed');
-    const rules = new CompiledRules([disallow('/a/b/c/d/e'), allow('/*e')]);
+    const rules = compiled([disallow('/a/b/c/d/e'), allow('/*e')]);
     assert.equal(rules.check('/a/b/c/d/e').kind, 'disallowed');
   });
 });
 
-describe('CompiledRules: cost', () => {
+describe('compiled rules: cost', () => {
   const longPath = `/${'a'.repeat(2047)}`;
 
   test('the worst single rules cost a few steps per character of the path', () => {
@@ -94,14 +98,14 @@ describe('CompiledRules: cost', () => {
       ['short segments that nearly match', disallow(`/${'*aaaaaab'.repeat(60_000)}`)],
     ];
     for (const [name, rule] of worst) {
-      const result = new CompiledRules([rule]).check(longPath);
+      const result = compiled([rule]).check(longPath);
       assert.notEqual(result.kind, 'over-budget', name);
       assert.ok(result.steps <= 4 * longPath.length + 100, `${name}: ${result.steps} steps`);
     }
   });
 
   test('thousands of wildcard rules under one prefix stop at the budget', () => {
-    const rules = new CompiledRules(Array.from({ length: 40_000 }, (_, i) => disallow(`/*x${i}`)));
+    const rules = compiled(Array.from({ length: 40_000 }, (_, i) => disallow(`/*x${i}`)));
     for (const path of [`/${'b'.repeat(40)}`, longPath]) {
       const result = rules.check(path);
       assert.equal(result.kind, 'over-budget', path.slice(0, 10));
@@ -111,7 +115,7 @@ describe('CompiledRules: cost', () => {
   });
 
   test('a smaller budget stops sooner; the same check within it gives the answer', () => {
-    const rules = new CompiledRules([disallow('/*b'), ...Array.from({ length: 50 }, (_, i) => disallow(`/*c${i}zz`))]);
+    const rules = compiled([disallow('/*b'), ...Array.from({ length: 50 }, (_, i) => disallow(`/*c${i}zz`))]);
     const full = rules.check(longPath);
     assert.equal(full.kind, 'allowed');
     assert.equal(rules.check(longPath, full.steps - 1).kind, 'over-budget');
@@ -119,14 +123,14 @@ describe('CompiledRules: cost', () => {
   });
 
   test('a path shorter than every rule costs two steps a rule', () => {
-    const rules = new CompiledRules(Array.from({ length: 40_000 }, (_, i) => disallow(`/*x${i}`)));
+    const rules = compiled(Array.from({ length: 40_000 }, (_, i) => disallow(`/*x${i}`)));
     const result = rules.check('/b');
     assert.equal(result.kind, 'allowed');
     assert.ok(result.steps <= 2 * 40_000 + 100, `${result.steps} steps`);
   });
 
   test('36,000 copies of one rule are one rule', () => {
-    const rules = new CompiledRules(Array.from({ length: 36_000 }, () => disallow('/a*')));
+    const rules = compiled(Array.from({ length: 36_000 }, () => disallow('/a*')));
     assert.equal(rules.size, 1);
     const result = rules.check(longPath);
     assert.equal(result.kind, 'disallowed');

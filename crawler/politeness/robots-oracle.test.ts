@@ -8,7 +8,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import robotsParserExport from 'robots-parser';
-import { CompiledRules, type RobotsRule } from './robots-matcher.ts';
+import { CompiledRules } from './robots-matcher.ts';
+import { compileRules, finish, type RobotsRule } from './robots-compile.ts';
 import { parseRobots } from './robots.ts';
 import { seededRandom } from '../../test-support/seeded-random.ts';
 
@@ -47,7 +48,7 @@ describe('robots-parser as the oracle', () => {
         const random = seededRandom(seed);
         const rules: RobotsRule[] = Array.from({ length: 1 + Math.floor(random() * 6) }, () => ({ allow: random() < 0.5, pattern: pattern(random, alphabet) }));
         const oracle = robotsParser(`${ORIGIN}/robots.txt`, `User-agent: *\n${rules.map((r) => `${r.allow ? 'Allow' : 'Disallow'}: ${r.pattern}`).join('\n')}\n`);
-        const ours = new CompiledRules(rules);
+        const ours = new CompiledRules(finish(compileRules(rules)));
         for (let k = 0; k < 8; k++) {
           const p = path(random, alphabet);
           const expected = oracle.isAllowed(ORIGIN + p, 'bot') ? 'allowed' : 'disallowed';

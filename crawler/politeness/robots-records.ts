@@ -4,7 +4,7 @@
  * scanned by index; a line's key is compared in place, and only values become strings of their own), since
  * the crawler primary reads files of up to 500 KiB, that is up to some 60,000 lines.
  */
-import type { RobotsRule } from './robots-matcher.ts';
+import type { RobotsRule } from './robots-compile.ts';
 
 /** The largest Crawl-delay we honour; a longer one is cut to this (we re-read robots.txt daily anyway). */
 export const ROBOTS_MAX_CRAWL_DELAY_MS = 24 * 60 * 60 * 1000;
@@ -19,6 +19,9 @@ export interface Group {
   crawlDelayMs: number | undefined;
 }
 
+/** Lines read between two pauses of readRecords (see WORK_PER_PAUSE in robots-compile.ts). */
+export const LINES_PER_PAUSE = 2048;
+
 /** The keys we read; any other line is skipped. */
 const KEYS = ['user-agent', 'allow', 'disallow', 'crawl-delay', 'sitemap'] as const;
 type Key = (typeof KEYS)[number];
@@ -31,16 +34,18 @@ type Key = (typeof KEYS)[number];
  * `User-agent: *`, `Crawl-delay: 5`, `User-agent: X`, `Disallow: /` gives `*` a delay, not X's
  * rules). Sitemap and unknown lines are other records: kept or dropped, they never end a group.
  * Member lines before the first user-agent line belong to no group and are ignored. Lines end at CR,
- * LF or CRLF.
+ * LF or CRLF. A generator that pauses (yields) every LINES_PER_PAUSE lines, so that its caller can let
+ * other work run between them; it returns the records.
  */
-export function readRecords(text: string, robotsUrl: string): { groups: Group[]; sitemaps: string[] } {
+export function* readRecords(text: string, robotsUrl: string): Generator<void, { groups: Group[]; sitemaps: string[] }> {
   const groups: Group[] = [];
   const sitemaps = new Set<string>();
   let current: Group | undefined;
   let inAgentLines = false;
   const scanner = new Scanner(text);
   const line: Line = { key: 'allow', valueStart: 0, valueEnd: 0 };
-  for (let start = 0; start < text.length; ) {
+  for (let start = 0, lines = 0; start < text.length; lines++) {
+    if (lines % LINES_PER_PAUSE === LINES_PER_PAUSE - 1) yield;
     const end = scanner.lineEnd(start);
     const known = splitLine(scanner, start, end, line);
     start = text.charCodeAt(end) === 0x0d && text.charCodeAt(end + 1) === 0x0a ? end + 2 : end + 1;

@@ -4,7 +4,9 @@ import {
   allowAllRules,
   disallowAllRules,
   parseRobots,
-  parseRobotsLater,
+  rulesLater,
+  compileRobots,
+  robotsRules,
   productToken,
   robotsOutcomeForStatus,
   ROBOTS_CACHE_MS,
@@ -297,18 +299,29 @@ test('limits are the RFC 9309 ones', () => {
   assert.equal(ROBOTS_CACHE_MS, 86_400_000);
 });
 
-describe('parseRobotsLater', () => {
-  test('reads the file only when first asked, then answers as parseRobots does', () => {
-    const body = 'User-agent: *\nCrawl-delay: 2\nDisallow: /private\nSitemap: /s.xml\n';
-    const later = parseRobotsLater(ROBOTS, body, UA);
-    const now = rules(body);
-    assert.equal(later.isAllowed('http://example.com/private/x'), false);
-    assert.equal(later.check('http://example.com/x').kind, 'allowed');
-    assert.deepEqual([later.crawlDelayMs, later.sitemaps, later.ruleCount], [now.crawlDelayMs, now.sitemaps, now.ruleCount]);
+describe('compileRobots / robotsRules / rulesLater', () => {
+  test('a file compiled (as a worker does) and adopted after a JSON round trip (as the primary does) answers as parseRobots', () => {
+    const body = 'User-agent: *\nCrawl-delay: 2\nDisallow: /private\nAllow: /private/*.css$\nSitemap: /s.xml\n';
+    const compiled = JSON.parse(JSON.stringify(compileRobots(ROBOTS, body, UA)));
+    const adopted = robotsRules(ROBOTS, compiled);
+    const direct = rules(body);
+    for (const path of ['/private/x', '/private/a.css', '/private/a.css?x', '/open']) {
+      assert.equal(adopted.isAllowed(`http://example.com${path}`), direct.isAllowed(`http://example.com${path}`), path);
+    }
+    assert.deepEqual([adopted.crawlDelayMs, adopted.sitemaps, adopted.ruleCount], [2000, ['http://example.com/s.xml'], 2]);
+    assert.equal(compiled.token, 'lanternbot', 'says which crawler name it was compiled for');
   });
 
-  test('a file that cannot be read fails on first use, not before', () => {
-    const later = parseRobotsLater('ftp://example.com/robots.txt', '', UA);
-    assert.throws(() => later.isAllowed('ftp://example.com/x'), /^Error: robots: robots URL is not http\(s\)/);
+  test('rulesLater makes the rules only when first asked', () => {
+    let made = 0;
+    const later = rulesLater(() => {
+      made++;
+      return rules('User-agent: *\nDisallow: /private\n');
+    });
+    assert.equal(made, 0);
+    assert.equal(later.isAllowed('http://example.com/private/x'), false);
+    assert.equal(later.check('http://example.com/x').kind, 'allowed');
+    assert.equal(later.ruleCount, 1);
+    assert.equal(made, 1);
   });
 });

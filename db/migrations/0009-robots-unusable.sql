@@ -1,6 +1,8 @@
--- A host's robots.txt can now be 'unusable': fetched, but its rules cost too much to check (or to read)
--- within the crawler's budget, so the host is handled as broken until a later robots.txt gives usable
--- rules. SQLite cannot change a CHECK constraint in place: the table is rebuilt with the same columns.
+-- A host's robots.txt can now be 'unusable': fetched, but its rules cost too much to check within the
+-- crawler's budget, so the host is handled as broken until a later robots.txt gives usable rules. And
+-- robots_rules keeps the file's rules as a crawler worker compiled them (JSON), so that the crawler
+-- primary never reads the file itself, not even after a restart or a 304. SQLite cannot change a CHECK
+-- constraint in place: the table is rebuilt, its columns kept.
 CREATE TABLE hosts_new (
   origin              TEXT    PRIMARY KEY,      -- scheme://host[:port]
   host                TEXT    NOT NULL,         -- host with port when not default (what the API shows)
@@ -22,11 +24,12 @@ CREATE TABLE hosts_new (
   last_error          TEXT,
   updated_at          INTEGER NOT NULL,
   robots_etag         TEXT,
-  robots_last_modified TEXT
+  robots_last_modified TEXT,
+  robots_rules        TEXT                      -- robots_body compiled for our product token (JSON), or NULL
 );
 INSERT INTO hosts_new SELECT origin, host, robots_status, robots_http_status, robots_body, robots_fetched_at,
   robots_expires_at, crawl_delay_ms, backoff_ms, backoff_until, backoff_reason, consecutive_errors,
   last_request_start, last_request_end, fetched_count, error_count, last_error, updated_at, robots_etag,
-  robots_last_modified FROM hosts;
+  robots_last_modified, NULL FROM hosts;
 DROP TABLE hosts;
 ALTER TABLE hosts_new RENAME TO hosts;
