@@ -1,24 +1,32 @@
 /**
  * `npm run bench:robots` — what the costliest robots.txt files we can build (test-support/costly-robots.ts)
- * cost the crawler primary: the time to read and compile each (parseRobots: tokenize, choose our group,
- * compile), and per check of a URL with a 2,000-character path: the counted steps (exact, the same on
- * every machine) and the time (p50 and max over every check). robots-parser, which the crawler used
- * before, is timed on one check of each for comparison (`--no-before` skips it: it takes seconds).
- * Prints the figures and writes them to docs/benchmarks.md (its own section; `--no-doc` does not).
+ * cost the crawler, where it pays:
+ * - the crawler worker reads and compiles the file (compileRobots), once per fetch: CPU time cold (the
+ *   first file a fresh process reads, as a worker's rarely-run code is) and warm;
+ * - the primary adopts the compiled form (JSON.parse of what crossed IPC, then robotsRules): CPU time,
+ *   cold and warm, and the form's size;
+ * - the primary checks each URL (a 2,000-character path): counted steps (exact, the same on every
+ *   machine) and time, p50 and max over every check.
+ * robots-parser, the crawler's matcher before, is timed on one check of each for comparison (`--no-before`
+ * skips it: it takes seconds). Prints the figures and writes them to docs/benchmarks.md (its own section;
+ * `--no-doc` does not). Cold figures come from a child process per file (this file with `--child`).
  */
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import robotsParserExport from 'robots-parser';
-import { parseRobots, ROBOTS_COST, ROBOTS_MAX_BYTES } from '../../crawler/politeness/robots.ts';
+import { compileRobots, robotsRules, ROBOTS_COST, ROBOTS_MAX_BYTES, type CompiledRobots } from '../../crawler/politeness/robots.ts';
 import { COSTLY_ROBOTS, longPaths } from '../../test-support/costly-robots.ts';
 import { machineInfo, writeSection } from '../crawl/benchmarks-doc.ts';
 
-const DOC = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', '..', 'docs', 'benchmarks.md');
+const SELF = fileURLToPath(import.meta.url);
+const DOC = path.join(path.dirname(SELF), '..', '..', 'docs', 'benchmarks.md');
 const MARKERS = { start: '<!-- robots:start -->', end: '<!-- robots:end -->' } as const;
 const ORIGIN = 'http://bench.test';
+const ROBOTS_URL = `${ORIGIN}/robots.txt`;
 const UA = 'LanternBot/0.1.0';
-const COMPILE_RUNS = 7;
+const WARM_RUNS = 7;
 const CHECK_ROUNDS = 20;
 
 const robotsParser = robotsParserExport as unknown as (url: string, body: string) => { isAllowed(url: string, ua: string): boolean | undefined };
@@ -26,17 +34,39 @@ const robotsParser = robotsParserExport as unknown as (url: string, body: string
 /** Paths of 2,000 characters of several shapes: 60 in all. */
 const PATHS = [...longPaths('/a/', 20), ...longPaths('/p/', 20), ...longPaths('/', 10), ...longPaths('/', 10, 'b')];
 
-const ms = (ns: bigint) => Number(ns) / 1e6;
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const u = process.cpuUsage(since);
+  return (u.user + u.system) / 1000;
+};
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const fmt = (x: number) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
+
+/** Compiles `body` as a worker does and adopts it as the primary does; CPU ms of each and the form's JSON. */
+function compileAndAdopt(body: Buffer): { compileMs: number; adoptMs: number; json: string } {
+  let since = process.cpuUsage();
+  const json = JSON.stringify(compileRobots(ROBOTS_URL, body, UA));
+  const compileMs = cpuMs(since);
+  since = process.cpuUsage();
+  robotsRules(ROBOTS_URL, JSON.parse(json) as CompiledRobots).check(`${ORIGIN}/`);
+  return { compileMs, adoptMs: cpuMs(since), json };
+}
+
+if (process.argv[2] === '--child') {
+  // Cold: the first file this process reads.
+  const { compileMs, adoptMs } = compileAndAdopt(Buffer.from(COSTLY_ROBOTS[process.argv[3]].body()));
+  process.stdout.write(JSON.stringify({ compileMs, adoptMs }));
+  process.exit(0);
+}
 
 interface Row {
   name: string;
   why: string;
   bytes: number;
   rules: number;
-  compileMin: number;
-  compileMedian: number;
+  formBytes: number;
+  cold: { compileMs: number; adoptMs: number };
+  warmCompileMs: number;
+  warmAdoptMs: number;
   verdicts: string;
   stepsMax: number;
   checkP50Us: number;
@@ -44,16 +74,20 @@ interface Row {
   beforeMs: number | null;
 }
 
-function measure(name: string, why: string, body: string, before: boolean): Row {
-  const bytes = Buffer.byteLength(body);
-  if (bytes > ROBOTS_MAX_BYTES) throw new Error(`robots-bench: ${name} is ${bytes} bytes, over the ${ROBOTS_MAX_BYTES} a crawler reads`);
+function measure(name: string, why: string, text: string, before: boolean): Row {
+  const body = Buffer.from(text);
+  if (body.length > ROBOTS_MAX_BYTES) throw new Error(`robots-bench: ${name} is ${body.length} bytes, over the ${ROBOTS_MAX_BYTES} a crawler reads`);
+  const cold = JSON.parse(execFileSync(process.execPath, [...process.execArgv, SELF, '--child', name], { encoding: 'utf8' })) as Row['cold'];
   const compile: number[] = [];
-  let rules = parseRobots(`${ORIGIN}/robots.txt`, body, UA);
-  for (let i = 0; i < COMPILE_RUNS; i++) {
-    const t = process.hrtime.bigint();
-    rules = parseRobots(`${ORIGIN}/robots.txt`, body, UA);
-    compile.push(ms(process.hrtime.bigint() - t));
+  const adopt: number[] = [];
+  let json = '';
+  for (let i = 0; i < WARM_RUNS; i++) {
+    const run = compileAndAdopt(body);
+    compile.push(run.compileMs);
+    adopt.push(run.adoptMs);
+    json = run.json;
   }
+  const rules = robotsRules(ROBOTS_URL, JSON.parse(json) as CompiledRobots);
   const urls = PATHS.map((p) => ORIGIN + p);
   for (const url of urls) rules.check(url); // warm
   const times: number[] = [];
@@ -63,22 +97,21 @@ function measure(name: string, why: string, body: string, before: boolean): Row 
     for (const url of urls) {
       const t = process.hrtime.bigint();
       const result = rules.check(url);
-      times.push(ms(process.hrtime.bigint() - t) * 1000);
+      times.push(Number(process.hrtime.bigint() - t) / 1000);
       stepsMax = Math.max(stepsMax, result.steps);
       if (round === 0) kinds.set(result.kind, (kinds.get(result.kind) ?? 0) + 1);
     }
   }
   let beforeMs: number | null = null;
   if (before) {
-    const oracle = robotsParser(`${ORIGIN}/robots.txt`, body);
     const t = process.hrtime.bigint();
-    oracle.isAllowed(urls[0], UA);
-    beforeMs = ms(process.hrtime.bigint() - t);
+    robotsParser(ROBOTS_URL, text).isAllowed(urls[0], UA);
+    beforeMs = Number(process.hrtime.bigint() - t) / 1e6;
   }
-  const c = sorted(compile);
   const t = sorted(times);
   return {
-    name, why, bytes, rules: rules.ruleCount, compileMin: c[0], compileMedian: c[c.length >> 1],
+    name, why, bytes: body.length, rules: rules.ruleCount, formBytes: json.length, cold,
+    warmCompileMs: sorted(compile)[compile.length >> 1], warmAdoptMs: sorted(adopt)[adopt.length >> 1],
     verdicts: [...kinds].map(([k, n]) => `${n} ${k}`).join(', '), stepsMax: Math.ceil(stepsMax),
     checkP50Us: t[t.length >> 1], checkMaxUs: t[t.length - 1], beforeMs,
   };
@@ -86,31 +119,35 @@ function measure(name: string, why: string, body: string, before: boolean): Row 
 
 const before = !process.argv.includes('--no-before');
 const rows: Row[] = [];
+const loadAtStart = os.loadavg()[0];
 for (const [name, { why, body }] of Object.entries(COSTLY_ROBOTS)) {
-  const row = measure(name, why, body(), before);
-  rows.push(row);
-  console.log(`${name.padEnd(12)} ${String(row.bytes).padStart(7)} B  ${String(row.rules).padStart(6)} rules  compile ${fmt(row.compileMin)}/${fmt(row.compileMedian)} ms  ` +
-    `check p50 ${fmt(row.checkP50Us)} µs max ${fmt(row.checkMaxUs)} µs  steps ≤ ${row.stepsMax}  (${row.verdicts})` +
-    (row.beforeMs === null ? '' : `  robots-parser ${fmt(row.beforeMs)} ms`));
+  const r = measure(name, why, body(), before);
+  rows.push(r);
+  console.log(`${name.padEnd(12)} ${String(r.bytes).padStart(7)} B ${String(r.rules).padStart(6)} rules | worker compile cold ${fmt(r.cold.compileMs)} warm ${fmt(r.warmCompileMs)} ms | ` +
+    `primary adopt cold ${fmt(r.cold.adoptMs)} warm ${fmt(r.warmAdoptMs)} ms (${r.formBytes} B) | check p50 ${fmt(r.checkP50Us)} µs max ${fmt(r.checkMaxUs)} µs, ≤ ${r.stepsMax} steps (${r.verdicts})` +
+    (r.beforeMs === null ? '' : ` | robots-parser ${fmt(r.beforeMs)} ms`));
 }
 
 const m = machineInfo();
-const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
+const load = `${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end`;
 const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
-const body = [
+const doc = [
   '## robots.txt (`npm run bench:robots`)',
   '',
-  `Measured ${when} UTC on ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node}, ${m.platform}; load average ${load} (a shared machine: times are wall-clock and include other people's work, steps do not).`,
+  `Measured ${when} UTC on ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node}, ${m.platform}; load average ${load} ` +
+    '(a machine shared with other test runs: CPU times are this process\'s own, check times are wall-clock and include being descheduled; steps are exact).',
   '',
-  `Each file is read and compiled ${COMPILE_RUNS} times (min / median), then checked against ${PATHS.length} paths of 2,000 characters, ${CHECK_ROUNDS} rounds after one warm-up round. ` +
-    `Budget: ${ROBOTS_COST.checkSteps.toLocaleString('en-US')} steps per check (past it the file is unusable), ${ROBOTS_COST.turnSteps.toLocaleString('en-US')} per turn of a host.`,
+  `The worker reads and compiles each file (CPU ms: cold = the first file a fresh process reads; warm = median of ${WARM_RUNS}); the primary adopts the compiled form it is sent ` +
+    `(JSON.parse and robotsRules, CPU ms, cold and warm; the form's size in bytes), then checks ${PATHS.length} paths of 2,000 characters, ${CHECK_ROUNDS} rounds after one warm-up round. ` +
+    `Budgets: ${ROBOTS_COST.checkSteps.toLocaleString('en-US')} steps per check (past them the file is unusable), ${ROBOTS_COST.turnSteps.toLocaleString('en-US')} per turn of a host.`,
   '',
-  '| File | Bytes | Rules (distinct) | Read + compile, ms (min / median) | Check p50 / max, µs | Steps per check, max | Verdicts | robots-parser, one check |',
-  '|---|---|---|---|---|---|---|---|',
-  ...rows.map((r) => `| ${r.name}: ${r.why} | ${r.bytes.toLocaleString('en-US')} | ${r.rules.toLocaleString('en-US')} | ${fmt(r.compileMin)} / ${fmt(r.compileMedian)} | ` +
-    `${fmt(r.checkP50Us)} / ${fmt(r.checkMaxUs)} | ${r.stepsMax.toLocaleString('en-US')} | ${r.verdicts} | ${r.beforeMs === null ? '–' : `${fmt(r.beforeMs)} ms`} |`),
+  '| File | Bytes | Rules (distinct) | Worker: read + compile, cold / warm ms | Primary: adopt, cold / warm ms (form bytes) | Check p50 / max, µs | Steps per check, max | Verdicts | robots-parser, one check |',
+  '|---|---|---|---|---|---|---|---|---|',
+  ...rows.map((r) => `| ${r.name}: ${r.why} | ${r.bytes.toLocaleString('en-US')} | ${r.rules.toLocaleString('en-US')} | ${fmt(r.cold.compileMs)} / ${fmt(r.warmCompileMs)} | ` +
+    `${fmt(r.cold.adoptMs)} / ${fmt(r.warmAdoptMs)} (${r.formBytes.toLocaleString('en-US')}) | ${fmt(r.checkP50Us)} / ${fmt(r.checkMaxUs)} | ${r.stepsMax.toLocaleString('en-US')} | ${r.verdicts} | ` +
+    `${r.beforeMs === null ? '–' : `${fmt(r.beforeMs)} ms`} |`),
 ].join('\n');
 if (!process.argv.includes('--no-doc')) {
-  writeSection(DOC, MARKERS, body);
+  writeSection(DOC, MARKERS, doc);
   console.log(`wrote ${path.relative(process.cwd(), DOC)}`);
 }

@@ -105,7 +105,9 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     const home = coordinator.dispatch(10_010 + DELAY_MS)!;
     assert.equal(home.url, `${COSTLY}${HOME}`);
     const links = Array.from({ length: 200 }, (_, i) => `${COSTLY}/p${i}/${'y'.repeat(1900)}`);
-    const perCheck = parseRobots(`${COSTLY}/robots.txt`, costly, config().userAgent).check(links[0]);
+    const alone = parseRobots(`${COSTLY}/robots.txt`, costly, config().userAgent);
+    alone.check(links[1]); // the first check also makes the segments' tables
+    const perCheck = alone.check(links[0]);
     assert.equal(perCheck.kind, 'disallowed');
     coordinator.onResult(result(home.jobId, { status: 200, page: page(home.url, links) }), 10_120);
     coordinator.flush(10_120);
@@ -122,7 +124,7 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     const firstTurn = skipped();
     assert.ok(firstTurn > 0 && firstTurn < links.length, `${firstTurn} of ${links.length} checked in one turn`);
     const perTurn = ROBOTS_COST.turnSteps / perCheck.steps;
-    assert.ok(firstTurn >= Math.floor(perTurn) && firstTurn <= Math.ceil(perTurn), `a turn holds turnSteps of checks: ${firstTurn}, ${perCheck.steps} steps each`);
+    assert.ok(firstTurn >= Math.floor(perTurn) - 1 && firstTurn <= Math.ceil(perTurn), `a turn holds turnSteps of checks: ${firstTurn}, ${perCheck.steps} steps each`);
     // The next call, at the same moment, goes to the other host.
     assert.equal(coordinator.dispatch(t)?.url, `${CALM}/`);
     // The costly host's next turn comes a delay later, as if its checks had been a request.

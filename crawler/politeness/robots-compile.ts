@@ -115,51 +115,78 @@ export function lastAtOrBefore(prefixes: readonly string[], text: string): numbe
  * against; pauses every WORK_PER_PAUSE rules (see the module comment).
  */
 export function* compileRules(rules: readonly RobotsRule[]): Generator<void, CompactRules> {
+  // Each loop runs in a plain function, over WORK_PER_PAUSE items at a time, which V8 optimizes as it
+  // runs; a generator's own loops it would not.
   const keys = new Map<string, number>(); // shape → its highest key
-  let work = 0;
-  for (const rule of rules) {
-    if (++work % WORK_PER_PAUSE === 0) yield;
+  for (let from = 0; from < rules.length; from += WORK_PER_PAUSE) {
+    mergeShapes(rules, from, Math.min(rules.length, from + WORK_PER_PAUSE), keys);
+    yield;
+  }
+  const ids = [...keys.keys()];
+  const shapes: Shape[] = [];
+  for (let from = 0; from < ids.length; from += WORK_PER_PAUSE) {
+    for (let i = from; i < Math.min(ids.length, from + WORK_PER_PAUSE); i++) shapes.push(shapeOf(ids[i], keys.get(ids[i])!));
+    yield;
+  }
+  const sorted = shapes.map((shape) => shape.prefix).sort();
+  const prefixes = sorted.filter((p, i) => i === 0 || p !== sorted[i - 1]);
+  const out: CompactRules = {
+    size: keys.size, prefixes, parent: linkPrefixes(prefixes),
+    literalKey: new Array<number>(prefixes.length).fill(-1), exactKey: new Array<number>(prefixes.length).fill(-1),
+    wildAt: [0], key: [], anchored: [], minLength: [], segAt: [0], charAt: [0], chars: '',
+  };
+  yield;
+  const wild: Shape[][] = Array.from({ length: prefixes.length }, () => []);
+  for (let from = 0; from < shapes.length; from += WORK_PER_PAUSE) {
+    fileShapes(shapes, from, Math.min(shapes.length, from + WORK_PER_PAUSE), out, wild);
+    yield;
+  }
+  flatten(wild, out);
+  return out;
+}
+
+/** Merges `rules[from, to)` into `keys` (shape → its highest key). */
+function mergeShapes(rules: readonly RobotsRule[], from: number, to: number, keys: Map<string, number>): void {
+  for (let i = from; i < to; i++) {
+    const rule = rules[i];
     const key = rule.pattern.length * 2 + (rule.allow ? 1 : 0);
     const id = shapeId(rule.pattern);
     const seen = keys.get(id);
     if (seen === undefined || key > seen) keys.set(id, key);
   }
-  const shapes: Shape[] = [];
-  for (const [id, key] of keys) {
-    if (++work % WORK_PER_PAUSE === 0) yield;
-    shapes.push(shapeOf(id, key));
-  }
-  const sorted = shapes.map((shape) => shape.prefix).sort();
-  const prefixes = sorted.filter((p, i) => i === 0 || p !== sorted[i - 1]);
-  const n = prefixes.length;
-  const parent = new Array<number>(n);
+}
+
+/** For each of the sorted `prefixes`, the index of the longest other one it starts with, or -1. */
+function linkPrefixes(prefixes: readonly string[]): number[] {
+  const parent = new Array<number>(prefixes.length);
   // In sorted order a string comes after the prefixes it starts with, and after their other descendants.
   const stack: number[] = [];
-  for (let i = 0; i < n; i++) {
+  for (let i = 0; i < prefixes.length; i++) {
     while (stack.length > 0 && !prefixes[i].startsWith(prefixes[stack[stack.length - 1]])) stack.pop();
     parent[i] = stack.length > 0 ? stack[stack.length - 1] : -1;
     stack.push(i);
   }
-  const literalKey = new Array<number>(n).fill(-1);
-  const exactKey = new Array<number>(n).fill(-1);
-  const wild: Shape[][] = Array.from({ length: n }, () => []);
-  for (const shape of shapes) {
-    if (++work % WORK_PER_PAUSE === 0) yield;
-    const i = lastAtOrBefore(prefixes, shape.prefix);
+  return parent;
+}
+
+/** Files `shapes[from, to)` under their prefixes: literal ones as keys of `out`, wildcard ones in `wild`. */
+function fileShapes(shapes: readonly Shape[], from: number, to: number, out: CompactRules, wild: Shape[][]): void {
+  for (let j = from; j < to; j++) {
+    const shape = shapes[j];
+    const i = lastAtOrBefore(out.prefixes, shape.prefix);
     if (shape.segments.length > 0) wild[i].push(shape);
-    else if (shape.anchored) exactKey[i] = Math.max(exactKey[i], shape.key);
-    else literalKey[i] = Math.max(literalKey[i], shape.key);
+    else if (shape.anchored) out.exactKey[i] = Math.max(out.exactKey[i], shape.key);
+    else out.literalKey[i] = Math.max(out.literalKey[i], shape.key);
   }
-  const out: CompactRules = {
-    size: keys.size, prefixes, parent, literalKey, exactKey,
-    wildAt: [0], key: [], anchored: [], minLength: [], segAt: [0], charAt: [0], chars: '',
-  };
+}
+
+/** Lays the wildcard rules out in `out`, each prefix's highest key first, their segments end to end. */
+function flatten(wild: Shape[][], out: CompactRules): void {
   const chars: string[] = [];
   let length = 0;
   for (const list of wild) {
     list.sort((a, b) => b.key - a.key);
     for (const { prefix, segments, anchored, key } of list) {
-      if (++work % WORK_PER_PAUSE === 0) yield;
       out.key.push(key);
       out.anchored.push(anchored ? 1 : 0);
       let minLength = prefix.length;
@@ -175,5 +202,4 @@ export function* compileRules(rules: readonly RobotsRule[]): Generator<void, Com
     out.wildAt.push(out.key.length);
   }
   out.chars = chars.join('');
-  return out;
 }

@@ -66,13 +66,19 @@ export class CompiledRules {
   private readonly segAt: Int32Array;
   private readonly charAt: Int32Array;
   /** Every segment's characters, end to end. */
+  private readonly text: string;
+  /** The same as codes, and each segment's KMP failure table at the same places: filled when a search first needs them. */
   private readonly chars: Uint16Array;
-  /** Every segment's KMP failure table, at the same places as its characters. */
   private readonly failure: Int32Array;
+  /** 1 for each segment whose codes and failure table are filled. */
+  private readonly ready: Uint8Array;
   /** Rules left once equal ones are merged. */
   readonly size: number;
 
-  /** Adopts compiled rules: linear in their size, native copies but for the segments' failure tables. */
+  /**
+   * Adopts compiled rules with native copies only: the segments' codes and KMP tables are made when a
+   * check first searches for them, within its budget (a segment longer than the path is never searched).
+   */
   constructor(c: CompactRules) {
     this.size = c.size;
     this.prefixes = c.prefixes;
@@ -85,9 +91,10 @@ export class CompiledRules {
     this.minLength = Int32Array.from(c.minLength);
     this.segAt = Int32Array.from(c.segAt);
     this.charAt = Int32Array.from(c.charAt);
-    this.chars = codesOf(c.chars);
-    this.failure = new Int32Array(this.chars.length);
-    for (let k = 0; k + 1 < this.charAt.length; k++) fillFailure(this.chars, this.failure, this.charAt[k], this.charAt[k + 1]);
+    this.text = c.chars;
+    this.chars = new Uint16Array(c.chars.length);
+    this.failure = new Int32Array(c.chars.length);
+    this.ready = new Uint8Array(Math.max(0, this.charAt.length - 1));
   }
 
   /**
@@ -158,7 +165,7 @@ export class CompiledRules {
     const path = probe.path;
     probe.steps += STEP.search + m;
     if (path.length - m < pos) return false;
-    for (let q = 0; q < m; q++) if (path.charCodeAt(path.length - m + q) !== this.chars[from + q]) return false;
+    for (let q = 0; q < m; q++) if (path.charCodeAt(path.length - m + q) !== this.text.charCodeAt(from + q)) return false;
     return true;
   }
 
@@ -175,8 +182,16 @@ export class CompiledRules {
     const m = this.charAt[k + 1] - at;
     const text = probe.path;
     const n = text.length;
-    const first = String.fromCharCode(chars[at]);
+    if (m > n - from) return -1;
+    const first = this.text[at];
     probe.steps += STEP.search;
+    if (this.ready[k] === 0) {
+      // First search for this segment: its codes and KMP table, two steps a character.
+      for (let i = 0; i < m; i++) chars[at + i] = this.text.charCodeAt(at + i);
+      fillFailure(chars, failure, at, at + m);
+      this.ready[k] = 1;
+      probe.steps += 2 * m;
+    }
     let codes = probe.codes;
     let q = 0; // characters of the segment matched so far
     for (let i = from; i < n; ) {
