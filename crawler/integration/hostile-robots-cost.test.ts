@@ -12,6 +12,8 @@ import assert from 'node:assert/strict';
 import { startTestWeb, generateSite, generatedDepth, politenessReport, waitFor, type RequestRecord, type TestSite, type TestWeb } from '../../test-support/test-web.ts';
 import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-harness.ts';
 import { COSTLY_ROBOTS, longPaths } from '../../test-support/costly-robots.ts';
+import { crawlWorkerPids } from '../../test-support/hostile-pages.ts';
+import { sampleMemory, type MemorySampler } from '../../test-support/memory-sampler.ts';
 import { BACKOFF } from '../politeness/backoff.ts';
 import { ROBOTS_COST } from '../politeness/robots.ts';
 import type { DomainInfo } from '../coordination/protocol.ts';
@@ -31,6 +33,8 @@ const LATE_MS = 1500;
 const NEAR_BUDGET_LINKS = 1000;
 /** The near-budget host's Crawl-delay, in seconds: its links become due while the healthy site is crawled. */
 const NEAR_BUDGET_DELAY_S = 2;
+/** The peak memory any crawl worker or the primary may reach over the file, as for the other hostile sites. */
+const RSS_BOUND_MiB = 250;
 
 /** A page of plain links (each link once: a long path is 2,000 characters). */
 const linkPage = (paths: readonly string[]) => `<!doctype html><title>Links</title>${paths.map((p) => `<a href="${p}">x</a>`).join('')}`;
@@ -49,6 +53,7 @@ function latest(log: readonly RequestRecord[]): { ms: number; which: string } {
 describe('costly robots.txt files through the real cluster', () => {
   let web: TestWeb;
   let crawler: CrawlerHarness;
+  let memory: MemorySampler;
   let healthy: TestSite;
   let again: TestSite;
   const costly = new Map<string, TestSite>();
@@ -86,6 +91,7 @@ describe('costly robots.txt files through the real cluster', () => {
       links.set(name, plan[name]);
     });
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
+    memory = sampleMemory(() => [...crawlWorkerPids(crawler), ...(crawler.primary.pid === undefined ? [] : [crawler.primary.pid])]);
     // The near-budget host's page of long links is read first: a worker parsing a page of megabytes holds
     // that worker's other fetches (a cost of big pages, measured in hostile-traps), which is not what this
     // file is about. Its links are then judged while everything else happens.
@@ -96,6 +102,7 @@ describe('costly robots.txt files through the real cluster', () => {
   });
 
   after(async () => {
+    memory?.stop();
     await crawler?.close();
     await web?.close();
   });
@@ -164,5 +171,9 @@ describe('costly robots.txt files through the real cluster', () => {
       assert.equal(crawler.frontier(site(name).url(links.get(name)!.more[0]))?.state, 'skipped', `${name}: a new long link judged by them`);
     }
     assert.equal(crawler.primary.exitCode, null, 'the restarted primary runs');
+    const mem = memory.stop();
+    console.log(`# hostile-robots-cost: peak RSS of the workers and the primary ${mem.peakRssMiB} MiB (VmHWM ${mem.peakHwmMiB} MiB) over ${mem.samples} samples`);
+    assert.ok(mem.samples > 3);
+    assert.ok(mem.peakHwmMiB < RSS_BOUND_MiB, `peak memory ${mem.peakHwmMiB} MiB stays under ${RSS_BOUND_MiB} MiB`);
   });
 });

@@ -12,14 +12,15 @@
  *
  * Where the work is done, and why:
  * - Reading and compiling a file (compileRobots) happens in the crawler worker that fetched it. It is
- *   linear in the bytes, which RFC 9309's 500 KiB bounds, but that is still tens of milliseconds for
- *   the worst files, far more with cold code on a loaded machine (measured 0.7 s for 25,000 rules): in
- *   the primary it would hold every other host's clock. A worker already reads everything a site
- *   sends, and holding its own loop delays only the fetches it runs.
- * - The primary adopts the compiled form (robotsRules: native copies into typed arrays) and keeps it
- *   with the host's row, so a restart or a 304 uses it again without reading the file. The file is
- *   read in the primary only for a row stored before the compiled form existed or for another product
- *   token (a changed CRAWL_USER_AGENT): once, when its host is first due.
+ *   linear in the bytes, which RFC 9309's 500 KiB bounds, but that is still 0.1-0.3 s of CPU for the
+ *   worst files with cold code (25,000 rules; docs/benchmarks.md), and several times that in wall time
+ *   on a loaded machine (measured: 1.1 s in the primary, the healthy site beside it 2-5 s late): in the
+ *   primary it would hold every other host's clock. A worker already reads everything a site sends;
+ *   it pauses every few thousand lines (compileRobotsInSteps), so its other fetches go on meanwhile.
+ * - The primary adopts the compiled form (robotsRules: native copies into typed arrays, a few ms for
+ *   the largest) and keeps it with the host's row instead of the file, so a restart or a 304 uses it
+ *   again without reading anything. Rules kept for another product token (a changed CRAWL_USER_AGENT),
+ *   or by an earlier version, make the host ask robots.txt again.
  * - Checks run in the primary, at dispatch: a URL must be judged before its host's slot is given out,
  *   and a round trip to a worker per URL would put IPC in front of every request. Each check is cut
  *   off at ROBOTS_COST.checkSteps (a file that needs more is unusable: its host is handled as broken),
