@@ -1,11 +1,12 @@
 import type { Database } from 'better-sqlite3';
+import type { RobotsStatus } from '../shared/enumerations.ts';
 
 /** What the crawler knows of one host, as stored. */
 export interface HostRow {
   origin: string;
   host: string;
   /** `unusable`: fetched, but its rules cost more than the crawler's budget to check (crawler/politeness/robots-matcher.ts). */
-  robotsStatus: 'pending' | 'ok' | 'allow-all' | 'unreachable' | 'unusable';
+  robotsStatus: RobotsStatus;
   robotsHttpStatus: number | null;
   /** A robots.txt as stored by earlier versions; now always written null (robotsRules is kept instead). */
   robotsBody: string | null;
