@@ -5,12 +5,16 @@ import type { RobotsStatus } from '../shared/enumerations.ts';
 export interface HostRow {
   origin: string;
   host: string;
+  /** `unusable`: fetched, but its rules cost more than the crawler's budget to check (crawler/politeness/robots-matcher.ts). */
   robotsStatus: RobotsStatus;
   robotsHttpStatus: number | null;
+  /** A robots.txt as stored by earlier versions; now always written null (robotsRules is kept instead). */
   robotsBody: string | null;
   /** Validators of the stored robots.txt (its refresh asks If-None-Match / If-Modified-Since). */
   robotsEtag: string | null;
   robotsLastModified: string | null;
+  /** The host's robots.txt as a crawler worker compiled it for our product token (JSON of CompiledRobots), or null. */
+  robotsRules: string | null;
   robotsFetchedAt: number | null;
   robotsExpiresAt: number | null;
   crawlDelayMs: number | null;
@@ -28,16 +32,23 @@ export interface HostRow {
 const COLUMNS: Array<[keyof HostRow, string]> = [
   ['origin', 'origin'], ['host', 'host'], ['robotsStatus', 'robots_status'], ['robotsHttpStatus', 'robots_http_status'],
   ['robotsBody', 'robots_body'], ['robotsEtag', 'robots_etag'], ['robotsLastModified', 'robots_last_modified'],
+  ['robotsRules', 'robots_rules'],
   ['robotsFetchedAt', 'robots_fetched_at'], ['robotsExpiresAt', 'robots_expires_at'],
   ['crawlDelayMs', 'crawl_delay_ms'], ['backoffMs', 'backoff_ms'], ['backoffUntil', 'backoff_until'],
   ['backoffReason', 'backoff_reason'], ['consecutiveErrors', 'consecutive_errors'], ['lastRequestStart', 'last_request_start'],
   ['lastRequestEnd', 'last_request_end'], ['fetchedCount', 'fetched_count'], ['errorCount', 'error_count'], ['lastError', 'last_error'],
 ];
 
+/**
+ * The host's stored robots.txt rules (compiled, up to a few times the 500 KiB of the file): written by
+ * saveRobotsFile when they change, not with the rest of the row each time a host's request ends.
+ */
+const ROBOTS_FILE = new Set<keyof HostRow>(['robotsBody', 'robotsRules']);
+
 /** A host never contacted yet. */
 export function newHostRow(origin: string, host: string): HostRow {
   return {
-    origin, host, robotsStatus: 'pending', robotsHttpStatus: null, robotsBody: null, robotsEtag: null, robotsLastModified: null, robotsFetchedAt: null,
+    origin, host, robotsStatus: 'pending', robotsHttpStatus: null, robotsBody: null, robotsEtag: null, robotsLastModified: null, robotsRules: null, robotsFetchedAt: null,
     robotsExpiresAt: null, crawlDelayMs: null, backoffMs: 0, backoffUntil: 0, backoffReason: null, consecutiveErrors: 0,
     lastRequestStart: null, lastRequestEnd: null, fetchedCount: 0, errorCount: 0, lastError: null,
   };
@@ -49,8 +60,9 @@ export function hostQueries(db: Database) {
   const upsert = db.prepare(
     `INSERT INTO hosts (${COLUMNS.map(([, c]) => c).join(', ')}, updated_at)
      VALUES (${COLUMNS.map(([k]) => `@${k}`).join(', ')}, @updatedAt)
-     ON CONFLICT (origin) DO UPDATE SET ${COLUMNS.slice(1).map(([k, c]) => `${c} = @${k}`).join(', ')}, updated_at = @updatedAt`,
+     ON CONFLICT (origin) DO UPDATE SET ${COLUMNS.slice(1).filter(([k]) => !ROBOTS_FILE.has(k)).map(([k, c]) => `${c} = @${k}`).join(', ')}, updated_at = @updatedAt`,
   );
+  const robotsFile = db.prepare(`UPDATE hosts SET robots_body = ?, robots_rules = ? WHERE origin = ?`);
   const start = db.prepare(`UPDATE hosts SET last_request_start = ? WHERE origin = ?`);
 
   return {
@@ -58,9 +70,13 @@ export function hostQueries(db: Database) {
     allHosts(): HostRow[] {
       return select.all() as HostRow[];
     },
-    /** Writes a host's whole state. */
+    /** Writes a host's state: all of it for a new host, else all but its robots.txt file (see saveRobotsFile). */
     saveHost(h: HostRow, now: number): void {
       upsert.run({ ...h, updatedAt: now });
+    },
+    /** Writes a known host's robots.txt body and compiled rules (they change about once a day at most). */
+    saveRobotsFile(origin: string, body: string | null, rules: string | null): void {
+      robotsFile.run(body, rules, origin);
     },
     /**
      * Records, before the request is sent, that a request to the host starts: if the crawler dies before it

@@ -19,7 +19,7 @@ export const CRAWLER_STATES = ['starting', 'running', 'restarting', 'stopped'] a
 export type CrawlerState = (typeof CRAWLER_STATES)[number];
 
 /** What the crawler is doing with a host (`state` in /api/domains; docs/api.md says each in words). */
-export const DOMAIN_STATES = ['crawling', 'waiting', 'backoff', 'robots-blocked', 'robots-unreachable', 'failing', 'idle'] as const;
+export const DOMAIN_STATES = ['crawling', 'waiting', 'backoff', 'robots-blocked', 'robots-unreachable', 'robots-unusable', 'failing', 'idle'] as const;
 /** One of DOMAIN_STATES. */
 export type DomainState = (typeof DOMAIN_STATES)[number];
 
@@ -28,8 +28,11 @@ export const DELAY_SOURCES = ['default', 'crawl-delay', 'retry-after', 'backoff'
 /** One of DELAY_SOURCES. */
 export type DelaySource = (typeof DELAY_SOURCES)[number];
 
-/** What is known of a host's robots.txt: not read yet, rules in force, no rules (4xx), or unreachable (5xx, 429, failed). */
-export const ROBOTS_STATUSES = ['pending', 'ok', 'allow-all', 'unreachable'] as const;
+/**
+ * What is known of a host's robots.txt: not read yet, rules in force, no rules (4xx), unreachable (5xx,
+ * 429, failed), or unusable (read, but its rules cost more than the crawler's budget to check).
+ */
+export const ROBOTS_STATUSES = ['pending', 'ok', 'allow-all', 'unreachable', 'unusable'] as const;
 /** One of ROBOTS_STATUSES. */
 export type RobotsStatus = (typeof ROBOTS_STATUSES)[number];
 

@@ -105,8 +105,9 @@ export class Coordinator {
   }
 
   /**
-   * The next job to hand an idle worker, or undefined if no host is due. Checks robots rules (a
-   * disallowed URL is skipped without touching the host's clock) and robots expiry.
+   * The next job to hand an idle worker, or undefined if no host is due (or a host's turn just ended on
+   * robots checks: the next call, on a later tick, goes on). Checks robots rules (a disallowed URL is
+   * skipped without touching the host's clock) and robots expiry.
    */
   dispatch(now: number): FetchJob | undefined {
     for (;;) {
@@ -126,6 +127,13 @@ export class Coordinator {
           this.scheduler.add(origin, job);
           this.hosts.needRobots(origin, 0);
           continue;
+        }
+        if (verdict === 'later') {
+          // The host's turn ended on robots checks (see HostBook.robotsVerdict): the job waits for its next
+          // turn, other hosts go first, and the primary's loop gets to other events before more dispatch.
+          this.scheduler.complete(origin, now);
+          this.scheduler.add(origin, job);
+          return undefined;
         }
         if (verdict === 'disallowed') {
           this.scheduler.complete(origin, -Infinity);
@@ -147,6 +155,7 @@ export class Coordinator {
         : job.refetch ? this.pages.validators(job.url) : undefined; // no lookup on a first crawl
       this.inFlight.set(jobId, { job, origin, dispatchedAt: now, conditional: validators !== undefined });
       const out: FetchJob = { jobId, kind: job.kind, url: job.url, origin };
+      if (job.kind === 'robots') out.robotsFor = job.forOrigin; // the worker compiles the file for that origin
       if (validators) out.validators = validators; // a page or robots.txt stored before: asked for conditionally
       return out;
     }

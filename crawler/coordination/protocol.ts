@@ -8,6 +8,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DELAY_SOURCES, DOMAIN_STATES, ROBOTS_STATUSES, type FileType } from '../../shared/enumerations.ts';
 import { nullableInteger, nullableString, stringEnum } from '../../shared/json-schema.ts';
 import type { SitemapEntries } from '../extract/sitemap.ts';
+import type { CompiledRobots } from '../politeness/robots.ts';
 
 /** What a worker is asked to fetch: a page, a host's /robots.txt, or a sitemap its robots.txt listed. */
 export interface FetchJob {
@@ -15,6 +16,8 @@ export interface FetchJob {
   kind: 'page' | 'robots' | 'sitemap';
   url: string;
   origin: string;
+  /** Robots jobs: the origin whose rules the file gives (the one that asked, when this is a redirect's hop). */
+  robotsFor?: string;
   /**
    * Set when the page is stored already and was served with an ETag or Last-Modified: the request is
    * conditional (If-None-Match / If-Modified-Since), so an unchanged page costs the site a 304.
@@ -85,8 +88,13 @@ export interface FetchResult {
   /** Absolute redirect target (normalized if acceptable) for 3xx with Location. */
   location: string | null;
   locationRefusal: string | null;
-  /** Robots jobs: the body text (at most 500 KiB). */
+  /**
+   * Robots jobs: the body text (at most 500 KiB). Workers send robotsRules instead and leave this null;
+   * the primary reads a body only from a result without them (tests and benchmarks build such results).
+   */
   robotsBody: string | null;
+  /** Robots jobs with a body: the file read and compiled by the worker, so that the primary never reads it. */
+  robotsRules?: CompiledRobots;
   page: ParsedPage | null;
   /** Sitemap jobs: what the sitemap lists (crawler/extract/sitemap.ts). */
   sitemap?: SitemapEntries;

@@ -1,6 +1,6 @@
 /**
  * What a crawler worker does with one job: fetches it (fetcher.ts, with its limits), then reads the
- * body as the job's kind asks: a robots.txt's text, a sitemap's entries, or a page or document (HTML,
+ * body as the job's kind asks: a robots.txt read and compiled (so that the primary never reads it), a sitemap's entries, or a page or document (HTML,
  * PDF in a thread of its own, plain text, Markdown) read and its links judged. Every failure, the parser's included, becomes the result's `error`: a job fails, the worker
  * never does. crawler/worker.ts wires it to the primary's messages.
  */
@@ -12,6 +12,7 @@ import { processTextDocument } from '../extract/text-document.ts';
 import { extractPdf, PDF_LIMITS } from '../extract/pdf-runner.ts';
 import { pdfPage } from '../extract/pdf-document.ts';
 import { parseSitemap, SITEMAP_MAX_BYTES, sitemapText } from '../extract/sitemap.ts';
+import { compileRobotsInSteps, type CompiledRobots } from '../politeness/robots.ts';
 import type { FetchJob, FetchResult, ParsedPage, WorkerSettings } from '../coordination/protocol.ts';
 
 /**
@@ -38,6 +39,19 @@ async function parse(job: FetchJob, body: Buffer, headers: Record<string, string
   }
 }
 
+/**
+ * Reads and compiles a robots.txt in the worker, so that the primary never reads the file (see
+ * crawler/politeness/robots.ts), pausing every few thousand lines or rules for this worker's other fetches.
+ */
+async function readRobots(robotsUrl: string, body: Buffer, userAgent: string): Promise<CompiledRobots> {
+  const steps = compileRobotsInSteps(robotsUrl, body, userAgent);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 /** Runs one job with the worker's settings and agent; `now` is the worker's clock (for a failure's times). */
 export async function runJob(job: FetchJob, s: WorkerSettings, agent: Agent, now: () => number): Promise<FetchResult> {
   const startedAt = now();
@@ -52,7 +66,7 @@ export async function runJob(job: FetchJob, s: WorkerSettings, agent: Agent, now
     });
     const result = resultFromResponse(job, raw, s.allowPrivate);
     if (raw.body && job.kind === 'robots') {
-      result.robotsBody = raw.body.toString('utf8');
+      result.robotsRules = await readRobots(`${job.robotsFor ?? job.origin}/robots.txt`, raw.body, s.userAgent);
     } else if (raw.body && job.kind === 'sitemap') {
       result.sitemap = parseSitemap(sitemapText(raw.body), job.url, { allowPrivate: s.allowPrivate });
     } else if (raw.body) {

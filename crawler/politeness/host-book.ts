@@ -3,8 +3,8 @@ import { sitemapJobQueries, type SitemapJobRow } from '../../db/sitemap-jobs.ts'
 import type { Scheduler } from './scheduler.ts';
 import { BACKOFF, nextBackoffMs, type BackoffRule } from './backoff.ts';
 import {
-  allowAllRules, disallowAllRules, parseRobots, robotsOutcomeForStatus,
-  ROBOTS_CACHE_MS, ROBOTS_MAX_REDIRECTS, type RobotsRules,
+  allowAllRules, compileRobots, disallowAllRules, isCompiledFor, robotsCostMessage, robotsOutcomeForStatus, robotsRules, rulesLater,
+  ROBOTS_CACHE_MS, ROBOTS_COST, ROBOTS_MAX_REDIRECTS, type CompiledRobots, type RobotsRules,
 } from './robots.ts';
 import { describeHost, RequestRing } from './host-report.ts';
 import { SITEMAPS_PER_FILE } from '../extract/sitemap.ts';
@@ -17,8 +17,11 @@ type SitemapJobQueries = ReturnType<typeof sitemapJobQueries>;
 /** Whether a robots job fetches the robots.txt of the host it asks for (not a hop of a redirect to another file). */
 const isOwnRobotsFile = (job: CrawlJob): boolean => job.url === `${job.forOrigin}/robots.txt`;
 
-/** What the robots.txt rules say about a page job at dispatch time. */
-export type RobotsVerdict = 'allowed' | 'disallowed' | 'expired';
+/**
+ * What the robots.txt rules say about a page job at dispatch time; `later`: the host's turn is over before
+ * its rules could say (see robotsVerdict), and the job waits for the next one.
+ */
+export type RobotsVerdict = 'allowed' | 'disallowed' | 'expired' | 'later';
 
 /** A failed request as its host counts it (the failure of crawler/coordination/page-outcome.ts has this shape). */
 export interface HostFailure {
@@ -46,6 +49,8 @@ export class HostBook {
   private readonly rows = new Map<string, HostRow>();
   private readonly rules = new Map<string, RobotsRules>();
   private readonly robotsSkipped = new Map<string, number>();
+  /** Steps the robots checks of each host took in its current turn (see robotsVerdict). */
+  private readonly checkSteps = new Map<string, number>();
   private readonly rings = new Map<string, RequestRing>();
   /** Sitemap URLs queued or in flight, so that one listed twice (or again at a robots.txt refresh) is read once. */
   private readonly sitemapsQueued = new Set<string>();
@@ -59,7 +64,7 @@ export class HostBook {
   ) {}
 
   /**
-   * Loads the stored hosts at start: clocks, backoff, and robots rules still fresh (else a robots.txt job);
+   * Loads the stored hosts at start: clocks, backoff, and robots rules still fresh (adopted when first used, else a robots.txt job);
    * then the sitemap jobs that were not over, queued again behind their host's robots.txt if it is due.
    */
   restore(now: number): void {
@@ -69,11 +74,14 @@ export class HostBook {
       this.rows.set(row.origin, row);
       this.scheduler.restoreClock(row.origin, row.lastRequestEnd ?? -Infinity);
       this.scheduler.setBackoffUntil(row.origin, row.backoffUntil);
-      if ((row.robotsStatus === 'ok' || row.robotsStatus === 'allow-all') && (row.robotsExpiresAt ?? 0) > now) {
-        this.rules.set(row.origin, row.robotsStatus === 'ok' ? parseRobots(`${row.origin}/robots.txt`, row.robotsBody ?? '', this.userAgent) : allowAllRules());
+      // Rules kept compiled for another product token (or from before they were kept compiled) are asked again.
+      const usable = row.robotsStatus === 'allow-all' || (row.robotsStatus === 'ok' && isCompiledFor(row.robotsRules, this.userAgent));
+      if (usable && (row.robotsExpiresAt ?? 0) > now) {
+        const compiled = row.robotsRules!;
+        this.rules.set(row.origin, row.robotsStatus === 'ok' ? rulesLater(() => robotsRules(`${row.origin}/robots.txt`, JSON.parse(compiled))) : allowAllRules());
         this.scheduler.setCrawlDelay(row.origin, row.crawlDelayMs ?? undefined);
       } else {
-        this.needRobots(row.origin, row.robotsStatus === 'unreachable' ? row.backoffUntil : 0);
+        this.needRobots(row.origin, row.robotsStatus === 'unreachable' || row.robotsStatus === 'unusable' ? row.backoffUntil : 0);
       }
     }
     for (const job of this.sitemapJobs.pendingSitemapJobs()) this.addSitemapJob(job);
@@ -114,14 +122,41 @@ export class HostBook {
    */
   robotsValidators(job: CrawlJob): { etag: string | null; lastModified: string | null } | undefined {
     const h = this.rows.get(job.forOrigin);
-    if (!isOwnRobotsFile(job) || !h || h.robotsStatus !== 'ok' || h.robotsBody === null || (h.robotsEtag === null && h.robotsLastModified === null)) return undefined;
+    if (!isOwnRobotsFile(job) || !h || h.robotsStatus !== 'ok' || h.robotsRules === null || (h.robotsEtag === null && h.robotsLastModified === null)) return undefined;
     return { etag: h.robotsEtag, lastModified: h.robotsLastModified };
   }
 
-  /** Whether a page of the host may be fetched now, or its robots.txt has expired and must be fetched again first. */
+  /**
+   * Whether a page of the host may be fetched now, or its robots.txt has expired and must be fetched again
+   * first. The checks of one host share its turn: once those since its last request took
+   * ROBOTS_COST.turnSteps, the answer is `later` (its turn ends, other hosts go first). A check past
+   * ROBOTS_COST.checkSteps makes the rules unusable: the host is backed off, says why, and fetches nothing
+   * but robots.txt (after the backoff) until a later file gives usable rules; the answer is `later` too.
+   */
   robotsVerdict(origin: string, url: string, now: number): RobotsVerdict {
-    if ((this.get(origin).robotsExpiresAt ?? 0) <= now) return 'expired';
-    if (this.rules.get(origin)!.isAllowed(url)) return 'allowed';
+    const h = this.get(origin);
+    if ((h.robotsExpiresAt ?? 0) <= now) return 'expired';
+    const spent = this.checkSteps.get(origin) ?? 0;
+    if (spent >= ROBOTS_COST.turnSteps) {
+      this.checkSteps.delete(origin);
+      return 'later';
+    }
+    const rules = this.rules.get(origin)!;
+    const check = rules.check(url);
+    if (check.kind === 'over-budget') {
+      this.checkSteps.delete(origin);
+      h.robotsStatus = 'unusable';
+      h.lastError = robotsCostMessage(url, rules.ruleCount);
+      h.errorCount++;
+      this.needRobots(origin, this.backOff(origin, now, 'robots.txt rules too costly to check', null));
+      this.save(origin, now);
+      return 'later';
+    }
+    if (check.kind === 'allowed') {
+      this.checkSteps.delete(origin); // its request is the rest of its turn
+      return 'allowed';
+    }
+    this.checkSteps.set(origin, spent + check.steps);
     this.robotsSkipped.set(origin, (this.robotsSkipped.get(origin) ?? 0) + 1);
     return 'disallowed';
   }
@@ -237,7 +272,8 @@ export class HostBook {
    */
   onRobots(job: CrawlJob, result: FetchResult, now: number, conditional = false): string[] {
     const target = this.get(job.forOrigin);
-    const notModified = conditional && result.status === 304 && !result.error && target.robotsBody !== null;
+    const wasUnusable = target.robotsStatus === 'unusable';
+    const notModified = conditional && result.status === 304 && !result.error && target.robotsRules !== null;
     const hop = result.status !== null && result.status >= 300 && result.status < 400 && result.location;
     if (hop && job.hops < ROBOTS_MAX_REDIRECTS) {
       const next = new URL(result.location!).origin;
@@ -259,23 +295,39 @@ export class HostBook {
       if (job.forOrigin !== new URL(job.url).origin) this.save(job.forOrigin, now);
       return [];
     }
-    const body = notModified ? target.robotsBody : outcome === 'rules' ? result.robotsBody : null;
-    const rules = outcome === 'rules' ? parseRobots(`${job.forOrigin}/robots.txt`, body ?? '', this.userAgent) : allowAllRules();
+    const rules = outcome === 'rules' ? this.rulesOf(target, notModified ? null : result) : this.rulesOf(target, undefined);
     target.robotsStatus = outcome === 'rules' ? 'ok' : 'allow-all';
-    target.robotsBody = body;
     // Validators of the file the rules come from (a 304 may send fresh ones; a redirected file's are not kept).
     const sameFile = outcome === 'rules' && isOwnRobotsFile(job);
     target.robotsEtag = sameFile ? result.etag ?? (notModified ? target.robotsEtag : null) : null;
     target.robotsLastModified = sameFile ? result.lastModified ?? (notModified ? target.robotsLastModified : null) : null;
     target.robotsExpiresAt = now + ROBOTS_CACHE_MS;
     target.crawlDelayMs = rules.crawlDelayMs ?? null;
-    this.clearBackoff(target);
+    // After unusable rules the backoff streak stays (a page fetched ends it): if these rules prove unusable
+    // too, the host waits longer before robots.txt is asked again.
+    if (!wasUnusable) this.clearBackoff(target);
     this.rules.set(job.forOrigin, rules);
     this.scheduler.setCrawlDelay(job.forOrigin, rules.crawlDelayMs);
     this.scheduler.setPaused(job.forOrigin, false);
     // The result's own host (where a redirected robots.txt ended) is saved by the caller; this one may differ.
     if (job.forOrigin !== new URL(job.url).origin) this.save(job.forOrigin, now);
     return rules.sitemaps;
+  }
+
+  /**
+   * The rules of a robots.txt fetched for host `h`: adopted from the form the worker compiled (the primary
+   * does not read the file; a result with only a body, as tests send, is read here), and kept with the
+   * host's row instead of the file. `result` null: a 304, whose rules are those kept; undefined: no file
+   * (allow all), none kept.
+   */
+  private rulesOf(h: HostRow, result: FetchResult | null | undefined): RobotsRules {
+    const url = `${h.origin}/robots.txt`;
+    if (result === null) return robotsRules(url, JSON.parse(h.robotsRules!) as CompiledRobots);
+    const compiled = result ? result.robotsRules ?? compileRobots(url, result.robotsBody ?? '', this.userAgent) : null;
+    h.robotsRules = compiled && JSON.stringify(compiled);
+    h.robotsBody = null; // kept compiled instead (robots_body holds files stored by earlier versions)
+    this.write(() => this.hostsDb.saveRobotsFile(h.origin, h.robotsBody, h.robotsRules));
+    return compiled ? robotsRules(url, compiled) : allowAllRules();
   }
 
   /**

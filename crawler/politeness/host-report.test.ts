@@ -54,3 +54,13 @@ test('robots.txt unreachable keeps its own sentence, with the error and the retr
   assert.equal(row.state, 'robots-unreachable');
   assert.equal(row.stateText, `robots.txt unreachable (${error}); nothing fetched until it answers, retry at 12:00:10 UTC`);
 });
+
+test('robots.txt unusable says why, that nothing is fetched, and when robots.txt is asked again', () => {
+  const error = 'robots: its 25,000 rules for this crawler take more than 400,000 steps to check one URL (http://a.example/x); they are too costly to use';
+  const row = describeHost(facts({ robotsStatus: 'unusable', lastError: error, backoffUntil: NOW + 5000, errorCount: 1 }, { queued: 3, dueAt: NOW + 5000 }), NOW);
+  assert.equal(row.state, 'robots-unusable');
+  assert.equal(row.stateText, `robots.txt unusable (${error}); nothing fetched until a later robots.txt gives usable rules, asked again at 12:00:05 UTC`);
+  assert.equal(row.robots.status, 'unusable');
+  assert.equal(row.nextFetchAt, '2030-01-01T12:00:05.000Z');
+  assert.equal(row.backoffUntil, '2030-01-01T12:00:05.000Z');
+});

@@ -54,6 +54,10 @@ export function describeHost(f: HostFacts, now: number): DomainInfo {
     state = 'robots-unreachable';
     stateText = `robots.txt unreachable (${r.lastError ?? `HTTP ${r.robotsHttpStatus}`}); nothing fetched until it answers` +
       (backingOff ? `, retry at ${clock(r.backoffUntil)} UTC` : '');
+  } else if (r.robotsStatus === 'unusable') {
+    state = 'robots-unusable';
+    stateText = `robots.txt unusable (${r.lastError ?? 'its rules cost too much to check'}); nothing fetched until a later robots.txt gives usable rules` +
+      (backingOff ? `, asked again at ${clock(r.backoffUntil)} UTC` : '');
   } else if (backingOff && f.queued > 0) {
     state = 'backoff';
     const reason = r.backoffReason ?? 'errors';
@@ -89,7 +93,7 @@ export function describeHost(f: HostFacts, now: number): DomainInfo {
     errors: r.errorCount,
     inFlight: f.inFlight,
     lastFetchAt: iso(r.lastRequestEnd),
-    nextFetchAt: f.queued > 0 || r.robotsStatus === 'pending' || r.robotsStatus === 'unreachable' ? iso(Math.max(f.dueAt, now)) : null,
+    nextFetchAt: f.queued > 0 || r.robotsStatus === 'pending' || r.robotsStatus === 'unreachable' || r.robotsStatus === 'unusable' ? iso(Math.max(f.dueAt, now)) : null,
     crawlDelayMs: Math.round(delayFromBackoff ? r.backoffUntil - (r.lastRequestEnd ?? now) : f.delayMs),
     delaySource: delayFromBackoff ? backoffSource : f.delaySource,
     backoffUntil: backingOff ? iso(r.backoffUntil) : null,

@@ -4,12 +4,16 @@ import {
   allowAllRules,
   disallowAllRules,
   parseRobots,
+  rulesLater,
+  compileRobots,
+  robotsRules,
   productToken,
   robotsOutcomeForStatus,
   ROBOTS_CACHE_MS,
   ROBOTS_MAX_BYTES,
   ROBOTS_MAX_CRAWL_DELAY_MS,
   ROBOTS_MAX_REDIRECTS,
+  RobotsCostError,
 } from './robots.ts';
 
 const UA = 'LanternBot/0.1.0 (+personal search engine)';
@@ -177,6 +181,36 @@ describe('parseRobots: size limit', () => {
   });
 });
 
+describe('parseRobots: files built to be costly', () => {
+  const longPath = (head: string) => `${head}${'a'.repeat(2040 - head.length)}`;
+
+  test('499,000 stars after /a: one rule, obeyed', () => {
+    const r = rules(`User-agent: *\nDisallow: /a${'*'.repeat(499_000)}\nAllow: /a/open\n`);
+    assert.equal(r.ruleCount, 2);
+    assert.equal(r.isAllowed(`http://example.com${longPath('/a/')}`), false);
+    assert.equal(r.isAllowed('http://example.com/a/open'), false, 'the longer pattern (stars counted) wins');
+    assert.equal(r.isAllowed('http://example.com/b'), true);
+  });
+
+  test('36,000 lines of Disallow: /a* are one rule', () => {
+    const r = rules(`User-agent: *\n${'Disallow: /a*\n'.repeat(36_000)}`);
+    assert.equal(r.ruleCount, 1);
+    assert.equal(r.isAllowed(`http://example.com${longPath('/a')}`), false);
+    assert.equal(r.check(`http://example.com${longPath('/b')}`).kind, 'allowed');
+  });
+
+  test('tens of thousands of distinct wildcard rules: a check stops at its budget and says so', () => {
+    const body = `User-agent: *\n${Array.from({ length: 25_000 }, (_, i) => `Disallow: /*x${i}`).join('\n')}\n`;
+    assert.ok(Buffer.byteLength(body) <= ROBOTS_MAX_BYTES);
+    const r = rules(body);
+    const url = `http://example.com${longPath('/b')}`;
+    assert.equal(r.check(url).kind, 'over-budget');
+    assert.throws(() => r.isAllowed(url), (err: unknown) => err instanceof RobotsCostError &&
+      /^robots: its 25,000 rules for this crawler take more than [\d,]+ steps to check one URL \(http:\/\/example\.com\/baaa+…\); they are too costly to use$/.test(err.message));
+    assert.equal(r.isAllowed('http://example.com/robots.txt'), true, 'robots.txt itself needs no check');
+  });
+});
+
 describe('parseRobots: crawl-delay', () => {
   const delay = (value: string) => rules(`User-agent: LanternBot\nCrawl-delay: ${value}\n`).crawlDelayMs;
 
@@ -263,4 +297,31 @@ test('limits are the RFC 9309 ones', () => {
   assert.equal(ROBOTS_MAX_BYTES, 512_000);
   assert.equal(ROBOTS_MAX_REDIRECTS, 5);
   assert.equal(ROBOTS_CACHE_MS, 86_400_000);
+});
+
+describe('compileRobots / robotsRules / rulesLater', () => {
+  test('a file compiled (as a worker does) and adopted after a JSON round trip (as the primary does) answers as parseRobots', () => {
+    const body = 'User-agent: *\nCrawl-delay: 2\nDisallow: /private\nAllow: /private/*.css$\nSitemap: /s.xml\n';
+    const compiled = JSON.parse(JSON.stringify(compileRobots(ROBOTS, body, UA)));
+    const adopted = robotsRules(ROBOTS, compiled);
+    const direct = rules(body);
+    for (const path of ['/private/x', '/private/a.css', '/private/a.css?x', '/open']) {
+      assert.equal(adopted.isAllowed(`http://example.com${path}`), direct.isAllowed(`http://example.com${path}`), path);
+    }
+    assert.deepEqual([adopted.crawlDelayMs, adopted.sitemaps, adopted.ruleCount], [2000, ['http://example.com/s.xml'], 2]);
+    assert.equal(compiled.token, 'lanternbot', 'says which crawler name it was compiled for');
+  });
+
+  test('rulesLater makes the rules only when first asked', () => {
+    let made = 0;
+    const later = rulesLater(() => {
+      made++;
+      return rules('User-agent: *\nDisallow: /private\n');
+    });
+    assert.equal(made, 0);
+    assert.equal(later.isAllowed('http://example.com/private/x'), false);
+    assert.equal(later.check('http://example.com/x').kind, 'allowed');
+    assert.equal(later.ruleCount, 1);
+    assert.equal(made, 1);
+  });
 });

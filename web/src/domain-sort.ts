@@ -17,8 +17,9 @@ const STATE_ORDER: Record<DomainState, number> = {
   backoff: 2,
   failing: 3,
   'robots-unreachable': 4,
-  'robots-blocked': 5,
-  idle: 6,
+  'robots-unusable': 5,
+  'robots-blocked': 6,
+  idle: 7,
 };
 
 function time(iso: string | null): number | null {

@@ -8,6 +8,7 @@ describe('stateLabel', () => {
     assert.equal(stateLabel('backoff'), 'backing off');
     assert.equal(stateLabel('robots-blocked'), 'blocked by robots.txt');
     assert.equal(stateLabel('robots-unreachable'), 'robots.txt unreachable');
+    assert.equal(stateLabel('robots-unusable'), 'robots.txt unusable');
   });
 });
 
@@ -35,10 +36,11 @@ describe('stateDetail', () => {
 
 describe('robotsText', () => {
   test('says the status in words with the HTTP status, and what a 304 means', () => {
-    const robots = (status: 'ok' | 'allow-all' | 'unreachable' | 'pending', httpStatus: number | null) => ({ status, httpStatus, fetchedAt: null, crawlDelayMs: null });
+    const robots = (status: 'ok' | 'allow-all' | 'unreachable' | 'unusable' | 'pending', httpStatus: number | null) => ({ status, httpStatus, fetchedAt: null, crawlDelayMs: null });
     assert.equal(robotsText(robots('ok', 200)), 'ok (200)');
     assert.equal(robotsText(robots('ok', 304)), 'ok (304, unchanged)');
     assert.equal(robotsText(robots('allow-all', 404)), 'allow all (404)');
     assert.equal(robotsText(robots('pending', null)), 'pending');
+    assert.equal(robotsText(robots('unusable', 200)), 'unusable (200)');
   });
 });

@@ -7,6 +7,7 @@ const LABELS: Record<DomainState, string> = {
   backoff: 'backing off',
   'robots-blocked': 'blocked by robots.txt',
   'robots-unreachable': 'robots.txt unreachable',
+  'robots-unusable': 'robots.txt unusable',
   failing: 'failing',
   idle: 'idle',
 };
@@ -38,6 +39,7 @@ const ROBOTS_TEXT: Record<RobotsInfo['status'], string> = {
   ok: 'ok',
   'allow-all': 'allow all',
   unreachable: 'unreachable',
+  unusable: 'unusable',
 };
 
 /** A host's robots.txt as the Domains view says it: "ok (200)", "ok (304, unchanged)", "unreachable (503)". */
