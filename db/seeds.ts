@@ -21,6 +21,10 @@ export interface SeedRow {
   failed: number;
   /** When the seed's own page was last fetched (or given up on), or null. */
   lastCrawledAt: number | null;
+  /** Hosts its URLs are on, and the links to further hosts not followed (CRAWL_MAX_HOSTS_PER_SEED), with the last such host. */
+  hosts: number;
+  hostsRefused: number;
+  lastRefusedHost: string | null;
 }
 
 const SEED_COLUMNS = `s.id, s.url, s.origin, s.depth, ${SCOPE_OUT} AS scope, s.created_at AS createdAt, s.updated_at AS updatedAt,
@@ -28,7 +32,10 @@ const SEED_COLUMNS = `s.id, s.url, s.origin, s.depth, ${SCOPE_OUT} AS scope, s.c
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'done') AS fetched,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state IN ('queued', 'leased')) AS queued,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'failed') AS failed,
-  (SELECT f.finished_at FROM frontier f WHERE f.url = s.url) AS lastCrawledAt`;
+  (SELECT f.finished_at FROM frontier f WHERE f.url = s.url) AS lastCrawledAt,
+  COALESCE((SELECT h.hosts FROM seed_hosts h WHERE h.seed_id = s.id), 0) AS hosts,
+  COALESCE((SELECT h.refused FROM seed_hosts h WHERE h.seed_id = s.id), 0) AS hostsRefused,
+  (SELECT h.refused_example FROM seed_hosts h WHERE h.seed_id = s.id) AS lastRefusedHost`;
 
 /** A seed row as the crawler reads changes: `removedAt` is set once the person removed it. */
 export type SeedChange = Pick<SeedRow, 'id' | 'url' | 'origin' | 'depth' | 'scope' | 'updatedAt'> & { removedAt: number | null };

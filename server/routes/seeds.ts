@@ -26,6 +26,10 @@ const seedSchema = {
     failed: { type: 'integer' },
     lastCrawledAt: { type: ['string', 'null'] },
     nextCrawlAt: { type: ['string', 'null'] },
+    hosts: { type: 'integer' },
+    maxHosts: { type: 'integer' },
+    hostsRefused: { type: 'integer' },
+    lastRefusedHost: { type: ['string', 'null'] },
   },
   required: ['id', 'url', 'depth', 'scope', 'createdAt'],
 } as const;
@@ -34,7 +38,7 @@ const seedSchema = {
  * A seed as the API shows it. `nextCrawlAt`: when the crawler will crawl it again on its own
  * (CRAWL_REFRESH after its last crawl; null while it is being crawled, or with refresh off).
  */
-function toApi(seed: SeedRow, refreshMs: number) {
+function toApi(seed: SeedRow, refreshMs: number, maxHosts: number) {
   const last = seed.lastCrawledAt;
   const next = nextRefreshAt({ lastFetchedAt: last, pending: seed.queued > 0 }, refreshMs);
   return {
@@ -50,6 +54,10 @@ function toApi(seed: SeedRow, refreshMs: number) {
     failed: seed.failed,
     lastCrawledAt: last === null ? null : new Date(last).toISOString(),
     nextCrawlAt: next === null ? null : new Date(next).toISOString(),
+    hosts: seed.hosts,
+    maxHosts,
+    hostsRefused: seed.hostsRefused,
+    lastRefusedHost: seed.lastRefusedHost,
   };
 }
 
@@ -90,7 +98,7 @@ export async function seedRoutes(app: FastifyInstance): Promise<void> {
       scope: request.body.scope ?? SEED_DEFAULTS.scope,
     }, Date.now());
     app.crawler.notifySeeds();
-    return reply.code(created ? 201 : 200).send({ seed: toApi(seed, app.config.crawlRefreshMs) });
+    return reply.code(created ? 201 : 200).send({ seed: toApi(seed, app.config.crawlRefreshMs, app.config.crawlMaxHostsPerSeed) });
   });
 
   app.delete<{ Params: { id: number } }>('/api/seeds/:id', {
@@ -110,5 +118,5 @@ export async function seedRoutes(app: FastifyInstance): Promise<void> {
 
   app.get('/api/seeds', {
     schema: { response: { 200: { type: 'object', properties: { seeds: { type: 'array', items: seedSchema } } } } },
-  }, async () => ({ seeds: app.seeds.listSeeds().map((s) => toApi(s, app.config.crawlRefreshMs)) }));
+  }, async () => ({ seeds: app.seeds.listSeeds().map((s) => toApi(s, app.config.crawlRefreshMs, app.config.crawlMaxHostsPerSeed)) }));
 }

@@ -36,6 +36,12 @@ export interface Seed {
   lastCrawledAt: string | null;
   /** When the crawler will crawl it again on its own; null while it is crawled or with refresh off. */
   nextCrawlAt: string | null;
+  /** Hosts its URLs are on, and the most it may reach (CRAWL_MAX_HOSTS_PER_SEED). */
+  hosts: number;
+  maxHosts: number;
+  /** Links to further hosts not followed once it had its hosts, and the last host one led to. */
+  hostsRefused: number;
+  lastRefusedHost: string | null;
 }
 
 // The search shapes are the server's own types (type-only imports: nothing of the server is bundled).
