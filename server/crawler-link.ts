@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { configArgument, type Config } from '../shared/config.ts';
 import type {
   CrawlStatus,
+  DiskStatus,
   DomainInfo,
   PrimaryToServer,
   RequestLogEntry,
@@ -29,6 +30,8 @@ export class CrawlerLink {
   state: CrawlerState = 'stopped';
   status: CrawlStatus = { queued: 0, inFlight: 0, workers: 0, fetchRatePerMin: 0 };
   domains: DomainInfo[] = [];
+  /** The crawl's disk budget as the crawler last reported it (no reading before its first check). */
+  disk: DiskStatus;
   lastError: string | null = null;
   private child: ChildProcess | null = null;
   /** What the current primary reported before it exited, to say why it died. */
@@ -47,7 +50,12 @@ export class CrawlerLink {
     private readonly onPagesStored: () => void,
     private readonly config: Config,
     private readonly env: NodeJS.ProcessEnv,
-  ) {}
+  ) {
+    this.disk = {
+      paused: false, reason: null, freeBytes: null, dbBytes: null, checkedAt: null,
+      minFreeBytes: config.crawlMinFreeDiskBytes, maxDbBytes: config.crawlMaxDbSizeBytes,
+    };
+  }
 
   /** Forks the crawler primary with the server's configuration as its argument, in the server's environment. */
   start(): void {
@@ -71,6 +79,7 @@ export class CrawlerLink {
       case 'snapshot':
         this.status = msg.status;
         this.domains = msg.domains;
+        this.disk = msg.disk;
         break;
       case 'pages-stored':
         this.onPagesStored();

@@ -6,6 +6,7 @@ import { sitemapJobQueries } from '../../db/sitemap-jobs.ts';
 import { pageQueries } from '../../db/pages.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { seedHostQueries } from '../../db/seed-hosts.ts';
+import { searchIndexCompaction } from '../../db/search-compaction.ts';
 import { Scheduler } from '../politeness/scheduler.ts';
 import { BACKOFF, retryDelayMs } from '../politeness/backoff.ts';
 import { EMPTY_PAGE, isEmptyPage, NOT_MODIFIED, pageOutcome, pageRecord, type PageOutcome } from './page-outcome.ts';
@@ -64,6 +65,7 @@ export class Coordinator {
       budget: this.intake.budget, hostBudget: this.intake.hostBudget, seedHosts, refreshMs: config.crawlRefreshMs,
       schedule: (row, now) => this.schedule(row, now),
       readSitemaps: (seed) => this.queueSitemaps(seed.origin, this.hosts.sitemapsOf(seed.origin), 0, seed.id),
+      compactSearchIndexStep: searchIndexCompaction(db).compactSearchIndexStep,
     });
     // Before a request goes out, its lease and the host's start are on disk (a crash must not forget a
     // request in flight); one transaction, so one commit per request rather than two.

@@ -129,6 +129,21 @@ export interface CrawlStatus {
   fetchRatePerMin: number;
 }
 
+/**
+ * The crawl's disk budget for /api/status (crawler/coordination/disk-budget.ts): whether the crawl is
+ * paused for want of room and why, in words, and what the last check read (null before the first).
+ */
+export interface DiskStatus {
+  paused: boolean;
+  reason: string | null;
+  freeBytes: number | null;
+  dbBytes: number | null;
+  /** CRAWL_MIN_FREE_DISK and CRAWL_MAX_DB_SIZE in bytes (0: no bound). */
+  minFreeBytes: number;
+  maxDbBytes: number;
+  checkedAt: string | null;
+}
+
 /** One request in a host's timeline (/api/domains/:host/requests; the web app uses this type too). */
 export interface RequestLogEntry {
   url: string;
@@ -145,7 +160,7 @@ export type ServerToPrimary =
 
 export type PrimaryToServer =
   | { type: 'started'; pid: number }
-  | { type: 'snapshot'; status: CrawlStatus; domains: DomainInfo[] }
+  | { type: 'snapshot'; status: CrawlStatus; domains: DomainInfo[]; disk: DiskStatus }
   | { type: 'pages-stored'; count: number }
   | { type: 'requests'; reqId: number; requests: RequestLogEntry[] }
   | { type: 'error'; message: string }

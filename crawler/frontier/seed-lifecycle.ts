@@ -28,6 +28,8 @@ export interface SeedLifecycleParts {
   schedule(row: FrontierRow, now: number): void;
   /** Queues the sitemaps the seed's host lists, read for this seed (if its robots.txt is known). */
   readSitemaps(seed: SeedInfo): void;
+  /** One bounded step of giving the removed pages' space back (db/search-compaction.ts); false once there is nothing left. */
+  compactSearchIndexStep(): boolean;
 }
 
 /**
@@ -123,9 +125,22 @@ export class SeedLifecycle {
       const n = this.p.pages.retireSeedPages(seedId, RETIRE_CHUNK);
       this.pagesRetired += n;
       if (n === RETIRE_CHUNK) this.retire(seedId);
-      else this.p.seedsDb.deleteRemovedSeed(seedId);
+      else {
+        this.p.seedsDb.deleteRemovedSeed(seedId);
+        this.compact();
+      }
     });
     this.p.writes.markUrgent();
+  }
+
+  /**
+   * The removed pages' entries in the full-text indexes are merged away, one bounded step per batch, so
+   * their space is used again (and a crawl paused for CRAWL_MAX_DB_SIZE can resume).
+   */
+  private compact(): void {
+    this.p.writes.push(() => {
+      if (this.p.compactSearchIndexStep()) this.compact();
+    });
   }
 
   /**

@@ -29,6 +29,13 @@ export async function crawlRoutes(app: FastifyInstance): Promise<void> {
             pages: { type: 'integer' }, indexed: { type: 'integer' }, queued: { type: 'integer' }, inFlight: { type: 'integer' },
             workers: { type: 'integer' }, fetchRatePerMin: { type: 'number' }, crawler: { type: 'string' },
             searchReady: { type: 'boolean' }, lastError: nullableString,
+            disk: {
+              type: 'object',
+              properties: {
+                paused: { type: 'boolean' }, reason: nullableString, freeBytes: { type: ['number', 'null'] }, dbBytes: { type: ['number', 'null'] },
+                minFreeBytes: { type: 'number' }, maxDbBytes: { type: 'number' }, checkedAt: nullableString,
+              },
+            },
           },
         },
       },
@@ -42,6 +49,7 @@ export async function crawlRoutes(app: FastifyInstance): Promise<void> {
       crawler: app.crawler.state,
       searchReady: app.searcher.ready,
       lastError: app.crawler.lastError,
+      disk: app.crawler.disk,
     };
   });
 

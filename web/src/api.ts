@@ -15,6 +15,8 @@ export interface Status {
   crawler: CrawlerState;
   searchReady: boolean;
   lastError: string | null;
+  /** The disk budget: whether crawling is paused for want of room, and why. */
+  disk: DiskStatus;
 }
 
 /** How far a seed's crawl may wander from the seed's host. */
@@ -50,8 +52,8 @@ export type { SearchResponse, SearchResult, Suggestion, SuggestResponse } from '
 import type { SearchResponse, SuggestResponse } from '../../server/search/types.ts';
 
 // So are the crawler's per-host shapes (crawler/coordination/protocol.ts).
-export type { DelaySource, DomainInfo as Domain, DomainState, RobotsInfo, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
-import type { DomainInfo as Domain, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
+export type { DiskStatus, DelaySource, DomainInfo as Domain, DomainState, RobotsInfo, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
+import type { DiskStatus, DomainInfo as Domain, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
 
 /** `GET /api/domains` response; `now` is the server's clock, used to correct client clock skew. */
 export interface DomainsResponse {
