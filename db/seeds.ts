@@ -1,7 +1,5 @@
 import type { Database } from 'better-sqlite3';
-
-/** How far a crawl may wander from its seed: its folder of its host, its host, its domain, anywhere. */
-export type Scope = 'path' | 'host' | 'domain' | 'any';
+import type { Scope } from '../shared/enumerations.ts';
 
 /** A 'path' seed is stored as scope 'host' with path_only = 1 (migration 0006). */
 const SCOPE_OUT = `CASE WHEN s.path_only = 1 THEN 'path' ELSE s.scope END`;

@@ -1,7 +1,12 @@
 /**
  * The messages that cross process boundaries: server ⇄ crawler primary (child_process IPC) and
- * primary ⇄ workers (cluster IPC). Plain JSON-able objects only.
+ * primary ⇄ workers (cluster IPC). Plain JSON-able objects only. The reports that the server passes on
+ * through its API unchanged (DomainInfo, CrawlStatus, RequestLogEntry) are TypeBox schemas, their
+ * types derived from them, so that the API's shape and the crawler's are one definition.
  */
+import { Type, type Static } from '@sinclair/typebox';
+import { DELAY_SOURCES, DOMAIN_STATES, ROBOTS_STATUSES } from '../../shared/enumerations.ts';
+import { nullableInteger, nullableString, stringEnum } from '../../shared/json-schema.ts';
 import type { SitemapEntries } from '../extract/sitemap.ts';
 
 /** What a worker is asked to fetch: a page, a host's /robots.txt, or a sitemap its robots.txt listed. */
@@ -88,70 +93,73 @@ export type PrimaryToWorker = { type: 'settings'; settings: WorkerSettings } | {
  */
 export type WorkerToPrimary = { type: 'ready' } | { type: 'done'; result: FetchResult; sinceEndMs: number };
 
-/** A host's crawl state, as /api/domains names it. */
-export type DomainState = 'crawling' | 'waiting' | 'backoff' | 'robots-blocked' | 'robots-unreachable' | 'failing' | 'idle';
-
-/** Where a host's effective delay comes from. */
-export type DelaySource = 'default' | 'crawl-delay' | 'retry-after' | 'backoff';
-
 /** A host's robots.txt as /api/domains reports it. */
-export interface RobotsInfo {
-  status: 'pending' | 'ok' | 'allow-all' | 'unreachable';
-  httpStatus: number | null;
-  fetchedAt: string | null;
-  crawlDelayMs: number | null;
-}
+export const RobotsInfoSchema = Type.Object({
+  status: stringEnum(ROBOTS_STATUSES),
+  httpStatus: nullableInteger(),
+  fetchedAt: nullableString(),
+  crawlDelayMs: nullableInteger(),
+});
+export type RobotsInfo = Static<typeof RobotsInfoSchema>;
 
-/** One row of /api/domains (see docs/api.md); the web app uses this type too. */
-export interface DomainInfo {
-  host: string;
-  origin: string;
-  state: DomainState;
-  stateText: string;
-  queued: number;
-  fetched: number;
-  errors: number;
-  inFlight: number;
-  lastFetchAt: string | null;
-  nextFetchAt: string | null;
-  crawlDelayMs: number;
-  delaySource: DelaySource;
-  backoffUntil: string | null;
-  lastError: string | null;
-  robots: RobotsInfo;
-}
+/**
+ * One host as the primary reports it to the server, which answers it unchanged as a row of
+ * /api/domains (docs/api.md); the web app uses this type too. One definition: the schema is the API's.
+ */
+export const DomainInfoSchema = Type.Object({
+  host: Type.String(),
+  origin: Type.String(),
+  state: stringEnum(DOMAIN_STATES),
+  stateText: Type.String(),
+  queued: Type.Integer(),
+  fetched: Type.Integer(),
+  errors: Type.Integer(),
+  inFlight: Type.Integer(),
+  lastFetchAt: nullableString(),
+  nextFetchAt: nullableString(),
+  crawlDelayMs: Type.Integer(),
+  delaySource: stringEnum(DELAY_SOURCES),
+  backoffUntil: nullableString(),
+  lastError: nullableString(),
+  robots: RobotsInfoSchema,
+});
+export type DomainInfo = Static<typeof DomainInfoSchema>;
 
-/** Crawl-wide figures for /api/status. */
-export interface CrawlStatus {
-  queued: number;
-  inFlight: number;
-  workers: number;
-  fetchRatePerMin: number;
-}
+/** Crawl-wide figures, as the primary reports them and /api/status shows them. */
+export const CrawlStatusSchema = Type.Object({
+  queued: Type.Integer(),
+  inFlight: Type.Integer(),
+  workers: Type.Integer(),
+  fetchRatePerMin: Type.Number(),
+});
+export type CrawlStatus = Static<typeof CrawlStatusSchema>;
 
 /**
  * The crawl's disk budget for /api/status (crawler/coordination/disk-budget.ts): whether the crawl is
  * paused for want of room and why, in words, and what the last check read (null before the first).
  */
-export interface DiskStatus {
-  paused: boolean;
-  reason: string | null;
-  freeBytes: number | null;
-  dbBytes: number | null;
+export const DiskStatusSchema = Type.Object({
+  paused: Type.Boolean(),
+  reason: nullableString(),
+  /** What the last check read: free bytes on DATA_DIR's file system, bytes the database holds. */
+  freeBytes: Type.Union([Type.Number(), Type.Null()]),
+  dbBytes: Type.Union([Type.Number(), Type.Null()]),
   /** CRAWL_MIN_FREE_DISK and CRAWL_MAX_DB_SIZE in bytes (0: no bound). */
-  minFreeBytes: number;
-  maxDbBytes: number;
-  checkedAt: string | null;
-}
+  minFreeBytes: Type.Number(),
+  maxDbBytes: Type.Number(),
+  checkedAt: nullableString(),
+});
+export type DiskStatus = Static<typeof DiskStatusSchema>;
 
 /** One request in a host's timeline (/api/domains/:host/requests; the web app uses this type too). */
-export interface RequestLogEntry {
-  url: string;
-  status: number | null;
-  startedAt: string;
-  durationMs: number;
-  error: string | null;
-}
+export const RequestLogEntrySchema = Type.Object({
+  url: Type.String(),
+  status: nullableInteger(),
+  startedAt: Type.String(),
+  durationMs: Type.Number(),
+  error: nullableString(),
+});
+export type RequestLogEntry = Static<typeof RequestLogEntrySchema>;
 
 export type ServerToPrimary =
   | { type: 'seeds-changed' }

@@ -40,3 +40,17 @@ export function nextBackoffMs(previousMs: number): number {
 export function retryDelayMs(attempts: number): number {
   return Math.min(BACKOFF.retryFirstMs * 2 ** Math.max(0, attempts - 1), BACKOFF.maxMs);
 }
+
+/** Whether a backoff holds only the host that failed or every host of its politeness group. */
+export type BackoffScope = 'host' | 'group';
+
+/**
+ * Which hosts a failure's backoff holds. A 503 (the server is unavailable) and a 429 (too many
+ * requests, usually counted per client across every name the server answers for) say the whole
+ * server wants less: the group waits, as a site owner with four names on one server would want.
+ * Anything else (5xx, timeouts, refused connections, DNS, TLS) may be one name's own trouble, often a
+ * different backend: only that host waits, and its siblings go on at the group's pace.
+ */
+export function backoffScope(status: number | null): BackoffScope {
+  return status === 429 || status === 503 ? 'group' : 'host';
+}

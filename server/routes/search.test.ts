@@ -6,6 +6,7 @@ import { pageQueries } from '../../db/pages.ts';
 import { SearchService } from '../search/search-service.ts';
 import { CORPUS, tempDatabase } from '../../test-support/test-corpus.ts';
 import errorHandler from '../plugins/error-handler.ts';
+import strictInput from '../plugins/strict-input.ts';
 import { searchRoutes } from './search.ts';
 
 let env: ReturnType<typeof tempDatabase>;
@@ -20,6 +21,7 @@ before(async () => {
   service.refresh();
   app = Fastify();
   await app.register(errorHandler);
+  await app.register(strictInput);
   await app.register(searchRoutes, { search: service });
   await app.ready();
 });

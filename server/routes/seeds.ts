@@ -1,44 +1,78 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { nextRefreshAt } from '../../crawler/frontier/refresh.ts';
 import { checkUrl } from '../../crawler/frontier/url.ts';
-import type { Scope, SeedRow } from '../../db/seeds.ts';
-import { errorSchema, HttpError } from '../plugins/error-handler.ts';
+import type { SeedRow } from '../../db/seeds.ts';
+import { SCOPES, type Scope } from '../../shared/enumerations.ts';
+import { nullableString, stringEnum } from '../../shared/json-schema.ts';
+import { ErrorBodySchema, HttpError } from '../plugins/error-handler.ts';
+import { onInvalid } from '../plugins/strict-input.ts';
 import { RateLimiter } from '../rate-limiter.ts';
 
-/** How many seeds one client may submit: a burst of 60 (a pasted list), then one a second. */
+/** How many seeds one client may submit, and as many it may remove: a burst of 60 (a pasted list), then one a second. */
 export const SEED_RATE = { burst: 60, perSecond: 1 };
 
 /** Defaults for a seed, in one place (../shared/API.md). */
 export const SEED_DEFAULTS = { depth: 2, scope: 'host' as Scope };
 
-const seedSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    url: { type: 'string' },
-    host: { type: 'string' },
-    depth: { type: 'integer' },
-    scope: { type: 'string' },
-    createdAt: { type: 'string' },
-    found: { type: 'integer' },
-    fetched: { type: 'integer' },
-    queued: { type: 'integer' },
-    failed: { type: 'integer' },
-    lastCrawledAt: { type: ['string', 'null'] },
-    nextCrawlAt: { type: ['string', 'null'] },
-    hosts: { type: 'integer' },
-    maxHosts: { type: 'integer' },
-    hostsRefused: { type: 'integer' },
-    lastRefusedHost: { type: ['string', 'null'] },
-  },
-  required: ['id', 'url', 'depth', 'scope', 'createdAt'],
-} as const;
+/** The refusal of a `url` that is not text (or is too long for any URL); the text itself is judged by checkUrl. */
+export const URL_FIELD = onInvalid('malformed', 'url must be a string such as "https://example.org/"');
+
+/** A seed as the API shows it (docs/api.md, `Seed`). */
+export const SeedSchema = Type.Object({
+  id: Type.Integer(),
+  url: Type.String(),
+  host: Type.String(),
+  depth: Type.Integer(),
+  scope: stringEnum(SCOPES),
+  createdAt: Type.String(),
+  /** URLs discovered under this seed. */
+  found: Type.Integer(),
+  /** Stored pages. */
+  fetched: Type.Integer(),
+  /** URLs waiting or in flight. */
+  queued: Type.Integer(),
+  /** URLs given up on. */
+  failed: Type.Integer(),
+  /** When the seed's own page was last fetched, or null. */
+  lastCrawledAt: nullableString(),
+  /** When the crawler will crawl it again on its own; null while it is crawled, before its first fetch, or with refresh off. */
+  nextCrawlAt: nullableString(),
+  /** Hosts its URLs are on, and the most it may reach (CRAWL_MAX_HOSTS_PER_SEED). */
+  hosts: Type.Integer(),
+  maxHosts: Type.Integer(),
+  /** Links to further hosts not followed once it had its hosts, and the last host one led to. */
+  hostsRefused: Type.Integer(),
+  lastRefusedHost: nullableString(),
+});
+export type Seed = Static<typeof SeedSchema>;
+
+/** The body of `POST /api/seeds`; a missing url is refused by checkUrl (`missing`), like an empty one. */
+export const NewSeedSchema = Type.Object({
+  url: Type.Optional(Type.String({ maxLength: 100_000, ...URL_FIELD })),
+  depth: Type.Optional(Type.Integer({
+    minimum: 0, maximum: 10, ...onInvalid('invalid-depth', 'depth must be an integer from 0 to 10 (links followed from the seed)'),
+  })),
+  scope: Type.Optional(stringEnum(SCOPES, onInvalid('invalid-scope', 'scope must be "path", "host", "domain" or "any"'))),
+}, { additionalProperties: false });
+export type NewSeed = Static<typeof NewSeedSchema>;
+
+/** What `DELETE /api/seeds/:id` answers. */
+export const RemovedSeedSchema = Type.Object({ removed: Type.Object({ id: Type.Integer(), url: Type.String() }) });
+export type RemovedSeed = Static<typeof RemovedSeedSchema>['removed'];
+
+const SeedAnswerSchema = Type.Object({ seed: SeedSchema });
+const SeedListSchema = Type.Object({ seeds: Type.Array(SeedSchema) });
+const SeedIdSchema = Type.Object({
+  id: Type.Integer({ minimum: 1, ...onInvalid('invalid-id', 'the seed id must be a whole number from 1 up, as GET /api/seeds lists it') }),
+});
 
 /**
  * A seed as the API shows it. `nextCrawlAt`: when the crawler will crawl it again on its own
  * (CRAWL_REFRESH after its last crawl; null while it is being crawled, or with refresh off).
  */
-function toApi(seed: SeedRow, refreshMs: number, maxHosts: number) {
+function toApi(seed: SeedRow, refreshMs: number, maxHosts: number): Seed {
   const last = seed.lastCrawledAt;
   const next = nextRefreshAt({ lastFetchedAt: last, pending: seed.queued > 0 }, refreshMs);
   return {
@@ -61,34 +95,28 @@ function toApi(seed: SeedRow, refreshMs: number, maxHosts: number) {
   };
 }
 
-interface SeedBody { url?: string; depth?: number; scope?: Scope }
+/** Refuses a client that changes seeds faster than SEED_RATE allows: 429 with Retry-After. */
+function throttle(limiter: RateLimiter, request: FastifyRequest, what: string): void {
+  const waitMs = limiter.take(request.ip, Date.now());
+  if (waitMs === 0) return;
+  const seconds = Math.ceil(waitMs / 1000);
+  throw new HttpError(429, 'rate-limited', `too many ${what} at once; try again in ${seconds} s`, { 'retry-after': String(seconds) });
+}
 
 /**
  * `POST /api/seeds`, `GET /api/seeds` and `DELETE /api/seeds/:id`: what a person asks Lantern to crawl.
  * Removing only marks the seed; the crawler primary (the single writer of URLs and pages) undoes its work.
  */
-export async function seedRoutes(app: FastifyInstance): Promise<void> {
-  const limiter = new RateLimiter(SEED_RATE.burst, SEED_RATE.perSecond);
-  app.post<{ Body: SeedBody }>('/api/seeds', {
+export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const adding = new RateLimiter(SEED_RATE.burst, SEED_RATE.perSecond);
+  const removing = new RateLimiter(SEED_RATE.burst, SEED_RATE.perSecond);
+
+  app.post('/api/seeds', {
     bodyLimit: 16 * 1024,
-    schema: {
-      body: {
-        type: 'object',
-        properties: {
-          url: { type: 'string', maxLength: 100_000 },
-          depth: { type: 'integer', minimum: 0, maximum: 10 },
-          scope: { type: 'string', enum: ['path', 'host', 'domain', 'any'] },
-        },
-        additionalProperties: false,
-      },
-      response: { 200: { type: 'object', properties: { seed: seedSchema } }, 201: { type: 'object', properties: { seed: seedSchema } }, '4xx': errorSchema },
-    },
+    schema: { body: NewSeedSchema, response: { 200: SeedAnswerSchema, 201: SeedAnswerSchema, '4xx': ErrorBodySchema } },
   }, async (request, reply) => {
-    const waitMs = limiter.take(request.ip, Date.now());
-    if (waitMs > 0) {
-      reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
-      throw new HttpError(429, 'rate-limited', `too many seeds at once; try again in ${Math.ceil(waitMs / 1000)} s`);
-    }
+    throttle(adding, request, 'seeds');
     const checked = checkUrl(request.body.url, { allowPrivate: app.config.allowPrivate });
     if (!checked.ok) throw new HttpError(400, checked.code, checked.message);
     const { seed, created } = app.seeds.upsertSeed({
@@ -101,22 +129,16 @@ export async function seedRoutes(app: FastifyInstance): Promise<void> {
     return reply.code(created ? 201 : 200).send({ seed: toApi(seed, app.config.crawlRefreshMs, app.config.crawlMaxHostsPerSeed) });
   });
 
-  app.delete<{ Params: { id: number } }>('/api/seeds/:id', {
-    schema: {
-      params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] },
-      response: {
-        200: { type: 'object', properties: { removed: { type: 'object', properties: { id: { type: 'integer' }, url: { type: 'string' } } } } },
-        '4xx': errorSchema,
-      },
-    },
+  app.delete('/api/seeds/:id', {
+    schema: { params: SeedIdSchema, response: { 200: RemovedSeedSchema, '4xx': ErrorBodySchema } },
   }, async (request) => {
+    throttle(removing, request, 'removals');
     const removed = app.seeds.markSeedRemoved(request.params.id, Date.now());
     if (!removed) throw new HttpError(404, 'unknown-seed', `seeds: no seed ${request.params.id} (removed already?); see GET /api/seeds`);
     app.crawler.notifySeeds();
     return { removed };
   });
 
-  app.get('/api/seeds', {
-    schema: { response: { 200: { type: 'object', properties: { seeds: { type: 'array', items: seedSchema } } } } },
-  }, async () => ({ seeds: app.seeds.listSeeds().map((s) => toApi(s, app.config.crawlRefreshMs, app.config.crawlMaxHostsPerSeed)) }));
+  app.get('/api/seeds', { schema: { response: { 200: SeedListSchema } } },
+    async () => ({ seeds: app.seeds.listSeeds().map((s) => toApi(s, app.config.crawlRefreshMs, app.config.crawlMaxHostsPerSeed)) }));
 }

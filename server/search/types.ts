@@ -1,49 +1,59 @@
 /**
  * The shapes of search answers, as docs/api.md (Search) defines them for GET /api/search and
- * GET /api/suggest.
+ * GET /api/suggest: TypeBox schemas that the routes answer with, and the types derived from them that
+ * the search service builds and the web app reads.
  */
-import type { SnippetPiece } from './snippet.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import { nullableString, stringEnum } from '../../shared/json-schema.ts';
+
+/** One piece of a snippet: plain text, `match` when it is a matched word (never HTML). */
+export const SnippetPieceSchema = Type.Object({ text: Type.String(), match: Type.Boolean() });
+export type SnippetPiece = Static<typeof SnippetPieceSchema>;
 
 /** One search result. */
-export interface SearchResult {
-  url: string;
-  title: string;
-  host: string;
-  snippet: SnippetPiece[];
+export const SearchResultSchema = Type.Object({
+  url: Type.String(),
+  title: Type.String(),
+  host: Type.String(),
+  snippet: Type.Array(SnippetPieceSchema),
   /** Fused ranking score (higher is better; comparable only within one response). */
-  score: number;
+  score: Type.Number(),
   /** ISO 8601, UTC. */
-  fetchedAt: string;
+  fetchedAt: Type.String(),
   /** Whether its stored text may be shown (GET /api/pages): false when the page said noarchive. */
-  stored: boolean;
-}
+  stored: Type.Boolean(),
+});
+export type SearchResult = Static<typeof SearchResultSchema>;
 
 /** The answer to a search. */
-export interface SearchResponse {
+export const SearchResponseSchema = Type.Object({
   /** The query as searched (trimmed, cut to 1000 characters). */
-  query: string;
+  query: Type.String(),
   /** Matching pages; counted up to a cap (see SearchService), so a very large total is a lower bound. */
-  total: number;
-  tookMs: number;
+  total: Type.Integer(),
+  tookMs: Type.Number(),
   /** 'and': every word matched; 'or': nothing matched them all, so pages matching any are shown. */
-  mode: 'and' | 'or';
+  mode: stringEnum(['and', 'or']),
   /** Said to the person when the query was changed or relaxed (OR fallback, typo correction, cut). */
-  notice: string | null;
+  notice: nullableString(),
   /** True while the title index is still being built (results may miss title-only matches). */
-  indexing: boolean;
-  results: SearchResult[];
-}
+  indexing: Type.Boolean(),
+  results: Type.Array(SearchResultSchema),
+});
+export type SearchResponse = Static<typeof SearchResponseSchema>;
 
 /** One completion. */
-export interface Suggestion {
-  text: string;
-  kind: 'title' | 'term';
+export const SuggestionSchema = Type.Object({
+  text: Type.String(),
+  kind: stringEnum(['title', 'term']),
   /** The page, for title suggestions. */
-  url?: string;
-}
+  url: Type.Optional(Type.String()),
+});
+export type Suggestion = Static<typeof SuggestionSchema>;
 
 /** The answer to a suggest request. */
-export interface SuggestResponse {
-  query: string;
-  suggestions: Suggestion[];
-}
+export const SuggestResponseSchema = Type.Object({ query: Type.String(), suggestions: Type.Array(SuggestionSchema) });
+export type SuggestResponse = Static<typeof SuggestResponseSchema>;
+
+/** The same suggestions in the OpenSearch format a browser reads (`/api/suggest?format=opensearch`): [query, [text, ...]]. */
+export const OpenSearchSuggestionsSchema = Type.Tuple([Type.String(), Type.Array(Type.String())]);

@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import { getStatus } from '../api.ts';
-import type { DiskStatus } from '../api.ts';
+import type { Status } from '../api.ts';
 import { usePoll } from '../use-poll.ts';
 
 /** How often the Seeds view asks whether crawling is paused (the crawler checks its disk every 5 s). */
@@ -10,7 +10,7 @@ const POLL_MS = 5000;
  * Says that crawling is paused for want of room (CRAWL_MIN_FREE_DISK, CRAWL_MAX_DB_SIZE) and why, in the
  * crawler's words (what is short, the setting, what to do); nothing while the crawl has room.
  */
-export function DiskNotice({ disk }: { disk: DiskStatus | undefined }) {
+export function DiskNotice({ disk }: { disk: Status['disk'] | undefined }) {
   if (disk === undefined || !disk.paused || disk.reason === null) return null;
   return (
     <p className="notice warn crawl-paused" role="status">

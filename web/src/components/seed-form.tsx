@@ -10,6 +10,9 @@ export interface SeedOptions {
   scope: Scope;
 }
 
+/** The scope choices, in the order shown: a Record, so a scope added to shared/enumerations.ts must be named here. */
+const SCOPE_CHOICES: Record<Scope, string> = { path: 'Under this path', host: 'Same host', domain: 'Same domain', any: 'Any site' };
+
 /** Props of the single-seed form. */
 export interface SeedFormProps {
   options: SeedOptions;
@@ -131,10 +134,9 @@ export function SeedForm({ options, onOptionsChange, onAdded }: SeedFormProps) {
             onChange={(event) => onOptionsChange({ ...options, scope: event.target.value as Scope })}
             aria-describedby={`${id}-scope-hint`}
           >
-            <option value="path">Under this path</option>
-            <option value="host">Same host</option>
-            <option value="domain">Same domain</option>
-            <option value="any">Any site</option>
+            {(Object.entries(SCOPE_CHOICES) as Array<[Scope, string]>).map(([value, label]) => (
+              <option key={value} value={value}>{label}</option>
+            ))}
           </select>
           <p id={`${id}-scope-hint`} className="hint">
             Where links may lead.
