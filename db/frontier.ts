@@ -46,7 +46,7 @@ export function frontierQueries(db: Database) {
     `UPDATE frontier SET state = 'failed', last_error = ? WHERE url = ? AND state = 'done' AND redirect_to IS NOT NULL`,
   );
   const originCounts = db.prepare(`SELECT origin, COUNT(*) AS n FROM frontier GROUP BY origin`);
-  // A covering scan of frontier_seed_origin (migration 0011).
+  // A covering scan of frontier_seed_origin (migration 0012).
   const seedOriginCounts = db.prepare(`SELECT seed_id AS seedId, origin, COUNT(*) AS n FROM frontier GROUP BY seed_id, origin`);
   const retry = db.prepare(
     `UPDATE frontier SET state = 'queued', attempts = ?, next_attempt_at = ?, last_error = ?, lease_owner = NULL WHERE id = ?`,

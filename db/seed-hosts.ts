@@ -1,6 +1,6 @@
 import type { Database } from 'better-sqlite3';
 
-/** A seed's hosts as stored (migration 0011): how many, and the links to further hosts it did not follow. */
+/** A seed's hosts as stored (migration 0012): how many, and the links to further hosts it did not follow. */
 export interface SeedHostsRow {
   seedId: number;
   hosts: number;
