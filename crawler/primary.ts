@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { ConfigError, configFromArgument, type Config } from '../shared/config.ts';
 import { DatabaseNotWritableError, openDatabase, type Database } from '../db/open.ts';
+import { databaseBytes, freeDiskBytes } from '../db/storage-size.ts';
 import { Coordinator } from './coordination/coordinator.ts';
 import { CrawlPrimary } from './coordination/crawl-primary.ts';
 import { fatalExit } from './coordination/fatal-exit.ts';
@@ -99,6 +100,7 @@ const running = new CrawlPrimary<ClusterWorker>({
   coordinator, config, clock, timers, transport, pid: process.pid,
   settings: { userAgent: config.userAgent, allowPrivate: config.allowPrivate, ...fetchLimits(config.crawlTimeoutMs) },
   slotsPerWorker: FETCH_DEFAULTS.fetchesPerWorker,
+  readDisk: () => ({ freeBytes: freeDiskBytes(config.dataDir), dbBytes: databaseBytes(db) }),
   release: () => {
     db.close();
     releaseLock(config.dataDir);

@@ -46,6 +46,8 @@ export function frontierQueries(db: Database) {
     `UPDATE frontier SET state = 'failed', last_error = ? WHERE url = ? AND state = 'done' AND redirect_to IS NOT NULL`,
   );
   const originCounts = db.prepare(`SELECT origin, COUNT(*) AS n FROM frontier GROUP BY origin`);
+  // A covering scan of frontier_seed_origin (migration 0012).
+  const seedOriginCounts = db.prepare(`SELECT seed_id AS seedId, origin, COUNT(*) AS n FROM frontier GROUP BY seed_id, origin`);
   const retry = db.prepare(
     `UPDATE frontier SET state = 'queued', attempts = ?, next_attempt_at = ?, last_error = ?, lease_owner = NULL WHERE id = ?`,
   );
@@ -147,6 +149,13 @@ export function frontierQueries(db: Database) {
     /** How many URLs (in any state) each host has, for the per-host URL budget. */
     urlCountsByOrigin(): Array<{ origin: string; n: number }> {
       return originCounts.all() as Array<{ origin: string; n: number }>;
+    },
+    /**
+     * How many URLs each seed owns on each host: summed per host, the per-host URL budget; per seed, the
+     * hosts it reached (the per-seed host budget). One scan for both, at start.
+     */
+    urlCountsBySeedAndOrigin(): Array<{ seedId: number; origin: string; n: number }> {
+      return seedOriginCounts.all() as Array<{ seedId: number; origin: string; n: number }>;
     },
     /** URL counts by host and state (for /api/domains after a restart). */
     countsByOrigin(): Array<{ origin: string; state: string; n: number }> {

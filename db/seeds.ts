@@ -19,6 +19,10 @@ export interface SeedRow {
   failed: number;
   /** When the seed's own page was last fetched (or given up on), or null. */
   lastCrawledAt: number | null;
+  /** Hosts its URLs are on, and the links to further hosts not followed (CRAWL_MAX_HOSTS_PER_SEED), with the last such host. */
+  hosts: number;
+  hostsRefused: number;
+  lastRefusedHost: string | null;
   /** An imported bookmark's title (or one given with the seed), else null. */
   title: string | null;
   /** An imported bookmark's folder path ("Bookmarks bar / Dev"), else null. */
@@ -33,7 +37,10 @@ const SEED_COLUMNS = `s.id, s.url, s.origin, s.depth, ${SCOPE_OUT} AS scope, s.c
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state IN ('queued', 'leased')) AS queued,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'failed') AS failed,
   (SELECT f.finished_at FROM frontier f WHERE f.url = s.url) AS lastCrawledAt, s.title, s.folder,
-  (SELECT group_concat(label, char(10)) FROM (SELECT l.label FROM seed_labels l WHERE l.seed_id = s.id ORDER BY l.label)) AS labelText`;
+  (SELECT group_concat(label, char(10)) FROM (SELECT l.label FROM seed_labels l WHERE l.seed_id = s.id ORDER BY l.label)) AS labelText,
+  COALESCE((SELECT h.hosts FROM seed_hosts h WHERE h.seed_id = s.id), 0) AS hosts,
+  COALESCE((SELECT h.refused FROM seed_hosts h WHERE h.seed_id = s.id), 0) AS hostsRefused,
+  (SELECT h.refused_example FROM seed_hosts h WHERE h.seed_id = s.id) AS lastRefusedHost`;
 
 type SeedSqlRow = Omit<SeedRow, 'labels'> & { labelText: string | null };
 

@@ -5,6 +5,7 @@ import strictInput from './plugins/strict-input.ts';
 import sameOrigin from './plugins/same-origin.ts';
 import auth from './plugins/auth.ts';
 import securityHeaders from './plugins/security-headers.ts';
+import bidiGuard from './plugins/bidi-guard.ts';
 import hostCheck from './plugins/host-check.ts';
 import webStatic from './plugins/web-static.ts';
 import { healthRoutes } from './routes/health.ts';
@@ -40,6 +41,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(hostCheck); // then: only Lantern's own names are answered (DNS rebinding)
   await app.register(errorHandler);
   await app.register(strictInput); // before the routes: their schemas are compiled by it
+  await app.register(bidiGuard); // every JSON answer: no bidirectional controls to disguise crawled text
   await app.register(sameOrigin);
   await app.register(auth, { now: opts.now }); // with LANTERN_SECRET: a session or the secret for every route not marked public
   await app.register(sessionRoutes);

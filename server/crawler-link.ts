@@ -4,6 +4,7 @@ import { configArgument, type Config } from '../shared/config.ts';
 import type { CrawlerState } from '../shared/enumerations.ts';
 import type {
   CrawlStatus,
+  DiskStatus,
   DomainInfo,
   PrimaryToServer,
   RequestLogEntry,
@@ -28,6 +29,8 @@ export class CrawlerLink {
   state: CrawlerState = 'stopped';
   status: CrawlStatus = { queued: 0, inFlight: 0, workers: 0, fetchRatePerMin: 0 };
   domains: DomainInfo[] = [];
+  /** The crawl's disk budget as the crawler last reported it (no reading before its first check). */
+  disk: DiskStatus;
   lastError: string | null = null;
   private child: ChildProcess | null = null;
   /** What the current primary reported before it exited, to say why it died. */
@@ -46,7 +49,12 @@ export class CrawlerLink {
     private readonly onPagesStored: () => void,
     private readonly config: Config,
     private readonly env: NodeJS.ProcessEnv,
-  ) {}
+  ) {
+    this.disk = {
+      paused: false, reason: null, freeBytes: null, dbBytes: null, checkedAt: null,
+      minFreeBytes: config.crawlMinFreeDiskBytes, maxDbBytes: config.crawlMaxDbSizeBytes,
+    };
+  }
 
   /** Forks the crawler primary with the server's configuration as its argument, in the server's environment. */
   start(): void {
@@ -70,6 +78,7 @@ export class CrawlerLink {
       case 'snapshot':
         this.status = msg.status;
         this.domains = msg.domains;
+        this.disk = msg.disk;
         break;
       case 'pages-stored':
         this.onPagesStored();

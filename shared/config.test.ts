@@ -11,6 +11,9 @@ test('every variable is optional and has its documented default', () => {
   assert.equal(c.crawlDelayMs, 1000);
   assert.equal(c.crawlTimeoutMs, 30_000);
   assert.equal(c.crawlMaxUrlsPerHost, 10_000);
+  assert.equal(c.crawlMaxHostsPerSeed, 1000);
+  assert.equal(c.crawlMinFreeDiskBytes, 1024 ** 3);
+  assert.equal(c.crawlMaxDbSizeBytes, 20 * 1024 ** 3);
   assert.equal(c.crawlRefreshMs, 7 * 24 * 3_600_000);
   assert.ok(c.crawlWorkers >= 2 && c.crawlWorkers <= 64, 'the default stays within the range an explicit value may take');
   assert.equal(c.allowPrivate, false);
@@ -20,9 +23,11 @@ test('every variable is optional and has its documented default', () => {
 
 test('values are parsed', () => {
   const c = loadConfig({ PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', CRAWL_WORKERS: '4', CRAWL_DELAY_MS: '0', CRAWL_ALLOW_PRIVATE: '1', CRAWL_USER_AGENT: 'MyBot/2.0', CRAWL_TIMEOUT_MS: '4000', CRAWL_MAX_URLS_PER_HOST: '500', CRAWL_REFRESH: '12h',
-    LANTERN_SECRET: 'correct horse battery', PUBLIC_HOSTS: 'Lantern.Example.com, lantern.lan:3000,[fe80::1]', SESSION_LIFETIME: '12h' });
+    LANTERN_SECRET: 'correct horse battery', PUBLIC_HOSTS: 'Lantern.Example.com, lantern.lan:3000,[fe80::1]', SESSION_LIFETIME: '12h',
+    CRAWL_MAX_HOSTS_PER_SEED: '50', CRAWL_MIN_FREE_DISK: '500MB', CRAWL_MAX_DB_SIZE: '1.5GB' });
   assert.deepEqual(c, { port: 8080, host: '0.0.0.0', dataDir: '/tmp/x', crawlWorkers: 4, crawlDelayMs: 0, crawlTimeoutMs: 4000, crawlMaxUrlsPerHost: 500, crawlRefreshMs: 12 * 3_600_000, allowPrivate: true, userAgent: 'MyBot/2.0',
-    secret: 'correct horse battery', publicHosts: ['lantern.example.com', 'lantern.lan:3000', '[fe80::1]'], sessionLifetimeMs: 12 * 3_600_000 });
+    secret: 'correct horse battery', publicHosts: ['lantern.example.com', 'lantern.lan:3000', '[fe80::1]'], sessionLifetimeMs: 12 * 3_600_000,
+    crawlMaxHostsPerSeed: 50, crawlMinFreeDiskBytes: 500 * 1024 ** 2, crawlMaxDbSizeBytes: 1.5 * 1024 ** 3 });
 });
 
 test('CRAWL_REFRESH takes a duration with its unit, or 0 / off for never', () => {
@@ -33,6 +38,19 @@ test('CRAWL_REFRESH takes a duration with its unit, or 0 / off for never', () =>
   assert.equal(refresh(' 30D '), 30 * 86_400_000);
   assert.equal(refresh('0'), 0);
   assert.equal(refresh('off'), 0);
+});
+
+test('CRAWL_MIN_FREE_DISK and CRAWL_MAX_DB_SIZE take a size with its unit, or 0 / off for no limit', () => {
+  const floor = (v: string) => loadConfig({ CRAWL_MIN_FREE_DISK: v }).crawlMinFreeDiskBytes;
+  const cap = (v: string) => loadConfig({ CRAWL_MAX_DB_SIZE: v }).crawlMaxDbSizeBytes;
+  assert.equal(floor('500MB'), 500 * 1024 ** 2);
+  assert.equal(floor(' 2gb '), 2 * 1024 ** 3);
+  assert.equal(floor('1048576B'), 1024 ** 2);
+  assert.equal(floor('0'), 0);
+  assert.equal(cap('10GB'), 10 * 1024 ** 3);
+  assert.equal(cap('1.5 TB'), 1.5 * 1024 ** 4);
+  assert.equal(cap('2048KB'), 2 * 1024 ** 2);
+  assert.equal(cap('off'), 0);
 });
 
 test('a bad value stops with one line naming the variable and the problem', () => {
@@ -48,6 +66,12 @@ test('a bad value stops with one line naming the variable and the problem', () =
     [{ CRAWL_REFRESH: '500ms' }, /^CRAWL_REFRESH must be a duration/],
     [{ CRAWL_REFRESH: '400d' }, /^CRAWL_REFRESH must be a duration/],
     [{ CRAWL_REFRESH: '-1h' }, /^CRAWL_REFRESH must be a duration/],
+    [{ CRAWL_MAX_HOSTS_PER_SEED: '0' }, /^CRAWL_MAX_HOSTS_PER_SEED must be an integer between 1 and 1000000/],
+    [{ CRAWL_MIN_FREE_DISK: '500' }, /^CRAWL_MIN_FREE_DISK must be a size from 1MB to 1024TB such as 500MB or 10GB \(units B, KB, MB, GB, TB\), or 0 for no limit, got "500"$/],
+    [{ CRAWL_MIN_FREE_DISK: '100KB' }, /^CRAWL_MIN_FREE_DISK must be a size/],
+    [{ CRAWL_MAX_DB_SIZE: '-1GB' }, /^CRAWL_MAX_DB_SIZE must be a size/],
+    [{ CRAWL_MAX_DB_SIZE: '2PB' }, /^CRAWL_MAX_DB_SIZE must be a size/],
+    [{ CRAWL_MAX_DB_SIZE: '10 gigs' }, /^CRAWL_MAX_DB_SIZE must be a size/],
     [{ CRAWL_ALLOW_PRIVATE: 'maybe' }, /^CRAWL_ALLOW_PRIVATE must be 1 or 0, got "maybe"$/],
     [{ CRAWL_USER_AGENT: '/nothing' }, /^CRAWL_USER_AGENT must start with a product token/],
     [{ HOST: 'a b' }, /^HOST must be an IP address or host name/],

@@ -20,6 +20,12 @@ export interface Config {
   crawlTimeoutMs: number;
   /** Distinct URLs of one host the crawler keeps at most; links past it are not followed (a trap guard). */
   crawlMaxUrlsPerHost: number;
+  /** Distinct hosts (origins) the URLs of one seed may be on; links to further hosts are not followed (a wildcard-DNS guard). */
+  crawlMaxHostsPerSeed: number;
+  /** Free bytes DATA_DIR's file system keeps at least: under it the crawl pauses (0 = no floor). */
+  crawlMinFreeDiskBytes: number;
+  /** Bytes the database may hold at most: past it the crawl pauses (0 = no limit). */
+  crawlMaxDbSizeBytes: number;
   /** How long after its last crawl a seed is crawled again on its own (conditionally where pages allow); 0 = never. */
   crawlRefreshMs: number;
   userAgent: string;
@@ -49,6 +55,20 @@ export const DEFAULTS = {
   crawlDelayMs: 1000,
   crawlTimeoutMs: 30_000,
   crawlMaxUrlsPerHost: 10_000, // a guard against endless URL spaces (crawler/frontier/url-traps.ts)
+  // A guard against a site that mints host names (wildcard DNS: a1.example.org, a2.example.org, ...). A seed
+  // of scope 'domain' reaches an organisation's subdomains (dozens, rarely hundreds); one of scope 'any' at
+  // depth 2 reaches the sites its pages link to and theirs (a link-rich page: ~50, so ~2,500 at most, rarely
+  // that many distinct ones). 1,000 lets both be crawled, while each host costs a robots.txt fetch, a row in
+  // Domains and in the primary's memory, so an endless supply of names stops there.
+  crawlMaxHostsPerSeed: 1_000,
+  // Room SQLite needs beyond the database (its WAL between checkpoints, temporary files of big transactions,
+  // a full-text merge writing a new segment before dropping the old ones) and the rest of the machine needs
+  // too: 1 GB is under 1 % of most disks and far more than a few minutes of crawling writes.
+  crawlMinFreeDisk: '1GB',
+  // About 2–3 million pages of ordinary text (docs/benchmarks.md: ~7 KB per page with its indexes; real pages
+  // run larger), past the million pages Lantern is designed and measured for: a crawl that grows past it has
+  // most likely wandered somewhere unintended. Raise it, or set 0, for a bigger collection.
+  crawlMaxDbSize: '20GB',
   crawlRefresh: '7d',
   userAgent: `LanternBot/${VERSION} (+personal search engine)`,
   allowPrivate: false,
@@ -84,6 +104,25 @@ function integer(env: Env, name: string, min: number, max: number, fallback: num
 
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const MAX_DURATION_MS = 365 * UNIT_MS.d;
+
+const UNIT_BYTES: Record<string, number> = { b: 1, kb: 1024, mb: 1024 ** 2, gb: 1024 ** 3, tb: 1024 ** 4 };
+const MAX_SIZE_BYTES = 1024 ** 5; // 1 PB: beyond any disk, short of Number's exact integers
+
+/**
+ * A size such as `500MB`, `10GB` or `1.5TB` in bytes (units B, KB, MB, GB, TB, each 1024 of the one
+ * before; case-insensitive), at least `minBytes`; `0` (or `off`) is 0, meaning no limit.
+ */
+function size(env: Env, name: string, fallback: string, minBytes: number): number {
+  const raw = env[name] ?? '';
+  const v = (raw.trim() === '' ? fallback : raw.trim()).toLowerCase();
+  if (v === '0' || v === 'off') return 0;
+  const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb)$/.exec(v);
+  const bytes = m ? Math.round(Number(m[1]) * UNIT_BYTES[m[2]]) : NaN;
+  if (!(bytes >= minBytes && bytes <= MAX_SIZE_BYTES)) {
+    throw new ConfigError(`${name} must be a size from ${minBytes / 1024 ** 2}MB to 1024TB such as 500MB or 10GB (units B, KB, MB, GB, TB), or 0 for no limit, got ${JSON.stringify(raw)}`);
+  }
+  return bytes;
+}
 
 /** A duration such as `90s`, `30m`, `12h` or `7d` in milliseconds; `0` (or `off`) is 0 where `never` allows it. */
 function duration(env: Env, name: string, fallback: string, never = true): number {
@@ -171,6 +210,9 @@ export function loadConfig(env: Env): Config {
     crawlDelayMs: integer(env, 'CRAWL_DELAY_MS', 0, 3_600_000, DEFAULTS.crawlDelayMs),
     crawlTimeoutMs: integer(env, 'CRAWL_TIMEOUT_MS', 1000, 600_000, DEFAULTS.crawlTimeoutMs),
     crawlMaxUrlsPerHost: integer(env, 'CRAWL_MAX_URLS_PER_HOST', 10, 10_000_000, DEFAULTS.crawlMaxUrlsPerHost),
+    crawlMaxHostsPerSeed: integer(env, 'CRAWL_MAX_HOSTS_PER_SEED', 1, 1_000_000, DEFAULTS.crawlMaxHostsPerSeed),
+    crawlMinFreeDiskBytes: size(env, 'CRAWL_MIN_FREE_DISK', DEFAULTS.crawlMinFreeDisk, 1024 ** 2),
+    crawlMaxDbSizeBytes: size(env, 'CRAWL_MAX_DB_SIZE', DEFAULTS.crawlMaxDbSize, 1024 ** 2),
     crawlRefreshMs: duration(env, 'CRAWL_REFRESH', DEFAULTS.crawlRefresh),
     userAgent: text(env, 'CRAWL_USER_AGENT', DEFAULTS.userAgent, (v) =>
       /^[A-Za-z][A-Za-z0-9_-]*(\/|$)/.test(v) && !/[\r\n]/.test(v)

@@ -36,6 +36,16 @@ export const ROBOTS_STATUSES = ['pending', 'ok', 'allow-all', 'unreachable', 'un
 /** One of ROBOTS_STATUSES. */
 export type RobotsStatus = (typeof ROBOTS_STATUSES)[number];
 
+/** The columns the Domains view sorts by, and `GET /api/domains` takes as `sort` (server/domain-query.ts). */
+export const DOMAIN_SORT_KEYS = ['host', 'state', 'fetched', 'queued', 'errors', 'delay', 'lastFetch', 'nextFetch', 'robots'] as const;
+/** One of DOMAIN_SORT_KEYS. */
+export type DomainSortKey = (typeof DOMAIN_SORT_KEYS)[number];
+
+/** A sort direction. */
+export const SORT_DIRECTIONS = ['asc', 'desc'] as const;
+/** One of SORT_DIRECTIONS. */
+export type SortDirection = (typeof SORT_DIRECTIONS)[number];
+
 /** What kind of document a stored page is: the crawler reads each kind its own way, `filetype:` in search narrows by it. */
 export const FILE_TYPES = ['html', 'pdf', 'text', 'markdown'] as const;
 /** One of FILE_TYPES. */

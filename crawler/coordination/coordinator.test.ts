@@ -190,11 +190,12 @@ describe('coordinator', () => {
     const searchable = () => (db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
     const seedRows = () => (db.prepare('SELECT COUNT(*) AS n FROM seeds').get() as { n: number }).n;
     const perBatch: number[] = [];
-    while (coordinator.hasWrites()) {
+    while (searchable() > 0) {
       perBatch.push(coordinator.flush(10_100));
-      if (coordinator.hasWrites()) assert.equal(seedRows(), 1, 'the seed row stays while pages remain');
+      if (searchable() > 0) assert.equal(seedRows(), 1, 'the seed row stays while pages remain');
     }
     assert.deepEqual(perBatch, [RETIRE_CHUNK, RETIRE_CHUNK, 7]);
+    while (coordinator.hasWrites()) coordinator.flush(10_100); // then the full-text index gives their space back
     assert.equal(searchable(), 0);
     assert.equal(seedRows(), 0);
   });

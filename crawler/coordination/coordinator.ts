@@ -5,6 +5,8 @@ import { hostQueries } from '../../db/hosts.ts';
 import { sitemapJobQueries } from '../../db/sitemap-jobs.ts';
 import { pageQueries } from '../../db/pages.ts';
 import { seedQueries } from '../../db/seeds.ts';
+import { seedHostQueries } from '../../db/seed-hosts.ts';
+import { searchIndexCompaction } from '../../db/search-compaction.ts';
 import { Scheduler } from '../politeness/scheduler.ts';
 import { BACKOFF, retryDelayMs } from '../politeness/backoff.ts';
 import { EMPTY_PAGE, isEmptyPage, NOT_MODIFIED, pageOutcome, pageRecord, type PageOutcome } from './page-outcome.ts';
@@ -27,7 +29,7 @@ export { MAX_REDIRECTS } from '../frontier/admission.ts';
  * robots rules and sitemap jobs (its HostBook), decides what each result means, and is the single writer of frontier,
  * hosts and pages. Which links and redirect targets are taken on is judged by admission.ts, within the
  * limits of url-traps.ts (CRAWL_LIMITS); what is taken on enters the frontier through link-intake.ts,
- * which keeps the per-host URL budget (CRAWL_MAX_URLS_PER_HOST). Seeds added, submitted again, due for
+ * which keeps the per-host URL budget (CRAWL_MAX_URLS_PER_HOST) and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED). Seeds added, submitted again, due for
  * their refresh or removed are handled by seed-lifecycle.ts; a job whose seed was removed is dropped.
  * Writes are queued (write-batch.ts) and applied by `flush()` in one transaction. Time comes in as arguments.
  */
@@ -56,12 +58,16 @@ export class Coordinator {
     this.frontier = frontierQueries(db);
     this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w) => this.writes.push(w));
     this.pages = pageQueries(db);
-    this.intake = new LinkIntake(this.frontier, this.hosts, config.crawlMaxUrlsPerHost);
+    const seedHosts = seedHostQueries(db);
+    this.intake = new LinkIntake(this.frontier, this.hosts, seedHosts, {
+      maxUrlsPerHost: config.crawlMaxUrlsPerHost, maxHostsPerSeed: config.crawlMaxHostsPerSeed, seedUrl: (id) => this.seeds.get(id)?.url,
+    });
     this.seedLife = new SeedLifecycle({
       seeds: this.seeds, seedsDb: seedQueries(db), frontier: this.frontier, pages: this.pages, writes: this.writes,
-      budget: this.intake.budget, refreshMs: config.crawlRefreshMs,
+      budget: this.intake.budget, hostBudget: this.intake.hostBudget, seedHosts, refreshMs: config.crawlRefreshMs,
       schedule: (row, now) => this.schedule(row, now),
       readSitemaps: (seed) => this.queueSitemaps(seed.origin, this.hosts.sitemapsOf(seed.origin), 0, seed.id),
+      compactSearchIndexStep: searchIndexCompaction(db).compactSearchIndexStep,
     });
     this.syncInTransaction = db.transaction((now: number, recrawl: boolean) => this.seedLife.sync(now, recrawl));
     // Before a request goes out, its lease and the host's start are on disk (a crash must not forget a
@@ -75,7 +81,7 @@ export class Coordinator {
   /** Loads what a previous run left: leases go back to the queue, host clocks and robots rules are restored. */
   start(now: number): void {
     this.frontier.returnAllLeases();
-    this.intake.budget.load(this.frontier.urlCountsByOrigin());
+    this.intake.load();
     this.hosts.restore(now);
     for (const row of this.frontier.pendingUrls()) this.schedule(row, now);
     this.syncSeeds(now, false);
@@ -260,7 +266,7 @@ export class Coordinator {
       const record = pageRecord({ url: job.url, origin, host, seedId: job.seedId }, result, page, at);
       this.pages.upsertPage(record);
       this.frontier.finishUrl(job.frontierId, 'done', isEmptyPage(page) ? EMPTY_PAGE : null, now);
-      for (const url of links.follow) this.intake.enqueue(url, job.seedId, job.depth + 1, 0, now);
+      for (const url of links.follow) this.intake.enqueue(url, job.seedId, job.depth + 1, 0, now, origin);
     });
   }
 
@@ -318,7 +324,7 @@ export class Coordinator {
     if (links.follow.length === 0) return;
     this.noteUrgency(links.follow, origin);
     this.writes.push(() => {
-      for (const url of links.follow) this.intake.enqueue(url, job.seedId, 1, 0, now);
+      for (const url of links.follow) this.intake.enqueue(url, job.seedId, 1, 0, now, origin);
     });
   }
 
@@ -366,7 +372,7 @@ export class Coordinator {
   flush(now: number): number {
     if (!this.writes.pending) return 0;
     try {
-      this.writes.commit(now);
+      this.writes.commit(now, () => this.intake.saveSeedHosts()); // the seeds' host counts, as the batch left them
     } catch (err) {
       // Rolled back (the writes stay queued for the next flush): the URLs they discovered were not
       // stored, so they are neither scheduled nor counted; what they dropped or retired is counted again then.

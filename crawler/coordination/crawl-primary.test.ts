@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { DB_FILE, openDatabase } from '../../db/open.ts';
+import { databaseBytes } from '../../db/storage-size.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { ManualTime } from '../../test-support/manual-time.ts';
@@ -111,15 +112,22 @@ describe('CrawlPrimary', () => {
     const time = new ManualTime(START);
     const transport = new FakeTransport(time);
     let released = 0;
+    /** The free space the disk reports (the database's size is its real one); null: not known. */
+    const disk = { freeBytes: null as number | null, reads: 0 };
+    const opened = db;
     const primary = new CrawlPrimary({
       coordinator, config, settings: SETTINGS, slotsPerWorker: opts.slots, clock: time.clock, timers: time, transport, pid: 4242,
+      readDisk: () => {
+        disk.reads++;
+        return { freeBytes: disk.freeBytes, dbBytes: databaseBytes(opened) };
+      },
       release: () => { released++; },
     });
     primary.start();
     for (let id = 1; id <= opts.workers; id++) primary.onWorkerMessage(id, { type: 'ready' });
     const d = db;
     return {
-      primary, time, transport, coordinator, db: d, dataDir: config.dataDir, released: () => released,
+      primary, time, transport, coordinator, db: d, dataDir: config.dataDir, released: () => released, disk,
       /** The worker running `job` reports it done with `part` at the current time. */
       answer(job: FetchJob & { worker: number }, part: Partial<FetchResult>): void {
         const result: FetchResult = {
@@ -229,6 +237,40 @@ describe('CrawlPrimary', () => {
     assert.equal(p.transport.toServerOf('error').length, 1);
     const hosts = p.db.prepare('SELECT origin, robots_status AS robots FROM hosts ORDER BY origin').all();
     assert.deepEqual(hosts, [{ origin: a, robots: 'allow-all' }, { origin: b, robots: 'allow-all' }], 'what was fetched during the outage was kept and stored');
+  });
+
+  test('under CRAWL_MIN_FREE_DISK no work is handed out and the server hears why; with room again it resumes by itself, checked every 5 s', () => {
+    const [a, b] = ['a', 'b'].map(site);
+    const GB = 1024 ** 3;
+    const p = start({ sites: [a, b], workers: 1, slots: 4, env: { CRAWL_MIN_FREE_DISK: '1GB' } });
+    p.disk.freeBytes = 5 * GB;
+    for (const origin of [a, b]) p.answer(p.job(`${origin}/robots.txt`), { status: 404 });
+    p.time.advance(DELAY_MS); // a/ and b/ are handed out
+    const lastDisk = () => p.transport.toServerOf('snapshot').at(-1)!.disk;
+
+    p.disk.freeBytes = 0.5 * GB; // the disk fills up
+    p.time.advanceTo(START + PRIMARY_TIMING.diskCheckMs);
+    const reason = `crawling is paused: only 512 MB free on the disk of ${p.dataDir} (CRAWL_MIN_FREE_DISK is 1 GB): free some space, ` +
+      'or lower CRAWL_MIN_FREE_DISK. Nothing new is queued or stored meanwhile; what is stored stays searchable, and the crawl resumes by itself once there is room';
+    assert.deepEqual({ paused: lastDisk().paused, reason: lastDisk().reason, free: lastDisk().freeBytes }, { paused: true, reason, free: 0.5 * GB }, 'the server hears it at once');
+    p.answer(p.job(`${a}/`), { page: page([`${a}/next`]) }); // in flight when the check came: stored, its link too
+    p.answer(p.job(`${b}/`), { page: page([]) });
+    p.time.advance(PRIMARY_TIMING.flushMs);
+    assert.equal(p.pagesStored(), 2);
+    const handedOut = p.transport.jobs().length;
+    p.time.advance(30_000);
+    assert.equal(p.transport.jobs().length, handedOut, `${a}/next is long due, but nothing is handed out`);
+    assert.equal(p.disk.reads, 1 + Math.floor((p.time.now - START) / PRIMARY_TIMING.diskCheckMs), 'read at start and every 5 s, not per page');
+
+    p.disk.freeBytes = 1.01 * GB; // over the floor, but without the margin to spare
+    p.time.advance(PRIMARY_TIMING.diskCheckMs);
+    assert.equal(p.transport.jobs().length, handedOut, 'no resuming at the very edge');
+    p.disk.freeBytes = 3 * GB;
+    p.time.advance(PRIMARY_TIMING.diskCheckMs);
+    assert.deepEqual(p.transport.jobs().slice(handedOut).map((j) => j.url), [`${a}/next`], 'the crawl resumes by itself');
+    assert.deepEqual({ paused: lastDisk().paused, reason: lastDisk().reason }, { paused: false, reason: null });
+    assert.deepEqual(p.transport.logs.filter((l) => /paused|resumes/.test(l)).map((l) => l.slice(0, 40)),
+      ['crawler: crawling is paused: only 512 MB', 'crawler: there is room again on the disk'], 'the log says each change once');
   });
 
   test('a write refused for a reason that is not the machine\'s is fatal: reported, exit 1', () => {

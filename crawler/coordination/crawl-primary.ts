@@ -6,6 +6,7 @@
  *  - dispatch-loop.ts: hands due jobs to free worker slots, one wake-up timer for the next due host;
  *  - flush-pacer.ts: stores results in batches (or at once when urgent);
  *  - write-outage.ts: waits out a database that refuses writes, with the crawl paused;
+ *  - disk-watch.ts: pauses the crawl while the disk or the database is past its budget;
  *  - worker-lifecycle.ts: workers from fork to exit.
  * Here: the workers' and the server's messages, the snapshot and refresh timers, and how it ends: a
  * shutdown (no new work, a grace for fetches in flight, the rest returned to the queue, a last flush,
@@ -14,6 +15,8 @@
 import type { Config } from '../../shared/config.ts';
 import { refreshCheckMs } from '../frontier/refresh.ts';
 import type { Coordinator } from './coordinator.ts';
+import type { DiskReading } from './disk-budget.ts';
+import { DiskWatch } from './disk-watch.ts';
 import { DispatchLoop } from './dispatch-loop.ts';
 import { fatalExit } from './fatal-exit.ts';
 import { FlushPacer } from './flush-pacer.ts';
@@ -30,7 +33,7 @@ export type PrimaryCoordinator = Pick<Coordinator,
 /** What a CrawlPrimary is given. */
 export interface CrawlPrimaryParts<W extends WorkerHandle> {
   coordinator: PrimaryCoordinator;
-  config: Pick<Config, 'crawlWorkers' | 'crawlRefreshMs' | 'dataDir'>;
+  config: Pick<Config, 'crawlWorkers' | 'crawlRefreshMs' | 'dataDir' | 'crawlMinFreeDiskBytes' | 'crawlMaxDbSizeBytes'>;
   /** What every worker is told when it is ready. */
   settings: WorkerSettings;
   /** Fetches a worker runs at once (FETCH_DEFAULTS.fetchesPerWorker). */
@@ -38,6 +41,8 @@ export interface CrawlPrimaryParts<W extends WorkerHandle> {
   clock: Clock;
   timers: Timers;
   transport: PrimaryTransport<W>;
+  /** Reads the free space of DATA_DIR's file system and the database's size (db/storage-size.ts; tests inject their own). */
+  readDisk(): DiskReading;
   /** The process id, for the server's `started`. */
   pid: number;
   /** Closes the database and releases DATA_DIR's lock: the last step of a shutdown, before exit. */
@@ -48,6 +53,7 @@ export interface CrawlPrimaryParts<W extends WorkerHandle> {
 export class CrawlPrimary<W extends WorkerHandle> {
   private readonly workers: WorkerLifecycle<W>;
   private readonly outage: WriteOutage;
+  private readonly disk: DiskWatch;
   private readonly flusher: FlushPacer;
   private readonly loop: DispatchLoop<W>;
   private readonly intervals: TimerHandle[] = [];
@@ -62,12 +68,20 @@ export class CrawlPrimary<W extends WorkerHandle> {
       clock, timers, dataDir: p.config.dataDir, toServer: (msg) => transport.toServer(msg), log: (line) => transport.log(line),
       fatal: (message) => this.fatal(message), retry: () => this.flusher.now(),
     });
+    this.disk = new DiskWatch({
+      clock, timers, dataDir: p.config.dataDir, read: () => p.readDisk(), log: (line) => transport.log(line),
+      limits: { minFreeBytes: p.config.crawlMinFreeDiskBytes, maxDbBytes: p.config.crawlMaxDbSizeBytes },
+      changed: (paused) => {
+        this.sendSnapshot(); // the server hears it now, not with the next snapshot
+        if (!paused) this.loop.pump();
+      },
+    });
     this.flusher = new FlushPacer({
       timers, outage: this.outage, flush: () => coordinator.flush(clock()),
       stored: (count) => transport.toServer({ type: 'pages-stored', count }), afterFlush: () => this.loop.pump(),
     });
     this.loop = new DispatchLoop({
-      clock, timers, coordinator, pool: this.workers.pool, outage: this.outage, flusher: this.flusher,
+      clock, timers, coordinator, pool: this.workers.pool, outage: this.outage, disk: this.disk, flusher: this.flusher,
       send: (worker, job) => transport.toWorker(worker, { type: 'fetch', job }),
     });
   }
@@ -79,6 +93,7 @@ export class CrawlPrimary<W extends WorkerHandle> {
     this.intervals.push(timers.setInterval(() => this.sendSnapshot(), PRIMARY_TIMING.snapshotMs));
     // Seeds whose last crawl is older than CRAWL_REFRESH are crawled again (crawler/frontier/refresh.ts); never at 0.
     if (config.crawlRefreshMs > 0) this.intervals.push(timers.setInterval(() => this.refresh(), refreshCheckMs(config.crawlRefreshMs)));
+    this.disk.start();
     this.p.transport.toServer({ type: 'started', pid: this.p.pid });
     this.loop.pump();
   }
@@ -149,6 +164,7 @@ export class CrawlPrimary<W extends WorkerHandle> {
     const { coordinator, transport, timers } = this.p;
     this.loop.stop();
     this.outage.stop();
+    this.disk.stop();
     for (const timer of this.intervals) timers.clearInterval(timer);
     transport.log(`crawler: stopping (${why}); ${coordinator.inFlightCount()} fetches in flight`);
     if (coordinator.inFlightCount() > 0) {
@@ -185,6 +201,7 @@ export class CrawlPrimary<W extends WorkerHandle> {
   fatal(message: string): void {
     this.stopping = true;
     this.loop.stop();
+    this.disk.stop();
     fatalExit(this.p.transport, this.p.timers, message);
   }
 
@@ -194,7 +211,7 @@ export class CrawlPrimary<W extends WorkerHandle> {
 
   private sendSnapshot(): void {
     const snap = this.p.coordinator.snapshot(this.p.clock(), this.workers.pool.readyCount()); // workers loaded and ready to fetch
-    this.p.transport.toServer({ type: 'snapshot', ...snap });
+    this.p.transport.toServer({ type: 'snapshot', ...snap, disk: this.disk.status() });
   }
 
   private refresh(): void {

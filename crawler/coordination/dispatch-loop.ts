@@ -2,8 +2,8 @@
  * The crawler primary's dispatch loop: `pump` hands every due job to a worker with a free slot (the
  * Coordinator says which job, the WorkerPool which worker), then sets the one wake-up timer for the
  * moment the next host becomes due. Nobody polls: a result, a ready worker, a stored batch or that
- * timer runs the pump again. While the database refuses writes (WriteOutage) or once the crawl is
- * stopping, no work is handed out.
+ * timer runs the pump again. While the database refuses writes (WriteOutage), while the disk or the
+ * database is past its budget (DiskWatch), or once the crawl is stopping, no work is handed out.
  */
 import type { Coordinator } from './coordinator.ts';
 import type { FlushPacer } from './flush-pacer.ts';
@@ -19,6 +19,8 @@ export interface DispatchLoopParts<W extends WorkerHandle> {
   coordinator: Pick<Coordinator, 'dispatch' | 'nextWakeAt' | 'hasWrites'>;
   pool: WorkerPool<W>;
   outage: WriteOutage;
+  /** Paused: the disk or the database is past its budget (the watch pumps again on resume). */
+  disk: { readonly paused: boolean };
   flusher: FlushPacer;
   /** Hands `job` to `worker`. */
   send(worker: W, job: FetchJob): void;
@@ -36,6 +38,10 @@ export class DispatchLoop<W extends WorkerHandle> {
   pump(): void {
     if (this.stopped || this.p.outage.waiting) return;
     const { coordinator, pool } = this.p;
+    if (this.p.disk.paused) {
+      if (coordinator.hasWrites()) this.p.flusher.soon(); // what is queued (a seed's removal) is still stored
+      return;
+    }
     const t = this.p.clock();
     try {
       while (pool.hasFreeSlot()) {

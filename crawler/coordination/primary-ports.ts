@@ -63,4 +63,6 @@ export const PRIMARY_TIMING = {
   /** Waits between attempts to write after the database refused a write: doubling from the first, capped. */
   writeRetryFirstMs: 250,
   writeRetryMaxMs: 5_000,
+  /** How often the free disk space and the database's size are checked against their bounds (disk-watch.ts). */
+  diskCheckMs: 5_000,
 } as const;

@@ -150,6 +150,23 @@ export const CrawlStatusSchema = Type.Object({
 });
 export type CrawlStatus = Static<typeof CrawlStatusSchema>;
 
+/**
+ * The crawl's disk budget for /api/status (crawler/coordination/disk-budget.ts): whether the crawl is
+ * paused for want of room and why, in words, and what the last check read (null before the first).
+ */
+export const DiskStatusSchema = Type.Object({
+  paused: Type.Boolean(),
+  reason: nullableString(),
+  /** What the last check read: free bytes on DATA_DIR's file system, bytes the database holds. */
+  freeBytes: Type.Union([Type.Number(), Type.Null()]),
+  dbBytes: Type.Union([Type.Number(), Type.Null()]),
+  /** CRAWL_MIN_FREE_DISK and CRAWL_MAX_DB_SIZE in bytes (0: no bound). */
+  minFreeBytes: Type.Number(),
+  maxDbBytes: Type.Number(),
+  checkedAt: nullableString(),
+});
+export type DiskStatus = Static<typeof DiskStatusSchema>;
+
 /** One request in a host's timeline (/api/domains/:host/requests; the web app uses this type too). */
 export const RequestLogEntrySchema = Type.Object({
   url: Type.String(),
@@ -167,7 +184,7 @@ export type ServerToPrimary =
 
 export type PrimaryToServer =
   | { type: 'started'; pid: number }
-  | { type: 'snapshot'; status: CrawlStatus; domains: DomainInfo[] }
+  | { type: 'snapshot'; status: CrawlStatus; domains: DomainInfo[]; disk: DiskStatus }
   | { type: 'pages-stored'; count: number }
   | { type: 'requests'; reqId: number; requests: RequestLogEntry[] }
   | { type: 'error'; message: string }

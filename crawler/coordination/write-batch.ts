@@ -38,17 +38,19 @@ export class WriteBatch {
   }
 
   /**
-   * Runs the queued writes in one transaction at `now` (what a write stamps as its time). If it fails it
+   * Runs the queued writes in one transaction at `now` (what a write stamps as its time), then `closing`
+   * (a write of what the others changed, such as running totals) in the same transaction. If it fails it
    * rolls back, the writes stay queued (before any queued since) and the error is thrown for the caller
    * to report and retry.
    */
-  commit(now: number): void {
+  commit(now: number, closing?: Write): void {
     if (this.writes.length === 0) return;
     const writes = this.writes;
     this.writes = [];
     try {
       this.db.transaction(() => {
         for (const w of writes) w(now);
+        closing?.(now);
       })();
     } catch (err) {
       this.writes = writes.concat(this.writes);

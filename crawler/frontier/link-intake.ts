@@ -1,11 +1,14 @@
 /**
  * Where discovered URLs enter the frontier, inside the coordinator's flush transaction: links and
  * sitemap entries already judged by admission.ts, and redirect targets (with loop detection). It keeps
- * the per-host URL budget (CRAWL_MAX_URLS_PER_HOST) in step with what the transaction stores: the rows
- * it added are handed back for scheduling only once the transaction committed.
+ * the per-host URL budget (CRAWL_MAX_URLS_PER_HOST) and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED,
+ * host-budget.ts) in step with what the transaction stores: the rows it added are handed back for
+ * scheduling only once the transaction committed, and the seeds' figures are written in it (`saveSeedHosts`).
  */
 import type { frontierQueries, FrontierRow } from '../../db/frontier.ts';
+import type { seedHostQueries } from '../../db/seed-hosts.ts';
 import { budgetMessage, findRedirectLoop, loopMessage, UrlBudget } from './admission.ts';
+import { HostBudget, hostLimitMessage } from './host-budget.ts';
 
 /** The frontier queries the intake uses. */
 type Frontier = ReturnType<typeof frontierQueries>;
@@ -14,22 +17,58 @@ type Frontier = ReturnType<typeof frontierQueries>;
 export interface HostNotes {
   noteError(origin: string, message: string): void;
   noteBudgetSpent(origin: string, message: string): void;
+  noteTrap(origin: string, message: string): void;
+}
+
+/** The intake's limits, and how it names a seed in a host's row. */
+export interface IntakeLimits {
+  maxUrlsPerHost: number;
+  maxHostsPerSeed: number;
+  /** The URL of a seed, for the words of a host's row (undefined for one removed meanwhile). */
+  seedUrl(seedId: number): string | undefined;
 }
 
 export class LinkIntake {
   readonly budget: UrlBudget;
+  readonly hostBudget: HostBudget;
   private newRows: FrontierRow[] = [];
 
-  constructor(private readonly frontier: Frontier, private readonly hosts: HostNotes, maxUrlsPerHost: number) {
-    this.budget = new UrlBudget(maxUrlsPerHost);
+  constructor(
+    private readonly frontier: Frontier,
+    private readonly hosts: HostNotes,
+    private readonly seedHosts: ReturnType<typeof seedHostQueries>,
+    private readonly limits: IntakeLimits,
+  ) {
+    this.budget = new UrlBudget(limits.maxUrlsPerHost);
+    this.hostBudget = new HostBudget(limits.maxHostsPerSeed);
+  }
+
+  /** Loads the budgets' stored state (at start): URLs per host and per seed, and the seeds' refusals. */
+  load(): void {
+    const counts = this.frontier.urlCountsBySeedAndOrigin();
+    const perOrigin = new Map<string, number>();
+    for (const { origin, n } of counts) perOrigin.set(origin, (perOrigin.get(origin) ?? 0) + n);
+    this.budget.load([...perOrigin].map(([origin, n]) => ({ origin, n })));
+    this.hostBudget.load(counts, this.seedHosts.allSeedHosts().map((r) => ({
+      seedId: r.seedId, count: r.refused, example: r.refusedExample, at: r.refusedAt,
+    })));
   }
 
   /**
-   * Queues a discovered URL unless its host's URL budget is spent (a known URL then only gains an
-   * inlink; an unknown one is dropped and the host's row says why). Returns whether it is queued.
+   * Queues a URL of seed `seedId` discovered on `from` (an origin), unless its seed has reached its
+   * hosts and this is a further host, or its host's URL budget is spent (a known URL then only gains an
+   * inlink; an unknown one is dropped, and the row of `from` or of the URL's host says why). Returns whether it is queued.
    */
-  enqueue(url: string, seedId: number, depth: number, redirects: number, now: number): boolean {
+  enqueue(url: string, seedId: number, depth: number, redirects: number, now: number, from: string): boolean {
     const origin = new URL(url).origin;
+    if (!this.hostBudget.hasRoom(seedId, origin)) {
+      if (!this.frontier.touchUrl(url)) {
+        const host = new URL(url).host;
+        this.hostBudget.refuse(seedId, host, now);
+        this.hosts.noteTrap(from, hostLimitMessage(this.hostBudget.limit, this.limits.seedUrl(seedId) ?? `seed ${seedId}`, host));
+      }
+      return false;
+    }
     if (!this.budget.hasRoom(origin)) {
       if (!this.frontier.touchUrl(url)) this.hosts.noteBudgetSpent(origin, budgetMessage(this.budget.limit));
       return false;
@@ -37,8 +76,16 @@ export class LinkIntake {
     const row = this.frontier.addUrl({ url, origin, seedId, depth, redirects }, now);
     if (!row) return false;
     this.budget.add(origin);
+    this.hostBudget.add(seedId, origin);
     this.newRows.push(row);
     return true;
+  }
+
+  /** Writes the figures of every seed whose hosts or refusals changed (the last write of a transaction). */
+  saveSeedHosts(): void {
+    for (const f of this.hostBudget.changed()) {
+      this.seedHosts.saveSeedHosts({ seedId: f.seedId, hosts: f.hosts, refused: f.refused.count, refusedExample: f.refused.example, refusedAt: f.refused.at });
+    }
   }
 
   /**
@@ -61,17 +108,20 @@ export class LinkIntake {
       this.frontier.finishRedirect(job.frontierId, target, `redirects to ${target} (already known)`, now);
       return;
     }
-    if (!this.enqueue(target, job.seedId, job.depth, job.redirects + 1, now)) {
-      const why = budgetMessage(this.budget.limit).replace(/^stopped following links: /, '');
+    if (!this.enqueue(target, job.seedId, job.depth, job.redirects + 1, now, job.forOrigin)) {
+      const why = this.hostBudget.hasRoom(job.seedId, new URL(target).origin)
+        ? budgetMessage(this.budget.limit).replace(/^stopped following links: /, '')
+        : `the crawl of its seed has reached ${this.hostBudget.limit.toLocaleString('en-US')} hosts (the limit per seed, CRAWL_MAX_HOSTS_PER_SEED)`;
       this.frontier.finishUrl(job.frontierId, 'failed', `redirects to ${target}, not followed: ${why}`, now);
       return;
     }
     this.frontier.finishRedirect(job.frontierId, target, `redirects to ${target}`, now);
   }
 
-  /** The transaction committed: the budget keeps what it counted; returns the rows added, to schedule. */
+  /** The transaction committed: the budgets keep what they counted; returns the rows added, to schedule. */
   commit(): FrontierRow[] {
     this.budget.commit();
+    this.hostBudget.commit();
     const rows = this.newRows;
     this.newRows = [];
     return rows;
@@ -81,5 +131,6 @@ export class LinkIntake {
   rollback(): void {
     this.newRows = [];
     this.budget.rollback();
+    this.hostBudget.rollback();
   }
 }

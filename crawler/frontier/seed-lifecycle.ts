@@ -2,6 +2,8 @@ import type { frontierQueries, FrontierRow } from '../../db/frontier.ts';
 import type { PageQueries } from '../../db/pages.ts';
 import type { seedQueries } from '../../db/seeds.ts';
 import type { UrlBudget } from './admission.ts';
+import type { HostBudget } from './host-budget.ts';
+import type { seedHostQueries } from '../../db/seed-hosts.ts';
 import { seedsDueForRefresh } from './refresh.ts';
 import type { SeedBook, SeedInfo } from './seed-book.ts';
 import type { WriteBatch } from '../coordination/write-batch.ts';
@@ -17,12 +19,17 @@ export interface SeedLifecycleParts {
   pages: PageQueries;
   writes: WriteBatch;
   budget: UrlBudget;
+  /** The per-seed host budget, and where its figures are stored. */
+  hostBudget: HostBudget;
+  seedHosts: ReturnType<typeof seedHostQueries>;
   /** CRAWL_REFRESH in ms (0: never). */
   refreshMs: number;
   /** Puts a frontier row in its host's queue. */
   schedule(row: FrontierRow, now: number): void;
   /** Queues the sitemaps the seed's host lists, read for this seed (if its robots.txt is known). */
   readSitemaps(seed: SeedInfo): void;
+  /** One bounded step of giving the removed pages' space back (db/search-compaction.ts); false once there is nothing left. */
+  compactSearchIndexStep(): boolean;
 }
 
 /**
@@ -34,6 +41,7 @@ export class SeedLifecycle {
   /** Pages of removed seeds taken out of search, and URLs deleted per host, by the batch being written. */
   private pagesRetired = 0;
   private droppedUrls: Array<{ origin: string; n: number }> = [];
+  private droppedSeeds: number[] = [];
 
   constructor(private readonly p: SeedLifecycleParts) {}
 
@@ -50,6 +58,7 @@ export class SeedLifecycle {
       const added = this.p.frontier.addUrl({ url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 }, now);
       if (added) {
         this.p.budget.record(s.origin);
+        this.p.hostBudget.record(s.id, s.origin);
         this.p.schedule(added, now);
         this.p.readSitemaps(s); // a host whose robots.txt is known already (else when it arrives)
       } else if (recrawl) {
@@ -74,8 +83,10 @@ export class SeedLifecycle {
   /** The batch committed: the URL budget forgets the deleted URLs; returns the pages it took out of search. */
   committed(): number {
     this.p.budget.forget(this.droppedUrls);
+    for (const id of this.droppedSeeds) this.p.hostBudget.forgetSeed(id);
     const retired = this.pagesRetired;
     this.droppedUrls = [];
+    this.droppedSeeds = [];
     this.pagesRetired = 0;
     return retired;
   }
@@ -83,6 +94,7 @@ export class SeedLifecycle {
   /** The batch rolled back: what it counted is counted again when its writes run again. */
   rolledBack(): void {
     this.droppedUrls = [];
+    this.droppedSeeds = [];
     this.pagesRetired = 0;
   }
 
@@ -94,6 +106,8 @@ export class SeedLifecycle {
   private remove(s: SeedInfo): void {
     this.p.writes.push(() => {
       this.droppedUrls.push(...this.p.frontier.dropSeed(s.id));
+      this.p.seedHosts.forgetSeedHosts(s.id);
+      this.droppedSeeds.push(s.id);
     });
     this.retire(s.id);
   }
@@ -111,9 +125,22 @@ export class SeedLifecycle {
       const n = this.p.pages.retireSeedPages(seedId, RETIRE_CHUNK);
       this.pagesRetired += n;
       if (n === RETIRE_CHUNK) this.retire(seedId);
-      else this.p.seedsDb.deleteRemovedSeed(seedId);
+      else {
+        this.p.seedsDb.deleteRemovedSeed(seedId);
+        this.compact();
+      }
     });
     this.p.writes.markUrgent();
+  }
+
+  /**
+   * The removed pages' entries in the full-text indexes are merged away, one bounded step per batch, so
+   * their space is used again (and a crawl paused for CRAWL_MAX_DB_SIZE can resume).
+   */
+  private compact(): void {
+    this.p.writes.push(() => {
+      if (this.p.compactSearchIndexStep()) this.compact();
+    });
   }
 
   /**

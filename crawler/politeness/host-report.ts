@@ -75,7 +75,9 @@ export function describeHost(f: HostFacts, now: number): DomainInfo {
     stateText = `failing: nothing could be fetched (${plural(r.errorCount, 'error')}), the last: ${last}`;
   } else if (f.queued === 0) {
     state = 'idle';
-    stateText = r.errorCount > 0 && r.lastError ? `idle: nothing queued; ${plural(r.errorCount, 'error')}, the last: ${r.lastError}` : 'idle: nothing queued';
+    // A note without an error (links not followed: a trap, a seed's host limit) stays in view once the host is idle.
+    stateText = r.errorCount > 0 && r.lastError ? `idle: nothing queued; ${plural(r.errorCount, 'error')}, the last: ${r.lastError}`
+      : r.lastError ? `idle: nothing queued; ${r.lastError}` : 'idle: nothing queued';
   } else {
     state = 'waiting';
     if (r.consecutiveErrors > 0 && r.lastError) stateText = `waiting to retry after an error: ${r.lastError}`;

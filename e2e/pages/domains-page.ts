@@ -12,6 +12,9 @@ export class DomainsPage extends AppShell {
   readonly heading: Locator;
   readonly stats: Locator;
   readonly filter: Locator;
+  readonly stateFilter: Locator;
+  /** The pager under the table (only when the hosts do not fit on one page). */
+  readonly pager: Locator;
   readonly table: Locator;
   readonly liveStatus: Locator;
 
@@ -20,6 +23,8 @@ export class DomainsPage extends AppShell {
     this.heading = page.getByRole('heading', { name: 'Domains', level: 1 });
     this.stats = this.main.locator('dl.stats');
     this.filter = page.getByLabel('Filter hosts');
+    this.stateFilter = page.getByLabel('Filter by state');
+    this.pager = page.getByRole('navigation', { name: 'Pages of hosts' });
     this.table = page.getByRole('table', { name: /Hosts and their crawl state/ });
     this.liveStatus = this.main.getByRole('status').filter({ hasText: /live|reconnecting|connecting/ }).first();
   }

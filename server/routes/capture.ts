@@ -131,7 +131,7 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
     if (!app.seedLabels.setLabels(request.params.id, labels)) {
       throw new HttpError(404, 'unknown-seed', `labels: no seed ${request.params.id} (removed already?); see GET /api/seeds`);
     }
-    return { seed: toApi(app.seeds.getSeed(request.params.id)!, app.config.crawlRefreshMs) };
+    return { seed: toApi(app.seeds.getSeed(request.params.id)!, app.config) };
   });
 
   app.get('/api/labels', { schema: { response: { 200: LabelListSchema } } }, async () => ({ labels: app.seedLabels.listLabels() }));

@@ -1,10 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import { CrawlStatusSchema, DomainInfoSchema, RequestLogEntrySchema } from '../../crawler/coordination/protocol.ts';
-import { CRAWLER_STATES } from '../../shared/enumerations.ts';
+import { CrawlStatusSchema, DiskStatusSchema, DomainInfoSchema, RequestLogEntrySchema } from '../../crawler/coordination/protocol.ts';
+import { CRAWLER_STATES, DOMAIN_SORT_KEYS, DOMAIN_STATES, SORT_DIRECTIONS } from '../../shared/enumerations.ts';
 import { nullableString, stringEnum } from '../../shared/json-schema.ts';
 import { ErrorBodySchema, HttpError } from '../plugins/error-handler.ts';
+import { onInvalid } from '../plugins/strict-input.ts';
+import { queryDomains } from '../domain-query.ts';
 
 /** `GET /api/status`: the crawler's own figures (crawler/coordination/protocol.ts) with the server's. */
 export const StatusSchema = Type.Object({
@@ -16,11 +18,43 @@ export const StatusSchema = Type.Object({
   crawler: stringEnum(CRAWLER_STATES),
   searchReady: Type.Boolean(),
   lastError: nullableString(),
+  /** The disk budget: whether crawling is paused for want of room, and why (crawler/coordination/disk-budget.ts). */
+  disk: DiskStatusSchema,
 });
 export type Status = Static<typeof StatusSchema>;
 
-/** `GET /api/domains`: every host's row as the crawler reported it; `now` is the server's clock (for the client's skew). */
-export const DomainsResponseSchema = Type.Object({ domains: Type.Array(DomainInfoSchema), now: Type.String() });
+/** Hosts one page of `GET /api/domains` holds at most, and by default. */
+export const DOMAINS_PAGE = { max: 1000, default: 100 };
+
+/** What `GET /api/domains` takes: a part of the host name, a state, a column and direction to sort by, and the page. */
+export const DomainsQuerySchema = Type.Object({
+  q: Type.String({ maxLength: 300, default: '', ...onInvalid('invalid-query', 'q must be given once, as text of at most 300 characters') }),
+  state: Type.Optional(stringEnum(DOMAIN_STATES, onInvalid('invalid-query', `state must be one of ${DOMAIN_STATES.join(', ')}`))),
+  sort: stringEnum(DOMAIN_SORT_KEYS, { default: 'host', ...onInvalid('invalid-query', `sort must be one of ${DOMAIN_SORT_KEYS.join(', ')}`) }),
+  dir: stringEnum(SORT_DIRECTIONS, { default: 'asc', ...onInvalid('invalid-query', 'dir must be "asc" or "desc"') }),
+  limit: Type.Integer({
+    minimum: 1, maximum: DOMAINS_PAGE.max, default: DOMAINS_PAGE.default,
+    ...onInvalid('invalid-query', `limit must be an integer from 1 to ${DOMAINS_PAGE.max}`),
+  }),
+  offset: Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0, ...onInvalid('invalid-query', 'offset must be an integer from 0 to 10000000') }),
+});
+/** The query of `GET /api/domains` as a client writes it: every field may be left to its default. */
+export type DomainsQuery = Partial<Static<typeof DomainsQuerySchema>>;
+
+/**
+ * `GET /api/domains`: one page of hosts as the crawler reported them; `now` is the server's clock (for the
+ * client's skew); `total` hosts match the query, `hosts` are known in all, `states` counts the hosts
+ * matching `q` by state; `offset` and `limit` as applied.
+ */
+export const DomainsResponseSchema = Type.Object({
+  domains: Type.Array(DomainInfoSchema),
+  now: Type.String(),
+  total: Type.Integer(),
+  hosts: Type.Integer(),
+  states: Type.Object(Object.fromEntries(DOMAIN_STATES.map((s) => [s, Type.Integer()])) as Record<(typeof DOMAIN_STATES)[number], ReturnType<typeof Type.Integer>>),
+  offset: Type.Integer(),
+  limit: Type.Integer(),
+});
 export type DomainsResponse = Static<typeof DomainsResponseSchema>;
 
 /** `GET /api/domains/:host/requests`: the last requests to one host, oldest first. */
@@ -43,11 +77,15 @@ export async function crawlRoutes(fastify: FastifyInstance): Promise<void> {
       crawler: app.crawler.state,
       searchReady: app.searcher.ready,
       lastError: app.crawler.lastError,
+      disk: app.crawler.disk,
     };
   });
 
-  app.get('/api/domains', { schema: { response: { 200: DomainsResponseSchema } } },
-    async () => ({ domains: app.crawler.domains, now: new Date().toISOString() }));
+  app.get('/api/domains', { schema: { querystring: DomainsQuerySchema, response: { 200: DomainsResponseSchema, '4xx': ErrorBodySchema } } },
+    async (request) => {
+      const page = queryDomains(app.crawler.domains, request.query);
+      return { ...page, now: new Date().toISOString(), offset: request.query.offset, limit: request.query.limit };
+    });
 
   app.get('/api/domains/:host/requests', {
     schema: { params: HostParamsSchema, response: { 200: HostRequestsResponseSchema, '4xx': ErrorBodySchema } },

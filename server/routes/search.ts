@@ -8,6 +8,7 @@ import { BadQueryError, MAX_LIMIT, MAX_OFFSET, MAX_SUGGEST } from '../search/sea
 import { MAX_QUERY_CHARS } from '../search/query-parser.ts';
 import type { SearchService } from '../search/search-service.ts';
 import { OpenSearchSuggestionsSchema, SearchResponseSchema, SuggestResponseSchema } from '../search/types.ts';
+import { capSearchResponse, capSuggestResponse } from '../search/result-caps.ts';
 
 /** `q` as both routes take it: one text, at most MAX_QUERY_CHARS long (longer is a client's mistake, said as 400). */
 const queryText = Type.String({
@@ -49,7 +50,7 @@ export async function searchRoutes(fastify: FastifyInstance, opts: { search: Sea
   }, async (request, reply) => {
     const { q, limit, offset } = request.query;
     try {
-      return search.search(q, { limit, offset });
+      return capSearchResponse(search.search(q, { limit, offset })); // what one page may put on the screen
     } catch (err) {
       if (err instanceof BadQueryError) return reply.code(400).send({ error: err.code, message: err.message });
       throw err;
@@ -70,7 +71,7 @@ export async function searchRoutes(fastify: FastifyInstance, opts: { search: Sea
       },
     },
   }, async (request, reply) => {
-    const answer = search.suggest(request.query.q, request.query.limit);
+    const answer = capSuggestResponse(search.suggest(request.query.q, request.query.limit));
     if (request.query.format !== 'opensearch') return answer;
     // OpenSearch suggestions (what a browser asks once Lantern is added as a search engine): [query, [texts]].
     return reply

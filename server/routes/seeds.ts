@@ -4,6 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { nextRefreshAt } from '../../crawler/frontier/refresh.ts';
 import { checkUrl } from '../../crawler/frontier/url.ts';
 import type { SeedRow } from '../../db/seeds.ts';
+import type { Config } from '../../shared/config.ts';
 import { SCOPES, type Scope } from '../../shared/enumerations.ts';
 import { nullableString, stringEnum } from '../../shared/json-schema.ts';
 import { ErrorBodySchema, HttpError } from '../plugins/error-handler.ts';
@@ -49,6 +50,12 @@ export const SeedSchema = Type.Object({
   folder: nullableString(),
   /** The seed's labels, sorted. */
   labels: Type.Array(Type.String()),
+  /** Hosts its URLs are on, and the most it may reach (CRAWL_MAX_HOSTS_PER_SEED). */
+  hosts: Type.Integer(),
+  maxHosts: Type.Integer(),
+  /** Links to further hosts not followed once it had its hosts, and the last host one led to. */
+  hostsRefused: Type.Integer(),
+  lastRefusedHost: nullableString(),
 });
 export type Seed = Static<typeof SeedSchema>;
 
@@ -113,11 +120,11 @@ export const SeedIdSchema = Type.Object({
 
 /**
  * A seed as the API shows it. `nextCrawlAt`: when the crawler will crawl it again on its own
- * (CRAWL_REFRESH after its last crawl; null while it is being crawled, or with refresh off).
+ * (CRAWL_REFRESH after its last crawl; null while it is being crawled, or with refresh off); `maxHosts`: CRAWL_MAX_HOSTS_PER_SEED.
  */
-export function toApi(seed: SeedRow, refreshMs: number): Seed {
+export function toApi(seed: SeedRow, config: Pick<Config, 'crawlRefreshMs' | 'crawlMaxHostsPerSeed'>): Seed {
   const last = seed.lastCrawledAt;
-  const next = nextRefreshAt({ lastFetchedAt: last, pending: seed.queued > 0 }, refreshMs);
+  const next = nextRefreshAt({ lastFetchedAt: last, pending: seed.queued > 0 }, config.crawlRefreshMs);
   return {
     id: seed.id,
     url: seed.url,
@@ -134,6 +141,10 @@ export function toApi(seed: SeedRow, refreshMs: number): Seed {
     title: seed.title,
     folder: seed.folder,
     labels: seed.labels,
+    hosts: seed.hosts,
+    maxHosts: config.crawlMaxHostsPerSeed,
+    hostsRefused: seed.hostsRefused,
+    lastRefusedHost: seed.lastRefusedHost,
   };
 }
 
@@ -174,7 +185,7 @@ export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
     if (labels.length > 0) app.seedLabels.addLabels(seed.id, labels);
     app.crawler.notifySeeds();
     const stored = labels.length > 0 ? app.seeds.getSeed(seed.id)! : seed;
-    return reply.code(created ? 201 : 200).send({ seed: toApi(stored, app.config.crawlRefreshMs) });
+    return reply.code(created ? 201 : 200).send({ seed: toApi(stored, app.config) });
   });
 
   app.delete('/api/seeds/:id', {
@@ -194,6 +205,6 @@ export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
     // A label that folds to nothing is no label any seed carries: an empty list, not every seed.
     const label = request.query.label === undefined ? undefined : (toLabel(request.query.label) ?? '');
     const seeds = app.seeds.listSeeds({ limit, offset, label });
-    return { seeds: seeds.map((s) => toApi(s, app.config.crawlRefreshMs)), total: app.seeds.countSeeds(label) };
+    return { seeds: seeds.map((s) => toApi(s, app.config)), total: app.seeds.countSeeds(label) };
   });
 }

@@ -5,7 +5,7 @@ import { announceSignedOut } from './signed-out.ts';
 // Every shape of the API is the server's own, taken from the schema that validates or serializes it
 // (type-only imports: nothing of the server is bundled). This file declares none of its own.
 export type { CrawlerState, DelaySource, DomainState, Scope } from '../../shared/enumerations.ts';
-export type { Status, DomainsResponse, HostRequestsResponse } from '../../server/routes/crawl.ts';
+export type { Status, DomainsQuery, DomainsResponse, HostRequestsResponse } from '../../server/routes/crawl.ts';
 export type { Seed, NewSeed, RemovedSeed, SeedList } from '../../server/routes/seeds.ts';
 export type { ImportRequest, ImportResult, ImportRefusal, LabelCount, LabelList } from '../../server/routes/capture.ts';
 export type { StoredPage } from '../../server/routes/pages.ts';
@@ -13,7 +13,7 @@ export type { SnippetPiece, SearchResponse, SearchResult, Suggestion, SuggestRes
 export type { DomainInfo as Domain, RobotsInfo, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
 export type { ErrorBody } from '../../server/plugins/error-handler.ts';
 export type { Session } from '../../server/routes/session.ts';
-import type { DomainsResponse, HostRequestsResponse, Status } from '../../server/routes/crawl.ts';
+import type { DomainsQuery, DomainsResponse, HostRequestsResponse, Status } from '../../server/routes/crawl.ts';
 import type { NewSeed, RemovedSeed, Seed, SeedList } from '../../server/routes/seeds.ts';
 import type { ImportRequest, ImportResult, LabelCount, LabelList } from '../../server/routes/capture.ts';
 import type { StoredPage } from '../../server/routes/pages.ts';
@@ -120,9 +120,12 @@ export async function storedPage(url: string, signal?: AbortSignal): Promise<Sto
   return (await request<{ page: StoredPage }>(`/api/pages?${new URLSearchParams({ url })}`, { signal })).page;
 }
 
-/** Lists every known host with its crawl state. */
-export function listDomains(signal?: AbortSignal): Promise<DomainsResponse> {
-  return request<DomainsResponse>('/api/domains', { signal });
+/** One page of the known hosts with their crawl state, filtered and sorted by the server (docs/api.md, Domains). */
+export function listDomains(query: DomainsQuery = {}, signal?: AbortSignal): Promise<DomainsResponse> {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(name, String(value));
+  const search = params.toString();
+  return request<DomainsResponse>(`/api/domains${search === '' ? '' : `?${search}`}`, { signal });
 }
 
 /** Fetches the last requests made to one host (oldest first). */

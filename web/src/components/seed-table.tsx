@@ -2,11 +2,12 @@ import { useState } from 'react';
 import type { Seed } from '../api.ts';
 import { formatAgo, formatCount, formatCountdown, formatDateTime, plural } from '../format.ts';
 import { LabelEditor } from './label-editor.tsx';
+import { SeedHosts } from './seed-hosts.tsx';
 
 const SCOPE_TEXT: Record<Seed['scope'], string> = { path: 'this path', host: 'host', domain: 'domain', any: 'any' };
 
 /**
- * The seed list as a table (URL, depth, scope, found, fetched, queued, failed, when it was last
+ * The seed list as a table (URL, depth, scope, found, hosts, fetched, queued, failed, when it was last
  * crawled and will be again on its own, added, and "Crawl again" and "Remove" buttons; removing asks
  * first, in the row): scrolling sideways when a little narrow, and one card per seed on a phone (CSS).
  * The explicit table roles keep it a table for screen readers when CSS changes its display.
@@ -38,6 +39,7 @@ export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId, onLab
             <th scope="col" role="columnheader">Scope</th>
             <th scope="col" role="columnheader">Labels</th>
             <th scope="col" role="columnheader" className="num">Found</th>
+            <th scope="col" role="columnheader" className="num">Hosts</th>
             <th scope="col" role="columnheader" className="num">Fetched</th>
             <th scope="col" role="columnheader" className="num">Queued</th>
             <th scope="col" role="columnheader" className="num">Failed</th>
@@ -61,6 +63,7 @@ export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId, onLab
                 <LabelEditor seed={seed} onChanged={() => onLabelsChanged?.()} />
               </td>
               <td role="cell" className="num" data-label="Found">{formatCount(seed.found)}</td>
+              <td role="cell" className="num" data-label="Hosts"><SeedHosts seed={seed} /></td>
               <td role="cell" className="num" data-label="Fetched">{formatCount(seed.fetched)}</td>
               <td role="cell" className="num" data-label="Queued">{formatCount(seed.queued)}</td>
               <td role="cell" className={seed.failed > 0 ? 'num warn-text' : 'num'} data-label="Failed">

@@ -12,6 +12,7 @@ import { StatusHeader } from './status-header.tsx';
 const status: Status = {
   pages: 120, indexed: 118, queued: 40, inFlight: 1, workers: 2, fetchRatePerMin: 300,
   crawler: 'running', searchReady: true, lastError: null,
+  disk: { paused: false, reason: null, freeBytes: 5e10, dbBytes: 1e6, minFreeBytes: 1024 ** 3, maxDbBytes: 20 * 1024 ** 3, checkedAt: null },
 };
 
 test('a crawler problem is shown as an alert, in words', () => {
@@ -25,4 +26,12 @@ test('no problem, no alert', () => {
   const html = renderToStaticMarkup(createElement(StatusHeader, { status }));
   assert.ok(!html.includes('role="alert"'), html);
   assert.ok(html.includes('Pages stored'), html);
+});
+
+test('a crawl paused for want of room says why, and what to do', () => {
+  const reason = 'crawling is paused: only 512 MB free on the disk of /data (CRAWL_MIN_FREE_DISK is 1 GB): free some space, or lower CRAWL_MIN_FREE_DISK. ' +
+    'Nothing new is queued or stored meanwhile; what is stored stays searchable, and the crawl resumes by itself once there is room';
+  const html = renderToStaticMarkup(createElement(StatusHeader, { status: { ...status, disk: { ...status.disk, paused: true, reason } } }));
+  assert.ok(html.includes('<p class="notice warn crawl-paused" role="status">Crawling is paused: only 512 MB free on the disk of /data'), html);
+  assert.ok(!renderToStaticMarkup(createElement(StatusHeader, { status })).includes('crawl-paused'), 'not while there is room');
 });

@@ -1,5 +1,6 @@
 import type { Status } from '../api.ts';
 import { formatCount } from '../format.ts';
+import { DiskNotice } from './crawl-pause-notice.tsx';
 
 const CRAWLER_TEXT: Record<Status['crawler'], string> = {
   starting: 'starting',
@@ -46,6 +47,7 @@ export function StatusHeader({ status }: { status: Status }) {
           </dd>
         </div>
       </dl>
+      <DiskNotice disk={status.disk} />
       {status.lastError !== null ? (
         <p className="notice error crawler-error" role="alert">
           <strong>Crawler problem:</strong> {status.lastError}

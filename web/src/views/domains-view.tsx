@@ -1,15 +1,19 @@
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { getStatus, listDomains } from '../api.ts';
-import type { DomainsResponse, Status } from '../api.ts';
+import type { DomainsQuery, DomainsResponse, DomainState, Status } from '../api.ts';
+import { DomainPager } from '../components/domain-pager.tsx';
 import { DomainTable } from '../components/domain-table.tsx';
+import { StateFilter } from '../components/state-filter.tsx';
 import { StatusHeader } from '../components/status-header.tsx';
-import { nextSort, sortDomains } from '../domain-sort.ts';
+import { nextSort } from '../domain-sort.ts';
 import type { Sort, SortKey } from '../domain-sort.ts';
 import { plural } from '../format.ts';
 import { useNow, usePoll } from '../use-poll.ts';
 import { useTitle } from '../use-title.ts';
 
 const POLL_MS = 1000;
+/** Hosts per page: the server sends only these (and the view polls only them), however many hosts there are. */
+const PAGE_SIZE = 100;
 
 interface Snapshot {
   status: Status;
@@ -18,24 +22,44 @@ interface Snapshot {
   skewMs: number;
 }
 
-async function loadSnapshot(signal: AbortSignal): Promise<Snapshot> {
-  const [status, domains] = await Promise.all([getStatus(signal), listDomains(signal)]);
+async function loadSnapshot(query: DomainsQuery, signal: AbortSignal): Promise<Snapshot> {
+  const [status, domains] = await Promise.all([getStatus(signal), listDomains(query, signal)]);
   const serverNow = Date.parse(domains.now);
   return { status, domains, skewMs: Number.isNaN(serverNow) ? 0 : serverNow - Date.now() };
 }
 
 /**
- * The Domains view (`/domains`): crawl-wide numbers and one row per host, polled every second. Sort,
- * filter and expanded rows live in this component, so polls and server restarts never reset them.
+ * The Domains view (`/domains`): crawl-wide numbers and one page of hosts, polled every second. The
+ * server filters, sorts and pages (GET /api/domains), so thousands of hosts cost the browser one page.
+ * Sort, filters, page and expanded rows live in this component, so polls and server restarts never reset them.
  */
 export function DomainsView() {
   useTitle('Domains');
   const id = useId();
-  const snapshot = usePoll(useCallback(loadSnapshot, []), POLL_MS);
-  const clientNow = useNow(1000);
   const [sort, setSort] = useState<Sort>({ key: 'host', dir: 'asc' });
   const [filter, setFilter] = useState('');
+  const [stateFilter, setStateFilter] = useState<DomainState | ''>('');
+  const [offset, setOffset] = useState(0);
+  const query: DomainsQuery = {
+    q: filter.trim(), state: stateFilter === '' ? undefined : stateFilter, sort: sort.key, dir: sort.dir, limit: PAGE_SIZE, offset,
+  };
+  const queryKey = JSON.stringify(query);
+  const snapshot = usePoll(useCallback((signal: AbortSignal) => loadSnapshot(JSON.parse(queryKey) as DomainsQuery, signal), [queryKey]), POLL_MS);
+  const clientNow = useNow(1000);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  // A new filter, order or page is asked for at once, not at the next poll.
+  const asked = useRef(queryKey);
+  const refresh = snapshot.refresh;
+  useEffect(() => {
+    if (asked.current === queryKey) return;
+    asked.current = queryKey;
+    refresh();
+  }, [queryKey, refresh]);
+  /** A filter or order changes the list: back to its first page. */
+  const reset = <T,>(set: (value: T) => void) => (value: T): void => {
+    set(value);
+    setOffset(0);
+  };
 
   const toggle = (host: string): void => {
     setExpanded((old) => {
@@ -48,8 +72,15 @@ export function DomainsView() {
 
   const data = snapshot.data;
   const now = clientNow + (data?.skewMs ?? 0);
-  const all = data?.domains.domains ?? [];
-  const shown = sortDomains(all, sort, filter);
+  const page = data?.domains;
+  const shown = page?.domains ?? [];
+  const hosts = page?.hosts ?? 0;
+  const total = page?.total ?? 0;
+  const filtered = filter.trim() !== '' || stateFilter !== '';
+  // Hosts left (a seed removed): a page past the end moves back to the last one.
+  useEffect(() => {
+    if (page !== undefined && page.offset > 0 && page.offset >= page.total) setOffset(Math.max(0, Math.floor((page.total - 1) / PAGE_SIZE) * PAGE_SIZE));
+  }, [page]);
 
   return (
     <section className="view domains-view" aria-labelledby="domains-heading">
@@ -78,31 +109,39 @@ export function DomainsView() {
           id={`${id}-filter`}
           type="search"
           value={filter}
-          onChange={(event) => setFilter(event.target.value)}
+          onChange={(event) => reset(setFilter)(event.target.value)}
           placeholder="example.org"
           autoComplete="off"
           spellCheck={false}
         />
+        <StateFilter id={`${id}-state`} value={stateFilter} counts={page?.states} onChange={reset(setStateFilter)} />
         {data !== null ? (
           <span className="muted">
-            {filter.trim() === '' ? plural(all.length, 'host') : `${shown.length} of ${plural(all.length, 'host')}`}
+            {!filtered ? plural(hosts, 'host') : `${total.toLocaleString('en-US')} of ${plural(hosts, 'host')}`}
           </span>
         ) : null}
       </div>
 
-      {data === null ? null : all.length === 0 ? (
+      {data === null ? null : hosts === 0 ? (
         <p className="empty">No hosts yet. Hosts appear here as soon as a seed is added.</p>
-      ) : shown.length === 0 ? (
-        <p className="empty">No host matches “{filter.trim()}”.</p>
+      ) : total === 0 ? (
+        <p className="empty">
+          No host {filter.trim() !== '' ? <>matches “<bdi>{filter.trim()}</bdi>”</> : null}
+          {filter.trim() !== '' && stateFilter !== '' ? ' and ' : null}
+          {stateFilter !== '' ? <>is {stateFilter}</> : null}.
+        </p>
       ) : (
-        <DomainTable
-          domains={shown}
-          sort={sort}
-          onSort={(key: SortKey) => setSort((old) => nextSort(old, key))}
-          expanded={expanded}
-          onToggle={toggle}
-          now={now}
-        />
+        <>
+          <DomainTable
+            domains={shown}
+            sort={sort}
+            onSort={(key: SortKey) => reset(setSort)(nextSort(sort, key))}
+            expanded={expanded}
+            onToggle={toggle}
+            now={now}
+          />
+          <DomainPager offset={page?.offset ?? 0} limit={PAGE_SIZE} total={total} onOffset={setOffset} />
+        </>
       )}
     </section>
   );

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { addSeed, listSeeds, listSeedsWithLabel, removeSeed } from '../api.ts';
 import type { Seed } from '../api.ts';
 import { BulkSeedForm } from '../components/bulk-seed-form.tsx';
+import { CrawlPauseNotice } from '../components/crawl-pause-notice.tsx';
 import { SeedForm } from '../components/seed-form.tsx';
 import type { SeedOptions } from '../components/seed-form.tsx';
 import { SeedTable } from '../components/seed-table.tsx';
@@ -71,6 +72,7 @@ export function SeedsView() {
         Seeds
       </h1>
       <p className="lede">Seeds are where crawling starts. Lantern fetches each one and follows its links up to the depth you choose.</p>
+      <CrawlPauseNotice />
       <div className="seed-forms">
         <SeedForm
           key={addUrl ?? ''}
