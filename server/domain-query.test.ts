@@ -78,7 +78,7 @@ describe('queryDomains', () => {
   test('the text filter and the state filter narrow the total; the state counts follow the text filter', () => {
     const org = page({ q: '.ORG' });
     assert.deepEqual([org.total, org.hosts], [125, 250]);
-    assert.deepEqual(org.states, { crawling: 25, waiting: 25, backoff: 0, 'robots-blocked': 0, 'robots-unreachable': 0, failing: 25, idle: 50 });
+    assert.deepEqual(org.states, { crawling: 25, waiting: 25, backoff: 0, 'robots-blocked': 0, 'robots-unreachable': 0, 'robots-unusable': 0, failing: 25, idle: 50 });
     const failing = page({ q: '.org', state: 'failing', sort: 'fetched', dir: 'desc', limit: 3 });
     assert.equal(failing.total, 25);
     assert.deepEqual(hosts(failing.domains), ['h249.example.org', 'h239.example.org', 'h229.example.org']);
