@@ -1,11 +1,13 @@
 /**
- * `npm start`'s own process (server/main.ts) as a person starts it: a bad setting stops it with one
- * line, and with nothing set it serves on 127.0.0.1 only, with its data in ./data of where it started.
+ * `npm start`'s own process as a person starts it: the command its start script runs after the build
+ * (read from package.json: `node` on the compiled server, dist/server/main.js, built here first with
+ * `npm run build:app`). A bad setting stops it with one line, and with nothing set it serves on
+ * 127.0.0.1 only, with its data in ./data of where it started.
  */
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -13,12 +15,29 @@ import { fileURLToPath } from 'node:url';
 import { freePort } from '../test-support/app-process.ts';
 import { waitFor } from '../test-support/wait-for.ts';
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Starts server/main.ts in `cwd` with only `env` beyond PATH and HOME (no DATA_DIR, HOST or PORT unless given). */
+/**
+ * What `npm start` runs once the build is over: the last command of its script, e.g.
+ * `exec node --max-semi-space-size=1 dist/server/main.js`, as node's arguments (the script's path absolute).
+ */
+function startArguments(): string[] {
+  const script = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const [command, ...args] = script.split('&&').at(-1)!.trim().replace(/^exec\s+/, '').split(/\s+/);
+  assert.equal(command, 'node', `npm start ends by running node: ${script}`);
+  return args.map((a) => (a.startsWith('-') ? a : path.join(ROOT, a)));
+}
+
+let startArgs: string[];
+before(() => {
+  execFileSync('npm', ['run', 'build:app'], { cwd: ROOT, stdio: 'ignore' }); // the server, crawler, db and shared code, as npm start builds them
+  startArgs = startArguments();
+  assert.ok(existsSync(startArgs.at(-1)!), `the build made ${startArgs.at(-1)}`);
+});
+
+/** Starts npm start's server process in `cwd` with only `env` beyond PATH and HOME (no DATA_DIR, HOST or PORT unless given). */
 function startMain(cwd: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', TSX, MAIN], {
+  const child = spawn(process.execPath, startArgs, {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CRAWL_WORKERS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
