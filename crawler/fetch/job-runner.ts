@@ -3,17 +3,42 @@
  * body as the job's kind asks: a robots.txt's text, a sitemap's entries, or a page parsed and its links
  * judged. Every failure, the parser's included, becomes the result's `error`: a job fails, the worker
  * never does. crawler/worker.ts wires it to the primary's messages.
+ * A worker runs several fetches at once and a parse is synchronous, so a page is parsed in slices
+ * (processPageSteps) and the worker's event loop gets a turn whenever a page has held it for
+ * PARSE_SLICE_MS: a page of 100,000 links no longer holds the worker's other fetches for its whole
+ * parse (crawler/integration/hostile-parse-hold.test.ts judges it from a neighbour site's request log).
  */
 import type { Agent } from 'undici';
 import { classifyError, describeBytes, emptyResult, fetchRaw, FetchFailure, resultFromResponse, ROBOTS_READ_BYTES } from './fetcher.ts';
-import { isPageType, processPage } from '../extract/page-processor.ts';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { isPageType, processPageSteps } from '../extract/page-processor.ts';
 import { parseSitemap, SITEMAP_MAX_BYTES, sitemapText } from '../extract/sitemap.ts';
 import type { FetchJob, FetchResult, ParsedPage, WorkerSettings } from '../coordination/protocol.ts';
 
+/** Longest a page's parse holds the worker's event loop before its other fetches get a turn (ms). */
+export const PARSE_SLICE_MS = 4;
+
+/**
+ * Runs a generator of slices to its end, giving the event loop a turn (setImmediate: pending I/O first)
+ * whenever the slices have run for PARSE_SLICE_MS since the last turn. An ordinary page is done within
+ * one stretch and never waits.
+ */
+export async function runInSlices<T>(steps: Generator<void, T, void>, sliceMs = PARSE_SLICE_MS): Promise<T> {
+  let since = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - since >= sliceMs) {
+      await nextTurn();
+      since = performance.now();
+    }
+  }
+}
+
 /** Parses a fetched page; a page the parser cannot handle fails that URL (fatal), never the worker. */
-function parse(job: FetchJob, body: Buffer, headers: Record<string, string | undefined>, s: WorkerSettings): ParsedPage | null {
+async function parse(job: FetchJob, body: Buffer, headers: Record<string, string | undefined>, s: WorkerSettings): Promise<ParsedPage | null> {
   try {
-    return processPage({
+    return await runInSlices(processPageSteps({
       url: job.url,
       body,
       contentType: headers['content-type'],
@@ -21,7 +46,7 @@ function parse(job: FetchJob, body: Buffer, headers: Record<string, string | und
       userAgent: s.userAgent,
       allowPrivate: s.allowPrivate,
       maxLinks: s.maxLinks,
-    });
+    }));
   } catch (err) {
     throw new FetchFailure('fatal', 'parse', `worker: could not parse the page (${describeBytes(body.length)}): ${(err as Error).message ?? String(err)}`);
   }
@@ -45,7 +70,7 @@ export async function runJob(job: FetchJob, s: WorkerSettings, agent: Agent, now
     } else if (raw.body && job.kind === 'sitemap') {
       result.sitemap = parseSitemap(sitemapText(raw.body), job.url, { allowPrivate: s.allowPrivate });
     } else if (raw.body) {
-      result.page = parse(job, raw.body, raw.headers, s);
+      result.page = await parse(job, raw.body, raw.headers, s);
     }
     return result;
   } catch (err) {
