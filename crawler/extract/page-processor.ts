@@ -1,15 +1,10 @@
 import { createHash } from 'node:crypto';
-import { decodeBody, isHtmlContentType, looksBinary, looksLikeHtml } from '../fetch/charset.ts';
+import { decodeBody, looksBinary, looksLikeHtml } from '../fetch/charset.ts';
 import { extractPageSteps, runToEnd } from './extract.ts';
 import { parseRobotsDirectives } from './robots-directives.ts';
 import { productToken } from '../politeness/robots.ts';
 import { checkUrl } from '../frontier/url.ts';
 import type { ParsedPage } from '../coordination/protocol.ts';
-
-/** Whether a response's body is worth reading as a page: HTML or XHTML (or untyped, sniffed later). */
-export function isPageType(contentType: string | undefined): boolean {
-  return contentType === undefined || contentType.trim() === '' || isHtmlContentType(contentType);
-}
 
 /** What processPage is given: a fetched body, its headers, and the worker's settings. */
 export interface PageInput {
@@ -67,6 +62,8 @@ export function* processPageSteps(input: PageInput): Generator<void, ParsedPage 
   const canonical = page.canonical ? checkUrl(page.canonical, { allowPrivate: input.allowPrivate }) : undefined;
   return {
     finalUrl: input.url,
+    fileType: 'html',
+    pageStarts: null,
     title: page.title,
     description: page.description,
     headings: page.headings,

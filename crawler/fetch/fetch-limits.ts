@@ -3,6 +3,7 @@
  * in WorkerSettings and never fetches, so it must not load the fetcher (fetcher.ts re-exports them).
  */
 import type { WorkerSettings } from '../coordination/protocol.ts';
+import { PDF_LIMITS } from '../extract/pdf-runner.ts';
 
 /**
  * Fetch limits, in one place (the worker gets them from the primary in WorkerSettings). One request may
@@ -30,5 +31,6 @@ export function fetchLimits(totalTimeoutMs: number = FETCH_DEFAULTS.totalTimeout
     totalTimeoutMs,
     maxBodyBytes: FETCH_DEFAULTS.maxBodyBytes,
     maxLinks: FETCH_DEFAULTS.maxLinks,
+    pdf: { ...PDF_LIMITS },
   };
 }

@@ -188,7 +188,7 @@ export async function fetchRaw(url: string, opts: { agent: Agent; settings: Work
       dispatcher: opts.agent,
       headers: {
         'user-agent': settings.userAgent,
-        accept: 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5,*/*;q=0.1',
+        accept: 'text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,text/markdown;q=0.6,text/plain;q=0.5,*/*;q=0.1',
         'accept-encoding': 'gzip, deflate, br',
         ...conditionalHeaders(opts.validators),
       },
