@@ -2,7 +2,9 @@
  * `npm run bench:footprint`: what Lantern costs a machine it runs on all day. It runs `npm start` as a
  * person does (in its own process group, on a fresh DATA_DIR and a free port, nothing to crawl), and
  * measures (1) start to first answer: from the moment the server process started (the build is over
- * by then; /proc's start time) to the first `GET /api/health` 200; (2) the idle footprint: once it has
+ * by then; seen as its command line appears in /proc, polled every 5 ms: npm start's shell execs node,
+ * so the process keeps the shell's pid and /proc start time, from before the build) to the first
+ * `GET /api/health` 200; (2) the idle footprint: once it has
  * been idle for --settle-ms, the resident memory (VmRSS, and Pss) of every process of the tree, the npm
  * wrapper included, summed from /proc. Then Ctrl+C (SIGINT to the group), as a person stops it.
  * Prints the figures and writes the footprint section of docs/benchmarks.md.
@@ -20,7 +22,7 @@ import { groupMembers } from '../../test-support/proc.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
 import { machineInfo, writeSection } from '../crawl/benchmarks-doc.ts';
 import { FOOTPRINT_MARKERS, formatFootprint, type FootprintRun } from './footprint-report.ts';
-import { findRole, groupMemory, startedAtMs, uptimeMs, type ProcessMemory } from './process-tree.ts';
+import { findRole, groupMemory, uptimeMs, type ProcessMemory } from './process-tree.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const DOC = path.join(ROOT, 'docs', 'benchmarks.md');
@@ -75,13 +77,14 @@ async function measureOnce(settleMs: number): Promise<FootprintRun> {
   const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
   const pgid = npm.pid!;
   try {
-    // The server process appears once the build is over; its start time is read from /proc.
-    const serverPid = await waitFor(() => findRole(pgid, 'server'), {
+    // The server process appears once the build is over: the shell that ran the build execs node on
+    // dist/server/main.js (same pid, same /proc start time), so its start is when that command line appears.
+    await waitFor(() => findRole(pgid, 'server'), {
       timeoutMs: 300_000, intervalMs: 5, message: `npm start to start the server process; output: ${output}`,
     });
+    const serverStartedAt = uptimeMs();
     await waitFor(() => healthy(port), { timeoutMs: 60_000, intervalMs: 5, message: `the server to answer on port ${port}; output: ${output}` });
     const answeredAt = uptimeMs();
-    const serverStartedAt = startedAtMs(serverPid) ?? NaN;
     await new Promise((resolve) => setTimeout(resolve, settleMs));
     if (!(await healthy(port))) throw new Error(`footprint-bench: the server stopped answering while idle; output: ${output}`);
     const processes: ProcessMemory[] = groupMemory(pgid);

@@ -63,7 +63,7 @@ export function formatFootprint(r: FootprintReport): string {
     '',
     `Measured ${when} UTC by \`npm run bench:footprint\` on ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node}, ${m.platform}; 1-minute load average ${r.loadStart.toFixed(1)} at the start, ${r.loadEnd.toFixed(1)} at the end (the machine is shared).`,
     '',
-    `How it is measured: \`npm start\` as a person runs it (its own process group, a fresh DATA_DIR, a free PORT, default settings, nothing to crawl), ${r.runs.length} times. Start to first answer: from the server process's start time (/proc/<pid>/stat, 10 ms ticks; the build is over by then) to the first \`GET /api/health\` 200, polled every 5 ms. Idle memory: after ${(mid.settleMs / 1000).toFixed(0)} s idle, VmRSS of every live process of the group (the npm wrapper and its shell included) from /proc, summed; Pss (shared pages divided among the processes sharing them) beside it. Then Ctrl+C.`,
+    `How it is measured: \`npm start\` as a person runs it (its own process group, a fresh DATA_DIR, a free PORT, default settings, nothing to crawl), ${r.runs.length} times. Start to first answer: from the moment the server process's command line appears in /proc (npm start's shell execs node on \`dist/server/main.js\` once the build is over; polled every 5 ms) to the first \`GET /api/health\` 200, polled every 5 ms. Idle memory: after ${(mid.settleMs / 1000).toFixed(0)} s idle, VmRSS of every live process of the group (the npm wrapper and its shell included) from /proc, summed; Pss (shared pages divided among the processes sharing them) beside it. Then Ctrl+C.`,
     '',
     '| | median | runs | target |',
     '|---|---:|---|---|',

@@ -1,9 +1,8 @@
 /**
- * A process tree's memory and start times as Linux's /proc tells them: every live member of a process
+ * A process tree's memory as Linux's /proc tells them: every live member of a process
  * group, what it runs, its resident size (VmRSS) and its proportional share (Pss, shared pages split
- * among the processes that map them), and when a process started on the system's clock. Reads only.
+ * among the processes that map them), and the system's clock. Reads only.
  */
-import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { commandLine, groupMembers } from '../../test-support/proc.ts';
 
@@ -17,40 +16,17 @@ export interface ProcessMemory {
   pssKiB: number | undefined;
 }
 
-let ticks: number | undefined;
-
-/** Clock ticks per second (`getconf CLK_TCK`, 100 almost everywhere). */
-function clockTicks(): number {
-  if (ticks === undefined) {
-    try {
-      ticks = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
-    } catch {
-      ticks = 100;
-    }
-  }
-  return ticks;
-}
-
 /** Milliseconds since the system booted, now (from /proc/uptime, 10 ms resolution). */
 export function uptimeMs(): number {
   return Number(readFileSync('/proc/uptime', 'utf8').split(' ')[0]) * 1000;
-}
-
-/** When a process started, in ms since boot (from /proc/<pid>/stat: tick resolution); undefined if gone. */
-export function startedAtMs(pid: number): number | undefined {
-  try {
-    const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = text.slice(text.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[19]) * 1000) / clockTicks(); // field 22 of stat, starttime
-  } catch {
-    return undefined;
-  }
 }
 
 /** What a Lantern process is, from its command line. */
 export function roleOf(command: string): string {
   if (/(^|\/)npm(-cli\.js)?( |$)/.test(command) || command.includes('npm-cli.js')) return 'npm';
   if (/^(\/bin\/|\/usr\/bin\/)?(sh|bash|dash) /.test(command)) return 'sh';
+  // Before the process entries: the build's esbuild is given them as arguments (`esbuild server/main.ts ...`).
+  if (/(^|\/)esbuild$/.test(command.split(' ')[0])) return 'esbuild';
   if (command.includes('server/main.')) return 'server';
   if (command.includes('crawler/primary.')) return 'primary';
   if (command.includes('crawler/worker.')) return 'worker';
