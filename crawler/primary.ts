@@ -1,13 +1,13 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { ConfigError, configFromArgument, type Config } from '../shared/config.ts';
+import { processEntry } from '../shared/project-root.ts';
 import { DatabaseNotWritableError, openDatabase, type Database } from '../db/open.ts';
 import { databaseBytes, freeDiskBytes } from '../db/storage-size.ts';
 import { Coordinator } from './coordination/coordinator.ts';
 import { CrawlPrimary } from './coordination/crawl-primary.ts';
 import { fatalExit } from './coordination/fatal-exit.ts';
-import { FETCH_DEFAULTS, fetchLimits } from './fetch/fetcher.ts';
+import { FETCH_DEFAULTS, fetchLimits } from './fetch/fetch-limits.ts';
 import { acquireLock, releaseLock } from './coordination/primary-lock.ts';
 import type { PrimaryTransport, Timers, WorkerHandle } from './coordination/primary-ports.ts';
 import type { PrimaryToServer, ServerToPrimary, WorkerToPrimary } from './coordination/protocol.ts';
@@ -18,7 +18,7 @@ import type { PrimaryToServer, ServerToPrimary, WorkerToPrimary } from './coordi
  * timers, shutdown) to the process: cluster workers running crawler/worker.ts, the server's IPC channel,
  * signals, the real clock and timers.
  */
-const WORKER_ENTRY = fileURLToPath(new URL('./worker.ts', import.meta.url));
+const WORKER_ENTRY = processEntry('crawler/worker.ts'); // its bundle when this primary runs from dist/
 
 const clock = () => performance.timeOrigin + performance.now();
 const timers: Timers = {
@@ -108,7 +108,10 @@ const running = new CrawlPrimary<ClusterWorker>({
 });
 primary = running;
 
-cluster.setupPrimary({ exec: WORKER_ENTRY, execArgv: process.execArgv });
+// Workers get this process's node options (tsx's loader under tests) except the small young generation
+// `npm start` gives the server and this primary to keep them light while idle: a worker parses pages,
+// whose garbage dies young, and it runs only while there is work.
+cluster.setupPrimary({ exec: WORKER_ENTRY, execArgv: process.execArgv.filter((arg) => !arg.startsWith('--max-semi-space-size')) });
 cluster.on('exit', (worker, code, signal) => running.onWorkerExit(worker.id, code, signal));
 process.on('message', (msg: ServerToPrimary) => running.onServerMessage(msg));
 process.on('disconnect', () => void running.shutdown('the server went away'));

@@ -1,10 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Database } from 'better-sqlite3';
+import { projectPath } from '../shared/project-root.ts';
 
 /** Where the numbered plain-SQL migrations live (`NNNN-name.sql`). */
-export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
+export const MIGRATIONS_DIR = projectPath('db/migrations');
 
 /** A migration that could not be applied; the database is left at the previous version. */
 export class MigrationError extends Error {

@@ -1,6 +1,6 @@
 import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { configArgument, type Config } from '../shared/config.ts';
+import { processEntry } from '../shared/project-root.ts';
 import type { CrawlerState } from '../shared/enumerations.ts';
 import type {
   CrawlStatus,
@@ -11,7 +11,8 @@ import type {
   ServerToPrimary,
 } from '../crawler/coordination/protocol.ts';
 
-const PRIMARY_ENTRY = fileURLToPath(new URL('../crawler/primary.ts', import.meta.url));
+/** The crawler primary's process: its source under tsx, its bundle when the server runs from dist/. */
+const PRIMARY_ENTRY = processEntry('crawler/primary.ts');
 
 /** How the server restarts a crawler primary that died: doubling waits, reset after a healthy minute. */
 export const RESTART_BACKOFF = { firstMs: 500, maxMs: 30_000, healthyAfterMs: 60_000 };

@@ -1,24 +1,46 @@
 /**
- * `npm start`'s own process (server/main.ts) as a person starts it: a bad setting stops it with one
- * line, and with nothing set it serves on 127.0.0.1 only, with its data in ./data of where it started.
+ * `npm start`'s own process as a person starts it: the command its start script runs after the build
+ * (read from package.json: `node` on the compiled server, dist/server/main.js, built here first with
+ * `npm run build:app`). A bad setting stops it with one line, and with nothing set it serves on
+ * 127.0.0.1 only, with its data in ./data of where it started. Built, it crawls a page and a PDF (its
+ * crawler processes and the PDF thread are found from dist/).
  */
-import { test } from 'node:test';
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort } from '../test-support/app-process.ts';
 import { waitFor } from '../test-support/wait-for.ts';
+import { startTestWeb } from '../test-support/test-web.ts';
+import { textPdf } from '../test-support/pdf-files.ts';
 
-const MAIN = fileURLToPath(new URL('./main.ts', import.meta.url));
-const TSX = import.meta.resolve('tsx');
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Starts server/main.ts in `cwd` with only `env` beyond PATH and HOME (no DATA_DIR, HOST or PORT unless given). */
+/**
+ * What `npm start` runs once the build is over: the last command of its script, e.g.
+ * `exec node --max-semi-space-size=1 dist/server/main.js`, as node's arguments (the script's path absolute).
+ */
+function startArguments(): string[] {
+  const script = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const [command, ...args] = script.split('&&').at(-1)!.trim().replace(/^exec\s+/, '').split(/\s+/);
+  assert.equal(command, 'node', `npm start ends by running node: ${script}`);
+  return args.map((a) => (a.startsWith('-') ? a : path.join(ROOT, a)));
+}
+
+let startArgs: string[];
+before(() => {
+  execFileSync('npm', ['run', 'build:app'], { cwd: ROOT, stdio: 'ignore' }); // the server, crawler, db and shared code, as npm start builds them
+  startArgs = startArguments();
+  assert.ok(existsSync(startArgs.at(-1)!), `the build made ${startArgs.at(-1)}`);
+});
+
+/** Starts npm start's server process in `cwd` with only `env` beyond PATH and HOME (no DATA_DIR, HOST or PORT unless given). */
 function startMain(cwd: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', TSX, MAIN], {
+  const child = spawn(process.execPath, startArgs, {
     cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CRAWL_WORKERS: '1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -132,6 +154,48 @@ test('with nothing set it serves on 127.0.0.1 only, keeps its data in ./data, an
     assert.equal(await main.exited, 0);
   } finally {
     main.child.kill('SIGKILL');
+    rmSync(cwd, { recursive: true, force: true });
+  }
+});
+
+test('built, it crawls a loopback page and the PDF it links to, and both are found by search', { timeout: 90_000 }, async () => {
+  const cwd = mkdtempSync(path.join(os.tmpdir(), 'lantern-main-'));
+  const port = await freePort();
+  const pdf = await textPdf({ title: 'Built manual', pages: [{ lines: ['The quokka chapter'], heading: true }] });
+  const web = await startTestWeb([{
+    pages: {
+      '/': '<!doctype html><title>Built home</title><p>a wombat page <a href="/manual.pdf">the manual</a></p>',
+      '/manual.pdf': { body: pdf, headers: { 'content-type': 'application/pdf' } },
+    },
+  }]);
+  const site = web.sites[0];
+  const main = startMain(cwd, { PORT: String(port), CRAWL_ALLOW_PRIVATE: '1', CRAWL_DELAY_MS: '0' });
+  const api = `http://127.0.0.1:${port}/api`;
+  const search = async (q: string) => {
+    const res = await fetch(`${api}/search?q=${q}`);
+    return res.ok ? ((await res.json()) as { results: Array<{ url: string; fileType: string }> }).results : [];
+  };
+  try {
+    await waitFor(async () => {
+      try {
+        return (await fetch(`${api}/health`)).ok;
+      } catch {
+        return false;
+      }
+    }, { timeoutMs: 30_000, message: `the server to answer on 127.0.0.1:${port}; stderr: ${main.stderr()}` });
+    const added = await fetch(`${api}/seeds`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: site.url('/'), depth: 1 }) });
+    assert.equal(added.status, 201);
+    const found = await waitFor(async () => {
+      const [page, doc] = [await search('wombat'), await search('quokka')];
+      return page.length === 1 && doc.length === 1 && { page: page[0], doc: doc[0] };
+    }, { timeoutMs: 60_000, intervalMs: 250, message: `both documents to be searchable; stderr: ${main.stderr()}` });
+    assert.deepEqual([found.page.url, found.page.fileType], [site.url('/'), 'html']);
+    assert.deepEqual([found.doc.url, found.doc.fileType], [site.url('/manual.pdf'), 'pdf']);
+    main.child.kill('SIGTERM');
+    assert.equal(await main.exited, 0);
+  } finally {
+    main.child.kill('SIGKILL');
+    await web.close();
     rmSync(cwd, { recursive: true, force: true });
   }
 });

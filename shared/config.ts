@@ -3,10 +3,11 @@ import path from 'node:path';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { isLoopbackName } from './host-names.ts';
+import { projectPath } from './project-root.ts';
 
 /** Lantern's version, read once from package.json (it appears in the User-Agent). */
 export const VERSION: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+  JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { version: string }
 ).version;
 
 /** Every setting Lantern reads from its environment, parsed and validated once at start. */

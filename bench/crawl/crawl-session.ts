@@ -60,7 +60,7 @@ const WARMUP_PAGES = 4;
 
 /**
  * Starts a crawler with `env` and crawls WARMUP_SITES small sites to completion, so worker start-up
- * (loading tsx, undici, cheerio) is over before the measured crawl: with more due hosts than workers,
+ * (loading tsx, undici, htmlparser2) is over before the measured crawl: with more due hosts than workers,
  * every worker that is ready gets jobs, and the warm-up lasts several request delays.
  */
 export async function startWarmCrawler(env: Record<string, string>): Promise<{ crawler: CrawlerHarness; warmPages: number; close(): Promise<void> }> {

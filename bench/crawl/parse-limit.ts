@@ -1,5 +1,5 @@
 /**
- * The parse-only limit: how many of the benchmark's pages processPage (decode, cheerio parse,
+ * The parse-only limit: how many of the benchmark's pages processPage (decode, htmlparser2 parse,
  * extraction, link checks, hash: everything a crawler worker does after the fetch) can handle per
  * second on all cores, one child process per core, with no network and no storage.
  */

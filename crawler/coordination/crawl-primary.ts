@@ -7,7 +7,7 @@
  *  - flush-pacer.ts: stores results in batches (or at once when urgent);
  *  - write-outage.ts: waits out a database that refuses writes, with the crawl paused;
  *  - disk-watch.ts: pauses the crawl while the disk or the database is past its budget;
- *  - worker-lifecycle.ts: workers from fork to exit.
+ *  - worker-lifecycle.ts: workers from fork to exit, started when work is due, gone after a minute without.
  * Here: the workers' and the server's messages, the snapshot and refresh timers, and how it ends: a
  * shutdown (no new work, a grace for fetches in flight, the rest returned to the queue, a last flush,
  * workers stopped, exit 0) or a fatal error (reported, exit 1; the server starts a new primary).
@@ -63,7 +63,7 @@ export class CrawlPrimary<W extends WorkerHandle> {
 
   constructor(private readonly p: CrawlPrimaryParts<W>) {
     const { clock, timers, transport, coordinator } = p;
-    this.workers = new WorkerLifecycle({ transport, timers, settings: p.settings, slotsPerWorker: p.slotsPerWorker });
+    this.workers = new WorkerLifecycle({ transport, timers, clock, settings: p.settings, slotsPerWorker: p.slotsPerWorker, maxWorkers: p.config.crawlWorkers });
     this.outage = new WriteOutage({
       clock, timers, dataDir: p.config.dataDir, toServer: (msg) => transport.toServer(msg), log: (line) => transport.log(line),
       fatal: (message) => this.fatal(message), retry: () => this.flusher.now(),
@@ -81,16 +81,18 @@ export class CrawlPrimary<W extends WorkerHandle> {
       stored: (count) => transport.toServer({ type: 'pages-stored', count }), afterFlush: () => this.loop.pump(),
     });
     this.loop = new DispatchLoop({
-      clock, timers, coordinator, pool: this.workers.pool, outage: this.outage, disk: this.disk, flusher: this.flusher,
+      clock, timers, coordinator, pool: this.workers.pool, outage: this.outage, disk: this.disk, flusher: this.flusher, workers: this.workers,
       send: (worker, job) => transport.toWorker(worker, { type: 'fetch', job }),
     });
   }
 
-  /** Forks the workers, starts the snapshot and refresh timers, tells the server it started. */
+  /** Starts the snapshot and refresh timers, tells the server it started; workers start with the first due job. */
   start(): void {
     const { config, timers } = this.p;
-    for (let i = 0; i < config.crawlWorkers; i++) this.workers.fork();
-    this.intervals.push(timers.setInterval(() => this.sendSnapshot(), PRIMARY_TIMING.snapshotMs));
+    this.intervals.push(timers.setInterval(() => {
+      this.workers.retireIdle(this.p.clock());
+      this.sendSnapshot();
+    }, PRIMARY_TIMING.snapshotMs));
     // Seeds whose last crawl is older than CRAWL_REFRESH are crawled again (crawler/frontier/refresh.ts); never at 0.
     if (config.crawlRefreshMs > 0) this.intervals.push(timers.setInterval(() => this.refresh(), refreshCheckMs(config.crawlRefreshMs)));
     this.disk.start();
@@ -116,15 +118,19 @@ export class CrawlPrimary<W extends WorkerHandle> {
     this.loop.pump();
   }
 
-  /** A worker exited: its jobs go back to their queues and, unless the crawl is stopping, another worker starts. */
+  /**
+   * A worker exited: its jobs go back to their queues and, unless it was asked to leave or the crawl is
+   * stopping, another worker starts.
+   */
   onWorkerExit(workerId: number, code: number | null, signal: string | null): void {
     const pid = this.workers.worker(workerId)?.pid;
     const how = signal ?? `code ${code}`;
-    for (const jobId of this.workers.exited(workerId)) {
+    const { jobs, expected } = this.workers.exited(workerId);
+    for (const jobId of jobs) {
       this.p.coordinator.abandon(jobId, this.p.clock(), `the worker fetching it died (${how})`);
     }
     this.checkDrained();
-    if (this.stopping) return;
+    if (this.stopping || expected) return;
     this.p.transport.log(`crawler: worker ${pid} died (${how}); starting another`);
     this.workers.fork();
     this.flusher.soon();

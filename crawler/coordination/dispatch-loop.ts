@@ -2,8 +2,11 @@
  * The crawler primary's dispatch loop: `pump` hands every due job to a worker with a free slot (the
  * Coordinator says which job, the WorkerPool which worker), then sets the one wake-up timer for the
  * moment the next host becomes due. Nobody polls: a result, a ready worker, a stored batch or that
- * timer runs the pump again. While the database refuses writes (WriteOutage), while the disk or the
- * database is past its budget (DiskWatch), or once the crawl is stopping, no work is handed out.
+ * timer runs the pump again. A job that is due with every slot taken (or no worker at all) makes the
+ * worker lifecycle start workers (`grow`); while it could, the wake-up timer is kept even with no free
+ * slot, since no result may come to run the pump. While the database refuses writes (WriteOutage), while
+ * the disk or the database is past its budget (DiskWatch), or once the crawl is stopping, no work is
+ * handed out.
  */
 import type { Coordinator } from './coordinator.ts';
 import type { FlushPacer } from './flush-pacer.ts';
@@ -22,6 +25,8 @@ export interface DispatchLoopParts<W extends WorkerHandle> {
   /** Paused: the disk or the database is past its budget (the watch pumps again on resume). */
   disk: { readonly paused: boolean };
   flusher: FlushPacer;
+  /** Starts workers when work is due and no slot is free (worker-lifecycle.ts); `canGrow` says whether it would. */
+  workers: { canGrow(): boolean; grow(): void };
   /** Hands `job` to `worker`. */
   send(worker: W, job: FetchJob): void;
 }
@@ -55,7 +60,11 @@ export class DispatchLoop<W extends WorkerHandle> {
     }
     this.p.outage.succeeded(); // a dispatch writes its lease: the database takes writes
     if (coordinator.hasWrites()) this.p.flusher.soon();
-    const next = pool.hasFreeSlot() ? coordinator.nextWakeAt() : undefined;
+    const free = pool.hasFreeSlot();
+    const due = free || this.p.workers.canGrow() ? coordinator.nextWakeAt() : undefined;
+    if (!free && due !== undefined && due <= t) this.p.workers.grow(); // its ready workers run the pump
+    // With no free slot, a timer only for work due later that a new worker could take.
+    const next = free || (due !== undefined && due > t && this.p.workers.canGrow()) ? due : undefined;
     if (next === undefined) {
       this.clearWake();
       return;

@@ -58,6 +58,12 @@ export const PRIMARY_TIMING = {
   shutdownGraceMs: 5_000,
   /** How long workers get to exit after SIGTERM before SIGKILL. */
   workerExitMs: 2_000,
+  /**
+   * A worker with no job for this long leaves (worker-lifecycle.ts); checked on the snapshot timer, so it
+   * leaves up to snapshotMs later. Long enough that a crawl's quiet moments (a host's Crawl-delay, a
+   * backoff) do not cost a start-up each, short enough that an idle Lantern soon holds no worker.
+   */
+  workerIdleMs: 60_000,
   /** How long a fatal error's report to the server may take before the process exits anyway. */
   fatalReportMs: 1_000,
   /** Waits between attempts to write after the database refused a write: doubling from the first, capped. */

@@ -59,6 +59,11 @@ export class WorkerPool<W extends { id: number }> {
     this.workers.get(workerId)?.jobs.delete(jobId);
   }
 
+  /** Jobs a ready worker is running (0 for a worker not in the pool). */
+  jobsOf(workerId: number): number {
+    return this.workers.get(workerId)?.jobs.size ?? 0;
+  }
+
   /** Ready workers. */
   readyCount(): number {
     return this.workers.size;

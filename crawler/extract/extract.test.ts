@@ -1,6 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
-import { extractPage, MIN_CONTENT_CHARS } from './extract.ts';
+import { extractPage, extractPageSteps, MIN_CONTENT_CHARS, rawLinkCap, SLICE_CHARS } from './extract.ts';
 import { limitNesting, MAX_OPEN_ELEMENTS } from './nesting-limit.ts';
 
 const PAGE = 'https://example.org/dir/page.html';
@@ -167,6 +167,28 @@ describe('extractPage: links', () => {
     assert.equal(page.droppedLinks, 7);
     assert.equal(extract(html).droppedLinks, 0);
     assert.equal(extract(html).links.length, 10);
+  });
+
+  test('a page of 100,000 links: the first maxLinks kept, and only the first rawLinkCap hrefs read at all', () => {
+    const html = `<title>many</title><p>${Array.from({ length: 100_000 }, (_, i) => `<a href="/l/${i}">${i}</a>`).join('\n')}</p><p>the end</p>`;
+    const page = extract(html, 5000);
+    assert.equal(page.links.length, 5000);
+    assert.equal(page.links[4999]!.url, 'https://example.org/l/4999');
+    assert.equal(rawLinkCap(5000), 20_000);
+    assert.equal(page.droppedLinks, 20_000 - 5000, 'hrefs past the cap are not even resolved');
+    assert.ok(page.text.startsWith('0 1 2 3') && page.text.length === 200_000, 'the text is read as ever (up to its cap)');
+  });
+
+  test('in slices: a big page is parsed SLICE_CHARS at a time, with the same result as at once', () => {
+    const html = `<title>Big</title>${Array.from({ length: 3000 }, (_, i) => `<h2>H${i}</h2><p>word${i} <a href="/p${i}">l</a></p>`).join('')}`;
+    assert.ok(html.length > 4 * SLICE_CHARS);
+    const steps = extractPageSteps(html, PAGE, { productToken: 'LanternBot' });
+    let slices = 0;
+    let step = steps.next();
+    for (; !step.done; step = steps.next()) slices++;
+    assert.ok(slices >= Math.floor(html.length / SLICE_CHARS), `${slices} pauses for ${html.length} chars`);
+    assert.deepEqual(step.value, extract(html));
+    assert.equal(step.value.links.length, 3000);
   });
 
   test('canonical is absolute, fragment-free, and honours <base>', () => {

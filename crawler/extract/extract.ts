@@ -1,14 +1,19 @@
 /**
  * Extraction of what the crawler stores and follows from an HTML page: title, description, headings,
- * readable text, language, canonical URL, links and robots meta values. Parses with cheerio's
- * htmlparser2 mode (the whole extraction of a 30 KB page takes 1.3 ms of CPU, 3.0 ms with cheerio's
- * default parse5; htmlparser2 repairs malformed HTML less like a browser does, but its tree is good
- * enough for text and links), after bounding how deeply elements
- * nest (nesting-limit.ts), and then walks the parse tree once, iteratively, without serialising
- * anything. Pure: no I/O.
+ * readable text, language, canonical URL, links and robots meta values. After bounding how deeply
+ * elements nest (nesting-limit.ts), the page goes through htmlparser2's tokenizer and parser (the parser
+ * cheerio's htmlparser2 mode uses) as a stream of events, read as they come: no tree is built. Until
+ * now it was parsed into cheerio's tree and the tree walked once; the events are the very ones the tree
+ * was built from (open, text, close, implied ends included), so the same page gives the same result,
+ * and a 30 KB page costs about half the CPU and a fraction of the garbage. htmlparser2 repairs
+ * malformed HTML less like a browser than parse5 does, but well enough for text and links.
+ * `extractPageSteps` does the work in slices (a generator: a slice of HTML parsed, a slice of links
+ * resolved), so a worker can let its other fetches run between two slices of a huge page; `extractPage`
+ * runs the slices at once. Pure: no I/O.
  */
-import * as cheerio from 'cheerio';
+import { Parser } from 'htmlparser2';
 import { limitNesting } from './nesting-limit.ts';
+import { cap, collapse, PageReader, TEXT_MAX } from './page-reader.ts';
 
 /** A link found on a page. */
 export interface ExtractedLink {
@@ -40,7 +45,10 @@ export interface ExtractedPage {
   canonical: string | undefined;
   /** Links from `<a href>` and `<area href>`, deduped by url, in first-seen order, at most maxLinks. */
   links: ExtractedLink[];
-  /** How many further distinct link URLs were found beyond maxLinks. */
+  /**
+   * How many further distinct link URLs were found beyond maxLinks, among the first
+   * rawLinkCap(maxLinks) hrefs: the hrefs of a page past that are not read at all.
+   */
   droppedLinks: number;
   /** `content` values of `<meta name=robots>`. */
   metaRobots: string[];
@@ -56,48 +64,32 @@ export interface ExtractOptions {
   maxLinks?: number;
 }
 
-const TITLE_MAX = 300;
 const DESCRIPTION_MAX = 1000;
-const HEADING_MAX = 300;
-const HEADINGS_MAX_COUNT = 50;
-const TEXT_MAX = 200_000;
 const DEFAULT_MAX_LINKS = 5000;
 /** With this much non-chrome text (or a main/article), nav/aside/header/footer text is dropped. */
 export const MIN_CONTENT_CHARS = 200;
-
-/** Subtrees whose text is never page text. */
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'title',
-  'object', 'embed', 'canvas', 'textarea', 'select', 'datalist']);
-/** Elements rendered inline: no word break around them. Every other element separates words. */
-const INLINE = new Set(['a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'code', 'data', 'del',
-  'dfn', 'em', 'font', 'i', 'img', 'ins', 'kbd', 'label', 'mark', 'nobr', 'q', 'rp', 'rt', 'ruby', 's',
-  'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var', 'wbr']);
-/** Ancestors that make a header/footer part of the content rather than page chrome. */
-const SECTIONING = new Set(['main', 'article', 'section']);
 const SKIPPED_SCHEMES = /^\s*(?:javascript|mailto|tel|data):/i;
-const WHITESPACE = /\s+/g;
 /** Whitespace runs other than a lone space (replacing only these is ~4x faster than /\s+/g). */
 const UNCOLLAPSED_WHITESPACE = /[^\S ]\s*| \s+/g;
-/** Marks a block boundary in raw text; NUL never survives into page text (browsers drop it too). */
-const BREAK = '\u0000';
 const BREAK_RUN = / ?\u0000[\u0000 ]*/g;
-/** Raw (uncollapsed) text collected at most; well above TEXT_MAX even for whitespace-heavy markup. */
-const RAW_TEXT_MAX = TEXT_MAX * 5;
-const FRAME_CHROME = 1;
-const FRAME_SECTIONING = 2;
-const FRAME_HEADING = 4;
-/** htmlparser2 through cheerio (see the file comment). */
-const PARSE_OPTIONS = { xml: { xmlMode: false, decodeEntities: true } } as const;
+/** A character of the runs joinText collapses (whitespace, or the BREAK marker). */
+const RUN_CHAR = /[\s\u0000]/;
+/** Raw text normalized at a time by joinText (chars). */
+const TEXT_SLICE = 16_384;
+/** htmlparser2's options as cheerio's htmlparser2 mode gives them (HTML, entities decoded). */
+const PARSE_OPTIONS = { xmlMode: false, decodeEntities: true } as const;
+/** HTML given to the parser at a time by extractPageSteps (characters). */
+export const SLICE_CHARS = 8_192;
+/** Hrefs resolved at a time by extractPageSteps. */
+export const LINK_SLICE = 256;
 
-/** The shape of domhandler nodes that the walk reads (cheerio's parse tree). */
-interface DomNode {
-  type: string;
-  parent: DomNode | null;
-  next: DomNode | null;
-  children?: DomNode[];
-  name?: string;
-  attribs?: Record<string, string>;
-  data?: string;
+/**
+ * The most hrefs of one page that are read (resolved, deduped), for `maxLinks` kept: four times as many,
+ * and at least 10,000, so that repeated links (menus, pagers) still leave maxLinks distinct ones. A page
+ * of 100,000 links costs 20,000 resolutions, not 100,000.
+ */
+export function rawLinkCap(maxLinks: number): number {
+  return Math.max(10_000, 4 * maxLinks);
 }
 
 /**
@@ -106,207 +98,70 @@ interface DomNode {
  * javascript:/mailto:/tel:/data: hrefs are skipped silently.
  */
 export function extractPage(html: string, pageUrl: string, opts: ExtractOptions): ExtractedPage {
-  const token = opts.productToken.toLowerCase();
+  return runToEnd(extractPageSteps(html, pageUrl, opts));
+}
+
+/** Runs a generator of slices to its end and returns its result. */
+export function runToEnd<T>(steps: Generator<void, T, void>): T {
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * extractPage in slices: each `next()` parses up to SLICE_CHARS of HTML or resolves up to LINK_SLICE
+ * hrefs; the last returns the page. The caller decides what happens between two slices.
+ */
+export function* extractPageSteps(html: string, pageUrl: string, opts: ExtractOptions): Generator<void, ExtractedPage, void> {
   const maxLinks = Math.max(0, opts.maxLinks ?? DEFAULT_MAX_LINKS);
-  const root = cheerio.load(limitNesting(html), PARSE_OPTIONS).root()[0] as unknown as DomNode;
-
-  let title: string | undefined;
-  let description: string | undefined;
-  let ogDescription: string | undefined;
-  let lang: string | undefined;
-  let baseHref: string | undefined;
-  let canonicalHref: string | undefined;
-  let firstH1: string | undefined;
-  let hasMain = false;
-  const headings: string[] = [];
-  const metaRobots: string[] = [];
-  const metaForToken: string[] = [];
-  const rawLinks: Array<{ href: string; nofollow: boolean }> = [];
-
-  // Raw text of the whole page in order, and the same without page chrome, with BREAK between blocks;
-  // which one becomes the page text is decided at the end.
-  const all: string[] = [];
-  const content: string[] = [];
-  let rawLength = 0;
-  let chromeDepth = 0;
-  let sectioningDepth = 0;
-  let headingParts: string[] | undefined;
-  let headingLevel1 = false;
-
-  const frames: number[] = []; // FRAME_* bits per open element
-
-  const enter = (name: string, attribs: Record<string, string>): void => {
-    const role = attribs.role?.toLowerCase();
-    const isChrome = name === 'nav' || name === 'aside' || role === 'navigation' ||
-      attribs['aria-hidden']?.toLowerCase() === 'true' ||
-      ((name === 'header' || name === 'footer' || role === 'banner' || role === 'contentinfo') &&
-        sectioningDepth === 0);
-    const isSectioning = SECTIONING.has(name) || role === 'main';
-    const isHeading = headingParts === undefined && (name === 'h1' || name === 'h2' || name === 'h3');
-    if (name === 'main' || name === 'article' || role === 'main') hasMain = true;
-    if (isChrome) chromeDepth++;
-    if (isSectioning) sectioningDepth++;
-    if (isHeading) {
-      headingParts = [];
-      headingLevel1 = name === 'h1';
-    }
-    frames.push((isChrome ? FRAME_CHROME : 0) | (isSectioning ? FRAME_SECTIONING : 0) | (isHeading ? FRAME_HEADING : 0));
-    if (!INLINE.has(name)) pushBreak();
-  };
-
-  const exit = (name: string): void => {
-    const frame = frames.pop() ?? 0;
-    if (!INLINE.has(name)) pushBreak();
-    if (frame & FRAME_CHROME) chromeDepth--;
-    if (frame & FRAME_SECTIONING) sectioningDepth--;
-    if (frame & FRAME_HEADING && headingParts) {
-      const text = collapse(headingParts.join(''), HEADING_MAX);
-      headingParts = undefined;
-      if (text !== '') {
-        if (headingLevel1 && firstH1 === undefined) firstH1 = text;
-        if (headings.length < HEADINGS_MAX_COUNT) headings.push(text);
-      }
-    }
-  };
-
-  function pushBreak(): void {
-    if (headingParts) headingParts.push(' ');
-    all.push(BREAK);
-    if (chromeDepth === 0) content.push(BREAK);
+  const reader = new PageReader(opts.productToken.toLowerCase(), rawLinkCap(maxLinks));
+  const parser = new Parser(reader, PARSE_OPTIONS);
+  const input = limitNesting(html);
+  for (let at = 0; at < input.length; at += SLICE_CHARS) {
+    yield;
+    parser.write(input.length <= SLICE_CHARS ? input : input.slice(at, at + SLICE_CHARS));
   }
+  parser.end();
 
-  function pushText(data: string): void {
-    if (data.indexOf(BREAK) !== -1) data = data.replaceAll(BREAK, ''); // NUL is not text; it is our marker
-    if (headingParts && headingParts.length < 1000) headingParts.push(data);
-    if (rawLength > RAW_TEXT_MAX) return; // far more than we keep
-    rawLength += data.length;
-    all.push(data);
-    if (chromeDepth === 0) content.push(data);
-  }
-
-  /** Looks at elements that carry metadata; returns whether the walk should descend into `el`. */
-  const inspect = (name: string, attribs: Record<string, string>, el: DomNode): boolean => {
-    switch (name) {
-      case 'html':
-        if (lang === undefined && attribs.lang !== undefined && attribs.lang.trim() !== '') lang = attribs.lang.trim();
-        return true;
-      case 'title':
-        if (title === undefined) title = collapse(textOf(el), TITLE_MAX);
-        return false;
-      case 'base':
-        if (baseHref === undefined && attribs.href !== undefined) baseHref = attribs.href;
-        return false;
-      case 'meta': {
-        const metaName = (attribs.name ?? '').trim().toLowerCase();
-        const metaContent = attribs.content;
-        if (metaContent === undefined) return false;
-        if (metaName === 'description') description ??= metaContent;
-        else if (metaName === 'robots') metaRobots.push(metaContent);
-        else if (metaName !== '' && metaName === token) metaForToken.push(metaContent);
-        else if ((attribs.property ?? '').trim().toLowerCase() === 'og:description') ogDescription ??= metaContent;
-        return false;
-      }
-      case 'link':
-        if (canonicalHref === undefined && attribs.href !== undefined && hasToken(attribs.rel, 'canonical')) {
-          canonicalHref = attribs.href;
-        }
-        return false;
-      case 'a':
-      case 'area':
-        if (attribs.href !== undefined) rawLinks.push({ href: attribs.href, nofollow: hasToken(attribs.rel, 'nofollow') });
-        return true;
-      default:
-        return !SKIPPED.has(name);
-    }
-  };
-
-  // Iterative pre-order walk over parent/next pointers: no recursion, so deep nesting cannot overflow.
-  let node: DomNode | null = root.children?.[0] ?? null;
-  while (node) {
-    let descend = false;
-    if (node.type === 'text') {
-      if (node.data) pushText(node.data);
-    } else if (node.type === 'tag' || node.type === 'script' || node.type === 'style') {
-      const name = node.name ?? '';
-      const attribs = node.attribs ?? {};
-      descend = inspect(name, attribs, node);
-      if (descend) {
-        enter(name, attribs);
-        if (!node.children || node.children.length === 0) {
-          exit(name);
-          descend = false;
-        }
-      }
-    }
-    if (descend) {
-      node = node.children![0]!;
-      continue;
-    }
-    // Move to the next sibling, closing finished ancestors on the way up.
-    while (node && !node.next) {
-      node = node.parent;
-      if (!node || node === root) {
-        node = null;
-        break;
-      }
-      exit(node.name ?? '');
-    }
-    node = node ? node.next : null;
-  }
-
-  const contentText = joinText(content);
-  const text = hasMain || contentText.length >= MIN_CONTENT_CHARS ? contentText : joinText(all);
-
-  const base = resolveBase(baseHref, pageUrl);
-  const { links, droppedLinks } = resolveLinks(rawLinks, base, maxLinks);
-  const canonical = canonicalHref === undefined ? undefined : resolveHttp(canonicalHref, base);
-
+  const contentText = yield* joinText(reader.content);
+  const text = reader.hasMain || contentText.length >= MIN_CONTENT_CHARS ? contentText : yield* joinText(reader.all);
+  const base = resolveBase(reader.baseHref, pageUrl);
+  const { links, droppedLinks } = yield* resolveLinks(reader.rawLinks, base, maxLinks);
+  const canonical = reader.canonicalHref === undefined ? undefined : resolveHttp(reader.canonicalHref, base);
   return {
-    title: title || firstH1 || '',
-    description: collapse(description ?? ogDescription ?? '', DESCRIPTION_MAX),
-    headings,
+    title: reader.title || reader.firstH1 || '',
+    description: collapse(reader.description ?? reader.ogDescription ?? '', DESCRIPTION_MAX),
+    headings: reader.headings,
     text,
-    lang,
+    lang: reader.lang,
     canonical,
     links,
     droppedLinks,
-    metaRobots,
-    metaForToken,
+    metaRobots: reader.metaRobots,
+    metaForToken: reader.metaForToken,
   };
-}
-
-/** Whether a space-separated attribute such as `rel` contains `word` (case-insensitive). */
-function hasToken(value: string | undefined, word: string): boolean {
-  if (!value) return false;
-  return value.toLowerCase().split(WHITESPACE).includes(word);
-}
-
-/** Concatenated text of an element's text children (enough for RCDATA elements such as title). */
-function textOf(el: DomNode): string {
-  let out = '';
-  for (const child of el.children ?? []) if (child.type === 'text' && child.data) out += child.data;
-  return out;
-}
-
-/** Collapses whitespace to single spaces, trims, and caps at `max` chars. */
-function collapse(text: string, max: number): string {
-  return cap(text.replace(WHITESPACE, ' ').trim(), max).trimEnd();
-}
-
-/** `text` cut to at most `max` chars, never between the two halves of a surrogate pair. */
-function cap(text: string, max: number): string {
-  if (text.length <= max) return text;
-  const code = text.charCodeAt(max - 1);
-  return text.slice(0, code >= 0xd800 && code <= 0xdbff ? max - 1 : max);
 }
 
 /**
  * Joins raw text parts into page text: whitespace runs become one space, and any run of spaces and
- * BREAK markers that holds a marker becomes one '\n'; trimmed and capped at TEXT_MAX.
+ * BREAK markers that holds a marker becomes one '\n'; trimmed and capped at TEXT_MAX. Long raw text
+ * (up to RAW_TEXT_MAX) is done TEXT_SLICE at a time, cut only between a run and the character after it
+ * (so no run is split and the result is the same), and only until TEXT_MAX is certain to be reached.
  */
-function joinText(parts: string[]): string {
-  const text = parts.join('').replace(UNCOLLAPSED_WHITESPACE, ' ').replace(BREAK_RUN, '\n').trim();
-  return cap(text, TEXT_MAX);
+function* joinText(parts: string[]): Generator<void, string, void> {
+  const raw = parts.join('');
+  let out = '';
+  // Three chars over TEXT_MAX: trimming takes at most one at each end (runs are single chars by then),
+  // and the cut still falls past TEXT_MAX, where cap() decides it.
+  for (let from = 0; from < raw.length && out.length < TEXT_MAX + 3;) {
+    let to = Math.min(raw.length, from + TEXT_SLICE);
+    while (to < raw.length && RUN_CHAR.test(raw[to])) to++;
+    if (from > 0) yield;
+    out += raw.slice(from, to).replace(UNCOLLAPSED_WHITESPACE, ' ').replace(BREAK_RUN, '\n');
+    from = to;
+  }
+  return cap(out.trim(), TEXT_MAX);
 }
 
 /** The document base URL: `<base href>` resolved against the page URL if valid, else the page URL. */
@@ -342,16 +197,18 @@ function resolveHttp(href: string, base: URL | undefined): string | undefined {
   return url.href;
 }
 
-/** Resolves, filters and dedupes raw hrefs; keeps the first `maxLinks` distinct URLs. */
-function resolveLinks(
+/** Resolves, filters and dedupes raw hrefs, LINK_SLICE at a time; keeps the first `maxLinks` distinct URLs. */
+function* resolveLinks(
   raw: Array<{ href: string; nofollow: boolean }>,
   base: URL | undefined,
   maxLinks: number,
-): { links: ExtractedLink[]; droppedLinks: number } {
+): Generator<void, { links: ExtractedLink[]; droppedLinks: number }, void> {
   const byUrl = new Map<string, ExtractedLink>();
   const dropped = new Set<string>();
   const resolved = new Map<string, string | undefined>(); // raw href -> url, to skip repeated parsing
-  for (const { href, nofollow } of raw) {
+  for (let i = 0; i < raw.length; i++) {
+    if (i > 0 && i % LINK_SLICE === 0) yield;
+    const { href, nofollow } = raw[i];
     let url = resolved.get(href);
     if (url === undefined && !resolved.has(href)) {
       url = resolveHttp(href, base);

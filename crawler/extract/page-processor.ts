@@ -1,10 +1,25 @@
 import { createHash } from 'node:crypto';
 import { decodeBody, looksBinary, looksLikeHtml } from '../fetch/charset.ts';
-import { extractPage } from './extract.ts';
+import { extractPageSteps, runToEnd } from './extract.ts';
 import { parseRobotsDirectives } from './robots-directives.ts';
 import { productToken } from '../politeness/robots.ts';
 import { checkUrl } from '../frontier/url.ts';
 import type { ParsedPage } from '../coordination/protocol.ts';
+
+/** What processPage is given: a fetched body, its headers, and the worker's settings. */
+export interface PageInput {
+  url: string;
+  body: Buffer;
+  contentType: string | undefined;
+  /** X-Robots-Tag, one header line per '\n'. */
+  xRobotsTag: string | undefined;
+  userAgent: string;
+  allowPrivate: boolean;
+  maxLinks: number;
+}
+
+/** Links judged (crawler/frontier/url.ts) at a time by processPageSteps. */
+const CHECK_SLICE = 128;
 
 /**
  * Turns a fetched HTML body into what the primary stores and follows: decoded text, extracted fields,
@@ -12,12 +27,21 @@ import type { ParsedPage } from '../coordination/protocol.ts';
  * (nofollow links and pages dropped; refused links silently left out). Null for a body that is not
  * HTML: untyped and not sniffed as HTML, or binary data whatever its type. Pure.
  */
-export function processPage(input: { url: string; body: Buffer; contentType: string | undefined; xRobotsTag: string | undefined /* one header line per '\n' */; userAgent: string; allowPrivate: boolean; maxLinks: number }): ParsedPage | null {
+export function processPage(input: PageInput): ParsedPage | null {
+  return runToEnd(processPageSteps(input));
+}
+
+/**
+ * processPage in slices (see extractPageSteps): each `next()` does a bounded part of the work, so the
+ * worker can serve its other fetches between two slices of a huge page. Pure.
+ */
+export function* processPageSteps(input: PageInput): Generator<void, ParsedPage | null, void> {
   if (!input.contentType && !looksLikeHtml(input.body)) return null;
   if (looksBinary(input.body)) return null; // binary data served as text/html is not a page
   const { text: html } = decodeBody(input.body, input.contentType);
+  yield;
   const token = productToken(input.userAgent);
-  const page = extractPage(html, input.url, { productToken: token, maxLinks: input.maxLinks });
+  const page = yield* extractPageSteps(html, input.url, { productToken: token, maxLinks: input.maxLinks });
   const directives = parseRobotsDirectives(
     { metaRobots: page.metaRobots, metaForToken: page.metaForToken, headerValues: input.xRobotsTag ? input.xRobotsTag.split('\n') : [] },
     token,
@@ -25,7 +49,9 @@ export function processPage(input: { url: string; body: Buffer; contentType: str
   const links: string[] = [];
   if (!directives.nofollow) {
     const seen = new Set<string>();
-    for (const link of page.links) {
+    for (let i = 0; i < page.links.length; i++) {
+      if (i > 0 && i % CHECK_SLICE === 0) yield;
+      const link = page.links[i];
       if (link.nofollow) continue;
       const checked = checkUrl(link.url, { allowPrivate: input.allowPrivate });
       if (!checked.ok || seen.has(checked.url)) continue;

@@ -11,6 +11,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import { describeBytes, FetchFailure } from '../fetch/fetch-failure.ts';
+import { projectPath } from '../../shared/project-root.ts';
 
 /** The limits of one PDF extraction, in one place (the worker gets them in WorkerSettings). */
 export interface PdfLimits {
@@ -43,7 +44,11 @@ export interface PdfText {
 
 type PdfThreadAnswer = ({ ok: true } & PdfText) | { ok: false; name: string; message: string };
 
-const THREAD = new URL('./pdf-thread.mjs', import.meta.url);
+/**
+ * The thread's file, run as it is (plain JavaScript) from the sources, also by the build: a bundle in
+ * dist/ is not beside it (see shared/project-root.ts).
+ */
+const THREAD = projectPath('crawler/extract/pdf-thread.mjs');
 /** How often buffer memory is looked at while a thread runs. */
 const WATCH_MS = 50;
 

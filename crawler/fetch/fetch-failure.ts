@@ -1,4 +1,3 @@
-import { errors as undiciErrors } from 'undici';
 import type { FetchError } from '../coordination/protocol.ts';
 
 /**
@@ -46,6 +45,17 @@ function tlsWords(code: string): string {
 }
 
 /**
+ * undici's timeout errors, by the `code` each of its error classes sets. Matched by code rather than by
+ * `instanceof undici.errors.*`, so that this module does not load undici: the crawler primary reaches it
+ * (through extract/sitemap.ts) and never fetches, and undici costs a process about 15 MiB.
+ */
+const UNDICI_TIMEOUT = {
+  headers: 'UND_ERR_HEADERS_TIMEOUT',
+  body: 'UND_ERR_BODY_TIMEOUT',
+  connect: 'UND_ERR_CONNECT_TIMEOUT',
+} as const;
+
+/**
  * Turns anything thrown while fetching into a typed failure with a message for a person. `limits`,
  * when given, lets timeout messages say which limit was hit.
  */
@@ -56,9 +66,9 @@ export function classifyError(err: unknown, url: string, limits?: TimeLimits): F
   if (cause instanceof FetchFailure) return cause;
   const code = e.code ?? cause?.code ?? e.name ?? 'error';
   const host = (() => { try { return new URL(url).host; } catch { return url; } })();
-  if (err instanceof undiciErrors.HeadersTimeoutError) return new FetchFailure('retryable', 'timeout', `fetcher: ${host} sent no response headers${within(limits?.headersTimeoutMs)}`);
-  if (err instanceof undiciErrors.BodyTimeoutError) return new FetchFailure('retryable', 'timeout', `fetcher: ${host} stopped sending the body (nothing more came${within(limits?.bodyTimeoutMs)})`);
-  if (err instanceof undiciErrors.ConnectTimeoutError) return new FetchFailure('retryable', 'timeout', `fetcher: could not connect to ${host}${within(limits?.connectTimeoutMs)}`);
+  if (e.code === UNDICI_TIMEOUT.headers) return new FetchFailure('retryable', 'timeout', `fetcher: ${host} sent no response headers${within(limits?.headersTimeoutMs)}`);
+  if (e.code === UNDICI_TIMEOUT.body) return new FetchFailure('retryable', 'timeout', `fetcher: ${host} stopped sending the body (nothing more came${within(limits?.bodyTimeoutMs)})`);
+  if (e.code === UNDICI_TIMEOUT.connect) return new FetchFailure('retryable', 'timeout', `fetcher: could not connect to ${host}${within(limits?.connectTimeoutMs)}`);
   if (e.name === 'TimeoutError' || e.name === 'AbortError') return new FetchFailure('retryable', 'timeout', `fetcher: ${host} did not finish its answer${within(limits?.totalTimeoutMs)}`);
   switch (code) {
     case 'ECONNREFUSED': return new FetchFailure('retryable', 'connection-refused', `fetcher: ${host} refused the connection (nothing listens there)`);

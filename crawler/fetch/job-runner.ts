@@ -3,10 +3,15 @@
  * body as the job's kind asks: a robots.txt read and compiled (so that the primary never reads it), a sitemap's entries, or a page or document (HTML,
  * PDF in a thread of its own, plain text, Markdown) read and its links judged. Every failure, the parser's included, becomes the result's `error`: a job fails, the worker
  * never does. crawler/worker.ts wires it to the primary's messages.
+ * A worker runs several fetches at once and an HTML parse is synchronous, so a page is parsed in slices
+ * (processPageSteps) and the worker's event loop gets a turn whenever a page has held it for
+ * PARSE_SLICE_MS: a page of 100,000 links no longer holds the worker's other fetches for its whole
+ * parse (crawler/integration/hostile-parse-hold.test.ts judges it from a neighbour site's request log).
  */
 import type { Agent } from 'undici';
 import { classifyError, describeBytes, emptyResult, fetchRaw, FetchFailure, resultFromResponse, ROBOTS_READ_BYTES } from './fetcher.ts';
-import { processPage } from '../extract/page-processor.ts';
+import { setImmediate as nextTurn } from 'node:timers/promises';
+import { processPageSteps } from '../extract/page-processor.ts';
 import { documentKind } from '../extract/document-kind.ts';
 import { processTextDocument } from '../extract/text-document.ts';
 import { extractPdf, PDF_LIMITS } from '../extract/pdf-runner.ts';
@@ -14,6 +19,26 @@ import { pdfPage } from '../extract/pdf-document.ts';
 import { parseSitemap, SITEMAP_MAX_BYTES, sitemapText } from '../extract/sitemap.ts';
 import { compileRobotsInSteps, type CompiledRobots } from '../politeness/robots.ts';
 import type { FetchJob, FetchResult, ParsedPage, WorkerSettings } from '../coordination/protocol.ts';
+
+/** Longest a page's parse holds the worker's event loop before its other fetches get a turn (ms). */
+export const PARSE_SLICE_MS = 4;
+
+/**
+ * Runs a generator of slices to its end, giving the event loop a turn (setImmediate: pending I/O first)
+ * whenever the slices have run for PARSE_SLICE_MS since the last turn. An ordinary page is done within
+ * one stretch and never waits.
+ */
+export async function runInSlices<T>(steps: Generator<void, T, void>, sliceMs = PARSE_SLICE_MS): Promise<T> {
+  let since = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - since >= sliceMs) {
+      await nextTurn();
+      since = performance.now();
+    }
+  }
+}
 
 /**
  * Parses a fetched page or document (HTML, PDF in a thread of its own, plain text, Markdown); one the
@@ -33,7 +58,7 @@ async function parse(job: FetchJob, body: Buffer, headers: Record<string, string
   if (kind === 'pdf') return pdfPage(input, await extractPdf(body, job.url, s.pdf ?? PDF_LIMITS));
   try {
     if (kind === 'text' || kind === 'markdown') return processTextDocument(input, kind);
-    return processPage(input);
+    return await runInSlices(processPageSteps(input));
   } catch (err) {
     throw new FetchFailure('fatal', 'parse', `worker: could not parse the page (${describeBytes(body.length)}): ${(err as Error).message ?? String(err)}`);
   }

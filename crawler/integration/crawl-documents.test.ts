@@ -59,8 +59,9 @@ describe('documents through the real cluster', () => {
     }]);
     site = web.sites[0];
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
-    workersBefore = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), { timeoutMs: 30_000, message: 'two crawl workers up' });
     crawler.addSeed(site.url('/'), { depth: 2 });
+    // Workers start with the first due job (worker-lifecycle.ts), so the seed comes first.
+    workersBefore = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), { timeoutMs: 30_000, message: 'two crawl workers up' });
     await crawler.waitIdle({ origin: site.origin, minDone: 12, timeoutMs: 120_000 });
   });
 

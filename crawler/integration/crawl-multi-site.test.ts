@@ -82,9 +82,10 @@ test(`a host goes back to the worker that last fetched from it: 3 sites, ${WORKE
   const web = await startTestWeb(Array.from({ length: 3 }, (_, i) => generateSite({ pages: 8, prefix: `conn${i}` })));
   const crawler = startCrawler({ CRAWL_WORKERS: String(WORKERS), CRAWL_DELAY_MS: '100' });
   try {
-    // Seeds added while workers are still loading would all go to the first ready one.
-    await waitFor(() => crawler.messages.some((m) => m.type === 'snapshot' && m.status.workers === WORKERS), { message: `${WORKERS} workers ready` });
+    // Workers start with the first due job (worker-lifecycle.ts), all at once; the first one ready takes
+    // the first jobs, so a host may well stay with one worker from its first request on.
     for (const site of web.sites) crawler.addSeed(site.url('/'), { depth: 1 });
+    await waitFor(() => crawler.messages.some((m) => m.type === 'snapshot' && m.status.workers === WORKERS), { message: `${WORKERS} workers ready` });
     await crawler.waitIdle({ minDone: 3 * 8, timeoutMs: 60_000 });
     for (const site of web.sites) {
       const connections = new Set(site.log.map((r) => r.connection));

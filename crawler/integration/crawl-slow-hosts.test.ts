@@ -22,8 +22,9 @@ test(`one worker, ${SLOW_SITES} sites answering in ${SLOW_MS / 1000} s: a fast s
   const fast = web.sites[SLOW_SITES];
   const crawler = startCrawler({ CRAWL_WORKERS: '1', CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_TIMEOUT_MS: '30000' });
   try {
-    await waitFor(() => crawler.messages.some((m) => m.type === 'snapshot' && m.status.workers === 1), { message: 'the worker ready' });
+    // The worker starts with the first due job (worker-lifecycle.ts).
     for (const site of web.sites.slice(0, SLOW_SITES)) crawler.addSeed(site.url('/'), { depth: 1 });
+    await waitFor(() => crawler.messages.some((m) => m.type === 'snapshot' && m.status.workers === 1), { message: 'the worker ready' });
     // Every slow site's robots.txt is in flight before the fast site is even known.
     await waitFor(() => web.sites.slice(0, SLOW_SITES).every((s) => s.log.length === 1), { message: 'the slow sites\' robots.txt requests' });
     crawler.addSeed(fast.url('/'), { depth: 1 });

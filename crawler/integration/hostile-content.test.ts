@@ -109,11 +109,12 @@ describe('hostile content through the real cluster', () => {
     [site, lies, normal] = web.sites;
     site.setPage('/long', { status: 301, headers: { location: lies.url('/long') } }); // not followed: out of scope
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
-    workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), { timeoutMs: 30_000, message: 'two workers' });
-    memory = sampleMemory(() => crawlWorkerPids(crawler));
     crawler.addSeed(site.url('/'), { depth: 2 });
     crawler.addSeed(lies.url('/'), { depth: 1 });
     crawler.addSeed(normal.url('/'), { depth: 2 });
+    // Workers start with the first due job (worker-lifecycle.ts); memory is sampled from then on (VmHWM keeps any earlier peak).
+    workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), { timeoutMs: 30_000, message: 'two workers' });
+    memory = sampleMemory(() => crawlWorkerPids(crawler));
   });
 
   after(async () => {

@@ -55,12 +55,13 @@ describe('network failures through the real cluster', () => {
     tls = await startTlsSite('127.0.200.2');
     refusedOrigin = `http://127.0.200.3:${await deadPort('127.0.200.3')}`;
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
-    workers = await waitFor(() => crawler.workerPids().length === 2 && crawler.workerPids(), { timeoutMs: 45_000, message: 'two workers' });
-    memory = sampleMemory(() => crawler.workerPids());
     for (const url of [`${refusedOrigin}/`, vanishing.url('/'), resetting.url('/'), `http://${NO_SUCH_HOST}/`, tls.url('/')]) {
       crawler.addSeed(url, { depth: 0 });
     }
     crawler.addSeed(healthy.url('/'), { depth: 1 });
+    // Workers start with the first due job (worker-lifecycle.ts); memory is sampled from then on (VmHWM keeps any earlier peak).
+    workers = await waitFor(() => crawler.workerPids().length === 2 && crawler.workerPids(), { timeoutMs: 45_000, message: 'two workers' });
+    memory = sampleMemory(() => crawler.workerPids());
   });
 
   after(async () => {

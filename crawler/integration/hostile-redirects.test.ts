@@ -68,12 +68,13 @@ describe('hostile redirects through the real cluster', () => {
     ]);
     [loops, chain, schemes, normal] = web.sites;
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
-    workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), { timeoutMs: 30_000, message: 'two workers' });
-    memory = sampleMemory(() => crawlWorkerPids(crawler));
     crawler.addSeed(loops.url('/'), { depth: 1 });
     crawler.addSeed(chain.url('/r0'), { depth: 1 });
     crawler.addSeed(schemes.url('/'), { depth: 1 });
     crawler.addSeed(normal.url('/'), { depth: 2 });
+    // Workers start with the first due job (worker-lifecycle.ts); memory is sampled from then on (VmHWM keeps any earlier peak).
+    workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), { timeoutMs: 30_000, message: 'two workers' });
+    memory = sampleMemory(() => crawlWorkerPids(crawler));
   });
 
   after(async () => {

@@ -102,9 +102,10 @@ describe('hostile robots.txt through the real cluster', () => {
     [huge, asker, target, failing, throttled, silent, odd, normal] = web.sites;
     asker.setRobots({ status: 301, headers: { location: target.url('/rules-for-a.txt') } });
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_TIMEOUT_MS: String(TIMEOUT_MS) });
+    for (const site of [huge, asker, failing, throttled, silent, odd, normal]) crawler.addSeed(site.url('/'), { depth: 1 });
+    // Workers start with the first due job (worker-lifecycle.ts); memory is sampled from then on (VmHWM keeps any earlier peak).
     workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), { timeoutMs: 30_000, message: 'two workers' });
     memory = sampleMemory(() => crawlWorkerPids(crawler));
-    for (const site of [huge, asker, failing, throttled, silent, odd, normal]) crawler.addSeed(site.url('/'), { depth: 1 });
   });
 
   after(async () => {

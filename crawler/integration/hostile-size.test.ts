@@ -52,9 +52,10 @@ describe('bodies over the 5 MiB cap through the real cluster', () => {
     ]);
     [healthy, bigAnnounced, bigChunked, gzipSite, brSite, lineSite] = web.sites;
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
+    for (const site of web.sites) crawler.addSeed(site.url('/'), { depth: 1 });
+    // Workers start with the first due job (worker-lifecycle.ts); memory is sampled from then on (VmHWM keeps any earlier peak).
     workersAtStart = await waitFor(() => crawler.workerPids().length === 2 && crawler.workerPids(), { timeoutMs: 45_000, message: 'two workers' });
     memory = sampleMemory(() => crawler.workerPids());
-    for (const site of web.sites) crawler.addSeed(site.url('/'), { depth: 1 });
     await crawler.waitIdle({ minDone: HEALTHY_PAGES + 7, timeoutMs: 40_000 });
   });
 

@@ -24,12 +24,10 @@ const RSS_BOUND_MiB = 250;
 describe('slow sites through the real cluster', () => {
   let crawler: CrawlerHarness;
   let memory: MemorySampler;
-  let workers: number[];
+  let workers: number[] | undefined;
 
-  before(async () => {
+  before(() => {
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_TIMEOUT_MS: String(TIMEOUT_MS) });
-    workers = await waitFor(() => crawler.workerPids().length === 2 && crawler.workerPids(), { timeoutMs: 45_000, message: 'two workers' });
-    memory = sampleMemory(() => crawler.workerPids());
   });
 
   after(async () => {
@@ -48,6 +46,11 @@ describe('slow sites through the real cluster', () => {
     try {
       crawler.addSeed(slow.url('/'), { depth: 0 });
       crawler.addSeed(healthy.url('/'), { depth: 1 });
+      if (workers === undefined) {
+        // Workers start with the first due job (worker-lifecycle.ts); memory is sampled from then on (VmHWM keeps any earlier peak).
+        workers = await waitFor(() => crawler.workerPids().length === 2 && crawler.workerPids(), { timeoutMs: 45_000, message: 'two workers' });
+        memory = sampleMemory(() => crawler.workerPids());
+      }
 
       // The healthy site is crawled while the slow request hangs, and finishes while the slow URL is unfinished.
       await waitFor(() => hostile.transfers.length > 0, { message: 'the slow page to be requested' });
@@ -89,7 +92,7 @@ describe('slow sites through the real cluster', () => {
         assert.ok(took >= cutAfterMs - 300 && took < cutAfterMs + 5000, `cut off after ${Math.round(took)} ms (limit ${cutAfterMs} ms)`);
       }
 
-      assert.deepEqual(crawler.workerPids().sort(), [...workers].sort(), 'the same two workers, none crashed');
+      assert.deepEqual(crawler.workerPids().sort(), [...workers!].sort(), 'the same two workers, none crashed');
       assert.equal(crawler.primary.exitCode, null, 'the crawl is still running');
       const mem = memory.report();
       console.log(`# hostile-slow ${slow.host}: peak worker RSS so far ${mem.peakRssMiB} MiB (VmHWM ${mem.peakHwmMiB} MiB) over ${mem.samples} samples`);

@@ -104,8 +104,6 @@ describe('crawler traps through the real cluster', () => {
     ]);
     [cal, sess, repeat, deep, many, normal] = web.sites;
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_MAX_URLS_PER_HOST: String(BUDGET) });
-    workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), { timeoutMs: 30_000, message: 'two workers' });
-    workerMemory = sampleMemory(() => crawlWorkerPids(crawler));
     primaryMemory = sampleMemory(() => [crawler.primary.pid!]);
     crawler.addSeed(cal.url('/cal/2024-01'), { depth: DEPTH });
     crawler.addSeed(sess.url('/'), { depth: DEPTH });
@@ -113,6 +111,9 @@ describe('crawler traps through the real cluster', () => {
     crawler.addSeed(deep.url('/'), { depth: DEPTH });
     crawler.addSeed(many.url('/'), { depth: DEPTH });
     crawler.addSeed(normal.url('/'), { depth: 2 });
+    // Workers start with the first due job (worker-lifecycle.ts); memory is sampled from then on (VmHWM keeps any earlier peak).
+    workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), { timeoutMs: 30_000, message: 'two workers' });
+    workerMemory = sampleMemory(() => crawlWorkerPids(crawler));
   });
 
   after(async () => {

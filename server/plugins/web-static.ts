@@ -1,13 +1,13 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fp from 'fastify-plugin';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { projectPath } from '../../shared/project-root.ts';
 
 /** Where `npm run build` puts the web app. */
-export const WEB_DIST = fileURLToPath(new URL('../../web/dist/', import.meta.url));
+export const WEB_DIST = projectPath('web/dist/');
 
 /**
  * Serves the built web app from `/`, and its client-side routes (`/seeds`, `/domains`, ...) with

@@ -22,6 +22,16 @@ test('a crawler problem is shown as an alert, in words', () => {
   assert.ok(html.includes('database or disk is full'), html);
 });
 
+test('a running crawler without workers says it is idle; with workers, or stopped, only the number', () => {
+  const idle = renderToStaticMarkup(createElement(StatusHeader, { status: { ...status, queued: 0, inFlight: 0, workers: 0 } }));
+  assert.match(idle, /<dt>Workers alive<\/dt><dd>0<span class="unit" title="[^"]*"> \(idle\)<\/span><\/dd>/);
+  assert.ok(!idle.includes('role="alert"'), 'no problem is reported');
+  const busy = renderToStaticMarkup(createElement(StatusHeader, { status }));
+  assert.match(busy, /<dt>Workers alive<\/dt><dd>2<\/dd>/);
+  const stopped = renderToStaticMarkup(createElement(StatusHeader, { status: { ...status, workers: 0, crawler: 'stopped' } }));
+  assert.match(stopped, /<dt>Workers alive<\/dt><dd>0<\/dd>/);
+});
+
 test('no problem, no alert', () => {
   const html = renderToStaticMarkup(createElement(StatusHeader, { status }));
   assert.ok(!html.includes('role="alert"'), html);

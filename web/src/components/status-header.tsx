@@ -12,7 +12,8 @@ const CRAWLER_TEXT: Record<Status['crawler'], string> = {
 /**
  * Crawl-wide numbers from `/api/status`: pages stored, queued, fetch rate, workers alive, crawler state,
  * and the crawler's current problem in words (a full disk, a crash it is restarting from), shown as an
- * alert until the crawler reports it over.
+ * alert until the crawler reports it over. A running crawler with no worker is idle, not broken: workers
+ * start when something is due and leave after a minute without work, which the header says.
  */
 export function StatusHeader({ status }: { status: Status }) {
   return (
@@ -35,7 +36,12 @@ export function StatusHeader({ status }: { status: Status }) {
         </div>
         <div className="stat">
           <dt>Workers alive</dt>
-          <dd>{formatCount(status.workers)}</dd>
+          <dd>
+            {formatCount(status.workers)}
+            {status.workers === 0 && status.crawler === 'running' ? (
+              <span className="unit" title="Workers start when something is due and leave after a minute without work"> (idle)</span>
+            ) : null}
+          </dd>
         </div>
         <div className="stat">
           <dt>Crawler</dt>
