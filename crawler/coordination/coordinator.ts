@@ -4,6 +4,7 @@ import { frontierQueries, type FrontierRow } from '../../db/frontier.ts';
 import { hostQueries } from '../../db/hosts.ts';
 import { sitemapJobQueries } from '../../db/sitemap-jobs.ts';
 import { pageQueries } from '../../db/pages.ts';
+import { linkTargetQueries } from '../../db/link-targets.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { Scheduler } from '../politeness/scheduler.ts';
 import { BACKOFF, retryDelayMs } from '../politeness/backoff.ts';
@@ -35,6 +36,7 @@ export class Coordinator {
   readonly scheduler: Scheduler<CrawlJob>;
   private readonly frontier;
   private readonly pages;
+  private readonly linkTargets;
   private readonly hosts: HostBook;
   private readonly seeds = new SeedBook();
   /** Jobs handed out; `conditional`: the request carried the stored page's validators. */
@@ -54,6 +56,7 @@ export class Coordinator {
     this.frontier = frontierQueries(db);
     this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w) => this.writes.push(w));
     this.pages = pageQueries(db);
+    this.linkTargets = linkTargetQueries(db);
     this.intake = new LinkIntake(this.frontier, (origin) => this.hosts.find(origin), config.crawlMaxUrlsPerHost);
     this.seedLife = new SeedLifecycle({
       seeds: this.seeds, seedsDb: seedQueries(db), frontier: this.frontier, pages: this.pages, writes: this.writes,
@@ -244,7 +247,7 @@ export class Coordinator {
     this.pagesStored++;
     this.writes.push(() => {
       const record = pageRecord({ url: job.url, origin, host: h.host, seedId: job.seedId }, result, page, Date.now());
-      this.pages.upsertPage(record);
+      this.linkTargets.recordLinks(this.pages.upsertPage(record), page.anchors ?? []);
       this.frontier.finishUrl(job.frontierId, 'done', isEmptyPage(page) ? EMPTY_PAGE : null, now);
       for (const url of links.follow) this.intake.enqueue(url, job.seedId, job.depth + 1, 0, now);
     });

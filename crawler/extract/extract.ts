@@ -18,6 +18,16 @@ export interface ExtractedLink {
   nofollow: boolean;
 }
 
+/** A link of the page's content (not its navigation, header, footer or sidebars): what a person wrote. */
+export interface ExtractedAnchor {
+  /** As in ExtractedLink. */
+  url: string;
+  /** The words of its first occurrence in the content that has any, whitespace-collapsed, at most ANCHOR_MAX_CHARS; '' for none. */
+  text: string;
+  /** Every occurrence of it in the content had `rel` containing `nofollow`. */
+  nofollow: boolean;
+}
+
 /** Everything the crawler keeps from one HTML page. */
 export interface ExtractedPage {
   /** `<title>` text, whitespace-collapsed, trimmed, at most 300 chars; else the first h1; else ''. */
@@ -42,10 +52,17 @@ export interface ExtractedPage {
   links: ExtractedLink[];
   /** How many further distinct link URLs were found beyond maxLinks. */
   droppedLinks: number;
+  /** The links of `links` that occur in the page's content, with their words, in first-seen order. */
+  anchors: ExtractedAnchor[];
   /** `content` values of `<meta name=robots>`. */
   metaRobots: string[];
   /** `content` values of `<meta name=<productToken>>` (name matched case-insensitively). */
   metaForToken: string[];
+  /**
+   * Share of `text` (in characters) that is the text of links, 0..1: near 1 for pages that are mostly
+   * links (tables of contents, indexes, site maps), a ranking signal. 0 for a page without text.
+   */
+  linkDensity: number;
 }
 
 /** Options of `extractPage`. */
@@ -62,6 +79,13 @@ const HEADING_MAX = 300;
 const HEADINGS_MAX_COUNT = 50;
 const TEXT_MAX = 200_000;
 const DEFAULT_MAX_LINKS = 5000;
+/** Anchor text kept per link (a hostile page cannot make a link carry a book). */
+export const ANCHOR_MAX_CHARS = 80;
+/**
+ * The text of a link to a place on the same page that is only one of these marks is a heading's
+ * permalink (Sphinx's "¶", "#", "§", "🔗"): neither page text nor heading text.
+ */
+const PERMALINK_MARK = /^[\s¶#§🔗⚓\uFE0F]+$/u;
 /** With this much non-chrome text (or a main/article), nav/aside/header/footer text is dropped. */
 export const MIN_CONTENT_CHARS = 200;
 
@@ -86,6 +110,7 @@ const RAW_TEXT_MAX = TEXT_MAX * 5;
 const FRAME_CHROME = 1;
 const FRAME_SECTIONING = 2;
 const FRAME_HEADING = 4;
+const FRAME_LINK = 8;
 /** htmlparser2 through cheerio (see the file comment). */
 const PARSE_OPTIONS = { xml: { xmlMode: false, decodeEntities: true } } as const;
 
@@ -121,7 +146,7 @@ export function extractPage(html: string, pageUrl: string, opts: ExtractOptions)
   const headings: string[] = [];
   const metaRobots: string[] = [];
   const metaForToken: string[] = [];
-  const rawLinks: Array<{ href: string; nofollow: boolean }> = [];
+  const rawLinks: RawLink[] = [];
 
   // Raw text of the whole page in order, and the same without page chrome, with BREAK between blocks;
   // which one becomes the page text is decided at the end.
@@ -132,6 +157,13 @@ export function extractPage(html: string, pageUrl: string, opts: ExtractOptions)
   let sectioningDepth = 0;
   let headingParts: string[] | undefined;
   let headingLevel1 = false;
+  // Link text: the open <a> (its raw link and text so far), and characters of text inside links.
+  let anchor: { link: RawLink; parts: string[] } | undefined;
+  let linkDepth = 0;
+  let allChars = 0;
+  let allLinkChars = 0;
+  let contentChars = 0;
+  let contentLinkChars = 0;
 
   const frames: number[] = []; // FRAME_* bits per open element
 
@@ -143,6 +175,7 @@ export function extractPage(html: string, pageUrl: string, opts: ExtractOptions)
         sectioningDepth === 0);
     const isSectioning = SECTIONING.has(name) || role === 'main';
     const isHeading = headingParts === undefined && (name === 'h1' || name === 'h2' || name === 'h3');
+    const isLink = name === 'a' && attribs.href !== undefined;
     if (name === 'main' || name === 'article' || role === 'main') hasMain = true;
     if (isChrome) chromeDepth++;
     if (isSectioning) sectioningDepth++;
@@ -150,13 +183,25 @@ export function extractPage(html: string, pageUrl: string, opts: ExtractOptions)
       headingParts = [];
       headingLevel1 = name === 'h1';
     }
-    frames.push((isChrome ? FRAME_CHROME : 0) | (isSectioning ? FRAME_SECTIONING : 0) | (isHeading ? FRAME_HEADING : 0));
+    if (isLink) {
+      linkDepth++;
+      const link = rawLinks[rawLinks.length - 1];
+      if (anchor === undefined && link !== undefined) anchor = { link, parts: [] };
+    }
+    frames.push((isChrome ? FRAME_CHROME : 0) | (isSectioning ? FRAME_SECTIONING : 0) | (isHeading ? FRAME_HEADING : 0) | (isLink ? FRAME_LINK : 0));
     if (!INLINE.has(name)) pushBreak();
   };
 
   const exit = (name: string): void => {
     const frame = frames.pop() ?? 0;
     if (!INLINE.has(name)) pushBreak();
+    if (frame & FRAME_LINK) {
+      linkDepth--;
+      if (linkDepth === 0 && anchor !== undefined) {
+        anchor.link.text = collapse(anchor.parts.join(''), ANCHOR_MAX_CHARS);
+        anchor = undefined;
+      }
+    }
     if (frame & FRAME_CHROME) chromeDepth--;
     if (frame & FRAME_SECTIONING) sectioningDepth--;
     if (frame & FRAME_HEADING && headingParts) {
@@ -178,10 +223,19 @@ export function extractPage(html: string, pageUrl: string, opts: ExtractOptions)
   function pushText(data: string): void {
     if (data.indexOf(BREAK) !== -1) data = data.replaceAll(BREAK, ''); // NUL is not text; it is our marker
     if (headingParts && headingParts.length < 1000) headingParts.push(data);
+    if (anchor !== undefined && anchor.parts.length < 100) anchor.parts.push(data);
     if (rawLength > RAW_TEXT_MAX) return; // far more than we keep
     rawLength += data.length;
     all.push(data);
-    if (chromeDepth === 0) content.push(data);
+    // Characters that are not whitespace, for the link density (markup indentation does not count).
+    const chars = data.length - countWhitespace(data);
+    allChars += chars;
+    if (linkDepth > 0) allLinkChars += chars;
+    if (chromeDepth === 0) {
+      content.push(data);
+      contentChars += chars;
+      if (linkDepth > 0) contentLinkChars += chars;
+    }
   }
 
   /** Looks at elements that carry metadata; returns whether the walk should descend into `el`. */
@@ -213,7 +267,10 @@ export function extractPage(html: string, pageUrl: string, opts: ExtractOptions)
         return false;
       case 'a':
       case 'area':
-        if (attribs.href !== undefined) rawLinks.push({ href: attribs.href, nofollow: hasToken(attribs.rel, 'nofollow') });
+        if (attribs.href === undefined) return true;
+        // A heading's permalink mark ("¶") is no text of the page, its heading or a link.
+        if (name === 'a' && attribs.href.trimStart().startsWith('#') && isPermalinkMark(el)) return false;
+        rawLinks.push({ href: attribs.href, nofollow: hasToken(attribs.rel, 'nofollow'), inContent: chromeDepth === 0, text: '' });
         return true;
       default:
         return !SKIPPED.has(name);
@@ -255,10 +312,12 @@ export function extractPage(html: string, pageUrl: string, opts: ExtractOptions)
   }
 
   const contentText = joinText(content);
-  const text = hasMain || contentText.length >= MIN_CONTENT_CHARS ? contentText : joinText(all);
+  const useContent = hasMain || contentText.length >= MIN_CONTENT_CHARS;
+  const text = useContent ? contentText : joinText(all);
+  const [linkChars, textChars] = useContent ? [contentLinkChars, contentChars] : [allLinkChars, allChars];
 
   const base = resolveBase(baseHref, pageUrl);
-  const { links, droppedLinks } = resolveLinks(rawLinks, base, maxLinks);
+  const { links, droppedLinks, anchors } = resolveLinks(rawLinks, base, maxLinks);
   const canonical = canonicalHref === undefined ? undefined : resolveHttp(canonicalHref, base);
 
   return {
@@ -270,9 +329,31 @@ export function extractPage(html: string, pageUrl: string, opts: ExtractOptions)
     canonical,
     links,
     droppedLinks,
+    anchors,
     metaRobots,
     metaForToken,
+    linkDensity: textChars === 0 ? 0 : Math.min(1, linkChars / textChars),
   };
+}
+
+/** A link as the walk finds it, before its URL is resolved. */
+interface RawLink { href: string; nofollow: boolean; inContent: boolean; text: string }
+
+/** Whether an element holds only text, and that text is a permalink mark (see PERMALINK_MARK). */
+function isPermalinkMark(el: DomNode): boolean {
+  const children = el.children ?? [];
+  if (children.length === 0 || children.some((c) => c.type !== 'text')) return false;
+  return PERMALINK_MARK.test(textOf(el));
+}
+
+/** Whitespace characters in `text`. */
+function countWhitespace(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13) || c === 160) n++;
+  }
+  return n;
 }
 
 /** Whether a space-separated attribute such as `rel` contains `word` (case-insensitive). */
@@ -344,14 +425,15 @@ function resolveHttp(href: string, base: URL | undefined): string | undefined {
 
 /** Resolves, filters and dedupes raw hrefs; keeps the first `maxLinks` distinct URLs. */
 function resolveLinks(
-  raw: Array<{ href: string; nofollow: boolean }>,
+  raw: RawLink[],
   base: URL | undefined,
   maxLinks: number,
-): { links: ExtractedLink[]; droppedLinks: number } {
+): { links: ExtractedLink[]; droppedLinks: number; anchors: ExtractedAnchor[] } {
   const byUrl = new Map<string, ExtractedLink>();
+  const anchors = new Map<string, ExtractedAnchor>();
   const dropped = new Set<string>();
   const resolved = new Map<string, string | undefined>(); // raw href -> url, to skip repeated parsing
-  for (const { href, nofollow } of raw) {
+  for (const { href, nofollow, inContent, text } of raw) {
     let url = resolved.get(href);
     if (url === undefined && !resolved.has(href)) {
       url = resolveHttp(href, base);
@@ -367,5 +449,16 @@ function resolveLinks(
       dropped.add(url);
     }
   }
-  return { links: [...byUrl.values()], droppedLinks: dropped.size };
+  for (const { href, nofollow, inContent, text } of raw) {
+    const url = resolved.get(href);
+    if (url === undefined || !inContent || !byUrl.has(url)) continue;
+    const seen = anchors.get(url);
+    if (seen) {
+      if (!nofollow) seen.nofollow = false;
+      if (seen.text === '') seen.text = text;
+    } else {
+      anchors.set(url, { url, text, nofollow });
+    }
+  }
+  return { links: [...byUrl.values()], droppedLinks: dropped.size, anchors: [...anchors.values()] };
 }

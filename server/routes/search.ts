@@ -23,8 +23,9 @@ const resultSchema = {
     score: { type: 'number' },
     fetchedAt: { type: 'string' },
     stored: { type: 'boolean' },
+    folded: { type: 'boolean' },
   },
-  required: ['url', 'title', 'host', 'snippet', 'score', 'fetchedAt', 'stored'],
+  required: ['url', 'title', 'host', 'snippet', 'score', 'fetchedAt', 'stored', 'folded'],
 } as const;
 
 const searchResponseSchema = {
@@ -36,9 +37,14 @@ const searchResponseSchema = {
     mode: { type: 'string', enum: ['and', 'or'] },
     notice: { type: ['string', 'null'] },
     indexing: { type: 'boolean' },
+    correction: {
+      type: ['object', 'null'],
+      properties: { query: { type: 'string' }, applied: { type: 'boolean' } },
+      required: ['query', 'applied'],
+    },
     results: { type: 'array', items: resultSchema },
   },
-  required: ['query', 'total', 'tookMs', 'mode', 'notice', 'indexing', 'results'],
+  required: ['query', 'total', 'tookMs', 'mode', 'notice', 'indexing', 'correction', 'results'],
 } as const;
 
 const suggestResponseSchema = {
@@ -49,7 +55,9 @@ const suggestResponseSchema = {
       type: 'array',
       items: {
         type: 'object',
-        properties: { text: { type: 'string' }, kind: { type: 'string', enum: ['title', 'term'] }, url: { type: 'string' } },
+        properties: {
+          text: { type: 'string' }, kind: { type: 'string', enum: ['title', 'term'] }, url: { type: 'string' }, host: { type: 'string' },
+        },
         required: ['text', 'kind'],
       },
     },
@@ -57,7 +65,7 @@ const suggestResponseSchema = {
   required: ['query', 'suggestions'],
 } as const;
 
-interface SearchQuery { q: string; limit: number; offset: number }
+interface SearchQuery { q: string; limit: number; offset: number; correct: boolean }
 interface SuggestQuery { q: string; limit: number; format: 'json' | 'opensearch' }
 
 /** `q` as both routes take it: one text, at most MAX_QUERY_CHARS long (longer is a client's mistake, said as 400). */
@@ -80,14 +88,15 @@ export async function searchRoutes(app: FastifyInstance, opts: { search: SearchS
           q: queryText,
           limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 10 },
           offset: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 },
+          correct: { type: 'boolean', default: true },
         },
       },
       response: { 200: searchResponseSchema, '4xx': errorSchema },
     },
   }, async (request, reply) => {
-    const { q, limit, offset } = request.query;
+    const { q, limit, offset, correct } = request.query;
     try {
-      return search.search(q, { limit, offset });
+      return search.search(q, { limit, offset, correct });
     } catch (err) {
       if (err instanceof BadQueryError) return reply.code(400).send({ error: err.code, message: err.message });
       throw err;

@@ -4,8 +4,10 @@
  *
  * Per query, with depth = max(100, offset + limit):
  * 1. parse (query-parser.ts); nothing searchable → BadQueryError;
- * 2. typo correction for FTS: a word of 5+ letters that no page contains is ORed with indexed
- *    title-index words one or two edits away ("telescpe" → "telescope"), and the notice says so;
+ * 2. spelling (query-spelling.ts): when a word of 4+ letters is in no page and a close indexed
+ *    word makes the query find something, the results are the corrected query's ("Showing results
+ *    for …; search instead for …", `correction.applied`); when a query finds little and a rare word
+ *    of it has a far more common close word, the correction is offered (`correction`, "did you mean");
  * 3. title index: best `depth` pages for the words (ANDed, prefix on the last word, typo-tolerant;
  *    very common words are left to FTS, see TitleIndex.search);
  * 4. FTS: a count capped at COUNT_CAP; the best `depth` by weighted bm25 for the words ANDed
@@ -13,26 +15,32 @@
  *    typed identifiers exactly; title-index hits join when they are full-text matches, or, when
  *    they matched every word only in the title index (a prefix, a typo, a URL word), if they pass
  *    the phrases, exclusions and site: filters (checked in SQL for just those ids);
- * 5. nothing at all → the same with the words ORed (mode 'or', and the notice says so);
- * 6. fuse, page with offset/limit, snippets for that page only.
+ *    pages whose incoming links' words (anchor text, anchors_fts) match join as a list of their own
+ *    when they are full-text matches;
+ * 5. nothing at all → the same with the words ORed (mode 'or', and the notice says so when that
+ *    finds something);
+ * 6. fuse (rank-fusion.ts), one result per content, page with offset/limit, fold a site's third and
+ *    later results on the page when several sites match (site-folding.ts), snippets for that page only.
  * Nothing ever ranks all matches in JavaScript, and a common word costs a bounded count.
  */
 import type { Database } from 'better-sqlite3';
 import { pageQueries } from '../../db/pages.ts';
-import { excludedExpression, identExpression, matchExpression, phrasesExpression, quote } from './fts-expression.ts';
-import type { Corrections } from './fts-expression.ts';
+import { excludedExpression, identExpression, matchExpression, phrasesExpression } from './fts-expression.ts';
 import { FtsSearch, MARK_END, MARK_START } from './fts-search.ts';
 import type { HostFilters, PageMeta } from './fts-search.ts';
 import { itemWords, parseQuery } from './query-parser.ts';
 import type { ParsedQuery } from './query-parser.ts';
 import { FtsPrefixes } from './fts-prefixes.ts';
-import { fuseRankings } from './rank-fusion.ts';
+import { boostReach, fuseRankings } from './rank-fusion.ts';
 import type { PageSignals } from './rank-fusion.ts';
-import { makeSnippet, piecesFromMarked } from './snippet.ts';
+import { makeSnippet, piecesFromMarked, withoutPermalinkPieces, withoutPermalinks } from './snippet.ts';
 import { firstPerContent } from './duplicates.ts';
-import { FUZZY_MIN_CHARS, TitleIndex } from './title-index.ts';
+import { TitleIndex } from './title-index.ts';
 import type { TitleHit, TitleSnapshotOptions } from './title-index.ts';
-import type { SearchResponse, SearchResult, Suggestion, SuggestResponse } from './types.ts';
+import type { SearchResponse, SearchResult, SuggestResponse } from './types.ts';
+import { Completions } from './completions.ts';
+import { QuerySpelling } from './query-spelling.ts';
+import { foldFlags } from './site-folding.ts';
 
 /** A query with nothing searchable in it (the API answers 400 bad-query with the message). */
 export class BadQueryError extends Error {
@@ -42,8 +50,10 @@ export class BadQueryError extends Error {
 
 /** Candidates taken from each ranking before fusion (more when paging deeper). */
 export const CANDIDATES = 100;
-/** Places below the wanted page whose boosts are looked at (see #search). */
-export const BOOST_REACH = 45;
+/** Pages taken from the anchor-text ranking (each is checked against the full-text query by id). */
+export const ANCHOR_CANDIDATES = 30;
+/** A query with fewer results than this is checked for a rare misspelled word ("did you mean"). */
+export const FEW_RESULTS = 3;
 /** Up to this many full-text matches are ranked exactly by bm25 (see #ranked). */
 export const RANK_ALL_MAX = 2000;
 /** Above RANK_ALL_MAX, bm25 ranks only this many of the newest matches per list. */
@@ -55,6 +65,24 @@ export const COUNT_CAP = 10_000;
 export const MAX_LIMIT = 50;
 export const MAX_OFFSET = 1000;
 export const MAX_SUGGEST = 20;
+
+/** Which signals rank results (all on by default; bench:search turns them off to measure each). */
+export interface RankingOptions {
+  /** The words of links pointing to a page as a ranked list of their own. */
+  anchors: boolean;
+  /** Inlinks counted as distinct pages linking from their content (else the crawler's count of links seen). */
+  linkInlinks: boolean;
+  /** Pages that are mostly links rank lower. */
+  linkDensity: boolean;
+}
+
+/** Options of one search. */
+export interface SearchOptions {
+  limit: number;
+  offset: number;
+  /** false: search the words exactly as typed, without a spelling correction ("search instead for"). */
+  correct?: boolean;
+}
 
 interface Attempt {
   match: string;
@@ -82,6 +110,9 @@ export class SearchService {
   readonly #rankAllMax: number;
   readonly #rankSample: number;
   readonly #prefixes: FtsPrefixes;
+  readonly #completions: Completions;
+  readonly #spelling: QuerySpelling;
+  readonly #ranking: RankingOptions;
   #timer: NodeJS.Timeout | undefined;
 
   /**
@@ -91,6 +122,7 @@ export class SearchService {
    */
   constructor(db: Database, opts: {
     refreshIntervalMs?: number; chunkRows?: number; rankAllMax?: number; rankSample?: number; snapshot?: TitleSnapshotOptions;
+    ranking?: Partial<RankingOptions>;
   } = {}) {
     this.#fts = new FtsSearch(db);
     this.#prefixes = new FtsPrefixes(this.#fts);
@@ -98,6 +130,9 @@ export class SearchService {
     this.#refreshIntervalMs = opts.refreshIntervalMs ?? 500;
     this.#rankAllMax = opts.rankAllMax ?? RANK_ALL_MAX;
     this.#rankSample = opts.rankSample ?? RANK_SAMPLE;
+    this.#completions = new Completions(this.#titles, this.#fts);
+    this.#spelling = new QuerySpelling(this.#titles, this.#fts);
+    this.#ranking = { anchors: true, linkInlinks: true, linkDensity: true, ...opts.ranking };
   }
 
   /**
@@ -144,25 +179,52 @@ export class SearchService {
    * other failure is rethrown as a plain `search:` error (its cause kept for the log), so no
    * SQLite or FTS5 message ever reaches a client.
    */
-  search(q: string, opts: { limit: number; offset: number }): SearchResponse {
+  search(q: string, opts: SearchOptions): SearchResponse {
     try {
-      return this.#search(q, opts);
+      return this.#corrected(q, opts);
     } catch (err) {
       if (err instanceof BadQueryError) throw err;
       throw new Error('search: the index could not answer this query', { cause: err });
     }
   }
 
-  /** Completions for as-you-type: words completing the last word, and matching page titles. */
+  /** As-you-type suggestions: query completions and pages (completions.ts). */
   suggest(q: string, limit: number): SuggestResponse {
     try {
-      return this.#suggest(q, limit);
+      return this.#completions.suggest(q, clampInt(limit, 1, MAX_SUGGEST, 8));
     } catch (err) {
       throw new Error('search: the index could not answer this suggestion request', { cause: err });
     }
   }
 
-  #search(q: string, opts: { limit: number; offset: number }): SearchResponse {
+  /** Step 2 (see the file comment) around the search itself. */
+  #corrected(q: string, opts: SearchOptions): SearchResponse {
+    const started = performance.now();
+    const typed = parseQuery(q);
+    if (opts.correct !== false && typed.items.length > 0) {
+      const fix = this.#spelling.fixMissing(typed);
+      if (fix !== undefined) {
+        const fixed = this.#search(fix.text, opts);
+        if (fixed.total > 0) {
+          const missing = fix.changed.map((c) => `“${c.from}”`).join(', ');
+          const notice = `No page contains ${missing}. Showing results for “${fix.text}”; search instead for “${typed.text}”.`;
+          return {
+            ...fixed, query: typed.text, correction: { query: fix.text, applied: true },
+            notice: [notice, fixed.notice].filter((n) => n !== null).join(' '), tookMs: round(performance.now() - started),
+          };
+        }
+      }
+    }
+    const r = this.#search(q, opts);
+    if (opts.correct !== false && r.total < FEW_RESULTS) {
+      const fix = this.#spelling.fixRare(typed);
+      if (fix !== undefined && fix.text !== typed.text) r.correction = { query: fix.text, applied: false };
+      r.tookMs = round(performance.now() - started);
+    }
+    return r;
+  }
+
+  #search(q: string, opts: SearchOptions): SearchResponse {
     const started = performance.now();
     const limit = clampInt(opts.limit, 1, MAX_LIMIT, 10);
     const offset = clampInt(opts.offset, 0, MAX_OFFSET, 0);
@@ -178,37 +240,40 @@ export class SearchService {
     const last = typed.items[typed.items.length - 1];
     const prefixLast = last.kind === 'term' && last.prefix;
     const queryTerms = this.#titles.queryTerms(words);
-    const corrections = this.#corrections(parsed);
     const notices: string[] = [];
     if (parsed.truncated) notices.push('The query was cut to its first 1000 characters.');
-    for (const [word, alternatives] of corrections) {
-      notices.push(`No page contains “${word}”; also searched for ${alternatives.map((a) => `“${a}”`).join(', ')}.`);
-    }
 
     let mode: 'and' | 'or' = 'and';
     const shape = { words, prefixLast, want: offset + limit };
-    let attempt = this.#attempt(parsed, 'and', corrections, shape, depth);
+    let attempt = this.#attempt(parsed, 'and', shape, depth);
     if (attempt.lists.every((l) => l.ids.length === 0) && parsed.items.length > 1) {
-      mode = 'or';
-      attempt = this.#attempt(parsed, 'or', corrections, shape, depth);
-      notices.push('No page contains all of the words; showing pages that contain some of them.');
+      const any = this.#attempt(parsed, 'or', shape, depth);
+      // Said only when it finds something: a notice above no results would contradict itself.
+      if (any.lists.some((l) => l.ids.length > 0)) {
+        mode = 'or';
+        attempt = any;
+        notices.push('No page contains all of the words; showing pages that contain some of them.');
+      }
     }
 
     const { fused, meta, window, folded } = this.#rank(attempt, queryTerms, offset + limit);
     const page = fused.slice(offset, offset + limit);
+    const sites = new Set(fused.map((r) => meta.get(r.id)!.host)).size;
+    const folds = foldFlags(page.map((r) => meta.get(r.id)!.host), sites);
     // A page that said nosnippet shows no text of its own: no snippet is made for it.
     const snippets = this.#fts.snippets(attempt.match, page.filter((r) => !meta.get(r.id)!.nosnippet).map((r) => r.id));
-    const results: SearchResult[] = page.map((r) => {
+    const results: SearchResult[] = page.map((r, i) => {
       const m = meta.get(r.id) as PageMeta;
       const marked = snippets.get(r.id);
       return {
         url: m.url,
-        title: m.title,
+        title: withoutPermalinks(m.title),
         host: m.host,
-        snippet: m.nosnippet ? [] : marked !== undefined ? piecesFromMarked(marked, MARK_START, MARK_END) : this.#ownSnippet(m, words),
+        snippet: m.nosnippet ? [] : withoutPermalinkPieces(marked !== undefined ? piecesFromMarked(marked, MARK_START, MARK_END) : this.#ownSnippet(m, words)),
         score: round(r.score),
         fetchedAt: new Date(m.fetchedAt).toISOString(),
         stored: !m.noarchive,
+        folded: folds[i],
       };
     });
     return {
@@ -221,58 +286,9 @@ export class SearchService {
       mode,
       notice: notices.length > 0 ? notices.join(' ') : null,
       indexing: !this.#titles.ready,
+      correction: null,
       results,
     };
-  }
-
-  #suggest(q: string, limit: number): SuggestResponse {
-    const max = clampInt(limit, 1, MAX_SUGGEST, 8);
-    const parsed = parseQuery(q);
-    if (parsed.items.length === 0) return { query: parsed.text, suggestions: [] };
-    const last = parsed.items[parsed.items.length - 1];
-    const terms: Suggestion[] = [];
-    const lastRaw = /\S+$/.exec(parsed.text)?.[0] ?? '';
-    if (last.kind === 'term' && !/\s$/.test(q) && lastRaw.length > 0) {
-      const head = parsed.text.slice(0, parsed.text.length - lastRaw.length);
-      const sign = /^[-+]/.test(lastRaw) ? lastRaw[0] : '';
-      for (const word of this.#titles.complete(last.folded, max)) {
-        terms.push({ text: `${head}${sign}${word}`, kind: 'term' });
-      }
-    }
-    // While a word is being typed it is a prefix; only if that finds no title is it also taken as a typo.
-    const typing = !/\s$/.test(q);
-    const words = itemWords(parsed.items);
-    let hits = this.#titles.search(words, { prefixLast: typing, fuzzyLast: !typing, limit: max, combineWith: 'AND' }).hits;
-    if (hits.length === 0 && typing) hits = this.#titles.search(words, { prefixLast: true, limit: max, combineWith: 'AND' }).hits;
-    const meta = this.#fts.meta(hits.map((h) => h.id));
-    const titles: Suggestion[] = [];
-    for (const h of hits) {
-      const m = meta.get(h.id);
-      if (m !== undefined && m.title.trim() !== '') titles.push({ text: m.title, kind: 'title', url: m.url });
-    }
-    const own = parsed.text.toLowerCase();
-    const firstTerms = terms.slice(0, Math.ceil(max / 2));
-    const ordered = [...firstTerms, ...titles, ...terms.slice(firstTerms.length)];
-    const seen = new Set<string>();
-    const suggestions = ordered.filter((s) => {
-      const key = `${s.kind}:${s.text.toLowerCase()}:${s.url ?? ''}`;
-      if (seen.has(key) || (s.kind === 'term' && s.text.toLowerCase() === own)) return false;
-      seen.add(key);
-      return true;
-    }).slice(0, max);
-    return { query: parsed.text, suggestions };
-  }
-
-  /** Words of 5+ letters that no page contains (not even as a prefix, for a prefix word), with close words from the title index. */
-  #corrections(parsed: ParsedQuery): Corrections {
-    const out = new Map<string, string[]>();
-    for (const item of parsed.items) {
-      if (item.kind !== 'term' || item.ident !== undefined || item.folded.length < FUZZY_MIN_CHARS) continue;
-      if (out.has(item.folded) || this.#fts.exists(quote(item.text) + (item.prefix ? '*' : ''))) continue;
-      const close = this.#titles.corrections(item.folded, 3);
-      if (close.length > 0) out.set(item.folded, close);
-    }
-    return out;
   }
 
   /**
@@ -282,15 +298,15 @@ export class SearchService {
    * exclusions and site: filters, checked in SQL for just those ids.
    */
   #attempt(
-    parsed: ParsedQuery, mode: 'and' | 'or', corrections: Corrections,
+    parsed: ParsedQuery, mode: 'and' | 'or',
     q: { words: string[]; prefixLast: boolean; want: number }, depth: number,
   ): Attempt {
     const title = this.#titles.search(q.words, { prefixLast: q.prefixLast, limit: depth, combineWith: mode === 'and' ? 'AND' : 'OR' });
     const hits = title.hits;
-    const match = matchExpression(parsed, mode, corrections) as string;
+    const match = matchExpression(parsed, mode) as string;
     const filters: HostFilters = { sites: parsed.sites, excludedSites: parsed.excludedSites };
     const ftsTotal = this.#fts.count(match, COUNT_CAP, filters);
-    const ftsIds = this.#ranked(parsed, mode, corrections, match, ftsTotal, depth, q.want, filters);
+    const ftsIds = this.#ranked(parsed, mode, match, ftsTotal, depth, q.want, filters);
     const identMatch = identExpression(parsed, mode);
     const exactIds = identMatch === undefined ? [] : this.#fts.topExact(match, identMatch, depth, filters);
     // A short top list is every full-text match: no hit outside it matches.
@@ -326,6 +342,7 @@ export class SearchService {
         { ids: ftsIds, weight: 1 },
         { ids: hits.filter((h) => keep.has(h.id)).map((h) => h.id), weight: 1 },
         { ids: exactIds, weight: 2 },
+        { ids: this.#anchored(parsed, match, filters, complete ? inTop : undefined), weight: 1 },
       ],
       titleHits: new Map(hits.map((h) => [h.id, h])),
       ftsTotal,
@@ -341,11 +358,11 @@ export class SearchService {
    * RANK_SAMPLE matches anywhere.
    */
   #ranked(
-    parsed: ParsedQuery, mode: 'and' | 'or', corrections: Corrections, match: string, total: number,
+    parsed: ParsedQuery, mode: 'and' | 'or', match: string, total: number,
     depth: number, want: number, filters: HostFilters,
   ): number[] {
     if (total <= this.#rankAllMax) return this.#fts.top(match, depth, filters);
-    const short = matchExpression(parsed, mode, corrections, ['title', 'headings', 'description']) as string;
+    const short = matchExpression(parsed, mode, undefined, ['title', 'headings', 'description']) as string;
     const ids = this.#fts.topOfNewest(short, depth, this.#rankSample, filters);
     if (ids.length >= want) return ids;
     const seen = new Set(ids);
@@ -357,26 +374,46 @@ export class SearchService {
   }
 
   /**
+   * The pages whose incoming links' words match the query words (any of them, bm25 over
+   * anchors_fts), best first, kept only when they are full-text matches of the whole query (within
+   * its site: filters): anchor text ranks a page, it does not make one match. `known`: the complete
+   * set of full-text matches, when the top list holds them all (no lookup needed).
+   */
+  #anchored(parsed: ParsedQuery, match: string, filters: HostFilters, known: ReadonlySet<number> | undefined): number[] {
+    if (!this.#ranking.anchors) return [];
+    let ids = this.#fts.anchorTop(matchExpression(parsed, 'or') as string, ANCHOR_CANDIDATES);
+    if (ids.length === 0) return ids;
+    if (filters.sites.length > 0 || filters.excludedSites.length > 0) {
+      const ok = this.#fts.withinHosts(ids, filters);
+      ids = ids.filter((id) => ok.has(id));
+    }
+    const ok = known ?? this.#fts.matching(match, ids);
+    return ids.filter((id) => ok.has(id));
+  }
+
+  /**
    * Ranks an attempt's lists with each page's signals, one result per content (duplicates.ts), far
-   * enough for `want` results. Boosts are at most × 1.45 (rank-fusion.ts), so a page more than
-   * BOOST_REACH places below the last wanted one by plain RRF cannot reach them: only that window
-   * needs signals; it widens while folded duplicates leave it short of `want`.
+   * enough for `want` results. Boosts and penalties change a score by at most MAX_BOOST /
+   * MIN_LINK_PENALTY (rank-fusion.ts), so a page more than boostReach(want) places below the last
+   * wanted one by plain RRF cannot reach them: only that window needs signals; it widens while folded
+   * duplicates leave it short of `want`.
    */
   #rank(attempt: Attempt, queryTerms: readonly string[], want: number) {
     const plain = fuseRankings(attempt.lists, new Map());
-    for (let reach = BOOST_REACH; ; reach *= 2) {
+    const first = boostReach(want);
+    for (let reach = first; ; reach *= 2) {
       const ids = plain.slice(0, want + reach).map((r) => r.id);
-      const meta = this.#fts.meta(ids);
+      const meta = this.#fts.meta(ids, !this.#ranking.linkInlinks);
       const signals = new Map<number, PageSignals>();
       for (const [id, m] of meta) {
         const hit = attempt.titleHits.get(id);
         const titleMatch = hit === undefined || queryTerms.length === 0 ? 0 : Math.min(1, hit.titleTerms / queryTerms.length);
-        signals.set(id, { url: m.url, inlinks: m.inlinks, titleMatch });
+        signals.set(id, { url: m.url, inlinks: m.inlinks, titleMatch, linkDensity: this.#ranking.linkDensity ? m.linkDensity : null });
       }
       // Pages gone since the title index last caught up have no meta: they are left out (and not counted).
       const ranked = fuseRankings(attempt.lists, signals).filter((r) => meta.has(r.id));
       const fused = firstPerContent(ranked, (id) => meta.get(id)!.contentHash);
-      if (fused.length >= want || ids.length === plain.length || reach >= 8 * BOOST_REACH) {
+      if (fused.length >= want || ids.length === plain.length || reach >= 8 * first) {
         return { fused, meta, window: new Set(ids), folded: ranked.length - fused.length };
       }
     }
@@ -388,3 +425,4 @@ export class SearchService {
     return makeSnippet(text, words, 200);
   }
 }
+

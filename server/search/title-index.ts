@@ -337,7 +337,7 @@ export class TitleIndex {
    */
   search(
     words: readonly string[],
-    opts: { prefixLast: boolean; limit: number; combineWith?: 'OR' | 'AND'; fuzzyLast?: boolean },
+    opts: { prefixLast: boolean; limit: number; combineWith?: 'OR' | 'AND'; fuzzyLast?: boolean; fields?: Array<'title' | 'headings' | 'url'> },
   ): { hits: TitleHit[]; complete: boolean } {
     const terms = this.queryTerms(words);
     if (terms.length === 0 || this.#ms.documentCount === 0) return { hits: [], complete: terms.length > 0 };
@@ -363,7 +363,7 @@ export class TitleIndex {
     if (queries.length === 0) return { hits: [], complete };
     const results: SearchResult[] = this.#ms.search(
       { combineWith: opts.combineWith ?? 'OR', queries },
-      { maxFuzzy: 2 },
+      opts.fields === undefined ? { maxFuzzy: 2 } : { maxFuzzy: 2, fields: opts.fields },
     );
     const hits = results.slice(0, opts.limit).map((r) => {
       let titleTerms = 0;
@@ -381,9 +381,19 @@ export class TitleIndex {
   }
 
   /**
+   * Indexed words within `distance` edits (Levenshtein) of the folded `word`, with how widespread
+   * each is (pages, weighted by field): candidates for a spelling correction (spelling.ts).
+   */
+  spellings(word: string, distance: number): Array<{ term: string; weight: number }> {
+    const w = processTerm(word);
+    if (w === null) return [];
+    return this.#ms.similarWeighted(w, distance);
+  }
+
+  /**
    * Indexed words completing `prefix` (folded), most widespread first (among the first
-   * MAX_COMPLETION_SCAN in alphabetical order); when none does, words one or two edits from a
-   * prefix of 5+ letters (a typo).
+   * MAX_COMPLETION_SCAN in alphabetical order). Never a word that does not start with the prefix: a
+   * completion continues what was typed (a typo is search's "did you mean", spelling.ts).
    */
   complete(prefix: string, limit: number): string[] {
     const p = processTerm(prefix);
@@ -397,8 +407,7 @@ export class TitleIndex {
       const cached = this.#completionCache.get(key);
       if (cached !== undefined) return cached;
     }
-    const fuzzy = p.length >= 8 ? 2 : p.length >= 5 ? 1 : 0;
-    const terms = this.#ms.completions(p, limit, fuzzy).map((c) => c.term);
+    const terms = this.#ms.completions(p, limit, 0).map((c) => c.term);
     if (cacheable && this.#completionCache.size < 5000) this.#completionCache.set(key, terms);
     return terms;
   }

@@ -16,6 +16,22 @@ export interface SearchResult {
   fetchedAt: string;
   /** Whether its stored text may be shown (GET /api/pages): false when the page said noarchive. */
   stored: boolean;
+  /**
+   * The third or later result of its site on this page, when the matches span several sites: the app
+   * folds it under that site's first results ("more from this site"), so one site cannot fill a page.
+   */
+  folded: boolean;
+}
+
+/** A spelling correction of the query, from the index's own words (spelling.ts). */
+export interface Correction {
+  /** The corrected query text (operators and the other words as typed). */
+  query: string;
+  /**
+   * true: the query as typed matched nothing, so the results are the correction's ("Showing results
+   * for …; search instead for …"); false: the query found little and the correction is offered ("Did you mean …").
+   */
+  applied: boolean;
 }
 
 /** The answer to a search. */
@@ -31,15 +47,19 @@ export interface SearchResponse {
   notice: string | null;
   /** True while the title index is still being built (results may miss title-only matches). */
   indexing: boolean;
+  /** A spelling correction, when the query found nothing or little and a close query finds more; else null. */
+  correction: Correction | null;
   results: SearchResult[];
 }
 
-/** One completion. */
+/** One suggestion: a query completion ('term': search for `text`) or a page ('title': open `url`). */
 export interface Suggestion {
   text: string;
   kind: 'title' | 'term';
   /** The page, for title suggestions. */
   url?: string;
+  /** The page's site (host[:port]), for title suggestions. */
+  host?: string;
 }
 
 /** The answer to a suggest request. */
