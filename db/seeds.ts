@@ -21,6 +21,8 @@ export interface SeedRow {
   failed: number;
   /** When the seed's own page was last fetched (or given up on), or null. */
   lastCrawledAt: number | null;
+  /** When the last of its URLs was finished (fetched, failed or skipped), or null. */
+  lastFinishedAt: number | null;
 }
 
 const SEED_COLUMNS = `s.id, s.url, s.origin, s.depth, ${SCOPE_OUT} AS scope, s.created_at AS createdAt, s.updated_at AS updatedAt,
@@ -28,7 +30,8 @@ const SEED_COLUMNS = `s.id, s.url, s.origin, s.depth, ${SCOPE_OUT} AS scope, s.c
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'done') AS fetched,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state IN ('queued', 'leased')) AS queued,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'failed') AS failed,
-  (SELECT f.finished_at FROM frontier f WHERE f.url = s.url) AS lastCrawledAt`;
+  (SELECT f.finished_at FROM frontier f WHERE f.url = s.url) AS lastCrawledAt,
+  (SELECT MAX(f.finished_at) FROM frontier f WHERE f.seed_id = s.id) AS lastFinishedAt`;
 
 /** A seed row as the crawler reads changes: `removedAt` is set once the person removed it. */
 export type SeedChange = Pick<SeedRow, 'id' | 'url' | 'origin' | 'depth' | 'scope' | 'updatedAt'> & { removedAt: number | null };

@@ -220,6 +220,7 @@ export class Coordinator {
         this.onRedirect(job, result, now);
         return;
       case 'http-error':
+        this.hosts.noteHttpError(h, job.url, outcome.status); // an error of the host's row, as on its timeline
         this.writes.push(() => {
           this.frontier.finishUrl(job.frontierId, 'done', `HTTP ${outcome.status}`, now);
           if (outcome.gone) this.pages.markPageGone(job.url, outcome.status, now);

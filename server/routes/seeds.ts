@@ -26,6 +26,7 @@ const seedSchema = {
     failed: { type: 'integer' },
     lastCrawledAt: { type: ['string', 'null'] },
     nextCrawlAt: { type: ['string', 'null'] },
+    doneAt: { type: ['string', 'null'] },
   },
   required: ['id', 'url', 'depth', 'scope', 'createdAt'],
 } as const;
@@ -33,6 +34,7 @@ const seedSchema = {
 /**
  * A seed as the API shows it. `nextCrawlAt`: when the crawler will crawl it again on its own
  * (CRAWL_REFRESH after its last crawl; null while it is being crawled, or with refresh off).
+ * `doneAt`: when its crawl finished (nothing left queued), null while it runs or before it starts.
  */
 function toApi(seed: SeedRow, refreshMs: number) {
   const last = seed.lastCrawledAt;
@@ -50,6 +52,8 @@ function toApi(seed: SeedRow, refreshMs: number) {
     failed: seed.failed,
     lastCrawledAt: last === null ? null : new Date(last).toISOString(),
     nextCrawlAt: next === null ? null : new Date(next).toISOString(),
+    // Done: something was found and nothing is left queued; when its last URL was finished.
+    doneAt: seed.queued === 0 && seed.found > 0 && seed.lastFinishedAt !== null ? new Date(seed.lastFinishedAt).toISOString() : null,
   };
 }
 

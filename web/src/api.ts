@@ -36,11 +36,13 @@ export interface Seed {
   lastCrawledAt: string | null;
   /** When the crawler will crawl it again on its own; null while it is crawled or with refresh off. */
   nextCrawlAt: string | null;
+  /** When its crawl finished (nothing left queued), or null while it runs or before it started. */
+  doneAt: string | null;
 }
 
 // The search shapes are the server's own types (type-only imports: nothing of the server is bundled).
 export type { SnippetPiece } from '../../server/search/snippet.ts';
-export type { SearchResponse, SearchResult, Suggestion, SuggestResponse } from '../../server/search/types.ts';
+export type { Correction, SearchResponse, SearchResult, Suggestion, SuggestResponse } from '../../server/search/types.ts';
 import type { SearchResponse, SuggestResponse } from '../../server/search/types.ts';
 
 // So are the crawler's per-host shapes (crawler/coordination/protocol.ts).
@@ -143,9 +145,10 @@ export function getStatus(signal?: AbortSignal): Promise<Status> {
   return request<Status>('/api/status', { signal });
 }
 
-/** Runs a search; `offset` counts results, not pages. */
-export function search(q: string, offset: number, limit: number, signal?: AbortSignal): Promise<SearchResponse> {
+/** Runs a search; `offset` counts results, not pages; `correct` false searches the words as typed. */
+export function search(q: string, offset: number, limit: number, signal?: AbortSignal, correct = true): Promise<SearchResponse> {
   const params = new URLSearchParams({ q, limit: String(limit), offset: String(offset) });
+  if (!correct) params.set('correct', 'false');
   return request<SearchResponse>(`/api/search?${params}`, { signal });
 }
 

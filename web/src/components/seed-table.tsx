@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import type { Seed } from '../api.ts';
 import { formatAgo, formatCount, formatCountdown, formatDateTime, plural } from '../format.ts';
+import { SeedProgress, seedPhase } from './seed-progress.tsx';
 
 const SCOPE_TEXT: Record<Seed['scope'], string> = { path: 'this path', host: 'host', domain: 'domain', any: 'any' };
 
 /**
- * The seed list as a table (URL, depth, scope, found, fetched, queued, failed, when it was last
- * crawled and will be again on its own, added, and "Crawl again" and "Remove" buttons; removing asks
- * first, in the row): scrolling sideways when a little narrow, and one card per seed on a phone (CSS).
+ * The seed list as a table (URL, progress, depth, scope, found, fetched, queued, failed, when it was
+ * last crawled and will be again on its own, added, and "Remove" and, once its crawl is done, "Crawl
+ * again" buttons; removing asks first, in the row): scrolling sideways when a little narrow, and one card per seed on a phone (CSS).
  * The explicit table roles keep it a table for screen readers when CSS changes its display.
  */
 export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId }: {
@@ -31,6 +32,7 @@ export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId }: {
         <thead role="rowgroup">
           <tr role="row">
             <th scope="col" role="columnheader">URL</th>
+            <th scope="col" role="columnheader">Progress</th>
             <th scope="col" role="columnheader" className="num">Depth</th>
             <th scope="col" role="columnheader">Scope</th>
             <th scope="col" role="columnheader" className="num">Found</th>
@@ -50,6 +52,9 @@ export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId }: {
                   {seed.url}
                 </a>
               </th>
+              <td role="cell" className="progress-cell" data-label="Progress">
+                <SeedProgress seed={seed} />
+              </td>
               <td role="cell" className="num" data-label="Depth">{seed.depth}</td>
               <td role="cell" data-label="Scope">{SCOPE_TEXT[seed.scope] ?? seed.scope}</td>
               <td role="cell" className="num" data-label="Found">{formatCount(seed.found)}</td>
@@ -103,15 +108,17 @@ export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId }: {
                   </div>
                 ) : (
                   <div className="row-actions">
-                    <button
-                      type="button"
-                      className="button"
-                      aria-label={`Crawl ${seed.url} again`}
-                      disabled={pendingId === seed.id}
-                      onClick={() => onCrawlAgain(seed)}
-                    >
-                      Crawl again
-                    </button>
+                    {seedPhase(seed) === 'done' ? (
+                      <button
+                        type="button"
+                        className="button"
+                        aria-label={`Crawl ${seed.url} again`}
+                        disabled={pendingId === seed.id}
+                        onClick={() => onCrawlAgain(seed)}
+                      >
+                        Crawl again
+                      </button>
+                    ) : null /* offered once a crawl is over: until then it is being crawled */}
                     <button
                       type="button"
                       className="button"

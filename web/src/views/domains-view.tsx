@@ -1,13 +1,24 @@
-import { useCallback, useId, useState } from 'react';
+import { useCallback, useEffect, useId, useState } from 'react';
 import { getStatus, listDomains } from '../api.ts';
 import type { DomainsResponse, Status } from '../api.ts';
 import { DomainTable } from '../components/domain-table.tsx';
+import { SortSelect } from '../components/sort-select.tsx';
 import { StatusHeader } from '../components/status-header.tsx';
 import { nextSort, sortDomains } from '../domain-sort.ts';
 import type { Sort, SortKey } from '../domain-sort.ts';
 import { plural } from '../format.ts';
 import { useNow, usePoll } from '../use-poll.ts';
 import { useTitle } from '../use-title.ts';
+import { useLocation } from '../router.ts';
+import { recallData, rememberData, useScrollMemory } from '../view-memory.ts';
+
+/** What an entry of this view remembers for Back: the last answer, the order, the filter, the open rows. */
+interface Remembered {
+  snapshot: Snapshot;
+  sort: Sort;
+  filter: string;
+  expanded: string[];
+}
 
 const POLL_MS = 1000;
 
@@ -31,11 +42,17 @@ async function loadSnapshot(signal: AbortSignal): Promise<Snapshot> {
 export function DomainsView() {
   useTitle('Domains');
   const id = useId();
-  const snapshot = usePoll(useCallback(loadSnapshot, []), POLL_MS);
+  const { cause } = useLocation();
+  const [remembered] = useState(() => recallData<Remembered>('domains', cause));
+  const snapshot = usePoll(useCallback(loadSnapshot, []), POLL_MS, remembered?.snapshot ?? null);
   const clientNow = useNow(1000);
-  const [sort, setSort] = useState<Sort>({ key: 'host', dir: 'asc' });
-  const [filter, setFilter] = useState('');
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const [sort, setSort] = useState<Sort>(remembered?.sort ?? { key: 'host', dir: 'asc' });
+  const [filter, setFilter] = useState(remembered?.filter ?? '');
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set(remembered?.expanded ?? []));
+  useEffect(() => {
+    if (snapshot.data !== null) rememberData('domains', { snapshot: snapshot.data, sort, filter, expanded: [...expanded] } satisfies Remembered);
+  }, [snapshot.data, sort, filter, expanded]);
+  useScrollMemory(snapshot.data !== null, cause, 'domains');
 
   const toggle = (host: string): void => {
     setExpanded((old) => {
@@ -83,8 +100,9 @@ export function DomainsView() {
           autoComplete="off"
           spellCheck={false}
         />
+        <SortSelect className="phone-sort" sort={sort} onChange={setSort} />
         {data !== null ? (
-          <span className="muted">
+          <span className="muted host-count">
             {filter.trim() === '' ? plural(all.length, 'host') : `${shown.length} of ${plural(all.length, 'host')}`}
           </span>
         ) : null}

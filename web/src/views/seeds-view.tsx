@@ -1,4 +1,4 @@
-import { useCallback, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { addSeed, listSeeds, removeSeed } from '../api.ts';
 import type { Seed } from '../api.ts';
 import { BulkSeedForm } from '../components/bulk-seed-form.tsx';
@@ -9,6 +9,8 @@ import { plural } from '../format.ts';
 import { parseDepth } from '../seed-input.ts';
 import { usePoll } from '../use-poll.ts';
 import { useTitle } from '../use-title.ts';
+import { useLocation } from '../router.ts';
+import { recallData, rememberData, useScrollMemory } from '../view-memory.ts';
 
 const REFRESH_MS = 2000;
 
@@ -16,7 +18,14 @@ const REFRESH_MS = 2000;
 export function SeedsView() {
   useTitle('Seeds');
   const [options, setOptions] = useState<SeedOptions>({ depth: '2', scope: 'host' });
-  const seeds = usePoll(useCallback((signal: AbortSignal) => listSeeds(signal), []), REFRESH_MS);
+  const { cause } = useLocation();
+  // Back to this view: the list it showed, at once, and its scroll position; polling then updates it in place.
+  const [remembered] = useState(() => recallData<Seed[]>('seeds', cause) ?? null);
+  const seeds = usePoll(useCallback((signal: AbortSignal) => listSeeds(signal), []), REFRESH_MS, remembered);
+  useEffect(() => {
+    if (seeds.data !== null) rememberData('seeds', seeds.data);
+  }, [seeds.data]);
+  useScrollMemory(seeds.data !== null, cause, 'seeds');
   const refresh = seeds.refresh;
   const [again, setAgain] = useState<{ text: string; failed: boolean } | null>(null);
   const [pendingId, setPendingId] = useState<Seed['id'] | null>(null);
