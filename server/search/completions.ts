@@ -18,7 +18,7 @@ import type { CandidatePage } from './phrase-completion.ts';
 import { parseQuery } from './query-parser.ts';
 import { popularity } from './rank-fusion.ts';
 import { maxEdits, osaDistance } from './spelling.ts';
-import { FUZZY_MIN_CHARS } from './title-index.ts';
+import { FUZZY_MIN_CHARS, MIN_PREFIX_CHARS } from './title-index.ts';
 import type { TitleIndex } from './title-index.ts';
 import type { Suggestion, SuggestResponse } from './types.ts';
 
@@ -64,12 +64,15 @@ export class Completions {
     const words = foldedWords(typedTail(parsed.text));
     const typed = open ? `${parsed.text} ` : parsed.text;
 
-    // Pages with the words in their title or headings (the last as a prefix while it is typed).
-    const search = (fuzzy: boolean) => this.#titles.search(words, {
-      prefixLast: !open, fuzzyLast: fuzzy, limit: CANDIDATE_PAGES, combineWith: 'AND', fields: ['title', 'headings'],
+    // Pages with the words in their title or headings (the last as a prefix while it is typed; a
+    // prefix too short for the title index is matched here, among the pages of the words before it).
+    const short = !open && words.length > 0 && words[words.length - 1].length < MIN_PREFIX_CHARS;
+    const searched = short ? words.slice(0, -1) : words;
+    const search = (fuzzy: boolean) => this.#titles.search(searched, {
+      prefixLast: !open && !short, fuzzyLast: fuzzy, limit: CANDIDATE_PAGES, combineWith: 'AND', fields: ['title', 'headings'],
     }).hits;
-    let hits = words.length === 0 ? [] : search(false);
-    const typo = hits.length === 0 && words.length > 0;
+    let hits = searched.length === 0 ? [] : search(false);
+    const typo = hits.length === 0 && searched.length > 0;
     if (typo) hits = search(true);
     let ids = hits.map((h) => h.id);
     if (ids.length > 0 && (parsed.sites.length > 0 || parsed.excludedSites.length > 0)) {

@@ -204,7 +204,7 @@ export class SearchService {
     if (opts.correct !== false && typed.items.length > 0) {
       const fix = this.#spelling.fixMissing(typed);
       if (fix !== undefined) {
-        const fixed = this.#search(fix.text, opts);
+        const { response: fixed } = this.#search(fix.text, opts);
         if (fixed.total > 0) {
           const missing = fix.changed.map((c) => `“${c.from}”`).join(', ');
           const notice = `No page contains ${missing}. Showing results for “${fix.text}”; search instead for “${typed.text}”.`;
@@ -215,8 +215,9 @@ export class SearchService {
         }
       }
     }
-    const r = this.#search(q, opts);
-    if (opts.correct !== false && r.total < FEW_RESULTS) {
+    const { response: r, ftsTotal } = this.#search(q, opts);
+    // Few pages have the words as typed (title-index typo matches aside): maybe a word is misspelled.
+    if (opts.correct !== false && Math.min(r.total, ftsTotal) < FEW_RESULTS) {
       const fix = this.#spelling.fixRare(typed);
       if (fix !== undefined && fix.text !== typed.text) r.correction = { query: fix.text, applied: false };
       r.tookMs = round(performance.now() - started);
@@ -224,7 +225,8 @@ export class SearchService {
     return r;
   }
 
-  #search(q: string, opts: SearchOptions): SearchResponse {
+  /** Steps 1 and 3-6 (see the file comment) for the query as typed; with the full-text match count (words as typed). */
+  #search(q: string, opts: SearchOptions): { response: SearchResponse; ftsTotal: number } {
     const started = performance.now();
     const limit = clampInt(opts.limit, 1, MAX_LIMIT, 10);
     const offset = clampInt(opts.offset, 0, MAX_OFFSET, 0);
@@ -276,7 +278,7 @@ export class SearchService {
         folded: folds[i],
       };
     });
-    return {
+    const response: SearchResponse = {
       query: parsed.text,
       // Duplicates folded in the window are not counted; any beyond it are (their content is not read).
       total: Math.max(fused.length, attempt.ftsTotal >= COUNT_CAP
@@ -289,6 +291,7 @@ export class SearchService {
       correction: null,
       results,
     };
+    return { response, ftsTotal: attempt.ftsTotal };
   }
 
   /**

@@ -14,8 +14,8 @@ export const MIN_SPELL_CHARS = 4;
 /** A word in at most this many pages may be a typo of a much more common one ("did you mean"). */
 export const RARE_PAGES = 2;
 /** ... if that one is in at least this many times as many pages (and at least COMMON_PAGES). */
-export const COMMON_FACTOR = 10;
-export const COMMON_PAGES = 5;
+export const COMMON_FACTOR = 4;
+export const COMMON_PAGES = 3;
 
 /** Edits allowed for a word of `length` letters: one up to 7, two from 8. */
 export function maxEdits(length: number): number {
