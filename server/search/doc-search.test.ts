@@ -10,6 +10,9 @@ import { SearchService } from './search-service.ts';
 import { tempDatabase } from '../../test-support/test-corpus.ts';
 import { indexSite } from '../../test-support/doc-index.ts';
 import { docSite, TOY_PAGES } from '../../test-support/doc-site.ts';
+import { makePage } from '../../test-support/test-corpus.ts';
+import { pageQueries } from '../../db/pages.ts';
+import { linkTargetQueries } from '../../db/link-targets.ts';
 
 const TOY = 'http://docs.toy.test';
 const BLOG = 'http://blog.test';
@@ -53,6 +56,7 @@ describe('completions continue what was typed', () => {
   test('a word being typed is never replaced by a different one (no typo completions)', () => {
     assert.deepEqual(terms('list comprehx'), []);
     assert.deepEqual(terms('zqxj'), []);
+    assert.deepEqual(terms('pythn'), [], 'no page has a word starting "pythn": nothing to complete ("python" would drop a letter)');
   });
 
   test('page suggestions have every typed word in their title, and carry their site', () => {
@@ -144,5 +148,60 @@ describe('ranking from links', () => {
 
   test('a page named by the links to it beats a page that only mentions the words', () => {
     assert.deepEqual(urls('os.path.join').slice(0, 2), [`${TOY}/library/os.path.html`, `${TOY}/library/readline.html`]);
+  });
+});
+
+describe('each link signal on its own', () => {
+  const TEXT = 'Sorting lists in place or into a new list, with a key function and in reverse order. ';
+  function service2(ranking: { anchors?: boolean; linkDensity?: boolean }) {
+    const e = tempDatabase();
+    const pages = pageQueries(e.db);
+    const links = linkTargetQueries(e.db);
+    // A contents page that lists every sorting section (mostly links), the howto it links to, and pages linking the howto by name.
+    pages.upsertPage(makePage('http://s.test/contents', {
+      title: 'Contents', linkDensity: 0.95,
+      body: 'Sorting HOWTO. Sorting basics. Key functions for sorting. Sorting stability. Sorting keys. Sorting in reverse. Sorting lists.',
+    }));
+    const howto = pages.upsertPage(makePage('http://s.test/howto/sorting', { title: 'HOWTO', linkDensity: 0.05, body: TEXT.repeat(3) }));
+    const other = pages.upsertPage(makePage('http://s.test/library/functions', {
+      title: 'Built-in functions', linkDensity: 0.1, body: `${'sorted() returns a new sorted list; sorting keys and reverse. '.repeat(3)}`,
+    }));
+    for (let i = 0; i < 6; i++) {
+      const from = pages.upsertPage(makePage(`http://s.test/ref${i}`, { title: `Reference ${i}`, body: 'See the guide.' }));
+      links.recordLinks(from, [{ url: 'http://s.test/howto/sorting', text: 'Sorting HOWTO: sorting keys' }]);
+    }
+    void howto;
+    void other;
+    const s = new SearchService(e.db, { ranking });
+    s.refresh();
+    return { s, close: () => { s.close(); e.cleanup(); } };
+  }
+
+  test('a page that is mostly links ranks below the page it links to (and above it without the penalty)', () => {
+    const on = service2({ anchors: false, linkDensity: true });
+    const off = service2({ anchors: false, linkDensity: false });
+    try {
+      const order = (svc: SearchService) => svc.search('sorting keys', LIMIT).results.map((r) => new URL(r.url).pathname);
+      assert.equal(order(off.s)[0], '/contents', `without: ${order(off.s).join(' ')}`);
+      assert.ok(order(on.s).indexOf('/howto/sorting') < order(on.s).indexOf('/contents'), `with: ${order(on.s).join(' ')}`);
+    } finally {
+      on.close();
+      off.close();
+    }
+  });
+
+  test('the words of the links to a page rank it', () => {
+    const on = service2({ anchors: true, linkDensity: false });
+    const off = service2({ anchors: false, linkDensity: false });
+    try {
+      const rank = (svc: SearchService) => svc.search('sorting reverse', LIMIT).results.map((r) => new URL(r.url).pathname);
+      assert.ok(rank(on.s).indexOf('/howto/sorting') < rank(off.s).indexOf('/howto/sorting') || rank(on.s)[0] === '/howto/sorting',
+        `with: ${rank(on.s).join(' ')}; without: ${rank(off.s).join(' ')}`);
+      assert.equal(rank(on.s)[0], '/howto/sorting', rank(on.s).join(' '));
+      assert.notEqual(rank(off.s)[0], '/howto/sorting', rank(off.s).join(' '));
+    } finally {
+      on.close();
+      off.close();
+    }
   });
 });
