@@ -41,6 +41,8 @@ import type { SearchResponse, SearchResult, SuggestResponse } from './types.ts';
 import { Completions } from './completions.ts';
 import { QuerySpelling } from './query-spelling.ts';
 import { foldFlags } from './site-folding.ts';
+import { ANCHOR_CANDIDATES, FEW_RESULTS } from './search-options.ts';
+import type { RankingOptions, SearchOptions } from './search-options.ts';
 
 /** A query with nothing searchable in it (the API answers 400 bad-query with the message). */
 export class BadQueryError extends Error {
@@ -50,10 +52,6 @@ export class BadQueryError extends Error {
 
 /** Candidates taken from each ranking before fusion (more when paging deeper). */
 export const CANDIDATES = 100;
-/** Pages taken from the anchor-text ranking (each is checked against the full-text query by id). */
-export const ANCHOR_CANDIDATES = 30;
-/** A query with fewer results than this is checked for a rare misspelled word ("did you mean"). */
-export const FEW_RESULTS = 3;
 /** Up to this many full-text matches are ranked exactly by bm25 (see #ranked). */
 export const RANK_ALL_MAX = 2000;
 /** Above RANK_ALL_MAX, bm25 ranks only this many of the newest matches per list. */
@@ -66,23 +64,7 @@ export const MAX_LIMIT = 50;
 export const MAX_OFFSET = 1000;
 export const MAX_SUGGEST = 20;
 
-/** Which signals rank results (all on by default; bench:search turns them off to measure each). */
-export interface RankingOptions {
-  /** The words of links pointing to a page as a ranked list of their own. */
-  anchors: boolean;
-  /** Inlinks counted as distinct pages linking from their content (else the crawler's count of links seen). */
-  linkInlinks: boolean;
-  /** Pages that are mostly links rank lower. */
-  linkDensity: boolean;
-}
-
-/** Options of one search. */
-export interface SearchOptions {
-  limit: number;
-  offset: number;
-  /** false: search the words exactly as typed, without a spelling correction ("search instead for"). */
-  correct?: boolean;
-}
+export type { RankingOptions, SearchOptions } from './search-options.ts';
 
 interface Attempt {
   match: string;
