@@ -249,9 +249,13 @@ export class FtsSearch {
    * for `match` (an expression over the one column).
    */
   anchorTop(match: string, k: number): number[] {
-    return (this.#prepare(`SELECT p.id FROM anchors_fts JOIN link_targets t ON t.id = anchors_fts.rowid
-      JOIN pages p ON p.url = t.url WHERE anchors_fts MATCH ? AND p.indexed = 1 ORDER BY anchors_fts.rank LIMIT ?`)
-      .all(match, k) as Array<{ id: number }>).map((r) => r.id);
+    // The ranking alone first (FTS5 keeps a top-k), then its few targets mapped to searchable pages, in order.
+    const targets = (this.#prepare('SELECT rowid AS id FROM anchors_fts WHERE anchors_fts MATCH ? ORDER BY rank LIMIT ?')
+      .all(match, 2 * k) as Array<{ id: number }>).map((r) => r.id);
+    if (targets.length === 0) return [];
+    const rows = this.#prepare(`SELECT j.key AS at, p.id FROM json_each(?) AS j CROSS JOIN link_targets t ON t.id = j.value
+      CROSS JOIN pages p ON p.url = t.url WHERE p.indexed = 1 ORDER BY j.key LIMIT ?`).all(JSON.stringify(targets), k) as Array<{ id: number }>;
+    return rows.map((r) => r.id);
   }
 
   /** The pages among `ids` whose anchor text matches `match`. */

@@ -41,7 +41,7 @@ export interface Completion {
 }
 
 const WORD = /[\p{L}\p{N}]+/gu;
-const SEPARATOR = /\s+[-–—|·•»›:]+\s+|[()[\]{}¶|:;,!?"“”]|\s{2,}/u;
+const SEPARATOR = /\s+[-–—|·•»›:]+\s+|[()[\]{}¶|:;,!?"“”]|\s{2,}/gu;
 
 /** The folded words of `text` (how typed text and page text are compared). */
 export function foldedWords(text: string): string[] {
@@ -56,7 +56,7 @@ function tokens(segment: string): Token[] {
 
 /** The segments of a title or heading (see the file comment). */
 export function segments(text: string): string[] {
-  return text.split(new RegExp(SEPARATOR.source, 'gu')).map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => s !== '');
+  return text.split(SEPARATOR).map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => s !== '');
 }
 
 /**
@@ -85,6 +85,8 @@ export function completePhrases(typed: TypedWords, pages: readonly CandidatePage
     const texts: Array<[string, number]> = [[page.title, 1], ...page.headings.map((h): [string, number] => [h, HEADING_WEIGHT])];
     const seen = new Set<string>();
     for (const [text, placeWeight] of texts) {
+      // Most titles and headings of a candidate page do not hold the first typed word at all: skip them cheaply.
+      if (!foldCase(text).includes(typed.words[0])) continue;
       for (const segment of segments(text)) {
         const toks = tokens(segment);
         for (let j = 0; j + n <= toks.length; j++) {

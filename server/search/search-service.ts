@@ -327,7 +327,8 @@ export class SearchService {
         { ids: ftsIds, weight: 1 },
         { ids: hits.filter((h) => keep.has(h.id)).map((h) => h.id), weight: 1 },
         { ids: exactIds, weight: 2 },
-        { ids: this.#anchored(parsed, match, filters, complete ? inTop : undefined), weight: 1 },
+        // Words that many pages have are left to the other lists: ranking their anchors would cost what #ranked avoids.
+        { ids: ftsTotal > this.#rankAllMax ? [] : this.#anchored(parsed, match, filters, complete ? inTop : undefined), weight: 1 },
       ],
       titleHits: new Map(hits.map((h) => [h.id, h])),
       ftsTotal,
