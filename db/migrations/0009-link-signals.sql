@@ -41,3 +41,4 @@ END;
 CREATE TRIGGER link_targets_delete AFTER DELETE ON link_targets WHEN old.anchors <> '' BEGIN
   INSERT INTO anchors_fts (anchors_fts, rowid, anchors) VALUES ('delete', old.id, old.anchors);
 END;
+

@@ -23,7 +23,7 @@ import type { TitleIndex } from './title-index.ts';
 import type { Suggestion, SuggestResponse } from './types.ts';
 
 /** Pages whose titles and headings are read for one suggestion request. */
-export const CANDIDATE_PAGES = 60;
+export const CANDIDATE_PAGES = 30;
 /** Most page suggestions in one answer. */
 export const MAX_PAGE_SUGGESTIONS = 3;
 

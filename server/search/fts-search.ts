@@ -238,7 +238,7 @@ export class FtsSearch {
     if (ids.length === 0) return out;
     const rows = this.#prepare(`SELECT p.id, p.url, p.host, p.title, p.headings, p.link_density AS linkDensity,
         coalesce((SELECT t.inlinks FROM link_targets t WHERE t.url = p.url), 0) AS inlinks
-      FROM json_each(?) AS j CROSS JOIN pages p ON p.id = j.value WHERE p.indexed = 1`)
+      FROM json_each(?) AS j CROSS JOIN pages p INDEXED BY pages_short_texts ON p.id = j.value WHERE p.indexed = 1`)
       .all(JSON.stringify(ids)) as Array<Omit<ShortTexts, 'headings'> & { id: number; headings: string }>;
     for (const r of rows) out.set(r.id, { ...r, headings: r.headings === '' ? [] : r.headings.split('\n') });
     return out;
