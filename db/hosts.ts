@@ -1,10 +1,11 @@
 import type { Database } from 'better-sqlite3';
+import type { RobotsStatus } from '../shared/enumerations.ts';
 
 /** What the crawler knows of one host, as stored. */
 export interface HostRow {
   origin: string;
   host: string;
-  robotsStatus: 'pending' | 'ok' | 'allow-all' | 'unreachable';
+  robotsStatus: RobotsStatus;
   robotsHttpStatus: number | null;
   robotsBody: string | null;
   /** Validators of the stored robots.txt (its refresh asks If-None-Match / If-Modified-Since). */

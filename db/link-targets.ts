@@ -1,5 +1,5 @@
 /**
- * Link targets (migration 0009): for every URL a stored page links to from its content, how many
+ * Link targets (migration 0011): for every URL a stored page links to from its content, how many
  * distinct pages link to it (inlinks) and the distinct words of those links (anchor text, indexed
  * by anchors_fts through triggers). Written by the crawler primary (the single writer) in its batch
  * transaction, right after the linking page is stored; read by search. Everything a hostile page can

@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { configArgument, type Config } from '../shared/config.ts';
+import type { CrawlerState } from '../shared/enumerations.ts';
 import type {
   CrawlStatus,
   DomainInfo,
@@ -16,8 +17,6 @@ export const RESTART_BACKOFF = { firstMs: 500, maxMs: 30_000, healthyAfterMs: 60
 
 /** Where the link reports what happens to the crawler (the server's logger). */
 export interface LinkLogger { info?(msg: string): void; warn(msg: string): void; error(msg: string): void }
-
-export type CrawlerState = 'starting' | 'running' | 'restarting' | 'stopped';
 
 /**
  * The server's side of the crawler: forks the primary, restarts it with backoff when it dies, keeps

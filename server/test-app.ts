@@ -1,24 +1,38 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { openDatabase } from '../db/open.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from '../shared/config.ts';
 import { CrawlerLink } from './crawler-link.ts';
 import { SearchService } from './search/search-service.ts';
 
+/** What a route test may set beyond the environment. */
+export interface TestAppOptions {
+  /** A built web app to serve (a folder with index.html); none by default. */
+  webRoot?: string;
+  /** The clock of sign-in sessions and their rate limit (Date.now by default). */
+  now?: () => number;
+  /** Sees every route as it is added (a test that every route is protected). */
+  onRoute?: (route: RouteOptions) => void;
+}
+
+/** The port of `app.inject`'s default `Host: localhost:80`, given to the test app as its PORT. */
+export const INJECT_PORT = 80;
+
 /**
  * A real app on a real temporary database for route tests (driven through `app.inject`); the crawler
- * link is never started, as if the crawler were restarting.
+ * link is never started, as if the crawler were restarting. Its PORT is 80, as if it listened there:
+ * `app.inject` sends `Host: localhost:80`, one of the names Lantern answers to on that port.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<{ app: FastifyInstance; dataDir: string; close(): Promise<void> }> {
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<{ app: FastifyInstance; dataDir: string; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lantern-app-'));
-  const config = loadConfig({ DATA_DIR: dataDir, ...env });
+  const config = loadConfig({ DATA_DIR: dataDir, PORT: String(INJECT_PORT), ...env });
   const db = openDatabase(dataDir);
   const search = new SearchService(db);
   const crawler = new CrawlerLink({ warn: () => undefined, error: () => undefined }, () => search.refresh(), config, {});
-  const app = await buildApp({ config, db, search, crawler, webRoot: path.join(dataDir, 'no-web') });
+  const app = await buildApp({ config, db, search, crawler, webRoot: options.webRoot ?? path.join(dataDir, 'no-web'), now: options.now, onRoute: options.onRoute });
   return {
     app,
     dataDir,

@@ -19,8 +19,10 @@ test('every variable is optional and has its documented default', () => {
 });
 
 test('values are parsed', () => {
-  const c = loadConfig({ PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', CRAWL_WORKERS: '4', CRAWL_DELAY_MS: '0', CRAWL_ALLOW_PRIVATE: '1', CRAWL_USER_AGENT: 'MyBot/2.0', CRAWL_TIMEOUT_MS: '4000', CRAWL_MAX_URLS_PER_HOST: '500', CRAWL_REFRESH: '12h' });
-  assert.deepEqual(c, { port: 8080, host: '0.0.0.0', dataDir: '/tmp/x', crawlWorkers: 4, crawlDelayMs: 0, crawlTimeoutMs: 4000, crawlMaxUrlsPerHost: 500, crawlRefreshMs: 12 * 3_600_000, allowPrivate: true, userAgent: 'MyBot/2.0' });
+  const c = loadConfig({ PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', CRAWL_WORKERS: '4', CRAWL_DELAY_MS: '0', CRAWL_ALLOW_PRIVATE: '1', CRAWL_USER_AGENT: 'MyBot/2.0', CRAWL_TIMEOUT_MS: '4000', CRAWL_MAX_URLS_PER_HOST: '500', CRAWL_REFRESH: '12h',
+    LANTERN_SECRET: 'correct horse battery', PUBLIC_HOSTS: 'Lantern.Example.com, lantern.lan:3000,[fe80::1]', SESSION_LIFETIME: '12h' });
+  assert.deepEqual(c, { port: 8080, host: '0.0.0.0', dataDir: '/tmp/x', crawlWorkers: 4, crawlDelayMs: 0, crawlTimeoutMs: 4000, crawlMaxUrlsPerHost: 500, crawlRefreshMs: 12 * 3_600_000, allowPrivate: true, userAgent: 'MyBot/2.0',
+    secret: 'correct horse battery', publicHosts: ['lantern.example.com', 'lantern.lan:3000', '[fe80::1]'], sessionLifetimeMs: 12 * 3_600_000 });
 });
 
 test('CRAWL_REFRESH takes a duration with its unit, or 0 / off for never', () => {
@@ -62,4 +64,45 @@ test('the crawler primary gets the server\'s parsed configuration as its argumen
     assert.throws(() => configFromArgument(bad), (e: Error) => e instanceof ConfigError &&
       e.message === 'config: the crawler primary takes the server\'s configuration as its argument; start Lantern with npm start', String(bad));
   }
+});
+
+test('the trust settings: no public names, no secret and a 7-day session by default', () => {
+  const c = loadConfig({});
+  assert.deepEqual({ publicHosts: c.publicHosts, secret: c.secret, sessionLifetimeMs: c.sessionLifetimeMs },
+    { publicHosts: [], secret: null, sessionLifetimeMs: 7 * 86_400_000 });
+  assert.throws(() => loadConfig({ SESSION_LIFETIME: '0' }), (e: Error) => e instanceof ConfigError &&
+    e.message === 'SESSION_LIFETIME must be a duration from 1s to 365d such as 12h or 7d (units s, m, h, d), got "0"');
+  for (const bad of ['https://lantern.example.com', 'a b', '*.example.com', 'lantern.example.com:0', 'host:99999', '[nothing]', 'x/y']) {
+    assert.throws(() => loadConfig({ PUBLIC_HOSTS: bad, LANTERN_SECRET: 'x'.repeat(16) }), (e: Error) => e instanceof ConfigError &&
+      e.message.startsWith('PUBLIC_HOSTS takes host names or addresses, each optionally with :port, separated by commas') && !e.message.includes('\n'), bad);
+  }
+});
+
+test('a secret is at least 16 characters, and a refused one is never repeated in the message', () => {
+  for (const bad of ['short-secret', ' padded secret value ', 'tab\tinside the secret']) {
+    assert.throws(() => loadConfig({ LANTERN_SECRET: bad }), (e: Error) => e instanceof ConfigError &&
+      /^LANTERN_SECRET must be 16 to 1024 characters/.test(e.message) && !e.message.includes(bad) && !e.message.includes('\n'), JSON.stringify(bad));
+  }
+  assert.equal(loadConfig({ LANTERN_SECRET: 'x'.repeat(16) }).secret, 'x'.repeat(16));
+  assert.equal(loadConfig({ LANTERN_SECRET: '' }).secret, null, 'empty is unset');
+});
+
+test('bound beyond loopback, or named by a public name, Lantern refuses to start without a secret, in one line that says how to set one', () => {
+  const hint = 'set LANTERN_SECRET to a secret of at least 16 characters, for example LANTERN_SECRET=$(openssl rand -base64 24)';
+  for (const host of ['0.0.0.0', '::', '192.168.1.5', 'fe80::1', 'myhost.lan']) {
+    assert.throws(() => loadConfig({ HOST: host }), (e: Error) => e instanceof ConfigError &&
+      e.message === `HOST=${host} makes Lantern reachable from other machines, so it needs a secret: ${hint} (or set HOST=127.0.0.1 to keep it on this machine)`, host);
+    assert.equal(loadConfig({ HOST: host, LANTERN_SECRET: 'y'.repeat(20) }).host, host);
+  }
+  assert.throws(() => loadConfig({ PUBLIC_HOSTS: 'lantern.localhost,lantern.example.com:8443' }), (e: Error) => e instanceof ConfigError &&
+    e.message === `PUBLIC_HOSTS names lantern.example.com:8443, by which Lantern is reached from other machines, so it needs a secret: ${hint}`);
+  for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1']) assert.equal(loadConfig({ HOST: host }).secret, null, `${host} is loopback`);
+  assert.deepEqual(loadConfig({ PUBLIC_HOSTS: 'lantern.localhost, 127.0.0.5:8080' }).publicHosts, ['lantern.localhost', '127.0.0.5:8080'], 'loopback names need no secret');
+});
+
+test('the secret is not in the crawler primary\'s argument, which every user of the machine can read', () => {
+  const config = loadConfig({ LANTERN_SECRET: 'a-secret-of-enough-length', HOST: '0.0.0.0' });
+  const arg = configArgument(config);
+  assert.ok(!arg.includes('a-secret-of-enough-length'));
+  assert.deepEqual(configFromArgument(arg), { ...config, secret: null });
 });

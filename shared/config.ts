@@ -1,6 +1,8 @@
 import os from 'node:os';
 import path from 'node:path';
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
+import { isLoopbackName } from './host-names.ts';
 
 /** Lantern's version, read once from package.json (it appears in the User-Agent). */
 export const VERSION: string = (
@@ -22,6 +24,15 @@ export interface Config {
   crawlRefreshMs: number;
   userAgent: string;
   allowPrivate: boolean;
+  /**
+   * Further names Lantern answers to besides loopback and HOST (a reverse proxy's name, a LAN name), each
+   * lower-case, `name` or `name:port` (IPv6 in brackets). See server/allowed-hosts.ts for how they match.
+   */
+  publicHosts: string[];
+  /** The secret a person signs in with (LANTERN_SECRET); null = no sign-in (allowed on loopback only). */
+  secret: string | null;
+  /** How long a sign-in lasts (SESSION_LIFETIME). */
+  sessionLifetimeMs: number;
 }
 
 /** A configuration value that cannot be used; its message names the variable and the problem. */
@@ -41,7 +52,23 @@ export const DEFAULTS = {
   crawlRefresh: '7d',
   userAgent: `LanternBot/${VERSION} (+personal search engine)`,
   allowPrivate: false,
+  publicHosts: '',
+  sessionLifetime: '7d',
 } as const;
+
+/**
+ * The shortest LANTERN_SECRET accepted. Guessing is online only (the secret is never stored, and sign-in
+ * attempts are rate-limited per client: server/plugins/auth.ts): even 10,000 addresses at 5 guesses a
+ * minute make 7·10^7 guesses a day, while 16 characters of `openssl rand -base64 24` carry 96 bits and
+ * 16 lower-case letters 75 bits (about 10^14 days). A floor on length is what can be checked; the
+ * message suggests a random secret.
+ */
+export const SECRET_MIN_CHARS = 16;
+/** The longest LANTERN_SECRET accepted (a guard, far above any real secret). */
+export const SECRET_MAX_CHARS = 1024;
+
+/** How the one-line refusals tell a person to set a secret. */
+export const SECRET_HINT = `set LANTERN_SECRET to a secret of at least ${SECRET_MIN_CHARS} characters, for example LANTERN_SECRET=$(openssl rand -base64 24)`;
 
 type Env = Record<string, string | undefined>;
 
@@ -58,17 +85,62 @@ function integer(env: Env, name: string, min: number, max: number, fallback: num
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 const MAX_DURATION_MS = 365 * UNIT_MS.d;
 
-/** A duration such as `90s`, `30m`, `12h` or `7d` in milliseconds; `0` (or `off`) is 0. */
-function duration(env: Env, name: string, fallback: string): number {
+/** A duration such as `90s`, `30m`, `12h` or `7d` in milliseconds; `0` (or `off`) is 0 where `never` allows it. */
+function duration(env: Env, name: string, fallback: string, never = true): number {
   const raw = env[name] ?? '';
   const v = (raw.trim() === '' ? fallback : raw.trim()).toLowerCase();
-  if (v === '0' || v === 'off') return 0;
+  if (never && (v === '0' || v === 'off')) return 0;
   const m = /^(\d+(?:\.\d+)?)\s*([smhd])$/.exec(v);
   const ms = m ? Math.round(Number(m[1]) * UNIT_MS[m[2]]) : NaN;
   if (!(ms >= 1000 && ms <= MAX_DURATION_MS)) {
-    throw new ConfigError(`${name} must be a duration from 1s to 365d such as 12h or 7d (units s, m, h, d), or 0 for never, got ${JSON.stringify(raw)}`);
+    throw new ConfigError(`${name} must be a duration from 1s to 365d such as 12h or 7d (units s, m, h, d)${never ? ', or 0 for never' : ''}, got ${JSON.stringify(raw)}`);
   }
   return ms;
+}
+
+const HOST_NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*$/;
+
+/** PUBLIC_HOSTS: comma-separated `name` or `name:port` (IPv6 in brackets), lower-cased; empty entries are skipped. */
+function hostList(env: Env, name: string): string[] {
+  const raw = env[name] ?? '';
+  const entries = raw.split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
+  for (const entry of entries) {
+    const m = /^(\[[0-9a-f:.]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(entry);
+    const host = m?.[1] ?? '';
+    const port = m?.[2] === undefined ? 1 : Number(m[2]);
+    const hostOk = host.startsWith('[') ? net.isIPv6(host.slice(1, -1)) : HOST_NAME.test(host);
+    if (!hostOk || port < 1 || port > 65535) {
+      throw new ConfigError(`${name} takes host names or addresses, each optionally with :port, separated by commas (e.g. lantern.example.com,lantern.lan:3000), got ${JSON.stringify(entry)}`);
+    }
+  }
+  return [...new Set(entries)];
+}
+
+/** LANTERN_SECRET: unset or empty is null; otherwise SECRET_MIN_CHARS to SECRET_MAX_CHARS printable characters, used as given. */
+function secret(env: Env, name: string): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return null;
+  if (raw.length < SECRET_MIN_CHARS || raw.length > SECRET_MAX_CHARS || /[\u0000-\u001f\u007f]/.test(raw) || raw.trim() !== raw) {
+    // The value itself is never echoed: it is (nearly) a secret.
+    throw new ConfigError(`${name} must be ${SECRET_MIN_CHARS} to ${SECRET_MAX_CHARS} characters with no control characters and no spaces at either end (got ${raw.length} characters); for example LANTERN_SECRET=$(openssl rand -base64 24)`);
+  }
+  return raw;
+}
+
+/**
+ * Lantern reachable from other machines needs a secret: bound to an address that is not loopback, or
+ * named in PUBLIC_HOSTS by a name that is not (a reverse proxy on this machine makes a loopback-bound
+ * Lantern reachable by exactly the names it forwards). Throws the one-line refusal.
+ */
+function requireSecretWhenExposed(config: Config): void {
+  if (config.secret !== null) return;
+  if (!isLoopbackName(config.host)) {
+    throw new ConfigError(`HOST=${config.host} makes Lantern reachable from other machines, so it needs a secret: ${SECRET_HINT} (or set HOST=127.0.0.1 to keep it on this machine)`);
+  }
+  const exposed = config.publicHosts.find((h) => !isLoopbackName(h.replace(/:\d+$/, '')));
+  if (exposed !== undefined) {
+    throw new ConfigError(`PUBLIC_HOSTS names ${exposed}, by which Lantern is reached from other machines, so it needs a secret: ${SECRET_HINT}`);
+  }
 }
 
 function flag(env: Env, name: string, fallback: boolean): boolean {
@@ -91,7 +163,7 @@ function text(env: Env, name: string, fallback: string, check?: (v: string) => s
 /** Parses the environment into a Config; throws ConfigError (one line) for the first bad value. */
 export function loadConfig(env: Env): Config {
   const cpus = DEFAULTS.crawlWorkers();
-  return {
+  const config: Config = {
     port: integer(env, 'PORT', 1, 65535, DEFAULTS.port),
     host: text(env, 'HOST', DEFAULTS.host, (v) => (/^[\w.:-]+$/.test(v) ? undefined : 'must be an IP address or host name')),
     dataDir: path.resolve(text(env, 'DATA_DIR', DEFAULTS.dataDir)),
@@ -106,16 +178,23 @@ export function loadConfig(env: Env): Config {
         : 'must start with a product token of letters, digits, "_" or "-" (e.g. "MyBot/1.0")',
     ),
     allowPrivate: flag(env, 'CRAWL_ALLOW_PRIVATE', DEFAULTS.allowPrivate),
+    publicHosts: hostList(env, 'PUBLIC_HOSTS'),
+    secret: secret(env, 'LANTERN_SECRET'),
+    sessionLifetimeMs: duration(env, 'SESSION_LIFETIME', DEFAULTS.sessionLifetime, false),
   };
+  requireSecretWhenExposed(config);
+  return config;
 }
 
 /**
  * The crawler primary is forked with the server's parsed configuration as its one argument (JSON),
  * so that the environment is read and validated once, by the server: `configArgument` writes it,
  * `configFromArgument` reads it back in the primary. A missing or unreadable argument is a ConfigError.
+ * The secret is left out: a process's arguments are readable by every user of the machine
+ * (/proc/PID/cmdline, ps), and the crawler has no use for it.
  */
 export function configArgument(config: Config): string {
-  return JSON.stringify(config);
+  return JSON.stringify({ ...config, secret: null });
 }
 
 /** The configuration `configArgument` wrote (see there). */

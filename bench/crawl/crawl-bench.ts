@@ -6,10 +6,10 @@
  * sum bounds the ratio any crawler could reach on shared cores.
  * Prints the results and writes them to the crawl section of docs/benchmarks.md.
  *
- * Options: --raw-workers=N and --politeness-workers=N (CRAWL_WORKERS of each part, default 4: the
- * issue's figure; other values are for experiments), --only=politeness|throughput, --no-write (print only).
+ * Options: see USAGE (parsed by util.parseArgs; an unknown option or a bad value stops it with USAGE).
  */
 import os from 'node:os';
+import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { startTestWeb, type RequestRecord } from '../../test-support/test-web.ts';
 import { fetchSlots, overheadBreakdown, politenessEfficiency, summarize, type WorkerTiming } from './bench-metrics.ts';
@@ -129,21 +129,39 @@ async function throughputBench(workers: number): Promise<ThroughputBench> {
   };
 }
 
-function option(name: string): string | undefined {
-  const arg = process.argv.slice(2).find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
-  if (arg === undefined) return undefined;
-  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : '';
+/** The options (printed with an error about them). */
+const USAGE = `Options: --raw-workers=N and --politeness-workers=N (CRAWL_WORKERS of each part, default 4: the
+issue's figure; other values are for experiments), --only=politeness|throughput, --no-write (print only).`;
+
+/** The command line, checked: a bad option throws `crawl-bench: <what was wrong>` and USAGE. */
+function options(): { rawWorkers: number; politeWorkers: number; only: 'politeness' | 'throughput' | undefined; write: boolean } {
+  const bad = (why: string): Error => new Error(`crawl-bench: ${why}\n${USAGE}`);
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        'raw-workers': { type: 'string', default: '4' },
+        'politeness-workers': { type: 'string', default: '4' },
+        only: { type: 'string' },
+        'no-write': { type: 'boolean', default: false },
+      },
+    }));
+  } catch (err) {
+    if (err instanceof TypeError) throw bad(err.message); // ERR_PARSE_ARGS_*: unknown option, missing value
+    throw err;
+  }
+  const workers = (name: 'raw-workers' | 'politeness-workers'): number => {
+    const n = Number(values[name]);
+    if (!Number.isInteger(n) || n < 1 || n > 64) throw bad(`--${name} must be an integer from 1 to 64`);
+    return n;
+  };
+  const only = values.only;
+  if (only !== undefined && only !== 'politeness' && only !== 'throughput') throw bad(`--only must be politeness or throughput, not ${JSON.stringify(only)}`);
+  return { rawWorkers: workers('raw-workers'), politeWorkers: workers('politeness-workers'), only, write: !values['no-write'] };
 }
 
 async function main(): Promise<void> {
-  const workersOption = (name: string): number => {
-    const n = Number(option(name) ?? 4);
-    if (!Number.isInteger(n) || n < 1 || n > 64) throw new Error(`crawl-bench: --${name} must be an integer from 1 to 64`);
-    return n;
-  };
-  const rawWorkers = workersOption('raw-workers');
-  const politeWorkers = workersOption('politeness-workers');
-  const only = option('only');
+  const { rawWorkers, politeWorkers, only, write } = options();
   const started = new Date();
   const machine = machineInfo();
   console.log(`crawl-bench: ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB RAM, Node ${machine.node}`);
@@ -159,7 +177,7 @@ async function main(): Promise<void> {
   }
   const report = formatReport({ date: started, machine, politeness: p1, throughput: p2 });
   console.log(`\n${report}`);
-  if (option('no-write') === undefined && p1 && p2) {
+  if (write && p1 && p2) {
     writeSection(DOC, CRAWL_MARKERS, report);
     console.log(`crawl-bench: wrote the crawl section of ${DOC}`);
   } else {

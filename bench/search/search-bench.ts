@@ -8,15 +8,15 @@
  * its RSS is that of a server that opened the database and built its title index, not of the
  * generator: one builds the title index from the pages table and writes its snapshot, the next
  * starts from that snapshot (as a restarted server does) and runs the queries. The corpus and the
- * queries are in search-corpus.ts. Flags: --sizes 10000,100000  --million  --keep (leave the databases in the temp dir)
- * --reuse (measure databases a --keep run left, without indexing again)  --no-doc (do not write
- * docs/benchmarks.md).
+ * queries are in search-corpus.ts. Flags: see USAGE (parsed by util.parseArgs; an unknown flag or a
+ * bad value stops it with USAGE).
  */
 import { fork } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openDatabase, DB_FILE } from '../../db/open.ts';
 import { addLinks, buildCorpus, workload } from './search-corpus.ts';
@@ -133,23 +133,65 @@ function table(results: SizeResult[]): string {
   return rows.join('\n');
 }
 
+/** The flags (printed with an error about them); `--child <mode> <dir>` is how the bench forks its measured servers. */
+const USAGE = `Flags: --sizes 10000,100000  --million  --keep (leave the databases in the temp dir)
+--reuse (measure databases a --keep run left, without indexing again)  --no-doc (do not write
+docs/benchmarks.md)  --no-relevance (skip the relevance part)  --relevance-only (only the relevance part).`;
+
+/** The command line, checked: a bad flag throws `search-bench: <what was wrong>` and USAGE. */
+function flags(): {
+  child?: [mode: string, dir: string]; sizes: number[]; keep: boolean; reuse: boolean; doc: boolean; relevance: boolean; relevanceOnly: boolean;
+} {
+  const bad = (why: string): Error => new Error(`search-bench: ${why}\n${USAGE}`);
+  let parsed;
+  try {
+    parsed = parseArgs({
+      allowPositionals: true,
+      options: {
+        child: { type: 'boolean', default: false },
+        sizes: { type: 'string', default: '10000,100000' },
+        million: { type: 'boolean', default: false },
+        keep: { type: 'boolean', default: false },
+        reuse: { type: 'boolean', default: false },
+        'no-doc': { type: 'boolean', default: false },
+        'no-relevance': { type: 'boolean', default: false },
+        'relevance-only': { type: 'boolean', default: false },
+      },
+    });
+  } catch (err) {
+    if (err instanceof TypeError) throw bad(err.message); // ERR_PARSE_ARGS_*: unknown flag, missing value
+    throw err;
+  }
+  const { values, positionals } = parsed;
+  if (values.child && positionals.length !== 2) throw bad('--child takes a mode and a directory');
+  if (!values.child && positionals.length > 0) throw bad(`unexpected argument ${JSON.stringify(positionals[0])}`);
+  const sizes = values.sizes.split(',').map(Number);
+  if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1)) throw bad(`--sizes takes page counts separated by commas, not ${JSON.stringify(values.sizes)}`);
+  if (values.million) sizes.push(1_000_000);
+  if (values['no-relevance'] && values['relevance-only']) throw bad('--no-relevance and --relevance-only exclude each other');
+  return {
+    child: values.child ? [positionals[0], positionals[1]] : undefined,
+    sizes, keep: values.keep, reuse: values.reuse, doc: !values['no-doc'],
+    relevance: !values['no-relevance'], relevanceOnly: values['relevance-only'],
+  };
+}
+
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  if (args[0] === '--child') {
+  const args = flags();
+  if (args.child !== undefined) {
+    const [mode, dir] = args.child;
     process.once('message', (work) => {
-      child(args[1], args[2], work as Workload)
+      child(mode, dir, work as Workload)
         .then((report) => process.send?.(report, () => process.exit(0)))
         .catch((err) => { console.error(err); process.exit(1); });
     });
     return;
   }
-  const sizesArg = args.includes('--sizes') ? args[args.indexOf('--sizes') + 1] : '10000,100000';
-  const sizes = sizesArg.split(',').map(Number).filter((n) => n > 0);
-  if (args.includes('--million')) sizes.push(1_000_000);
+  const { sizes } = args;
   const m = machineInfo();
-  const relevance: RelevanceReport | undefined = args.includes('--no-relevance') ? undefined : await runRelevance();
-  if (args.includes('--relevance-only')) {
-    if (relevance !== undefined && !args.includes('--no-doc')) writeRelevance(relevance, m);
+  const relevance: RelevanceReport | undefined = args.relevance ? await runRelevance() : undefined;
+  if (args.relevanceOnly) {
+    if (relevance !== undefined && args.doc) writeRelevance(relevance, m);
     return;
   }
   const loadAtStart = os.loadavg()[0];
@@ -159,7 +201,7 @@ async function main(): Promise<void> {
     const dir = path.join(os.tmpdir(), `lantern-search-bench-${n}`);
     const metaFile = path.join(dir, 'bench-meta.json');
     let indexS: number;
-    if (args.includes('--reuse') && existsSync(metaFile)) {
+    if (args.reuse && existsSync(metaFile)) {
       indexS = (JSON.parse(readFileSync(metaFile, 'utf8')) as { indexS: number }).indexS;
       console.log(`\n${n.toLocaleString('en')} pages: reusing ${dir} (indexed earlier in ${indexS.toFixed(1)} s)`);
       openDatabase(dir).close(); // a database kept by an older Lantern gets the migrations since (the children do not migrate)
@@ -187,7 +229,7 @@ async function main(): Promise<void> {
     results.push(r);
     console.log(`  ready from the snapshot in ${service.readyMs.toFixed(0)} ms${service.restored ? '' : ' (NOT restored)'} (event loop blocked at most ${service.maxLoopBlockMs.toFixed(0)} ms); RSS ${service.rssMB} MB, heap ${service.heapMB} MB`);
     console.log(`  search p50/p99 ms: ${lat(service.search)}; suggest: ${lat(service.suggest)}; plain FTS5: ${lat(plain.search)} (RSS ${plain.rssMB} MB)`);
-    if (!args.includes('--keep')) rmSync(dir, { recursive: true, force: true });
+    if (!args.keep) rmSync(dir, { recursive: true, force: true });
   }
   const last = results[results.length - 1];
   let million = '';
@@ -197,7 +239,7 @@ async function main(): Promise<void> {
     console.log(`\n${million}`);
   }
   console.log(`\n${table(results)}`);
-  if (!args.includes('--no-doc')) {
+  if (args.doc) {
     const old = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '';
     const i = old.indexOf(MARKERS.start);
     const j = old.indexOf(MARKERS.end);
@@ -206,7 +248,7 @@ async function main(): Promise<void> {
       `### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node}`,
       '',
       `1-minute load average ${loadAtStart.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end (the machine is shared; above ${m.cores} the figures are inflated).`
-        + (args.includes('--reuse') ? ' Databases of an earlier run (`--reuse`): "index s" is from that run.' : ''),
+        + (args.reuse ? ' Databases of an earlier run (`--reuse`): "index s" is from that run.' : ''),
       '',
       table(results),
       ...(million === '' ? [] : ['', million]),

@@ -100,6 +100,13 @@ describe('coordinator', () => {
     assert.equal(coordinator.dispatch(10_200 + 2 * DELAY_MS)?.url, `${ORIGIN}/`, 'the URL is tried again');
   });
 
+  test('a page is stamped with the time of the flush that stores it, the time the coordinator is given (no clock of its own)', () => {
+    const seed = pastRobots(10_000);
+    coordinator.onResult(result(seed.jobId, { status: 200, page: page([]) }), 10_120);
+    coordinator.flush(10_170);
+    assert.deepEqual(db.prepare('SELECT fetched_at AS at FROM pages').all(), [{ at: 10_170 }]);
+  });
+
   test('links to a host with nothing queued ask for an immediate flush; links to a busy host do not', () => {
     const seed = pastRobots(10_000);
     coordinator.onResult(result(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`, `${ORIGIN}/b`]) }), 10_120);

@@ -46,6 +46,8 @@ export class Coordinator {
   private readonly writes: WriteBatch;
   /** Writes a job's lease and its host's start in one transaction (see the constructor). */
   private readonly recordStart: (job: CrawlJob, origin: string, now: number) => void;
+  /** Runs SeedLifecycle.sync in one transaction (see syncSeeds). */
+  private readonly syncInTransaction: (now: number, recrawl: boolean) => void;
   private readonly seedLife: SeedLifecycle;
   private pagesStored = 0;
   private nextJobId = 1;
@@ -57,13 +59,14 @@ export class Coordinator {
     this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w) => this.writes.push(w));
     this.pages = pageQueries(db);
     this.linkTargets = linkTargetQueries(db);
-    this.intake = new LinkIntake(this.frontier, (origin) => this.hosts.find(origin), config.crawlMaxUrlsPerHost);
+    this.intake = new LinkIntake(this.frontier, this.hosts, config.crawlMaxUrlsPerHost);
     this.seedLife = new SeedLifecycle({
       seeds: this.seeds, seedsDb: seedQueries(db), frontier: this.frontier, pages: this.pages, writes: this.writes,
       budget: this.intake.budget, refreshMs: config.crawlRefreshMs,
       schedule: (row, now) => this.schedule(row, now),
       readSitemaps: (seed) => this.queueSitemaps(seed.origin, this.hosts.sitemapsOf(seed.origin), 0, seed.id),
     });
+    this.syncInTransaction = db.transaction((now: number, recrawl: boolean) => this.seedLife.sync(now, recrawl));
     // Before a request goes out, its lease and the host's start are on disk (a crash must not forget a
     // request in flight); one transaction, so one commit per request rather than two.
     this.recordStart = db.transaction((job: CrawlJob, origin: string, now: number) => {
@@ -81,9 +84,13 @@ export class Coordinator {
     this.syncSeeds(now, false);
   }
 
-  /** Reads seeds users added, changed or removed, and acts on them (see SeedLifecycle.sync). */
+  /**
+   * Reads seeds users added, changed or removed, and acts on them (see SeedLifecycle.sync), in one
+   * transaction: an import of 10,000 bookmarks is one commit, not 10,000 (measured: 14 s → see
+   * docs/benchmarks.md). Should it fail, the primary restarts and a new one reads the seeds afresh.
+   */
   syncSeeds(now: number, recrawl = true): void {
-    this.seedLife.sync(now, recrawl);
+    this.syncInTransaction(now, recrawl);
   }
 
   /** Queues again every seed due for its periodic refresh (CRAWL_REFRESH); returns how many were. */
@@ -92,7 +99,7 @@ export class Coordinator {
   }
 
   private schedule(row: FrontierRow, _now: number): void {
-    this.hosts.get(row.origin);
+    this.hosts.host(row.origin); // a host seen for the first time gets its row and its robots.txt job
     this.scheduler.add(row.origin, {
       notBefore: row.nextAttemptAt, kind: 'page', url: row.url, frontierId: row.id, seedId: row.seedId,
       depth: row.depth, attempts: row.attempts, redirects: row.redirects, forOrigin: row.origin, hops: 0,
@@ -159,7 +166,7 @@ export class Coordinator {
     this.inFlight.delete(jobId);
     const { job, origin } = entry;
     this.scheduler.complete(origin, now + this.scheduler.effectiveDelay(origin).ms);
-    this.hosts.get(origin).lastRequestEnd = now;
+    this.hosts.noteAbandoned(origin, now);
     const attempts = job.attempts + 1;
     if (job.kind !== 'robots' && attempts >= BACKOFF.maxAttempts) {
       if (job.kind === 'page') this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', reason, now));
@@ -201,7 +208,6 @@ export class Coordinator {
   }
 
   private onPage(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
-    const h = this.hosts.get(origin);
     const outcome = pageOutcome(result, conditional);
     const until = this.noteOutcome(origin, outcome, now);
     if (outcome.kind === 'failed') {
@@ -220,34 +226,33 @@ export class Coordinator {
         this.onRedirect(job, result, now);
         return;
       case 'http-error':
-        this.hosts.noteHttpError(h, job.url, outcome.status); // an error of the host's row, as on its timeline
+        this.hosts.noteHttpError(origin, job.url, outcome.status); // an error of the host's row, as on its timeline
         this.writes.push(() => {
           this.frontier.finishUrl(job.frontierId, 'done', `HTTP ${outcome.status}`, now);
           if (outcome.gone) this.pages.markPageGone(job.url, outcome.status, now);
         });
         return;
       case 'not-modified': // the stored page is still the current one: nothing to parse, store or follow
-        h.fetchedCount++;
-        this.writes.push(() => {
-          this.pages.markPageCurrent(job.url, Date.now());
+        this.hosts.noteFetched(origin);
+        this.writes.push((at) => {
+          this.pages.markPageCurrent(job.url, at);
           this.frontier.finishUrl(job.frontierId, 'done', NOT_MODIFIED, now);
         });
         return;
       case 'not-html':
-        h.fetchedCount++;
+        this.hosts.noteFetched(origin);
         this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'done', outcome.why, now));
         return;
     }
-    h.fetchedCount++;
+    this.hosts.noteFetched(origin);
     const { page } = outcome;
     const links = admitLinks(page.links, { depth: job.depth, nofollow: page.nofollow, seed: this.seeds.get(job.seedId) }, this.limits());
     this.noteUrgency(links.follow, origin);
-    if (links.trapExample) {
-      h.lastError = trapMessage(links.trapped, links.trapExample);
-    }
+    if (links.trapExample) this.hosts.noteTrap(origin, trapMessage(links.trapped, links.trapExample));
     this.pagesStored++;
-    this.writes.push(() => {
-      const record = pageRecord({ url: job.url, origin, host: h.host, seedId: job.seedId }, result, page, Date.now());
+    const { host } = this.hosts.host(origin);
+    this.writes.push((at) => {
+      const record = pageRecord({ url: job.url, origin, host, seedId: job.seedId }, result, page, at);
       this.linkTargets.recordLinks(this.pages.upsertPage(record), page.anchors ?? []);
       this.frontier.finishUrl(job.frontierId, 'done', isEmptyPage(page) ? EMPTY_PAGE : null, now);
       for (const url of links.follow) this.intake.enqueue(url, job.seedId, job.depth + 1, 0, now);
@@ -268,16 +273,9 @@ export class Coordinator {
    * as the outcome says; returns the backoff's end, if any), anything else clears its backoff.
    */
   private noteOutcome(origin: string, outcome: PageOutcome, now: number): number | undefined {
-    const h = this.hosts.get(origin);
-    if (outcome.kind !== 'failed') {
-      this.hosts.clearBackoff(h);
-      return undefined;
-    }
-    h.errorCount++;
-    h.lastError = outcome.message;
-    if (outcome.streak) h.consecutiveErrors++;
-    const backOff = outcome.backoff === 'now' || (outcome.backoff === 'after-streak' && h.consecutiveErrors >= BACKOFF.errorsBeforeBackoff);
-    return backOff ? this.hosts.backOff(origin, now, outcome.backoffReason, outcome.retryAfterMs) : undefined;
+    if (outcome.kind === 'failed') return this.hosts.noteFailure(origin, now, outcome);
+    this.hosts.noteAnswered(origin);
+    return undefined;
   }
 
   /**
@@ -330,18 +328,16 @@ export class Coordinator {
   }
 
   private onRedirect(job: CrawlJob, result: FetchResult, now: number): void {
-    const h = this.hosts.get(job.forOrigin);
     const decision = judgeRedirect({
       location: result.location, refusal: result.locationRefusal, redirects: job.redirects, depth: job.depth,
       seed: this.seeds.get(job.seedId), policy: { allowPrivate: this.config.allowPrivate }, limits: this.limits(),
     });
     if (!decision.ok) {
-      h.errorCount++;
-      h.lastError = `${job.url}: ${decision.error}`;
+      this.hosts.noteError(job.forOrigin, `${job.url}: ${decision.error}`);
       this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', decision.error, now));
       return;
     }
-    this.writes.push(() => this.intake.followRedirect(job, decision.url, h, now));
+    this.writes.push(() => this.intake.followRedirect(job, decision.url, now));
   }
 
   /**
@@ -358,11 +354,14 @@ export class Coordinator {
     return this.writes.pending;
   }
 
-  /** Applies the queued writes in one transaction and schedules the URLs they discovered; returns pages stored or retired. */
+  /**
+   * Applies the queued writes in one transaction at `now` (pages are stamped with it) and schedules the URLs
+   * they discovered; returns pages stored or retired.
+   */
   flush(now: number): number {
     if (!this.writes.pending) return 0;
     try {
-      this.writes.commit();
+      this.writes.commit(now);
     } catch (err) {
       // Rolled back (the writes stay queued for the next flush): the URLs they discovered were not
       // stored, so they are neither scheduled nor counted; what they dropped or retired is counted again then.

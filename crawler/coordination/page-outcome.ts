@@ -5,15 +5,13 @@
  */
 import { isHtmlContentType } from '../fetch/charset.ts';
 import type { PageRecord } from '../../db/pages.ts';
+import type { BackoffRule } from '../politeness/backoff.ts';
 import type { FetchResult, ParsedPage } from './protocol.ts';
 
 /** A URL's last_error after a conditional re-fetch answered 304. */
 export const NOT_MODIFIED = 'not modified since the last fetch (HTTP 304): the stored page is kept';
 /** A URL's last_error when its page has no text: stored for bookkeeping, not indexed. */
 export const EMPTY_PAGE = 'the page has no text to index (an empty body, or markup only)';
-
-/** When a failure backs its host off: at once, once the host's error streak is long enough, or not at all. */
-export type BackoffRule = 'now' | 'after-streak' | 'never';
 
 /** The meaning of one page fetch's result. */
 export type PageOutcome =
@@ -93,5 +91,6 @@ export function pageRecord(
     lastModified: result.lastModified, contentHash: page.contentHash, noindex: page.noindex, nofollow: page.nofollow,
     noarchive: page.noarchive, nosnippet: page.nosnippet, indexed: !page.noindex && !isEmptyPage(page),
     linkDensity: page.linkDensity ?? null,
+    fileType: page.fileType ?? 'html', pageStarts: page.pageStarts ?? null,
   };
 }

@@ -1,7 +1,12 @@
 /**
  * The messages that cross process boundaries: server ⇄ crawler primary (child_process IPC) and
- * primary ⇄ workers (cluster IPC). Plain JSON-able objects only.
+ * primary ⇄ workers (cluster IPC). Plain JSON-able objects only. The reports that the server passes on
+ * through its API unchanged (DomainInfo, CrawlStatus, RequestLogEntry) are TypeBox schemas, their
+ * types derived from them, so that the API's shape and the crawler's are one definition.
  */
+import { Type, type Static } from '@sinclair/typebox';
+import { DELAY_SOURCES, DOMAIN_STATES, ROBOTS_STATUSES, type FileType } from '../../shared/enumerations.ts';
+import { nullableInteger, nullableString, stringEnum } from '../../shared/json-schema.ts';
 import type { SitemapEntries } from '../extract/sitemap.ts';
 
 /** What a worker is asked to fetch: a page, a host's /robots.txt, or a sitemap its robots.txt listed. */
@@ -27,6 +32,8 @@ export interface WorkerSettings {
   totalTimeoutMs: number;
   maxBodyBytes: number;
   maxLinks: number;
+  /** Limits of a PDF's extraction (crawler/extract/pdf-runner.ts); absent: PDF_LIMITS. */
+  pdf?: { timeoutMs: number; heapMb: number; memoryMb: number; maxPages: number; maxChars: number };
 }
 
 /** The kinds of failure, branched on by type: retry later, back the host off, or give up on the URL. */
@@ -45,9 +52,15 @@ export interface PageAnchor {
   text: string;
 }
 
-/** An extracted HTML page, its links already normalized and judged by crawler/frontier/url.ts. */
+export type { FileType } from '../../shared/enumerations.ts';
+
+/** An extracted page (HTML, or a PDF, plain-text or Markdown document), its links already normalized and judged by crawler/frontier/url.ts. */
 export interface ParsedPage {
   finalUrl: string;
+  /** Absent: 'html'. */
+  fileType?: FileType;
+  /** A PDF's page starts: offsets (in code points) into `text` where each page begins; null for other documents. */
+  pageStarts?: number[] | null;
   title: string;
   description: string;
   headings: string[];
@@ -102,55 +115,56 @@ export type PrimaryToWorker = { type: 'settings'; settings: WorkerSettings } | {
  */
 export type WorkerToPrimary = { type: 'ready' } | { type: 'done'; result: FetchResult; sinceEndMs: number };
 
-/** A host's crawl state, as /api/domains names it. */
-export type DomainState = 'crawling' | 'waiting' | 'backoff' | 'robots-blocked' | 'robots-unreachable' | 'failing' | 'idle';
-
-/** Where a host's effective delay comes from. */
-export type DelaySource = 'default' | 'crawl-delay' | 'retry-after' | 'backoff';
-
 /** A host's robots.txt as /api/domains reports it. */
-export interface RobotsInfo {
-  status: 'pending' | 'ok' | 'allow-all' | 'unreachable';
-  httpStatus: number | null;
-  fetchedAt: string | null;
-  crawlDelayMs: number | null;
-}
+export const RobotsInfoSchema = Type.Object({
+  status: stringEnum(ROBOTS_STATUSES),
+  httpStatus: nullableInteger(),
+  fetchedAt: nullableString(),
+  crawlDelayMs: nullableInteger(),
+});
+export type RobotsInfo = Static<typeof RobotsInfoSchema>;
 
-/** One row of /api/domains (see docs/api.md); the web app uses this type too. */
-export interface DomainInfo {
-  host: string;
-  origin: string;
-  state: DomainState;
-  stateText: string;
-  queued: number;
-  fetched: number;
-  errors: number;
-  inFlight: number;
-  lastFetchAt: string | null;
-  nextFetchAt: string | null;
-  crawlDelayMs: number;
-  delaySource: DelaySource;
-  backoffUntil: string | null;
-  lastError: string | null;
-  robots: RobotsInfo;
-}
+/**
+ * One host as the primary reports it to the server, which answers it unchanged as a row of
+ * /api/domains (docs/api.md); the web app uses this type too. One definition: the schema is the API's.
+ */
+export const DomainInfoSchema = Type.Object({
+  host: Type.String(),
+  origin: Type.String(),
+  state: stringEnum(DOMAIN_STATES),
+  stateText: Type.String(),
+  queued: Type.Integer(),
+  fetched: Type.Integer(),
+  errors: Type.Integer(),
+  inFlight: Type.Integer(),
+  lastFetchAt: nullableString(),
+  nextFetchAt: nullableString(),
+  crawlDelayMs: Type.Integer(),
+  delaySource: stringEnum(DELAY_SOURCES),
+  backoffUntil: nullableString(),
+  lastError: nullableString(),
+  robots: RobotsInfoSchema,
+});
+export type DomainInfo = Static<typeof DomainInfoSchema>;
 
-/** Crawl-wide figures for /api/status. */
-export interface CrawlStatus {
-  queued: number;
-  inFlight: number;
-  workers: number;
-  fetchRatePerMin: number;
-}
+/** Crawl-wide figures, as the primary reports them and /api/status shows them. */
+export const CrawlStatusSchema = Type.Object({
+  queued: Type.Integer(),
+  inFlight: Type.Integer(),
+  workers: Type.Integer(),
+  fetchRatePerMin: Type.Number(),
+});
+export type CrawlStatus = Static<typeof CrawlStatusSchema>;
 
 /** One request in a host's timeline (/api/domains/:host/requests; the web app uses this type too). */
-export interface RequestLogEntry {
-  url: string;
-  status: number | null;
-  startedAt: string;
-  durationMs: number;
-  error: string | null;
-}
+export const RequestLogEntrySchema = Type.Object({
+  url: Type.String(),
+  status: nullableInteger(),
+  startedAt: Type.String(),
+  durationMs: Type.Number(),
+  error: nullableString(),
+});
+export type RequestLogEntry = Static<typeof RequestLogEntrySchema>;
 
 export type ServerToPrimary =
   | { type: 'seeds-changed' }

@@ -1,5 +1,5 @@
 /**
- * Which worker fetches which job (pure: no processes, no IPC; the primary wires it to the cluster).
+ * Which worker fetches which job (pure: no processes, no IPC; worker-lifecycle.ts fills it as workers come and go).
  *
  * A worker runs up to `slots` fetches at once: most of a fetch is waiting on the network, and a site
  * that answers slowly (or drips its body until the timeout) must not hold a whole worker. With one

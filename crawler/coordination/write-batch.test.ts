@@ -23,13 +23,13 @@ test('a failed batch rolls back, stays queued in order, and commits once the cau
   batch.push(() => insert.run(1));
   batch.push(() => { if (failing) throw new Error('disk full'); insert.run(2); });
   assert.equal(batch.pending, true);
-  assert.throws(() => batch.commit(), /disk full/);
+  assert.throws(() => batch.commit(1), /disk full/);
   assert.deepEqual(rows(), [], 'nothing of the failed batch is stored');
   assert.equal(batch.pending, true, 'the writes are still queued');
 
   batch.push(() => insert.run(3));
   failing = false;
-  batch.commit();
+  batch.commit(2);
   assert.deepEqual(rows(), [1, 2, 3], 'the failed writes ran first, once each');
   assert.equal(batch.pending, false);
 });
@@ -41,5 +41,19 @@ test('takeUrgent reports a mark once', () => {
   batch.markUrgent();
   assert.equal(batch.takeUrgent(), true);
   assert.equal(batch.takeUrgent(), false);
+  db.close();
+});
+
+test('each write runs with the time of the commit that runs it, also when a failed batch runs again later', () => {
+  const db = new BetterSqlite3(':memory:');
+  const batch = new WriteBatch(db);
+  const times: number[] = [];
+  let failing = true;
+  batch.push((now) => times.push(now));
+  batch.push(() => { if (failing) throw new Error('disk full'); });
+  assert.throws(() => batch.commit(100), /disk full/);
+  failing = false;
+  batch.commit(250);
+  assert.deepEqual(times, [100, 250], 'stamped 250 by the commit that stored it, not 100 by the one that rolled back');
   db.close();
 });

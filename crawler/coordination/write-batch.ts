@@ -1,7 +1,7 @@
 import type { Database } from 'better-sqlite3';
 
-/** One deferred database write of the crawler primary. */
-export type Write = () => void;
+/** One deferred database write of the crawler primary; `now` is the time of the commit that runs it. */
+export type Write = (now: number) => void;
 
 /**
  * The primary's queued writes: results are judged at once, but their writes (pages, frontier rows,
@@ -38,16 +38,17 @@ export class WriteBatch {
   }
 
   /**
-   * Runs the queued writes in one transaction. If it fails it rolls back, the writes stay queued
-   * (before any queued since) and the error is thrown for the caller to report and retry.
+   * Runs the queued writes in one transaction at `now` (what a write stamps as its time). If it fails it
+   * rolls back, the writes stay queued (before any queued since) and the error is thrown for the caller
+   * to report and retry.
    */
-  commit(): void {
+  commit(now: number): void {
     if (this.writes.length === 0) return;
     const writes = this.writes;
     this.writes = [];
     try {
       this.db.transaction(() => {
-        for (const w of writes) w();
+        for (const w of writes) w(now);
       })();
     } catch (err) {
       this.writes = writes.concat(this.writes);

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { decodeBody, isHtmlContentType, looksBinary, looksLikeHtml } from '../fetch/charset.ts';
+import { decodeBody, looksBinary, looksLikeHtml } from '../fetch/charset.ts';
 import { extractPage } from './extract.ts';
 import { parseRobotsDirectives } from './robots-directives.ts';
 import { productToken } from '../politeness/robots.ts';
@@ -15,11 +15,6 @@ export const ANCHOR_MAX_WORDS = 10;
 export function anchorWords(text: string): string {
   const words = text.split(/\s+/).filter((w) => w !== '');
   return words.slice(0, ANCHOR_MAX_WORDS).join(' ');
-}
-
-/** Whether a response's body is worth reading as a page: HTML or XHTML (or untyped, sniffed later). */
-export function isPageType(contentType: string | undefined): boolean {
-  return contentType === undefined || contentType.trim() === '' || isHtmlContentType(contentType);
 }
 
 /**
@@ -61,6 +56,8 @@ export function processPage(input: { url: string; body: Buffer; contentType: str
   const canonical = page.canonical ? checkUrl(page.canonical, { allowPrivate: input.allowPrivate }) : undefined;
   return {
     finalUrl: input.url,
+    fileType: 'html',
+    pageStarts: null,
     title: page.title,
     description: page.description,
     headings: page.headings,

@@ -4,6 +4,10 @@
  * bounded scan, not an XML parser, so a hostile file cannot expand entities or nest without end; only
  * the five predefined entities and numeric character references are decoded. Pure, apart from
  * decompressing a gzip body within a cap.
+ * Kept by hand, and why: a sitemap reader or XML parser builds objects for every element and field,
+ * where Lantern needs only the `<loc>` texts, and a scan that knows no markup but `<loc>` cannot be
+ * made to nest or expand anything: one indexOf pass, bounded by SITEMAP_MAX_BYTES and
+ * SITEMAP_MAX_ENTRIES (gzip is zlib's, its maxOutputLength the cap).
  */
 import zlib from 'node:zlib';
 import { FetchFailure } from '../fetch/fetch-failure.ts';

@@ -134,6 +134,23 @@ describe('decodeBody: fallbacks', () => {
   });
 });
 
+describe('decodeBody: every declaration decodes', () => {
+  test('every WHATWG label, in the header, a <meta> or an XML declaration, decodes without throwing', () => {
+    const labels = ['utf-8', 'utf-16', 'utf-16be', 'ibm866', 'iso-8859-2', 'iso-8859-16', 'koi8-u', 'macintosh', 'windows-874', 'windows-1258',
+      'gbk', 'gb18030', 'big5', 'euc-jp', 'iso-2022-jp', 'shift_jis', 'euc-kr', 'x-user-defined', 'replacement', 'x-mac-cyrillic'];
+    for (const label of labels) {
+      for (const [body, type] of [[bytes('caf', [0xe9, 0x80, 0xff]), `text/html; charset=${label}`], [bytes(`<meta charset="${label}">caf`, [0xe9]), 'text/html'],
+        [bytes(`<?xml version="1.0" encoding="${label}"?><p>caf`, [0xe9]), 'application/xhtml+xml']] as const) {
+        const r = decodeBody(body, type);
+        assert.ok(r.text.length > 0 && r.charset !== '', `${label} in ${type}: ${JSON.stringify(r)}`);
+      }
+    }
+    for (const label of ['x-user-defined', 'iso-8859-16']) {
+      assert.deepEqual(decodeBody(bytes('caf', [0xe9]), `text/html; charset=${label}`), { text: 'café', charset: 'windows-1252' }, `${label}: no decoder, as if undeclared`);
+    }
+  });
+});
+
 describe('decodeBody: a page declared UTF-8 that is really windows-1252', () => {
   const legacy = bytes('<p>Caf', [0xe9], ' cr', [0xe8], 'me ', [0x96], ' ', [0x93], 'quoted', [0x94], ' 10 ', [0x80], '</p>');
   const expected = '<p>Café crème – “quoted” 10 €</p>';

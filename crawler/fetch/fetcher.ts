@@ -1,3 +1,14 @@
+/**
+ * One GET through undici within Lantern's limits: every connection's address checked on the answer
+ * actually connected to (guardedLookup), redirects never followed, the body read only when wanted,
+ * decompressed and capped (readCapped), every failure a FetchFailure (fetch-failure.ts).
+ * Kept by hand, and why: the capped decompression, because undici's decompress interceptor can only
+ * fail past its maxSize (off by default in 7.30; added in 7.29.1, per GHSA-3xpg-4rpp-hhhm), while
+ * robots.txt and sitemaps are read truncated to what fits, and a bomb's message and a slow body's say
+ * how many bytes came off the wire;
+ * the guarded lookup, because only a lookup hook sees the address a socket connects to (DNS
+ * rebinding), and the address ranges themselves are net.BlockLists in crawler/frontier/url.ts.
+ */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import zlib from 'node:zlib';
@@ -8,6 +19,7 @@ import { parseRetryAfter } from '../politeness/backoff.ts';
 import { ROBOTS_MAX_BYTES } from '../politeness/robots.ts';
 import { classifyError, describeBytes, FetchFailure } from './fetch-failure.ts';
 import type { FetchJob, FetchResult, WorkerSettings } from '../coordination/protocol.ts';
+import { PDF_LIMITS } from '../extract/pdf-runner.ts';
 
 export { classifyError, describeBytes, FetchFailure } from './fetch-failure.ts';
 
@@ -37,6 +49,7 @@ export function fetchLimits(totalTimeoutMs: number = FETCH_DEFAULTS.totalTimeout
     totalTimeoutMs,
     maxBodyBytes: FETCH_DEFAULTS.maxBodyBytes,
     maxLinks: FETCH_DEFAULTS.maxLinks,
+    pdf: { ...PDF_LIMITS },
   };
 }
 
@@ -205,7 +218,7 @@ export async function fetchRaw(url: string, opts: { agent: Agent; settings: Work
       dispatcher: opts.agent,
       headers: {
         'user-agent': settings.userAgent,
-        accept: 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5,*/*;q=0.1',
+        accept: 'text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,text/markdown;q=0.6,text/plain;q=0.5,*/*;q=0.1',
         'accept-encoding': 'gzip, deflate, br',
         ...conditionalHeaders(opts.validators),
       },

@@ -3,7 +3,8 @@
  * per-page and per-host limits of CRAWL_LIMITS) and redirect targets (policy, hop limit, scope, loops).
  * The crawler primary's Coordinator asks; this module only judges. Pure: no I/O, no clock.
  */
-import { checkUrl, inScope, type CrawlScope, type UrlPolicy } from './url.ts';
+import type { Scope } from '../../shared/enumerations.ts';
+import { checkUrl, inScope, type UrlPolicy } from './url.ts';
 import { CRAWL_LIMITS, trapReason, type CrawlLimits } from './url-traps.ts';
 
 /** Redirect hops followed from one URL before giving up. */
@@ -13,7 +14,7 @@ export const MAX_REDIRECTS = CRAWL_LIMITS.maxRedirects;
 export interface SeedScope {
   url: string;
   depth: number;
-  scope: CrawlScope;
+  scope: Scope;
 }
 
 /** The links of one page worth queueing, and what was left out and why. */

@@ -6,16 +6,21 @@
  */
 import type { frontierQueries, FrontierRow } from '../../db/frontier.ts';
 import { budgetMessage, findRedirectLoop, loopMessage, UrlBudget } from './admission.ts';
-import type { HostRow } from '../../db/hosts.ts';
 
 /** The frontier queries the intake uses. */
 type Frontier = ReturnType<typeof frontierQueries>;
+
+/** What the intake tells the hosts' book (crawler/politeness/host-book.ts), which alone changes a host's row. */
+export interface HostNotes {
+  noteError(origin: string, message: string): void;
+  noteBudgetSpent(origin: string, message: string): void;
+}
 
 export class LinkIntake {
   readonly budget: UrlBudget;
   private newRows: FrontierRow[] = [];
 
-  constructor(private readonly frontier: Frontier, private readonly hostOf: (origin: string) => HostRow | undefined, maxUrlsPerHost: number) {
+  constructor(private readonly frontier: Frontier, private readonly hosts: HostNotes, maxUrlsPerHost: number) {
     this.budget = new UrlBudget(maxUrlsPerHost);
   }
 
@@ -26,10 +31,7 @@ export class LinkIntake {
   enqueue(url: string, seedId: number, depth: number, redirects: number, now: number): boolean {
     const origin = new URL(url).origin;
     if (!this.budget.hasRoom(origin)) {
-      if (!this.frontier.touchUrl(url)) {
-        const h = this.hostOf(origin);
-        if (h) h.lastError = budgetMessage(this.budget.limit);
-      }
+      if (!this.frontier.touchUrl(url)) this.hosts.noteBudgetSpent(origin, budgetMessage(this.budget.limit));
       return false;
     }
     const row = this.frontier.addUrl({ url, origin, seedId, depth, redirects }, now);
@@ -42,14 +44,15 @@ export class LinkIntake {
   /**
    * A URL answered with a redirect to `target` (already judged acceptable): the target becomes a URL of
    * its own, unless it closes a redirect loop (every URL of the loop fails with a message saying so,
-   * also on `h`) or the budget is spent; a target already known only gains an inlink.
+   * also the row of the job's host, `forOrigin`) or the budget is spent; a target already known only gains an inlink.
    */
-  followRedirect(job: { url: string; frontierId: number; seedId: number; depth: number; redirects: number }, target: string, h: HostRow, now: number): void {
+  followRedirect(
+    job: { url: string; frontierId: number; seedId: number; depth: number; redirects: number; forOrigin: string }, target: string, now: number,
+  ): void {
     const loop = findRedirectLoop(job.url, target, (url) => this.frontier.redirectTarget(url));
     if (loop) {
       const message = loopMessage(loop);
-      h.errorCount++;
-      h.lastError = message;
+      this.hosts.noteError(job.forOrigin, message);
       this.frontier.finishRedirect(job.frontierId, target, message, now, 'failed');
       for (const url of new Set(loop)) if (url !== job.url) this.frontier.failRedirectLoop(url, message);
       return;

@@ -1,4 +1,5 @@
-import type { Scope, SeedChange } from '../../db/seeds.ts';
+import type { SeedChange } from '../../db/seeds.ts';
+import type { Scope } from '../../shared/enumerations.ts';
 import type { SeedScope } from './admission.ts';
 
 /** A seed as the crawler primary keeps it in memory. */

@@ -207,6 +207,27 @@ describe('isPrivateAddress', () => {
   }
 });
 
+describe('isPrivateAddress: documentation ranges and what an embedded IPv4 address is called', () => {
+  test('documentation addresses (RFC 5737, 3849, 9637) are never crawled by default; their neighbours are', () => {
+    for (const ip of ['192.0.2.1', '198.51.100.255', '203.0.113.0', '2001:db8::1', '[2001:db8:ffff::1]', '3fff::1', '::ffff:192.0.2.1']) {
+      assert.equal(isPrivateAddress(ip), true, ip);
+    }
+    for (const ip of ['192.0.3.1', '198.51.101.1', '203.0.114.1', '2001:db9::1', '4000::1']) assert.equal(isPrivateAddress(ip), false, ip);
+    assert.match(refused(checkUrl('http://203.0.113.7/', PUBLIC), 'private-address'), /^url: 203\.0\.113\.7 is a documentation address;/);
+  });
+
+  test('an IPv6 address carrying a private IPv4 one says which and how', () => {
+    const kind = (url: string) => /^url: \S+ (?:\(written "[^"]*"\) )?is (.*?);/.exec(refused(checkUrl(url, PUBLIC), 'private-address'))?.[1];
+    assert.equal(kind('http://[::ffff:10.0.0.1]/'), 'a private-network address (IPv4-mapped)');
+    assert.equal(kind('http://[::127.0.0.1]/'), 'a loopback address (IPv4-compatible)');
+    assert.equal(kind('http://[::ffff:0:169.254.169.254]/'), 'the cloud metadata address (link-local) (IPv4-translated)');
+    assert.equal(kind('http://[64:ff9b::100.64.0.1]/'), 'a carrier-grade NAT (shared) address (NAT64)');
+    assert.equal(kind('http://[2002:c0a8:0101::1]/'), 'a private-network address (6to4)');
+    assert.equal(kind('http://[2002:ac1f:ffff::]/'), 'a private-network address (6to4)', '172.31.255.255, the end of 172.16.0.0/12');
+    accepted(checkUrl('http://[2002:ac20::1]/', PUBLIC)); // 172.32.0.0, just past it
+  });
+});
+
 describe('registrableDomain', () => {
   test('uses the public suffix list, keeps IPs and single labels', () => {
     assert.equal(registrableDomain('www.example.co.uk'), 'example.co.uk');

@@ -7,7 +7,16 @@
 // after it) dropped, a trailing dot on the host name dropped, percent-escape hex upper-cased,
 // session IDs (`PHPSESSID=…`, `;jsessionid=…`, `sid=<token>`) dropped (see url-traps.ts). The rest of
 // the query is kept byte for byte, in the order given (never sorted).
+//
+// Private addresses: the ranges are data (IPV4_RANGES, IPV6_RANGES, EMBEDDINGS) checked with Node's
+// net.BlockList; an IPv4 literal in an odd spelling is read by WHATWG URL itself, as in a link.
+// Kept by hand, and why: the normal form above, because it is Lantern's dedupe key and a policy
+// (normalize-url, by default, sorts the query and drops `www.`, merging pages a server tells apart),
+// with WHATWG URL already doing all the parsing; the local host names (LOCAL_NAMES, LOCAL_SUFFIXES),
+// because they are policy, not an address range a library knows.
+import { BlockList, isIPv4, isIPv6, SocketAddress } from 'node:net';
 import { getDomain } from 'tldts';
+import type { Scope } from '../../shared/enumerations.ts';
 import { stripSessionIds } from './url-traps.ts';
 
 /** Longest URL (in characters, before or after normalizing) that Lantern accepts. */
@@ -34,8 +43,6 @@ export type UrlCheck =
   }
   | { ok: false; code: UrlRefusalCode; message: string };
 
-/** How far links may wander from their seed. */
-export type CrawlScope = 'path' | 'host' | 'domain' | 'any';
 
 const SCHEMES = new Set(['http:', 'https:']);
 /** Exact host names that only make sense inside a machine or a cloud network. */
@@ -118,7 +125,7 @@ export function checkUrl(input: unknown, policy: UrlPolicy, base?: string): UrlC
   if (normalized.length > MAX_URL_LENGTH) return tooLong(normalized.length);
 
   if (!policy.allowPrivate) {
-    const kind = isIpLiteral(name) ? addressKind(name) : localNameKind(name);
+    const kind = addressKind(url.hostname) ?? localNameKind(name);
     if (kind !== null) {
       const written = hostOf(text);
       const given = written === null || written === url.hostname ? url.hostname : `${url.hostname} (written ${show(written)})`;
@@ -141,16 +148,77 @@ function localNameKind(name: string): string | null {
   return suffix === undefined ? null : `a host name under .${suffix}, which is reserved for local networks`;
 }
 
-function isIpLiteral(host: string): boolean {
-  return host.startsWith('[') || parseIPv4(host) !== null;
+/** IPv4 ranges a crawler must not reach by default; the first that holds an address names it (so /32s come first). */
+const IPV4_RANGES: ReadonlyArray<readonly [kind: string, cidrs: readonly string[]]> = [
+  ['the unspecified address', ['0.0.0.0/32']],
+  ['a "this network" address', ['0.0.0.0/8']],
+  ['a loopback address', ['127.0.0.0/8']],
+  ['a private-network address', ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16']],
+  ['the cloud metadata address (link-local)', ['169.254.169.254/32']],
+  ['a link-local address', ['169.254.0.0/16']],
+  ['a carrier-grade NAT (shared) address', ['100.64.0.0/10']],
+  ['a reserved special-purpose address', ['192.0.0.0/24', '198.18.0.0/15']],
+  ['a documentation address', ['192.0.2.0/24', '198.51.100.0/24', '203.0.113.0/24']],
+  ['a multicast address', ['224.0.0.0/4']],
+  ['the broadcast address', ['255.255.255.255/32']],
+  ['a reserved address', ['240.0.0.0/4']],
+];
+
+/** IPv6 ranges a crawler must not reach by default (those that carry an IPv4 address are in EMBEDDINGS). */
+const IPV6_RANGES: ReadonlyArray<readonly [kind: string, cidrs: readonly string[]]> = [
+  ['the unspecified address', ['::/128']],
+  ['a loopback address', ['::1/128']],
+  ['a local-use NAT64 address', ['64:ff9b:1::/48']],
+  ['a discard-only address', ['100::/64']],
+  ['a documentation address', ['2001:db8::/32', '3fff::/20']],
+  ['a unique-local address', ['fc00::/7']],
+  ['a link-local address', ['fe80::/10']],
+  ['a site-local address', ['fec0::/10']],
+  ['a multicast address', ['ff00::/8']],
+];
+
+/**
+ * IPv6 ranges that carry an IPv4 address, judged by that address: what each is called, and the IPv6
+ * subnet holding an IPv4 subnet (the IPv4 address in the last 32 bits or, for 6to4, in the 32 after 2002::/16).
+ */
+const EMBEDDINGS: ReadonlyArray<readonly [how: string, embed: (v4: string, bits: number) => string]> = [
+  ['IPv4-mapped', (v4, bits) => `::ffff:${v4}/${96 + bits}`],
+  ['IPv4-compatible', (v4, bits) => `::${v4}/${96 + bits}`],
+  ['IPv4-translated', (v4, bits) => `::ffff:0:${v4}/${96 + bits}`],
+  ['NAT64', (v4, bits) => `64:ff9b::${v4}/${96 + bits}`],
+  ['6to4', (v4, bits) => {
+    const [a, b, c, d] = v4.split('.').map(Number);
+    return `2002:${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}::/${16 + bits}`;
+  }],
+];
+
+/** Ranges as BlockLists: `any` holds them all (one check for a public address), `kinds` one per kind, in order. */
+interface Classifier { any: BlockList; kinds: ReadonlyArray<readonly [kind: string, list: BlockList]> }
+
+function classifier(family: 'ipv4' | 'ipv6', ranges: ReadonlyArray<readonly [kind: string, cidrs: readonly string[]]>): Classifier {
+  const any = new BlockList();
+  const kinds = ranges.map(([kind, cidrs]) => {
+    const list = new BlockList();
+    for (const cidr of cidrs) {
+      const [base, bits] = cidr.split('/');
+      list.addSubnet(base, Number(bits), family);
+      any.addSubnet(base, Number(bits), family);
+    }
+    return [kind, list] as const;
+  });
+  return { any, kinds };
 }
+
+const V4 = classifier('ipv4', IPV4_RANGES);
+const V6 = classifier('ipv6', [...IPV6_RANGES, ...EMBEDDINGS.flatMap(([how, embed]) => IPV4_RANGES.map(([kind, cidrs]) =>
+  [`${kind} (${how})`, cidrs.map((cidr) => embed(cidr.split('/')[0], Number(cidr.split('/')[1])))] as const))]);
 
 /**
  * True for any address (IPv4, IPv6, IPv4-mapped/compatible/NAT64/6to4) a crawler must not reach by
  * default: loopback, private, link-local, unique-local, unspecified, CGNAT, multicast, broadcast,
- * "this network" and reserved ranges. Input: an IP literal as from a DNS lookup or a URL host, with
- * or without [ ]; IPv4 may be written in any form WHATWG accepts (`127.1`, `0x7f.1`, `2130706433`).
- * Strings that are not IP literals return false: host names are judged by checkUrl.
+ * documentation, "this network" and reserved ranges. Input: an IP literal as from a DNS lookup or a
+ * URL host, with or without [ ]; IPv4 may be written in any form WHATWG accepts (`127.1`, `0x7f.1`,
+ * `2130706433`). Strings that are not IP literals return false: host names are judged by checkUrl.
  */
 export function isPrivateAddress(ip: string): boolean {
   return addressKind(ip) !== null;
@@ -160,109 +228,23 @@ export function isPrivateAddress(ip: string): boolean {
 function addressKind(ip: string): string | null {
   let text = ip.trim();
   if (text.startsWith('[') && text.endsWith(']')) text = text.slice(1, -1);
-  if (text.includes(':')) {
-    const zone = text.indexOf('%');
-    const groups = parseIPv6(zone === -1 ? text : text.slice(0, zone));
-    return groups === null ? null : ipv6Kind(groups);
-  }
-  const v4 = parseIPv4(text);
-  return v4 === null ? null : ipv4Kind(v4);
+  const zone = text.indexOf('%'); // fe80::1%eth0: the zone names an interface, it is not part of the address
+  if (zone !== -1 && text.includes(':')) text = text.slice(0, zone);
+  const v6 = isIPv6(text);
+  const canonical = v6 ? text : canonicalIPv4(text);
+  if (canonical === null) return null;
+  const { any, kinds } = v6 ? V6 : V4;
+  const address = new SocketAddress({ address: canonical, family: v6 ? 'ipv6' : 'ipv4' }); // parsed once for every check
+  if (!any.check(address)) return null;
+  return kinds.find(([, list]) => list.check(address))?.[0] ?? null;
 }
 
-/** Parses IPv4 the way WHATWG URL does (1–4 parts, decimal, 0x hex or 0-prefixed octal); a 32-bit number or null. */
-function parseIPv4(text: string): number | null {
-  const parts = text.split('.');
-  if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
-  if (parts.length === 0 || parts.length > 4) return null;
-  const numbers: number[] = [];
-  for (const part of parts) {
-    let n: number;
-    if (/^0x[0-9a-f]*$/i.test(part)) n = part.length === 2 ? 0 : parseInt(part.slice(2), 16);
-    else if (/^0[0-7]+$/.test(part)) n = parseInt(part.slice(1), 8);
-    else if (/^(?:0|[1-9][0-9]*)$/.test(part)) n = Number(part);
-    else return null;
-    numbers.push(n);
-  }
-  const last = numbers.pop() as number;
-  if (numbers.some((n) => n > 255) || last >= 256 ** (4 - numbers.length)) return null;
-  return numbers.reduce((sum, n, i) => sum + n * 256 ** (3 - i), 0) + last;
-}
-
-/** Parses an IPv6 address (with `::` and an optional dotted-IPv4 tail) into 8 groups, or null. */
-function parseIPv6(text: string): number[] | null {
-  const halves = text.split('::');
-  if (halves.length > 2) return null;
-  const toGroups = (half: string, isTail: boolean): number[] | null => {
-    if (half === '') return [];
-    const out: number[] = [];
-    const pieces = half.split(':');
-    for (let i = 0; i < pieces.length; i++) {
-      const piece = pieces[i];
-      if (isTail && i === pieces.length - 1 && piece.includes('.')) {
-        if (!/^\d{1,3}(?:\.\d{1,3}){3}$/.test(piece)) return null;
-        const bytes = piece.split('.').map(Number);
-        if (bytes.some((b) => b > 255)) return null;
-        out.push(bytes[0] * 256 + bytes[1], bytes[2] * 256 + bytes[3]);
-      } else if (/^[0-9a-f]{1,4}$/i.test(piece)) {
-        out.push(parseInt(piece, 16));
-      } else {
-        return null;
-      }
-    }
-    return out;
-  };
-  if (halves.length === 1) {
-    const all = toGroups(halves[0], true);
-    return all !== null && all.length === 8 ? all : null;
-  }
-  const head = toGroups(halves[0], false);
-  const tail = toGroups(halves[1], true);
-  if (head === null || tail === null || head.length + tail.length > 7) return null;
-  return [...head, ...new Array<number>(8 - head.length - tail.length).fill(0), ...tail];
-}
-
-/** Whether the 32-bit address `n` lies in `base`/`bits`. */
-function inV4(n: number, base: string, bits: number): boolean {
-  const size = 2 ** (32 - bits);
-  return Math.floor(n / size) === Math.floor((parseIPv4(base) as number) / size);
-}
-
-function ipv4Kind(n: number): string | null {
-  if (n === 0) return 'the unspecified address';
-  if (inV4(n, '0.0.0.0', 8)) return 'a "this network" address';
-  if (inV4(n, '127.0.0.0', 8)) return 'a loopback address';
-  if (inV4(n, '10.0.0.0', 8) || inV4(n, '172.16.0.0', 12) || inV4(n, '192.168.0.0', 16)) return 'a private-network address';
-  if (n === parseIPv4('169.254.169.254')) return 'the cloud metadata address (link-local)';
-  if (inV4(n, '169.254.0.0', 16)) return 'a link-local address';
-  if (inV4(n, '100.64.0.0', 10)) return 'a carrier-grade NAT (shared) address';
-  if (inV4(n, '192.0.0.0', 24) || inV4(n, '198.18.0.0', 15)) return 'a reserved special-purpose address';
-  if (inV4(n, '224.0.0.0', 4)) return 'a multicast address';
-  if (n === 0xffffffff) return 'the broadcast address';
-  if (inV4(n, '240.0.0.0', 4)) return 'a reserved address';
-  return null;
-}
-
-function ipv6Kind(g: number[]): string | null {
-  const zero = (from: number, to: number) => g.slice(from, to).every((x) => x === 0);
-  const v4 = (hi: number, lo: number) => hi * 65536 + lo;
-  const embedded = (n: number, how: string) => {
-    const kind = ipv4Kind(n);
-    return kind === null ? null : `${kind} (${how})`;
-  };
-  if (zero(0, 8)) return 'the unspecified address';
-  if (zero(0, 7) && g[7] === 1) return 'a loopback address';
-  if (zero(0, 5) && g[5] === 0xffff) return embedded(v4(g[6], g[7]), 'IPv4-mapped');
-  if (zero(0, 6)) return embedded(v4(g[6], g[7]), 'IPv4-compatible');
-  if (zero(0, 4) && g[4] === 0xffff && g[5] === 0) return embedded(v4(g[6], g[7]), 'IPv4-translated');
-  if (g[0] === 0x64 && g[1] === 0xff9b && zero(2, 6)) return embedded(v4(g[6], g[7]), 'NAT64');
-  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return 'a local-use NAT64 address';
-  if (g[0] === 0x2002) return embedded(v4(g[1], g[2]), '6to4');
-  if (g[0] === 0x100 && zero(1, 4)) return 'a discard-only address';
-  if ((g[0] & 0xfe00) === 0xfc00) return 'a unique-local address';
-  if ((g[0] & 0xffc0) === 0xfe80) return 'a link-local address';
-  if ((g[0] & 0xffc0) === 0xfec0) return 'a site-local address';
-  if ((g[0] & 0xff00) === 0xff00) return 'a multicast address';
-  return null;
+/** An IPv4 literal in any form WHATWG URL accepts (`127.1`, `0x7f.1`, `017700000001`) as a dotted quad; else null. */
+function canonicalIPv4(text: string): string | null {
+  if (isIPv4(text)) return text;
+  if (!/^[0-9a-fx.]+$/i.test(text)) return null; // only digits, hex and dots can spell one (and nothing else reaches the URL parser)
+  const host = parse(`http://${text}/`)?.hostname;
+  return host !== undefined && isIPv4(host) ? host : null;
 }
 
 /** Lower-cased host name without brackets and trailing dots, for comparisons. */
@@ -280,7 +262,7 @@ function bareHost(hostname: string): string {
  */
 export function registrableDomain(hostname: string): string {
   const host = bareHost(hostname);
-  if (host.includes(':') || parseIPv4(host) !== null) return host;
+  if (host.includes(':') || canonicalIPv4(host) !== null) return host;
   return getDomain(host, { allowPrivateDomains: true, extractHostname: false }) ?? host;
 }
 
@@ -299,7 +281,7 @@ export function scopeFolder(pathname: string): string {
  * (same address for IP hosts; any port); 'any' = every http(s) URL. False when either URL cannot be
  * parsed or is not http(s).
  */
-export function inScope(seedUrl: string, url: string, scope: CrawlScope): boolean {
+export function inScope(seedUrl: string, url: string, scope: Scope): boolean {
   const seed = parse(seedUrl.trim());
   const link = parse(url.trim());
   if (seed === null || link === null || !SCHEMES.has(seed.protocol) || !SCHEMES.has(link.protocol)) return false;

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { BACKOFF, nextBackoffMs, parseRetryAfter, retryDelayMs } from './backoff.ts';
+import { BACKOFF, backoffScope, nextBackoffMs, parseRetryAfter, retryDelayMs } from './backoff.ts';
 
 test('Retry-After in seconds and as an HTTP date', () => {
   const now = Date.parse('2026-01-01T00:00:00Z');
@@ -20,4 +20,10 @@ test('exponential backoff from a few seconds to a cap of an hour', () => {
   for (let i = 0; i < 40; i++) b = nextBackoffMs(b);
   assert.equal(b, 60 * 60 * 1000);
   assert.ok(retryDelayMs(1) < retryDelayMs(2) && retryDelayMs(2) < retryDelayMs(3));
+});
+
+test('503 and 429 back off the whole politeness group; every other failure only its host', () => {
+  assert.equal(backoffScope(503), 'group');
+  assert.equal(backoffScope(429), 'group');
+  for (const status of [500, 502, 504, 404, null]) assert.equal(backoffScope(status), 'host', String(status));
 });

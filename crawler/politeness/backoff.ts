@@ -15,6 +15,9 @@ export const BACKOFF = {
   retryFirstMs: 2_000,
 } as const;
 
+/** When a failure backs its host off: at once, once the host's error streak is long enough, or not at all. */
+export type BackoffRule = 'now' | 'after-streak' | 'never';
+
 /**
  * Parses a Retry-After header (delay-seconds or an HTTP date) into milliseconds from `now`;
  * undefined when absent or unparsable.
@@ -36,4 +39,18 @@ export function nextBackoffMs(previousMs: number): number {
 /** When to try one URL again after its `attempts`-th failure. */
 export function retryDelayMs(attempts: number): number {
   return Math.min(BACKOFF.retryFirstMs * 2 ** Math.max(0, attempts - 1), BACKOFF.maxMs);
+}
+
+/** Whether a backoff holds only the host that failed or every host of its politeness group. */
+export type BackoffScope = 'host' | 'group';
+
+/**
+ * Which hosts a failure's backoff holds. A 503 (the server is unavailable) and a 429 (too many
+ * requests, usually counted per client across every name the server answers for) say the whole
+ * server wants less: the group waits, as a site owner with four names on one server would want.
+ * Anything else (5xx, timeouts, refused connections, DNS, TLS) may be one name's own trouble, often a
+ * different backend: only that host waits, and its siblings go on at the group's pace.
+ */
+export function backoffScope(status: number | null): BackoffScope {
+  return status === 429 || status === 503 ? 'group' : 'host';
 }

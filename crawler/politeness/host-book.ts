@@ -1,7 +1,7 @@
 import { hostQueries, newHostRow, type HostRow } from '../../db/hosts.ts';
 import { sitemapJobQueries, type SitemapJobRow } from '../../db/sitemap-jobs.ts';
 import type { Scheduler } from './scheduler.ts';
-import { nextBackoffMs } from './backoff.ts';
+import { BACKOFF, nextBackoffMs, type BackoffRule } from './backoff.ts';
 import {
   allowAllRules, disallowAllRules, parseRobots, robotsOutcomeForStatus,
   ROBOTS_CACHE_MS, ROBOTS_MAX_REDIRECTS, type RobotsRules,
@@ -20,6 +20,18 @@ const isOwnRobotsFile = (job: CrawlJob): boolean => job.url === `${job.forOrigin
 /** What the robots.txt rules say about a page job at dispatch time. */
 export type RobotsVerdict = 'allowed' | 'disallowed' | 'expired';
 
+/** A failed request as its host counts it (the failure of crawler/coordination/page-outcome.ts has this shape). */
+export interface HostFailure {
+  /** For the host's row (its last error). */
+  message: string;
+  /** Whether it counts toward the host's error streak (it says something about the host). */
+  streak: boolean;
+  backoff: BackoffRule;
+  /** Why the host is backed off, as /api/domains shows it, and the site's Retry-After if it gave one. */
+  backoffReason: string;
+  retryAfterMs: number | null;
+}
+
 /**
  * The crawler primary's book of hosts, a part of the Coordinator: each host's stored row (robots status,
  * backoff, counts, last error), the robots.txt rules in force, and its last requests. It turns robots.txt
@@ -27,6 +39,8 @@ export type RobotsVerdict = 'allowed' | 'disallowed' | 'expired';
  * clock spaces each hop; the rules found apply to the host that asked), and it sets and clears backoff.
  * It also keeps the sitemap jobs, stored until they are over so that a restart reads what it had not.
  * Writes go into the coordinator's queue (`write`), applied in its next transaction. Time comes in.
+ * It alone changes a host's row: others say what happened (noteFetched, noteFailure, noteTrap, ...) and
+ * read the row as `Readonly` (see `host`).
  */
 export class HostBook {
   private readonly rows = new Map<string, HostRow>();
@@ -41,7 +55,7 @@ export class HostBook {
     private readonly hostsDb: HostQueries,
     private readonly sitemapJobs: SitemapJobQueries,
     private readonly userAgent: string,
-    private readonly write: (w: () => void) => void,
+    private readonly write: (w: (now: number) => void) => void,
   ) {}
 
   /**
@@ -66,21 +80,21 @@ export class HostBook {
   }
 
   /** The host's row; a host never seen before is created, paused, with its robots.txt job queued first. */
-  get(origin: string): HostRow {
+  private get(origin: string): HostRow {
     let h = this.rows.get(origin);
     if (!h) {
       h = newHostRow(origin, new URL(origin).host);
       this.rows.set(origin, h);
       this.needRobots(origin, 0);
       const row = h;
-      this.write(() => this.hostsDb.saveHost(row, Date.now()));
+      this.write((at) => this.hostsDb.saveHost(row, at));
     }
     return h;
   }
 
-  /** The host's row if the crawler knows the host (never creates one). */
-  find(origin: string): HostRow | undefined {
-    return this.rows.get(origin);
+  /** The host's row, to read; a host never seen before is created as by a first link to it (see `get`). */
+  host(origin: string): Readonly<HostRow> {
+    return this.get(origin);
   }
 
   /** Queues the host's robots.txt fetch (in the priority lane) and holds its pages until it is known. */
@@ -119,7 +133,7 @@ export class HostBook {
   }
 
   /** Records the end of a request: the host's clock, and the request in its timeline. */
-  recordEnd(origin: string, url: string, result: Pick<FetchResult, 'status' | 'startedAt' | 'endedAt' | 'error'>, now: number): HostRow {
+  recordEnd(origin: string, url: string, result: Pick<FetchResult, 'status' | 'startedAt' | 'endedAt' | 'error'>, now: number): void {
     const h = this.get(origin);
     h.lastRequestEnd = now;
     const ring = this.rings.get(origin) ?? new RequestRing();
@@ -128,7 +142,6 @@ export class HostBook {
       url, status: result.status, startedAt: new Date(result.startedAt).toISOString(),
       durationMs: Math.round(result.endedAt - result.startedAt), error: result.error?.message ?? null,
     });
-    return h;
   }
 
   /**
@@ -148,6 +161,52 @@ export class HostBook {
   /** Hosts with a row write queued and not yet run. */
   private readonly unsaved = new Set<string>();
 
+  /** A request whose worker died: the host's clock counts it as ended at `now` (what the site answered is unknown). */
+  noteAbandoned(origin: string, now: number): void {
+    this.get(origin).lastRequestEnd = now;
+  }
+
+  /** A page of the host was fetched (stored, unchanged since the last fetch, or not HTML): it counts as fetched. */
+  noteFetched(origin: string): void {
+    this.get(origin).fetchedCount++;
+  }
+
+  /** An error that says nothing about the host's health (a bad redirect, a redirect loop): counted, and its last error. */
+  noteError(origin: string, message: string): void {
+    const h = this.get(origin);
+    h.errorCount++;
+    h.lastError = message;
+  }
+
+  /**
+   * A request to the host failed: counted, its last error, its error streak if the failure counts toward
+   * it, and a backoff as the failure's rule says (at once, or once the streak reaches
+   * BACKOFF.errorsBeforeBackoff). Returns when the backoff ends, if the host was backed off.
+   */
+  noteFailure(origin: string, now: number, failure: HostFailure): number | undefined {
+    this.noteError(origin, failure.message);
+    const h = this.get(origin);
+    if (failure.streak) h.consecutiveErrors++;
+    const backOff = failure.backoff === 'now' || (failure.backoff === 'after-streak' && h.consecutiveErrors >= BACKOFF.errorsBeforeBackoff);
+    return backOff ? this.backOff(origin, now, failure.backoffReason, failure.retryAfterMs) : undefined;
+  }
+
+  /** Links of the host's pages fell into a URL trap (see url-traps.ts): its row says so. */
+  noteTrap(origin: string, message: string): void {
+    this.get(origin).lastError = message;
+  }
+
+  /** A link to the host was dropped because its URL budget is spent: its row says why (an unknown host is not created). */
+  noteBudgetSpent(origin: string, message: string): void {
+    const h = this.rows.get(origin);
+    if (h) h.lastError = message;
+  }
+
+  /** The host answered (whatever the status, it was not a failure): its error streak and backoff end. */
+  noteAnswered(origin: string): void {
+    this.clearBackoff(this.get(origin));
+  }
+
   /** Backs the host off (Retry-After when given, else the next exponential step); returns when it may be contacted again. */
   backOff(origin: string, now: number, reason: string, retryAfterMs: number | null): number {
     const h = this.get(origin);
@@ -162,13 +221,12 @@ export class HostBook {
    * A page answered with an HTTP error (4xx other than 429): an error of the host, counted and said in its
    * row as its timeline shows it, though the host itself is fine (no streak, no backoff).
    */
-  noteHttpError(h: HostRow, url: string, status: number): void {
-    h.errorCount++;
-    h.lastError = `${url} answered HTTP ${status}`;
+  noteHttpError(origin: string, url: string, status: number): void {
+    this.noteError(origin, `${url} answered HTTP ${status}`);
   }
 
   /** The host answered well: its error streak and backoff end. */
-  clearBackoff(h: HostRow): void {
+  private clearBackoff(h: HostRow): void {
     h.consecutiveErrors = 0;
     h.backoffMs = 0;
     h.backoffReason = null;

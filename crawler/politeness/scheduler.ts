@@ -1,174 +1,299 @@
 /**
  * The one place that decides when any host may be contacted. Pure: no timers, no I/O; every method
- * takes the current time. Per host (scheme + host + port):
+ * takes the current time. Hosts (scheme + host + port) belong to politeness groups
+ * (politeness-group.ts: one per host by default, or one per registrable domain); per group:
  *  - at most one request in flight;
- *  - the next request starts no earlier than the end of the previous one plus
- *    max(default delay, robots Crawl-delay), and never before the host's backoff ends;
+ *  - the next request to its host H starts no earlier than the end of the group's previous request
+ *    plus max(default delay, H's robots.txt Crawl-delay, the group's pacing), and never before H's
+ *    backoff or the group's backoff ends; hosts of a group take turns (delay-reason.ts has the rule
+ *    in full, pacing.ts the pacing);
  *  - while a host is paused (robots.txt not yet known, or unreachable), only its priority jobs
  *    (robots.txt fetches) may run.
- * Among hosts that are due, the one that has been due the longest goes first, so every host gets its
- * turn and every idle worker gets a job whenever any host is due.
+ * Among groups that are due, the one that has been due the longest goes first (ties: the one seen
+ * first), so every group gets its turn and every idle worker gets a job whenever any group is due.
+ *
+ * Cost: groups wait in a binary heap ordered by when they are due, each group's hosts in a heap
+ * ordered by whose turn it is, each host's jobs in lanes (job-lane.ts) whose retries wait in a heap
+ * of their own; so dispatching, adding, completing, pausing, backing off and changing a host's delay
+ * cost O(log groups + log hosts of the group + log retries of the host), and no path run per dispatch
+ * or per result scans hosts or jobs. Only setDefaultDelay and setPacing re-order every group (O(groups)).
  */
+import { IndexedHeap, type HeapItem } from './heap.ts';
+import { JobLane, type SchedulerJob } from './job-lane.ts';
+import { politenessGroup, type GroupMode } from './politeness-group.ts';
+import { checkPacing, nextPace, NO_PACE, pacingMs, PACING, type Pace, type PacingSettings, type ServerSignal } from './pacing.ts';
+import { explainDelay, gapMs, type BackoffSource, type DelayReason } from './delay-reason.ts';
 
-/** What the scheduler needs of a job: when it may run at the earliest (for retries). */
-export interface SchedulerJob {
-  notBefore: number;
-}
+export type { SchedulerJob } from './job-lane.ts';
+export type { GroupMode } from './politeness-group.ts';
+export type { ServerSignal } from './pacing.ts';
+export type { BackoffSource, DelayReason } from './delay-reason.ts';
 
 /** A host's clock and queues, readable for reports (/api/domains). */
-export interface HostClock<J> {
+export interface HostClock {
   readonly origin: string;
-  queue: J[];
-  priority: J[];
-  inFlight: number;
-  lastStart: number;
-  lastEnd: number;
-  crawlDelayMs: number | undefined;
-  backoffUntil: number;
-  paused: boolean;
+  /** The key of the host's politeness group. */
+  readonly group: string;
+  readonly queue: { readonly length: number };
+  readonly priority: { readonly length: number };
+  readonly inFlight: number;
+  readonly lastStart: number;
+  readonly lastEnd: number;
+  readonly crawlDelayMs: number | undefined;
+  readonly backoffUntil: number;
+  readonly paused: boolean;
 }
 
-/** A job the scheduler released, with its host. */
+/** A politeness group's shared clock, readable for reports. */
+export interface GroupClock {
+  readonly key: string;
+  readonly inFlight: number;
+  readonly lastStart: number;
+  readonly lastEnd: number;
+  readonly backoffUntil: number;
+  readonly pace: Pace;
+}
+
+/** A job the scheduler released, with its host and group. */
 export interface Dispatch<J> {
   origin: string;
+  group: string;
   job: J;
   priority: boolean;
 }
 
-/** Per-host queues and clocks; see the module comment for the rules. */
-export class Scheduler<J extends SchedulerJob> {
-  private readonly hosts = new Map<string, HostClock<J>>();
+/** How a Scheduler groups hosts and paces them; each part defaults to today's behaviour. */
+export interface SchedulerOptions {
+  /** 'host' (default): one clock per origin; 'domain': one per registrable domain. */
+  grouping?: GroupMode;
+  /** Pacing by response time (pacing.ts); factor 0 (the default) adds nothing. */
+  pacing?: Partial<PacingSettings>;
+}
 
-  constructor(private defaultDelayMs: number) {}
+/** The scheduler was used against its own rules (a bug in the caller or here, never a site's doing). */
+export class SchedulerError extends Error {
+  override readonly name = 'SchedulerError';
+}
+
+class GroupState<J extends SchedulerJob> implements GroupClock, HeapItem {
+  inFlight = 0;
+  lastStart = -Infinity;
+  lastEnd = -Infinity;
+  backoffUntil = 0;
+  backoffSource: BackoffSource = 'backoff';
+  pace: Pace = NO_PACE;
+  /** When the group may next start a request (valid while it is in the due heap). */
+  readyAt = Infinity;
+  heapPos = -1;
+  /** Its hosts that have work they may run, by whose turn it is. */
+  readonly turns = new IndexedHeap<HostState<J>>(
+    (a, b) => a.turnAt < b.turnAt || (a.turnAt === b.turnAt && a.seq < b.seq),
+  );
+  constructor(readonly key: string, readonly seq: number) {}
+}
+
+class HostState<J extends SchedulerJob> implements HostClock, HeapItem {
+  readonly queue = new JobLane<J>();
+  readonly priority = new JobLane<J>();
+  inFlight = 0;
+  lastStart = -Infinity;
+  lastEnd = -Infinity;
+  crawlDelayMs: number | undefined = undefined;
+  backoffUntil = 0;
+  backoffSource: BackoffSource = 'backoff';
+  paused = false;
+  /** When the host's own wait ends: its backoff, its earliest job, the end of its last request. */
+  turnAt = Infinity;
+  heapPos = -1;
+  constructor(readonly origin: string, readonly groupState: GroupState<J>, readonly seq: number) {}
+  get group(): string {
+    return this.groupState.key;
+  }
+}
+
+/** Per-host queues and per-group clocks; see the module comment for the rules. */
+export class Scheduler<J extends SchedulerJob> {
+  private readonly hosts = new Map<string, HostState<J>>();
+  private readonly groups = new Map<string, GroupState<J>>();
+  /** Groups not in flight whose hosts have work, by when they are due. */
+  private readonly due = new IndexedHeap<GroupState<J>>(
+    (a, b) => a.readyAt < b.readyAt || (a.readyAt === b.readyAt && a.seq < b.seq),
+  );
+  private pacing: PacingSettings;
+  private jobSeq = 0;
+  private queued = 0;
+  private inFlightTotal = 0;
+  /** How hosts are grouped (fixed for the scheduler's life). */
+  readonly grouping: GroupMode;
+
+  constructor(private defaultDelayMs: number, options: SchedulerOptions = {}) {
+    this.grouping = options.grouping ?? 'host';
+    this.pacing = checkPacing({ factor: options.pacing?.factor ?? PACING.factor, ceilingMs: options.pacing?.ceilingMs ?? PACING.ceilingMs });
+  }
 
   /** The host's clock, created (unpaused, never contacted) on first use. */
-  host(origin: string): HostClock<J> {
-    let h = this.hosts.get(origin);
-    if (!h) {
-      h = { origin, queue: [], priority: [], inFlight: 0, lastStart: -Infinity, lastEnd: -Infinity, crawlDelayMs: undefined, backoffUntil: 0, paused: false };
-      this.hosts.set(origin, h);
-    }
-    return h;
+  host(origin: string): HostClock {
+    return this.state(origin);
+  }
+
+  /** The key of the politeness group `origin` belongs to under this scheduler's grouping. */
+  groupOf(origin: string): string {
+    return this.hosts.get(origin)?.group ?? politenessGroup(origin, this.grouping);
+  }
+
+  /** The clock of the group `origin` belongs to (the host is created if new). */
+  group(origin: string): GroupClock {
+    return this.state(origin).groupState;
   }
 
   /** Every host the scheduler knows. */
-  allHosts(): IterableIterator<HostClock<J>> {
+  allHosts(): IterableIterator<HostClock> {
     return this.hosts.values();
   }
 
-  /** Queues a job at the back of its host's queue (or in the priority lane, served first and even while paused). */
+  /**
+   * Queues a job in its host's queue (or in the priority lane, served first and even while paused): behind
+   * the jobs due before it, so in arrival order unless it waits for a time of its own (job-lane.ts).
+   */
   add(origin: string, job: J, priority = false): void {
-    const h = this.host(origin);
-    (priority ? h.priority : h.queue).push(job);
+    const h = this.state(origin);
+    (priority ? h.priority : h.queue).add(job, this.jobSeq++);
+    this.queued++;
+    this.refresh(h);
   }
 
   /** Removes and returns the queued jobs of a host that match `predicate` (e.g. now disallowed by robots.txt). */
   remove(origin: string, predicate: (job: J) => boolean): J[] {
     const h = this.hosts.get(origin);
     if (!h) return [];
-    const removed: J[] = [];
-    h.queue = h.queue.filter((j) => (predicate(j) ? (removed.push(j), false) : true));
+    const removed = h.queue.removeWhere(predicate);
+    this.queued -= removed.length;
+    this.refresh(h);
     return removed;
   }
 
   /** Pauses or resumes a host's ordinary queue; priority jobs still run while paused. */
   setPaused(origin: string, paused: boolean): void {
-    this.host(origin).paused = paused;
+    const h = this.state(origin);
+    h.paused = paused;
+    this.refresh(h);
   }
 
   /** Sets the robots.txt Crawl-delay; it only ever lengthens the default delay, never shortens it. */
   setCrawlDelay(origin: string, crawlDelayMs: number | undefined): void {
-    this.host(origin).crawlDelayMs = crawlDelayMs;
+    const h = this.state(origin);
+    h.crawlDelayMs = crawlDelayMs;
+    this.refresh(h);
   }
 
-  /** No request to the host starts before `until` (Retry-After or backoff); 0 clears it. */
-  setBackoffUntil(origin: string, until: number): void {
-    this.host(origin).backoffUntil = until;
-  }
-
-  /** Restores a host's clock after a restart, so a restart is not a burst. */
-  restoreClock(origin: string, lastEnd: number): void {
-    const h = this.host(origin);
-    h.lastEnd = Math.max(h.lastEnd, lastEnd);
-  }
-
-  /** Changes the default delay (CRAWL_DELAY_MS). */
-  setDefaultDelay(ms: number): void {
-    this.defaultDelayMs = ms;
-  }
-
-  /** The delay the host gets between the end of one request and the start of the next, and why. */
-  effectiveDelay(origin: string): { ms: number; source: 'default' | 'crawl-delay' } {
-    const h = this.host(origin);
-    const crawl = h.crawlDelayMs ?? 0;
-    return crawl > this.defaultDelayMs ? { ms: crawl, source: 'crawl-delay' } : { ms: this.defaultDelayMs, source: 'default' };
-  }
-
-  /** The earliest time the host's clock allows a new request (ignoring whether it has work). */
-  dueAt(origin: string): number {
-    const h = this.host(origin);
-    return Math.max(h.lastEnd + this.effectiveDelay(origin).ms, h.backoffUntil);
-  }
-
-  /** The earliest time this host could start its next job, or undefined if it has nothing it may run. */
-  private readyAt(h: HostClock<J>): number | undefined {
-    if (h.inFlight > 0) return undefined;
-    let earliestJob = Infinity;
-    for (const j of h.priority) earliestJob = Math.min(earliestJob, j.notBefore);
-    if (!h.paused) {
-      for (const j of h.queue) {
-        earliestJob = Math.min(earliestJob, j.notBefore);
-        if (earliestJob === -Infinity) break;
-      }
-    }
-    if (earliestJob === Infinity) return undefined;
-    return Math.max(this.dueAt(h.origin), earliestJob);
-  }
-
-  private take(lane: J[], now: number): J | undefined {
-    const i = lane.findIndex((j) => j.notBefore <= now);
-    return i < 0 ? undefined : lane.splice(i, 1)[0];
+  /** No request to the host starts before `until` (Retry-After or backoff); 0 clears it. Its siblings are not held. */
+  setBackoffUntil(origin: string, until: number, source: BackoffSource = 'backoff'): void {
+    const h = this.state(origin);
+    h.backoffUntil = until;
+    h.backoffSource = source;
+    this.refresh(h);
   }
 
   /**
-   * Releases the next job whose host is due at `now`, marking the host in flight, or undefined if no
-   * host is due. Call it repeatedly to fill every idle worker.
+   * No request to any host of `origin`'s group starts before `until`: for an answer that says the
+   * whole server is overloaded (backoff.ts backoffScope); 0 clears it. In 'host' grouping, the same as
+   * setBackoffUntil except in what delayReason says.
    */
-  next(now: number): Dispatch<J> | undefined {
-    let best: HostClock<J> | undefined;
-    let bestAt = Infinity;
-    for (const h of this.hosts.values()) {
-      const at = this.readyAt(h);
-      if (at !== undefined && at <= now && at < bestAt) {
-        best = h;
-        bestAt = at;
-      }
-    }
-    if (!best) return undefined;
-    let job = this.take(best.priority, now);
-    const priority = job !== undefined;
-    if (!job && !best.paused) job = this.take(best.queue, now);
-    if (!job) return undefined;
-    best.inFlight++;
-    best.lastStart = now;
-    return { origin: best.origin, job, priority };
+  setGroupBackoffUntil(origin: string, until: number, source: BackoffSource = 'backoff'): void {
+    const g = this.state(origin).groupState;
+    g.backoffUntil = until;
+    g.backoffSource = source;
+    this.refreshGroup(g);
   }
 
-  /** Records that the host's request ended at `endedAt`; its next request is measured from there. */
-  complete(origin: string, endedAt: number): void {
-    const h = this.host(origin);
-    h.inFlight = Math.max(0, h.inFlight - 1);
+  /** Restores a host's clock after a restart, so a restart is not a burst (its group's clock too). */
+  restoreClock(origin: string, lastEnd: number): void {
+    const h = this.state(origin);
+    h.lastEnd = Math.max(h.lastEnd, lastEnd);
+    h.groupState.lastEnd = Math.max(h.groupState.lastEnd, lastEnd);
+    this.refresh(h);
+  }
+
+  /** Changes the default delay (CRAWL_DELAY_MS). Re-orders every group: O(groups). */
+  setDefaultDelay(ms: number): void {
+    this.defaultDelayMs = ms;
+    this.reorderAll();
+  }
+
+  /** Changes the pacing settings (pacing.ts). Re-orders every group: O(groups). */
+  setPacing(settings: Partial<PacingSettings>): void {
+    this.pacing = checkPacing({ ...this.pacing, ...settings });
+    this.reorderAll();
+  }
+
+  /** The configured part of a host's delay: the default or its robots.txt Crawl-delay, whichever is longer (see delayReason for pacing and backoff). */
+  effectiveDelay(origin: string): { ms: number; source: 'default' | 'crawl-delay' } {
+    const crawl = this.state(origin).crawlDelayMs ?? 0;
+    return crawl > this.defaultDelayMs ? { ms: crawl, source: 'crawl-delay' } : { ms: this.defaultDelayMs, source: 'default' };
+  }
+
+  /** The delay in force before the host's next request, the rule that set it, and that in words (delay-reason.ts). */
+  delayReason(origin: string, now: number): DelayReason {
+    const h = this.state(origin);
+    const g = h.groupState;
+    return explainDelay({
+      defaultMs: this.defaultDelayMs, crawlDelayMs: h.crawlDelayMs, pace: g.pace, pacing: this.pacing,
+      hostBackoff: { until: h.backoffUntil, source: h.backoffSource },
+      groupBackoff: { until: g.backoffUntil, source: g.backoffSource },
+      group: g.key, lastEnd: g.lastEnd, now,
+    });
+  }
+
+  /** The earliest time the host's clock allows a new request (ignoring whether it has work, or whose turn it is). */
+  dueAt(origin: string): number {
+    const h = this.state(origin);
+    const g = h.groupState;
+    return Math.max(g.lastEnd + this.gap(h), h.backoffUntil, g.backoffUntil);
+  }
+
+  /**
+   * Releases the next job whose group is due at `now`, marking its host and group in flight, or
+   * undefined if no group is due. Call it repeatedly to fill every idle worker.
+   */
+  next(now: number): Dispatch<J> | undefined {
+    const g = this.due.peek();
+    if (!g || g.readyAt > now) return undefined;
+    const h = g.turns.peek()!;
+    let job = h.priority.take(now);
+    const priority = job !== undefined;
+    if (!job && !h.paused) job = h.queue.take(now);
+    if (!job) throw new SchedulerError(`scheduler: ${h.origin} was due at ${g.readyAt} but had no job it may run at ${now}; this is a bug in the scheduler's bookkeeping`);
+    this.queued--;
+    h.inFlight++;
+    g.inFlight++;
+    this.inFlightTotal++;
+    h.lastStart = g.lastStart = now;
+    this.refresh(h);
+    return { origin: h.origin, group: g.key, job, priority };
+  }
+
+  /**
+   * Records that the host's request ended at `endedAt`; the group's next request is measured from
+   * there. `signal` (pacing.ts serverSignal), when given, feeds the group's pacing: the response time
+   * and whether the server strained. A request dropped before contact passes -Infinity and no signal.
+   */
+  complete(origin: string, endedAt: number, signal?: ServerSignal): void {
+    const h = this.state(origin);
+    const g = h.groupState;
+    if (h.inFlight > 0) {
+      h.inFlight--;
+      g.inFlight--;
+      this.inFlightTotal--;
+    }
     h.lastEnd = Math.max(h.lastEnd, endedAt);
+    g.lastEnd = Math.max(g.lastEnd, endedAt);
+    if (signal) g.pace = nextPace(g.pace, signal);
+    this.refresh(h);
   }
 
   /** When the next job becomes due (for the single wake-up timer), or undefined if nothing is waiting. */
   nextWakeAt(): number | undefined {
-    let earliest: number | undefined;
-    for (const h of this.hosts.values()) {
-      const at = this.readyAt(h);
-      if (at !== undefined && (earliest === undefined || at < earliest)) earliest = at;
-    }
-    return earliest;
+    return this.due.peek()?.readyAt;
   }
 
   /** Whether the host has jobs waiting (an unknown host has none). */
@@ -179,15 +304,69 @@ export class Scheduler<J extends SchedulerJob> {
 
   /** Jobs waiting (not in flight) over all hosts. */
   queuedCount(): number {
-    let n = 0;
-    for (const h of this.hosts.values()) n += h.queue.length + h.priority.length;
-    return n;
+    return this.queued;
   }
 
   /** Requests in flight over all hosts. */
   inFlightCount(): number {
-    let n = 0;
-    for (const h of this.hosts.values()) n += h.inFlight;
-    return n;
+    return this.inFlightTotal;
+  }
+
+  private state(origin: string): HostState<J> {
+    let h = this.hosts.get(origin);
+    if (!h) {
+      const key = politenessGroup(origin, this.grouping);
+      let g = this.groups.get(key);
+      if (!g) {
+        g = new GroupState<J>(key, this.groups.size);
+        this.groups.set(key, g);
+      }
+      h = new HostState<J>(origin, g, this.hosts.size);
+      this.hosts.set(origin, h);
+    }
+    return h;
+  }
+
+  /** Rule 2 of delay-reason.ts: the gap before a request to `h`, from the end of its group's last request. */
+  private gap(h: HostState<J>): number {
+    return gapMs(this.defaultDelayMs, h.crawlDelayMs, pacingMs(h.groupState.pace, this.pacing));
+  }
+
+  /** Puts a host whose queues or clock changed back in its place among its group's turns, then its group among the due. */
+  private refresh(h: HostState<J>): void {
+    const turns = h.groupState.turns;
+    const earliest = Math.min(h.priority.earliest(), h.paused ? Infinity : h.queue.earliest());
+    if (earliest === Infinity) {
+      turns.remove(h);
+    } else {
+      const turnAt = Math.max(h.backoffUntil, earliest, h.lastEnd);
+      // Most changes (a job added behind others) move nothing: the heap is left alone then.
+      if (turnAt !== h.turnAt || !turns.has(h)) {
+        h.turnAt = turnAt;
+        turns.update(h);
+      }
+    }
+    this.refreshGroup(h.groupState);
+  }
+
+  /** Puts a group whose clock or turn changed back in its place among the due (or out, while in flight or without work). */
+  private refreshGroup(g: GroupState<J>): void {
+    const h = g.turns.peek();
+    if (g.inFlight > 0 || !h) {
+      this.due.remove(g);
+      return;
+    }
+    const readyAt = Math.max(g.lastEnd + this.gap(h), h.turnAt, g.backoffUntil);
+    if (readyAt === g.readyAt && this.due.has(g)) return;
+    g.readyAt = readyAt;
+    this.due.update(g);
+  }
+
+  private reorderAll(): void {
+    for (const g of this.due.values()) {
+      const h = g.turns.peek()!;
+      g.readyAt = Math.max(g.lastEnd + this.gap(h), h.turnAt, g.backoffUntil);
+    }
+    this.due.rebuild();
   }
 }

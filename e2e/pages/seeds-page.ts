@@ -1,4 +1,5 @@
 import type { Locator, Page } from '@playwright/test';
+import type { Scope } from '../../shared/enumerations.ts';
 import { AppShell } from './app-shell.ts';
 
 /** The Seeds view (`/seeds`). */
@@ -47,7 +48,7 @@ export class SeedsPage extends AppShell {
   }
 
   /** Fills the form and presses "Add seed". */
-  async addSeed(url: string, options: { depth?: number; scope?: 'host' | 'domain' | 'any' } = {}): Promise<void> {
+  async addSeed(url: string, options: { depth?: number; scope?: Scope } = {}): Promise<void> {
     await this.urlInput.fill(url);
     if (options.depth !== undefined) await this.depthInput.fill(String(options.depth));
     if (options.scope !== undefined) await this.scopeSelect.selectOption(options.scope);

@@ -1,70 +1,103 @@
 import fp from 'fastify-plugin';
-import type { FastifyError, FastifyInstance } from 'fastify';
-import { MAX_QUERY_CHARS } from '../search/query-parser.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { storageErrorAdvice, storageErrorDetail } from '../../db/storage-error.ts';
+import { RouteMethods } from '../route-methods.ts';
+import { SECURITY_HEADERS } from './security-headers.ts';
 
-/** The body of every error answer. */
-export const errorSchema = {
-  type: 'object',
-  properties: { error: { type: 'string' }, message: { type: 'string' } },
-  required: ['error', 'message'],
-} as const;
+/** The body of every error answer (docs/api.md): a code to branch on, a message for people. */
+export const ErrorBodySchema = Type.Object({ error: Type.String(), message: Type.String() });
+export type ErrorBody = Static<typeof ErrorBodySchema>;
 
-/** A 4xx the route wants to send with its own code and message. */
+/** A 4xx the route (or the input validation) wants to send with its own code and message, and headers if any. */
 export class HttpError extends Error {
-  constructor(readonly statusCode: number, readonly code: string, message: string) {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
     super(message);
   }
 }
 
-const FIELD_HINTS: Record<string, [string, string]> = {
-  depth: ['invalid-depth', 'depth must be an integer from 0 to 10 (links followed from the seed)'],
-  scope: ['invalid-scope', 'scope must be "path", "host", "domain" or "any"'],
-  url: ['malformed', 'url must be a string such as "https://example.org/"'],
-  q: ['invalid-query', `q must be given once, as text of at most ${MAX_QUERY_CHARS} characters`],
-  limit: ['invalid-query', 'limit must be an integer from 1 to 50'],
-  offset: ['invalid-query', 'offset must be an integer from 0 to 1000'],
-  id: ['invalid-id', 'the seed id must be a whole number from 1 up, as GET /api/seeds lists it'],
+interface Answer { status: number; error: string; message: string }
+
+/**
+ * Fastify's own refusals, by Fastify's error code, each as a Lantern code and a message that says
+ * what to send instead. Schema failures never reach this table: server/plugins/strict-input.ts turns
+ * them into an HttpError with the field's own code and message.
+ */
+const FASTIFY_ANSWERS: Record<string, (request: FastifyRequest) => Answer> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => ({ status: 415, error: 'unsupported-media-type', message: 'send the body as application/json' }),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => ({ status: 413, error: 'body-too-large', message: 'the request body is too large' }),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => ({ status: 400, error: 'invalid-json', message: 'the body is empty; send a JSON object' }),
+  FST_ERR_CTP_INVALID_JSON_BODY: () => ({ status: 400, error: 'invalid-json', message: 'the body is not valid JSON' }),
+  FST_ERR_BAD_URL: () => ({
+    status: 400,
+    error: 'malformed-url',
+    message: 'error-handler: the address has a broken percent-encoding (a % must be followed by two hex digits, and the bytes must be UTF-8); encode it with encodeURIComponent',
+  }),
+  FST_ERR_MAX_PARAM_LENGTH: (request) => ({
+    status: 414,
+    error: 'url-too-long',
+    message: `error-handler: a part of the address is longer than ${request.server.initialConfig.routerOptions?.maxParamLength ?? 100} characters; no seed id or host name is that long`,
+  }),
 };
 
-function validationAnswer(err: FastifyError): { code: string; message: string } {
-  const first = err.validation?.[0];
-  const field = (first?.instancePath?.split('/')[1] || (first?.params as { missingProperty?: string } | undefined)?.missingProperty || '') as string;
-  const extra = (first?.params as { additionalProperty?: string } | undefined)?.additionalProperty;
-  if (extra) return { code: 'invalid-body', message: `unknown field "${extra}"; send url, depth and scope only` };
-  const hint = FIELD_HINTS[field];
-  if (hint) return { code: hint[0], message: hint[1] };
-  const where = err.validationContext === 'querystring' ? 'query string' : err.validationContext ?? 'request';
-  return { code: where === 'body' ? 'invalid-body' : 'invalid-query', message: `${where} ${first?.message ?? 'is invalid'}` };
+/** Lantern's answer to one of Fastify's own errors, or undefined for an error that is not Fastify's refusal of a request. */
+function fastifyAnswer(err: FastifyError, request: FastifyRequest): Answer | undefined {
+  const known = FASTIFY_ANSWERS[err.code];
+  if (known) return known(request);
+  const status = err.statusCode ?? 500;
+  if (status < 400 || status >= 500) return undefined;
+  if (err.code?.startsWith('FST_ERR_CTP') || err instanceof SyntaxError) return { status, error: 'invalid-json', message: 'the body is not valid JSON' };
+  return { status, error: 'bad-request', message: err.message };
 }
 
 /**
- * One error handler for the whole API: schema failures and client mistakes become a 4xx with a code and a
- * message that says what to fix; a database that cannot be written (full disk, read-only file) is a 503 that
- * says so; anything else is logged and answered with a 500 that leaks nothing.
+ * For Fastify's `frameworkErrors` option: the refusals Fastify makes before any route or hook runs (a
+ * malformed percent-encoding, a parameter over maxParamLength) in Lantern's `{error, message}` shape,
+ * with the headers every answer carries (no onRequest hook runs for them).
+ */
+export function answerFrameworkError(err: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const answer = fastifyAnswer(err, request) ?? { status: 400, error: 'bad-request', message: err.message };
+  void reply.headers(SECURITY_HEADERS).code(answer.status).send({ error: answer.error, message: answer.message });
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /**
+     * The answer to a request no route took: `405 method-not-allowed` (with `Allow`) when a route has
+     * that path for another method, else `404 not-found`. Thrown by the not-found handler.
+     */
+    routeMiss(method: string, path: string): HttpError;
+  }
+}
+
+/**
+ * One error handler for the whole API: client mistakes become a 4xx with a code and a message that
+ * says what to fix (a route's own HttpError, a field's refusal from the schema, or one of Fastify's own
+ * refusals); a database that cannot be written (full disk, read-only file) is a 503 that says so;
+ * anything else is logged and answered with a 500 that leaks nothing. It knows no route's fields.
  */
 export default fp(async function errorHandler(app: FastifyInstance) {
+  const routes = new RouteMethods();
+  app.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  app.decorate('routeMiss', (method: string, path: string): HttpError => {
+    const allowed = routes.allowed(path);
+    if (allowed.length === 0) return new HttpError(404, 'not-found', `no route ${method} ${path}`);
+    return new HttpError(405, 'method-not-allowed', `error-handler: ${path} does not take ${method}; use ${allowed.join(', ')}`, {
+      allow: allowed.join(', '),
+    });
+  });
+
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof HttpError) {
-      return reply.code(err.statusCode).send({ error: err.code, message: err.message });
+      return reply.code(err.statusCode).headers(err.headers).send({ error: err.code, message: err.message });
     }
-    if (err.validation) {
-      const { code, message } = validationAnswer(err);
-      return reply.code(400).send({ error: code, message });
-    }
-    const status = err.statusCode ?? 500;
-    if (status >= 400 && status < 500) {
-      const known: Record<string, [string, string]> = {
-        FST_ERR_CTP_INVALID_MEDIA_TYPE: ['unsupported-media-type', 'send the body as application/json'],
-        FST_ERR_CTP_BODY_TOO_LARGE: ['body-too-large', 'the request body is too large'],
-        FST_ERR_CTP_EMPTY_JSON_BODY: ['invalid-json', 'the body is empty; send a JSON object'],
-        FST_ERR_CTP_INVALID_JSON_BODY: ['invalid-json', 'the body is not valid JSON'],
-      };
-      const [code, message] = known[err.code] ?? (err.code?.startsWith('FST_ERR_CTP') || err instanceof SyntaxError
-        ? ['invalid-json', 'the body is not valid JSON']
-        : ['bad-request', err.message]);
-      return reply.code(status).send({ error: code, message });
-    }
+    const answer = fastifyAnswer(err, request);
+    if (answer !== undefined) return reply.code(answer.status).send({ error: answer.error, message: answer.message });
     const storage = storageErrorDetail(err);
     if (storage !== null) {
       // The machine's trouble, not a bug: say what is wrong and that nothing was saved, so the person can act and retry.
@@ -78,5 +111,4 @@ export default fp(async function errorHandler(app: FastifyInstance) {
     request.log.error({ err }, 'error-handler: unexpected error');
     return reply.code(500).send({ error: 'internal', message: 'Lantern hit an internal error; the server log has the details' });
   });
-
 }, { name: 'error-handler' });

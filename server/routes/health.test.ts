@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { createTestApp } from '../test-app.ts';
 
 test('health answers ok; unknown API paths are JSON 404s; status and domains answer while the crawler is down', async () => {
-  const t = await createTestApp();
+  const t = await createTestApp({ PUBLIC_HOSTS: '127.0.0.1:4000' }); // a name of its own, for the OpenSearch template
   try {
     const health = await t.app.inject({ method: 'GET', url: '/api/health' });
     assert.equal(health.statusCode, 200);

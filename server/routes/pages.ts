@@ -1,27 +1,32 @@
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { checkUrl } from '../../crawler/frontier/url.ts';
-import { errorSchema, HttpError } from '../plugins/error-handler.ts';
+import { nullableString } from '../../shared/json-schema.ts';
+import { ErrorBodySchema, HttpError } from '../plugins/error-handler.ts';
+import { URL_FIELD } from './seeds.ts';
 
 /** Most characters of a page's text one answer carries (the rest is cut, and `truncated` says so). */
 export const STORED_TEXT_MAX_CHARS = 200_000;
 
-const storedPageSchema = {
-  type: 'object',
-  properties: {
-    url: { type: 'string' },
-    finalUrl: { type: 'string' },
-    host: { type: 'string' },
-    title: { type: 'string' },
-    description: { type: 'string' },
-    headings: { type: 'array', items: { type: 'string' } },
-    text: { type: 'string' },
-    truncated: { type: 'boolean' },
-    lang: { type: ['string', 'null'] },
-    status: { type: 'integer' },
-    fetchedAt: { type: 'string' },
-  },
-  required: ['url', 'finalUrl', 'host', 'title', 'description', 'headings', 'text', 'truncated', 'lang', 'status', 'fetchedAt'],
-} as const;
+/** A page's stored text (docs/api.md, Stored text): what Lantern indexed, as plain text. */
+export const StoredPageSchema = Type.Object({
+  url: Type.String(),
+  finalUrl: Type.String(),
+  host: Type.String(),
+  title: Type.String(),
+  description: Type.String(),
+  headings: Type.Array(Type.String()),
+  text: Type.String(),
+  /** The text was longer than the answer carries. */
+  truncated: Type.Boolean(),
+  lang: nullableString(),
+  status: Type.Integer(),
+  fetchedAt: Type.String(),
+});
+export type StoredPage = Static<typeof StoredPageSchema>;
+
+const StoredPageQuerySchema = Type.Object({ url: Type.String({ minLength: 1, maxLength: 4096, ...URL_FIELD }) });
 
 /**
  * `GET /api/pages?url=URL`: the text Lantern stored for a searchable page, as it was when fetched
@@ -29,16 +34,10 @@ const storedPageSchema = {
  * changed or is gone. Pages out of search (noindex, gone, a removed seed's) are not shown, nor the text
  * of a page that asked for no stored copy (noarchive: 403, as its site owner wished).
  */
-export async function pageRoutes(app: FastifyInstance): Promise<void> {
-  app.get<{ Querystring: { url: string } }>('/api/pages', {
-    schema: {
-      querystring: {
-        type: 'object',
-        properties: { url: { type: 'string', minLength: 1, maxLength: 4096 } },
-        required: ['url'],
-      },
-      response: { 200: { type: 'object', properties: { page: storedPageSchema } }, '4xx': errorSchema },
-    },
+export async function pageRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('/api/pages', {
+    schema: { querystring: StoredPageQuerySchema, response: { 200: Type.Object({ page: StoredPageSchema }), '4xx': ErrorBodySchema } },
   }, async (request) => {
     // Normalized as the crawler stored it; any address, since this only looks a page up.
     const checked = checkUrl(request.query.url, { allowPrivate: true });

@@ -6,6 +6,7 @@ import { pageQueries } from '../../db/pages.ts';
 import { SearchService } from '../search/search-service.ts';
 import { CORPUS, tempDatabase } from '../../test-support/test-corpus.ts';
 import errorHandler from '../plugins/error-handler.ts';
+import strictInput from '../plugins/strict-input.ts';
 import { searchRoutes } from './search.ts';
 
 let env: ReturnType<typeof tempDatabase>;
@@ -20,6 +21,7 @@ before(async () => {
   service.refresh();
   app = Fastify();
   await app.register(errorHandler);
+  await app.register(strictInput);
   await app.register(searchRoutes, { search: service });
   await app.ready();
 });
@@ -40,7 +42,7 @@ test('GET /api/search answers in the documented shape', async () => {
   assert.equal(body.notice, null);
   assert.equal(body.indexing, false);
   const [r] = body.results;
-  assert.deepEqual(Object.keys(r).sort(), ['fetchedAt', 'folded', 'host', 'score', 'snippet', 'stored', 'title', 'url']);
+  assert.deepEqual(Object.keys(r).sort(), ['fetchedAt', 'fileType', 'folded', 'host', 'labels', 'page', 'score', 'snippet', 'stored', 'title', 'url']);
   assert.equal(r.url, CORPUS.galaxies.url);
   assert.ok(r.snippet.some((p: { text: string; match: boolean }) => p.match && p.text === 'Andromeda'));
 });

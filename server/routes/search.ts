@@ -1,119 +1,77 @@
 import type { FastifyInstance } from 'fastify';
-import { errorSchema } from '../plugins/error-handler.ts';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { stringEnum } from '../../shared/json-schema.ts';
+import { ErrorBodySchema } from '../plugins/error-handler.ts';
+import { onInvalid } from '../plugins/strict-input.ts';
 import { BadQueryError, MAX_LIMIT, MAX_OFFSET, MAX_SUGGEST } from '../search/search-service.ts';
 import { MAX_QUERY_CHARS } from '../search/query-parser.ts';
 import type { SearchService } from '../search/search-service.ts';
-
-const snippetSchema = {
-  type: 'array',
-  items: {
-    type: 'object',
-    properties: { text: { type: 'string' }, match: { type: 'boolean' } },
-    required: ['text', 'match'],
-  },
-} as const;
-
-const resultSchema = {
-  type: 'object',
-  properties: {
-    url: { type: 'string' },
-    title: { type: 'string' },
-    host: { type: 'string' },
-    snippet: snippetSchema,
-    score: { type: 'number' },
-    fetchedAt: { type: 'string' },
-    stored: { type: 'boolean' },
-    folded: { type: 'boolean' },
-  },
-  required: ['url', 'title', 'host', 'snippet', 'score', 'fetchedAt', 'stored', 'folded'],
-} as const;
-
-const searchResponseSchema = {
-  type: 'object',
-  properties: {
-    query: { type: 'string' },
-    total: { type: 'integer' },
-    tookMs: { type: 'number' },
-    mode: { type: 'string', enum: ['and', 'or'] },
-    notice: { type: ['string', 'null'] },
-    indexing: { type: 'boolean' },
-    correction: {
-      type: ['object', 'null'],
-      properties: { query: { type: 'string' }, applied: { type: 'boolean' } },
-      required: ['query', 'applied'],
-    },
-    results: { type: 'array', items: resultSchema },
-  },
-  required: ['query', 'total', 'tookMs', 'mode', 'notice', 'indexing', 'correction', 'results'],
-} as const;
-
-const suggestResponseSchema = {
-  type: 'object',
-  properties: {
-    query: { type: 'string' },
-    suggestions: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          text: { type: 'string' }, kind: { type: 'string', enum: ['title', 'term'] }, url: { type: 'string' }, host: { type: 'string' },
-        },
-        required: ['text', 'kind'],
-      },
-    },
-  },
-  required: ['query', 'suggestions'],
-} as const;
-
-interface SearchQuery { q: string; limit: number; offset: number; correct: boolean }
-interface SuggestQuery { q: string; limit: number; format: 'json' | 'opensearch' }
+import { OpenSearchSuggestionsSchema, SearchResponseSchema, SuggestResponseSchema } from '../search/types.ts';
 
 /** `q` as both routes take it: one text, at most MAX_QUERY_CHARS long (longer is a client's mistake, said as 400). */
-const queryText = { type: 'string', maxLength: MAX_QUERY_CHARS, default: '' } as const;
+const queryText = Type.String({
+  maxLength: MAX_QUERY_CHARS, default: '',
+  ...onInvalid('invalid-query', `q must be given once, as text of at most ${MAX_QUERY_CHARS} characters`),
+});
+
+/** `limit` of results or suggestions: a whole number from 1 to `max`. */
+function limitOf(max: number, fallback: number) {
+  return Type.Integer({ minimum: 1, maximum: max, default: fallback, ...onInvalid('invalid-query', `limit must be an integer from 1 to ${max}`) });
+}
+
+const SearchQuerySchema = Type.Object({
+  q: queryText,
+  limit: limitOf(MAX_LIMIT, 10),
+  offset: Type.Integer({
+    minimum: 0, maximum: MAX_OFFSET, default: 0, ...onInvalid('invalid-query', `offset must be an integer from 0 to ${MAX_OFFSET}`),
+  }),
+  /** "false": the words as typed, never a spelling correction in their place (docs/api.md, Spelling); text, as query strings are. */
+  correct: stringEnum(['true', 'false'], {
+    default: 'true', ...onInvalid('invalid-query', 'correct must be "true" or "false" (false: search the words as typed)'),
+  }),
+});
+
+const SuggestQuerySchema = Type.Object({
+  q: queryText,
+  limit: limitOf(MAX_SUGGEST, 8),
+  format: stringEnum(['json', 'opensearch'], { default: 'json', ...onInvalid('invalid-query', 'format must be "json" or "opensearch"') }),
+});
 
 /**
  * `GET /api/search` and `GET /api/suggest` (docs/api.md, Search). A query with nothing searchable
  * answers 400 `{error: 'bad-query', message}`; the query text itself is never refused for its
  * content (search-service.ts makes any text safe), only for its length, for being given twice, or
- * for limit/offset outside their ranges.
+ * for limit/offset outside their ranges (or a `correct` other than true/false).
  */
-export async function searchRoutes(app: FastifyInstance, opts: { search: SearchService }): Promise<void> {
+export async function searchRoutes(fastify: FastifyInstance, opts: { search: SearchService }): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const search = opts.search;
 
-  app.get<{ Querystring: SearchQuery }>('/api/search', {
-    schema: {
-      querystring: {
-        type: 'object',
-        properties: {
-          q: queryText,
-          limit: { type: 'integer', minimum: 1, maximum: MAX_LIMIT, default: 10 },
-          offset: { type: 'integer', minimum: 0, maximum: MAX_OFFSET, default: 0 },
-          correct: { type: 'boolean', default: true },
-        },
-      },
-      response: { 200: searchResponseSchema, '4xx': errorSchema },
-    },
+  app.get('/api/search', {
+    schema: { querystring: SearchQuerySchema, response: { 200: SearchResponseSchema, '4xx': ErrorBodySchema } },
   }, async (request, reply) => {
     const { q, limit, offset, correct } = request.query;
     try {
-      return search.search(q, { limit, offset, correct });
+      return search.search(q, { limit, offset, correct: correct === 'true' });
     } catch (err) {
       if (err instanceof BadQueryError) return reply.code(400).send({ error: err.code, message: err.message });
       throw err;
     }
   });
 
-  app.get<{ Querystring: SuggestQuery }>('/api/suggest', {
+  app.get('/api/suggest', {
     schema: {
-      querystring: {
-        type: 'object',
-        properties: {
-          q: queryText,
-          limit: { type: 'integer', minimum: 1, maximum: MAX_SUGGEST, default: 8 },
-          format: { type: 'string', enum: ['json', 'opensearch'], default: 'json' },
+      querystring: SuggestQuerySchema,
+      response: {
+        200: {
+          content: {
+            'application/json': { schema: SuggestResponseSchema },
+            'application/x-suggestions+json': { schema: OpenSearchSuggestionsSchema },
+          },
         },
+        '4xx': ErrorBodySchema,
       },
-      response: { 200: suggestResponseSchema, '4xx': errorSchema },
     },
   }, async (request, reply) => {
     const answer = search.suggest(request.query.q, request.query.limit);
@@ -121,6 +79,6 @@ export async function searchRoutes(app: FastifyInstance, opts: { search: SearchS
     // OpenSearch suggestions (what a browser asks once Lantern is added as a search engine): [query, [texts]].
     return reply
       .type('application/x-suggestions+json; charset=utf-8')
-      .send(JSON.stringify([answer.query, answer.suggestions.map((s) => s.text)]));
+      .send([answer.query, answer.suggestions.map((s) => s.text)]);
   });
 }

@@ -141,14 +141,15 @@ describe('POST /api/seeds and GET /api/seeds', () => {
   });
 
   test('403 for a cross-site Origin, so another page in the browser cannot add seeds', async () => {
-    const res = await post({ url: 'https://example.org/x' }, { origin: 'https://evil.example', host: 'localhost:3000' });
+    const res = await post({ url: 'https://example.org/x' }, { origin: 'https://evil.example' });
     assert.equal(res.statusCode, 403);
     assert.equal(res.json().error, 'cross-origin');
     // A sandboxed frame or a page opened from file: sends the opaque origin "null".
-    const opaque = await post({ url: 'https://example.org/x' }, { origin: 'null', host: 'localhost:3000' });
+    const opaque = await post({ url: 'https://example.org/x' }, { origin: 'null' });
     assert.equal(opaque.statusCode, 403);
     assert.equal(opaque.json().error, 'cross-origin');
-    const same = await post({ url: 'https://example.org/x' }, { origin: 'http://localhost:3000', host: 'localhost:3000' });
+    // The test app listens (as if) on port 80: its own page's origin is http://localhost.
+    const same = await post({ url: 'https://example.org/x' }, { origin: 'http://localhost' });
     assert.equal(same.statusCode, 201);
   });
 
@@ -166,6 +167,30 @@ describe('private addresses allowed by configuration', () => {
       const res = await t.app.inject({ method: 'POST', url: '/api/seeds', payload: { url: 'http://127.0.0.1:8080/' } });
       assert.equal(res.statusCode, 201);
       assert.equal(res.json().seed.url, 'http://127.0.0.1:8080/');
+    } finally {
+      await t.close();
+    }
+  });
+});
+
+describe('a burst of seed removals', () => {
+  test('is rate-limited like submissions, per client, with a clear 429 and Retry-After', async () => {
+    const t = await createTestApp();
+    try {
+      const codes: number[] = [];
+      let last;
+      for (let i = 0; i < 70; i++) {
+        last = await t.app.inject({ method: 'DELETE', url: `/api/seeds/${i + 1}` });
+        codes.push(last.statusCode);
+      }
+      assert.equal(codes.filter((c) => c === 404).length, 60, 'the first 60 are answered (none of these seeds exists)');
+      assert.equal(last!.statusCode, 429);
+      assert.deepEqual(last!.json(), { error: 'rate-limited', message: 'too many removals at once; try again in 1 s' });
+      assert.equal(last!.headers['retry-after'], '1');
+      const other = await t.app.inject({ method: 'DELETE', url: '/api/seeds/1', remoteAddress: '127.0.0.9' });
+      assert.equal(other.statusCode, 404, 'another client has its own allowance');
+      const adding = await t.app.inject({ method: 'POST', url: '/api/seeds', payload: { url: 'https://example.org/' } });
+      assert.equal(adding.statusCode, 201, 'removals and submissions are counted apart');
     } finally {
       await t.close();
     }

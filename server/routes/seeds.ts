@@ -1,42 +1,124 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { nextRefreshAt } from '../../crawler/frontier/refresh.ts';
 import { checkUrl } from '../../crawler/frontier/url.ts';
-import type { Scope, SeedRow } from '../../db/seeds.ts';
-import { errorSchema, HttpError } from '../plugins/error-handler.ts';
+import type { SeedRow } from '../../db/seeds.ts';
+import { SCOPES, type Scope } from '../../shared/enumerations.ts';
+import { nullableString, stringEnum } from '../../shared/json-schema.ts';
+import { ErrorBodySchema, HttpError } from '../plugins/error-handler.ts';
+import { onInvalid } from '../plugins/strict-input.ts';
 import { RateLimiter } from '../rate-limiter.ts';
+import { MAX_LABELS_PER_SEED } from '../../db/seed-labels.ts';
+import { checkLabels } from '../capture/label-input.ts';
+import { toLabel } from '../capture/label.ts';
+import { MAX_TITLE_CHARS } from '../capture/import-plan.ts';
 
-/** How many seeds one client may submit: a burst of 60 (a pasted list), then one a second. */
+/** How many seeds one client may submit, and as many it may remove: a burst of 60 (a pasted list), then one a second. */
 export const SEED_RATE = { burst: 60, perSecond: 1 };
 
 /** Defaults for a seed, in one place (../shared/API.md). */
 export const SEED_DEFAULTS = { depth: 2, scope: 'host' as Scope };
 
-const seedSchema = {
-  type: 'object',
-  properties: {
-    id: { type: 'integer' },
-    url: { type: 'string' },
-    host: { type: 'string' },
-    depth: { type: 'integer' },
-    scope: { type: 'string' },
-    createdAt: { type: 'string' },
-    found: { type: 'integer' },
-    fetched: { type: 'integer' },
-    queued: { type: 'integer' },
-    failed: { type: 'integer' },
-    lastCrawledAt: { type: ['string', 'null'] },
-    nextCrawlAt: { type: ['string', 'null'] },
-    doneAt: { type: ['string', 'null'] },
-  },
-  required: ['id', 'url', 'depth', 'scope', 'createdAt'],
-} as const;
+/** The refusal of a `url` that is not text (or is too long for any URL); the text itself is judged by checkUrl. */
+export const URL_FIELD = onInvalid('malformed', 'url must be a string such as "https://example.org/"');
+
+/** A seed as the API shows it (docs/api.md, `Seed`). */
+export const SeedSchema = Type.Object({
+  id: Type.Integer(),
+  url: Type.String(),
+  host: Type.String(),
+  depth: Type.Integer(),
+  scope: stringEnum(SCOPES),
+  createdAt: Type.String(),
+  /** URLs discovered under this seed. */
+  found: Type.Integer(),
+  /** Stored pages. */
+  fetched: Type.Integer(),
+  /** URLs waiting or in flight. */
+  queued: Type.Integer(),
+  /** URLs given up on. */
+  failed: Type.Integer(),
+  /** When the seed's own page was last fetched, or null. */
+  lastCrawledAt: nullableString(),
+  /** When the crawler will crawl it again on its own; null while it is crawled, before its first fetch, or with refresh off. */
+  nextCrawlAt: nullableString(),
+  /** When its crawl finished (its last URL, once something was found and nothing is left queued); null while it runs or before it starts. */
+  doneAt: nullableString(),
+  /** An imported bookmark's title (or one given with the seed), or null. */
+  title: nullableString(),
+  /** An imported bookmark's folder path ("Bookmarks bar / Dev"), or null. */
+  folder: nullableString(),
+  /** The seed's labels, sorted. */
+  labels: Type.Array(Type.String()),
+});
+export type Seed = Static<typeof SeedSchema>;
+
+/**
+ * A list of labels as a request sends them (POST /api/seeds, PUT /api/seeds/:id/labels, an import):
+ * at most MAX_LABELS_PER_SEED strings. Whether each folds to a label is checkLabels' call (the
+ * message names the one refused).
+ */
+export function labelListField(module: string, options: Record<string, unknown> = {}) {
+  const refusal = onInvalid('invalid-label', `${module}: labels must be an array of at most ${MAX_LABELS_PER_SEED} strings such as ["rust", "dev-tools"]`);
+  return Type.Array(Type.String({ maxLength: 200, ...refusal }), { maxItems: MAX_LABELS_PER_SEED, ...options, ...refusal });
+}
+
+/** The body of `POST /api/seeds`; a missing url is refused by checkUrl (`missing`), like an empty one. */
+export const NewSeedSchema = Type.Object({
+  url: Type.Optional(Type.String({ maxLength: 100_000, ...URL_FIELD })),
+  depth: Type.Optional(Type.Integer({
+    minimum: 0, maximum: 10, ...onInvalid('invalid-depth', 'depth must be an integer from 0 to 10 (links followed from the seed)'),
+  })),
+  scope: Type.Optional(stringEnum(SCOPES, onInvalid('invalid-scope', 'scope must be "path", "host", "domain" or "any"'))),
+  /** The seed's title, as a bookmark's (cut to MAX_TITLE_CHARS characters; blank: none). */
+  title: Type.Optional(Type.String({ maxLength: 1000, ...onInvalid('invalid-title', 'seeds: title must be a string of at most 1000 characters') })),
+  labels: Type.Optional(labelListField('seeds')),
+}, { additionalProperties: false });
+export type NewSeed = Static<typeof NewSeedSchema>;
+
+/** What `DELETE /api/seeds/:id` answers. */
+export const RemovedSeedSchema = Type.Object({ removed: Type.Object({ id: Type.Integer(), url: Type.String() }) });
+export type RemovedSeed = Static<typeof RemovedSeedSchema>['removed'];
+
+/** Most seeds one `GET /api/seeds` answers; `offset` pages through the rest. */
+export const MAX_SEED_PAGE = 500;
+/** The furthest `offset` of `GET /api/seeds` (past any import's size, several times over). */
+export const MAX_SEED_OFFSET = 1_000_000;
+
+/** The query of `GET /api/seeds`: one label's seeds, and which page of them (newest first). */
+export const SeedListQuerySchema = Type.Object({
+  label: Type.Optional(Type.String({
+    maxLength: 200, ...onInvalid('invalid-query', 'seeds: label must be given once, as text of at most 200 characters'),
+  })),
+  limit: Type.Integer({
+    minimum: 1, maximum: MAX_SEED_PAGE, default: MAX_SEED_PAGE,
+    ...onInvalid('invalid-query', `seeds: limit must be an integer from 1 to ${MAX_SEED_PAGE}`),
+  }),
+  offset: Type.Integer({
+    minimum: 0, maximum: MAX_SEED_OFFSET, default: 0,
+    ...onInvalid('invalid-query', `seeds: offset must be an integer from 0 to ${MAX_SEED_OFFSET}`),
+  }),
+});
+export type SeedListQuery = Static<typeof SeedListQuerySchema>;
+
+/** What `GET /api/seeds` answers: one page of seeds, and how many there are in all (with the label, if one was given). */
+export const SeedListSchema = Type.Object({ seeds: Type.Array(SeedSchema), total: Type.Integer() });
+export type SeedList = Static<typeof SeedListSchema>;
+
+/** What `POST /api/seeds` and `PUT /api/seeds/:id/labels` answer: the seed as it now is. */
+export const SeedAnswerSchema = Type.Object({ seed: SeedSchema });
+/** A seed's id in a path (`/api/seeds/:id`, `/api/seeds/:id/labels`). */
+export const SeedIdSchema = Type.Object({
+  id: Type.Integer({ minimum: 1, ...onInvalid('invalid-id', 'the seed id must be a whole number from 1 up, as GET /api/seeds lists it') }),
+});
 
 /**
  * A seed as the API shows it. `nextCrawlAt`: when the crawler will crawl it again on its own
  * (CRAWL_REFRESH after its last crawl; null while it is being crawled, or with refresh off).
  * `doneAt`: when its crawl finished (nothing left queued), null while it runs or before it starts.
  */
-function toApi(seed: SeedRow, refreshMs: number) {
+export function toApi(seed: SeedRow, refreshMs: number): Seed {
   const last = seed.lastCrawledAt;
   const next = nextRefreshAt({ lastFetchedAt: last, pending: seed.queued > 0 }, refreshMs);
   return {
@@ -54,58 +136,56 @@ function toApi(seed: SeedRow, refreshMs: number) {
     nextCrawlAt: next === null ? null : new Date(next).toISOString(),
     // Done: something was found and nothing is left queued; when its last URL was finished.
     doneAt: seed.queued === 0 && seed.found > 0 && seed.lastFinishedAt !== null ? new Date(seed.lastFinishedAt).toISOString() : null,
+    title: seed.title,
+    folder: seed.folder,
+    labels: seed.labels,
   };
 }
 
-interface SeedBody { url?: string; depth?: number; scope?: Scope }
+/** Refuses a client that changes seeds faster than SEED_RATE allows: 429 with Retry-After. */
+function throttle(limiter: RateLimiter, request: FastifyRequest, what: string): void {
+  const waitMs = limiter.take(request.ip, Date.now());
+  if (waitMs === 0) return;
+  const seconds = Math.ceil(waitMs / 1000);
+  throw new HttpError(429, 'rate-limited', `too many ${what} at once; try again in ${seconds} s`, { 'retry-after': String(seconds) });
+}
 
 /**
- * `POST /api/seeds`, `GET /api/seeds` and `DELETE /api/seeds/:id`: what a person asks Lantern to crawl.
+ * `POST /api/seeds`, `GET /api/seeds` and `DELETE /api/seeds/:id`: what a person asks Lantern to crawl
+ * (server/routes/capture.ts has imports and labels).
  * Removing only marks the seed; the crawler primary (the single writer of URLs and pages) undoes its work.
  */
-export async function seedRoutes(app: FastifyInstance): Promise<void> {
-  const limiter = new RateLimiter(SEED_RATE.burst, SEED_RATE.perSecond);
-  app.post<{ Body: SeedBody }>('/api/seeds', {
+export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const adding = new RateLimiter(SEED_RATE.burst, SEED_RATE.perSecond);
+  const removing = new RateLimiter(SEED_RATE.burst, SEED_RATE.perSecond);
+
+  app.post('/api/seeds', {
     bodyLimit: 16 * 1024,
-    schema: {
-      body: {
-        type: 'object',
-        properties: {
-          url: { type: 'string', maxLength: 100_000 },
-          depth: { type: 'integer', minimum: 0, maximum: 10 },
-          scope: { type: 'string', enum: ['path', 'host', 'domain', 'any'] },
-        },
-        additionalProperties: false,
-      },
-      response: { 200: { type: 'object', properties: { seed: seedSchema } }, 201: { type: 'object', properties: { seed: seedSchema } }, '4xx': errorSchema },
-    },
+    schema: { body: NewSeedSchema, response: { 200: SeedAnswerSchema, 201: SeedAnswerSchema, '4xx': ErrorBodySchema } },
   }, async (request, reply) => {
-    const waitMs = limiter.take(request.ip, Date.now());
-    if (waitMs > 0) {
-      reply.header('retry-after', String(Math.ceil(waitMs / 1000)));
-      throw new HttpError(429, 'rate-limited', `too many seeds at once; try again in ${Math.ceil(waitMs / 1000)} s`);
-    }
+    throttle(adding, request, 'seeds');
     const checked = checkUrl(request.body.url, { allowPrivate: app.config.allowPrivate });
     if (!checked.ok) throw new HttpError(400, checked.code, checked.message);
+    const labels = checkLabels(request.body.labels ?? []);
+    const title = request.body.title?.trim();
     const { seed, created } = app.seeds.upsertSeed({
       url: checked.url,
       origin: checked.origin,
       depth: request.body.depth ?? SEED_DEFAULTS.depth,
       scope: request.body.scope ?? SEED_DEFAULTS.scope,
+      ...(title ? { title: Array.from(title).slice(0, MAX_TITLE_CHARS).join('') } : {}),
     }, Date.now());
+    if (labels.length > 0) app.seedLabels.addLabels(seed.id, labels);
     app.crawler.notifySeeds();
-    return reply.code(created ? 201 : 200).send({ seed: toApi(seed, app.config.crawlRefreshMs) });
+    const stored = labels.length > 0 ? app.seeds.getSeed(seed.id)! : seed;
+    return reply.code(created ? 201 : 200).send({ seed: toApi(stored, app.config.crawlRefreshMs) });
   });
 
-  app.delete<{ Params: { id: number } }>('/api/seeds/:id', {
-    schema: {
-      params: { type: 'object', properties: { id: { type: 'integer', minimum: 1 } }, required: ['id'] },
-      response: {
-        200: { type: 'object', properties: { removed: { type: 'object', properties: { id: { type: 'integer' }, url: { type: 'string' } } } } },
-        '4xx': errorSchema,
-      },
-    },
+  app.delete('/api/seeds/:id', {
+    schema: { params: SeedIdSchema, response: { 200: RemovedSeedSchema, '4xx': ErrorBodySchema } },
   }, async (request) => {
+    throttle(removing, request, 'removals');
     const removed = app.seeds.markSeedRemoved(request.params.id, Date.now());
     if (!removed) throw new HttpError(404, 'unknown-seed', `seeds: no seed ${request.params.id} (removed already?); see GET /api/seeds`);
     app.crawler.notifySeeds();
@@ -113,6 +193,12 @@ export async function seedRoutes(app: FastifyInstance): Promise<void> {
   });
 
   app.get('/api/seeds', {
-    schema: { response: { 200: { type: 'object', properties: { seeds: { type: 'array', items: seedSchema } } } } },
-  }, async () => ({ seeds: app.seeds.listSeeds().map((s) => toApi(s, app.config.crawlRefreshMs)) }));
+    schema: { querystring: SeedListQuerySchema, response: { 200: SeedListSchema, '4xx': ErrorBodySchema } },
+  }, async (request) => {
+    const { limit, offset } = request.query;
+    // A label that folds to nothing is no label any seed carries: an empty list, not every seed.
+    const label = request.query.label === undefined ? undefined : (toLabel(request.query.label) ?? '');
+    const seeds = app.seeds.listSeeds({ limit, offset, label });
+    return { seeds: seeds.map((s) => toApi(s, app.config.crawlRefreshMs)), total: app.seeds.countSeeds(label) };
+  });
 }

@@ -6,12 +6,14 @@
  *   for those words in titles and headings, each page weighted by how good it is (linked to, not
  *   mostly links). When no title or heading has the words side by side, the last word is completed
  *   with words of those pages; with no such page, with words of the whole title index. The typed
- *   text is always kept as it is, operators included (`site:docs.python.org list compre`).
+ *   text is always kept as it is, operators included (`site:docs.python.org list compre`), and its
+ *   site:, label: and filetype: filters keep only their pages.
  * - Page suggestions are pages whose title has every typed word (the last as a prefix, a long word
  *   within a typo): a title with its site, which the app opens directly.
  * Bounded: one title-index search (POSTINGS_BUDGET), one read of at most CANDIDATE_PAGES titles.
  */
-import type { FtsSearch } from './fts-search.ts';
+import type { FtsSearch, HostFilters } from './fts-search.ts';
+import { hasCaptureFilters } from './capture-filters.ts';
 import { foldCase } from '../../shared/identifiers.ts';
 import { completePhrases, completeWord, foldedWords } from './phrase-completion.ts';
 import type { CandidatePage } from './phrase-completion.ts';
@@ -75,8 +77,9 @@ export class Completions {
     const typo = hits.length === 0 && searched.length > 0;
     if (typo) hits = search(true);
     let ids = hits.map((h) => h.id);
-    if (ids.length > 0 && (parsed.sites.length > 0 || parsed.excludedSites.length > 0)) {
-      const ok = this.#fts.withinHosts(ids, { sites: parsed.sites, excludedSites: parsed.excludedSites });
+    const filters: HostFilters = { sites: parsed.sites, excludedSites: parsed.excludedSites, labels: parsed.labels, fileTypes: parsed.fileTypes };
+    if (ids.length > 0 && (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters))) {
+      const ok = this.#fts.withinHosts(ids, filters);
       ids = ids.filter((id) => ok.has(id));
     }
     const texts = this.#fts.shortTexts(ids);

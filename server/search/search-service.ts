@@ -43,6 +43,7 @@ import { QuerySpelling } from './query-spelling.ts';
 import { foldFlags } from './site-folding.ts';
 import { ANCHOR_CANDIDATES, FEW_RESULTS } from './search-options.ts';
 import type { RankingOptions, SearchOptions } from './search-options.ts';
+import { CaptureSearch, hasCaptureFilters } from './capture-filters.ts';
 
 /** A query with nothing searchable in it (the API answers 400 bad-query with the message). */
 export class BadQueryError extends Error {
@@ -95,6 +96,7 @@ export class SearchService {
   readonly #completions: Completions;
   readonly #spelling: QuerySpelling;
   readonly #ranking: RankingOptions;
+  readonly #capture: CaptureSearch;
   #timer: NodeJS.Timeout | undefined;
 
   /**
@@ -107,6 +109,7 @@ export class SearchService {
     ranking?: Partial<RankingOptions>;
   } = {}) {
     this.#fts = new FtsSearch(db);
+    this.#capture = new CaptureSearch(db);
     this.#prefixes = new FtsPrefixes(this.#fts);
     this.#titles = new TitleIndex(pageQueries(db), { chunkRows: opts.chunkRows, snapshot: opts.snapshot });
     this.#refreshIntervalMs = opts.refreshIntervalMs ?? 500;
@@ -216,7 +219,7 @@ export class SearchService {
     if (typed.items.length === 0) {
       throw new BadQueryError(typed.text === ''
         ? 'search: type some words to search for'
-        : 'search: nothing to search for (only operators, excluded words or site: filters)');
+        : 'search: nothing to search for (only operators, excluded words or site:, label: or filetype: filters)');
     }
     const parsed = this.#prefixes.apply(typed);
     const depth = Math.max(CANDIDATES, offset + limit);
@@ -246,9 +249,12 @@ export class SearchService {
     const folds = foldFlags(page.map((r) => meta.get(r.id)!.host), sites);
     // A page that said nosnippet shows no text of its own: no snippet is made for it.
     const snippets = this.#fts.snippets(attempt.match, page.filter((r) => !meta.get(r.id)!.nosnippet).map((r) => r.id));
+    const capture = this.#capture.meta(page.map((r) => r.id));
     const results: SearchResult[] = page.map((r, i) => {
       const m = meta.get(r.id) as PageMeta;
       const marked = snippets.get(r.id);
+      const c = capture.get(r.id);
+      const fileType = c?.fileType ?? 'html';
       return {
         url: m.url,
         title: withoutPermalinks(m.title),
@@ -258,6 +264,9 @@ export class SearchService {
         fetchedAt: new Date(m.fetchedAt).toISOString(),
         stored: !m.noarchive,
         folded: folds[i],
+        labels: c?.labels ?? [],
+        fileType,
+        page: fileType === 'pdf' && marked !== undefined && !m.nosnippet ? this.#capture.pageOf(r.id, marked, MARK_START, MARK_END) : null,
       };
     });
     const response: SearchResponse = {
@@ -289,7 +298,7 @@ export class SearchService {
     const title = this.#titles.search(q.words, { prefixLast: q.prefixLast, limit: depth, combineWith: mode === 'and' ? 'AND' : 'OR' });
     const hits = title.hits;
     const match = matchExpression(parsed, mode) as string;
-    const filters: HostFilters = { sites: parsed.sites, excludedSites: parsed.excludedSites };
+    const filters: HostFilters = { sites: parsed.sites, excludedSites: parsed.excludedSites, labels: parsed.labels, fileTypes: parsed.fileTypes };
     const ftsTotal = this.#fts.count(match, COUNT_CAP, filters);
     const ftsIds = this.#ranked(parsed, mode, match, ftsTotal, depth, q.want, filters);
     const identMatch = identExpression(parsed, mode);
@@ -302,7 +311,7 @@ export class SearchService {
     const extrasAllowed = mode === 'or' || title.complete;
     const inTop = new Set(ftsIds);
     let outside = hits.filter((h) => !inTop.has(h.id)).map((h) => h.id);
-    if (outside.length > 0 && (filters.sites.length > 0 || filters.excludedSites.length > 0)) {
+    if (outside.length > 0 && (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters))) {
       const ok = this.#fts.withinHosts(outside, filters);
       outside = outside.filter((id) => ok.has(id));
     }
@@ -369,7 +378,7 @@ export class SearchService {
     if (!this.#ranking.anchors) return [];
     let ids = this.#fts.anchorTop(matchExpression(parsed, 'or') as string, ANCHOR_CANDIDATES);
     if (ids.length === 0) return ids;
-    if (filters.sites.length > 0 || filters.excludedSites.length > 0) {
+    if (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters)) {
       const ok = this.#fts.withinHosts(ids, filters);
       ids = ids.filter((id) => ok.has(id));
     }

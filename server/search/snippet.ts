@@ -4,12 +4,7 @@
  * the title index, built here from stored text around the first matched word.
  */
 import { foldCase } from '../../shared/identifiers.ts';
-
-/** One piece of a snippet: plain text, `match` when it is a matched word. */
-export interface SnippetPiece {
-  text: string;
-  match: boolean;
-}
+import type { SnippetPiece } from './types.ts';
 
 /** Turns a string with `start`/`end` markers around matches into pieces (stray markers are dropped). */
 export function piecesFromMarked(marked: string, start = '\u0001', end = '\u0002'): SnippetPiece[] {

@@ -1,69 +1,87 @@
 /**
  * The shapes of search answers, as docs/api.md (Search) defines them for GET /api/search and
- * GET /api/suggest.
+ * GET /api/suggest: TypeBox schemas that the routes answer with, and the types derived from them that
+ * the search service builds and the web app reads.
  */
-import type { SnippetPiece } from './snippet.ts';
+import { Type, type Static } from '@sinclair/typebox';
+import { FILE_TYPES } from '../../shared/enumerations.ts';
+import { nullableInteger, nullableString, stringEnum } from '../../shared/json-schema.ts';
+
+/** One piece of a snippet: plain text, `match` when it is a matched word (never HTML). */
+export const SnippetPieceSchema = Type.Object({ text: Type.String(), match: Type.Boolean() });
+export type SnippetPiece = Static<typeof SnippetPieceSchema>;
 
 /** One search result. */
-export interface SearchResult {
-  url: string;
-  title: string;
-  host: string;
-  snippet: SnippetPiece[];
+export const SearchResultSchema = Type.Object({
+  url: Type.String(),
+  title: Type.String(),
+  host: Type.String(),
+  snippet: Type.Array(SnippetPieceSchema),
   /** Fused ranking score (higher is better; comparable only within one response). */
-  score: number;
+  score: Type.Number(),
   /** ISO 8601, UTC. */
-  fetchedAt: string;
+  fetchedAt: Type.String(),
   /** Whether its stored text may be shown (GET /api/pages): false when the page said noarchive. */
-  stored: boolean;
+  stored: Type.Boolean(),
   /**
    * The third or later result of its site on this page, when the matches span several sites: the app
    * folds it under that site's first results ("more from this site"), so one site cannot fill a page.
    */
-  folded: boolean;
-}
+  folded: Type.Boolean(),
+  /** Labels of the seed that found it (or of its own seed): the label: it came from. */
+  labels: Type.Array(Type.String()),
+  /** What kind of document it is. */
+  fileType: stringEnum(FILE_TYPES),
+  /** For a PDF, the page its snippet comes from (1-based), else null. */
+  page: nullableInteger(),
+});
+export type SearchResult = Static<typeof SearchResultSchema>;
 
 /** A spelling correction of the query, from the index's own words (spelling.ts). */
-export interface Correction {
+export const CorrectionSchema = Type.Object({
   /** The corrected query text (operators and the other words as typed). */
-  query: string;
+  query: Type.String(),
   /**
    * true: the query as typed matched nothing, so the results are the correction's ("Showing results
    * for …; search instead for …"); false: the query found little and the correction is offered ("Did you mean …").
    */
-  applied: boolean;
-}
+  applied: Type.Boolean(),
+});
+export type Correction = Static<typeof CorrectionSchema>;
 
 /** The answer to a search. */
-export interface SearchResponse {
+export const SearchResponseSchema = Type.Object({
   /** The query as searched (trimmed, cut to 1000 characters). */
-  query: string;
+  query: Type.String(),
   /** Matching pages; counted up to a cap (see SearchService), so a very large total is a lower bound. */
-  total: number;
-  tookMs: number;
+  total: Type.Integer(),
+  tookMs: Type.Number(),
   /** 'and': every word matched; 'or': nothing matched them all, so pages matching any are shown. */
-  mode: 'and' | 'or';
+  mode: stringEnum(['and', 'or']),
   /** Said to the person when the query was changed or relaxed (OR fallback, typo correction, cut). */
-  notice: string | null;
+  notice: nullableString(),
   /** True while the title index is still being built (results may miss title-only matches). */
-  indexing: boolean;
+  indexing: Type.Boolean(),
   /** A spelling correction, when the query found nothing or little and a close query finds more; else null. */
-  correction: Correction | null;
-  results: SearchResult[];
-}
+  correction: Type.Union([CorrectionSchema, Type.Null()]),
+  results: Type.Array(SearchResultSchema),
+});
+export type SearchResponse = Static<typeof SearchResponseSchema>;
 
 /** One suggestion: a query completion ('term': search for `text`) or a page ('title': open `url`). */
-export interface Suggestion {
-  text: string;
-  kind: 'title' | 'term';
+export const SuggestionSchema = Type.Object({
+  text: Type.String(),
+  kind: stringEnum(['title', 'term']),
   /** The page, for title suggestions. */
-  url?: string;
+  url: Type.Optional(Type.String()),
   /** The page's site (host[:port]), for title suggestions. */
-  host?: string;
-}
+  host: Type.Optional(Type.String()),
+});
+export type Suggestion = Static<typeof SuggestionSchema>;
 
 /** The answer to a suggest request. */
-export interface SuggestResponse {
-  query: string;
-  suggestions: Suggestion[];
-}
+export const SuggestResponseSchema = Type.Object({ query: Type.String(), suggestions: Type.Array(SuggestionSchema) });
+export type SuggestResponse = Static<typeof SuggestResponseSchema>;
+
+/** The same suggestions in the OpenSearch format a browser reads (`/api/suggest?format=opensearch`): [query, [text, ...]]. */
+export const OpenSearchSuggestionsSchema = Type.Tuple([Type.String(), Type.Array(Type.String())]);

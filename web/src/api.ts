@@ -1,88 +1,24 @@
 // Typed client for Lantern's JSON API (docs/api.md). Every call takes an optional AbortSignal so that
 // views can cancel stale requests; every failure becomes an ApiError carrying the server's code and message.
+import { announceSignedOut } from './signed-out.ts';
 
-/** Crawler process state as reported by `/api/status`. */
-export type CrawlerState = 'starting' | 'running' | 'restarting' | 'stopped';
-
-/** `GET /api/status`: crawl-wide counters. */
-export interface Status {
-  pages: number;
-  indexed: number;
-  queued: number;
-  inFlight: number;
-  workers: number;
-  fetchRatePerMin: number;
-  crawler: CrawlerState;
-  searchReady: boolean;
-  lastError: string | null;
-}
-
-/** How far a seed's crawl may wander from the seed's host. */
-export type Scope = 'path' | 'host' | 'domain' | 'any';
-
-/** A seed URL with its crawl progress. */
-export interface Seed {
-  id: number | string;
-  url: string;
-  host: string;
-  depth: number;
-  scope: Scope;
-  createdAt: string;
-  found: number;
-  fetched: number;
-  queued: number;
-  failed: number;
-  /** When the seed's own page was last fetched, or null. */
-  lastCrawledAt: string | null;
-  /** When the crawler will crawl it again on its own; null while it is crawled or with refresh off. */
-  nextCrawlAt: string | null;
-  /** When its crawl finished (nothing left queued), or null while it runs or before it started. */
-  doneAt: string | null;
-}
-
-// The search shapes are the server's own types (type-only imports: nothing of the server is bundled).
-export type { SnippetPiece } from '../../server/search/snippet.ts';
-export type { Correction, SearchResponse, SearchResult, Suggestion, SuggestResponse } from '../../server/search/types.ts';
+// Every shape of the API is the server's own, taken from the schema that validates or serializes it
+// (type-only imports: nothing of the server is bundled). This file declares none of its own.
+export type { CrawlerState, DelaySource, DomainState, Scope } from '../../shared/enumerations.ts';
+export type { Status, DomainsResponse, HostRequestsResponse } from '../../server/routes/crawl.ts';
+export type { Seed, NewSeed, RemovedSeed, SeedList } from '../../server/routes/seeds.ts';
+export type { ImportRequest, ImportResult, ImportRefusal, LabelCount, LabelList } from '../../server/routes/capture.ts';
+export type { StoredPage } from '../../server/routes/pages.ts';
+export type { Correction, SnippetPiece, SearchResponse, SearchResult, Suggestion, SuggestResponse } from '../../server/search/types.ts';
+export type { DomainInfo as Domain, RobotsInfo, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
+export type { ErrorBody } from '../../server/plugins/error-handler.ts';
+export type { Session } from '../../server/routes/session.ts';
+import type { DomainsResponse, HostRequestsResponse, Status } from '../../server/routes/crawl.ts';
+import type { NewSeed, RemovedSeed, Seed, SeedList } from '../../server/routes/seeds.ts';
+import type { ImportRequest, ImportResult, LabelCount, LabelList } from '../../server/routes/capture.ts';
+import type { StoredPage } from '../../server/routes/pages.ts';
 import type { SearchResponse, SuggestResponse } from '../../server/search/types.ts';
-
-// So are the crawler's per-host shapes (crawler/coordination/protocol.ts).
-export type { DelaySource, DomainInfo as Domain, DomainState, RobotsInfo, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
-import type { DomainInfo as Domain, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
-
-/** `GET /api/domains` response; `now` is the server's clock, used to correct client clock skew. */
-export interface DomainsResponse {
-  domains: Domain[];
-  now: string;
-}
-
-/** `GET /api/domains/:host/requests` response (oldest first). */
-export interface HostRequestsResponse {
-  host: string;
-  requests: HostRequest[];
-}
-
-/** A page's stored text (`GET /api/pages?url=`): what Lantern indexed, as plain text. */
-export interface StoredPage {
-  url: string;
-  finalUrl: string;
-  host: string;
-  title: string;
-  description: string;
-  headings: string[];
-  text: string;
-  /** The text was longer than the answer carries. */
-  truncated: boolean;
-  lang: string | null;
-  status: number;
-  fetchedAt: string;
-}
-
-/** Body of `POST /api/seeds`. */
-export interface NewSeed {
-  url: string;
-  depth?: number;
-  scope?: Scope;
-}
+import type { ErrorBody } from '../../server/plugins/error-handler.ts';
 
 /** A failed API call: `code` is the API's error code (or `network`/`http-<status>`), `message` is for people. */
 export class ApiError extends Error {
@@ -128,7 +64,8 @@ async function requestWithStatus<T>(path: string, init: RequestInit): Promise<{ 
     body = null;
   }
   if (!response.ok) {
-    const err = (body ?? {}) as { error?: unknown; message?: unknown };
+    if (response.status === 401) announceSignedOut(); // the app shows the sign-in page
+    const err = (body ?? {}) as Partial<Record<keyof ErrorBody, unknown>>;
     const code = typeof err.error === 'string' ? err.error : `http-${response.status}`;
     const message =
       typeof err.message === 'string' && err.message !== ''
@@ -158,9 +95,9 @@ export function suggest(q: string, signal?: AbortSignal, limit = 8): Promise<Sug
   return request<SuggestResponse>(`/api/suggest?${params}`, { signal });
 }
 
-/** Lists seeds, newest first. */
-export async function listSeeds(signal?: AbortSignal): Promise<Seed[]> {
-  return (await request<{ seeds: Seed[] }>('/api/seeds', { signal })).seeds;
+/** Lists seeds, newest first: the first 500, and how many there are. */
+export function listSeeds(signal?: AbortSignal): Promise<SeedList> {
+  return request<SeedList>('/api/seeds', { signal });
 }
 
 /** Adds (or re-submits) a seed; `created` is false when the URL was already a seed and got updated. */
@@ -175,8 +112,8 @@ export async function addSeed(seed: NewSeed, signal?: AbortSignal): Promise<{ se
 }
 
 /** Removes a seed: the crawler stops fetching what it found, and its pages leave search. */
-export async function removeSeed(id: Seed['id'], signal?: AbortSignal): Promise<{ id: number; url: string }> {
-  return (await request<{ removed: { id: number; url: string } }>(`/api/seeds/${encodeURIComponent(String(id))}`, { method: 'DELETE', signal })).removed;
+export async function removeSeed(id: Seed['id'], signal?: AbortSignal): Promise<RemovedSeed> {
+  return (await request<{ removed: RemovedSeed }>(`/api/seeds/${encodeURIComponent(String(id))}`, { method: 'DELETE', signal })).removed;
 }
 
 /** The text Lantern stored for a searchable page. */
@@ -192,4 +129,26 @@ export function listDomains(signal?: AbortSignal): Promise<DomainsResponse> {
 /** Fetches the last requests made to one host (oldest first). */
 export function hostRequests(host: string, signal?: AbortSignal): Promise<HostRequestsResponse> {
   return request<HostRequestsResponse>(`/api/domains/${encodeURIComponent(host)}/requests`, { signal });
+}
+
+/** Imports a bookmark export (or a list of URLs) as seeds. */
+export function importBookmarks(body: ImportRequest, signal?: AbortSignal): Promise<ImportResult> {
+  return request<ImportResult>('/api/seeds/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+}
+
+/** Sets a seed's labels; answers the seed as it now is. */
+export async function setSeedLabels(id: Seed['id'], labels: string[], signal?: AbortSignal): Promise<Seed> {
+  return (await request<{ seed: Seed }>(`/api/seeds/${encodeURIComponent(String(id))}/labels`, {
+    method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ labels }), signal,
+  })).seed;
+}
+
+/** Every label in use, with how many seeds carry it. */
+export async function listLabels(signal?: AbortSignal): Promise<LabelCount[]> {
+  return (await request<LabelList>('/api/labels', { signal })).labels;
+}
+
+/** Lists the seeds carrying a label, newest first (the first 500, and how many there are). */
+export function listSeedsWithLabel(label: string, signal?: AbortSignal): Promise<SeedList> {
+  return request<SeedList>(`/api/seeds?${new URLSearchParams({ label })}`, { signal });
 }

@@ -8,6 +8,9 @@ import { SearchView } from './views/search-view.tsx';
 import { SeedsView } from './views/seeds-view.tsx';
 import { StoredView } from './views/stored-view.tsx';
 import { parsePage } from './query.ts';
+import { signOut, useSession } from './session.ts';
+import { SignInView } from './views/sign-in-view.tsx';
+import { SignOutButton } from './components/sign-out-button.tsx';
 
 function normalizePath(path: string): string {
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
@@ -15,9 +18,12 @@ function normalizePath(path: string): string {
 
 /**
  * The app shell: skip link, header with the main navigation, and the current view in `<main>`.
- * After an in-app move to another view, focus goes to that view's search box or heading.
+ * After an in-app move to another view, focus goes to that view's search box or heading. When this
+ * Lantern asks for its secret and the browser is not signed in, the sign-in page stands in for every
+ * view (no view asks the API for anything until then); signed in, the header offers to sign out.
  */
 export function App() {
+  const session = useSession();
   const location = useLocation();
   const path = normalizePath(location.path);
   const mainRef = useRef<HTMLElement>(null);
@@ -32,8 +38,12 @@ export function App() {
     target?.focus({ preventScroll: true });
   }, [path]);
 
+  const info = session.info;
+  const signInNeeded = info !== null && info.required && !info.signedIn;
   let view;
-  if (path === '/') view = <SearchView />;
+  if (info === null) view = null; // asking the server whether a sign-in is needed
+  else if (signInNeeded) view = <SignInView onSignedIn={session.set} />;
+  else if (path === '/') view = <SearchView />;
   else if (path === '/seeds') view = <SeedsView />;
   else if (path === '/domains') view = <DomainsView />;
   else if (path === '/stored') view = <StoredView url={location.params.get('url') ?? ''} query={location.params.get('q') ?? ''} page={parsePage(location.params.get('page'))} />;
@@ -54,7 +64,8 @@ export function App() {
             </svg>
             <span>Lantern</span>
           </Link>
-          <NavBar path={path} />
+          {info !== null && !signInNeeded ? <NavBar path={path} /> : null}
+          {info !== null && info.required && info.signedIn ? <SignOutButton onSignOut={async () => session.set(await signOut())} /> : null}
         </div>
       </header>
       <main id="main" ref={mainRef} tabIndex={-1}>

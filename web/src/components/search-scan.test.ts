@@ -16,6 +16,7 @@ import { crawlerWord } from './status-header.tsx';
 
 const r = (host: string, n: number, folded = false): SearchResult => ({
   url: `http://${host}/p${n}`, title: `${host} ${n}`, host, snippet: [], score: 1, fetchedAt: '2026-12-01T10:00:00.000Z', stored: true, folded,
+  labels: [], fileType: 'html', page: null,
 });
 
 test('folded results move under their site\'s last shown one, which carries the count; hidden until opened', () => {
@@ -60,6 +61,7 @@ test('a seed is starting, crawling, then done', () => {
   const seed: Seed = {
     id: 1, url: 'http://a/', host: 'a', depth: 1, scope: 'host', createdAt: '2026-12-01T10:00:00.000Z', found: 0, fetched: 0,
     queued: 0, failed: 0, lastCrawledAt: null, nextCrawlAt: null, doneAt: null,
+    title: null, folder: null, labels: [],
   };
   assert.equal(seedPhase(seed), 'starting');
   assert.equal(seedPhase({ ...seed, found: 5, fetched: 2, queued: 3 }), 'crawling');

@@ -1,0 +1,212 @@
+/**
+ * The crawler primary without the process: the only place that decides when any host may be contacted
+ * (its Coordinator), with the workers that fetch for it, the server it reports to, and its timers. It is
+ * given a clock, timers and a transport (primary-ports.ts); crawler/primary.ts connects it to cluster,
+ * IPC, signals and the database, and unit tests drive it with fakes. Its parts, one concept each:
+ *  - dispatch-loop.ts: hands due jobs to free worker slots, one wake-up timer for the next due host;
+ *  - flush-pacer.ts: stores results in batches (or at once when urgent);
+ *  - write-outage.ts: waits out a database that refuses writes, with the crawl paused;
+ *  - worker-lifecycle.ts: workers from fork to exit.
+ * Here: the workers' and the server's messages, the snapshot and refresh timers, and how it ends: a
+ * shutdown (no new work, a grace for fetches in flight, the rest returned to the queue, a last flush,
+ * workers stopped, exit 0) or a fatal error (reported, exit 1; the server starts a new primary).
+ */
+import type { Config } from '../../shared/config.ts';
+import { refreshCheckMs } from '../frontier/refresh.ts';
+import type { Coordinator } from './coordinator.ts';
+import { DispatchLoop } from './dispatch-loop.ts';
+import { fatalExit } from './fatal-exit.ts';
+import { FlushPacer } from './flush-pacer.ts';
+import { PRIMARY_TIMING, type Clock, type PrimaryTransport, type TimerHandle, type Timers, type WorkerHandle } from './primary-ports.ts';
+import type { ServerToPrimary, WorkerSettings, WorkerToPrimary } from './protocol.ts';
+import { WorkerLifecycle } from './worker-lifecycle.ts';
+import { WriteOutage } from './write-outage.ts';
+
+/** What the primary asks of its Coordinator. */
+export type PrimaryCoordinator = Pick<Coordinator,
+  | 'dispatch' | 'nextWakeAt' | 'hasWrites' | 'flush' | 'takeUrgent' | 'onResult' | 'abandon' | 'inFlightCount'
+  | 'returnInFlight' | 'snapshot' | 'refreshSeeds' | 'syncSeeds' | 'requests'>;
+
+/** What a CrawlPrimary is given. */
+export interface CrawlPrimaryParts<W extends WorkerHandle> {
+  coordinator: PrimaryCoordinator;
+  config: Pick<Config, 'crawlWorkers' | 'crawlRefreshMs' | 'dataDir'>;
+  /** What every worker is told when it is ready. */
+  settings: WorkerSettings;
+  /** Fetches a worker runs at once (FETCH_DEFAULTS.fetchesPerWorker). */
+  slotsPerWorker: number;
+  clock: Clock;
+  timers: Timers;
+  transport: PrimaryTransport<W>;
+  /** The process id, for the server's `started`. */
+  pid: number;
+  /** Closes the database and releases DATA_DIR's lock: the last step of a shutdown, before exit. */
+  release(): void;
+}
+
+/** The crawler primary (see the module comment). */
+export class CrawlPrimary<W extends WorkerHandle> {
+  private readonly workers: WorkerLifecycle<W>;
+  private readonly outage: WriteOutage;
+  private readonly flusher: FlushPacer;
+  private readonly loop: DispatchLoop<W>;
+  private readonly intervals: TimerHandle[] = [];
+  private stopping = false;
+  /** Set during a shutdown's grace: called once no fetch is in flight. */
+  private drained: (() => void) | null = null;
+
+  constructor(private readonly p: CrawlPrimaryParts<W>) {
+    const { clock, timers, transport, coordinator } = p;
+    this.workers = new WorkerLifecycle({ transport, timers, settings: p.settings, slotsPerWorker: p.slotsPerWorker });
+    this.outage = new WriteOutage({
+      clock, timers, dataDir: p.config.dataDir, toServer: (msg) => transport.toServer(msg), log: (line) => transport.log(line),
+      fatal: (message) => this.fatal(message), retry: () => this.flusher.now(),
+    });
+    this.flusher = new FlushPacer({
+      timers, outage: this.outage, flush: () => coordinator.flush(clock()),
+      stored: (count) => transport.toServer({ type: 'pages-stored', count }), afterFlush: () => this.loop.pump(),
+    });
+    this.loop = new DispatchLoop({
+      clock, timers, coordinator, pool: this.workers.pool, outage: this.outage, flusher: this.flusher,
+      send: (worker, job) => transport.toWorker(worker, { type: 'fetch', job }),
+    });
+  }
+
+  /** Forks the workers, starts the snapshot and refresh timers, tells the server it started. */
+  start(): void {
+    const { config, timers } = this.p;
+    for (let i = 0; i < config.crawlWorkers; i++) this.workers.fork();
+    this.intervals.push(timers.setInterval(() => this.sendSnapshot(), PRIMARY_TIMING.snapshotMs));
+    // Seeds whose last crawl is older than CRAWL_REFRESH are crawled again (crawler/frontier/refresh.ts); never at 0.
+    if (config.crawlRefreshMs > 0) this.intervals.push(timers.setInterval(() => this.refresh(), refreshCheckMs(config.crawlRefreshMs)));
+    this.p.transport.toServer({ type: 'started', pid: this.p.pid });
+    this.loop.pump();
+  }
+
+  /** A message from a worker: `ready` (it gets the settings and work) or `done` (its result is applied). */
+  onWorkerMessage(workerId: number, msg: WorkerToPrimary): void {
+    if (msg.type === 'ready') {
+      if (!this.workers.ready(workerId)) return;
+    } else if (msg.type === 'done') {
+      this.workers.done(workerId, msg.result.jobId);
+      this.p.coordinator.onResult(msg.result, this.p.clock(), msg.sinceEndMs);
+      this.checkDrained();
+      // Links to a host with nothing queued are stored at once (the flush pumps): a slot is free for them.
+      if (this.p.coordinator.takeUrgent()) {
+        this.flusher.now();
+        return;
+      }
+      this.flusher.soon();
+    }
+    this.loop.pump();
+  }
+
+  /** A worker exited: its jobs go back to their queues and, unless the crawl is stopping, another worker starts. */
+  onWorkerExit(workerId: number, code: number | null, signal: string | null): void {
+    const pid = this.workers.worker(workerId)?.pid;
+    const how = signal ?? `code ${code}`;
+    for (const jobId of this.workers.exited(workerId)) {
+      this.p.coordinator.abandon(jobId, this.p.clock(), `the worker fetching it died (${how})`);
+    }
+    this.checkDrained();
+    if (this.stopping) return;
+    this.p.transport.log(`crawler: worker ${pid} died (${how}); starting another`);
+    this.workers.fork();
+    this.flusher.soon();
+  }
+
+  /** A message from the server: seeds changed, a host's timeline asked for, or stop. */
+  onServerMessage(msg: ServerToPrimary): void {
+    const { coordinator, transport } = this.p;
+    switch (msg.type) {
+      case 'seeds-changed':
+        try {
+          coordinator.syncSeeds(this.p.clock());
+        } catch (err) {
+          // The seeds are in the database; a new primary reads them at start.
+          this.fatal(`could not queue the new seeds (${(err as Error).message}); restarting the crawler`);
+          return;
+        }
+        this.loop.pump();
+        break;
+      case 'requests':
+        transport.toServer({ type: 'requests', reqId: msg.reqId, requests: coordinator.requests(msg.origin) });
+        break;
+      case 'shutdown':
+        void this.shutdown('asked by the server');
+        break;
+    }
+  }
+
+  /**
+   * Stops handing out work, gives in-flight fetches PRIMARY_TIMING.shutdownGraceMs to finish (their
+   * results are stored), returns the rest to the queue, stores what is queued, stops the workers,
+   * releases the database and exits 0. A second call (or one after a fatal error) does nothing.
+   */
+  async shutdown(why: string): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    const { coordinator, transport, timers } = this.p;
+    this.loop.stop();
+    this.outage.stop();
+    for (const timer of this.intervals) timers.clearInterval(timer);
+    transport.log(`crawler: stopping (${why}); ${coordinator.inFlightCount()} fetches in flight`);
+    if (coordinator.inFlightCount() > 0) {
+      await new Promise<void>((resolve) => {
+        const timer = timers.setTimeout(resolve, PRIMARY_TIMING.shutdownGraceMs);
+        this.drained = () => {
+          timers.clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+    this.drained = null;
+    const cut = coordinator.inFlightCount();
+    coordinator.returnInFlight();
+    this.flusher.cancel();
+    try {
+      coordinator.flush(this.p.clock());
+    } catch (err) {
+      transport.log(`crawler: final write failed (${(err as Error).message}); leased URLs return to the queue at the next start`);
+    }
+    await this.workers.stopAll();
+    this.p.release();
+    transport.log(`crawler: stopped (${cut} unfinished fetches returned to the queue)`);
+    transport.exit(0);
+  }
+
+  /** An exception nothing caught (process 'uncaughtException'): logged with its stack, then fatal. */
+  crashed(err: Error): void {
+    this.p.transport.log(`crawler: ${err.stack ?? String(err)}`);
+    this.fatal(`crashed (${err.message}); restarting the crawler`);
+  }
+
+  /** Stops handing out work, reports `message` and exits 1 (see fatal-exit.ts). */
+  fatal(message: string): void {
+    this.stopping = true;
+    this.loop.stop();
+    fatalExit(this.p.transport, this.p.timers, message);
+  }
+
+  private checkDrained(): void {
+    if (this.drained && this.p.coordinator.inFlightCount() === 0) this.drained();
+  }
+
+  private sendSnapshot(): void {
+    const snap = this.p.coordinator.snapshot(this.p.clock(), this.workers.pool.readyCount()); // workers loaded and ready to fetch
+    this.p.transport.toServer({ type: 'snapshot', ...snap });
+  }
+
+  private refresh(): void {
+    if (this.stopping || this.outage.waiting) return; // a database that refuses writes: the next check tries again
+    try {
+      const refreshed = this.p.coordinator.refreshSeeds(this.p.clock());
+      if (refreshed === 0) return;
+      this.p.transport.log(`crawler: crawling ${refreshed} seed(s) again, their last crawl being older than CRAWL_REFRESH`);
+    } catch (err) {
+      this.outage.failed(err, 'queueing seeds for their refresh');
+      return;
+    }
+    this.loop.pump();
+  }
+}

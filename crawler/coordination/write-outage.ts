@@ -1,0 +1,83 @@
+/**
+ * The crawler primary when the database refuses writes (a full disk, a read-only file, an I/O error):
+ * errors of the machine, not of Lantern, so it waits them out instead of restarting. While it waits,
+ * no work is handed out (pages fetched now could not be stored) and what was fetched stays queued in
+ * memory; the write is tried again after a doubling wait (PRIMARY_TIMING.writeRetryFirstMs, capped at
+ * writeRetryMaxMs). The server hears once what is wrong and what to do (again only if that changes),
+ * and `recovered` when writes succeed again. Any other write error is a bug: reported as fatal.
+ */
+import { errorDetail, storageErrorAdvice, storageErrorDetail } from '../../db/storage-error.ts';
+import { PRIMARY_TIMING, type Clock, type TimerHandle, type Timers } from './primary-ports.ts';
+import type { PrimaryToServer } from './protocol.ts';
+
+/** What a WriteOutage is given: time, the folder to name, and its ways to report and to try again. */
+export interface WriteOutageParts {
+  clock: Clock;
+  timers: Timers;
+  dataDir: string;
+  toServer(msg: PrimaryToServer): void;
+  log(line: string): void;
+  /** A write failed for a reason that is not the machine's: report it and end (see fatal-exit.ts). */
+  fatal(message: string): void;
+  /** Tries the queued writes again (the retry timer's work). */
+  retry(): void;
+}
+
+/** The state of the database's writability as the primary sees it (see the module comment). */
+export class WriteOutage {
+  /** Set while the database refuses writes: since when, how often it failed, the pending retry, what the server was told. */
+  private trouble: { since: number; failures: number; timer: TimerHandle | null; reported: string } | null = null;
+
+  constructor(private readonly p: WriteOutageParts) {}
+
+  /** Whether a retry is pending: until it runs, no work is handed out and nothing else tries to write. */
+  get waiting(): boolean {
+    return this.trouble?.timer != null;
+  }
+
+  /**
+   * A write failed `during` something ('storing results'). A storage error starts (or continues) the
+   * outage and sets the next retry; anything else is reported as fatal.
+   */
+  failed(err: unknown, during: string): void {
+    const detail = storageErrorDetail(err);
+    if (detail === null) {
+      this.p.fatal(`could not write to the database while ${during} (${errorDetail(err)}); restarting the crawler`);
+      return;
+    }
+    const trouble = this.trouble ??= { since: this.p.clock(), failures: 0, timer: null, reported: '' };
+    trouble.failures++;
+    const waitMs = Math.min(PRIMARY_TIMING.writeRetryFirstMs * 2 ** (trouble.failures - 1), PRIMARY_TIMING.writeRetryMaxMs);
+    const message = `${storageErrorAdvice(this.p.dataDir, detail)} ` +
+      'The crawl is paused; what was fetched is kept and stored as soon as the database takes writes again';
+    const attempt = `attempt ${trouble.failures} failed while ${during}; next in ${waitMs} ms`;
+    if (message !== trouble.reported) {
+      trouble.reported = message;
+      this.p.log(`crawler: ${message} (${attempt})`);
+      this.p.toServer({ type: 'error', message });
+    } else {
+      this.p.log(`crawler: still cannot write to the database (${detail}; ${attempt})`);
+    }
+    if (trouble.timer != null) this.p.timers.clearTimeout(trouble.timer);
+    trouble.timer = this.p.timers.setTimeout(() => {
+      trouble.timer = null;
+      this.p.retry();
+    }, waitMs);
+  }
+
+  /** A write succeeded: if the database had refused writes, the outage is over; say so. */
+  succeeded(): void {
+    if (!this.trouble) return;
+    const message = `the database takes writes again after ${((this.p.clock() - this.trouble.since) / 1000).toFixed(1)} s; the crawl continues`;
+    this.stop();
+    this.trouble = null;
+    this.p.log(`crawler: ${message}`);
+    this.p.toServer({ type: 'recovered', message });
+  }
+
+  /** The crawl is stopping: no more retries (the final flush tries once more). */
+  stop(): void {
+    if (this.trouble?.timer != null) this.p.timers.clearTimeout(this.trouble.timer);
+    if (this.trouble) this.trouble.timer = null;
+  }
+}
