@@ -8,13 +8,14 @@
  *    word makes the query find something, the results are the corrected query's ("Showing results
  *    for …; search instead for …", `correction.applied`); when a query finds little and a rare word
  *    of it has a far more common close word, the correction is offered (`correction`, "did you mean");
+ * 3-4. the candidate lists (candidate-lists.ts):
  * 3. title index: best `depth` pages for the words (ANDed, prefix on the last word, typo-tolerant;
- *    very common words are left to FTS, see TitleIndex.search);
+ *    very common words are left to FTS, see title-search.ts);
  * 4. FTS: a count capped at COUNT_CAP; the best `depth` by weighted bm25 for the words ANDed
- *    (bounded for very common words, see #ranked), plus the best `depth` of those containing
+ *    (bounded for very common words, see CandidateLists #ranked), plus the best `depth` of those containing
  *    typed identifiers exactly; title-index hits join when they are full-text matches, or, when
  *    they matched every word only in the title index (a prefix, a typo, a URL word), if they pass
- *    the phrases, exclusions and site: filters (checked in SQL for just those ids);
+ *    the phrases, exclusions and site:, label: and filetype: filters (checked in SQL for just those ids);
  *    pages whose incoming links' words (anchor text, anchors_fts) match join as a list of their own
  *    when they are full-text matches;
  * 5. nothing at all → the same with the words ORed (mode 'or', and the notice says so when that
@@ -25,25 +26,25 @@
  */
 import type { Database } from 'better-sqlite3';
 import { pageQueries } from '../../db/pages.ts';
-import { excludedExpression, identExpression, matchExpression, phrasesExpression } from './fts-expression.ts';
 import { FtsSearch, MARK_END, MARK_START } from './fts-search.ts';
-import type { HostFilters, PageMeta } from './fts-search.ts';
+import type { PageMeta } from './fts-search.ts';
 import { itemWords, parseQuery } from './query-parser.ts';
-import type { ParsedQuery } from './query-parser.ts';
 import { FtsPrefixes } from './fts-prefixes.ts';
 import { boostReach, fuseRankings } from './rank-fusion.ts';
 import type { PageSignals } from './rank-fusion.ts';
 import { makeSnippet, piecesFromMarked, withoutPermalinkPieces, withoutPermalinks } from './snippet.ts';
 import { firstPerContent } from './duplicates.ts';
 import { TitleIndex } from './title-index.ts';
-import type { TitleHit, TitleSnapshotOptions } from './title-index.ts';
+import type { TitleSnapshotOptions } from './title-index.ts';
 import type { SearchResponse, SearchResult, SuggestResponse } from './types.ts';
 import { Completions } from './completions.ts';
 import { QuerySpelling } from './query-spelling.ts';
 import { foldFlags } from './site-folding.ts';
-import { ANCHOR_CANDIDATES, FEW_RESULTS } from './search-options.ts';
+import { FEW_RESULTS } from './search-options.ts';
 import type { RankingOptions, SearchOptions } from './search-options.ts';
-import { CaptureSearch, hasCaptureFilters } from './capture-filters.ts';
+import { CaptureSearch } from './capture-filters.ts';
+import { CANDIDATES, CandidateLists, COUNT_CAP, RANK_ALL_MAX, RANK_SAMPLE } from './candidate-lists.ts';
+import type { Attempt } from './candidate-lists.ts';
 
 /** A query with nothing searchable in it (the API answers 400 bad-query with the message). */
 export class BadQueryError extends Error {
@@ -51,31 +52,12 @@ export class BadQueryError extends Error {
   override name = 'BadQueryError';
 }
 
-/** Candidates taken from each ranking before fusion (more when paging deeper). */
-export const CANDIDATES = 100;
-/** Up to this many full-text matches are ranked exactly by bm25 (see #ranked). */
-export const RANK_ALL_MAX = 2000;
-/** Above RANK_ALL_MAX, bm25 ranks only this many of the newest matches per list. */
-export const RANK_SAMPLE = 1500;
-/** Title-index hits below the full-text top list checked against the full-text query (when it has more matches). */
-export const VERIFY_MAX = 20;
-/** Matches are counted up to this many; above it `total` is this number (a lower bound). */
-export const COUNT_CAP = 10_000;
 export const MAX_LIMIT = 50;
 export const MAX_OFFSET = 1000;
 export const MAX_SUGGEST = 20;
 
 export type { RankingOptions, SearchOptions } from './search-options.ts';
-
-interface Attempt {
-  match: string;
-  lists: Array<{ ids: number[]; weight: number }>;
-  titleHits: Map<number, TitleHit>;
-  /** Full-text matches, counted up to COUNT_CAP. */
-  ftsTotal: number;
-  /** Title-index-only matches (prefix or typo matches in short fields). */
-  extra: number[];
-}
+export { CANDIDATES, COUNT_CAP, RANK_ALL_MAX, RANK_SAMPLE, VERIFY_MAX } from './candidate-lists.ts';
 
 function clampInt(n: number, min: number, max: number, fallback: number): number {
   return Number.isFinite(n) ? Math.min(max, Math.max(min, Math.trunc(n))) : fallback;
@@ -90,12 +72,11 @@ export class SearchService {
   readonly #fts: FtsSearch;
   readonly #titles: TitleIndex;
   readonly #refreshIntervalMs: number;
-  readonly #rankAllMax: number;
-  readonly #rankSample: number;
   readonly #prefixes: FtsPrefixes;
   readonly #completions: Completions;
   readonly #spelling: QuerySpelling;
   readonly #ranking: RankingOptions;
+  readonly #candidates: CandidateLists;
   readonly #capture: CaptureSearch;
   #timer: NodeJS.Timeout | undefined;
 
@@ -113,11 +94,12 @@ export class SearchService {
     this.#prefixes = new FtsPrefixes(this.#fts);
     this.#titles = new TitleIndex(pageQueries(db), { chunkRows: opts.chunkRows, snapshot: opts.snapshot });
     this.#refreshIntervalMs = opts.refreshIntervalMs ?? 500;
-    this.#rankAllMax = opts.rankAllMax ?? RANK_ALL_MAX;
-    this.#rankSample = opts.rankSample ?? RANK_SAMPLE;
     this.#completions = new Completions(this.#titles, this.#fts);
     this.#spelling = new QuerySpelling(this.#titles, this.#fts);
     this.#ranking = { anchors: true, linkInlinks: true, linkDensity: true, ...opts.ranking };
+    this.#candidates = new CandidateLists(this.#fts, this.#titles, {
+      rankAllMax: opts.rankAllMax ?? RANK_ALL_MAX, rankSample: opts.rankSample ?? RANK_SAMPLE, anchors: this.#ranking.anchors,
+    });
   }
 
   /**
@@ -232,9 +214,9 @@ export class SearchService {
 
     let mode: 'and' | 'or' = 'and';
     const shape = { words, prefixLast, want: offset + limit };
-    let attempt = this.#attempt(parsed, 'and', shape, depth);
+    let attempt = this.#candidates.attempt(parsed, 'and', shape, depth);
     if (attempt.lists.every((l) => l.ids.length === 0) && parsed.items.length > 1) {
-      const any = this.#attempt(parsed, 'or', shape, depth);
+      const any = this.#candidates.attempt(parsed, 'or', shape, depth);
       // Said only when it finds something: a notice above no results would contradict itself.
       if (any.lists.some((l) => l.ids.length > 0)) {
         mode = 'or';
@@ -283,107 +265,6 @@ export class SearchService {
       results,
     };
     return { response, ftsTotal: attempt.ftsTotal };
-  }
-
-  /**
-   * One pass of steps 3 and 4 (see the file comment) in the given mode. Title-index hits outside
-   * the full-text top list are either full-text matches ranked lower (already counted) or matches
-   * only the title index makes (a prefix, a typo, a URL word): those must pass the phrases,
-   * exclusions and site: filters, checked in SQL for just those ids.
-   */
-  #attempt(
-    parsed: ParsedQuery, mode: 'and' | 'or',
-    q: { words: string[]; prefixLast: boolean; want: number }, depth: number,
-  ): Attempt {
-    const title = this.#titles.search(q.words, { prefixLast: q.prefixLast, limit: depth, combineWith: mode === 'and' ? 'AND' : 'OR' });
-    const hits = title.hits;
-    const match = matchExpression(parsed, mode) as string;
-    const filters: HostFilters = { sites: parsed.sites, excludedSites: parsed.excludedSites, labels: parsed.labels, fileTypes: parsed.fileTypes };
-    const ftsTotal = this.#fts.count(match, COUNT_CAP, filters);
-    const ftsIds = this.#ranked(parsed, mode, match, ftsTotal, depth, q.want, filters);
-    const identMatch = identExpression(parsed, mode);
-    const exactIds = identMatch === undefined ? [] : this.#fts.topExact(match, identMatch, depth, filters);
-    // A short top list is every full-text match: no hit outside it matches.
-    const complete = ftsTotal < depth;
-
-    // The title index ANDs (or ORs) the words too. When it was not asked for every word (a very
-    // common one was left out), its hits qualify only as full-text matches, never as extras.
-    const extrasAllowed = mode === 'or' || title.complete;
-    const inTop = new Set(ftsIds);
-    let outside = hits.filter((h) => !inTop.has(h.id)).map((h) => h.id);
-    if (outside.length > 0 && (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters))) {
-      const ok = this.#fts.withinHosts(outside, filters);
-      outside = outside.filter((id) => ok.has(id));
-    }
-    // A rowid lookup per id costs tens of microseconds: check only the best VERIFY_MAX.
-    if (!complete) outside = outside.slice(0, VERIFY_MAX);
-    const matchingFts = complete ? new Set<number>() : this.#fts.matching(match, outside);
-    let extra = extrasAllowed ? outside.filter((id) => !matchingFts.has(id)) : [];
-    const phrases = phrasesExpression(parsed);
-    if (extra.length > 0 && phrases !== undefined && mode === 'and') {
-      const ok = this.#fts.matching(phrases, extra);
-      extra = extra.filter((id) => ok.has(id));
-    }
-    const excluded = excludedExpression(parsed);
-    if (extra.length > 0 && excluded !== undefined) {
-      const bad = this.#fts.matching(excluded, extra);
-      extra = extra.filter((id) => !bad.has(id));
-    }
-    const keep = new Set([...inTop, ...matchingFts, ...extra]);
-    return {
-      match,
-      lists: [
-        { ids: ftsIds, weight: 1 },
-        { ids: hits.filter((h) => keep.has(h.id)).map((h) => h.id), weight: 1 },
-        { ids: exactIds, weight: 2 },
-        // Words that many pages have are left to the other lists: ranking their anchors would cost what #ranked avoids.
-        { ids: ftsTotal > this.#rankAllMax ? [] : this.#anchored(parsed, match, filters, complete ? inTop : undefined), weight: 1 },
-      ],
-      titleHits: new Map(hits.map((h) => [h.id, h])),
-      ftsTotal,
-      extra,
-    };
-  }
-
-  /**
-   * The best `depth` full-text matches. Exact bm25 order up to RANK_ALL_MAX matches; above that
-   * (a very common word), ranking every match would cost tens of ms, so the list is the best
-   * matches in title, headings and description (bm25 among the newest RANK_SAMPLE of those), then,
-   * if those do not fill the wanted page (`want` = offset + limit), the best among the newest
-   * RANK_SAMPLE matches anywhere.
-   */
-  #ranked(
-    parsed: ParsedQuery, mode: 'and' | 'or', match: string, total: number,
-    depth: number, want: number, filters: HostFilters,
-  ): number[] {
-    if (total <= this.#rankAllMax) return this.#fts.top(match, depth, filters);
-    const short = matchExpression(parsed, mode, undefined, ['title', 'headings', 'description']) as string;
-    const ids = this.#fts.topOfNewest(short, depth, this.#rankSample, filters);
-    if (ids.length >= want) return ids;
-    const seen = new Set(ids);
-    for (const id of this.#fts.topOfNewest(match, depth, this.#rankSample, filters)) {
-      if (ids.length >= depth) break;
-      if (!seen.has(id)) ids.push(id);
-    }
-    return ids;
-  }
-
-  /**
-   * The pages whose incoming links' words match the query words (any of them, bm25 over
-   * anchors_fts), best first, kept only when they are full-text matches of the whole query (within
-   * its site: filters): anchor text ranks a page, it does not make one match. `known`: the complete
-   * set of full-text matches, when the top list holds them all (no lookup needed).
-   */
-  #anchored(parsed: ParsedQuery, match: string, filters: HostFilters, known: ReadonlySet<number> | undefined): number[] {
-    if (!this.#ranking.anchors) return [];
-    let ids = this.#fts.anchorTop(matchExpression(parsed, 'or') as string, ANCHOR_CANDIDATES);
-    if (ids.length === 0) return ids;
-    if (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters)) {
-      const ok = this.#fts.withinHosts(ids, filters);
-      ids = ids.filter((id) => ok.has(id));
-    }
-    const ok = known ?? this.#fts.matching(match, ids);
-    return ids.filter((id) => ok.has(id));
   }
 
   /**
