@@ -34,7 +34,10 @@ test('a seed\'s progress to "done at", the header idle after, errors that agree 
   const seeds = new SeedsPage(page);
   await seeds.open();
   await seeds.addSeed(site.url('/'), { depth: 1 });
+  // The form clears its URL once the seed is added: the next one is typed after that, not into the pending form.
+  await expect(seeds.row(site.url('/'))).toBeVisible();
   await seeds.addSeed(quick.url('/'), { depth: 1 });
+  await expect(seeds.row(quick.url('/'))).toBeVisible();
 
   // While it runs: a progress bar, how much is queued, and no "Crawl again" (it is being crawled).
   const row = seeds.row(site.url('/'));
