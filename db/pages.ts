@@ -35,6 +35,8 @@ export interface PageRecord {
   /** The page asked that no text of it be shown in results (nosnippet). */
   nosnippet: boolean;
   indexed: boolean;
+  /** Share of its text that is link text, 0..1 (a ranking signal); null or absent when not measured. */
+  linkDensity?: number | null;
   /** 'html', 'pdf', 'text' or 'markdown' (absent: 'html'). */
   fileType?: FileType;
   /** A PDF's page starts in `body` (code points), else null or absent. */
@@ -119,10 +121,10 @@ export function pageQueries(db: Database): PageQueries {
   const upsert = db.prepare<Record<string, unknown>, { id: number }>(`
     INSERT INTO pages (url, final_url, origin, host, seed_id, status, content_type, title, description,
       headings, body, lang, canonical, fetched_at, etag, last_modified, content_hash, noindex, nofollow,
-      noarchive, nosnippet, indexed, idents, seq, removed, file_type, page_starts)
+      noarchive, nosnippet, indexed, idents, link_density, seq, removed, file_type, page_starts)
     VALUES (@url, @finalUrl, @origin, @host, @seedId, @status, @contentType, @title, @description,
       @headings, @body, @lang, @canonical, @fetchedAt, @etag, @lastModified, @contentHash, @noindex,
-      @nofollow, @noarchive, @nosnippet, @indexed, @idents, ${nextSeq}, 0, @fileType, @pageStarts)
+      @nofollow, @noarchive, @nosnippet, @indexed, @idents, @linkDensity, ${nextSeq}, 0, @fileType, @pageStarts)
     ON CONFLICT (url) DO UPDATE SET
       final_url = excluded.final_url, origin = excluded.origin, host = excluded.host,
       seed_id = excluded.seed_id, status = excluded.status, content_type = excluded.content_type,
@@ -130,7 +132,8 @@ export function pageQueries(db: Database): PageQueries {
       body = excluded.body, lang = excluded.lang, canonical = excluded.canonical,
       fetched_at = excluded.fetched_at, etag = excluded.etag, last_modified = excluded.last_modified,
       content_hash = excluded.content_hash, noindex = excluded.noindex, nofollow = excluded.nofollow,
-      noarchive = excluded.noarchive, nosnippet = excluded.nosnippet, indexed = excluded.indexed, idents = excluded.idents, seq = excluded.seq, removed = 0,
+      noarchive = excluded.noarchive, nosnippet = excluded.nosnippet, indexed = excluded.indexed, idents = excluded.idents,
+      link_density = excluded.link_density, seq = excluded.seq, removed = 0,
       file_type = excluded.file_type, page_starts = excluded.page_starts
     RETURNING id`);
   const gone = db.prepare<[number, number, string]>(
@@ -176,7 +179,7 @@ export function pageQueries(db: Database): PageQueries {
         lang: p.lang, canonical: p.canonical, fetchedAt: p.fetchedAt, etag: p.etag,
         lastModified: p.lastModified, contentHash: p.contentHash, noindex: p.noindex ? 1 : 0,
         nofollow: p.nofollow ? 1 : 0, noarchive: p.noarchive ? 1 : 0, nosnippet: p.nosnippet ? 1 : 0,
-        indexed: p.indexed ? 1 : 0,
+        indexed: p.indexed ? 1 : 0, linkDensity: p.linkDensity ?? null,
         idents: p.indexed ? extractIdentifiers(title, headings, description, body) : '',
         fileType: p.fileType ?? 'html', pageStarts: p.pageStarts ? JSON.stringify(p.pageStarts) : null,
       });

@@ -23,6 +23,8 @@ export interface SeedRow {
   hosts: number;
   hostsRefused: number;
   lastRefusedHost: string | null;
+  /** When the last of its URLs was finished (fetched, failed or skipped), or null. */
+  lastFinishedAt: number | null;
   /** An imported bookmark's title (or one given with the seed), else null. */
   title: string | null;
   /** An imported bookmark's folder path ("Bookmarks bar / Dev"), else null. */
@@ -36,7 +38,8 @@ const SEED_COLUMNS = `s.id, s.url, s.origin, s.depth, ${SCOPE_OUT} AS scope, s.c
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'done') AS fetched,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state IN ('queued', 'leased')) AS queued,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'failed') AS failed,
-  (SELECT f.finished_at FROM frontier f WHERE f.url = s.url) AS lastCrawledAt, s.title, s.folder,
+  (SELECT f.finished_at FROM frontier f WHERE f.url = s.url) AS lastCrawledAt,
+  (SELECT MAX(f.finished_at) FROM frontier f WHERE f.seed_id = s.id) AS lastFinishedAt, s.title, s.folder,
   (SELECT group_concat(label, char(10)) FROM (SELECT l.label FROM seed_labels l WHERE l.seed_id = s.id ORDER BY l.label)) AS labelText,
   COALESCE((SELECT h.hosts FROM seed_hosts h WHERE h.seed_id = s.id), 0) AS hosts,
   COALESCE((SELECT h.refused FROM seed_hosts h WHERE h.seed_id = s.id), 0) AS hostsRefused,

@@ -19,7 +19,9 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { openDatabase, DB_FILE } from '../../db/open.ts';
-import { buildCorpus, workload } from './search-corpus.ts';
+import { addLinks, buildCorpus, workload } from './search-corpus.ts';
+import { relevanceMarkdown, runRelevance } from './relevance.ts';
+import type { RelevanceReport } from './relevance.ts';
 import type { Workload } from './search-corpus.ts';
 import { SearchService } from '../../server/search/search-service.ts';
 import { TITLE_SNAPSHOT_FILE } from '../../server/search/title-index.ts';
@@ -134,10 +136,12 @@ function table(results: SizeResult[]): string {
 /** The flags (printed with an error about them); `--child <mode> <dir>` is how the bench forks its measured servers. */
 const USAGE = `Flags: --sizes 10000,100000  --million  --keep (leave the databases in the temp dir)
 --reuse (measure databases a --keep run left, without indexing again)  --no-doc (do not write
-docs/benchmarks.md).`;
+docs/benchmarks.md)  --no-relevance (skip the relevance part)  --relevance-only (only the relevance part).`;
 
 /** The command line, checked: a bad flag throws `search-bench: <what was wrong>` and USAGE. */
-function flags(): { child?: [mode: string, dir: string]; sizes: number[]; keep: boolean; reuse: boolean; doc: boolean } {
+function flags(): {
+  child?: [mode: string, dir: string]; sizes: number[]; keep: boolean; reuse: boolean; doc: boolean; relevance: boolean; relevanceOnly: boolean;
+} {
   const bad = (why: string): Error => new Error(`search-bench: ${why}\n${USAGE}`);
   let parsed;
   try {
@@ -150,6 +154,8 @@ function flags(): { child?: [mode: string, dir: string]; sizes: number[]; keep: 
         keep: { type: 'boolean', default: false },
         reuse: { type: 'boolean', default: false },
         'no-doc': { type: 'boolean', default: false },
+        'no-relevance': { type: 'boolean', default: false },
+        'relevance-only': { type: 'boolean', default: false },
       },
     });
   } catch (err) {
@@ -162,9 +168,11 @@ function flags(): { child?: [mode: string, dir: string]; sizes: number[]; keep: 
   const sizes = values.sizes.split(',').map(Number);
   if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1)) throw bad(`--sizes takes page counts separated by commas, not ${JSON.stringify(values.sizes)}`);
   if (values.million) sizes.push(1_000_000);
+  if (values['no-relevance'] && values['relevance-only']) throw bad('--no-relevance and --relevance-only exclude each other');
   return {
     child: values.child ? [positionals[0], positionals[1]] : undefined,
     sizes, keep: values.keep, reuse: values.reuse, doc: !values['no-doc'],
+    relevance: !values['no-relevance'], relevanceOnly: values['relevance-only'],
   };
 }
 
@@ -181,6 +189,11 @@ async function main(): Promise<void> {
   }
   const { sizes } = args;
   const m = machineInfo();
+  const relevance: RelevanceReport | undefined = args.relevance ? await runRelevance() : undefined;
+  if (args.relevanceOnly) {
+    if (relevance !== undefined && args.doc) writeRelevance(relevance, m);
+    return;
+  }
   const loadAtStart = os.loadavg()[0];
   console.log(`search-bench: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node}; sizes ${sizes.join(', ')}`);
   const results: SizeResult[] = [];
@@ -192,11 +205,16 @@ async function main(): Promise<void> {
       indexS = (JSON.parse(readFileSync(metaFile, 'utf8')) as { indexS: number }).indexS;
       console.log(`\n${n.toLocaleString('en')} pages: reusing ${dir} (indexed earlier in ${indexS.toFixed(1)} s)`);
       openDatabase(dir).close(); // a database kept by an older Lantern gets the migrations since (the children do not migrate)
+      const linked = openDatabase(dir, { readonly: true, migrate: false });
+      const hasLinks = linked.prepare('SELECT 1 FROM link_targets LIMIT 1').get() !== undefined;
+      linked.close();
+      if (!hasLinks) console.log(`  added the links a crawl would have recorded in ${addLinks(dir, n).toFixed(1)} s`);
     } else {
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
       console.log(`\n${n.toLocaleString('en')} pages: generating and indexing…`);
       indexS = buildCorpus(dir, n);
+      console.log(`  added the links a crawl would have recorded in ${addLinks(dir, n).toFixed(1)} s`);
       writeFileSync(metaFile, JSON.stringify({ n, indexS }));
     }
     const file = path.join(dir, DB_FILE);
@@ -234,16 +252,30 @@ async function main(): Promise<void> {
       '',
       table(results),
       ...(million === '' ? [] : ['', million]),
+      ...(relevance === undefined ? [] : ['', '#### Relevance (Python and Git documentation)', '', relevanceMarkdown(relevance)]),
     ].join('\n');
     writeSection(DOC, MARKERS, [HEADER, run, ...previous].join('\n\n'));
     console.log(`search-bench: wrote ${path.relative(process.cwd(), DOC)}`);
   }
 }
 
+/** Writes only the relevance figures (`--relevance-only`) as a run of their own in the search section. */
+function writeRelevance(relevance: RelevanceReport, m: ReturnType<typeof machineInfo>): void {
+  const old = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '';
+  const i = old.indexOf(MARKERS.start);
+  const j = old.indexOf(MARKERS.end);
+  const previous = i !== -1 && j > i ? old.slice(i + MARKERS.start.length, j).split('\n### ').slice(1, 5).map((s) => `### ${s.trim()}`) : [];
+  const run = [`### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node} (relevance only)`,
+    '', relevanceMarkdown(relevance)].join('\n');
+  writeSection(DOC, MARKERS, [HEADER, run, ...previous].join('\n\n'));
+}
+
 const HEADER = `## Search (\`npm run bench:search\`)
 
 Generated pages: title 8 words, 3 headings of 4, description 20, body 600 words drawn from a Zipf (s = 1)
-vocabulary of 60,000 generated words, ~0.5 % identifiers (\`a_b\`, \`a-b\`), 500 hosts. FTS5 holds title, headings,
+vocabulary of 60,000 generated words, ~0.5 % identifiers (\`a_b\`, \`a-b\`), 500 hosts; each page links to 5 others with
+3 words of the target's title as anchor text (one target in five among the first 1000 pages), and one page in 50 is mostly
+links (link density 0.9), so the link signals cost what they would after a crawl. FTS5 holds title, headings,
 description and body; the in-memory title index (MiniSearch) holds title, headings and URL words. "index s":
 storing the pages through \`pageQueries().upsertPage\` in transactions of 1000 (FTS5 kept in sync by triggers).
 "ready": from \`SearchService.start()\` to the title index built, in a fresh server process: "build" without a
@@ -254,6 +286,10 @@ words taken from random pages (not among the 100 most common words; the last wor
 prefix), and 200 suggest prefixes of 2-6 letters; two passes each. "plain FTS5": the same words ANDed,
 \`ORDER BY bm25 LIMIT 10\` with \`snippet()\`, nothing else, in a process of its own. Targets at 100k: search
 p50 ≤ 10 ms, p99 ≤ 50 ms; suggest p99 ≤ 20 ms; RSS ≤ 400 MB; ready ≤ 5 s. At 1M: search p99 ≤ 200 ms, RSS ≤ 1.5 GB.
+Relevance: the Python 3.11 and Git 2.39 documentation (Debian's \`python3-doc\` and \`git-doc\`) served by the loopback
+test web and crawled by the real crawler, then the queries of \`bench/search/relevance-queries.ts\` (two sets of 22, each
+query with the page a person means, written before any measurement): MRR over the top 10 and the share found in the top 3,
+for the ranking without link signals ("before") and with each signal. \`--relevance-only\` runs just that part.
 1M pages are opt-in (\`npm run bench:search -- --million --keep\`): generating and storing them took 20 min
 (902 s of it in the store's transactions) and 7 GB of disk in /tmp; \`--reuse\` measures a kept database again in
 about 2 minutes.`;

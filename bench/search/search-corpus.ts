@@ -4,6 +4,7 @@
  */
 import { openDatabase } from '../../db/open.ts';
 import { pageQueries } from '../../db/pages.ts';
+import { linkTargetQueries } from '../../db/link-targets.ts';
 import { seededRandom } from '../../test-support/seeded-random.ts';
 
 const VOCAB_SIZE = 60_000;
@@ -75,6 +76,46 @@ export function page(i: number): GenPage {
     description: words(20, any).join(' '),
     body: body.join(' '),
   };
+}
+
+/** Links from each generated page to others (their anchor text: 3 words of the target's title). */
+const LINKS_PER_PAGE = 5;
+
+/** The title of page i (the first draws of page(i), without generating its body). */
+function pageTitle(i: number): string[] {
+  const r = seededRandom(i * 2654435761 + 17);
+  return Array.from({ length: 8 }, () => content(r));
+}
+
+/**
+ * Gives pages 0..n-1 the links a crawl would have recorded (link_targets, anchors_fts): each links
+ * to LINKS_PER_PAGE others, a few of them popular (low page numbers), with 3 words of the target's
+ * title as anchor text; and a link density (a page in 50 mostly links). Returns seconds taken.
+ */
+export function addLinks(dir: string, n: number): number {
+  const db = openDatabase(dir);
+  const links = linkTargetQueries(db);
+  const ids = db.prepare('SELECT id, url FROM pages ORDER BY id').all() as Array<{ id: number; url: string }>;
+  const density = db.prepare('UPDATE pages SET link_density = ? WHERE id = ?');
+  const started = performance.now();
+  for (let from = 0; from < ids.length; from += BATCH) {
+    db.transaction(() => {
+      for (let k = from; k < Math.min(ids.length, from + BATCH); k++) {
+        const r = seededRandom(k * 7919 + 3);
+        const out = Array.from({ length: LINKS_PER_PAGE }, (_, j) => {
+          const t = j === 0 ? Math.floor(r() * r() * Math.min(n, 1000)) : Math.floor(r() * n);
+          const title = pageTitle(t);
+          const at = Math.floor(r() * 6);
+          return { url: ids[t]?.url ?? '', text: title.slice(at, at + 3).join(' ') };
+        }).filter((l) => l.url !== '' && l.url !== ids[k].url);
+        links.recordLinks(ids[k].id, out);
+        density.run(k % 50 === 0 ? 0.9 : 0.1 + r() * 0.2, ids[k].id);
+      }
+    })();
+  }
+  db.pragma('wal_checkpoint(TRUNCATE)');
+  db.close();
+  return (performance.now() - started) / 1000;
 }
 
 /** Writes pages 0..n-1 in transactions of BATCH pages; returns seconds taken. */

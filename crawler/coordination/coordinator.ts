@@ -4,6 +4,7 @@ import { frontierQueries, type FrontierRow } from '../../db/frontier.ts';
 import { hostQueries } from '../../db/hosts.ts';
 import { sitemapJobQueries } from '../../db/sitemap-jobs.ts';
 import { pageQueries } from '../../db/pages.ts';
+import { linkTargetQueries } from '../../db/link-targets.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { seedHostQueries } from '../../db/seed-hosts.ts';
 import { searchIndexCompaction } from '../../db/search-compaction.ts';
@@ -37,6 +38,7 @@ export class Coordinator {
   readonly scheduler: Scheduler<CrawlJob>;
   private readonly frontier;
   private readonly pages;
+  private readonly linkTargets;
   private readonly hosts: HostBook;
   private readonly seeds = new SeedBook();
   /** Jobs handed out; `conditional`: the request carried the stored page's validators. */
@@ -58,6 +60,7 @@ export class Coordinator {
     this.frontier = frontierQueries(db);
     this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w) => this.writes.push(w));
     this.pages = pageQueries(db);
+    this.linkTargets = linkTargetQueries(db);
     const seedHosts = seedHostQueries(db);
     this.intake = new LinkIntake(this.frontier, this.hosts, seedHosts, {
       maxUrlsPerHost: config.crawlMaxUrlsPerHost, maxHostsPerSeed: config.crawlMaxHostsPerSeed, seedUrl: (id) => this.seeds.get(id)?.url,
@@ -238,6 +241,7 @@ export class Coordinator {
         this.onRedirect(job, result, now);
         return;
       case 'http-error':
+        this.hosts.noteHttpError(origin, job.url, outcome.status); // an error of the host's row, as on its timeline
         this.writes.push(() => {
           this.frontier.finishUrl(job.frontierId, 'done', `HTTP ${outcome.status}`, now);
           if (outcome.gone) this.pages.markPageGone(job.url, outcome.status, now);
@@ -264,7 +268,7 @@ export class Coordinator {
     const { host } = this.hosts.host(origin);
     this.writes.push((at) => {
       const record = pageRecord({ url: job.url, origin, host, seedId: job.seedId }, result, page, at);
-      this.pages.upsertPage(record);
+      this.linkTargets.recordLinks(this.pages.upsertPage(record), page.anchors ?? []);
       this.frontier.finishUrl(job.frontierId, 'done', isEmptyPage(page) ? EMPTY_PAGE : null, now);
       for (const url of links.follow) this.intake.enqueue(url, job.seedId, job.depth + 1, 0, now, origin);
     });

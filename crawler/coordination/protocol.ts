@@ -49,6 +49,12 @@ export interface FetchError {
   message: string;
 }
 
+/** A link in a page's content (not its navigation chrome): its normalized target and its words ('' for none). */
+export interface PageAnchor {
+  url: string;
+  text: string;
+}
+
 export type { FileType } from '../../shared/enumerations.ts';
 
 /** An extracted page (HTML, or a PDF, plain-text or Markdown document), its links already normalized and judged by crawler/frontier/url.ts. */
@@ -71,6 +77,14 @@ export interface ParsedPage {
   noarchive: boolean;
   /** The page asked that no text of it be shown in results (nosnippet). */
   nosnippet: boolean;
+  /**
+   * Links in the page's content (not its navigation), at most ANCHORS_PER_PAGE, never to itself:
+   * their words describe the target (anchor text) and they count as its inlinks. Absent from results
+   * of an older worker.
+   */
+  anchors?: PageAnchor[];
+  /** Share of the page's text that is link text, 0..1 (see ExtractedPage.linkDensity). */
+  linkDensity?: number;
   contentHash: string;
 }
 

@@ -236,3 +236,30 @@ describe('limitNesting', () => {
     assert.deepEqual(words, Array.from({ length: n }, (_, i) => `w${i}`));
   });
 });
+
+describe('extractPage: what links say', () => {
+  test('a heading\'s permalink mark is no text of the page or its heading, and no link', () => {
+    const page = extract(`<main><h2>List Comprehensions<a class="headerlink" href="#list-comprehensions" title="Permalink">¶</a></h2>
+      <p>Make lists.<a href="#x">#</a> See <a href="#sec">section 3</a>.</p></main>`);
+    assert.deepEqual(page.headings, ['List Comprehensions']);
+    assert.ok(!page.text.includes('¶') && !/#/.test(page.text), page.text);
+    assert.ok(page.text.includes('section 3'), 'a link to a place on the page with words keeps them');
+    assert.deepEqual(page.links.map((l) => l.url), [PAGE]);
+  });
+
+  test('content links keep their words; navigation links count as links only', () => {
+    const page = extract(`<nav><a href="/a">Home</a></nav><main><p>Read <a href="/a">the   <b>guide</b></a> and
+      <a href="/b">${'word '.repeat(40)}</a> or <a href="/c"><img alt=""></a>.</p></main><footer><a href="/d">Legal</a></footer>`);
+    assert.deepEqual(page.links.map((l) => l.url.slice(-2)), ['/a', '/b', '/c', '/d']);
+    assert.deepEqual(page.anchors.map((a) => [a.url.slice(-2), a.text.length > 0 ? a.text.slice(0, 9) : '']), [['/a', 'the guide'], ['/b', 'word word'], ['/c', '']]);
+    assert.ok(page.anchors[1]!.text.length <= 80, 'anchor text is bounded');
+  });
+
+  test('link density: a table of contents is nearly all links, an article hardly any', () => {
+    const toc = extract(`<main><h1>Contents</h1><ul>${Array.from({ length: 30 }, (_, i) => `<li><a href="/p${i}">Chapter ${i} of the book</a></li>`).join('')}</ul></main>`);
+    const article = extract(`<main><h1>Lists</h1><p>${'A list holds items in order and can grow. '.repeat(20)} See <a href="/x">lists</a>.</p></main>`);
+    assert.ok(toc.linkDensity > 0.9, String(toc.linkDensity));
+    assert.ok(article.linkDensity < 0.05, String(article.linkDensity));
+    assert.equal(extract('<p></p>').linkDensity, 0);
+  });
+});

@@ -14,12 +14,23 @@
 import { Parser } from 'htmlparser2';
 import { limitNesting } from './nesting-limit.ts';
 import { cap, collapse, PageReader, TEXT_MAX } from './page-reader.ts';
+import { resolveBase, resolveHttp, resolveLinks } from './links.ts';
 
 /** A link found on a page. */
 export interface ExtractedLink {
   /** Absolute http(s) URL, resolved against `<base href>` (if valid) else the page URL; no fragment. */
   url: string;
   /** Every occurrence of this URL on the page had `rel` containing `nofollow`. */
+  nofollow: boolean;
+}
+
+/** A link of the page's content (not its navigation, header, footer or sidebars): what a person wrote. */
+export interface ExtractedAnchor {
+  /** As in ExtractedLink. */
+  url: string;
+  /** The words of its first occurrence in the content that has any, whitespace-collapsed, at most ANCHOR_MAX_CHARS; '' for none. */
+  text: string;
+  /** Every occurrence of it in the content had `rel` containing `nofollow`. */
   nofollow: boolean;
 }
 
@@ -50,10 +61,17 @@ export interface ExtractedPage {
    * rawLinkCap(maxLinks) hrefs: the hrefs of a page past that are not read at all.
    */
   droppedLinks: number;
+  /** The links of `links` that occur in the page's content, with their words, in first-seen order. */
+  anchors: ExtractedAnchor[];
   /** `content` values of `<meta name=robots>`. */
   metaRobots: string[];
   /** `content` values of `<meta name=<productToken>>` (name matched case-insensitively). */
   metaForToken: string[];
+  /**
+   * Share of `text` (in characters) that is the text of links, 0..1: near 1 for pages that are mostly
+   * links (tables of contents, indexes, site maps), a ranking signal. 0 for a page without text.
+   */
+  linkDensity: number;
 }
 
 /** Options of `extractPage`. */
@@ -68,7 +86,6 @@ const DESCRIPTION_MAX = 1000;
 const DEFAULT_MAX_LINKS = 5000;
 /** With this much non-chrome text (or a main/article), nav/aside/header/footer text is dropped. */
 export const MIN_CONTENT_CHARS = 200;
-const SKIPPED_SCHEMES = /^\s*(?:javascript|mailto|tel|data):/i;
 /** Whitespace runs other than a lone space (replacing only these is ~4x faster than /\s+/g). */
 const UNCOLLAPSED_WHITESPACE = /[^\S ]\s*| \s+/g;
 const BREAK_RUN = / ?\u0000[\u0000 ]*/g;
@@ -80,8 +97,6 @@ const TEXT_SLICE = 16_384;
 const PARSE_OPTIONS = { xmlMode: false, decodeEntities: true } as const;
 /** HTML given to the parser at a time by extractPageSteps (characters). */
 export const SLICE_CHARS = 8_192;
-/** Hrefs resolved at a time by extractPageSteps. */
-export const LINK_SLICE = 256;
 
 /**
  * The most hrefs of one page that are read (resolved, deduped), for `maxLinks` kept: four times as many,
@@ -125,9 +140,11 @@ export function* extractPageSteps(html: string, pageUrl: string, opts: ExtractOp
   parser.end();
 
   const contentText = yield* joinText(reader.content);
-  const text = reader.hasMain || contentText.length >= MIN_CONTENT_CHARS ? contentText : yield* joinText(reader.all);
+  const useContent = reader.hasMain || contentText.length >= MIN_CONTENT_CHARS;
+  const text = useContent ? contentText : yield* joinText(reader.all);
+  const [linkChars, textChars] = useContent ? [reader.contentLinkChars, reader.contentChars] : [reader.allLinkChars, reader.allChars];
   const base = resolveBase(reader.baseHref, pageUrl);
-  const { links, droppedLinks } = yield* resolveLinks(reader.rawLinks, base, maxLinks);
+  const { links, droppedLinks, anchors } = yield* resolveLinks(reader.rawLinks, base, maxLinks);
   const canonical = reader.canonicalHref === undefined ? undefined : resolveHttp(reader.canonicalHref, base);
   return {
     title: reader.title || reader.firstH1 || '',
@@ -138,8 +155,10 @@ export function* extractPageSteps(html: string, pageUrl: string, opts: ExtractOp
     canonical,
     links,
     droppedLinks,
+    anchors,
     metaRobots: reader.metaRobots,
     metaForToken: reader.metaForToken,
+    linkDensity: textChars === 0 ? 0 : Math.min(1, linkChars / textChars),
   };
 }
 
@@ -164,65 +183,3 @@ function* joinText(parts: string[]): Generator<void, string, void> {
   return cap(out.trim(), TEXT_MAX);
 }
 
-/** The document base URL: `<base href>` resolved against the page URL if valid, else the page URL. */
-function resolveBase(baseHref: string | undefined, pageUrl: string): URL | undefined {
-  let page: URL | undefined;
-  try {
-    page = new URL(pageUrl);
-  } catch {
-    return undefined;
-  }
-  if (baseHref === undefined) return page;
-  try {
-    const base = new URL(baseHref, page);
-    return base.protocol === 'javascript:' || base.protocol === 'data:' ? page : base;
-  } catch {
-    return page;
-  }
-}
-
-/** An absolute http(s) URL string without fragment, or undefined for anything else. */
-function resolveHttp(href: string, base: URL | undefined): string | undefined {
-  if (SKIPPED_SCHEMES.test(href)) return undefined;
-  // '#' always starts the fragment of an http(s) URL reference, so cutting it before parsing is exact
-  // (and much cheaper than clearing url.hash afterwards).
-  const hash = href.indexOf('#');
-  let url: URL;
-  try {
-    url = new URL(hash === -1 ? href : href.slice(0, hash), base);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  return url.href;
-}
-
-/** Resolves, filters and dedupes raw hrefs, LINK_SLICE at a time; keeps the first `maxLinks` distinct URLs. */
-function* resolveLinks(
-  raw: Array<{ href: string; nofollow: boolean }>,
-  base: URL | undefined,
-  maxLinks: number,
-): Generator<void, { links: ExtractedLink[]; droppedLinks: number }, void> {
-  const byUrl = new Map<string, ExtractedLink>();
-  const dropped = new Set<string>();
-  const resolved = new Map<string, string | undefined>(); // raw href -> url, to skip repeated parsing
-  for (let i = 0; i < raw.length; i++) {
-    if (i > 0 && i % LINK_SLICE === 0) yield;
-    const { href, nofollow } = raw[i];
-    let url = resolved.get(href);
-    if (url === undefined && !resolved.has(href)) {
-      url = resolveHttp(href, base);
-      resolved.set(href, url);
-    }
-    if (url === undefined) continue;
-    const seen = byUrl.get(url);
-    if (seen) {
-      if (!nofollow) seen.nofollow = false;
-    } else if (byUrl.size < maxLinks) {
-      byUrl.set(url, { url, nofollow });
-    } else {
-      dropped.add(url);
-    }
-  }
-  return { links: [...byUrl.values()], droppedLinks: dropped.size };
-}

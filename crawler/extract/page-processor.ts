@@ -4,7 +4,18 @@ import { extractPageSteps, runToEnd } from './extract.ts';
 import { parseRobotsDirectives } from './robots-directives.ts';
 import { productToken } from '../politeness/robots.ts';
 import { checkUrl } from '../frontier/url.ts';
-import type { ParsedPage } from '../coordination/protocol.ts';
+import type { PageAnchor, ParsedPage } from '../coordination/protocol.ts';
+
+/** Content links per page whose target and words are kept (the first ones, in page order). */
+export const ANCHORS_PER_PAGE = 200;
+/** Words kept of one link's text. */
+export const ANCHOR_MAX_WORDS = 10;
+
+/** A link's text as kept: its first ANCHOR_MAX_WORDS words. */
+export function anchorWords(text: string): string {
+  const words = text.split(/\s+/).filter((w) => w !== '');
+  return words.slice(0, ANCHOR_MAX_WORDS).join(' ');
+}
 
 /** What processPage is given: a fetched body, its headers, and the worker's settings. */
 export interface PageInput {
@@ -47,8 +58,10 @@ export function* processPageSteps(input: PageInput): Generator<void, ParsedPage 
     token,
   );
   const links: string[] = [];
+  const anchors: PageAnchor[] = [];
   if (!directives.nofollow) {
     const seen = new Set<string>();
+    const self = checkUrl(input.url, { allowPrivate: input.allowPrivate });
     for (let i = 0; i < page.links.length; i++) {
       if (i > 0 && i % CHECK_SLICE === 0) yield;
       const link = page.links[i];
@@ -57,6 +70,13 @@ export function* processPageSteps(input: PageInput): Generator<void, ParsedPage 
       if (!checked.ok || seen.has(checked.url)) continue;
       seen.add(checked.url);
       links.push(checked.url);
+    }
+    for (const anchor of page.anchors) {
+      if (anchors.length >= ANCHORS_PER_PAGE) break;
+      if (anchor.nofollow) continue;
+      const checked = checkUrl(anchor.url, { allowPrivate: input.allowPrivate });
+      if (!checked.ok || (self.ok && self.url === checked.url) || anchors.some((a) => a.url === checked.url)) continue;
+      anchors.push({ url: checked.url, text: anchorWords(anchor.text) });
     }
   }
   const canonical = page.canonical ? checkUrl(page.canonical, { allowPrivate: input.allowPrivate }) : undefined;
@@ -75,6 +95,8 @@ export function* processPageSteps(input: PageInput): Generator<void, ParsedPage 
     nofollow: directives.nofollow,
     noarchive: directives.noarchive,
     nosnippet: directives.nosnippet,
+    anchors,
+    linkDensity: Math.round(page.linkDensity * 1000) / 1000,
     contentHash: createHash('sha256').update(page.title).update('\0').update(page.text).digest('hex').slice(0, 32),
   };
 }

@@ -1,9 +1,11 @@
 /**
  * What extract.ts learns from htmlparser2's events, one page at a time: a Handler that reads the events
  * in document order, as a walk over the parse tree would meet them, and keeps title, headings, raw
- * text (all of it, and without page chrome), metadata and raw links. Pure: no I/O.
+ * text (all of it, and without page chrome), metadata, raw links with their words, and how much of
+ * the text is link text. Pure: no I/O.
  */
 import type { Handler } from 'htmlparser2';
+import type { RawLink } from './links.ts';
 
 const TITLE_MAX = 300;
 const HEADING_MAX = 300;
@@ -27,6 +29,29 @@ const RAW_TEXT_MAX = TEXT_MAX * 5;
 const FRAME_CHROME = 1;
 const FRAME_SECTIONING = 2;
 const FRAME_HEADING = 4;
+const FRAME_LINK = 8;
+/** Anchor text kept per link (a hostile page cannot make a link carry a book). */
+export const ANCHOR_MAX_CHARS = 80;
+/**
+ * The text of a link to a place on the same page that is only one of these marks is a heading's
+ * permalink (Sphinx's "¶", "#", "§", "🔗"): neither page text nor heading text nor a link.
+ */
+const PERMALINK_MARK = /^[\s¶#§🔗⚓\uFE0F]+$/u;
+
+/** What a same-page link changed, to take back if it turns out to be a permalink mark (see PERMALINK_MARK). */
+interface PermalinkCandidate {
+  frames: number;
+  rawLinks: number;
+  all: number;
+  content: number;
+  heading: number;
+  rawLength: number;
+  chars: [number, number, number, number];
+  /** An element opened inside it: not a mark. */
+  hasChild: boolean;
+  /** Its text so far (at most a little over what a mark could be). */
+  text: string;
+}
 
 /**
  * Reads the parser's events in document order, as a walk over the parse tree would meet them: an
@@ -48,7 +73,12 @@ export class PageReader implements Partial<Handler> {
   readonly headings: string[] = [];
   readonly metaRobots: string[] = [];
   readonly metaForToken: string[] = [];
-  readonly rawLinks: Array<{ href: string; nofollow: boolean }> = [];
+  readonly rawLinks: RawLink[] = [];
+  /** Characters of text that are not whitespace, over the whole page and outside chrome, and of those inside links. */
+  allChars = 0;
+  allLinkChars = 0;
+  contentChars = 0;
+  contentLinkChars = 0;
   /**
    * Raw text of the whole page in order, and the same without page chrome, with BREAK between blocks;
    * which one becomes the page text is decided at the end.
@@ -69,6 +99,13 @@ export class PageReader implements Partial<Handler> {
   private titleText: string | undefined;
   /** Text of the current text node, until an event that is not text ends it. */
   private pendingText = '';
+  /** Links open around the current position, and the outermost one's raw link and words so far. */
+  private linkDepth = 0;
+  private anchor: { link: RawLink; parts: string[] } | undefined;
+  /** The raw link the element being opened just recorded (consumed by `enter`). */
+  private openedLink: RawLink | undefined;
+  /** An open same-page link that may be a permalink mark. */
+  private permalink: PermalinkCandidate | undefined;
 
   /** `token`: our robots product token, lower-case; `maxRawLinks`: hrefs recorded at most (later ones are not read). */
   constructor(private readonly token: string, private readonly maxRawLinks: number) {}
@@ -79,6 +116,7 @@ export class PageReader implements Partial<Handler> {
       this.skipDepth++;
       return;
     }
+    if (this.permalink) this.permalink.hasChild = true;
     if (!this.inspect(name, attribs)) {
       this.skipDepth = 1;
       return;
@@ -151,7 +189,11 @@ export class PageReader implements Partial<Handler> {
         return false;
       case 'a':
       case 'area':
-        if (attribs.href !== undefined && this.rawLinks.length < this.maxRawLinks) this.rawLinks.push({ href: attribs.href, nofollow: hasToken(attribs.rel, 'nofollow') });
+        this.openedLink = undefined;
+        if (attribs.href !== undefined && this.rawLinks.length < this.maxRawLinks) {
+          this.openedLink = { href: attribs.href, nofollow: hasToken(attribs.rel, 'nofollow'), inContent: this.chromeDepth === 0, text: '' };
+          this.rawLinks.push(this.openedLink);
+        }
         return true;
       default:
         return !SKIPPED.has(name);
@@ -166,6 +208,7 @@ export class PageReader implements Partial<Handler> {
         this.sectioningDepth === 0);
     const isSectioning = SECTIONING.has(name) || role === 'main';
     const isHeading = this.headingParts === undefined && (name === 'h1' || name === 'h2' || name === 'h3');
+    const isLink = name === 'a' && attribs.href !== undefined;
     if (name === 'main' || name === 'article' || role === 'main') this.hasMain = true;
     if (isChrome) this.chromeDepth++;
     if (isSectioning) this.sectioningDepth++;
@@ -173,13 +216,50 @@ export class PageReader implements Partial<Handler> {
       this.headingParts = [];
       this.headingLevel1 = name === 'h1';
     }
-    this.frames.push((isChrome ? FRAME_CHROME : 0) | (isSectioning ? FRAME_SECTIONING : 0) | (isHeading ? FRAME_HEADING : 0));
+    if (isLink) {
+      if (this.permalink === undefined && attribs.href.trimStart().startsWith('#')) this.permalink = this.candidate();
+      this.linkDepth++;
+      if (this.anchor === undefined && this.openedLink !== undefined) this.anchor = { link: this.openedLink, parts: [] };
+    }
+    this.openedLink = undefined;
+    this.frames.push((isChrome ? FRAME_CHROME : 0) | (isSectioning ? FRAME_SECTIONING : 0) | (isHeading ? FRAME_HEADING : 0) | (isLink ? FRAME_LINK : 0));
     if (!INLINE.has(name)) this.pushBreak();
+  }
+
+  /** What a same-page link about to be entered may have to take back (see endPermalink). */
+  private candidate(): PermalinkCandidate {
+    return {
+      frames: this.frames.length, rawLinks: this.rawLinks.length - (this.openedLink ? 1 : 0), all: this.all.length,
+      content: this.content.length, heading: this.headingParts?.length ?? 0, rawLength: this.rawLength,
+      chars: [this.allChars, this.allLinkChars, this.contentChars, this.contentLinkChars], hasChild: false, text: '',
+    };
+  }
+
+  /** The candidate link closed: if it held only a permalink mark, it was never there (no text, no link). */
+  private endPermalink(c: PermalinkCandidate): void {
+    this.permalink = undefined;
+    if (c.hasChild || c.text === '' || !PERMALINK_MARK.test(c.text)) return;
+    const dropped = this.rawLinks[c.rawLinks];
+    this.rawLinks.length = c.rawLinks;
+    this.all.length = c.all;
+    this.content.length = c.content;
+    if (this.headingParts) this.headingParts.length = c.heading;
+    this.rawLength = c.rawLength;
+    [this.allChars, this.allLinkChars, this.contentChars, this.contentLinkChars] = c.chars;
+    if (this.anchor?.link === dropped) this.anchor = undefined;
   }
 
   private exit(name: string): void {
     const frame = this.frames.pop() ?? 0;
     if (!INLINE.has(name)) this.pushBreak();
+    if (frame & FRAME_LINK) {
+      this.linkDepth--;
+      if (this.linkDepth === 0 && this.anchor !== undefined) {
+        this.anchor.link.text = collapse(this.anchor.parts.join(''), ANCHOR_MAX_CHARS);
+        this.anchor = undefined;
+      }
+      if (this.permalink && this.permalink.frames === this.frames.length) this.endPermalink(this.permalink);
+    }
     if (frame & FRAME_CHROME) this.chromeDepth--;
     if (frame & FRAME_SECTIONING) this.sectioningDepth--;
     if (frame & FRAME_HEADING && this.headingParts) {
@@ -201,11 +281,31 @@ export class PageReader implements Partial<Handler> {
   private pushText(data: string): void {
     if (data.indexOf(BREAK) !== -1) data = data.replaceAll(BREAK, ''); // NUL is not text; it is our marker
     if (this.headingParts && this.headingParts.length < 1000) this.headingParts.push(data);
+    if (this.anchor !== undefined && this.anchor.parts.length < 100) this.anchor.parts.push(data);
+    if (this.permalink && this.permalink.text.length < 64) this.permalink.text += data;
     if (this.rawLength > RAW_TEXT_MAX) return; // far more than we keep
     this.rawLength += data.length;
     this.all.push(data);
-    if (this.chromeDepth === 0) this.content.push(data);
+    // Characters that are not whitespace, for the link density (markup indentation does not count).
+    const chars = data.length - countWhitespace(data);
+    this.allChars += chars;
+    if (this.linkDepth > 0) this.allLinkChars += chars;
+    if (this.chromeDepth === 0) {
+      this.content.push(data);
+      this.contentChars += chars;
+      if (this.linkDepth > 0) this.contentLinkChars += chars;
+    }
   }
+}
+
+/** Whitespace characters in `text`. */
+function countWhitespace(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 32 || (c >= 9 && c <= 13) || c === 160) n++;
+  }
+  return n;
 }
 
 /** Whether a space-separated attribute such as `rel` contains `word` (case-insensitive). */

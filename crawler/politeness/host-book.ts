@@ -252,6 +252,14 @@ export class HostBook {
     return h.backoffUntil;
   }
 
+  /**
+   * A page answered with an HTTP error (4xx other than 429): an error of the host, counted and said in its
+   * row as its timeline shows it, though the host itself is fine (no streak, no backoff).
+   */
+  noteHttpError(origin: string, url: string, status: number): void {
+    this.noteError(origin, `${url} answered HTTP ${status}`);
+  }
+
   /** The host answered well: its error streak and backoff end. */
   private clearBackoff(h: HostRow): void {
     h.consecutiveErrors = 0;

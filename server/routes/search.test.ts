@@ -35,14 +35,14 @@ test('GET /api/search answers in the documented shape', async () => {
   const res = await app.inject({ method: 'GET', url: '/api/search', query: { q: 'andromeda', limit: '5' } });
   assert.equal(res.statusCode, 200);
   const body = res.json();
-  assert.deepEqual(Object.keys(body).sort(), ['indexing', 'mode', 'notice', 'query', 'results', 'tookMs', 'total']);
+  assert.deepEqual(Object.keys(body).sort(), ['correction', 'indexing', 'mode', 'notice', 'query', 'results', 'tookMs', 'total']);
   assert.equal(body.query, 'andromeda');
   assert.equal(body.total, 1);
   assert.equal(body.mode, 'and');
   assert.equal(body.notice, null);
   assert.equal(body.indexing, false);
   const [r] = body.results;
-  assert.deepEqual(Object.keys(r).sort(), ['fetchedAt', 'fileType', 'host', 'labels', 'page', 'score', 'snippet', 'stored', 'title', 'url']);
+  assert.deepEqual(Object.keys(r).sort(), ['fetchedAt', 'fileType', 'folded', 'host', 'labels', 'page', 'score', 'snippet', 'stored', 'title', 'url']);
   assert.equal(r.url, CORPUS.galaxies.url);
   assert.ok(r.snippet.some((p: { text: string; match: boolean }) => p.match && p.text === 'Andromeda'));
 });

@@ -27,6 +27,10 @@ const SearchQuerySchema = Type.Object({
   offset: Type.Integer({
     minimum: 0, maximum: MAX_OFFSET, default: 0, ...onInvalid('invalid-query', `offset must be an integer from 0 to ${MAX_OFFSET}`),
   }),
+  /** "false": the words as typed, never a spelling correction in their place (docs/api.md, Spelling); text, as query strings are. */
+  correct: stringEnum(['true', 'false'], {
+    default: 'true', ...onInvalid('invalid-query', 'correct must be "true" or "false" (false: search the words as typed)'),
+  }),
 });
 
 const SuggestQuerySchema = Type.Object({
@@ -39,7 +43,7 @@ const SuggestQuerySchema = Type.Object({
  * `GET /api/search` and `GET /api/suggest` (docs/api.md, Search). A query with nothing searchable
  * answers 400 `{error: 'bad-query', message}`; the query text itself is never refused for its
  * content (search-service.ts makes any text safe), only for its length, for being given twice, or
- * for limit/offset outside their ranges.
+ * for limit/offset outside their ranges (or a `correct` other than true/false).
  */
 export async function searchRoutes(fastify: FastifyInstance, opts: { search: SearchService }): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -48,9 +52,9 @@ export async function searchRoutes(fastify: FastifyInstance, opts: { search: Sea
   app.get('/api/search', {
     schema: { querystring: SearchQuerySchema, response: { 200: SearchResponseSchema, '4xx': ErrorBodySchema } },
   }, async (request, reply) => {
-    const { q, limit, offset } = request.query;
+    const { q, limit, offset, correct } = request.query;
     try {
-      return capSearchResponse(search.search(q, { limit, offset })); // what one page may put on the screen
+      return capSearchResponse(search.search(q, { limit, offset, correct: correct === 'true' })); // what one page may put on the screen
     } catch (err) {
       if (err instanceof BadQueryError) return reply.code(400).send({ error: err.code, message: err.message });
       throw err;

@@ -44,6 +44,8 @@ export const SeedSchema = Type.Object({
   lastCrawledAt: nullableString(),
   /** When the crawler will crawl it again on its own; null while it is crawled, before its first fetch, or with refresh off. */
   nextCrawlAt: nullableString(),
+  /** When its crawl finished (its last URL, once something was found and nothing is left queued); null while it runs or before it starts. */
+  doneAt: nullableString(),
   /** An imported bookmark's title (or one given with the seed), or null. */
   title: nullableString(),
   /** An imported bookmark's folder path ("Bookmarks bar / Dev"), or null. */
@@ -121,6 +123,7 @@ export const SeedIdSchema = Type.Object({
 /**
  * A seed as the API shows it. `nextCrawlAt`: when the crawler will crawl it again on its own
  * (CRAWL_REFRESH after its last crawl; null while it is being crawled, or with refresh off); `maxHosts`: CRAWL_MAX_HOSTS_PER_SEED.
+ * `doneAt`: when its crawl finished (nothing left queued), null while it runs or before it starts.
  */
 export function toApi(seed: SeedRow, config: Pick<Config, 'crawlRefreshMs' | 'crawlMaxHostsPerSeed'>): Seed {
   const last = seed.lastCrawledAt;
@@ -138,6 +141,8 @@ export function toApi(seed: SeedRow, config: Pick<Config, 'crawlRefreshMs' | 'cr
     failed: seed.failed,
     lastCrawledAt: last === null ? null : new Date(last).toISOString(),
     nextCrawlAt: next === null ? null : new Date(next).toISOString(),
+    // Done: something was found and nothing is left queued; when its last URL was finished.
+    doneAt: seed.queued === 0 && seed.found > 0 && seed.lastFinishedAt !== null ? new Date(seed.lastFinishedAt).toISOString() : null,
     title: seed.title,
     folder: seed.folder,
     labels: seed.labels,

@@ -80,6 +80,15 @@ describe('label: and filetype:', () => {
     assert.deepEqual([kept.labels, kept.fileType, kept.page], [['keepers'], 'html', null]);
   });
 
+  test('suggestions keep label: and filetype: as typed and offer only the pages they keep', () => {
+    const pagesFor = (q: string) => service.suggest(q, 8).suggestions.filter((s) => s.kind === 'title').map((s) => s.url);
+    assert.deepEqual(pagesFor('filetype:pdf tele'), ['https://astro.example/manual.pdf']);
+    assert.deepEqual(pagesFor('label:astronomy tele'), ['https://astro.example/manual.pdf']);
+    assert.deepEqual(pagesFor('filetype:txt tele'), []);
+    assert.deepEqual(pagesFor('label:keepers tele'), []);
+    assert.ok(service.suggest('label:keepers tele', 8).suggestions.every((s) => s.text.startsWith('label:keepers tele')));
+  });
+
   test('only operators is still a bad query', () => {
     assert.throws(() => service.search('label:astronomy filetype:pdf', LIMIT), /nothing to search for/);
   });

@@ -35,6 +35,18 @@ export interface PageMeta {
   nosnippet: boolean;
   /** Hash of its stored title and text (pages with the same one are the same content); null if unknown. */
   contentHash: string | null;
+  /** Share of its text that is link text (0..1), null when not measured (stored before migration 0013). */
+  linkDensity: number | null;
+}
+
+/** The short texts of a page that suggestions read, with its signals. */
+export interface ShortTexts {
+  url: string;
+  host: string;
+  title: string;
+  headings: string[];
+  inlinks: number;
+  linkDensity: number | null;
 }
 
 const NO_FILTERS: HostFilters = { sites: [], excludedSites: [] };
@@ -203,16 +215,59 @@ export class FtsSearch {
     return new Set(rows.map((r) => r.id));
   }
 
-  /** What the result list shows of the given pages (and their inlink counts), by id. */
-  meta(ids: readonly number[]): Map<number, PageMeta> {
+  /**
+   * What the result list shows of the given pages, and their ranking signals, by id. `inlinks`: the
+   * distinct pages linking to it from their content (link_targets), or with `frontierInlinks` the
+   * crawler's older count of links seen to its URL (every link, navigation included).
+   */
+  meta(ids: readonly number[], frontierInlinks = false): Map<number, PageMeta> {
     const out = new Map<number, PageMeta>();
     if (ids.length === 0) return out;
+    const inlinks = frontierInlinks
+      ? '(SELECT f.inlinks FROM frontier f WHERE f.url = p.url)'
+      : '(SELECT t.inlinks FROM link_targets t WHERE t.url = p.url)';
     const rows = this.#prepare(`SELECT p.id, p.url, p.title, p.host, p.description, p.fetched_at AS fetchedAt,
-        coalesce(f.inlinks, 0) AS inlinks, p.noarchive, p.nosnippet, p.content_hash AS contentHash
-      FROM json_each(?) AS j CROSS JOIN pages p ON p.id = j.value LEFT JOIN frontier f ON f.url = p.url
+        coalesce(${inlinks}, 0) AS inlinks, p.noarchive, p.nosnippet, p.content_hash AS contentHash,
+        p.link_density AS linkDensity
+      FROM json_each(?) AS j CROSS JOIN pages p ON p.id = j.value
       WHERE p.indexed = 1`).all(JSON.stringify(ids)) as Array<Omit<PageMeta, 'noarchive' | 'nosnippet'> & { noarchive: number; nosnippet: number }>;
     for (const r of rows) out.set(r.id, { ...r, noarchive: r.noarchive === 1, nosnippet: r.nosnippet === 1 });
     return out;
+  }
+
+  /** Titles, headings and signals of the given searchable pages (what suggestions read), by id. */
+  shortTexts(ids: readonly number[]): Map<number, ShortTexts> {
+    const out = new Map<number, ShortTexts>();
+    if (ids.length === 0) return out;
+    const rows = this.#prepare(`SELECT p.id, p.url, p.host, p.title, p.headings, p.link_density AS linkDensity,
+        coalesce((SELECT t.inlinks FROM link_targets t WHERE t.url = p.url), 0) AS inlinks
+      FROM json_each(?) AS j CROSS JOIN pages p INDEXED BY pages_short_texts ON p.id = j.value WHERE p.indexed = 1`)
+      .all(JSON.stringify(ids)) as Array<Omit<ShortTexts, 'headings'> & { id: number; headings: string }>;
+    for (const r of rows) out.set(r.id, { ...r, headings: r.headings === '' ? [] : r.headings.split('\n') });
+    return out;
+  }
+
+  /**
+   * The best `k` searchable pages by the words of the links pointing to them (anchors_fts, bm25),
+   * for `match` (an expression over the one column).
+   */
+  anchorTop(match: string, k: number): number[] {
+    // The ranking alone first (FTS5 keeps a top-k), then its few targets mapped to searchable pages, in order.
+    const targets = (this.#prepare('SELECT rowid AS id FROM anchors_fts WHERE anchors_fts MATCH ? ORDER BY rank LIMIT ?')
+      .all(match, 2 * k) as Array<{ id: number }>).map((r) => r.id);
+    if (targets.length === 0) return [];
+    const rows = this.#prepare(`SELECT j.key AS at, p.id FROM json_each(?) AS j CROSS JOIN link_targets t ON t.id = j.value
+      CROSS JOIN pages p ON p.url = t.url WHERE p.indexed = 1 ORDER BY j.key LIMIT ?`).all(JSON.stringify(targets), k) as Array<{ id: number }>;
+    return rows.map((r) => r.id);
+  }
+
+  /** The pages among `ids` whose anchor text matches `match`. */
+  anchorMatching(match: string, ids: readonly number[]): Set<number> {
+    if (ids.length === 0) return new Set();
+    const rows = this.#prepare(`SELECT p.id FROM json_each(?) AS j CROSS JOIN pages p ON p.id = j.value
+      CROSS JOIN link_targets t ON t.url = p.url CROSS JOIN anchors_fts ON anchors_fts.rowid = t.id
+      WHERE anchors_fts MATCH ?`).all(JSON.stringify(ids), match) as Array<{ id: number }>;
+    return new Set(rows.map((r) => r.id));
   }
 
   /** The opening of a page's body (for results that matched only in the title index). */

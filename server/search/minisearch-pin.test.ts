@@ -23,7 +23,8 @@ const MINISEARCH_INTERNALS: ReadonlyArray<readonly [file: string, how: string]> 
   ['server/search/title-snapshot.ts', 'stores that state as it is laid out inside MiniSearch'],
   ['server/search/title-doc.ts', 'uses its default tokenizer; puts its version into the snapshot fingerprint'],
   ['server/search/title-index-load.ts', 'builds and restores the index through term-state-builder.ts and term-search.ts instead of addAll/loadJSON'],
-  ['server/search/title-index.ts', 'adds, discards and searches over packed postings'],
+  ['server/search/title-index.ts', 'adds and discards over packed postings'],
+  ['server/search/title-search.ts', 'searches over packed postings with MiniSearch\'s query options (prefix, fuzzy, fields) and reads its results\' match map'],
 ];
 
 /** The tests that compare those files with MiniSearch itself. */

@@ -83,3 +83,13 @@ export function makeSnippet(text: string, words: readonly string[], maxChars = 2
   if (to < clean.length) push('…', false);
   return pieces;
 }
+
+/** Text without heading permalink marks ("¶"), which pages stored before extraction left them out may still hold. */
+export function withoutPermalinks(text: string): string {
+  return text.replace(/[ \t]*¶/g, '');
+}
+
+/** Snippet pieces without permalink marks (see withoutPermalinks), empty pieces dropped. */
+export function withoutPermalinkPieces(pieces: readonly SnippetPiece[]): SnippetPiece[] {
+  return pieces.map((p) => ({ text: withoutPermalinks(p.text), match: p.match })).filter((p) => p.text !== '');
+}

@@ -162,6 +162,15 @@ export class TermSearch extends MiniSearch<TitleDoc> {
       .slice(0, limit).map((f) => f.term);
   }
 
+  /** Indexed words within `distance` edits of `term` (not `term` itself), with their weight (see #weigh). */
+  similarWeighted(term: string, distance: number): Array<{ term: string; weight: number }> {
+    const found: Array<{ term: string; weight: number }> = [];
+    for (const [t, [data]] of this._index.fuzzyGet(term, distance)) {
+      if (t !== term && this.#alive(data)) found.push({ term: t, weight: this.#weigh(data) });
+    }
+    return found;
+  }
+
   /** The index as flat arrays (see TermSearchState), without discarded documents, at once. */
   exportState(): TermSearchState {
     return runSteps(this.exportSteps());

@@ -23,7 +23,6 @@
  * steps, about 0.3-0.5 s at 100k pages, at most every SNAPSHOT_MIN_INTERVAL_MS) catch-ups wait,
  * so a page stored meanwhile reaches the title index that much later (FTS5 has it at once).
  */
-import type { SearchResult } from 'minisearch';
 import type { PageQueries } from '../../db/pages.ts';
 import { indexFingerprint, OPTIONS, processTerm, toDoc, tokenize } from './title-doc.ts';
 import { TermSearch } from './term-search.ts';
@@ -33,20 +32,13 @@ import type { LoadedIndex } from './title-index-load.ts';
 import { removeStaleTemps, writeSnapshotFile, writeSnapshotFileSync } from './title-snapshot.ts';
 import type { SnapshotCursor } from './title-snapshot.ts';
 
-export { MAX_COMPLETION_SCAN, TITLE_BOOST } from './term-search.ts';
-export { urlWords } from './title-doc.ts';
+import { FUZZY_MIN_CHARS, POSTINGS_BUDGET, searchTerms } from './title-search.ts';
+import type { TitleHit, TitleSearchOptions } from './title-search.ts';
 
-/** One page found in the title index. */
-export interface TitleHit {
-  id: number;
-  score: number;
-  /** Folded query words that matched (exactly, by prefix or fuzzily). */
-  queryTerms: string[];
-  /** Words of the page that matched. */
-  terms: string[];
-  /** How many of the matched words are in the title or headings. */
-  titleTerms: number;
-}
+export { MAX_COMPLETION_SCAN, TITLE_BOOST } from './term-search.ts';
+export { FUZZY_MIN_CHARS, MIN_PREFIX_CHARS, POSTINGS_BUDGET, RARE_POSTINGS } from './title-search.ts';
+export type { TitleHit, TitleSearchOptions } from './title-search.ts';
+export { urlWords } from './title-doc.ts';
 
 /** Rows read per chunk during build and refresh. */
 export const CHUNK_ROWS = 500;
@@ -67,15 +59,6 @@ export interface TitleSnapshotOptions {
 /** Defaults of TitleSnapshotOptions: a snapshot costs about 0.3 s of event loop at 100k pages. */
 export const SNAPSHOT_MIN_CHANGES = 1000;
 export const SNAPSHOT_MIN_INTERVAL_MS = 5 * 60_000;
-
-/** Words of at least this length are matched with typos (one edit up to 7 letters, two from 8). */
-export const FUZZY_MIN_CHARS = 5;
-/** Shortest last word matched as a prefix (a 1-2 letter prefix would score thousands of pages). */
-export const MIN_PREFIX_CHARS = 3;
-/** Most postings the words (and prefix) of one title-index search may bring in (see `search`). */
-export const POSTINGS_BUDGET = 1000;
-/** Words with fewer postings than this are also matched fuzzily (typos make rare or absent words). */
-export const RARE_POSTINGS = 3;
 
 /** The in-memory title index of one server (see the file comment). */
 export class TitleIndex {
@@ -324,53 +307,9 @@ export class TitleIndex {
     return [...new Set(tokenize(words.join(' ')).map(processTerm).filter((t): t is string => t !== null))];
   }
 
-  /**
-   * The best `limit` pages for `words` (ORed unless `combineWith` says AND; each hit says which
-   * words it matched), with a prefix match on the last word when `prefixLast` (3+ letters), and
-   * typo tolerance on words of FUZZY_MIN_CHARS or more that are (almost) absent from the index
-   * (not on the last one when `fuzzyLast` is false: a word still being typed is a prefix).
-   *
-   * Cost is bounded: MiniSearch scores every page a word matches, so words are taken rarest first
-   * while their postings (with the prefix's expansion) add up to at most POSTINGS_BUDGET; a word
-   * that does not fit is left out (or searched without its prefix), and when one is left out
-   * `complete` is false: a hit then did not prove it contains every word.
-   */
-  search(
-    words: readonly string[],
-    opts: { prefixLast: boolean; limit: number; combineWith?: 'OR' | 'AND'; fuzzyLast?: boolean },
-  ): { hits: TitleHit[]; complete: boolean } {
-    const terms = this.queryTerms(words);
-    if (terms.length === 0 || this.#ms.documentCount === 0) return { hits: [], complete: terms.length > 0 };
-    const fuzzyLast = opts.fuzzyLast ?? true;
-    // Rarest words first, each taken while the query's postings stay within the budget.
-    const planned = terms.map((term, i) => {
-      const last = i === terms.length - 1;
-      const postings = this.#ms.postings(term);
-      const wantsPrefix = opts.prefixLast && last && term.length >= MIN_PREFIX_CHARS;
-      const withPrefix = wantsPrefix ? this.#ms.prefixPostings(term, this.#budget) : postings;
-      const fuzzy: number | false = term.length >= FUZZY_MIN_CHARS && postings < RARE_POSTINGS && (fuzzyLast || !last) ? 0.2 : false;
-      return { term, postings, withPrefix, fuzzy };
-    }).sort((a, b) => a.postings - b.postings);
-    const queries: Array<{ queries: string[]; prefix: boolean; fuzzy: number | false }> = [];
-    let spent = 0;
-    for (const p of planned) {
-      if (spent + p.postings > this.#budget) continue;
-      const prefix = p.withPrefix > p.postings && spent + p.withPrefix <= this.#budget;
-      spent += prefix ? p.withPrefix : p.postings;
-      queries.push({ queries: [p.term], prefix, fuzzy: p.fuzzy });
-    }
-    const complete = queries.length === terms.length;
-    if (queries.length === 0) return { hits: [], complete };
-    const results: SearchResult[] = this.#ms.search(
-      { combineWith: opts.combineWith ?? 'OR', queries },
-      { maxFuzzy: 2 },
-    );
-    const hits = results.slice(0, opts.limit).map((r) => {
-      let titleTerms = 0;
-      for (const fields of Object.values(r.match)) if (fields.includes('title') || fields.includes('headings')) titleTerms++;
-      return { id: r.id as number, score: r.score, queryTerms: r.queryTerms, terms: r.terms, titleTerms };
-    });
-    return { hits, complete };
+  /** The best `limit` pages for `words`, within the postings budget (see searchTerms in title-search.ts). */
+  search(words: readonly string[], opts: TitleSearchOptions): { hits: TitleHit[]; complete: boolean } {
+    return searchTerms(this.#ms, this.queryTerms(words), opts, this.#budget);
   }
 
   /** Indexed words one edit (two from 8 letters) away from the folded `word`: candidate corrections of a typo. */
@@ -381,9 +320,19 @@ export class TitleIndex {
   }
 
   /**
+   * Indexed words within `distance` edits (Levenshtein) of the folded `word`, with how widespread
+   * each is (pages, weighted by field): candidates for a spelling correction (spelling.ts).
+   */
+  spellings(word: string, distance: number): Array<{ term: string; weight: number }> {
+    const w = processTerm(word);
+    if (w === null) return [];
+    return this.#ms.similarWeighted(w, distance);
+  }
+
+  /**
    * Indexed words completing `prefix` (folded), most widespread first (among the first
-   * MAX_COMPLETION_SCAN in alphabetical order); when none does, words one or two edits from a
-   * prefix of 5+ letters (a typo).
+   * MAX_COMPLETION_SCAN in alphabetical order). Never a word that does not start with the prefix: a
+   * completion continues what was typed (a typo is search's "did you mean", spelling.ts).
    */
   complete(prefix: string, limit: number): string[] {
     const p = processTerm(prefix);
@@ -397,8 +346,7 @@ export class TitleIndex {
       const cached = this.#completionCache.get(key);
       if (cached !== undefined) return cached;
     }
-    const fuzzy = p.length >= 8 ? 2 : p.length >= 5 ? 1 : 0;
-    const terms = this.#ms.completions(p, limit, fuzzy).map((c) => c.term);
+    const terms = this.#ms.completions(p, limit, 0).map((c) => c.term);
     if (cacheable && this.#completionCache.size < 5000) this.#completionCache.set(key, terms);
     return terms;
   }

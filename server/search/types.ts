@@ -23,6 +23,11 @@ export const SearchResultSchema = Type.Object({
   fetchedAt: Type.String(),
   /** Whether its stored text may be shown (GET /api/pages): false when the page said noarchive. */
   stored: Type.Boolean(),
+  /**
+   * The third or later result of its site on this page, when the matches span several sites: the app
+   * folds it under that site's first results ("more from this site"), so one site cannot fill a page.
+   */
+  folded: Type.Boolean(),
   /** Labels of the seed that found it (or of its own seed): the label: it came from. */
   labels: Type.Array(Type.String()),
   /** What kind of document it is. */
@@ -31,6 +36,18 @@ export const SearchResultSchema = Type.Object({
   page: nullableInteger(),
 });
 export type SearchResult = Static<typeof SearchResultSchema>;
+
+/** A spelling correction of the query, from the index's own words (spelling.ts). */
+export const CorrectionSchema = Type.Object({
+  /** The corrected query text (operators and the other words as typed). */
+  query: Type.String(),
+  /**
+   * true: the query as typed matched nothing, so the results are the correction's ("Showing results
+   * for …; search instead for …"); false: the query found little and the correction is offered ("Did you mean …").
+   */
+  applied: Type.Boolean(),
+});
+export type Correction = Static<typeof CorrectionSchema>;
 
 /** The answer to a search. */
 export const SearchResponseSchema = Type.Object({
@@ -45,16 +62,20 @@ export const SearchResponseSchema = Type.Object({
   notice: nullableString(),
   /** True while the title index is still being built (results may miss title-only matches). */
   indexing: Type.Boolean(),
+  /** A spelling correction, when the query found nothing or little and a close query finds more; else null. */
+  correction: Type.Union([CorrectionSchema, Type.Null()]),
   results: Type.Array(SearchResultSchema),
 });
 export type SearchResponse = Static<typeof SearchResponseSchema>;
 
-/** One completion. */
+/** One suggestion: a query completion ('term': search for `text`) or a page ('title': open `url`). */
 export const SuggestionSchema = Type.Object({
   text: Type.String(),
   kind: stringEnum(['title', 'term']),
   /** The page, for title suggestions. */
   url: Type.Optional(Type.String()),
+  /** The page's site (host[:port]), for title suggestions. */
+  host: Type.Optional(Type.String()),
 });
 export type Suggestion = Static<typeof SuggestionSchema>;
 

@@ -9,7 +9,7 @@ export type { Status, DomainsQuery, DomainsResponse, HostRequestsResponse } from
 export type { Seed, NewSeed, RemovedSeed, SeedList } from '../../server/routes/seeds.ts';
 export type { ImportRequest, ImportResult, ImportRefusal, LabelCount, LabelList } from '../../server/routes/capture.ts';
 export type { StoredPage } from '../../server/routes/pages.ts';
-export type { SnippetPiece, SearchResponse, SearchResult, Suggestion, SuggestResponse } from '../../server/search/types.ts';
+export type { Correction, SnippetPiece, SearchResponse, SearchResult, Suggestion, SuggestResponse } from '../../server/search/types.ts';
 export type { DomainInfo as Domain, RobotsInfo, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
 export type { ErrorBody } from '../../server/plugins/error-handler.ts';
 export type { Session } from '../../server/routes/session.ts';
@@ -82,9 +82,10 @@ export function getStatus(signal?: AbortSignal): Promise<Status> {
   return request<Status>('/api/status', { signal });
 }
 
-/** Runs a search; `offset` counts results, not pages. */
-export function search(q: string, offset: number, limit: number, signal?: AbortSignal): Promise<SearchResponse> {
+/** Runs a search; `offset` counts results, not pages; `correct` false searches the words as typed. */
+export function search(q: string, offset: number, limit: number, signal?: AbortSignal, correct = true): Promise<SearchResponse> {
   const params = new URLSearchParams({ q, limit: String(limit), offset: String(offset) });
+  if (!correct) params.set('correct', 'false');
   return request<SearchResponse>(`/api/search?${params}`, { signal });
 }
 

@@ -94,3 +94,46 @@ export function formatClock(ms: number): string {
 export function displayUrl(url: string): string {
   return url.replace(/^https?:\/\//i, '').replace(/^([^/]+)\/$/, '$1');
 }
+
+/**
+ * A URL as a result shows it: its site (host[:port], no scheme or www.) and its path (with query),
+ * without a trailing slash; the path is '' for the site's front page.
+ */
+export function urlParts(url: string): { site: string; path: string } {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return { site: url, path: '' };
+  }
+  const site = u.host.replace(/^www\./, '');
+  let path = decodeSafely(u.pathname).replace(/^\/+|\/+$/g, '').replace(/\//g, ' › ');
+  if (u.search !== '') path += `${path === '' ? '' : ' '}${u.search}`;
+  return { site, path };
+}
+
+function decodeSafely(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** A countdown precise enough for the crawler's delays: tenths of a second under 10 s ("in 0.2 s"), else as formatCountdown. */
+export function formatCountdownPrecise(iso: string | null, now: number): string {
+  if (iso === null) return '—';
+  const then = Date.parse(iso);
+  if (Number.isNaN(then)) return '—';
+  const ms = then - now;
+  if (ms <= 0) return 'due now';
+  if (ms < 10_000) return `in ${(Math.ceil(ms / 100) / 10).toFixed(1)} s`;
+  return formatCountdown(iso, now);
+}
+
+/** A wall-clock time of day for "done at 14:05" (24-hour, local time). */
+export function formatTimeOfDay(iso: string): string {
+  return shortTimeFormat.format(new Date(iso));
+}
+
+const shortTimeFormat = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', hour12: false });

@@ -1,8 +1,12 @@
 // Pure layout of a host's request timeline: which time span the axis covers and where each mark goes.
 import type { HostRequest } from './api.ts';
 
-/** Colour class of a request: by HTTP status class, or `error` when there is no status. */
-export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx' | 'error';
+/**
+ * Colour class of a request: by HTTP status class, or `error` when there is no status; `none` for a
+ * robots.txt that is not there (a 4xx other than 429: the site has no rules, which is no error, and
+ * the host's Errors count does not count it either).
+ */
+export type StatusClass = '2xx' | '3xx' | '4xx' | '5xx' | 'error' | 'none';
 
 /** One request placed on the axis; `x` and `width` are in viewBox units. */
 export interface TimelineMark {
@@ -25,6 +29,7 @@ export function statusClass(request: HostRequest): StatusClass {
   const status = request.status;
   if (status === null) return 'error';
   if (status >= 500) return '5xx';
+  if (status >= 400 && status !== 429 && /\/robots\.txt$/.test(request.url)) return 'none';
   if (status >= 400) return '4xx';
   if (status >= 300) return '3xx';
   if (status >= 200) return '2xx';

@@ -16,9 +16,10 @@ export interface Polled<T> {
  * Fetches `load` now and then every `intervalMs` after the previous attempt settles (never overlapping),
  * keeps the last good data across errors, and keeps retrying so it recovers when the server is back.
  * Polling pauses while the page is hidden. `load` may change identity freely; the latest one is used.
+ * `initial`: data to show until the first answer (what the view showed when the person left it).
  */
-export function usePoll<T>(load: (signal: AbortSignal) => Promise<T>, intervalMs: number): Polled<T> {
-  const [data, setData] = useState<T | null>(null);
+export function usePoll<T>(load: (signal: AbortSignal) => Promise<T>, intervalMs: number, initial: T | null = null): Polled<T> {
+  const [data, setData] = useState<T | null>(initial);
   const [error, setError] = useState<Error | null>(null);
   const loadRef = useRef(load);
   useLayoutEffect(() => {

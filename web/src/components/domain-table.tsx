@@ -2,7 +2,7 @@ import { Fragment, useId } from 'react';
 import type { Domain } from '../api.ts';
 import type { Sort, SortKey } from '../domain-sort.ts';
 import { robotsText } from '../domain-state.ts';
-import { formatAgo, formatCount, formatCountdown, formatDateTime, formatDelay } from '../format.ts';
+import { formatAgo, formatCount, formatCountdownPrecise, formatDateTime, formatDelay } from '../format.ts';
 import { HostTimeline } from './host-timeline.tsx';
 import { StateBadge } from './state-badge.tsx';
 
@@ -130,7 +130,7 @@ export function DomainTable({ domains, sort, onSort, expanded, onToggle, now }: 
                       'after this one'
                     ) : domain.nextFetchAt !== null ? (
                       <time dateTime={domain.nextFetchAt} title={formatDateTime(domain.nextFetchAt)}>
-                        {formatCountdown(domain.nextFetchAt, now)}
+                        {formatCountdownPrecise(domain.nextFetchAt, now)}
                       </time>
                     ) : (
                       '—'

@@ -8,7 +8,10 @@ import { usePoll } from '../use-poll.ts';
 const WIDTH = 1000;
 const HEIGHT = 40;
 const REFRESH_MS = 2000;
-const CLASSES: StatusClass[] = ['2xx', '3xx', '4xx', '5xx', 'error'];
+const CLASSES: StatusClass[] = ['2xx', '3xx', '4xx', '5xx', 'error', 'none'];
+const CLASS_TEXT: Record<StatusClass, string> = {
+  '2xx': '2xx', '3xx': '3xx', '4xx': '4xx', '5xx': '5xx', error: 'error', none: 'no robots.txt',
+};
 
 function outcome(mark: TimelineMark): string {
   const { request } = mark;
@@ -32,7 +35,7 @@ export function HostTimeline({ host, id }: { host: string; id: string }) {
   const counts = new Map<StatusClass, number>();
   for (const mark of layout.marks) counts.set(mark.statusClass, (counts.get(mark.statusClass) ?? 0) + 1);
   const summary = CLASSES.filter((c) => counts.has(c))
-    .map((c) => `${counts.get(c)} × ${c}`)
+    .map((c) => `${counts.get(c)} × ${CLASS_TEXT[c]}`)
     .join(', ');
   const span = layout.to - layout.from;
 
@@ -88,7 +91,7 @@ export function HostTimeline({ host, id }: { host: string; id: string }) {
             {CLASSES.filter((c) => counts.has(c)).map((c) => (
               <li key={c}>
                 <span className={`swatch mark-${c}`} aria-hidden="true" />
-                {c} <span className="muted">({counts.get(c)})</span>
+                {CLASS_TEXT[c]} <span className="muted">({counts.get(c)})</span>
               </li>
             ))}
           </ul>

@@ -6,6 +6,17 @@ import { displayUrl } from '../format.ts';
 
 const SUGGEST_DELAY_MS = 120;
 
+/** A query completion: what was typed as it is, what the completion adds in bold. */
+function Completed({ text, typed }: { text: string; typed: string }) {
+  if (typed === '' || !text.toLowerCase().startsWith(typed.toLowerCase())) return <>{text}</>;
+  return (
+    <>
+      {text.slice(0, typed.length)}
+      <strong>{text.slice(typed.length)}</strong>
+    </>
+  );
+}
+
 /** Props of the search box: a controlled value plus a submit callback. */
 export interface SearchBoxProps {
   value: string;
@@ -17,7 +28,8 @@ export interface SearchBoxProps {
 /**
  * The search form: an `<input type=search>` labelled "Search" with as-you-type suggestions from
  * `/api/suggest` in a listbox (debounced, stale requests aborted, the old list kept until the new one
- * arrives), driven by ArrowUp/ArrowDown, Enter and Escape. The input is an ARIA 1.2 combobox
+ * arrives), driven by ArrowUp/ArrowDown, Enter and Escape. A query suggestion searches for its text; a
+ * page suggestion (a title with its site) opens that page. The input is an ARIA 1.2 combobox
  * (aria-expanded, aria-activedescendant), so a screen reader announces the list and the option picked.
  */
 export function SearchBox({ value, onChange, onSubmit, autoFocus = false }: SearchBoxProps) {
@@ -28,6 +40,8 @@ export function SearchBox({ value, onChange, onSubmit, autoFocus = false }: Sear
   const [active, setActive] = useState(-1);
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const inFlight = useRef<AbortController | null>(null);
+  /** The text the shown suggestions were asked for (what their typed part is). */
+  const typedFor = useRef('');
 
   const cancelPending = (): void => {
     clearTimeout(timer.current);
@@ -39,8 +53,9 @@ export function SearchBox({ value, onChange, onSubmit, autoFocus = false }: Sear
 
   const requestSuggestions = (text: string): void => {
     clearTimeout(timer.current);
-    const prefix = text.trim();
-    if (prefix === '') {
+    // Leading spaces mean nothing; a trailing one says the last word is finished (the next one is completed).
+    const prefix = text.replace(/^\s+/, '');
+    if (prefix.trim() === '') {
       cancelPending();
       setOpen(false);
       setItems([]);
@@ -55,6 +70,7 @@ export function SearchBox({ value, onChange, onSubmit, autoFocus = false }: Sear
         .then((response) => {
           if (controller.signal.aborted) return;
           inFlight.current = null;
+          typedFor.current = prefix;
           setItems(response.suggestions);
           setActive(-1);
           setOpen(response.suggestions.length > 0);
@@ -78,6 +94,13 @@ export function SearchBox({ value, onChange, onSubmit, autoFocus = false }: Sear
   };
 
   const choose = (item: Suggestion): void => {
+    if (item.kind === 'title' && item.url !== undefined) {
+      // A page suggestion opens that page (as its result's link would), not a search for its title.
+      cancelPending();
+      close();
+      window.location.assign(item.url);
+      return;
+    }
     onChange(item.text);
     submit(item.text);
   };
@@ -168,14 +191,19 @@ export function SearchBox({ value, onChange, onSubmit, autoFocus = false }: Sear
               id={`${id}-opt-${index}`}
               role="option"
               aria-selected={index === active}
-              className={index === active ? 'suggestion active' : 'suggestion'}
+              className={`suggestion ${item.kind === 'title' ? 'suggestion-page' : 'suggestion-query'}${index === active ? ' active' : ''}`}
               onMouseDown={(event) => event.preventDefault()}
               onMouseMove={() => setActive(index)}
               onClick={() => choose(item)}
             >
-              <span className="suggestion-text">{item.text}</span>
+              <span className="suggestion-text">
+                {item.kind === 'term' ? <Completed text={item.text} typed={typedFor.current} /> : item.text}
+              </span>
               {item.kind === 'title' && item.url !== undefined ? (
-                <span className="suggestion-url">{displayUrl(item.url)}</span>
+                <span className="suggestion-url">
+                  <span className="visually-hidden">page on </span>
+                  {item.host ?? displayUrl(item.url)}
+                </span>
               ) : null}
             </li>
           ))}

@@ -11,7 +11,7 @@ import { SeedHosts } from './seed-hosts.tsx';
 
 const seed: Seed = {
   id: 1, url: 'https://wild.example.org/', host: 'wild.example.org', depth: 2, scope: 'domain', createdAt: '2026-01-01T00:00:00.000Z',
-  found: 10, fetched: 9, queued: 0, failed: 0, lastCrawledAt: null, nextCrawlAt: null, title: null, folder: null, labels: [],
+  found: 10, fetched: 9, queued: 0, failed: 0, lastCrawledAt: null, nextCrawlAt: null, doneAt: null, title: null, folder: null, labels: [],
   hosts: 3, maxHosts: 1000, hostsRefused: 0, lastRefusedHost: null,
 };
 

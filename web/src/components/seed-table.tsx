@@ -3,13 +3,15 @@ import type { Seed } from '../api.ts';
 import { formatAgo, formatCount, formatCountdown, formatDateTime, plural } from '../format.ts';
 import { LabelEditor } from './label-editor.tsx';
 import { SeedHosts } from './seed-hosts.tsx';
+import { SeedProgress, seedPhase } from './seed-progress.tsx';
 
 const SCOPE_TEXT: Record<Seed['scope'], string> = { path: 'this path', host: 'host', domain: 'domain', any: 'any' };
 
 /**
- * The seed list as a table (URL, depth, scope, found, hosts, fetched, queued, failed, when it was last
- * crawled and will be again on its own, added, and "Crawl again" and "Remove" buttons; removing asks
- * first, in the row): scrolling sideways when a little narrow, and one card per seed on a phone (CSS).
+ * The seed list as a table (URL, progress, depth, scope, found, hosts, fetched, queued, failed, when it
+ * was last crawled and will be again on its own, added, and "Remove" and, once its crawl is done, "Crawl
+ * again" buttons; removing asks first, in the row): scrolling sideways when a little narrow, and one card
+ * per seed on a phone (CSS).
  * The explicit table roles keep it a table for screen readers when CSS changes its display.
  */
 export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId, onLabelsChanged }: {
@@ -35,6 +37,7 @@ export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId, onLab
         <thead role="rowgroup">
           <tr role="row">
             <th scope="col" role="columnheader">URL</th>
+            <th scope="col" role="columnheader">Progress</th>
             <th scope="col" role="columnheader" className="num">Depth</th>
             <th scope="col" role="columnheader">Scope</th>
             <th scope="col" role="columnheader">Labels</th>
@@ -56,6 +59,9 @@ export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId, onLab
                   {seed.url}
                 </a>
               </th>
+              <td role="cell" className="progress-cell" data-label="Progress">
+                <SeedProgress seed={seed} />
+              </td>
               <td role="cell" className="num" data-label="Depth">{seed.depth}</td>
               <td role="cell" data-label="Scope">{SCOPE_TEXT[seed.scope] ?? seed.scope}</td>
               <td role="cell" data-label="Labels">
@@ -114,15 +120,17 @@ export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId, onLab
                   </div>
                 ) : (
                   <div className="row-actions">
-                    <button
-                      type="button"
-                      className="button"
-                      aria-label={`Crawl ${seed.url} again`}
-                      disabled={pendingId === seed.id}
-                      onClick={() => onCrawlAgain(seed)}
-                    >
-                      Crawl again
-                    </button>
+                    {seedPhase(seed) === 'done' ? (
+                      <button
+                        type="button"
+                        className="button"
+                        aria-label={`Crawl ${seed.url} again`}
+                        disabled={pendingId === seed.id}
+                        onClick={() => onCrawlAgain(seed)}
+                      >
+                        Crawl again
+                      </button>
+                    ) : null /* offered once a crawl is over: until then it is being crawled */}
                     <button
                       type="button"
                       className="button"

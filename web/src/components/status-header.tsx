@@ -9,6 +9,12 @@ const CRAWLER_TEXT: Record<Status['crawler'], string> = {
   stopped: 'stopped',
 };
 
+/** The crawler's state in a word: "idle" when it runs but no host has work (nothing queued or in flight). */
+export function crawlerWord(status: Status): { word: string; tone: string } {
+  if (status.crawler === 'running' && status.queued === 0 && status.inFlight === 0) return { word: 'idle', tone: 'idle' };
+  return { word: CRAWLER_TEXT[status.crawler] ?? status.crawler, tone: status.crawler };
+}
+
 /**
  * Crawl-wide numbers from `/api/status`: pages stored, queued, fetch rate, workers alive, crawler state,
  * and the crawler's current problem in words (a full disk, a crash it is restarting from), shown as an
@@ -46,9 +52,9 @@ export function StatusHeader({ status }: { status: Status }) {
         <div className="stat">
           <dt>Crawler</dt>
           <dd>
-            <span className={`badge crawler crawler-${status.crawler}`}>
+            <span className={`badge crawler crawler-${crawlerWord(status).tone}`}>
               <span className="badge-dot" aria-hidden="true" />
-              {CRAWLER_TEXT[status.crawler] ?? status.crawler}
+              {crawlerWord(status).word}
             </span>
           </dd>
         </div>

@@ -4,12 +4,25 @@ import type { DomainsQuery, DomainsResponse, DomainState, Status } from '../api.
 import { DomainPager } from '../components/domain-pager.tsx';
 import { DomainTable } from '../components/domain-table.tsx';
 import { StateFilter } from '../components/state-filter.tsx';
+import { SortSelect } from '../components/sort-select.tsx';
 import { StatusHeader } from '../components/status-header.tsx';
 import { nextSort } from '../domain-sort.ts';
 import type { Sort, SortKey } from '../domain-sort.ts';
 import { plural } from '../format.ts';
 import { useNow, usePoll } from '../use-poll.ts';
 import { useTitle } from '../use-title.ts';
+import { useLocation } from '../router.ts';
+import { recallData, rememberData, useScrollMemory } from '../view-memory.ts';
+
+/** What an entry of this view remembers for Back: the last answer, the order, the filter, the open rows. */
+interface Remembered {
+  snapshot: Snapshot;
+  sort: Sort;
+  filter: string;
+  stateFilter: DomainState | '';
+  offset: number;
+  expanded: string[];
+}
 
 const POLL_MS = 1000;
 /** Hosts per page: the server sends only these (and the view polls only them), however many hosts there are. */
@@ -36,17 +49,23 @@ async function loadSnapshot(query: DomainsQuery, signal: AbortSignal): Promise<S
 export function DomainsView() {
   useTitle('Domains');
   const id = useId();
-  const [sort, setSort] = useState<Sort>({ key: 'host', dir: 'asc' });
-  const [filter, setFilter] = useState('');
-  const [stateFilter, setStateFilter] = useState<DomainState | ''>('');
-  const [offset, setOffset] = useState(0);
+  const { cause } = useLocation();
+  const [remembered] = useState(() => recallData<Remembered>('domains', cause));
+  const [sort, setSort] = useState<Sort>(remembered?.sort ?? { key: 'host', dir: 'asc' });
+  const [filter, setFilter] = useState(remembered?.filter ?? '');
+  const [stateFilter, setStateFilter] = useState<DomainState | ''>(remembered?.stateFilter ?? '');
+  const [offset, setOffset] = useState(remembered?.offset ?? 0);
   const query: DomainsQuery = {
     q: filter.trim(), state: stateFilter === '' ? undefined : stateFilter, sort: sort.key, dir: sort.dir, limit: PAGE_SIZE, offset,
   };
   const queryKey = JSON.stringify(query);
-  const snapshot = usePoll(useCallback((signal: AbortSignal) => loadSnapshot(JSON.parse(queryKey) as DomainsQuery, signal), [queryKey]), POLL_MS);
+  const snapshot = usePoll(
+    useCallback((signal: AbortSignal) => loadSnapshot(JSON.parse(queryKey) as DomainsQuery, signal), [queryKey]),
+    POLL_MS,
+    remembered?.snapshot ?? null,
+  );
   const clientNow = useNow(1000);
-  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set());
+  const [expanded, setExpanded] = useState<ReadonlySet<string>>(new Set(remembered?.expanded ?? []));
   // A new filter, order or page is asked for at once, not at the next poll.
   const asked = useRef(queryKey);
   const refresh = snapshot.refresh;
@@ -60,6 +79,13 @@ export function DomainsView() {
     set(value);
     setOffset(0);
   };
+  // Back to this view shows the last answer, order, filters, page and open rows at once, and the scroll position.
+  useEffect(() => {
+    if (snapshot.data !== null) {
+      rememberData('domains', { snapshot: snapshot.data, sort, filter, stateFilter, offset, expanded: [...expanded] } satisfies Remembered);
+    }
+  }, [snapshot.data, sort, filter, stateFilter, offset, expanded]);
+  useScrollMemory(snapshot.data !== null, cause, 'domains');
 
   const toggle = (host: string): void => {
     setExpanded((old) => {
@@ -115,8 +141,9 @@ export function DomainsView() {
           spellCheck={false}
         />
         <StateFilter id={`${id}-state`} value={stateFilter} counts={page?.states} onChange={reset(setStateFilter)} />
+        <SortSelect className="phone-sort" sort={sort} onChange={reset(setSort)} />
         {data !== null ? (
-          <span className="muted">
+          <span className="muted host-count">
             {!filtered ? plural(hosts, 'host') : `${total.toLocaleString('en-US')} of ${plural(hosts, 'host')}`}
           </span>
         ) : null}

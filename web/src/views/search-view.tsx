@@ -2,35 +2,47 @@ import { useEffect, useRef, useState } from 'react';
 import { getStatus, isAbort, search } from '../api.ts';
 import type { SearchResponse, Status } from '../api.ts';
 import { Link } from '../components/link.tsx';
-import { ResultItem } from '../components/result-item.tsx';
+import { ResultList } from '../components/result-list.tsx';
 import { SearchBox } from '../components/search-box.tsx';
+import { CorrectionNotice, NoResults } from '../components/search-notices.tsx';
 import { formatCount, formatTook, plural } from '../format.ts';
 import { PAGE_SIZE, parsePage, siteQuery } from '../query.ts';
 import { href, navigate, useLocation } from '../router.ts';
 import { useTitle } from '../use-title.ts';
+import { recallData, rememberData, useScrollMemory } from '../view-memory.ts';
 
 type ResultState =
   | { kind: 'idle' }
   | { kind: 'loading'; previous: SearchResponse | null }
-  | { kind: 'done'; response: SearchResponse }
+  | { kind: 'done'; response: SearchResponse; key: string }
   | { kind: 'error'; message: string };
 
-/** Builds the in-app href of a search for `q` at 1-based `page`. */
-function searchHref(q: string, page = 1): string {
-  return href('/', { q, page: page > 1 ? page : null });
+/** What a history entry of this view remembers (view-memory.ts). */
+interface Remembered {
+  key: string;
+  response: SearchResponse;
+}
+
+/** Builds the in-app href of a search for `q` at 1-based `page`; `exact` searches the words as typed (no correction). */
+function searchHref(q: string, page = 1, exact = false): string {
+  return href('/', { q, page: page > 1 ? page : null, correct: exact ? 0 : null });
 }
 
 /**
- * The Search view (`/?q=...&page=N`): the URL holds the query and page, so back/forward and shared
- * links restore both the box and the results.
+ * The Search view (`/?q=...&page=N[&correct=0]`): the URL holds the query and page, so back/forward and
+ * shared links restore both the box and the results. Coming back to an entry (Back, Forward, or Back
+ * from a result's page) shows the results it showed, from memory, at the scroll position it had.
  */
 export function SearchView() {
   const location = useLocation();
   const q = location.params.get('q') ?? '';
   const page = parsePage(location.params.get('page'));
+  const exact = location.params.get('correct') === '0';
+  const key = `${q}\u0000${page}\u0000${exact ? 1 : 0}`;
   const [text, setText] = useState(q);
   const [shownQ, setShownQ] = useState(q);
-  const [state, setState] = useState<ResultState>({ kind: 'idle' });
+  const [state, setState] = useState<ResultState>(() => recalled(key, location.cause) ?? { kind: 'idle' });
+  const [handled, setHandled] = useState(key);
   const [status, setStatus] = useState<Status | null>(null);
   const summaryRef = useRef<HTMLParagraphElement>(null);
   const pageChanged = useRef(false);
@@ -40,19 +52,28 @@ export function SearchView() {
     setShownQ(q);
     setText(q);
   }
+  if (handled !== key) {
+    // Back or Forward to an entry: its results as they were, in this very render (no empty list first).
+    setHandled(key);
+    const back = recalled(key, location.cause);
+    if (back !== undefined) setState(back);
+  }
 
   useTitle(q.trim() === '' ? 'Search' : q);
 
+  const fromMemory = state.kind === 'done' && state.key === key;
   useEffect(() => {
     if (q.trim() === '') {
       setState({ kind: 'idle' });
       return;
     }
+    if (fromMemory) return;
     const controller = new AbortController();
     setState((old) => ({ kind: 'loading', previous: old.kind === 'done' ? old.response : old.kind === 'loading' ? old.previous : null }));
-    search(q, (page - 1) * PAGE_SIZE, PAGE_SIZE, controller.signal)
+    search(q, (page - 1) * PAGE_SIZE, PAGE_SIZE, controller.signal, !exact)
       .then((response) => {
-        setState({ kind: 'done', response });
+        setState({ kind: 'done', response, key });
+        rememberData('search', { key, response } satisfies Remembered);
         if (pageChanged.current) {
           pageChanged.current = false;
           summaryRef.current?.focus({ preventScroll: true });
@@ -63,7 +84,10 @@ export function SearchView() {
         setState({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
       });
     return () => controller.abort();
-  }, [q, page]);
+    // fromMemory is read when the query changes, not followed: a remembered answer is not fetched again.
+  }, [q, page, exact]);
+
+  useScrollMemory(state.kind === 'done' || state.kind === 'idle' || state.kind === 'error', location.cause, key);
 
   const needStatus = state.kind === 'idle' || (state.kind === 'done' && state.response.total === 0);
   useEffect(() => {
@@ -86,11 +110,12 @@ export function SearchView() {
 
   const goToPage = (target: number): void => {
     pageChanged.current = true;
-    navigate(searchHref(q, target));
+    navigate(searchHref(q, target, exact));
   };
 
   const response = state.kind === 'done' ? state.response : state.kind === 'loading' ? state.previous : null;
   const busy = state.kind === 'loading';
+  const linkTo = (query: string, options: { exact?: boolean } = {}) => searchHref(query, 1, options.exact === true);
 
   return (
     <section className="view search-view" aria-labelledby="search-heading">
@@ -121,24 +146,21 @@ export function SearchView() {
           {response.indexing ? (
             <p className="notice info">The index is still building, so some pages may be missing from these results.</p>
           ) : null}
-          {response.mode === 'or' || response.notice !== null ? (
+          <CorrectionNotice response={response} searchHref={linkTo} />
+          {response.correction?.applied !== true && (response.mode === 'or' || response.notice !== null) ? (
             <p className="notice info">
               {response.notice ?? 'No page contains every word, so these results contain some of them.'}
             </p>
           ) : null}
           {response.total === 0 ? (
-            <EmptyState query={q} status={status} />
+            <NoResults query={response.query} status={status} searchHref={linkTo} />
           ) : (
-            <ol className="results" start={(page - 1) * PAGE_SIZE + 1}>
-              {response.results.map((result) => (
-                <ResultItem
-                  key={result.url}
-                  result={result}
-                  moreHref={searchHref(siteQuery(result.host, q))}
-                  storedHref={href('/stored', { url: result.url, q, page: page > 1 ? page : null })}
-                />
-              ))}
-            </ol>
+            <ResultList
+              results={response.results}
+              start={(page - 1) * PAGE_SIZE + 1}
+              moreHref={(result) => searchHref(siteQuery(result.host, q))}
+              storedHref={(result) => href('/stored', { url: result.url, q, page: page > 1 ? page : null })}
+            />
           )}
           {response.total > PAGE_SIZE || page > 1 ? (
             <nav className="pagination" aria-label="Result pages">
@@ -161,20 +183,10 @@ export function SearchView() {
   );
 }
 
-function EmptyState({ query, status }: { query: string; status: Status | null }) {
-  return (
-    <div className="empty">
-      <p>
-        No pages match “{query}”.{' '}
-        {status !== null ? (
-          <>
-            {plural(status.indexed, 'page')} {status.indexed === 1 ? 'is' : 'are'} indexed —{' '}
-          </>
-        ) : null}
-        <Link href="/seeds">add seeds</Link>.
-      </p>
-    </div>
-  );
+/** The state an entry reached by Back/Forward starts in: the results it showed, if they are remembered. */
+function recalled(key: string, cause: Parameters<typeof recallData>[1]): ResultState | undefined {
+  const memory = recallData<Remembered>('search', cause);
+  return memory !== undefined && memory.key === key ? { kind: 'done', response: memory.response, key } : undefined;
 }
 
 function Landing({ status }: { status: Status | null }) {

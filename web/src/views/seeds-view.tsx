@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { addSeed, listSeeds, listSeedsWithLabel, removeSeed } from '../api.ts';
-import type { Seed } from '../api.ts';
+import type { Seed, SeedList } from '../api.ts';
 import { BulkSeedForm } from '../components/bulk-seed-form.tsx';
 import { CrawlPauseNotice } from '../components/crawl-pause-notice.tsx';
 import { SeedForm } from '../components/seed-form.tsx';
@@ -14,6 +14,7 @@ import { href, navigate, useLocation } from '../router.ts';
 import { ImportPanel } from '../components/import-panel.tsx';
 import { BookmarkletLink } from '../components/bookmarklet-link.tsx';
 import { LabelFilter } from '../components/label-filter.tsx';
+import { recallData, rememberData, useScrollMemory } from '../view-memory.ts';
 
 const REFRESH_MS = 2000;
 
@@ -29,7 +30,16 @@ export function SeedsView() {
   const label = location.params.get('label') ?? '';
   const prefill = addUrl === null ? undefined : { url: addUrl, title: location.params.get('title') ?? '' };
   const [options, setOptions] = useState<SeedOptions>({ depth: addUrl === null ? '2' : '0', scope: 'host' });
-  const seeds = usePoll(useCallback((signal: AbortSignal) => (label === '' ? listSeeds(signal) : listSeedsWithLabel(label, signal)), [label]), REFRESH_MS);
+  // Back to this view: the list it showed, at once, and its scroll position; polling then updates it in place.
+  const [remembered] = useState(() => recallData<SeedList>('seeds', location.cause) ?? null);
+  const seeds = usePoll(
+    useCallback((signal: AbortSignal) => (label === '' ? listSeeds(signal) : listSeedsWithLabel(label, signal)), [label]),
+    REFRESH_MS, remembered,
+  );
+  useEffect(() => {
+    if (seeds.data !== null) rememberData('seeds', seeds.data);
+  }, [seeds.data]);
+  useScrollMemory(seeds.data !== null, location.cause, 'seeds');
   const refresh = seeds.refresh;
   useEffect(() => refresh(), [label, refresh]); // a new label filter shows its seeds at once, not at the next poll
   const [again, setAgain] = useState<{ text: string; failed: boolean } | null>(null);

@@ -5,8 +5,9 @@ import { Link } from '../components/link.tsx';
 import { MarkedText } from '../components/result-item.tsx';
 import { displayUrl, formatDateTime } from '../format.ts';
 import { highlightPieces, queryWords } from '../highlight.ts';
-import { href } from '../router.ts';
+import { href, useLocation } from '../router.ts';
 import { useTitle } from '../use-title.ts';
+import { recallData, rememberData, useScrollMemory } from '../view-memory.ts';
 
 type State = { kind: 'loading' } | { kind: 'ready'; page: StoredPage } | { kind: 'error'; message: string };
 
@@ -25,20 +26,30 @@ function Paragraph({ text, words }: { text: string; words: string[] }) {
  * changed or is gone. Reached from a search result.
  */
 export function StoredView({ url, query, page }: { url: string; query: string; /** The results page it was opened from. */ page: number }) {
-  const [state, setState] = useState<State>({ kind: 'loading' });
+  const { cause } = useLocation();
+  const [state, setState] = useState<State>(() => {
+    const back = recallData<StoredPage>('stored', cause);
+    return back !== undefined && back.url === url ? { kind: 'ready', page: back } : { kind: 'loading' };
+  });
   const words = useMemo(() => queryWords(query), [query]);
+  useScrollMemory(state.kind !== 'loading', cause, url);
   useTitle(state.kind === 'ready' ? `Stored text: ${state.page.title || displayUrl(state.page.url)}` : 'Stored text');
 
   useEffect(() => {
+    if (state.kind === 'ready' && state.page.url === url) return; // remembered (Back): not fetched again
     const controller = new AbortController();
     setState({ kind: 'loading' });
     storedPage(url, controller.signal).then(
-      (page) => setState({ kind: 'ready', page }),
+      (page) => {
+        setState({ kind: 'ready', page });
+        rememberData('stored', page);
+      },
       (error: unknown) => {
         if (!controller.signal.aborted) setState({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
       },
     );
     return () => controller.abort();
+    // The state is read when the url changes, not followed.
   }, [url]);
 
   const back = href('/', { q: query.trim() === '' ? null : query, page: page > 1 ? page : null });

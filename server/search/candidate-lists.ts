@@ -1,0 +1,163 @@
+/**
+ * Step 3 and 4 of a search (server/search/search-service.ts): the candidate lists of one query in one
+ * mode, before fusion. The title index's best pages; the full-text matches counted (up to COUNT_CAP)
+ * and ranked by bm25 within bounds (#ranked); pages with the typed identifiers; title-index hits that
+ * are not full-text matches (a prefix, a typo, a URL word) kept only when they pass the phrases,
+ * exclusions and site:, label: and filetype: filters; and the full-text matches whose incoming links'
+ * words match (anchor text). Every read is bounded by `depth`, a LIMIT or a given list of ids.
+ */
+import { excludedExpression, identExpression, matchExpression, phrasesExpression } from './fts-expression.ts';
+import type { FtsSearch, HostFilters } from './fts-search.ts';
+import type { ParsedQuery } from './query-parser.ts';
+import type { TitleIndex } from './title-index.ts';
+import type { TitleHit } from './title-search.ts';
+import { ANCHOR_CANDIDATES } from './search-options.ts';
+import { hasCaptureFilters } from './capture-filters.ts';
+
+/** Candidates taken from each ranking before fusion (more when paging deeper). */
+export const CANDIDATES = 100;
+/** Up to this many full-text matches are ranked exactly by bm25 (see #ranked). */
+export const RANK_ALL_MAX = 2000;
+/** Above RANK_ALL_MAX, bm25 ranks only this many of the newest matches per list. */
+export const RANK_SAMPLE = 1500;
+/** Title-index hits below the full-text top list checked against the full-text query (when it has more matches). */
+export const VERIFY_MAX = 20;
+/** Matches are counted up to this many; above it `total` is this number (a lower bound). */
+export const COUNT_CAP = 10_000;
+
+/** The candidate lists of one query in one mode (see the file comment). */
+export interface Attempt {
+  match: string;
+  lists: Array<{ ids: number[]; weight: number }>;
+  titleHits: Map<number, TitleHit>;
+  /** Full-text matches, counted up to COUNT_CAP. */
+  ftsTotal: number;
+  /** Title-index-only matches (prefix or typo matches in short fields). */
+  extra: number[];
+}
+
+/** What a query looks for: its words, whether the last is a prefix, and how many results are wanted (offset + limit). */
+export interface AttemptShape {
+  words: string[];
+  prefixLast: boolean;
+  want: number;
+}
+
+/** The candidate lists of queries over one full-text index and one title index (see the file comment). */
+export class CandidateLists {
+  readonly #fts: FtsSearch;
+  readonly #titles: TitleIndex;
+  readonly #rankAllMax: number;
+  readonly #rankSample: number;
+  readonly #anchors: boolean;
+
+  /** `rankAllMax` and `rankSample`: see RANK_ALL_MAX and RANK_SAMPLE; `anchors`: whether anchor text ranks (RankingOptions). */
+  constructor(fts: FtsSearch, titles: TitleIndex, opts: { rankAllMax: number; rankSample: number; anchors: boolean }) {
+    this.#fts = fts;
+    this.#titles = titles;
+    this.#rankAllMax = opts.rankAllMax;
+    this.#rankSample = opts.rankSample;
+    this.#anchors = opts.anchors;
+  }
+
+  /**
+   * One pass of steps 3 and 4 (see the file comment) in the given mode. Title-index hits outside
+   * the full-text top list are either full-text matches ranked lower (already counted) or matches
+   * only the title index makes (a prefix, a typo, a URL word): those must pass the phrases,
+   * exclusions and site: filters, checked in SQL for just those ids.
+   */
+  attempt(
+    parsed: ParsedQuery, mode: 'and' | 'or',
+    q: AttemptShape, depth: number,
+  ): Attempt {
+    const title = this.#titles.search(q.words, { prefixLast: q.prefixLast, limit: depth, combineWith: mode === 'and' ? 'AND' : 'OR' });
+    const hits = title.hits;
+    const match = matchExpression(parsed, mode) as string;
+    const filters: HostFilters = { sites: parsed.sites, excludedSites: parsed.excludedSites, labels: parsed.labels, fileTypes: parsed.fileTypes };
+    const ftsTotal = this.#fts.count(match, COUNT_CAP, filters);
+    const ftsIds = this.#ranked(parsed, mode, match, ftsTotal, depth, q.want, filters);
+    const identMatch = identExpression(parsed, mode);
+    const exactIds = identMatch === undefined ? [] : this.#fts.topExact(match, identMatch, depth, filters);
+    // A short top list is every full-text match: no hit outside it matches.
+    const complete = ftsTotal < depth;
+
+    // The title index ANDs (or ORs) the words too. When it was not asked for every word (a very
+    // common one was left out), its hits qualify only as full-text matches, never as extras.
+    const extrasAllowed = mode === 'or' || title.complete;
+    const inTop = new Set(ftsIds);
+    let outside = hits.filter((h) => !inTop.has(h.id)).map((h) => h.id);
+    if (outside.length > 0 && (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters))) {
+      const ok = this.#fts.withinHosts(outside, filters);
+      outside = outside.filter((id) => ok.has(id));
+    }
+    // A rowid lookup per id costs tens of microseconds: check only the best VERIFY_MAX.
+    if (!complete) outside = outside.slice(0, VERIFY_MAX);
+    const matchingFts = complete ? new Set<number>() : this.#fts.matching(match, outside);
+    let extra = extrasAllowed ? outside.filter((id) => !matchingFts.has(id)) : [];
+    const phrases = phrasesExpression(parsed);
+    if (extra.length > 0 && phrases !== undefined && mode === 'and') {
+      const ok = this.#fts.matching(phrases, extra);
+      extra = extra.filter((id) => ok.has(id));
+    }
+    const excluded = excludedExpression(parsed);
+    if (extra.length > 0 && excluded !== undefined) {
+      const bad = this.#fts.matching(excluded, extra);
+      extra = extra.filter((id) => !bad.has(id));
+    }
+    const keep = new Set([...inTop, ...matchingFts, ...extra]);
+    return {
+      match,
+      lists: [
+        { ids: ftsIds, weight: 1 },
+        { ids: hits.filter((h) => keep.has(h.id)).map((h) => h.id), weight: 1 },
+        { ids: exactIds, weight: 2 },
+        // Words that many pages have are left to the other lists: ranking their anchors would cost what #ranked avoids.
+        { ids: ftsTotal > this.#rankAllMax ? [] : this.#anchored(parsed, match, filters, complete ? inTop : undefined), weight: 1 },
+      ],
+      titleHits: new Map(hits.map((h) => [h.id, h])),
+      ftsTotal,
+      extra,
+    };
+  }
+
+  /**
+   * The best `depth` full-text matches. Exact bm25 order up to RANK_ALL_MAX matches; above that
+   * (a very common word), ranking every match would cost tens of ms, so the list is the best
+   * matches in title, headings and description (bm25 among the newest RANK_SAMPLE of those), then,
+   * if those do not fill the wanted page (`want` = offset + limit), the best among the newest
+   * RANK_SAMPLE matches anywhere.
+   */
+  #ranked(
+    parsed: ParsedQuery, mode: 'and' | 'or', match: string, total: number,
+    depth: number, want: number, filters: HostFilters,
+  ): number[] {
+    if (total <= this.#rankAllMax) return this.#fts.top(match, depth, filters);
+    const short = matchExpression(parsed, mode, undefined, ['title', 'headings', 'description']) as string;
+    const ids = this.#fts.topOfNewest(short, depth, this.#rankSample, filters);
+    if (ids.length >= want) return ids;
+    const seen = new Set(ids);
+    for (const id of this.#fts.topOfNewest(match, depth, this.#rankSample, filters)) {
+      if (ids.length >= depth) break;
+      if (!seen.has(id)) ids.push(id);
+    }
+    return ids;
+  }
+
+  /**
+   * The pages whose incoming links' words match the query words (any of them, bm25 over
+   * anchors_fts), best first, kept only when they are full-text matches of the whole query (within
+   * its site: filters): anchor text ranks a page, it does not make one match. `known`: the complete
+   * set of full-text matches, when the top list holds them all (no lookup needed).
+   */
+  #anchored(parsed: ParsedQuery, match: string, filters: HostFilters, known: ReadonlySet<number> | undefined): number[] {
+    if (!this.#anchors) return [];
+    let ids = this.#fts.anchorTop(matchExpression(parsed, 'or') as string, ANCHOR_CANDIDATES);
+    if (ids.length === 0) return ids;
+    if (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters)) {
+      const ok = this.#fts.withinHosts(ids, filters);
+      ids = ids.filter((id) => ok.has(id));
+    }
+    const ok = known ?? this.#fts.matching(match, ids);
+    return ids.filter((id) => ok.has(id));
+  }
+}

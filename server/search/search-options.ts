@@ -1,0 +1,25 @@
+/** What a search may be asked to do differently, and the bounds of the link signals (search-service.ts). */
+
+/** Pages taken from the anchor-text ranking (each is checked against the full-text query by id). */
+export const ANCHOR_CANDIDATES = 30;
+/** A query with fewer results than this is checked for a rare misspelled word ("did you mean"). */
+export const FEW_RESULTS = 3;
+
+/** Which signals rank results (all on by default; bench:search turns them off to measure each). */
+export interface RankingOptions {
+  /** The words of links pointing to a page as a ranked list of their own. */
+  anchors: boolean;
+  /** Inlinks counted as distinct pages linking from their content (else the crawler's count of links seen). */
+  linkInlinks: boolean;
+  /** Pages that are mostly links rank lower. */
+  linkDensity: boolean;
+}
+
+/** Options of one search. */
+export interface SearchOptions {
+  limit: number;
+  offset: number;
+  /** false: search the words exactly as typed, without a spelling correction ("search instead for"). */
+  correct?: boolean;
+}
+

@@ -1,0 +1,38 @@
+import type { Seed } from '../api.ts';
+import { formatCount, formatDateTime, formatTimeOfDay } from '../format.ts';
+
+/** Where a seed's crawl is: not started, running (so far), or done at a time. */
+export type SeedPhase = 'starting' | 'crawling' | 'done';
+
+/** The phase of a seed's crawl from its counts. Pure. */
+export function seedPhase(seed: Seed): SeedPhase {
+  if (seed.doneAt !== null && seed.queued === 0) return 'done';
+  return seed.found === 0 ? 'starting' : 'crawling';
+}
+
+/**
+ * A seed's crawl at a glance: a progress bar of pages fetched (or given up) out of URLs found, the
+ * numbers in words (so much still queued), and "done at 14:05" once nothing is left to do.
+ */
+export function SeedProgress({ seed }: { seed: Seed }) {
+  const phase = seedPhase(seed);
+  const finished = seed.found - seed.queued;
+  const label = phase === 'done'
+    ? `done at ${formatTimeOfDay(seed.doneAt as string)}`
+    : phase === 'starting' ? 'starting' : `${formatCount(seed.queued)} queued`;
+  return (
+    <div className={`seed-progress seed-${phase}`}>
+      <progress
+        max={Math.max(1, seed.found)}
+        value={phase === 'starting' ? 0 : finished}
+        aria-label={`Crawl of ${seed.url}: ${formatCount(finished)} of ${formatCount(seed.found)} URLs finished`}
+      />
+      <span className="seed-progress-text">
+        {formatCount(seed.fetched)} fetched of {formatCount(seed.found)} found ·{' '}
+        <span className="seed-phase" title={phase === 'done' ? formatDateTime(seed.doneAt) : undefined}>
+          {label}
+        </span>
+      </span>
+    </div>
+  );
+}
