@@ -6,7 +6,8 @@ import { sitemapJobQueries } from '../../db/sitemap-jobs.ts';
 import { pageQueries } from '../../db/pages.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { Scheduler } from '../politeness/scheduler.ts';
-import { BACKOFF, retryDelayMs } from '../politeness/backoff.ts';
+import { serverSignal } from '../politeness/pacing.ts';
+import { BACKOFF, backoffScope, retryDelayMs } from '../politeness/backoff.ts';
 import { EMPTY_PAGE, isEmptyPage, NOT_MODIFIED, pageOutcome, pageRecord, type PageOutcome } from './page-outcome.ts';
 import { CRAWL_LIMITS } from '../frontier/url-traps.ts';
 import {
@@ -49,7 +50,10 @@ export class Coordinator {
   private nextJobId = 1;
 
   constructor(db: Database, private readonly config: Config, private readonly runId: string) {
-    this.scheduler = new Scheduler<CrawlJob>(config.crawlDelayMs);
+    this.scheduler = new Scheduler<CrawlJob>(config.crawlDelayMs, {
+      grouping: config.crawlPolitenessGroup,
+      pacing: { factor: config.crawlPacingFactor, ceilingMs: config.crawlPacingMaxMs },
+    });
     this.writes = new WriteBatch(db);
     this.frontier = frontierQueries(db);
     this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w) => this.writes.push(w));
@@ -187,7 +191,7 @@ export class Coordinator {
     this.inFlight.delete(result.jobId);
     const { job, origin, dispatchedAt, conditional } = entry;
     const ended = Math.max(dispatchedAt, now - Math.max(0, sinceEndMs));
-    this.scheduler.complete(origin, ended);
+    this.scheduler.complete(origin, ended, serverSignal(result)); // the answer's time and load pace its group
     this.hosts.recordEnd(origin, job.url, result, ended);
     this.fetchEnds.push(now);
     if (job.kind === 'robots') this.queueSitemaps(job.forOrigin, this.hosts.onRobots(job, result, now, conditional), 0);
@@ -199,7 +203,7 @@ export class Coordinator {
 
   private onPage(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
     const outcome = pageOutcome(result, conditional);
-    const until = this.noteOutcome(origin, outcome, now);
+    const until = this.noteOutcome(origin, outcome, result.status, now);
     if (outcome.kind === 'failed') {
       const attempts = job.attempts + 1;
       if (outcome.retry && attempts < BACKOFF.maxAttempts) {
@@ -254,15 +258,16 @@ export class Coordinator {
    */
   private onOrphan(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
     if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
-    this.noteOutcome(origin, pageOutcome(result, conditional), now);
+    this.noteOutcome(origin, pageOutcome(result, conditional), result.status, now);
   }
 
   /**
    * What an answer tells its host, whatever was asked: a failure counts against it (error, streak, backoff
-   * as the outcome says; returns the backoff's end, if any), anything else clears its backoff.
+   * as the outcome says; returns the backoff's end, if any; a 503 or 429 holds the host's whole politeness
+   * group), anything else clears its backoff.
    */
-  private noteOutcome(origin: string, outcome: PageOutcome, now: number): number | undefined {
-    if (outcome.kind === 'failed') return this.hosts.noteFailure(origin, now, outcome);
+  private noteOutcome(origin: string, outcome: PageOutcome, status: number | null, now: number): number | undefined {
+    if (outcome.kind === 'failed') return this.hosts.noteFailure(origin, now, { ...outcome, scope: backoffScope(status) });
     this.hosts.noteAnswered(origin);
     return undefined;
   }
@@ -287,7 +292,7 @@ export class Coordinator {
   private onSitemap(job: CrawlJob, origin: string, result: FetchResult, now: number): void {
     this.hosts.sitemapDone(job.url);
     const outcome = pageOutcome(result, false);
-    this.noteOutcome(origin, outcome, now);
+    this.noteOutcome(origin, outcome, result.status, now);
     if (outcome.kind === 'failed') return;
     if (outcome.kind === 'redirect' && result.location !== null && job.redirects < MAX_REDIRECTS) {
       this.hosts.queueSitemaps(origin, [result.location], job.hops, job.seedId, job.redirects + 1);
