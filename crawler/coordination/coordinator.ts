@@ -18,6 +18,7 @@ import { LinkIntake } from '../frontier/link-intake.ts';
 import { WriteBatch } from './write-batch.ts';
 import { SeedBook } from '../frontier/seed-book.ts';
 import { SeedLifecycle } from '../frontier/seed-lifecycle.ts';
+import { RevisitBook } from '../frontier/revisit-book.ts';
 import type { CrawlJob } from '../frontier/crawl-job.ts';
 import type { CrawlStatus, DomainInfo, FetchJob, FetchResult, RequestLogEntry } from './protocol.ts';
 
@@ -46,6 +47,8 @@ export class Coordinator {
   /** Writes a job's lease and its host's start in one transaction (see the constructor). */
   private readonly recordStart: (job: CrawlJob, origin: string, now: number) => void;
   private readonly seedLife: SeedLifecycle;
+  /** Each page's revisit interval: what a periodic refresh asks for (frontier/revisit.ts). */
+  private readonly revisits: RevisitBook;
   private pagesStored = 0;
   private nextJobId = 1;
 
@@ -59,11 +62,13 @@ export class Coordinator {
     this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w) => this.writes.push(w));
     this.pages = pageQueries(db);
     this.intake = new LinkIntake(this.frontier, this.hosts, config.crawlMaxUrlsPerHost);
+    this.revisits = new RevisitBook(db, this.frontier, { refreshMs: config.crawlRefreshMs, maxMs: config.crawlRevisitMaxMs });
     this.seedLife = new SeedLifecycle({
       seeds: this.seeds, seedsDb: seedQueries(db), frontier: this.frontier, pages: this.pages, writes: this.writes,
       budget: this.intake.budget, refreshMs: config.crawlRefreshMs,
       schedule: (row, now) => this.schedule(row, now),
       readSitemaps: (seed) => this.queueSitemaps(seed.origin, this.hosts.sitemapsOf(seed.origin), 0, seed.id),
+      requeueDue: (seed, now) => this.revisits.refreshDue(seed.id, seed.depth, seed.url, now).rows,
     });
     // Before a request goes out, its lease and the host's start are on disk (a crash must not forget a
     // request in flight); one transaction, so one commit per request rather than two.
@@ -229,6 +234,7 @@ export class Coordinator {
         this.hosts.noteFetched(origin);
         this.writes.push((at) => {
           this.pages.markPageCurrent(job.url, at);
+          this.revisits.noteVisit(job.url, { kind: 'not-modified' }, now, this.seeds.get(job.seedId)?.url);
           this.frontier.finishUrl(job.frontierId, 'done', NOT_MODIFIED, now);
         });
         return;
@@ -247,6 +253,7 @@ export class Coordinator {
     this.writes.push((at) => {
       const record = pageRecord({ url: job.url, origin, host, seedId: job.seedId }, result, page, at);
       this.pages.upsertPage(record);
+      this.revisits.noteVisit(job.url, { kind: 'fetched', hash: page.contentHash }, now, this.seeds.get(job.seedId)?.url);
       this.frontier.finishUrl(job.frontierId, 'done', isEmptyPage(page) ? EMPTY_PAGE : null, now);
       for (const url of links.follow) this.intake.enqueue(url, job.seedId, job.depth + 1, 0, now);
     });
@@ -304,6 +311,8 @@ export class Coordinator {
       return;
     }
     const links = admitLinks(entries.urls, { depth: 0, nofollow: false, seed: this.seeds.get(job.seedId) }, this.limits());
+    // Pages whose <lastmod> is newer than their last request changed: asked for again now (revisit.ts).
+    if (entries.lastmod) for (const row of this.revisits.noteSitemap(entries.lastmod, links.follow)) this.schedule(row, now);
     if (links.follow.length === 0) return;
     this.noteUrgency(links.follow, origin);
     this.writes.push(() => {

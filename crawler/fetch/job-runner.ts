@@ -7,7 +7,7 @@
 import type { Agent } from 'undici';
 import { classifyError, describeBytes, emptyResult, fetchRaw, FetchFailure, resultFromResponse, ROBOTS_READ_BYTES } from './fetcher.ts';
 import { isPageType, processPage } from '../extract/page-processor.ts';
-import { parseSitemap, SITEMAP_MAX_BYTES, sitemapText } from '../extract/sitemap.ts';
+import { scanSitemap, SITEMAP_MAX_BYTES, sitemapText } from '../extract/sitemap.ts';
 import type { FetchJob, FetchResult, ParsedPage, WorkerSettings } from '../coordination/protocol.ts';
 
 /** Parses a fetched page; a page the parser cannot handle fails that URL (fatal), never the worker. */
@@ -43,7 +43,7 @@ export async function runJob(job: FetchJob, s: WorkerSettings, agent: Agent, now
     if (raw.body && job.kind === 'robots') {
       result.robotsBody = raw.body.toString('utf8');
     } else if (raw.body && job.kind === 'sitemap') {
-      result.sitemap = parseSitemap(sitemapText(raw.body), job.url, { allowPrivate: s.allowPrivate });
+      result.sitemap = scanSitemap(sitemapText(raw.body), job.url, { allowPrivate: s.allowPrivate });
     } else if (raw.body) {
       result.page = parse(job, raw.body, raw.headers, s);
     }
