@@ -9,6 +9,7 @@ import type { MachineInfo } from './benchmarks-doc.ts';
 import type { CpuSplit, SnapshotStats } from './crawl-session.ts';
 import type { ParseLimit } from './parse-limit.ts';
 import { FETCH_DEFAULTS } from '../../crawler/fetch/fetcher.ts';
+import { groupSection, type GroupBench } from './group-bench.ts';
 
 /** Results of part 1 (politeness efficiency). */
 export interface PolitenessBench {
@@ -250,7 +251,7 @@ function partsSection(t: ThroughputBench, cores: number): string[] {
 }
 
 /** The crawl section: date, machine, both parts (whichever were run). */
-export function formatReport(r: { date: Date; machine: MachineInfo; politeness?: PolitenessBench; throughput?: ThroughputBench }): string {
+export function formatReport(r: { date: Date; machine: MachineInfo; politeness?: PolitenessBench; groups?: GroupBench; throughput?: ThroughputBench }): string {
   const m = r.machine;
   const lines = [
     '## Crawl',
@@ -263,6 +264,7 @@ export function formatReport(r: { date: Date; machine: MachineInfo; politeness?:
     '',
   ];
   if (r.politeness) lines.push(...politenessSection(r.politeness, m.cores), '');
+  if (r.groups) lines.push(...groupSection(r.groups), '');
   if (r.throughput) lines.push(...throughputSection(r.throughput, m.cores), '');
   return lines.join('\n').trimEnd() + '\n';
 }

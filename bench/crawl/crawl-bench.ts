@@ -14,7 +14,9 @@ import { fileURLToPath } from 'node:url';
 import { startTestWeb, type RequestRecord } from '../../test-support/test-web.ts';
 import { fetchSlots, overheadBreakdown, politenessEfficiency, summarize, type WorkerTiming } from './bench-metrics.ts';
 import { benchPages, benchSite, pagesDigest, parseLikeWorker } from './bench-pages.ts';
-import { CRAWL_MARKERS, machineInfo, writeSection } from './benchmarks-doc.ts';
+import { CRAWL_MARKERS, machineInfo, REFRESH_MARKERS, writeSection } from './benchmarks-doc.ts';
+import { groupPolitenessBench, type GroupBench } from './group-bench.ts';
+import { refreshBench, refreshSection, type RefreshBench } from './refresh-bench.ts';
 import { formatReport, type PolitenessBench, type ThroughputBench } from './bench-report.ts';
 import { crawlSites, startWarmCrawler, storedPages, workerTimings } from './crawl-session.ts';
 import { measureFetchCost, type FetchCost } from './fetch-cost.ts';
@@ -131,10 +133,13 @@ async function throughputBench(workers: number): Promise<ThroughputBench> {
 
 /** The options (printed with an error about them). */
 const USAGE = `Options: --raw-workers=N and --politeness-workers=N (CRAWL_WORKERS of each part, default 4: the
-issue's figure; other values are for experiments), --only=politeness|throughput, --no-write (print only).`;
+issue's figure; other values are for experiments), --only=politeness|throughput|refresh, --no-write (print only).
+The crawl section is written after a full run; the refresh section after any run that includes it.`;
 
 /** The command line, checked: a bad option throws `crawl-bench: <what was wrong>` and USAGE. */
-function options(): { rawWorkers: number; politeWorkers: number; only: 'politeness' | 'throughput' | undefined; write: boolean } {
+type Part = 'politeness' | 'throughput' | 'refresh';
+
+function options(): { rawWorkers: number; politeWorkers: number; only: Part | undefined; write: boolean } {
   const bad = (why: string): Error => new Error(`crawl-bench: ${why}\n${USAGE}`);
   let values;
   try {
@@ -156,7 +161,7 @@ function options(): { rawWorkers: number; politeWorkers: number; only: 'politene
     return n;
   };
   const only = values.only;
-  if (only !== undefined && only !== 'politeness' && only !== 'throughput') throw bad(`--only must be politeness or throughput, not ${JSON.stringify(only)}`);
+  if (only !== undefined && only !== 'politeness' && only !== 'throughput' && only !== 'refresh') throw bad(`--only must be politeness, throughput or refresh, not ${JSON.stringify(only)}`);
   return { rawWorkers: workers('raw-workers'), politeWorkers: workers('politeness-workers'), only, write: !values['no-write'] };
 }
 
@@ -166,22 +171,42 @@ async function main(): Promise<void> {
   const machine = machineInfo();
   console.log(`crawl-bench: ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB RAM, Node ${machine.node}`);
   let p1: PolitenessBench | undefined;
+  let p1b: GroupBench | undefined;
   let p2: ThroughputBench | undefined;
+  let p3: RefreshBench | undefined;
   if (only === undefined || only === 'politeness') {
-    console.log(`crawl-bench: 1/2 politeness efficiency (20 sites × 50 pages, ${politeWorkers} workers, CRAWL_DELAY_MS=100) ...`);
+    console.log(`crawl-bench: 1/3 politeness efficiency (20 sites × 50 pages, ${politeWorkers} workers, CRAWL_DELAY_MS=100) ...`);
     p1 = await politenessBench(politeWorkers);
+    console.log(`crawl-bench: 1b/3 politeness per domain group (5 domains × 4 names × 12 pages, ${politeWorkers} workers, CRAWL_DELAY_MS=100) ...`);
+    p1b = await groupPolitenessBench(politeWorkers);
   }
   if (only === undefined || only === 'throughput') {
-    console.log(`crawl-bench: 2/2 raw throughput (50 sites × 30 pages of ~30 KB, ${rawWorkers} workers, CRAWL_DELAY_MS=0) ...`);
+    console.log(`crawl-bench: 2/3 raw throughput (50 sites × 30 pages of ~30 KB, ${rawWorkers} workers, CRAWL_DELAY_MS=0) ...`);
     p2 = await throughputBench(rawWorkers);
   }
-  const report = formatReport({ date: started, machine, politeness: p1, throughput: p2 });
+  if (only === undefined || only === 'refresh') {
+    console.log('crawl-bench: 3/3 refresh cost (a 500-page site, 10 refreshes, unchanged and 5 % changing; about 2 minutes) ...');
+    p3 = await refreshBench();
+  }
+  const report = formatReport({ date: started, machine, politeness: p1, groups: p1b, throughput: p2 });
   console.log(`\n${report}`);
+  const refresh = p3 ? [
+    '## Refresh cost',
+    '',
+    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench:crawl\` (part 3; \`--only=refresh\` alone) on ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}.`,
+    '',
+    ...refreshSection(p3, '### 3. Refreshes: requests and freshness'),
+  ].join('\n') + '\n' : undefined;
+  if (refresh) console.log(`\n${refresh}`);
   if (write && p1 && p2) {
     writeSection(DOC, CRAWL_MARKERS, report);
     console.log(`crawl-bench: wrote the crawl section of ${DOC}`);
   } else {
-    console.log('crawl-bench: docs/benchmarks.md not written (partial run or --no-write)');
+    console.log('crawl-bench: the crawl section of docs/benchmarks.md not written (partial run or --no-write)');
+  }
+  if (write && refresh) {
+    writeSection(DOC, REFRESH_MARKERS, refresh);
+    console.log(`crawl-bench: wrote the refresh section of ${DOC}`);
   }
 }
 
