@@ -9,6 +9,7 @@
  * Options: see USAGE (parsed by util.parseArgs; an unknown option or a bad value stops it with USAGE).
  */
 import os from 'node:os';
+import { DEFAULTS } from '../../shared/config.ts';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { startTestWeb, type RequestRecord } from '../../test-support/test-web.ts';
@@ -27,14 +28,14 @@ import { generatedDepth } from '../../test-support/generate.ts';
 const DOC = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 
 /** Part 1: 20 sites × 50 pages, 4 workers, CRAWL_DELAY_MS=100. */
-async function politenessBench(workers: number): Promise<PolitenessBench> {
+async function politenessBench(workers: number, pacingFactor: number): Promise<PolitenessBench> {
   const sites = 20;
   const pagesPerSite = 50;
   const delayMs = 100;
   const site = { pagesPerSite };
   const web = await startTestWeb(Array.from({ length: sites }, () => benchSite(site)));
   try {
-    const warm = await startWarmCrawler({ CRAWL_WORKERS: String(workers), CRAWL_DELAY_MS: String(delayMs) });
+    const warm = await startWarmCrawler({ CRAWL_WORKERS: String(workers), CRAWL_DELAY_MS: String(delayMs), CRAWL_PACING_FACTOR: String(pacingFactor) });
     try {
       const { cpu, snapshots, connections } = await crawlSites(warm.crawler, web.sites, { pagesPerSite, alreadyDone: warm.warmPages, timeoutMs: 180_000, workers });
       const efficiency = politenessEfficiency(web.sites.map((s) => ({ host: s.host, log: s.log })), delayMs);
@@ -61,7 +62,7 @@ async function politenessBench(workers: number): Promise<PolitenessBench> {
         parseLikeWorker(p);
         return performance.now() - t0;
       });
-      return { sites, pagesPerSite, workers, delayMs, efficiency, violationWorkerLagMs, unexplainedViolations, breakdown, parseMs: summarize(times), cpu, snapshots, connections };
+      return { sites, pagesPerSite, workers, delayMs, pacingFactor, efficiency, violationWorkerLagMs, unexplainedViolations, breakdown, parseMs: summarize(times), cpu, snapshots, connections };
     } finally {
       await warm.close();
     }
@@ -176,7 +177,9 @@ async function main(): Promise<void> {
   let p3: RefreshBench | undefined;
   if (only === undefined || only === 'politeness') {
     console.log(`crawl-bench: 1/3 politeness efficiency (20 sites × 50 pages, ${politeWorkers} workers, CRAWL_DELAY_MS=100) ...`);
-    p1 = await politenessBench(politeWorkers);
+    p1 = await politenessBench(politeWorkers, 0);
+    console.log(`crawl-bench: 1/3 again with pacing at its default (CRAWL_PACING_FACTOR=${DEFAULTS.crawlPacingFactor}) ...`);
+    p1.paced = (await politenessBench(politeWorkers, DEFAULTS.crawlPacingFactor)).efficiency;
     console.log(`crawl-bench: 1b/3 politeness per domain group (5 domains × 4 names × 12 pages, ${politeWorkers} workers, CRAWL_DELAY_MS=100) ...`);
     p1b = await groupPolitenessBench(politeWorkers);
   }
