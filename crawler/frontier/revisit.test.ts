@@ -58,6 +58,22 @@ test('a sitemap lastmod older than the last request skips a due page, as an unch
   assert.equal(sitemapSaysChanged(undefined, 10 * P), false, 'a page never fetched is a link like any other');
 });
 
+test('a page its sitemap keeps vouching for is asked for again at the first refresh past the ceiling since its request', () => {
+  // Fetched at refresh 0; its <lastmod> is older. Skipped at 1 (interval 2), at 3 (interval 4), and at 7?
+  // No: 7 periods after the request the ceiling (8) would pass before the interval's next look, at 15.
+  let st: RevisitState = { ...afterVisit(undefined, { kind: 'fetched', hash: 'v' }, 0, S), sitemapLastmod: -P };
+  const decisions: string[] = [];
+  for (let k = 1; k <= 10; k++) {
+    const now = k * P + 60_000;
+    const d = revisitDecision(st, now, S);
+    if (d === 'not-due') continue;
+    decisions.push(`${k}: ${d}`);
+    if (d === 'due') break;
+    st = afterSitemapSkip(st, now, S);
+  }
+  assert.deepEqual(decisions, ['1: sitemap-unchanged', '3: sitemap-unchanged', '7: sitemap-unchanged', '8: due']);
+});
+
 test('a page never judged is due', () => {
   assert.equal(revisitDecision(undefined, 0, S), 'due');
 });

@@ -15,7 +15,8 @@
  *    of n periods is due after n such cycles, not n periods, so lateness never piles up into a visit early.
  *  - A sitemap `<lastmod>` older than the last request vouches for the page: a page due whose sitemap says
  *    it has not changed since is skipped, as if visited unchanged (its interval doubles), but never for
- *    longer than the ceiling since its last real request (sitemaps go stale). A `<lastmod>` newer than the
+ *    longer than the ceiling since its last real request (sitemaps go stale): once a sitemap stood in for
+ *    a request, the refresh at that deadline asks for the page even when its interval is not over. A `<lastmod>` newer than the
  *    last request says the page changed: it is asked for at once, due or not.
  */
 import type { RevisitState } from '../../db/revisits.ts';
@@ -102,6 +103,10 @@ export function revisitDecision(st: RevisitState | undefined, now: number, s: Re
   if (!st || !visited(st)) return 'due';
   const floor = floorMs(s);
   const cycle = Math.min(1.5 * floor, Math.max(floor, cycleMs));
+  // A sitemap stood in for a request since the last one (a skip moves checkedAt past visitedAt): its
+  // doubled interval must not carry the page past the ceiling since that request, so the first refresh
+  // at (or half a refresh before) that deadline asks for it, whatever the interval or the sitemap says.
+  if (st.checkedAt > st.visitedAt && now + cycle / 2 >= st.visitedAt + ceilingMs(s)) return 'due';
   if (st.checkedAt + (st.intervalMs / floor) * cycle > now + cycle / 2) return 'not-due';
   return vouched(st, now, s) ? 'sitemap-unchanged' : 'due';
 }
