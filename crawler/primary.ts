@@ -98,7 +98,7 @@ const { config, db, coordinator } = started!;
 
 const running = new CrawlPrimary<ClusterWorker>({
   coordinator, config, clock, timers, transport, pid: process.pid,
-  settings: { userAgent: config.userAgent, allowPrivate: config.allowPrivate, ...fetchLimits(config.crawlTimeoutMs) },
+  settings: { userAgent: config.userAgent, allowPrivate: config.allowPrivate, ...fetchLimits(config.crawlTimeoutMs), resolve: config.crawlResolve },
   slotsPerWorker: FETCH_DEFAULTS.fetchesPerWorker,
   readDisk: () => ({ freeBytes: freeDiskBytes(config.dataDir), dbBytes: databaseBytes(db) }),
   release: () => {

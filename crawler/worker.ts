@@ -2,6 +2,7 @@ import cluster from 'node:cluster';
 import type { Agent } from 'undici';
 import { createAgent } from './fetch/fetcher.ts';
 import { runJob } from './fetch/job-runner.ts';
+import { staticResolver } from './fetch/static-resolver.ts';
 import type { PrimaryToWorker, WorkerSettings, WorkerToPrimary } from './coordination/protocol.ts';
 
 /**
@@ -28,7 +29,7 @@ if (cluster.isPrimary) {
 process.on('message', (msg: PrimaryToWorker) => {
   if (msg.type === 'settings') {
     settings = msg.settings;
-    agent = createAgent(msg.settings);
+    agent = createAgent(msg.settings, staticResolver(msg.settings.resolve ?? {}));
   } else if (msg.type === 'fetch') {
     void runJob(msg.job, settings!, agent!, now).then((result) => send({ type: 'done', result, sinceEndMs: now() - result.endedAt }));
   }

@@ -60,6 +60,7 @@ export function frontierQueries(db: Database) {
   const requeueOfSeed = db.prepare(
     `UPDATE frontier SET ${queuedAgain} WHERE seed_id = ? AND depth <= ? AND ${finished} RETURNING ${ROW}`,
   );
+  const requeueById = db.prepare(`UPDATE frontier SET ${queuedAgain} WHERE id = ? AND ${finished} RETURNING ${ROW}`);
   const byUrl = db.prepare(`SELECT ${ROW}, state FROM frontier WHERE url = ?`);
   const seedCrawls = db.prepare(
     `SELECT s.id AS seedId, f.finished_at AS lastFetchedAt,
@@ -130,6 +131,10 @@ export function frontierQueries(db: Database) {
      */
     requeueSeed(seedId: number, maxDepth: number): FrontierRow[] {
       return requeueOfSeed.all(seedId, maxDepth) as FrontierRow[];
+    },
+    /** Queues one finished URL again, keeping its seed and depth (a page due for its revisit); its row if it was finished. */
+    requeueFinished(id: number): FrontierRow | undefined {
+      return requeueById.get(id) as FrontierRow | undefined;
     },
     /** Per seed: when its own URL was last finished, and whether URLs it found are still to do (crawler/frontier/refresh.ts). */
     seedCrawls(): SeedCrawl[] {

@@ -17,6 +17,8 @@ function domain(host: string, extra: Partial<Domain> = {}): Domain {
     nextFetchAt: null,
     crawlDelayMs: 1000,
     delaySource: 'default',
+    delayText: '1.0 s: the default delay',
+    group: { name: host, hosts: 1, inFlight: 0, lastFetchAt: null, nextFetchAt: null },
     backoffUntil: null,
     lastError: null,
     robots: { status: 'ok', httpStatus: 200, fetchedAt: null, crawlDelayMs: null },

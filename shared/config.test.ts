@@ -26,8 +26,43 @@ test('values are parsed', () => {
     LANTERN_SECRET: 'correct horse battery', PUBLIC_HOSTS: 'Lantern.Example.com, lantern.lan:3000,[fe80::1]', SESSION_LIFETIME: '12h',
     CRAWL_MAX_HOSTS_PER_SEED: '50', CRAWL_MIN_FREE_DISK: '500MB', CRAWL_MAX_DB_SIZE: '1.5GB' });
   assert.deepEqual(c, { port: 8080, host: '0.0.0.0', dataDir: '/tmp/x', crawlWorkers: 4, crawlDelayMs: 0, crawlTimeoutMs: 4000, crawlMaxUrlsPerHost: 500, crawlRefreshMs: 12 * 3_600_000, allowPrivate: true, userAgent: 'MyBot/2.0',
+    crawlContact: null, crawlPolitenessGroup: 'domain', crawlPacingFactor: 5, crawlPacingMaxMs: 60_000, crawlRevisitMaxMs: 60 * 86_400_000, crawlResolve: {},
     secret: 'correct horse battery', publicHosts: ['lantern.example.com', 'lantern.lan:3000', '[fe80::1]'], sessionLifetimeMs: 12 * 3_600_000,
     crawlMaxHostsPerSeed: 50, crawlMinFreeDiskBytes: 500 * 1024 ** 2, crawlMaxDbSizeBytes: 1.5 * 1024 ** 3 });
+});
+
+test('politeness settings: grouping, pacing, revisit ceiling, contact in the User-Agent, names resolved by the crawler', () => {
+  const d = loadConfig({});
+  assert.equal(d.crawlPolitenessGroup, 'domain', 'one clock per registrable domain by default');
+  assert.equal(d.crawlPacingFactor, 5);
+  assert.equal(d.crawlPacingMaxMs, 60_000);
+  assert.equal(d.crawlContact, null);
+  const c = loadConfig({
+    CRAWL_POLITENESS_GROUP: 'Host', CRAWL_PACING_FACTOR: '2.5', CRAWL_PACING_MAX_MS: '0', CRAWL_REVISIT_MAX: '30d',
+    CRAWL_CONTACT: 'https://example.org/lantern', CRAWL_RESOLVE: 'docs.site.test=127.0.0.5, WWW.site.test=[::1]',
+  });
+  assert.equal(c.crawlPolitenessGroup, 'host');
+  assert.equal(c.crawlPacingFactor, 2.5);
+  assert.equal(c.crawlPacingMaxMs, 0);
+  assert.equal(c.crawlRevisitMaxMs, 30 * 86_400_000);
+  assert.match(c.userAgent, /^LanternBot\/\d+\.\d+\.\d+ \(personal search engine; \+https:\/\/example\.org\/lantern\)$/);
+  assert.deepEqual(c.crawlResolve, { 'docs.site.test': '127.0.0.5', 'www.site.test': '::1' });
+  assert.equal(loadConfig({ CRAWL_CONTACT: 'me@example.org' }).userAgent.endsWith('; +me@example.org)'), true);
+  assert.equal(loadConfig({ CRAWL_CONTACT: 'me@example.org', CRAWL_USER_AGENT: 'MyBot/2.0' }).userAgent, 'MyBot/2.0 (+me@example.org)');
+  for (const [env, message] of [
+    [{ CRAWL_POLITENESS_GROUP: 'site' }, /^CRAWL_POLITENESS_GROUP must be one of domain, host, got "site"$/],
+    [{ CRAWL_PACING_FACTOR: '-1' }, /^CRAWL_PACING_FACTOR must be a number from 0 to 100/],
+    [{ CRAWL_PACING_FACTOR: '1e3' }, /^CRAWL_PACING_FACTOR must be a number/],
+    [{ CRAWL_PACING_MAX_MS: '1.5' }, /^CRAWL_PACING_MAX_MS must be an integer between 0 and 3600000/],
+    [{ CRAWL_REVISIT_MAX: '0' }, /^CRAWL_REVISIT_MAX must be a duration from 1s to 365d/],
+    [{ CRAWL_CONTACT: 'call me (maybe)' }, /^CRAWL_CONTACT must be an http\(s\) URL or an e-mail address/],
+    [{ CRAWL_CONTACT: 'ftp://example.org/' }, /^CRAWL_CONTACT must be/],
+    [{ CRAWL_CONTACT: 'nobody' }, /^CRAWL_CONTACT must be/],
+    [{ CRAWL_RESOLVE: 'docs.site.test' }, /^CRAWL_RESOLVE takes name=address pairs/],
+    [{ CRAWL_RESOLVE: 'docs.site.test=somewhere' }, /^CRAWL_RESOLVE takes name=address pairs/],
+  ] as Array<[Record<string, string>, RegExp]>) {
+    assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && message.test(err.message) && !err.message.includes('\n'), JSON.stringify(env));
+  }
 });
 
 test('CRAWL_REFRESH takes a duration with its unit, or 0 / off for never', () => {

@@ -29,7 +29,20 @@ export interface Config {
   crawlMaxDbSizeBytes: number;
   /** How long after its last crawl a seed is crawled again on its own (conditionally where pages allow); 0 = never. */
   crawlRefreshMs: number;
+  /** The User-Agent, with CRAWL_CONTACT in it as `+contact` when one is given. */
   userAgent: string;
+  /** The crawler owner's contact (CRAWL_CONTACT): an http(s) URL or an e-mail address; null when not given. */
+  crawlContact: string | null;
+  /** Which hosts share one politeness clock: one per registrable domain (default) or one per host. */
+  crawlPolitenessGroup: 'domain' | 'host';
+  /** The delay after a request is at least this many times the server's recent response time (0: off). */
+  crawlPacingFactor: number;
+  /** The pacing factor's part of a delay never exceeds this (ms); Crawl-delay and backoff are not capped by it. */
+  crawlPacingMaxMs: number;
+  /** A page unchanged at each visit waits twice as long before the next, up to this (ms); see crawler/frontier/revisit.ts. */
+  crawlRevisitMaxMs: number;
+  /** Names the crawler resolves itself, before DNS (CRAWL_RESOLVE): name → IP address. */
+  crawlResolve: Record<string, string>;
   allowPrivate: boolean;
   /**
    * Further names Lantern answers to besides loopback and HOST (a reverse proxy's name, a LAN name), each
@@ -72,6 +85,12 @@ export const DEFAULTS = {
   crawlMaxDbSize: '20GB',
   crawlRefresh: '7d',
   userAgent: `LanternBot/${VERSION} (+personal search engine)`,
+  /** The product and comment the User-Agent has when CRAWL_CONTACT names its owner. */
+  userAgentWithContact: (contact: string) => `LanternBot/${VERSION} (personal search engine; +${contact})`,
+  crawlPolitenessGroup: 'domain',
+  crawlPacingFactor: 5, // as Heritrix's delayFactor: a server that takes 2 s per page is asked every 10 s
+  crawlPacingMaxMs: 60_000,
+  crawlRevisitMax: '60d',
   allowPrivate: false,
   publicHosts: '',
   sessionLifetime: '7d',
@@ -200,6 +219,75 @@ function text(env: Env, name: string, fallback: string, check?: (v: string) => s
   return raw.trim();
 }
 
+/** A decimal number such as `5` or `2.5` within [min, max]. */
+function decimal(env: Env, name: string, min: number, max: number, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const v = raw.trim();
+  const value = Number(v);
+  if (!/^\d+(\.\d+)?$/.test(v) || value < min || value > max) {
+    throw new ConfigError(`${name} must be a number from ${min} to ${max} such as 5 or 2.5, got ${JSON.stringify(raw)}`);
+  }
+  return value;
+}
+
+/** One of a fixed set of words. */
+function choice<T extends string>(env: Env, name: string, words: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const v = raw.trim().toLowerCase();
+  if (!(words as readonly string[]).includes(v)) throw new ConfigError(`${name} must be one of ${words.join(', ')}, got ${JSON.stringify(raw)}`);
+  return v as T;
+}
+
+/** Longest CRAWL_CONTACT accepted: it travels in every request's User-Agent. */
+export const CONTACT_MAX_CHARS = 200;
+
+/**
+ * CRAWL_CONTACT: an http(s) URL (a page about this crawler and its owner) or an e-mail address, without
+ * spaces, parentheses or quotes (it goes inside the User-Agent's comment); null when not set.
+ */
+function contact(env: Env, name: string): string | null {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === '') return null;
+  const v = raw.trim();
+  const plain = v.length <= CONTACT_MAX_CHARS && !/[\s()<>"\\;,\u0000-\u001f\u007f]/.test(v);
+  const email = /^[^@]+@[^@]+\.[^@.]+$/.test(v);
+  let url = false;
+  try {
+    const u = new URL(v);
+    url = (u.protocol === 'http:' || u.protocol === 'https:') && u.hostname !== '' && /^https?:\/\//i.test(v);
+  } catch {
+    url = false;
+  }
+  if (!plain || !(email || url)) {
+    throw new ConfigError(`${name} must be an http(s) URL or an e-mail address of at most ${CONTACT_MAX_CHARS} characters, without spaces, parentheses or quotes (e.g. https://example.org/lantern or me@example.org), got ${JSON.stringify(raw)}`);
+  }
+  return v;
+}
+
+/** The User-Agent: CRAWL_USER_AGENT or the default, with `+contact` added when CRAWL_CONTACT is set. */
+function userAgentWith(ua: string | undefined, contactText: string | null): string {
+  if (contactText === null) return ua ?? DEFAULTS.userAgent;
+  if (ua === undefined) return DEFAULTS.userAgentWithContact(contactText);
+  return ua.includes(contactText) ? ua : `${ua} (+${contactText})`;
+}
+
+/** CRAWL_RESOLVE: comma-separated `name=address` (an IPv4 or IPv6 address), like curl's --resolve. */
+function resolveMap(env: Env, name: string): Record<string, string> {
+  const raw = env[name] ?? '';
+  const out: Record<string, string> = {};
+  for (const entry of raw.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+    const m = /^([^=\s]+)=\[?([0-9a-fA-F:.]+)\]?$/.exec(entry);
+    const host = m?.[1].toLowerCase() ?? '';
+    if (!m || !HOST_NAME.test(host) || net.isIP(m[2]) === 0) {
+      throw new ConfigError(`${name} takes name=address pairs separated by commas (e.g. docs.example.test=127.0.0.5,www.example.test=127.0.0.5), got ${JSON.stringify(entry)}`);
+    }
+    out[host] = m[2];
+  }
+  return out;
+}
+
 /** Parses the environment into a Config; throws ConfigError (one line) for the first bad value. */
 export function loadConfig(env: Env): Config {
   const cpus = DEFAULTS.crawlWorkers();
@@ -215,11 +303,17 @@ export function loadConfig(env: Env): Config {
     crawlMinFreeDiskBytes: size(env, 'CRAWL_MIN_FREE_DISK', DEFAULTS.crawlMinFreeDisk, 1024 ** 2),
     crawlMaxDbSizeBytes: size(env, 'CRAWL_MAX_DB_SIZE', DEFAULTS.crawlMaxDbSize, 1024 ** 2),
     crawlRefreshMs: duration(env, 'CRAWL_REFRESH', DEFAULTS.crawlRefresh),
-    userAgent: text(env, 'CRAWL_USER_AGENT', DEFAULTS.userAgent, (v) =>
+    userAgent: userAgentWith(env.CRAWL_USER_AGENT?.trim() ? text(env, 'CRAWL_USER_AGENT', DEFAULTS.userAgent, (v) =>
       /^[A-Za-z][A-Za-z0-9_-]*(\/|$)/.test(v) && !/[\r\n]/.test(v)
         ? undefined
         : 'must start with a product token of letters, digits, "_" or "-" (e.g. "MyBot/1.0")',
-    ),
+    ) : undefined, contact(env, 'CRAWL_CONTACT')),
+    crawlContact: contact(env, 'CRAWL_CONTACT'),
+    crawlPolitenessGroup: choice(env, 'CRAWL_POLITENESS_GROUP', ['domain', 'host'] as const, DEFAULTS.crawlPolitenessGroup),
+    crawlPacingFactor: decimal(env, 'CRAWL_PACING_FACTOR', 0, 100, DEFAULTS.crawlPacingFactor),
+    crawlPacingMaxMs: integer(env, 'CRAWL_PACING_MAX_MS', 0, 3_600_000, DEFAULTS.crawlPacingMaxMs),
+    crawlRevisitMaxMs: duration(env, 'CRAWL_REVISIT_MAX', DEFAULTS.crawlRevisitMax, false),
+    crawlResolve: resolveMap(env, 'CRAWL_RESOLVE'),
     allowPrivate: flag(env, 'CRAWL_ALLOW_PRIVATE', DEFAULTS.allowPrivate),
     publicHosts: hostList(env, 'PUBLIC_HOSTS'),
     secret: secret(env, 'LANTERN_SECRET'),

@@ -23,8 +23,11 @@ export const DOMAIN_STATES = ['crawling', 'waiting', 'backoff', 'robots-blocked'
 /** One of DOMAIN_STATES. */
 export type DomainState = (typeof DOMAIN_STATES)[number];
 
-/** Where a host's effective delay between two requests comes from. */
-export const DELAY_SOURCES = ['default', 'crawl-delay', 'retry-after', 'backoff'] as const;
+/**
+ * Which rule set a host's delay before its next request: the default delay, its robots.txt Crawl-delay,
+ * pacing by the server's response time, the site's Retry-After, or a backoff after errors.
+ */
+export const DELAY_SOURCES = ['default', 'crawl-delay', 'pacing', 'retry-after', 'backoff'] as const;
 /** One of DELAY_SOURCES. */
 export type DelaySource = (typeof DELAY_SOURCES)[number];
 

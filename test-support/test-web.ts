@@ -162,6 +162,8 @@ function respond(
 class Site implements TestSite {
   address: string;
   port = 0;
+  /** The host name it answers to on a shared address (startNamedWeb); undefined: it is known by its address. */
+  readonly name: string | undefined;
   log: RequestRecord[] = [];
   private pages = new Map<string, PageSpec>();
   private robots: PageSpec | undefined;
@@ -171,8 +173,9 @@ class Site implements TestSite {
   private connections = 0;
   private readonly connectionIds = new WeakMap<object, number>();
 
-  constructor(spec: SiteSpec, address: string) {
+  constructor(spec: SiteSpec, address: string, name?: string) {
     this.address = address;
+    this.name = name;
     this.defaultDelayMs = spec.defaultDelayMs ?? 0;
     this.fallback = spec.fallback;
     for (const [path, page] of Object.entries(spec.pages)) this.setPage(path, page);
@@ -187,7 +190,12 @@ class Site implements TestSite {
   }
 
   get host(): string {
-    return `${this.address}:${this.port}`;
+    return `${this.name ?? this.address}:${this.port}`;
+  }
+
+  /** A connection accepted by the server this site shares with others of its address (startNamedWeb). */
+  noteConnection(socket: object, id: number): void {
+    this.connectionIds.set(socket, id);
   }
 
   url(path: string): string {
@@ -206,7 +214,7 @@ class Site implements TestSite {
     return this.log.filter((r) => r.path === path);
   }
 
-  private handle(req: http.IncomingMessage, res: http.ServerResponse): void {
+  handle(req: http.IncomingMessage, res: http.ServerResponse): void {
     const record: RequestRecord = {
       method: req.method ?? '',
       path: req.url ?? '',
@@ -289,4 +297,56 @@ export async function startTestWeb(specs: SiteSpec[]): Promise<TestWeb> {
     throw new Error(`test-web: could not start a site: ${String(failed.reason)}`);
   }
   return { sites, close };
+}
+
+/** Sites started by startNamedWeb: named hosts, several on one address, and the setting that resolves them. */
+export interface NamedTestWeb extends TestWeb {
+  /** Every name with its address, as CRAWL_RESOLVE takes them (`docs.site.test=127.0.0.7,...`). */
+  resolve: string;
+}
+
+/**
+ * Starts named sites: each entry of `addresses` is one loopback address with one port, serving several
+ * host names told apart by the Host header (virtual hosts, as one server answers for `www.` and `docs.`
+ * of a domain); each name is a site with its own pages and request log. The crawler reaches the names
+ * through CRAWL_RESOLVE (`resolve`), never through the machine's resolver files. A request for a name
+ * the address does not serve gets a 421. Sites are listed in the order given.
+ */
+export async function startNamedWeb(addresses: Array<Record<string, SiteSpec>>): Promise<NamedTestWeb> {
+  const servers: http.Server[] = [];
+  const sites: Site[] = [];
+  const close = async (): Promise<void> => {
+    await Promise.all(servers.map((server) => {
+      if (!server.listening) return undefined;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      return closed;
+    }));
+  };
+  try {
+    for (const names of addresses) {
+      const address = nextAddress();
+      const byName = new Map(Object.entries(names).map(([name, spec]) => [name.toLowerCase(), new Site(spec, address, name.toLowerCase())]));
+      sites.push(...byName.values());
+      let connections = 0;
+      const server = http.createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, (req, res) => {
+        const site = byName.get((req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase());
+        if (site) site.handle(req, res);
+        else res.writeHead(421, { 'content-type': 'text/plain' }).end(`test-web: ${address} does not serve ${req.headers.host}\n`);
+      });
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      server.on('connection', (socket) => {
+        connections++;
+        for (const site of byName.values()) site.noteConnection(socket, connections);
+      });
+      servers.push(server);
+      await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, address, () => resolve()));
+      const { port } = server.address() as AddressInfo;
+      for (const site of byName.values()) site.port = port;
+    }
+  } catch (err) {
+    await close();
+    throw new Error(`test-web: could not start a named site: ${String(err)}`);
+  }
+  return { sites, close, resolve: sites.map((s) => `${s.name}=${s.address}`).join(',') };
 }

@@ -9,12 +9,15 @@
  * Options: see USAGE (parsed by util.parseArgs; an unknown option or a bad value stops it with USAGE).
  */
 import os from 'node:os';
+import { DEFAULTS } from '../../shared/config.ts';
 import { parseArgs } from 'node:util';
 import { fileURLToPath } from 'node:url';
 import { startTestWeb, type RequestRecord } from '../../test-support/test-web.ts';
 import { fetchSlots, overheadBreakdown, politenessEfficiency, summarize, type WorkerTiming } from './bench-metrics.ts';
 import { benchPages, benchSite, pagesDigest, parseLikeWorker } from './bench-pages.ts';
-import { CRAWL_MARKERS, machineInfo, writeSection } from './benchmarks-doc.ts';
+import { CRAWL_MARKERS, machineInfo, REFRESH_MARKERS, writeSection } from './benchmarks-doc.ts';
+import { groupPolitenessBench, type GroupBench } from './group-bench.ts';
+import { refreshBench, refreshSection, type RefreshBench } from './refresh-bench.ts';
 import { formatReport, type PolitenessBench, type ThroughputBench } from './bench-report.ts';
 import { crawlSites, startWarmCrawler, storedPages, workerTimings } from './crawl-session.ts';
 import { measureFetchCost, type FetchCost } from './fetch-cost.ts';
@@ -25,14 +28,14 @@ import { generatedDepth } from '../../test-support/generate.ts';
 const DOC = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 
 /** Part 1: 20 sites × 50 pages, 4 workers, CRAWL_DELAY_MS=100. */
-async function politenessBench(workers: number): Promise<PolitenessBench> {
+async function politenessBench(workers: number, pacingFactor: number): Promise<PolitenessBench> {
   const sites = 20;
   const pagesPerSite = 50;
   const delayMs = 100;
   const site = { pagesPerSite };
   const web = await startTestWeb(Array.from({ length: sites }, () => benchSite(site)));
   try {
-    const warm = await startWarmCrawler({ CRAWL_WORKERS: String(workers), CRAWL_DELAY_MS: String(delayMs) });
+    const warm = await startWarmCrawler({ CRAWL_WORKERS: String(workers), CRAWL_DELAY_MS: String(delayMs), CRAWL_PACING_FACTOR: String(pacingFactor) });
     try {
       const { cpu, snapshots, connections } = await crawlSites(warm.crawler, web.sites, { pagesPerSite, alreadyDone: warm.warmPages, timeoutMs: 180_000, workers });
       const efficiency = politenessEfficiency(web.sites.map((s) => ({ host: s.host, log: s.log })), delayMs);
@@ -59,7 +62,7 @@ async function politenessBench(workers: number): Promise<PolitenessBench> {
         parseLikeWorker(p);
         return performance.now() - t0;
       });
-      return { sites, pagesPerSite, workers, delayMs, efficiency, violationWorkerLagMs, unexplainedViolations, breakdown, parseMs: summarize(times), cpu, snapshots, connections };
+      return { sites, pagesPerSite, workers, delayMs, pacingFactor, efficiency, violationWorkerLagMs, unexplainedViolations, breakdown, parseMs: summarize(times), cpu, snapshots, connections };
     } finally {
       await warm.close();
     }
@@ -131,10 +134,13 @@ async function throughputBench(workers: number): Promise<ThroughputBench> {
 
 /** The options (printed with an error about them). */
 const USAGE = `Options: --raw-workers=N and --politeness-workers=N (CRAWL_WORKERS of each part, default 4: the
-issue's figure; other values are for experiments), --only=politeness|throughput, --no-write (print only).`;
+issue's figure; other values are for experiments), --only=politeness|throughput|refresh, --no-write (print only).
+The crawl section is written after a full run; the refresh section after any run that includes it.`;
 
 /** The command line, checked: a bad option throws `crawl-bench: <what was wrong>` and USAGE. */
-function options(): { rawWorkers: number; politeWorkers: number; only: 'politeness' | 'throughput' | undefined; write: boolean } {
+type Part = 'politeness' | 'throughput' | 'refresh';
+
+function options(): { rawWorkers: number; politeWorkers: number; only: Part | undefined; write: boolean } {
   const bad = (why: string): Error => new Error(`crawl-bench: ${why}\n${USAGE}`);
   let values;
   try {
@@ -156,7 +162,7 @@ function options(): { rawWorkers: number; politeWorkers: number; only: 'politene
     return n;
   };
   const only = values.only;
-  if (only !== undefined && only !== 'politeness' && only !== 'throughput') throw bad(`--only must be politeness or throughput, not ${JSON.stringify(only)}`);
+  if (only !== undefined && only !== 'politeness' && only !== 'throughput' && only !== 'refresh') throw bad(`--only must be politeness, throughput or refresh, not ${JSON.stringify(only)}`);
   return { rawWorkers: workers('raw-workers'), politeWorkers: workers('politeness-workers'), only, write: !values['no-write'] };
 }
 
@@ -166,22 +172,44 @@ async function main(): Promise<void> {
   const machine = machineInfo();
   console.log(`crawl-bench: ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB RAM, Node ${machine.node}`);
   let p1: PolitenessBench | undefined;
+  let p1b: GroupBench | undefined;
   let p2: ThroughputBench | undefined;
+  let p3: RefreshBench | undefined;
   if (only === undefined || only === 'politeness') {
-    console.log(`crawl-bench: 1/2 politeness efficiency (20 sites × 50 pages, ${politeWorkers} workers, CRAWL_DELAY_MS=100) ...`);
-    p1 = await politenessBench(politeWorkers);
+    console.log(`crawl-bench: 1/3 politeness efficiency (20 sites × 50 pages, ${politeWorkers} workers, CRAWL_DELAY_MS=100) ...`);
+    p1 = await politenessBench(politeWorkers, 0);
+    console.log(`crawl-bench: 1/3 again with pacing at its default (CRAWL_PACING_FACTOR=${DEFAULTS.crawlPacingFactor}) ...`);
+    p1.paced = (await politenessBench(politeWorkers, DEFAULTS.crawlPacingFactor)).efficiency;
+    console.log(`crawl-bench: 1b/3 politeness per domain group (5 domains × 4 names × 12 pages, ${politeWorkers} workers, CRAWL_DELAY_MS=100) ...`);
+    p1b = await groupPolitenessBench(politeWorkers);
   }
   if (only === undefined || only === 'throughput') {
-    console.log(`crawl-bench: 2/2 raw throughput (50 sites × 30 pages of ~30 KB, ${rawWorkers} workers, CRAWL_DELAY_MS=0) ...`);
+    console.log(`crawl-bench: 2/3 raw throughput (50 sites × 30 pages of ~30 KB, ${rawWorkers} workers, CRAWL_DELAY_MS=0) ...`);
     p2 = await throughputBench(rawWorkers);
   }
-  const report = formatReport({ date: started, machine, politeness: p1, throughput: p2 });
+  if (only === undefined || only === 'refresh') {
+    console.log('crawl-bench: 3/3 refresh cost (a 500-page site, 10 refreshes, unchanged and 5 % changing; about 2 minutes) ...');
+    p3 = await refreshBench();
+  }
+  const report = formatReport({ date: started, machine, politeness: p1, groups: p1b, throughput: p2 });
   console.log(`\n${report}`);
+  const refresh = p3 ? [
+    '## Refresh cost',
+    '',
+    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench:crawl\` (part 3; \`--only=refresh\` alone) on ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}.`,
+    '',
+    ...refreshSection(p3, '### 3. Refreshes: requests and freshness'),
+  ].join('\n') + '\n' : undefined;
+  if (refresh) console.log(`\n${refresh}`);
   if (write && p1 && p2) {
     writeSection(DOC, CRAWL_MARKERS, report);
     console.log(`crawl-bench: wrote the crawl section of ${DOC}`);
   } else {
-    console.log('crawl-bench: docs/benchmarks.md not written (partial run or --no-write)');
+    console.log('crawl-bench: the crawl section of docs/benchmarks.md not written (partial run or --no-write)');
+  }
+  if (write && refresh) {
+    writeSection(DOC, REFRESH_MARKERS, refresh);
+    console.log(`crawl-bench: wrote the refresh section of ${DOC}`);
   }
 }
 

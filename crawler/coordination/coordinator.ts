@@ -9,7 +9,8 @@ import { seedQueries } from '../../db/seeds.ts';
 import { seedHostQueries } from '../../db/seed-hosts.ts';
 import { searchIndexCompaction } from '../../db/search-compaction.ts';
 import { Scheduler } from '../politeness/scheduler.ts';
-import { BACKOFF, retryDelayMs } from '../politeness/backoff.ts';
+import { serverSignal } from '../politeness/pacing.ts';
+import { BACKOFF, backoffScope, retryDelayMs } from '../politeness/backoff.ts';
 import { EMPTY_PAGE, isEmptyPage, NOT_MODIFIED, pageOutcome, pageRecord, type PageOutcome } from './page-outcome.ts';
 import { CRAWL_LIMITS } from '../frontier/url-traps.ts';
 import {
@@ -20,6 +21,7 @@ import { LinkIntake } from '../frontier/link-intake.ts';
 import { WriteBatch } from './write-batch.ts';
 import { SeedBook } from '../frontier/seed-book.ts';
 import { SeedLifecycle } from '../frontier/seed-lifecycle.ts';
+import { RevisitBook } from '../frontier/revisit-book.ts';
 import type { CrawlJob } from '../frontier/crawl-job.ts';
 import type { CrawlStatus, DomainInfo, FetchJob, FetchResult, RequestLogEntry } from './protocol.ts';
 
@@ -51,11 +53,16 @@ export class Coordinator {
   /** Runs SeedLifecycle.sync in one transaction (see syncSeeds). */
   private readonly syncInTransaction: (now: number, recrawl: boolean) => void;
   private readonly seedLife: SeedLifecycle;
+  /** Each page's revisit interval: what a periodic refresh asks for (frontier/revisit.ts). */
+  private readonly revisits: RevisitBook;
   private pagesStored = 0;
   private nextJobId = 1;
 
   constructor(db: Database, private readonly config: Config, private readonly runId: string) {
-    this.scheduler = new Scheduler<CrawlJob>(config.crawlDelayMs);
+    this.scheduler = new Scheduler<CrawlJob>(config.crawlDelayMs, {
+      grouping: config.crawlPolitenessGroup,
+      pacing: { factor: config.crawlPacingFactor, ceilingMs: config.crawlPacingMaxMs },
+    });
     this.writes = new WriteBatch(db);
     this.frontier = frontierQueries(db);
     this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w) => this.writes.push(w));
@@ -65,12 +72,14 @@ export class Coordinator {
     this.intake = new LinkIntake(this.frontier, this.hosts, seedHosts, {
       maxUrlsPerHost: config.crawlMaxUrlsPerHost, maxHostsPerSeed: config.crawlMaxHostsPerSeed, seedUrl: (id) => this.seeds.get(id)?.url,
     });
+    this.revisits = new RevisitBook(db, this.frontier, { refreshMs: config.crawlRefreshMs, maxMs: config.crawlRevisitMaxMs });
     this.seedLife = new SeedLifecycle({
       seeds: this.seeds, seedsDb: seedQueries(db), frontier: this.frontier, pages: this.pages, writes: this.writes,
       budget: this.intake.budget, hostBudget: this.intake.hostBudget, seedHosts, refreshMs: config.crawlRefreshMs,
       schedule: (row, now) => this.schedule(row, now),
       readSitemaps: (seed) => this.queueSitemaps(seed.origin, this.hosts.sitemapsOf(seed.origin), 0, seed.id),
       compactSearchIndexStep: searchIndexCompaction(db).compactSearchIndexStep,
+      requeueDue: (seed, now) => this.revisits.refreshDue(seed.id, seed.depth, seed.url, now).rows,
     });
     this.syncInTransaction = db.transaction((now: number, recrawl: boolean) => this.seedLife.sync(now, recrawl));
     // Before a request goes out, its lease and the host's start are on disk (a crash must not forget a
@@ -212,7 +221,7 @@ export class Coordinator {
     this.inFlight.delete(result.jobId);
     const { job, origin, dispatchedAt, conditional } = entry;
     const ended = Math.max(dispatchedAt, now - Math.max(0, sinceEndMs));
-    this.scheduler.complete(origin, ended);
+    this.scheduler.complete(origin, ended, serverSignal(result)); // the answer's time and load pace its group
     this.hosts.recordEnd(origin, job.url, result, ended);
     this.fetchEnds.push(now);
     if (job.kind === 'robots') this.queueSitemaps(job.forOrigin, this.hosts.onRobots(job, result, now, conditional), 0);
@@ -224,7 +233,7 @@ export class Coordinator {
 
   private onPage(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
     const outcome = pageOutcome(result, conditional);
-    const until = this.noteOutcome(origin, outcome, now);
+    const until = this.noteOutcome(origin, outcome, result.status, now);
     if (outcome.kind === 'failed') {
       const attempts = job.attempts + 1;
       if (outcome.retry && attempts < BACKOFF.maxAttempts) {
@@ -251,6 +260,7 @@ export class Coordinator {
         this.hosts.noteFetched(origin);
         this.writes.push((at) => {
           this.pages.markPageCurrent(job.url, at);
+          this.revisits.noteVisit(job.url, { kind: 'not-modified' }, now, this.seeds.get(job.seedId)?.url);
           this.frontier.finishUrl(job.frontierId, 'done', NOT_MODIFIED, now);
         });
         return;
@@ -269,6 +279,7 @@ export class Coordinator {
     this.writes.push((at) => {
       const record = pageRecord({ url: job.url, origin, host, seedId: job.seedId }, result, page, at);
       this.linkTargets.recordLinks(this.pages.upsertPage(record), page.anchors ?? []);
+      this.revisits.noteVisit(job.url, { kind: 'fetched', hash: page.contentHash }, now, this.seeds.get(job.seedId)?.url);
       this.frontier.finishUrl(job.frontierId, 'done', isEmptyPage(page) ? EMPTY_PAGE : null, now);
       for (const url of links.follow) this.intake.enqueue(url, job.seedId, job.depth + 1, 0, now, origin);
     });
@@ -280,15 +291,16 @@ export class Coordinator {
    */
   private onOrphan(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
     if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
-    this.noteOutcome(origin, pageOutcome(result, conditional), now);
+    this.noteOutcome(origin, pageOutcome(result, conditional), result.status, now);
   }
 
   /**
    * What an answer tells its host, whatever was asked: a failure counts against it (error, streak, backoff
-   * as the outcome says; returns the backoff's end, if any), anything else clears its backoff.
+   * as the outcome says; returns the backoff's end, if any; a 503 or 429 holds the host's whole politeness
+   * group), anything else clears its backoff.
    */
-  private noteOutcome(origin: string, outcome: PageOutcome, now: number): number | undefined {
-    if (outcome.kind === 'failed') return this.hosts.noteFailure(origin, now, outcome);
+  private noteOutcome(origin: string, outcome: PageOutcome, status: number | null, now: number): number | undefined {
+    if (outcome.kind === 'failed') return this.hosts.noteFailure(origin, now, { ...outcome, scope: backoffScope(status) });
     this.hosts.noteAnswered(origin);
     return undefined;
   }
@@ -313,7 +325,7 @@ export class Coordinator {
   private onSitemap(job: CrawlJob, origin: string, result: FetchResult, now: number): void {
     this.hosts.sitemapDone(job.url);
     const outcome = pageOutcome(result, false);
-    this.noteOutcome(origin, outcome, now);
+    this.noteOutcome(origin, outcome, result.status, now);
     if (outcome.kind === 'failed') return;
     if (outcome.kind === 'redirect' && result.location !== null && job.redirects < MAX_REDIRECTS) {
       this.hosts.queueSitemaps(origin, [result.location], job.hops, job.seedId, job.redirects + 1);
@@ -325,6 +337,8 @@ export class Coordinator {
       return;
     }
     const links = admitLinks(entries.urls, { depth: 0, nofollow: false, seed: this.seeds.get(job.seedId) }, this.limits());
+    // Pages whose <lastmod> is newer than their last request changed: asked for again now (revisit.ts).
+    if (entries.lastmod) for (const row of this.revisits.noteSitemap(entries.lastmod, links.follow)) this.schedule(row, now);
     if (links.follow.length === 0) return;
     this.noteUrgency(links.follow, origin);
     this.writes.push(() => {

@@ -35,6 +35,8 @@ export interface WorkerSettings {
   totalTimeoutMs: number;
   maxBodyBytes: number;
   maxLinks: number;
+  /** Names resolved before DNS (CRAWL_RESOLVE): name → address; fetch/static-resolver.ts. */
+  resolve?: Record<string, string>;
   /** Limits of a PDF's extraction (crawler/extract/pdf-runner.ts); absent: PDF_LIMITS. */
   pdf?: { timeoutMs: number; heapMb: number; memoryMb: number; maxPages: number; maxChars: number };
 }
@@ -133,6 +135,24 @@ export const RobotsInfoSchema = Type.Object({
 export type RobotsInfo = Static<typeof RobotsInfoSchema>;
 
 /**
+ * The politeness group a host belongs to (crawler/politeness/politeness-group.ts), as /api/domains
+ * reports it on each of its hosts' rows: the group's one clock, shared by all its hosts.
+ */
+export const GroupInfoSchema = Type.Object({
+  /** The group's key: the registrable domain (`python.org`), an IP address, or the origin in `host` grouping. */
+  name: Type.String(),
+  /** Hosts Lantern knows in the group. */
+  hosts: Type.Integer(),
+  /** Requests in flight to any of its hosts (at most 1). */
+  inFlight: Type.Integer(),
+  /** End of the group's last request, to whichever host. */
+  lastFetchAt: nullableString(),
+  /** When the group's next request may start, if any of its hosts has work. */
+  nextFetchAt: nullableString(),
+});
+export type GroupInfo = Static<typeof GroupInfoSchema>;
+
+/**
  * One host as the primary reports it to the server, which answers it unchanged as a row of
  * /api/domains (docs/api.md); the web app uses this type too. One definition: the schema is the API's.
  */
@@ -149,6 +169,9 @@ export const DomainInfoSchema = Type.Object({
   nextFetchAt: nullableString(),
   crawlDelayMs: Type.Integer(),
   delaySource: stringEnum(DELAY_SOURCES),
+  /** The delay and the rule that set it, in words: `2.0 s: 5 x 0.4 s response time`. */
+  delayText: Type.String(),
+  group: GroupInfoSchema,
   backoffUntil: nullableString(),
   lastError: nullableString(),
   robots: RobotsInfoSchema,

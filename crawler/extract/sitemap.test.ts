@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
 import { FetchFailure } from '../fetch/fetch-failure.ts';
-import { parseSitemap, SITEMAP_MAX_ENTRIES, sitemapText } from './sitemap.ts';
+import { parseSitemap, scanSitemap, SITEMAP_MAX_ENTRIES, sitemapText } from './sitemap.ts';
 
 const AT = 'https://a.example/sitemap.xml';
 const open = { allowPrivate: false };
@@ -65,5 +65,24 @@ describe('sitemapText', () => {
     assert.throws(() => sitemapText(bomb, 1024 * 1024), (err: unknown) =>
       err instanceof FetchFailure && err.kind === 'fatal' && /larger than 1 MiB once decompressed/.test(err.message));
     assert.throws(() => sitemapText(Buffer.from([0x1f, 0x8b, 1, 2, 3])), (err: unknown) => err instanceof FetchFailure && err.code === 'bad-gzip');
+  });
+});
+
+describe('scanSitemap: lastmod', () => {
+  test('each entry\'s own <lastmod>, before or after its <loc>; a missing or unreadable one is left out', () => {
+    const xml = `<urlset>
+      <url><loc>https://a.example/a</loc><lastmod>2025-01-02</lastmod></url>
+      <url><lastmod>2025-03-04T05:06:07+01:00</lastmod><loc>https://a.example/b</loc></url>
+      <url><loc>https://a.example/c</loc></url>
+      <url><loc>https://a.example/d</loc><lastmod>yesterday</lastmod></url>
+      <url><loc>https://a.example/e</loc><changefreq>daily</changefreq><lastmod>2025-05-06T07:08:09Z</lastmod></url>
+    </urlset>`;
+    const scanned = scanSitemap(xml, AT, open);
+    assert.deepEqual(scanned.urls, ['a', 'b', 'c', 'd', 'e'].map((p) => `https://a.example/${p}`));
+    assert.deepEqual(scanned.lastmod, {
+      'https://a.example/a': Date.parse('2025-01-02'),
+      'https://a.example/b': Date.parse('2025-03-04T04:06:07Z'),
+      'https://a.example/e': Date.parse('2025-05-06T07:08:09Z'),
+    });
   });
 });

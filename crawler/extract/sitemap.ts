@@ -28,6 +28,19 @@ export interface SitemapEntries {
   urls: string[];
   /** Entries left out: another origin, refused by the URL rules, or beyond SITEMAP_MAX_ENTRIES. */
   dropped: number;
+  /**
+   * A urlset's `<lastmod>` per URL that has a valid one (ms since the epoch; scanSitemap): when the page last
+   * changed, as the site says. Read by crawler/frontier/revisit.ts to skip pages that did not change.
+   */
+  lastmod?: Record<string, number>;
+}
+
+/** A `<lastmod>` (W3C datetime: a date, or a date and time with its zone) in ms; undefined when unreadable. */
+export function parseLastmod(text: string): number | undefined {
+  const v = text.trim();
+  if (!/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/.test(v)) return undefined;
+  const ms = Date.parse(v);
+  return Number.isNaN(ms) ? undefined : ms;
 }
 
 const CDATA = /^<!\[CDATA\[([\s\S]*)\]\]>$/;
@@ -48,11 +61,22 @@ function decodeEntities(text: string): string {
  * dropped, as are URLs crawler/frontier/url.ts refuses (private addresses unless `allowPrivate`).
  */
 export function parseSitemap(xml: string, sitemapUrl: string, opts: { allowPrivate: boolean }): SitemapEntries {
+  const { lastmod: _lastmod, ...entries } = scanSitemap(xml, sitemapUrl, opts);
+  return entries;
+}
+
+/**
+ * parseSitemap with each urlset entry's `<lastmod>` too (`lastmod`): looked for inside the entry's own
+ * `<url>` element, before or after its `<loc>`, so the scan stays one pass over the file.
+ */
+export function scanSitemap(xml: string, sitemapUrl: string, opts: { allowPrivate: boolean }): SitemapEntries & { lastmod: Record<string, number> } {
   const origin = new URL(sitemapUrl).origin;
   const firstLoc = xml.indexOf('<loc>');
   const head = firstLoc === -1 ? xml.slice(0, 4096) : xml.slice(0, firstLoc);
   const index = /<sitemapindex[\s>]/i.test(head);
   const seen = new Set<string>();
+  const lastmod: Record<string, number> = {};
+  let urlEnd = -1; // the end of the <url> element of the previous entry
   let dropped = 0;
   let entries = 0;
   // One pass of indexOf (XML names are case-sensitive: `<loc>` as the protocol writes it); an unclosed
@@ -73,8 +97,21 @@ export function parseSitemap(xml: string, sitemapUrl: string, opts: { allowPriva
       continue;
     }
     seen.add(checked.url);
+    if (!index) {
+      // The entry's <url> element: from the end of the previous one to its own </url>.
+      const from = Math.max(urlEnd, 0);
+      const end = xml.indexOf('</url>', at);
+      const until = end === -1 ? xml.indexOf('<loc>', at) : end;
+      const open = xml.indexOf('<lastmod>', from);
+      if (open !== -1 && (until === -1 || open < until)) {
+        const shut = xml.indexOf('</lastmod>', open + 9);
+        const ms = shut === -1 ? undefined : parseLastmod(xml.slice(open + 9, shut));
+        if (ms !== undefined) lastmod[checked.url] = ms;
+      }
+      if (end !== -1) urlEnd = end;
+    }
   }
-  return { index, urls: [...seen], dropped };
+  return { index, urls: [...seen], dropped, lastmod };
 }
 
 /**

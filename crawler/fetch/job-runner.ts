@@ -16,7 +16,7 @@ import { documentKind } from '../extract/document-kind.ts';
 import { processTextDocument } from '../extract/text-document.ts';
 import { extractPdf, PDF_LIMITS } from '../extract/pdf-runner.ts';
 import { pdfPage } from '../extract/pdf-document.ts';
-import { parseSitemap, SITEMAP_MAX_BYTES, sitemapText } from '../extract/sitemap.ts';
+import { scanSitemap, SITEMAP_MAX_BYTES, sitemapText } from '../extract/sitemap.ts';
 import { compileRobotsInSteps, type CompiledRobots } from '../politeness/robots.ts';
 import type { FetchJob, FetchResult, ParsedPage, WorkerSettings } from '../coordination/protocol.ts';
 
@@ -93,7 +93,7 @@ export async function runJob(job: FetchJob, s: WorkerSettings, agent: Agent, now
     if (raw.body && job.kind === 'robots') {
       result.robotsRules = await readRobots(`${job.robotsFor ?? job.origin}/robots.txt`, raw.body, s.userAgent);
     } else if (raw.body && job.kind === 'sitemap') {
-      result.sitemap = parseSitemap(sitemapText(raw.body), job.url, { allowPrivate: s.allowPrivate });
+      result.sitemap = scanSitemap(sitemapText(raw.body), job.url, { allowPrivate: s.allowPrivate });
     } else if (raw.body) {
       result.page = await parse(job, raw.body, raw.headers, s);
     }

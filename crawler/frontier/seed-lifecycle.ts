@@ -30,6 +30,11 @@ export interface SeedLifecycleParts {
   readSitemaps(seed: SeedInfo): void;
   /** One bounded step of giving the removed pages' space back (db/search-compaction.ts); false once there is nothing left. */
   compactSearchIndexStep(): boolean;
+  /**
+   * A periodic refresh's choice: queues again the seed's pages that are due for their revisit
+   * (frontier/revisit-book.ts), returning their rows. Without it a refresh queues them all.
+   */
+  requeueDue?(seed: SeedInfo, now: number): FrontierRow[];
 }
 
 /**
@@ -68,14 +73,14 @@ export class SeedLifecycle {
   }
 
   /**
-   * Queues again every seed due for its periodic refresh (CRAWL_REFRESH, see crawler/frontier/refresh.ts), as if
-   * it had been submitted again; returns how many were.
+   * Queues again every seed due for its periodic refresh (CRAWL_REFRESH, see crawler/frontier/refresh.ts): its
+   * page and its sitemaps, and of the pages it found only those due for their revisit (requeueDue); returns how many were.
    */
   refresh(now: number): number {
     let queued = 0;
     for (const id of seedsDueForRefresh(this.p.frontier.seedCrawls(), now, this.p.refreshMs)) {
       const seed = this.p.seeds.get(id);
-      if (seed) queued += this.recrawl(seed, now) ? 1 : 0;
+      if (seed) queued += this.recrawl(seed, now, false) ? 1 : 0;
     }
     return queued;
   }
@@ -144,13 +149,14 @@ export class SeedLifecycle {
   }
 
   /**
-   * A seed crawled again: the seed and every URL it found within its depth are queued again, and its
+   * A seed crawled again: the seed and every URL it found within its depth are queued again (`all`: it was
+   * submitted again, a person asked) or only those due for their revisit (a periodic refresh), and its
    * sitemaps read again. False if nothing of it was finished (its crawl is still going).
    */
-  private recrawl(s: SeedInfo, now: number): boolean {
+  private recrawl(s: SeedInfo, now: number, all = true): boolean {
     const seedRow = this.p.frontier.requeueUrl(s.url, 0, s.id);
     if (seedRow) this.p.schedule(seedRow, now);
-    const rows = this.p.frontier.requeueSeed(s.id, s.depth);
+    const rows = all || !this.p.requeueDue ? this.p.frontier.requeueSeed(s.id, s.depth) : this.p.requeueDue(s, now);
     for (const row of rows) this.p.schedule(row, now);
     this.p.readSitemaps(s);
     return seedRow !== undefined || rows.length > 0;

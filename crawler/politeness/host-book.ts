@@ -1,12 +1,12 @@
 import { hostQueries, newHostRow, type HostRow } from '../../db/hosts.ts';
 import { sitemapJobQueries, type SitemapJobRow } from '../../db/sitemap-jobs.ts';
 import type { Scheduler } from './scheduler.ts';
-import { BACKOFF, nextBackoffMs, type BackoffRule } from './backoff.ts';
+import { BACKOFF, nextBackoffMs, type BackoffRule, type BackoffScope } from './backoff.ts';
 import {
   allowAllRules, compileRobots, disallowAllRules, isCompiledFor, robotsCostMessage, robotsOutcomeForStatus, robotsRules, rulesLater,
   ROBOTS_CACHE_MS, ROBOTS_COST, ROBOTS_MAX_REDIRECTS, type CompiledRobots, type RobotsRules,
 } from './robots.ts';
-import { describeHost, RequestRing } from './host-report.ts';
+import { describeGroups, describeHost, RequestRing } from './host-report.ts';
 import { SITEMAPS_PER_FILE } from '../extract/sitemap.ts';
 import type { CrawlJob } from '../frontier/crawl-job.ts';
 import type { DomainInfo, FetchResult, RequestLogEntry } from '../coordination/protocol.ts';
@@ -33,6 +33,8 @@ export interface HostFailure {
   /** Why the host is backed off, as /api/domains shows it, and the site's Retry-After if it gave one. */
   backoffReason: string;
   retryAfterMs: number | null;
+  /** Whether a backoff holds the host only or its whole politeness group (backoff.ts backoffScope); host if absent. */
+  scope?: BackoffScope;
 }
 
 /**
@@ -223,7 +225,7 @@ export class HostBook {
     const h = this.get(origin);
     if (failure.streak) h.consecutiveErrors++;
     const backOff = failure.backoff === 'now' || (failure.backoff === 'after-streak' && h.consecutiveErrors >= BACKOFF.errorsBeforeBackoff);
-    return backOff ? this.backOff(origin, now, failure.backoffReason, failure.retryAfterMs) : undefined;
+    return backOff ? this.backOff(origin, now, failure.backoffReason, failure.retryAfterMs, failure.scope) : undefined;
   }
 
   /** Links of the host's pages fell into a URL trap (see url-traps.ts): its row says so. */
@@ -242,13 +244,22 @@ export class HostBook {
     this.clearBackoff(this.get(origin));
   }
 
-  /** Backs the host off (Retry-After when given, else the next exponential step); returns when it may be contacted again. */
-  backOff(origin: string, now: number, reason: string, retryAfterMs: number | null): number {
+  /**
+   * Backs the host off (Retry-After when given, else the next exponential step), and with `scope` 'group'
+   * every host of its politeness group too (a 503 or 429: the server wants less); returns when it may be
+   * contacted again. The group's backoff lives in the scheduler only: after a restart each host's own stays.
+   */
+  backOff(origin: string, now: number, reason: string, retryAfterMs: number | null, scope: BackoffScope = 'host'): number {
     const h = this.get(origin);
     h.backoffMs = retryAfterMs ?? nextBackoffMs(h.backoffMs);
     h.backoffUntil = now + h.backoffMs;
     h.backoffReason = reason;
-    this.scheduler.setBackoffUntil(origin, h.backoffUntil);
+    const source = retryAfterMs !== null ? 'retry-after' : 'backoff';
+    this.scheduler.setBackoffUntil(origin, h.backoffUntil, source);
+    if (scope === 'group') {
+      this.scheduler.setGroupBackoffUntil(origin, h.backoffUntil, source);
+      this.groupBackedOff.add(this.scheduler.groupOf(origin));
+    }
     return h.backoffUntil;
   }
 
@@ -260,8 +271,13 @@ export class HostBook {
     this.noteError(origin, `${url} answered HTTP ${status}`);
   }
 
+  /** Groups whose backoff is set in the scheduler, so that a good answer clears it only when there is one. */
+  private readonly groupBackedOff = new Set<string>();
+
   /** The host answered well: its error streak and backoff end. */
   private clearBackoff(h: HostRow): void {
+    const group = this.scheduler.groupOf(h.origin);
+    if (this.groupBackedOff.delete(group)) this.scheduler.setGroupBackoffUntil(h.origin, 0);
     h.consecutiveErrors = 0;
     h.backoffMs = 0;
     h.backoffReason = null;
@@ -388,12 +404,11 @@ export class HostBook {
     const domains: DomainInfo[] = [];
     for (const [origin, row] of this.rows) {
       const clock = this.scheduler.host(origin);
-      const delay = this.scheduler.effectiveDelay(origin);
       domains.push(describeHost({
         row, queued: clock.queue.length + clock.priority.length + clock.inFlight, inFlight: clock.inFlight, dueAt: this.scheduler.dueAt(origin),
-        delayMs: delay.ms, delaySource: delay.source, robotsSkipped: this.robotsSkipped.get(origin) ?? 0,
+        delay: this.scheduler.delayReason(origin, now), robotsSkipped: this.robotsSkipped.get(origin) ?? 0, group: clock.group,
       }, now));
     }
-    return domains.sort((a, b) => a.host.localeCompare(b.host));
+    return describeGroups(domains).sort((a, b) => a.host.localeCompare(b.host));
   }
 }

@@ -8,7 +8,8 @@ const NOW = Date.parse('2030-01-01T12:00:00Z');
 function facts(row: Partial<HostRow>, live: Partial<Omit<HostFacts, 'row'>> = {}): HostFacts {
   return {
     row: { ...newHostRow('http://a.example', 'a.example'), robotsStatus: 'allow-all', ...row },
-    queued: 0, inFlight: 0, dueAt: NOW, delayMs: 1000, delaySource: 'default', robotsSkipped: 0, ...live,
+    queued: 0, inFlight: 0, dueAt: NOW, delay: { ms: 1000, source: 'default', text: '1.0 s: the default delay' }, robotsSkipped: 0,
+    group: 'a.example', ...live,
   };
 }
 

@@ -1,6 +1,7 @@
 import type { HostRow } from '../../db/hosts.ts';
-import type { DomainInfo, RequestLogEntry } from '../coordination/protocol.ts';
+import type { DomainInfo, GroupInfo, RequestLogEntry } from '../coordination/protocol.ts';
 import { BACKOFF } from './backoff.ts';
+import type { DelayReason } from './delay-reason.ts';
 
 /** The live facts about a host that a report needs beyond its stored row. Pure input. */
 export interface HostFacts {
@@ -8,9 +9,11 @@ export interface HostFacts {
   queued: number;
   inFlight: number;
   dueAt: number;
-  delayMs: number;
-  delaySource: 'default' | 'crawl-delay';
+  /** The delay in force and the rule that set it (Scheduler.delayReason: default, Crawl-delay, pacing or backoff). */
+  delay: DelayReason;
   robotsSkipped: number;
+  /** The host's politeness group (its key); its clock is filled in by describeGroups. */
+  group: string;
 }
 
 const iso = (ms: number | null | undefined): string | null =>
@@ -83,8 +86,6 @@ export function describeHost(f: HostFacts, now: number): DomainInfo {
     if (r.consecutiveErrors > 0 && r.lastError) stateText = `waiting to retry after an error: ${r.lastError}`;
     else stateText = f.dueAt > now ? `waiting ${Math.ceil((f.dueAt - now) / 100) / 10} s for its turn` : 'due now';
   }
-  const backoffSource = r.backoffReason?.includes('Retry-After') ? 'retry-after' : 'backoff';
-  const delayFromBackoff = backingOff && r.backoffUntil - (r.lastRequestEnd ?? now) > f.delayMs;
   return {
     host: r.host,
     origin: r.origin,
@@ -96,8 +97,10 @@ export function describeHost(f: HostFacts, now: number): DomainInfo {
     inFlight: f.inFlight,
     lastFetchAt: iso(r.lastRequestEnd),
     nextFetchAt: f.queued > 0 || r.robotsStatus === 'pending' || r.robotsStatus === 'unreachable' || r.robotsStatus === 'unusable' ? iso(Math.max(f.dueAt, now)) : null,
-    crawlDelayMs: Math.round(delayFromBackoff ? r.backoffUntil - (r.lastRequestEnd ?? now) : f.delayMs),
-    delaySource: delayFromBackoff ? backoffSource : f.delaySource,
+    crawlDelayMs: Math.round(f.delay.ms),
+    delaySource: f.delay.source,
+    delayText: f.delay.text,
+    group: { name: f.group, hosts: 1, inFlight: f.inFlight, lastFetchAt: iso(r.lastRequestEnd), nextFetchAt: null },
     backoffUntil: backingOff ? iso(r.backoffUntil) : null,
     lastError: r.lastError,
     robots: {
@@ -107,6 +110,30 @@ export function describeHost(f: HostFacts, now: number): DomainInfo {
       crawlDelayMs: r.crawlDelayMs,
     },
   };
+}
+
+/**
+ * Fills in each row's group clock from the rows of the group's hosts: how many hosts, the request in
+ * flight, the last request's end, and when the next may start (the earliest of its hosts' next fetches).
+ * Pure; the rows are changed in place and returned.
+ */
+export function describeGroups(rows: DomainInfo[]): DomainInfo[] {
+  const groups = new Map<string, GroupInfo>();
+  const later = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a > b ? a : b);
+  const earlier = (a: string | null, b: string | null) => (a === null ? b : b === null ? a : a < b ? a : b);
+  for (const row of rows) {
+    const g = groups.get(row.group.name);
+    if (!g) {
+      groups.set(row.group.name, { ...row.group, nextFetchAt: row.nextFetchAt });
+      continue;
+    }
+    g.hosts++;
+    g.inFlight += row.inFlight;
+    g.lastFetchAt = later(g.lastFetchAt, row.lastFetchAt);
+    g.nextFetchAt = earlier(g.nextFetchAt, row.nextFetchAt);
+  }
+  for (const row of rows) row.group = groups.get(row.group.name)!;
+  return rows;
 }
 
 /** A bounded log of a host's last requests, for its timeline. */

@@ -44,6 +44,11 @@ export class DomainsPage extends AppShell {
     return this.table.getByRole('button', { name: host, exact: true });
   }
 
+  /** The header row of a politeness group whose hosts share one clock (`site.test`). */
+  groupRow(name: string): Locator {
+    return this.table.locator(`tr.group-row[data-group="${name}"]`);
+  }
+
   /** A host's row. */
   row(host: string): Locator {
     return this.table.getByRole('row').filter({ has: this.page.getByRole('button', { name: host, exact: true }) });

@@ -63,6 +63,7 @@ describe('crawled text in every answer', () => {
     const row: DomainInfo = {
       host: `a${RLO}gro.example`, origin: 'https://a.example', state: 'failing', stateText: `failing: fetcher: ${URL_}${RLO}fdp.exe timed out`,
       queued: 0, fetched: 0, errors: 1, inFlight: 0, lastFetchAt: null, nextFetchAt: null, crawlDelayMs: 1000, delaySource: 'default',
+      delayText: '1.0 s: the default delay', group: { name: 'a.example', hosts: 1, inFlight: 0, lastFetchAt: null, nextFetchAt: null },
       backoffUntil: null, lastError: `fetcher: ${URL_}${RLO}fdp.exe timed out`, robots: { status: 'ok', httpStatus: 200, fetchedAt: null, crawlDelayMs: null },
     };
     t.app.crawler.domains = [row]; // what a snapshot of the primary sets (server/crawler-link.ts)

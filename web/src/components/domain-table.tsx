@@ -4,11 +4,14 @@ import type { Sort, SortKey } from '../domain-sort.ts';
 import { robotsText } from '../domain-state.ts';
 import { formatAgo, formatCount, formatCountdownPrecise, formatDateTime, formatDelay } from '../format.ts';
 import { HostTimeline } from './host-timeline.tsx';
+import { DomainGroupRow } from './domain-group-row.tsx';
+import { groupDomains, isSharedGroup } from '../domain-groups.ts';
 import { StateBadge } from './state-badge.tsx';
 
 const DELAY_SOURCE_TEXT: Record<Domain['delaySource'], string> = {
   default: 'default',
   'crawl-delay': 'Crawl-delay',
+  pacing: 'pacing',
   'retry-after': 'Retry-After',
   backoff: 'backoff',
 };
@@ -37,7 +40,7 @@ export interface DomainTableProps {
 }
 
 /**
- * One row per host, sortable by its column headers (aria-sort); a host button expands that host's timeline.
+ * One row per host, hosts that share a politeness clock under their group's row (domain-group-row.tsx), sortable by its column headers (aria-sort); a host button expands that host's timeline.
  * On a phone the rows become cards (CSS) and the header row a bar of sort buttons; the explicit table roles
  * keep the table a table for screen readers when CSS changes its display.
  */
@@ -75,12 +78,15 @@ export function DomainTable({ domains, sort, onSort, expanded, onToggle, now }: 
           </tr>
         </thead>
         <tbody role="rowgroup">
-          {domains.map((domain) => {
+          {groupDomains(domains).map((g) => (
+            <Fragment key={`group:${g.group.name}`}>
+              {isSharedGroup(g) ? <DomainGroupRow group={g} columns={COLUMNS.length} now={now} /> : null}
+              {g.domains.map((domain) => {
             const open = expanded.has(domain.host);
             const timelineId = `${id}-timeline-${domain.host.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
             return (
               <Fragment key={domain.host}>
-                <tr role="row" className={open ? 'expanded' : undefined}>
+                <tr role="row" className={[open ? 'expanded' : '', isSharedGroup(g) ? 'in-group' : ''].join(' ').trim() || undefined}>
                   <th scope="row" role="rowheader" className="host-cell">
                     <button
                       type="button"
@@ -113,8 +119,9 @@ export function DomainTable({ domains, sort, onSort, expanded, onToggle, now }: 
                     {formatCount(domain.errors)}
                   </td>
                   <td role="cell" className="nowrap" data-label="Delay">
-                    <span className="nowrap">{formatDelay(domain.crawlDelayMs)}</span> ·{' '}
+                    <span className="nowrap" title={domain.delayText}>{formatDelay(domain.crawlDelayMs)}</span> ·{' '}
                     <span className="nowrap">{DELAY_SOURCE_TEXT[domain.delaySource] ?? domain.delaySource}</span>
+                    <div className="cell-note delay-reason">{domain.delayText.replace(/^[^:]*: /, '')}</div>
                   </td>
                   <td role="cell" className="nowrap" data-label="Last fetch">
                     {domain.lastFetchAt !== null ? (
@@ -150,6 +157,8 @@ export function DomainTable({ domains, sort, onSort, expanded, onToggle, now }: 
               </Fragment>
             );
           })}
+            </Fragment>
+          ))}
         </tbody>
       </table>
     </div>
