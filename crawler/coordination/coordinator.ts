@@ -17,6 +17,7 @@ import { LinkIntake } from '../frontier/link-intake.ts';
 import { WriteBatch } from './write-batch.ts';
 import { SeedBook } from '../frontier/seed-book.ts';
 import { SeedLifecycle } from '../frontier/seed-lifecycle.ts';
+import { FrontierWindow } from '../frontier/frontier-window.ts';
 import type { CrawlJob } from '../frontier/crawl-job.ts';
 import type { CrawlStatus, DomainInfo, FetchJob, FetchResult, RequestLogEntry } from './protocol.ts';
 
@@ -29,6 +30,7 @@ export { MAX_REDIRECTS } from '../frontier/admission.ts';
  * limits of url-traps.ts (CRAWL_LIMITS); what is taken on enters the frontier through link-intake.ts,
  * which keeps the per-host URL budget (CRAWL_MAX_URLS_PER_HOST). Seeds added, submitted again, due for
  * their refresh or removed are handled by seed-lifecycle.ts; a job whose seed was removed is dropped.
+ * The frontier stays in SQLite: the scheduler holds a window of each host's queue (frontier-window.ts).
  * Writes are queued (write-batch.ts) and applied by `flush()` in one transaction. Time comes in as arguments.
  */
 export class Coordinator {
@@ -45,6 +47,7 @@ export class Coordinator {
   /** Writes a job's lease and its host's start in one transaction (see the constructor). */
   private readonly recordStart: (job: CrawlJob, origin: string, now: number) => void;
   private readonly seedLife: SeedLifecycle;
+  private readonly window: FrontierWindow;
   private pagesStored = 0;
   private nextJobId = 1;
 
@@ -55,9 +58,13 @@ export class Coordinator {
     this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w) => this.writes.push(w));
     this.pages = pageQueries(db);
     this.intake = new LinkIntake(this.frontier, this.hosts, config.crawlMaxUrlsPerHost);
+    this.window = new FrontierWindow({
+      scheduler: this.scheduler, isLive: (seedId) => this.seeds.get(seedId) !== undefined, hostSeen: (origin) => this.hosts.host(origin),
+      source: { ...this.frontier, inOneRead: (read) => db.transaction(read)() },
+    });
     this.seedLife = new SeedLifecycle({
       seeds: this.seeds, seedsDb: seedQueries(db), frontier: this.frontier, pages: this.pages, writes: this.writes,
-      budget: this.intake.budget, refreshMs: config.crawlRefreshMs,
+      budget: this.intake.budget, refreshMs: config.crawlRefreshMs, window: this.window,
       schedule: (row, now) => this.schedule(row, now),
       readSitemaps: (seed) => this.queueSitemaps(seed.origin, this.hosts.sitemapsOf(seed.origin), 0, seed.id),
     });
@@ -69,13 +76,16 @@ export class Coordinator {
     });
   }
 
-  /** Loads what a previous run left: leases go back to the queue, host clocks and robots rules are restored. */
+  /**
+   * Loads what a previous run left: leases go back to the queue, host clocks and robots rules are restored,
+   * seeds read, and each host with queued URLs gets its first window (not the whole frontier).
+   */
   start(now: number): void {
     this.frontier.returnAllLeases();
     this.intake.budget.load(this.frontier.urlCountsByOrigin());
     this.hosts.restore(now);
-    for (const row of this.frontier.pendingUrls()) this.schedule(row, now);
     this.syncSeeds(now, false);
+    this.window.load();
   }
 
   /** Reads seeds users added, changed or removed, and acts on them (see SeedLifecycle.sync). */
@@ -88,13 +98,10 @@ export class Coordinator {
     return this.seedLife.refresh(now);
   }
 
+  /** A row committed as queued: into its host's window, or waiting beyond it in the database. */
   private schedule(row: FrontierRow, _now: number): void {
     this.hosts.host(row.origin); // a host seen for the first time gets its row and its robots.txt job
-    this.scheduler.add(row.origin, {
-      notBefore: row.nextAttemptAt, kind: 'page', url: row.url, frontierId: row.id, seedId: row.seedId,
-      depth: row.depth, attempts: row.attempts, redirects: row.redirects, forOrigin: row.origin, hops: 0,
-      refetch: row.finishedBefore === 1,
-    });
+    this.window.arrived(row);
   }
 
   /**
@@ -106,7 +113,9 @@ export class Coordinator {
       const d = this.scheduler.next(now);
       if (!d) return undefined;
       const { job, origin } = d;
-      if (job.kind !== 'robots' && !this.seeds.get(job.seedId)) {
+      const live = job.kind === 'robots' || this.seeds.get(job.seedId) !== undefined;
+      if (job.kind === 'page') this.window.taken(origin, job, live);
+      if (!live) {
         // Its seed was removed: dropped without contacting the host.
         this.scheduler.complete(origin, -Infinity);
         if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
@@ -116,7 +125,7 @@ export class Coordinator {
         const verdict = this.hosts.robotsVerdict(origin, job.url, now);
         if (verdict === 'expired') {
           this.scheduler.complete(origin, -Infinity);
-          this.scheduler.add(origin, job);
+          this.requeue(origin, job);
           this.hosts.needRobots(origin, 0);
           continue;
         }
@@ -132,7 +141,7 @@ export class Coordinator {
       } catch (err) {
         // The database refused the write (full disk): the job was not handed out; it goes back untouched.
         this.scheduler.complete(origin, -Infinity);
-        this.scheduler.add(origin, job, job.kind === 'robots');
+        this.requeue(origin, job);
         throw err;
       }
       const jobId = this.nextJobId++;
@@ -143,6 +152,12 @@ export class Coordinator {
       if (validators) out.validators = validators; // a page or robots.txt stored before: asked for conditionally
       return out;
     }
+  }
+
+  /** A job just taken goes back to its queue unchanged (it was not handed out after all). */
+  private requeue(origin: string, job: CrawlJob): void {
+    if (job.kind === 'page') this.window.putBack(origin, job);
+    else this.scheduler.add(origin, job, job.kind === 'robots');
   }
 
   /**
@@ -158,13 +173,23 @@ export class Coordinator {
     this.scheduler.complete(origin, now + this.scheduler.effectiveDelay(origin).ms);
     this.hosts.noteAbandoned(origin, now);
     const attempts = job.attempts + 1;
+    if (job.kind === 'page' && !this.seeds.get(job.seedId)) {
+      // Its seed was removed: not tried again, but its row goes back to the queue (deleted with its seed's, or its own again should the seed come back).
+      this.window.droppedInFlight(origin, job);
+      this.writes.push(() => this.frontier.returnLease(job.frontierId));
+      return;
+    }
     if (job.kind !== 'robots' && attempts >= BACKOFF.maxAttempts) {
       if (job.kind === 'page') this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', reason, now));
       else this.hosts.sitemapDone(job.url);
       return;
     }
+    if (job.kind === 'page') {
+      this.window.retry(origin, { ...job, attempts, notBefore: now });
+      this.writes.push(() => this.frontier.retryUrl(job.frontierId, attempts, now, reason));
+      return;
+    }
     this.scheduler.add(origin, { ...job, attempts, notBefore: now }, job.kind === 'robots');
-    if (job.kind === 'page') this.writes.push(() => this.frontier.retryUrl(job.frontierId, attempts, now, reason));
   }
 
   /** Every job in flight goes back to the queue (the crawl is stopping); a sitemap's stored row stays for the next start. */
@@ -204,7 +229,7 @@ export class Coordinator {
       const attempts = job.attempts + 1;
       if (outcome.retry && attempts < BACKOFF.maxAttempts) {
         const at = Math.max(until ?? 0, now + retryDelayMs(attempts));
-        this.scheduler.add(origin, { ...job, attempts, notBefore: at });
+        this.window.retry(origin, { ...job, attempts, notBefore: at });
         this.writes.push(() => this.frontier.retryUrl(job.frontierId, attempts, at, outcome.message));
       } else {
         this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', outcome.message, now));
@@ -308,7 +333,8 @@ export class Coordinator {
 
   /** Marks the queued writes urgent (see takeUrgent) if `urls`, found on `origin`, lead to a host with nothing queued. */
   private noteUrgency(urls: readonly string[], origin: string): void {
-    if (urls.some((url) => !this.scheduler.hasQueued(url.startsWith(`${origin}/`) ? origin : new URL(url).origin))) this.writes.markUrgent();
+    const idle = (host: string) => !this.scheduler.hasQueued(host) && this.window.waiting(host) === 0;
+    if (urls.some((url) => idle(url.startsWith(`${origin}/`) ? origin : new URL(url).origin))) this.writes.markUrgent();
   }
 
   /** The limits of admission: CRAWL_LIMITS with the configured per-host URL budget. */
@@ -338,17 +364,20 @@ export class Coordinator {
     return this.writes.takeUrgent();
   }
 
-  /** Whether writes are waiting for `flush()`. */
+  /** Whether writes (or refills of hosts' windows, which wait for the next flush) are waiting for `flush()`. */
   hasWrites(): boolean {
-    return this.writes.pending;
+    return this.writes.pending || this.window.needsFlush;
   }
 
   /**
-   * Applies the queued writes in one transaction at `now` (pages are stamped with it) and schedules the URLs
-   * they discovered; returns pages stored or retired.
+   * Applies the queued writes in one transaction at `now` (pages are stamped with it), schedules the URLs
+   * they discovered and refills the hosts' windows that ran low; returns pages stored or retired.
    */
   flush(now: number): number {
-    if (!this.writes.pending) return 0;
+    if (!this.writes.pending) {
+      this.window.committed(); // nothing to commit: everything written is, and windows may read on
+      return 0;
+    }
     try {
       this.writes.commit(now);
     } catch (err) {
@@ -359,7 +388,8 @@ export class Coordinator {
       throw err;
     }
     for (const row of this.intake.commit()) this.schedule(row, now);
-    const changed = this.pagesStored + this.seedLife.committed();
+    const changed = this.pagesStored + this.seedLife.committed(now);
+    this.window.committed();
     this.pagesStored = 0;
     return changed;
   }
@@ -382,7 +412,7 @@ export class Coordinator {
   /** Crawl-wide figures and one row per host, for the server's /api/status and /api/domains. */
   snapshot(now: number, workers: number): { status: CrawlStatus; domains: DomainInfo[] } {
     while (this.fetchEnds.length > 0 && this.fetchEnds[0] < now - 60_000) this.fetchEnds.shift();
-    const domains: DomainInfo[] = this.hosts.describeAll(now);
+    const domains: DomainInfo[] = this.hosts.describeAll(now, (origin) => this.window.beyond(origin));
     // "Queued" means the same in the header as in the rows (waiting or being fetched), so they add up.
     const queued = domains.reduce((sum, d) => sum + d.queued, 0);
     return {

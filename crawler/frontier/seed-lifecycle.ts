@@ -1,13 +1,27 @@
-import type { frontierQueries, FrontierRow } from '../../db/frontier.ts';
+import { FINISHED_STATES, type DroppedUrl, type frontierQueries, type FrontierRow } from '../../db/frontier.ts';
 import type { PageQueries } from '../../db/pages.ts';
 import type { seedQueries } from '../../db/seeds.ts';
 import type { UrlBudget } from './admission.ts';
 import { seedsDueForRefresh } from './refresh.ts';
 import type { SeedBook, SeedInfo } from './seed-book.ts';
 import type { WriteBatch } from '../coordination/write-batch.ts';
+import type { FrontierWindow } from './frontier-window.ts';
 
 /** Pages of a removed seed taken out of search per batch (about 0.2 ms each at 18 KB of text). */
 export const RETIRE_CHUNK = 500;
+
+/**
+ * URLs of a removed seed deleted per batch, and URLs of a seed crawled again queued again per batch, so
+ * that a seed of 100,000 URLs never holds the primary (and every other host's dispatch) in one long
+ * statement; measured with `npm run bench:frontier` (docs/benchmarks.md).
+ */
+export const URL_CHUNK = 1000;
+
+/** Where a seed's crawl again has got to: the finished state being queued again, and the last id done. */
+interface RequeueCursor {
+  state: number;
+  afterId: number;
+}
 
 /** What the seeds' life touches in the coordinator: its queries, its write batch, and two of its moves. */
 export interface SeedLifecycleParts {
@@ -17,9 +31,11 @@ export interface SeedLifecycleParts {
   pages: PageQueries;
   writes: WriteBatch;
   budget: UrlBudget;
+  /** The frontier's window (told of URLs deleted, and of a removed seed that came back). */
+  window: Pick<FrontierWindow, 'deleted' | 'revived' | 'forgetSeed'>;
   /** CRAWL_REFRESH in ms (0: never). */
   refreshMs: number;
-  /** Puts a frontier row in its host's queue. */
+  /** Puts a frontier row (committed as queued) in its host's queue. */
   schedule(row: FrontierRow, now: number): void;
   /** Queues the sitemaps the seed's host lists, read for this seed (if its robots.txt is known). */
   readSitemaps(seed: SeedInfo): void;
@@ -31,9 +47,13 @@ export interface SeedLifecycleParts {
  * only writes the seeds table; this reads what changed there and acts on it.
  */
 export class SeedLifecycle {
-  /** Pages of removed seeds taken out of search, and URLs deleted per host, by the batch being written. */
+  /** What the batch being written did: pages of removed seeds taken out of search, URLs deleted, URLs queued again, seeds whose URLs are all gone. */
   private pagesRetired = 0;
-  private droppedUrls: Array<{ origin: string; n: number }> = [];
+  private deleted: Array<{ seedId: number; rows: DroppedUrl[] }> = [];
+  private requeued: FrontierRow[] = [];
+  private gone: number[] = [];
+  /** Removed seeds whose URLs are still being deleted. */
+  private readonly removing = new Set<number>();
 
   constructor(private readonly p: SeedLifecycleParts) {}
 
@@ -47,6 +67,7 @@ export class SeedLifecycle {
     const { changed, removed } = this.p.seeds.apply(this.p.seedsDb.seedsChangedSince(this.p.seeds.cursor));
     for (const s of removed) this.remove(s);
     for (const s of changed) {
+      if (this.removing.delete(s.id)) this.p.window.revived(s.id); // back before its URLs were all deleted: they are its own again
       const added = this.p.frontier.addUrl({ url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 }, now);
       if (added) {
         this.p.budget.record(s.origin);
@@ -71,31 +92,63 @@ export class SeedLifecycle {
     return queued;
   }
 
-  /** The batch committed: the URL budget forgets the deleted URLs; returns the pages it took out of search. */
-  committed(): number {
-    this.p.budget.forget(this.droppedUrls);
+  /**
+   * The batch committed: the URL budget and the window forget the deleted URLs, the URLs queued again
+   * join their hosts' queues; returns the pages it took out of search.
+   */
+  committed(now: number): number {
+    const perOrigin = new Map<string, number>();
+    for (const { seedId, rows } of this.deleted) {
+      for (const r of rows) perOrigin.set(r.origin, (perOrigin.get(r.origin) ?? 0) + 1);
+      this.p.window.deleted(seedId, rows);
+    }
+    this.p.budget.forget([...perOrigin].map(([origin, n]) => ({ origin, n })));
+    for (const row of this.requeued) this.p.schedule(row, now);
+    for (const id of this.gone) {
+      this.removing.delete(id);
+      this.p.window.forgetSeed(id);
+    }
     const retired = this.pagesRetired;
-    this.droppedUrls = [];
-    this.pagesRetired = 0;
+    this.rolledBack();
     return retired;
   }
 
   /** The batch rolled back: what it counted is counted again when its writes run again. */
   rolledBack(): void {
-    this.droppedUrls = [];
+    this.deleted = [];
+    this.requeued = [];
+    this.gone = [];
     this.pagesRetired = 0;
   }
 
   /**
    * A seed the person removed (gone from the SeedBook already, so the coordinator drops its queued jobs
-   * as they come up and does not store its results in flight): the next batch deletes its URLs, takes
-   * its pages out of search and deletes its row. Other seeds' URLs and pages stay, even on the same host.
+   * as they come up and does not store its results in flight): the next batches delete its URLs and take
+   * its pages out of search, a chunk of each per batch, and the last of them deletes its row. Other seeds'
+   * URLs and pages stay, even on the same host.
    */
   private remove(s: SeedInfo): void {
-    this.p.writes.push(() => {
-      this.droppedUrls.push(...this.p.frontier.dropSeed(s.id));
-    });
+    this.removing.add(s.id);
+    this.dropUrls(s.id);
     this.retire(s.id);
+  }
+
+  /**
+   * Deletes URL_CHUNK URLs of a removed seed in the next batch, and the next chunk in the batch after; it
+   * stops if the seed was submitted again meanwhile (the URLs left are its own again).
+   */
+  private dropUrls(seedId: number): void {
+    this.p.writes.push(() => {
+      if (!this.p.seedsDb.isRemoved(seedId)) return;
+      const rows = this.p.frontier.dropSeedChunk(seedId, URL_CHUNK);
+      this.deleted.push({ seedId, rows });
+      if (rows.length === URL_CHUNK) {
+        this.dropUrls(seedId);
+        return;
+      }
+      this.gone.push(seedId);
+      this.p.seedsDb.deleteRemovedSeed(seedId); // unless pages of it are still leaving search (then the last chunk of those does)
+    });
   }
 
   /**
@@ -117,15 +170,43 @@ export class SeedLifecycle {
   }
 
   /**
-   * A seed crawled again: the seed and every URL it found within its depth are queued again, and its
-   * sitemaps read again. False if nothing of it was finished (its crawl is still going).
+   * A seed crawled again: the seed and every URL it found within its depth are queued again (the seed and
+   * a first chunk at once, the rest a chunk per batch), and its sitemaps read again. False if nothing of
+   * it was finished (its crawl is still going).
    */
   private recrawl(s: SeedInfo, now: number): boolean {
     const seedRow = this.p.frontier.requeueUrl(s.url, 0, s.id);
     if (seedRow) this.p.schedule(seedRow, now);
-    const rows = this.p.frontier.requeueSeed(s.id, s.depth);
+    const { rows, next } = this.requeueChunk(s, { state: 0, afterId: 0 });
     for (const row of rows) this.p.schedule(row, now);
+    if (next) this.requeueLater(s, next);
     this.p.readSitemaps(s);
     return seedRow !== undefined || rows.length > 0;
+  }
+
+  /** Queues the next chunk of a seed's crawl again in the next batch (unless the seed was removed meanwhile), and so on. */
+  private requeueLater(s: SeedInfo, from: RequeueCursor): void {
+    this.p.writes.push(() => {
+      if (!this.p.seeds.get(s.id)) return;
+      const { rows, next } = this.requeueChunk(s, from);
+      for (const row of rows) this.requeued.push(row);
+      if (next) this.requeueLater(s, next);
+    });
+  }
+
+  /** Queues again up to URL_CHUNK finished URLs of the seed from `from` on, state by state; `next`: where to go on, if anything may be left. */
+  private requeueChunk(s: SeedInfo, from: RequeueCursor): { rows: FrontierRow[]; next: RequeueCursor | undefined } {
+    const rows: FrontierRow[] = [];
+    let { state, afterId } = from;
+    while (state < FINISHED_STATES.length) {
+      for (const row of this.p.frontier.requeueSeedChunk(s.id, s.depth, FINISHED_STATES[state], afterId, URL_CHUNK - rows.length)) {
+        rows.push(row);
+        afterId = Math.max(afterId, row.id);
+      }
+      if (rows.length === URL_CHUNK) return { rows, next: { state, afterId } };
+      state++;
+      afterId = 0;
+    }
+    return { rows, next: undefined };
   }
 }
