@@ -54,7 +54,6 @@ export function frontierQueries(db: Database) {
   const queuedLaterAt = db.prepare(
     `SELECT ${ROW} FROM frontier WHERE origin = ? AND state = 'queued' AND next_attempt_at > ? ORDER BY next_attempt_at, id LIMIT ?`,
   );
-  const queuedCounts = db.prepare(`SELECT origin, COUNT(*) AS n FROM frontier WHERE state = 'queued' GROUP BY origin`);
   const queuedOfOrigin = db.prepare(`SELECT COUNT(*) FROM frontier WHERE origin = ? AND state = 'queued'`).pluck();
   const returnLeases = db.prepare(`UPDATE frontier SET state = 'queued', lease_owner = NULL, leased_at = NULL WHERE state = 'leased'`);
   const lease = db.prepare(`UPDATE frontier SET state = 'leased', lease_owner = ?, leased_at = ? WHERE id = ?`);
@@ -67,7 +66,6 @@ export function frontierQueries(db: Database) {
   const failLoop = db.prepare(
     `UPDATE frontier SET state = 'failed', last_error = ? WHERE url = ? AND state = 'done' AND redirect_to IS NOT NULL`,
   );
-  const originCounts = db.prepare(`SELECT origin, COUNT(*) AS n FROM frontier GROUP BY origin`);
   const retry = db.prepare(
     `UPDATE frontier SET state = 'queued', attempts = ?, next_attempt_at = ?, last_error = ?, lease_owner = NULL WHERE id = ?`,
   );
@@ -114,13 +112,9 @@ export function frontierQueries(db: Database) {
      * the order found, then retries by next_attempt_at), at most `limit`: the crawler primary's window reads on.
      */
     queuedAfter(origin: string, nextAttemptAt: number, id: number, limit: number): FrontierRow[] {
-      const rows = queuedSameAt.all(origin, nextAttemptAt, id, limit) as FrontierRow[];
+      const rows = nextAttemptAt < 0 ? [] : queuedSameAt.all(origin, nextAttemptAt, id, limit) as FrontierRow[]; // from the start: one seek
       if (rows.length < limit) for (const row of queuedLaterAt.all(origin, nextAttemptAt, limit - rows.length) as FrontierRow[]) rows.push(row);
       return rows;
-    },
-    /** How many queued URLs each host has (at start, once leases are returned). */
-    queuedCountsByOrigin(): Array<{ origin: string; n: number }> {
-      return queuedCounts.all() as Array<{ origin: string; n: number }>;
     },
     /** How many queued URLs one host has. */
     queuedCount(origin: string): number {
@@ -194,11 +188,7 @@ export function frontierQueries(db: Database) {
     urlByUrl(url: string): (FrontierRow & { state: string }) | undefined {
       return byUrl.get(url) as (FrontierRow & { state: string }) | undefined;
     },
-    /** How many URLs (in any state) each host has, for the per-host URL budget. */
-    urlCountsByOrigin(): Array<{ origin: string; n: number }> {
-      return originCounts.all() as Array<{ origin: string; n: number }>;
-    },
-    /** URL counts by host and state (for /api/domains after a restart). */
+    /** URL counts by host and state, in one scan (at start: the per-host URL budget, and each host's queued URLs). */
     countsByOrigin(): Array<{ origin: string; state: string; n: number }> {
       return counts.all() as Array<{ origin: string; state: string; n: number }>;
     },

@@ -82,10 +82,13 @@ export class Coordinator {
    */
   start(now: number): void {
     this.frontier.returnAllLeases();
-    this.intake.budget.load(this.frontier.urlCountsByOrigin());
+    const counts = this.frontier.countsByOrigin(); // one scan for both: URLs per host (any state), and queued ones
+    const all = new Map<string, number>();
+    for (const { origin, n } of counts) all.set(origin, (all.get(origin) ?? 0) + n);
+    this.intake.budget.load([...all].map(([origin, n]) => ({ origin, n })));
     this.hosts.restore(now);
     this.syncSeeds(now, false);
-    this.window.load();
+    this.window.load(counts.filter((c) => c.state === 'queued'));
   }
 
   /** Reads seeds users added, changed or removed, and acts on them (see SeedLifecycle.sync). */

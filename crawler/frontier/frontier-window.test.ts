@@ -19,7 +19,7 @@ import type { CrawlJob } from './crawl-job.ts';
 
 const A = 'https://a.example';
 const B = 'https://b.example';
-const SIZES = { size: 4, low: 2, syncBelow: 1, readBudget: 8 };
+const SIZES = { size: 4, low: 2, syncBelow: 1, readBudget: 8, perFlush: 100, startHosts: 1 };
 
 interface Taken { origin: string; job: CrawlJob }
 
@@ -37,7 +37,6 @@ class Crawl {
       scheduler: this.scheduler, isLive: (id) => this.live.has(id), hostSeen: () => undefined, sizes,
       source: {
         queuedAfter: (...args) => this.frontier.queuedAfter(...args),
-        queuedCountsByOrigin: () => this.frontier.queuedCountsByOrigin(),
         queuedCount: (origin) => this.frontier.queuedCount(origin),
         inOneRead: (read) => db.transaction(read)(),
       },
@@ -48,6 +47,11 @@ class Crawl {
     this.db.prepare(`INSERT INTO seeds (id, url, origin, depth, scope, created_at, updated_at) VALUES (?, ?, ?, 3, 'any', 1, 1)`)
       .run(id, `${A}/seed-${id}`, A);
     this.live.add(id);
+  }
+
+  /** Loads the windows as at start, from the database's counts. */
+  load(): void {
+    this.window.load(this.frontier.countsByOrigin().filter((c) => c.state === 'queued'));
   }
 
   /** Counts the rows the window reads from now on. */
@@ -141,7 +145,7 @@ describe('FrontierWindow', () => {
     db = openDatabase(dir);
     crawl = new Crawl(db);
     crawl.seed(1);
-    crawl.window.load();
+    crawl.load();
   });
   afterEach(() => {
     db.close();
@@ -204,8 +208,8 @@ describe('FrontierWindow', () => {
   });
 
   test('a window running low is refilled by the next flush, before it runs dry', () => {
-    const big = new Crawl(db, { size: 4, low: 4, syncBelow: 1, readBudget: 8 });
-    big.window.load(); // reads nothing yet: the host has no URLs
+    const big = new Crawl(db, { ...SIZES, low: 4 });
+    big.load(); // reads nothing yet: the host has no URLs
     big.live.add(1);
     big.add(B, paths(10));
     const t = big.next()!;
@@ -309,9 +313,12 @@ describe('FrontierWindow', () => {
     crawl.frontier.returnAllLeases();
     const again = new Crawl(db);
     again.live.add(1);
-    again.window.load();
-    assert.equal(again.inScheduler(A), SIZES.size);
+    again.load();
+    assert.deepEqual([again.inScheduler(A), again.inScheduler(B)], [SIZES.size, 0], 'the first host\'s window only');
     assert.equal(again.window.waiting(A), 10);
+    assert.equal(again.window.waiting(B), 4, 'counted until deleted');
+    again.flush();
+    assert.equal(again.inScheduler(B), 3, 'the other host\'s window (without the removed seed\'s row) with the first flush');
     assert.equal(again.window.waiting(B), 4, 'counted until deleted');
     const got: Record<string, string[]> = { [A]: [], [B]: [] };
     for (let u = again.next(); u; u = again.next()) {
@@ -325,10 +332,10 @@ describe('FrontierWindow', () => {
   test('random crawls: no URL is lost or handed out twice, and the counts are the database\'s, after every flush', () => {
     for (let round = 0; round < 12; round++) {
       const random = seededRandom(1000 + round);
-      const c = new Crawl(db, { size: 1 + Math.floor(random() * 5), low: 1 + Math.floor(random() * 3), syncBelow: 1, readBudget: 6 });
+      const c = new Crawl(db, { size: 1 + Math.floor(random() * 5), low: 1 + Math.floor(random() * 3), syncBelow: 1, readBudget: 6, perFlush: 1 + Math.floor(random() * 10), startHosts: 1 });
       db.exec('DELETE FROM frontier');
       c.live.add(1);
-      c.window.load();
+      c.load();
       const origins = [A, B, 'https://c.example'];
       const inFlight = new Map<number, Taken>();
       let n = 0;

@@ -32,11 +32,14 @@ import type { CrawlJob } from './crawl-job.ts';
 /**
  * The window's sizes, measured with `npm run bench:frontier` (docs/benchmarks.md): `size` page jobs per
  * host at most; a host with fewer than `low` is read again after the next flush (refills batched per
- * flush), or at once, within its dispatch, when it has fewer than `syncBelow` (none left: its next job
- * must not wait for a flush); one refill reads at most `readBudget` rows (rows of a removed seed are read
- * and passed over, so a long run of them is crossed over several flushes, never in one long stall).
+ * flush, at most `perFlush` hosts a flush, so no flush is long), or at once, within its dispatch, when it
+ * has fewer than `syncBelow` (none left: its next job must not wait for a flush); one refill reads at
+ * most `readBudget` rows (rows of a removed seed are read and passed over, so a long run of them is
+ * crossed over several flushes, never in one long stall). At start `startHosts` hosts get their window
+ * before the first dispatch, so that a restart reads little before it dispatches; the flushes that
+ * follow read the others' (a read costs about the same for 2 rows as for 16: it is the seek that costs).
  */
-export const WINDOW: Readonly<WindowSizes> = { size: 16, low: 8, syncBelow: 1, readBudget: 256 };
+export const WINDOW: Readonly<WindowSizes> = { size: 16, low: 8, syncBelow: 1, readBudget: 256, perFlush: 128, startHosts: 256 };
 
 /** How big a host's window is and when it is read again (see WINDOW). */
 export interface WindowSizes {
@@ -44,14 +47,14 @@ export interface WindowSizes {
   low: number;
   syncBelow: number;
   readBudget: number;
+  perFlush: number;
+  startHosts: number;
 }
 
 /** Where the window reads the frontier (db/frontier.ts). */
 export interface WindowSource {
   /** The host's queued rows after (`nextAttemptAt`, `id`) in its queue order, at most `limit`. */
   queuedAfter(origin: string, nextAttemptAt: number, id: number, limit: number): FrontierRow[];
-  /** How many queued rows each host has. */
-  queuedCountsByOrigin(): Array<{ origin: string; n: number }>;
   /** How many queued rows one host has. */
   queuedCount(origin: string): number;
   /** Runs `read` in one read transaction (many small reads at once). */
@@ -121,28 +124,30 @@ export class FrontierWindow {
   }
 
   /**
-   * At start (leases returned, seeds known): each host with queued rows gets its count and its first
-   * window. Rows that arrived before are in the database, so this reads them.
+   * At start (leases returned, seeds known), given each host's count of queued rows: each host with
+   * queued rows gets its count, the first `startHosts` their window (the flushes that follow read the
+   * others'). Rows that arrived since the counts were taken (a new seed's) are in the database and
+   * counted by `arrived`, so this reads them too.
    */
-  load(): void {
-    this.p.source.inOneRead(() => {
-      for (const { origin, n } of this.p.source.queuedCountsByOrigin()) {
-        const h = this.host(origin);
-        h.waiting = n;
-        h.more = true;
-        this.p.hostSeen(origin);
-        this.fill(h);
-      }
-    });
+  load(queued: ReadonlyArray<{ origin: string; n: number }>): void {
+    for (const { origin, n } of queued) {
+      if (n === 0) continue;
+      this.host(origin).waiting += n;
+      this.p.hostSeen(origin);
+    }
+    for (const h of this.hosts.values()) {
+      h.more = h.waiting > 0;
+      if (h.more) this.hungry.add(h);
+    }
+    this.p.source.inOneRead(() => this.refillHungry(this.sizes.startHosts));
     this.loaded = true;
   }
 
   /** A row committed as queued (a new URL, a URL queued again): an entry, or it waits beyond the cursor. */
   arrived(row: FrontierRow): void {
-    if (!this.loaded) return;
     const h = this.host(row.origin);
     h.waiting++;
-    this.place(h, row.nextAttemptAt, row.id, () => pageJob(row));
+    if (this.loaded) this.place(h, row.nextAttemptAt, row.id, () => pageJob(row));
   }
 
   /**
@@ -242,8 +247,17 @@ export class FrontierWindow {
       this.rewinds.clear();
       for (const h of this.overflowing) this.trim(h);
       this.overflowing.clear();
-      for (const h of this.hungry) this.fill(h);
+      this.refillHungry(this.sizes.perFlush);
     });
+  }
+
+  /** Refills up to `hosts` hungry hosts, longest hungry first. */
+  private refillHungry(hosts: number): void {
+    let left = hosts;
+    for (const h of this.hungry) {
+      if (left-- <= 0) break;
+      this.fill(h);
+    }
   }
 
   /** The host's URLs waiting to be handed out (queued in the database, or retries about to be). */
@@ -313,8 +327,9 @@ export class FrontierWindow {
       }
       if (rows.length < want) h.more = false;
     }
+    // Out of the hungry set, and back at its end if still hungry (the budget spent on a removed seed's rows).
+    this.hungry.delete(h);
     if (h.more && h.entries.size < this.sizes.low) this.hungry.add(h);
-    else this.hungry.delete(h);
   }
 
   /** Takes the given entries out of the scheduler's queue. */

@@ -13,9 +13,12 @@ export const RETIRE_CHUNK = 500;
 /**
  * URLs of a removed seed deleted per batch, and URLs of a seed crawled again queued again per batch, so
  * that a seed of 100,000 URLs never holds the primary (and every other host's dispatch) in one long
- * statement; measured with `npm run bench:frontier` (docs/benchmarks.md).
+ * statement: a row costs about 75 µs of CPU to delete from the frontier and its indexes at 1,000,000
+ * URLs on a busy 2-core machine (`npm run bench:frontier`, docs/benchmarks.md). The batches holding
+ * chunks are urgent: they are stored after the next result, between two dispatches, not a flush
+ * interval later.
  */
-export const URL_CHUNK = 1000;
+export const URL_CHUNK = 200;
 
 /** Where a seed's crawl again has got to: the finished state being queued again, and the last id done. */
 interface RequeueCursor {
@@ -138,6 +141,7 @@ export class SeedLifecycle {
    * stops if the seed was submitted again meanwhile (the URLs left are its own again).
    */
   private dropUrls(seedId: number): void {
+    this.p.writes.markUrgent();
     this.p.writes.push(() => {
       if (!this.p.seedsDb.isRemoved(seedId)) return;
       const rows = this.p.frontier.dropSeedChunk(seedId, URL_CHUNK);
@@ -186,6 +190,7 @@ export class SeedLifecycle {
 
   /** Queues the next chunk of a seed's crawl again in the next batch (unless the seed was removed meanwhile), and so on. */
   private requeueLater(s: SeedInfo, from: RequeueCursor): void {
+    this.p.writes.markUrgent();
     this.p.writes.push(() => {
       if (!this.p.seeds.get(s.id)) return;
       const { rows, next } = this.requeueChunk(s, from);
