@@ -45,7 +45,7 @@ export function frontierQueries(db: Database) {
      ON CONFLICT (url) DO NOTHING RETURNING ${ROW}`,
   );
   const seenAgain = db.prepare(`UPDATE frontier SET inlinks = inlinks + 1 WHERE url = ?`);
-  // A host's queue order is (next_attempt_at, id) over its queued rows (index frontier_queue, migration 0010).
+  // A host's queue order is (next_attempt_at, id) over its queued rows (index frontier_queue, migration 0011).
   // Reading on from a position takes two seeks: the rest of its next_attempt_at, then what comes after it
   // (a row value `(next_attempt_at, id) > (?, ?)` would seek on next_attempt_at alone and scan the rest).
   const queuedSameAt = db.prepare(

@@ -7,6 +7,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { extractIdentifiers } from '../shared/identifiers.ts';
+import type { FileType } from '../shared/enumerations.ts';
 
 /** A fetched page as the crawler hands it over for storage. */
 export interface PageRecord {
@@ -34,6 +35,10 @@ export interface PageRecord {
   /** The page asked that no text of it be shown in results (nosnippet). */
   nosnippet: boolean;
   indexed: boolean;
+  /** 'html', 'pdf', 'text' or 'markdown' (absent: 'html'). */
+  fileType?: FileType;
+  /** A PDF's page starts in `body` (code points), else null or absent. */
+  pageStarts?: number[] | null;
 }
 
 /** A stored page: the record plus its row id and write sequence number. */
@@ -114,10 +119,10 @@ export function pageQueries(db: Database): PageQueries {
   const upsert = db.prepare<Record<string, unknown>, { id: number }>(`
     INSERT INTO pages (url, final_url, origin, host, seed_id, status, content_type, title, description,
       headings, body, lang, canonical, fetched_at, etag, last_modified, content_hash, noindex, nofollow,
-      noarchive, nosnippet, indexed, idents, seq, removed)
+      noarchive, nosnippet, indexed, idents, seq, removed, file_type, page_starts)
     VALUES (@url, @finalUrl, @origin, @host, @seedId, @status, @contentType, @title, @description,
       @headings, @body, @lang, @canonical, @fetchedAt, @etag, @lastModified, @contentHash, @noindex,
-      @nofollow, @noarchive, @nosnippet, @indexed, @idents, ${nextSeq}, 0)
+      @nofollow, @noarchive, @nosnippet, @indexed, @idents, ${nextSeq}, 0, @fileType, @pageStarts)
     ON CONFLICT (url) DO UPDATE SET
       final_url = excluded.final_url, origin = excluded.origin, host = excluded.host,
       seed_id = excluded.seed_id, status = excluded.status, content_type = excluded.content_type,
@@ -125,7 +130,8 @@ export function pageQueries(db: Database): PageQueries {
       body = excluded.body, lang = excluded.lang, canonical = excluded.canonical,
       fetched_at = excluded.fetched_at, etag = excluded.etag, last_modified = excluded.last_modified,
       content_hash = excluded.content_hash, noindex = excluded.noindex, nofollow = excluded.nofollow,
-      noarchive = excluded.noarchive, nosnippet = excluded.nosnippet, indexed = excluded.indexed, idents = excluded.idents, seq = excluded.seq, removed = 0
+      noarchive = excluded.noarchive, nosnippet = excluded.nosnippet, indexed = excluded.indexed, idents = excluded.idents, seq = excluded.seq, removed = 0,
+      file_type = excluded.file_type, page_starts = excluded.page_starts
     RETURNING id`);
   const gone = db.prepare<[number, number, string]>(
     `UPDATE pages SET indexed = 0, status = ?, fetched_at = ?, seq = ${nextSeq} WHERE url = ?`,
@@ -172,6 +178,7 @@ export function pageQueries(db: Database): PageQueries {
         nofollow: p.nofollow ? 1 : 0, noarchive: p.noarchive ? 1 : 0, nosnippet: p.nosnippet ? 1 : 0,
         indexed: p.indexed ? 1 : 0,
         idents: p.indexed ? extractIdentifiers(title, headings, description, body) : '',
+        fileType: p.fileType ?? 'html', pageStarts: p.pageStarts ? JSON.stringify(p.pageStarts) : null,
       });
       if (row === undefined) throw new Error(`pages: upsert of ${p.url} returned no row`);
       return row.id;

@@ -19,6 +19,12 @@ export interface SeedRow {
   failed: number;
   /** When the seed's own page was last fetched (or given up on), or null. */
   lastCrawledAt: number | null;
+  /** An imported bookmark's title (or one given with the seed), else null. */
+  title: string | null;
+  /** An imported bookmark's folder path ("Bookmarks bar / Dev"), else null. */
+  folder: string | null;
+  /** The seed's labels, sorted (db/seed-labels.ts). */
+  labels: string[];
 }
 
 const SEED_COLUMNS = `s.id, s.url, s.origin, s.depth, ${SCOPE_OUT} AS scope, s.created_at AS createdAt, s.updated_at AS updatedAt,
@@ -26,7 +32,15 @@ const SEED_COLUMNS = `s.id, s.url, s.origin, s.depth, ${SCOPE_OUT} AS scope, s.c
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'done') AS fetched,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state IN ('queued', 'leased')) AS queued,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'failed') AS failed,
-  (SELECT f.finished_at FROM frontier f WHERE f.url = s.url) AS lastCrawledAt`;
+  (SELECT f.finished_at FROM frontier f WHERE f.url = s.url) AS lastCrawledAt, s.title, s.folder,
+  (SELECT group_concat(label, char(10)) FROM (SELECT l.label FROM seed_labels l WHERE l.seed_id = s.id ORDER BY l.label)) AS labelText`;
+
+type SeedSqlRow = Omit<SeedRow, 'labels'> & { labelText: string | null };
+
+function fromSql(row: SeedSqlRow): SeedRow {
+  const { labelText, ...rest } = row;
+  return { ...rest, labels: labelText === null ? [] : labelText.split('\n') };
+}
 
 /** A seed row as the crawler reads changes: `removedAt` is set once the person removed it. */
 export type SeedChange = Pick<SeedRow, 'id' | 'url' | 'origin' | 'depth' | 'scope' | 'updatedAt'> & { removedAt: number | null };
@@ -43,7 +57,14 @@ export function seedQueries(db: Database) {
      RETURNING id, created_at = updated_at AS created`,
   );
   const byId = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s WHERE s.id = ?`);
-  const all = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s WHERE s.removed_at IS NULL ORDER BY s.id DESC LIMIT ?`);
+  const all = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s WHERE s.removed_at IS NULL ORDER BY s.id DESC LIMIT ? OFFSET ?`);
+  const allWithLabel = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s
+    WHERE s.removed_at IS NULL AND s.id IN (SELECT seed_id FROM seed_labels WHERE label = ?) ORDER BY s.id DESC LIMIT ? OFFSET ?`);
+  const countAll = db.prepare<[], number>('SELECT COUNT(*) FROM seeds WHERE removed_at IS NULL').pluck();
+  const countWithLabel = db.prepare<[string], number>(
+    'SELECT COUNT(*) FROM seeds s WHERE s.removed_at IS NULL AND s.id IN (SELECT seed_id FROM seed_labels WHERE label = ?)',
+  ).pluck();
+  const setTitle = db.prepare(`UPDATE seeds SET title = ? WHERE id = ?`);
   const since = db.prepare(
     `SELECT id, url, origin, depth, ${SCOPE_OUT} AS scope, updated_at AS updatedAt, removed_at AS removedAt FROM seeds s
      WHERE updated_at >= ? ORDER BY updated_at, id`,
@@ -61,14 +82,29 @@ export function seedQueries(db: Database) {
 
   return {
     /** Stores a seed, or updates depth and scope of the same URL; says whether it is new (a removed one comes back new). */
-    upsertSeed(seed: { url: string; origin: string; depth: number; scope: Scope }, now: number): { seed: SeedRow; created: boolean } {
+    upsertSeed(seed: { url: string; origin: string; depth: number; scope: Scope; title?: string }, now: number): { seed: SeedRow; created: boolean } {
       const stored = seed.scope === 'path' ? 'host' : seed.scope;
       const row = insert.get(seed.url, seed.origin, seed.depth, stored, seed.scope === 'path' ? 1 : 0, now, now) as { id: number; created: number };
-      return { seed: byId.get(row.id) as SeedRow, created: row.created === 1 };
+      if (seed.title !== undefined) setTitle.run(seed.title, row.id);
+      return { seed: fromSql(byId.get(row.id) as SeedSqlRow), created: row.created === 1 };
     },
-    /** Newest seeds first, with their crawl counts. */
-    listSeeds(limit = 500): SeedRow[] {
-      return all.all(limit) as SeedRow[];
+    /** One live or removed seed by id, with its crawl counts, or undefined. */
+    getSeed(id: number): SeedRow | undefined {
+      const row = byId.get(id) as SeedSqlRow | undefined;
+      return row === undefined ? undefined : fromSql(row);
+    },
+    /**
+     * One page of live seeds, newest first, with their crawl counts (`limit` from `offset`, 500 from the
+     * newest by default); only those carrying `label` when it is given.
+     */
+    listSeeds(opts: { limit?: number; offset?: number; label?: string } = {}): SeedRow[] {
+      const { limit = 500, offset = 0, label } = opts;
+      const rows = (label === undefined ? all.all(limit, offset) : allWithLabel.all(label, limit, offset)) as SeedSqlRow[];
+      return rows.map(fromSql);
+    },
+    /** How many live seeds there are; only those carrying `label` when it is given. */
+    countSeeds(label?: string): number {
+      return label === undefined ? countAll.get()! : countWithLabel.get(label)!;
     },
     /** Seeds added, changed or removed at or after `updatedAt` (the crawler's cursor over what users submitted). */
     seedsChangedSince(updatedAt: number): SeedChange[] {

@@ -9,6 +9,7 @@ import hostCheck from './plugins/host-check.ts';
 import webStatic from './plugins/web-static.ts';
 import { healthRoutes } from './routes/health.ts';
 import { seedRoutes } from './routes/seeds.ts';
+import { captureRoutes } from './routes/capture.ts';
 import { crawlRoutes } from './routes/crawl.ts';
 import { pageRoutes } from './routes/pages.ts';
 import { opensearchRoutes } from './routes/opensearch.ts';
@@ -44,6 +45,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(sessionRoutes);
   await app.register(healthRoutes);
   await app.register(seedRoutes);
+  await app.register(captureRoutes);
   await app.register(crawlRoutes);
   await app.register(pageRoutes);
   await app.register(opensearchRoutes);

@@ -32,3 +32,13 @@ export type DelaySource = (typeof DELAY_SOURCES)[number];
 export const ROBOTS_STATUSES = ['pending', 'ok', 'allow-all', 'unreachable'] as const;
 /** One of ROBOTS_STATUSES. */
 export type RobotsStatus = (typeof ROBOTS_STATUSES)[number];
+
+/** What kind of document a stored page is: the crawler reads each kind its own way, `filetype:` in search narrows by it. */
+export const FILE_TYPES = ['html', 'pdf', 'text', 'markdown'] as const;
+/** One of FILE_TYPES. */
+export type FileType = (typeof FILE_TYPES)[number];
+
+/** The formats of a bookmark import: a browser's bookmark HTML (Netscape), a CSV with a URL column, one URL per line. */
+export const IMPORT_FORMATS = ['netscape', 'csv', 'lines'] as const;
+/** One of IMPORT_FORMATS. */
+export type ImportFormat = (typeof IMPORT_FORMATS)[number];

@@ -90,5 +90,6 @@ export function pageRecord(
     body: page.text, lang: page.lang, canonical: page.canonical, fetchedAt, etag: result.etag,
     lastModified: result.lastModified, contentHash: page.contentHash, noindex: page.noindex, nofollow: page.nofollow,
     noarchive: page.noarchive, nosnippet: page.nosnippet, indexed: !page.noindex && !isEmptyPage(page),
+    fileType: page.fileType ?? 'html', pageStarts: page.pageStarts ?? null,
   };
 }

@@ -5,7 +5,7 @@
  * types derived from them, so that the API's shape and the crawler's are one definition.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { DELAY_SOURCES, DOMAIN_STATES, ROBOTS_STATUSES } from '../../shared/enumerations.ts';
+import { DELAY_SOURCES, DOMAIN_STATES, ROBOTS_STATUSES, type FileType } from '../../shared/enumerations.ts';
 import { nullableInteger, nullableString, stringEnum } from '../../shared/json-schema.ts';
 import type { SitemapEntries } from '../extract/sitemap.ts';
 
@@ -32,6 +32,8 @@ export interface WorkerSettings {
   totalTimeoutMs: number;
   maxBodyBytes: number;
   maxLinks: number;
+  /** Limits of a PDF's extraction (crawler/extract/pdf-runner.ts); absent: PDF_LIMITS. */
+  pdf?: { timeoutMs: number; heapMb: number; memoryMb: number; maxPages: number; maxChars: number };
 }
 
 /** The kinds of failure, branched on by type: retry later, back the host off, or give up on the URL. */
@@ -44,9 +46,15 @@ export interface FetchError {
   message: string;
 }
 
-/** An extracted HTML page, its links already normalized and judged by crawler/frontier/url.ts. */
+export type { FileType } from '../../shared/enumerations.ts';
+
+/** An extracted page (HTML, or a PDF, plain-text or Markdown document), its links already normalized and judged by crawler/frontier/url.ts. */
 export interface ParsedPage {
   finalUrl: string;
+  /** Absent: 'html'. */
+  fileType?: FileType;
+  /** A PDF's page starts: offsets (in code points) into `text` where each page begins; null for other documents. */
+  pageStarts?: number[] | null;
   title: string;
   description: string;
   headings: string[];

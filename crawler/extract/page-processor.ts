@@ -1,15 +1,10 @@
 import { createHash } from 'node:crypto';
-import { decodeBody, isHtmlContentType, looksBinary, looksLikeHtml } from '../fetch/charset.ts';
+import { decodeBody, looksBinary, looksLikeHtml } from '../fetch/charset.ts';
 import { extractPage } from './extract.ts';
 import { parseRobotsDirectives } from './robots-directives.ts';
 import { productToken } from '../politeness/robots.ts';
 import { checkUrl } from '../frontier/url.ts';
 import type { ParsedPage } from '../coordination/protocol.ts';
-
-/** Whether a response's body is worth reading as a page: HTML or XHTML (or untyped, sniffed later). */
-export function isPageType(contentType: string | undefined): boolean {
-  return contentType === undefined || contentType.trim() === '' || isHtmlContentType(contentType);
-}
 
 /**
  * Turns a fetched HTML body into what the primary stores and follows: decoded text, extracted fields,
@@ -41,6 +36,8 @@ export function processPage(input: { url: string; body: Buffer; contentType: str
   const canonical = page.canonical ? checkUrl(page.canonical, { allowPrivate: input.allowPrivate }) : undefined;
   return {
     finalUrl: input.url,
+    fileType: 'html',
+    pageStarts: null,
     title: page.title,
     description: page.description,
     headings: page.headings,

@@ -19,6 +19,7 @@ import { parseRetryAfter } from '../politeness/backoff.ts';
 import { ROBOTS_MAX_BYTES } from '../politeness/robots.ts';
 import { classifyError, describeBytes, FetchFailure } from './fetch-failure.ts';
 import type { FetchJob, FetchResult, WorkerSettings } from '../coordination/protocol.ts';
+import { PDF_LIMITS } from '../extract/pdf-runner.ts';
 
 export { classifyError, describeBytes, FetchFailure } from './fetch-failure.ts';
 
@@ -48,6 +49,7 @@ export function fetchLimits(totalTimeoutMs: number = FETCH_DEFAULTS.totalTimeout
     totalTimeoutMs,
     maxBodyBytes: FETCH_DEFAULTS.maxBodyBytes,
     maxLinks: FETCH_DEFAULTS.maxLinks,
+    pdf: { ...PDF_LIMITS },
   };
 }
 
@@ -216,7 +218,7 @@ export async function fetchRaw(url: string, opts: { agent: Agent; settings: Work
       dispatcher: opts.agent,
       headers: {
         'user-agent': settings.userAgent,
-        accept: 'text/html,application/xhtml+xml;q=0.9,text/plain;q=0.5,*/*;q=0.1',
+        accept: 'text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,text/markdown;q=0.6,text/plain;q=0.5,*/*;q=0.1',
         'accept-encoding': 'gzip, deflate, br',
         ...conditionalHeaders(opts.validators),
       },

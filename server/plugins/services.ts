@@ -6,6 +6,7 @@ import type { CrawlerLink } from '../crawler-link.ts';
 import type { SearchService } from '../search/search-service.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { pageQueries } from '../../db/pages.ts';
+import { seedLabelQueries } from '../../db/seed-labels.ts';
 
 /** What every route may use; built once in server/main.ts (or a test) and handed to buildApp. */
 export interface Services {
@@ -24,6 +25,7 @@ declare module 'fastify' {
     searcher: SearchService;
     seeds: ReturnType<typeof seedQueries>;
     pages: ReturnType<typeof pageQueries>;
+    seedLabels: ReturnType<typeof seedLabelQueries>;
   }
 }
 
@@ -35,4 +37,5 @@ export default fp(async function services(app: FastifyInstance, opts: Services) 
   app.decorate('searcher', opts.search);
   app.decorate('seeds', seedQueries(opts.db));
   app.decorate('pages', pageQueries(opts.db));
+  app.decorate('seedLabels', seedLabelQueries(opts.db));
 }, { name: 'services' });

@@ -23,7 +23,7 @@ describe('strict input: read as written, never coerced', () => {
     ['a depth that is not whole', { url: 'https://example.org/', depth: 2.5 }, 'invalid-depth', DEPTH_MESSAGE],
     ['a depth that is true', { url: 'https://example.org/', depth: true }, 'invalid-depth', DEPTH_MESSAGE],
     ['a scope in an array', { url: 'https://example.org/', scope: ['host'] }, 'invalid-scope', SCOPE_MESSAGE],
-    ['an unknown field', { url: 'https://example.org/', color: 'red' }, 'invalid-body', 'unknown field "color"; send url, depth and scope only'],
+    ['an unknown field', { url: 'https://example.org/', color: 'red' }, 'invalid-body', 'unknown field "color"; send url, depth, scope, title and labels only'],
   ];
   for (const [what, body, code, message] of bodies) {
     test(`POST /api/seeds: 400 ${code} for ${what}`, async () => {

@@ -42,7 +42,7 @@ test('GET /api/search answers in the documented shape', async () => {
   assert.equal(body.notice, null);
   assert.equal(body.indexing, false);
   const [r] = body.results;
-  assert.deepEqual(Object.keys(r).sort(), ['fetchedAt', 'host', 'score', 'snippet', 'stored', 'title', 'url']);
+  assert.deepEqual(Object.keys(r).sort(), ['fetchedAt', 'fileType', 'host', 'labels', 'page', 'score', 'snippet', 'stored', 'title', 'url']);
   assert.equal(r.url, CORPUS.galaxies.url);
   assert.ok(r.snippet.some((p: { text: string; match: boolean }) => p.match && p.text === 'Andromeda'));
 });

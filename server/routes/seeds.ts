@@ -9,6 +9,10 @@ import { nullableString, stringEnum } from '../../shared/json-schema.ts';
 import { ErrorBodySchema, HttpError } from '../plugins/error-handler.ts';
 import { onInvalid } from '../plugins/strict-input.ts';
 import { RateLimiter } from '../rate-limiter.ts';
+import { MAX_LABELS_PER_SEED } from '../../db/seed-labels.ts';
+import { checkLabels } from '../capture/label-input.ts';
+import { toLabel } from '../capture/label.ts';
+import { MAX_TITLE_CHARS } from '../capture/import-plan.ts';
 
 /** How many seeds one client may submit, and as many it may remove: a burst of 60 (a pasted list), then one a second. */
 export const SEED_RATE = { burst: 60, perSecond: 1 };
@@ -39,8 +43,24 @@ export const SeedSchema = Type.Object({
   lastCrawledAt: nullableString(),
   /** When the crawler will crawl it again on its own; null while it is crawled, before its first fetch, or with refresh off. */
   nextCrawlAt: nullableString(),
+  /** An imported bookmark's title (or one given with the seed), or null. */
+  title: nullableString(),
+  /** An imported bookmark's folder path ("Bookmarks bar / Dev"), or null. */
+  folder: nullableString(),
+  /** The seed's labels, sorted. */
+  labels: Type.Array(Type.String()),
 });
 export type Seed = Static<typeof SeedSchema>;
+
+/**
+ * A list of labels as a request sends them (POST /api/seeds, PUT /api/seeds/:id/labels, an import):
+ * at most MAX_LABELS_PER_SEED strings. Whether each folds to a label is checkLabels' call (the
+ * message names the one refused).
+ */
+export function labelListField(module: string, options: Record<string, unknown> = {}) {
+  const refusal = onInvalid('invalid-label', `${module}: labels must be an array of at most ${MAX_LABELS_PER_SEED} strings such as ["rust", "dev-tools"]`);
+  return Type.Array(Type.String({ maxLength: 200, ...refusal }), { maxItems: MAX_LABELS_PER_SEED, ...options, ...refusal });
+}
 
 /** The body of `POST /api/seeds`; a missing url is refused by checkUrl (`missing`), like an empty one. */
 export const NewSeedSchema = Type.Object({
@@ -49,6 +69,9 @@ export const NewSeedSchema = Type.Object({
     minimum: 0, maximum: 10, ...onInvalid('invalid-depth', 'depth must be an integer from 0 to 10 (links followed from the seed)'),
   })),
   scope: Type.Optional(stringEnum(SCOPES, onInvalid('invalid-scope', 'scope must be "path", "host", "domain" or "any"'))),
+  /** The seed's title, as a bookmark's (cut to MAX_TITLE_CHARS characters; blank: none). */
+  title: Type.Optional(Type.String({ maxLength: 1000, ...onInvalid('invalid-title', 'seeds: title must be a string of at most 1000 characters') })),
+  labels: Type.Optional(labelListField('seeds')),
 }, { additionalProperties: false });
 export type NewSeed = Static<typeof NewSeedSchema>;
 
@@ -56,9 +79,35 @@ export type NewSeed = Static<typeof NewSeedSchema>;
 export const RemovedSeedSchema = Type.Object({ removed: Type.Object({ id: Type.Integer(), url: Type.String() }) });
 export type RemovedSeed = Static<typeof RemovedSeedSchema>['removed'];
 
-const SeedAnswerSchema = Type.Object({ seed: SeedSchema });
-const SeedListSchema = Type.Object({ seeds: Type.Array(SeedSchema) });
-const SeedIdSchema = Type.Object({
+/** Most seeds one `GET /api/seeds` answers; `offset` pages through the rest. */
+export const MAX_SEED_PAGE = 500;
+/** The furthest `offset` of `GET /api/seeds` (past any import's size, several times over). */
+export const MAX_SEED_OFFSET = 1_000_000;
+
+/** The query of `GET /api/seeds`: one label's seeds, and which page of them (newest first). */
+export const SeedListQuerySchema = Type.Object({
+  label: Type.Optional(Type.String({
+    maxLength: 200, ...onInvalid('invalid-query', 'seeds: label must be given once, as text of at most 200 characters'),
+  })),
+  limit: Type.Integer({
+    minimum: 1, maximum: MAX_SEED_PAGE, default: MAX_SEED_PAGE,
+    ...onInvalid('invalid-query', `seeds: limit must be an integer from 1 to ${MAX_SEED_PAGE}`),
+  }),
+  offset: Type.Integer({
+    minimum: 0, maximum: MAX_SEED_OFFSET, default: 0,
+    ...onInvalid('invalid-query', `seeds: offset must be an integer from 0 to ${MAX_SEED_OFFSET}`),
+  }),
+});
+export type SeedListQuery = Static<typeof SeedListQuerySchema>;
+
+/** What `GET /api/seeds` answers: one page of seeds, and how many there are in all (with the label, if one was given). */
+export const SeedListSchema = Type.Object({ seeds: Type.Array(SeedSchema), total: Type.Integer() });
+export type SeedList = Static<typeof SeedListSchema>;
+
+/** What `POST /api/seeds` and `PUT /api/seeds/:id/labels` answer: the seed as it now is. */
+export const SeedAnswerSchema = Type.Object({ seed: SeedSchema });
+/** A seed's id in a path (`/api/seeds/:id`, `/api/seeds/:id/labels`). */
+export const SeedIdSchema = Type.Object({
   id: Type.Integer({ minimum: 1, ...onInvalid('invalid-id', 'the seed id must be a whole number from 1 up, as GET /api/seeds lists it') }),
 });
 
@@ -66,7 +115,7 @@ const SeedIdSchema = Type.Object({
  * A seed as the API shows it. `nextCrawlAt`: when the crawler will crawl it again on its own
  * (CRAWL_REFRESH after its last crawl; null while it is being crawled, or with refresh off).
  */
-function toApi(seed: SeedRow, refreshMs: number): Seed {
+export function toApi(seed: SeedRow, refreshMs: number): Seed {
   const last = seed.lastCrawledAt;
   const next = nextRefreshAt({ lastFetchedAt: last, pending: seed.queued > 0 }, refreshMs);
   return {
@@ -82,6 +131,9 @@ function toApi(seed: SeedRow, refreshMs: number): Seed {
     failed: seed.failed,
     lastCrawledAt: last === null ? null : new Date(last).toISOString(),
     nextCrawlAt: next === null ? null : new Date(next).toISOString(),
+    title: seed.title,
+    folder: seed.folder,
+    labels: seed.labels,
   };
 }
 
@@ -94,7 +146,8 @@ function throttle(limiter: RateLimiter, request: FastifyRequest, what: string): 
 }
 
 /**
- * `POST /api/seeds`, `GET /api/seeds` and `DELETE /api/seeds/:id`: what a person asks Lantern to crawl.
+ * `POST /api/seeds`, `GET /api/seeds` and `DELETE /api/seeds/:id`: what a person asks Lantern to crawl
+ * (server/routes/capture.ts has imports and labels).
  * Removing only marks the seed; the crawler primary (the single writer of URLs and pages) undoes its work.
  */
 export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
@@ -109,14 +162,19 @@ export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
     throttle(adding, request, 'seeds');
     const checked = checkUrl(request.body.url, { allowPrivate: app.config.allowPrivate });
     if (!checked.ok) throw new HttpError(400, checked.code, checked.message);
+    const labels = checkLabels(request.body.labels ?? []);
+    const title = request.body.title?.trim();
     const { seed, created } = app.seeds.upsertSeed({
       url: checked.url,
       origin: checked.origin,
       depth: request.body.depth ?? SEED_DEFAULTS.depth,
       scope: request.body.scope ?? SEED_DEFAULTS.scope,
+      ...(title ? { title: Array.from(title).slice(0, MAX_TITLE_CHARS).join('') } : {}),
     }, Date.now());
+    if (labels.length > 0) app.seedLabels.addLabels(seed.id, labels);
     app.crawler.notifySeeds();
-    return reply.code(created ? 201 : 200).send({ seed: toApi(seed, app.config.crawlRefreshMs) });
+    const stored = labels.length > 0 ? app.seeds.getSeed(seed.id)! : seed;
+    return reply.code(created ? 201 : 200).send({ seed: toApi(stored, app.config.crawlRefreshMs) });
   });
 
   app.delete('/api/seeds/:id', {
@@ -129,6 +187,13 @@ export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
     return { removed };
   });
 
-  app.get('/api/seeds', { schema: { response: { 200: SeedListSchema } } },
-    async () => ({ seeds: app.seeds.listSeeds().map((s) => toApi(s, app.config.crawlRefreshMs)) }));
+  app.get('/api/seeds', {
+    schema: { querystring: SeedListQuerySchema, response: { 200: SeedListSchema, '4xx': ErrorBodySchema } },
+  }, async (request) => {
+    const { limit, offset } = request.query;
+    // A label that folds to nothing is no label any seed carries: an empty list, not every seed.
+    const label = request.query.label === undefined ? undefined : (toLabel(request.query.label) ?? '');
+    const seeds = app.seeds.listSeeds({ limit, offset, label });
+    return { seeds: seeds.map((s) => toApi(s, app.config.crawlRefreshMs)), total: app.seeds.countSeeds(label) };
+  });
 }

@@ -6,6 +6,7 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import type { SiteFilter } from './query-parser.ts';
+import { captureFilterSql, type CaptureFilters } from './capture-filters.ts';
 
 /** Marks around matched words in snippets (control characters never stored in page text). */
 export const MARK_START = '\u0001';
@@ -13,8 +14,8 @@ export const MARK_END = '\u0002';
 /** Tokens of context in a snippet. */
 const SNIPPET_TOKENS = 28;
 
-/** Host filters of a query. */
-export interface HostFilters {
+/** Host filters of a query (and the label: and filetype: filters, capture-filters.ts). */
+export interface HostFilters extends CaptureFilters {
   sites: readonly SiteFilter[];
   excludedSites: readonly SiteFilter[];
 }
@@ -54,9 +55,11 @@ function siteClause(site: SiteFilter): { sql: string; params: Array<string | num
 
 /** The JOIN and WHERE additions for host filters (empty when there are none). */
 export function hostFilterSql(filters: HostFilters): { join: string; where: string; params: Array<string | number> } {
-  if (filters.sites.length === 0 && filters.excludedSites.length === 0) return { join: '', where: '', params: [] };
+  const capture = captureFilterSql(filters);
+  if (filters.sites.length === 0 && filters.excludedSites.length === 0 && capture.where === '') return { join: '', where: '', params: [] };
   const params: Array<string | number> = [];
-  let where = '';
+  let where = capture.where;
+  params.push(...capture.params);
   if (filters.sites.length > 0) {
     const clauses = filters.sites.map(siteClause);
     where += ` AND (${clauses.map((c) => c.sql).join(' OR ')})`;

@@ -9,9 +9,11 @@
  * - site:host keeps only that host and its subdomains (site:host:port only that port); several OR;
  * - the last word is a prefix ("prog" finds "programming") unless the query ends in a space;
  *   word* asks for a prefix explicitly (3+ letters either way);
- * - AND, OR, NOT, NEAR(, *, ^, : and other FTS5 syntax are ordinary characters (or dropped).
+ * - AND, OR, NOT, NEAR(, *, ^, : and other FTS5 syntax are ordinary characters (or dropped);
+ * - label:NAME and filetype:pdf narrow to a label's seeds or a kind of document (capture-operators.ts).
  */
 import { asIdentifier, foldCase } from '../../shared/identifiers.ts';
+import { captureOperator, MAX_CAPTURE_FILTERS, type FileTypeName } from './capture-operators.ts';
 
 /** Queries are cut to this many characters before parsing (the API documents it). */
 export const MAX_QUERY_CHARS = 1000;
@@ -61,6 +63,10 @@ export interface ParsedQuery {
   excluded: QueryItem[];
   sites: SiteFilter[];
   excludedSites: SiteFilter[];
+  /** label:NAME filters (folded labels; several OR). */
+  labels?: string[];
+  /** filetype: filters (several OR). */
+  fileTypes?: FileTypeName[];
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
@@ -153,6 +159,12 @@ export function parseQuery(input: string): ParsedQuery {
       if (tok.sign === '-') {
         if (parsed.excluded.length < MAX_EXCLUDED) parsed.excluded.push(item);
       } else if (parsed.items.length < MAX_ITEMS) parsed.items.push(item);
+      return;
+    }
+    const capture = tok.sign === '-' ? undefined : captureOperator(tok.value);
+    if (capture !== undefined) {
+      if (capture?.kind === 'label' && (parsed.labels ??= []).length < MAX_CAPTURE_FILTERS && !parsed.labels.includes(capture.label)) parsed.labels.push(capture.label);
+      if (capture?.kind === 'filetype' && (parsed.fileTypes ??= []).length < MAX_CAPTURE_FILTERS && !parsed.fileTypes.includes(capture.fileType)) parsed.fileTypes.push(capture.fileType);
       return;
     }
     const lower = tok.value.toLowerCase();

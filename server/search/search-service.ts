@@ -33,6 +33,7 @@ import { firstPerContent } from './duplicates.ts';
 import { FUZZY_MIN_CHARS, TitleIndex } from './title-index.ts';
 import type { TitleHit, TitleSnapshotOptions } from './title-index.ts';
 import type { SearchResponse, SearchResult, Suggestion, SuggestResponse } from './types.ts';
+import { CaptureSearch, hasCaptureFilters } from './capture-filters.ts';
 
 /** A query with nothing searchable in it (the API answers 400 bad-query with the message). */
 export class BadQueryError extends Error {
@@ -82,6 +83,7 @@ export class SearchService {
   readonly #rankAllMax: number;
   readonly #rankSample: number;
   readonly #prefixes: FtsPrefixes;
+  readonly #capture: CaptureSearch;
   #timer: NodeJS.Timeout | undefined;
 
   /**
@@ -93,6 +95,7 @@ export class SearchService {
     refreshIntervalMs?: number; chunkRows?: number; rankAllMax?: number; rankSample?: number; snapshot?: TitleSnapshotOptions;
   } = {}) {
     this.#fts = new FtsSearch(db);
+    this.#capture = new CaptureSearch(db);
     this.#prefixes = new FtsPrefixes(this.#fts);
     this.#titles = new TitleIndex(pageQueries(db), { chunkRows: opts.chunkRows, snapshot: opts.snapshot });
     this.#refreshIntervalMs = opts.refreshIntervalMs ?? 500;
@@ -170,7 +173,7 @@ export class SearchService {
     if (typed.items.length === 0) {
       throw new BadQueryError(typed.text === ''
         ? 'search: type some words to search for'
-        : 'search: nothing to search for (only operators, excluded words or site: filters)');
+        : 'search: nothing to search for (only operators, excluded words or site:, label: or filetype: filters)');
     }
     const parsed = this.#prefixes.apply(typed);
     const depth = Math.max(CANDIDATES, offset + limit);
@@ -198,9 +201,12 @@ export class SearchService {
     const page = fused.slice(offset, offset + limit);
     // A page that said nosnippet shows no text of its own: no snippet is made for it.
     const snippets = this.#fts.snippets(attempt.match, page.filter((r) => !meta.get(r.id)!.nosnippet).map((r) => r.id));
+    const capture = this.#capture.meta(page.map((r) => r.id));
     const results: SearchResult[] = page.map((r) => {
       const m = meta.get(r.id) as PageMeta;
       const marked = snippets.get(r.id);
+      const c = capture.get(r.id);
+      const fileType = c?.fileType ?? 'html';
       return {
         url: m.url,
         title: m.title,
@@ -209,6 +215,9 @@ export class SearchService {
         score: round(r.score),
         fetchedAt: new Date(m.fetchedAt).toISOString(),
         stored: !m.noarchive,
+        labels: c?.labels ?? [],
+        fileType,
+        page: fileType === 'pdf' && marked !== undefined && !m.nosnippet ? this.#capture.pageOf(r.id, marked, MARK_START, MARK_END) : null,
       };
     });
     return {
@@ -288,7 +297,7 @@ export class SearchService {
     const title = this.#titles.search(q.words, { prefixLast: q.prefixLast, limit: depth, combineWith: mode === 'and' ? 'AND' : 'OR' });
     const hits = title.hits;
     const match = matchExpression(parsed, mode, corrections) as string;
-    const filters: HostFilters = { sites: parsed.sites, excludedSites: parsed.excludedSites };
+    const filters: HostFilters = { sites: parsed.sites, excludedSites: parsed.excludedSites, labels: parsed.labels, fileTypes: parsed.fileTypes };
     const ftsTotal = this.#fts.count(match, COUNT_CAP, filters);
     const ftsIds = this.#ranked(parsed, mode, corrections, match, ftsTotal, depth, q.want, filters);
     const identMatch = identExpression(parsed, mode);
@@ -301,7 +310,7 @@ export class SearchService {
     const extrasAllowed = mode === 'or' || title.complete;
     const inTop = new Set(ftsIds);
     let outside = hits.filter((h) => !inTop.has(h.id)).map((h) => h.id);
-    if (outside.length > 0 && (filters.sites.length > 0 || filters.excludedSites.length > 0)) {
+    if (outside.length > 0 && (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters))) {
       const ok = this.#fts.withinHosts(outside, filters);
       outside = outside.filter((id) => ok.has(id));
     }

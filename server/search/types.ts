@@ -4,7 +4,8 @@
  * the search service builds and the web app reads.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import { nullableString, stringEnum } from '../../shared/json-schema.ts';
+import { FILE_TYPES } from '../../shared/enumerations.ts';
+import { nullableInteger, nullableString, stringEnum } from '../../shared/json-schema.ts';
 
 /** One piece of a snippet: plain text, `match` when it is a matched word (never HTML). */
 export const SnippetPieceSchema = Type.Object({ text: Type.String(), match: Type.Boolean() });
@@ -22,6 +23,12 @@ export const SearchResultSchema = Type.Object({
   fetchedAt: Type.String(),
   /** Whether its stored text may be shown (GET /api/pages): false when the page said noarchive. */
   stored: Type.Boolean(),
+  /** Labels of the seed that found it (or of its own seed): the label: it came from. */
+  labels: Type.Array(Type.String()),
+  /** What kind of document it is. */
+  fileType: stringEnum(FILE_TYPES),
+  /** For a PDF, the page its snippet comes from (1-based), else null. */
+  page: nullableInteger(),
 });
 export type SearchResult = Static<typeof SearchResultSchema>;
 

@@ -6,14 +6,16 @@ import { announceSignedOut } from './signed-out.ts';
 // (type-only imports: nothing of the server is bundled). This file declares none of its own.
 export type { CrawlerState, DelaySource, DomainState, Scope } from '../../shared/enumerations.ts';
 export type { Status, DomainsResponse, HostRequestsResponse } from '../../server/routes/crawl.ts';
-export type { Seed, NewSeed, RemovedSeed } from '../../server/routes/seeds.ts';
+export type { Seed, NewSeed, RemovedSeed, SeedList } from '../../server/routes/seeds.ts';
+export type { ImportRequest, ImportResult, ImportRefusal, LabelCount, LabelList } from '../../server/routes/capture.ts';
 export type { StoredPage } from '../../server/routes/pages.ts';
 export type { SnippetPiece, SearchResponse, SearchResult, Suggestion, SuggestResponse } from '../../server/search/types.ts';
 export type { DomainInfo as Domain, RobotsInfo, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
 export type { ErrorBody } from '../../server/plugins/error-handler.ts';
 export type { Session } from '../../server/routes/session.ts';
 import type { DomainsResponse, HostRequestsResponse, Status } from '../../server/routes/crawl.ts';
-import type { NewSeed, RemovedSeed, Seed } from '../../server/routes/seeds.ts';
+import type { NewSeed, RemovedSeed, Seed, SeedList } from '../../server/routes/seeds.ts';
+import type { ImportRequest, ImportResult, LabelCount, LabelList } from '../../server/routes/capture.ts';
 import type { StoredPage } from '../../server/routes/pages.ts';
 import type { SearchResponse, SuggestResponse } from '../../server/search/types.ts';
 import type { ErrorBody } from '../../server/plugins/error-handler.ts';
@@ -92,9 +94,9 @@ export function suggest(q: string, signal?: AbortSignal, limit = 8): Promise<Sug
   return request<SuggestResponse>(`/api/suggest?${params}`, { signal });
 }
 
-/** Lists seeds, newest first. */
-export async function listSeeds(signal?: AbortSignal): Promise<Seed[]> {
-  return (await request<{ seeds: Seed[] }>('/api/seeds', { signal })).seeds;
+/** Lists seeds, newest first: the first 500, and how many there are. */
+export function listSeeds(signal?: AbortSignal): Promise<SeedList> {
+  return request<SeedList>('/api/seeds', { signal });
 }
 
 /** Adds (or re-submits) a seed; `created` is false when the URL was already a seed and got updated. */
@@ -126,4 +128,26 @@ export function listDomains(signal?: AbortSignal): Promise<DomainsResponse> {
 /** Fetches the last requests made to one host (oldest first). */
 export function hostRequests(host: string, signal?: AbortSignal): Promise<HostRequestsResponse> {
   return request<HostRequestsResponse>(`/api/domains/${encodeURIComponent(host)}/requests`, { signal });
+}
+
+/** Imports a bookmark export (or a list of URLs) as seeds. */
+export function importBookmarks(body: ImportRequest, signal?: AbortSignal): Promise<ImportResult> {
+  return request<ImportResult>('/api/seeds/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+}
+
+/** Sets a seed's labels; answers the seed as it now is. */
+export async function setSeedLabels(id: Seed['id'], labels: string[], signal?: AbortSignal): Promise<Seed> {
+  return (await request<{ seed: Seed }>(`/api/seeds/${encodeURIComponent(String(id))}/labels`, {
+    method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ labels }), signal,
+  })).seed;
+}
+
+/** Every label in use, with how many seeds carry it. */
+export async function listLabels(signal?: AbortSignal): Promise<LabelCount[]> {
+  return (await request<LabelList>('/api/labels', { signal })).labels;
+}
+
+/** Lists the seeds carrying a label, newest first (the first 500, and how many there are). */
+export function listSeedsWithLabel(label: string, signal?: AbortSignal): Promise<SeedList> {
+  return request<SeedList>(`/api/seeds?${new URLSearchParams({ label })}`, { signal });
 }

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { displayUrl, formatAgo, formatCountdown, formatDelay, formatDuration, formatTook, plural } from './format.ts';
+import { displayUrl, formatAgo, formatCountdown, formatDelay, formatDuration, formatTook, plural, seedCountText } from './format.ts';
 
 const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
 const at = (offsetMs: number): string => new Date(NOW + offsetMs).toISOString();
@@ -10,6 +10,11 @@ describe('format', () => {
     assert.equal(plural(1, 'result'), '1 result');
     assert.equal(plural(0, 'result'), '0 results');
     assert.equal(plural(1234, 'page'), '1,234 pages');
+  });
+  test('the seed count says when the list shows only the newest of them', () => {
+    assert.equal(seedCountText(3, 3, false), '3 seeds');
+    assert.equal(seedCountText(500, 12_000, false), '12,000 seeds, the newest 500 shown (a label finds the others)');
+    assert.equal(seedCountText(500, 10_000, true), '10,000 seeds, the newest 500 shown');
   });
   test('formatDelay shows seconds with one decimal, as in "1.0 s · Crawl-delay"', () => {
     assert.equal(formatDelay(1000), '1.0 s');

@@ -12,6 +12,16 @@ export function plural(n: number, one: string, many = `${one}s`): string {
   return `${formatCount(n)} ${n === 1 ? one : many}`;
 }
 
+/**
+ * The Seeds list's count: "3 seeds", or "12,000 seeds, the newest 500 shown (a label finds the others)"
+ * when the list holds one page of them (GET /api/seeds answers 500 at most).
+ */
+export function seedCountText(shown: number, total: number, filtered: boolean): string {
+  const count = plural(total, 'seed');
+  if (shown >= total) return count;
+  return `${count}, the newest ${formatCount(shown)} shown${filtered ? '' : ' (a label finds the others)'}`;
+}
+
 /** Formats a delay in milliseconds as seconds with one decimal ("1.0 s"), or ms below 100 ms. */
 export function formatDelay(ms: number): string {
   if (ms < 100) return `${Math.round(ms)} ms`;

@@ -12,7 +12,7 @@ import { ResultItem } from './result-item.tsx';
 const result: SearchResult = {
   url: 'https://site.example/wombat', title: 'Wombats', host: 'site.example',
   snippet: [{ text: 'The ', match: false }, { text: 'wombat', match: true }, { text: ' digs.', match: false }],
-  score: 1, fetchedAt: '2026-12-01T10:00:00.000Z', stored: true,
+  score: 1, fetchedAt: '2026-12-01T10:00:00.000Z', stored: true, labels: [], fileType: 'html', page: null,
 };
 const render = (r: SearchResult) =>
   renderToStaticMarkup(createElement(ResultItem, { result: r, moreHref: '/?q=site%3Asite.example', storedHref: '/stored?url=x' }));

@@ -1,6 +1,7 @@
 import type { SearchResult, SnippetPiece } from '../api.ts';
 import { displayUrl, formatDate, formatDateTime } from '../format.ts';
 import { Link } from './link.tsx';
+import { ResultMarks } from './result-marks.tsx';
 
 /** Text pieces as React text: matched words in `<mark>`, everything else plain. Crawled text is never markup. */
 export function MarkedText({ pieces }: { pieces: readonly SnippetPiece[] }) {
@@ -51,6 +52,7 @@ export function ResultItem({ result, moreHref, storedHref }: ResultItemProps) {
           fetched <time dateTime={result.fetchedAt} title={formatDateTime(result.fetchedAt)}>{formatDate(result.fetchedAt)}</time>
         </span>
       </p>
+      <ResultMarks result={result} />
       {result.snippet.length > 0 ? <Snippet pieces={result.snippet} /> : null}
       <p className="result-more">
         {result.stored ? (

@@ -3,6 +3,7 @@ import type { FormEvent } from 'react';
 import { addSeed, ApiError } from '../api.ts';
 import type { Scope, Seed } from '../api.ts';
 import { parseDepth } from '../seed-input.ts';
+import { labelList } from '../label-input.ts';
 
 /** Depth and scope chosen in the seed form; the bulk form uses the same choice. */
 export interface SeedOptions {
@@ -18,15 +19,19 @@ export interface SeedFormProps {
   options: SeedOptions;
   onOptionsChange: (options: SeedOptions) => void;
   onAdded: (seed: Seed, created: boolean) => void;
+  /** A page to add, as the bookmarklet opens it (`/seeds?add=URL&title=T`): filled in, waiting for one click. */
+  prefill?: { url: string; title: string };
 }
 
 /**
  * The "Add a seed" form: URL, depth and scope. A refusal from the API is shown next to the URL field
  * (role=alert, linked with aria-describedby); on success the field clears and keeps focus for the next URL.
  */
-export function SeedForm({ options, onOptionsChange, onAdded }: SeedFormProps) {
+export function SeedForm({ options, onOptionsChange, onAdded, prefill }: SeedFormProps) {
   const id = useId();
-  const [url, setUrl] = useState('');
+  const [url, setUrl] = useState(prefill?.url ?? '');
+  const [labels, setLabels] = useState('');
+  const title = prefill !== undefined && prefill.url === url ? prefill.title.trim() : '';
   const [urlError, setUrlError] = useState<string | null>(null);
   const [depthError, setDepthError] = useState<string | null>(null);
   const [message, setMessage] = useState<string | null>(null);
@@ -47,8 +52,9 @@ export function SeedForm({ options, onOptionsChange, onAdded }: SeedFormProps) {
     setDepthError(null);
     setPending(true);
     try {
-      const { seed, created } = await addSeed({ url: url.trim(), depth, scope: options.scope });
+      const { seed, created } = await addSeed({ url: url.trim(), depth, scope: options.scope, labels: labelList(labels), ...(title !== '' ? { title } : {}) });
       setUrl('');
+      setLabels('');
       setUrlError(null);
       setMessage(created ? `Added ${seed.url}. Crawling starts shortly.` : `${seed.url} was already a seed; it was updated and will be crawled again.`);
       onAdded(seed, created);
@@ -66,6 +72,11 @@ export function SeedForm({ options, onOptionsChange, onAdded }: SeedFormProps) {
   return (
     <form className="seed-form card" onSubmit={(event) => void handleSubmit(event)} noValidate aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Add a seed</h2>
+      {prefill !== undefined ? (
+        <p className="notice info prefill-note">
+          Add the page you were on{title !== '' ? <>: <strong>{title}</strong></> : null}? Check it and press Add seed.
+        </p>
+      ) : null}
       <div className="field field-url">
         <label htmlFor={`${id}-url`}>URL</label>
         <input
@@ -143,8 +154,15 @@ export function SeedForm({ options, onOptionsChange, onAdded }: SeedFormProps) {
           </p>
         </div>
       </div>
+      <div className="field">
+        <label htmlFor={`${id}-labels`}>Labels</label>
+        <input id={`${id}-labels`} type="text" name="labels" value={labels} placeholder="reading, rust" onChange={(event) => setLabels(event.target.value)} aria-describedby={`${id}-labels-hint`} />
+        <p id={`${id}-labels-hint`} className="hint">
+          Optional, comma-separated; search them with label:NAME.
+        </p>
+      </div>
       <div className="form-actions">
-        <button type="submit" className="button primary" disabled={pending}>
+        <button type="submit" className="button primary" disabled={pending} autoFocus={prefill !== undefined}>
           Add seed
         </button>
         <p role="status" className="form-status">

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Seed } from '../api.ts';
 import { formatAgo, formatCount, formatCountdown, formatDateTime, plural } from '../format.ts';
+import { LabelEditor } from './label-editor.tsx';
 
 const SCOPE_TEXT: Record<Seed['scope'], string> = { path: 'this path', host: 'host', domain: 'domain', any: 'any' };
 
@@ -10,7 +11,7 @@ const SCOPE_TEXT: Record<Seed['scope'], string> = { path: 'this path', host: 'ho
  * first, in the row): scrolling sideways when a little narrow, and one card per seed on a phone (CSS).
  * The explicit table roles keep it a table for screen readers when CSS changes its display.
  */
-export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId }: {
+export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId, onLabelsChanged }: {
   seeds: Seed[];
   now: number;
   /** Submits the seed again, so that everything it found is checked for changes. */
@@ -19,6 +20,8 @@ export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId }: {
   onRemove: (seed: Seed) => void;
   /** The seed whose request is on its way (its buttons are disabled meanwhile). */
   pendingId: Seed['id'] | null;
+  /** A seed's labels were changed in its row (LabelEditor). */
+  onLabelsChanged?: () => void;
 }) {
   /** The seed whose removal is being confirmed, if any. */
   const [confirming, setConfirming] = useState<Seed['id'] | null>(null);
@@ -33,6 +36,7 @@ export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId }: {
             <th scope="col" role="columnheader">URL</th>
             <th scope="col" role="columnheader" className="num">Depth</th>
             <th scope="col" role="columnheader">Scope</th>
+            <th scope="col" role="columnheader">Labels</th>
             <th scope="col" role="columnheader" className="num">Found</th>
             <th scope="col" role="columnheader" className="num">Fetched</th>
             <th scope="col" role="columnheader" className="num">Queued</th>
@@ -52,6 +56,10 @@ export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId }: {
               </th>
               <td role="cell" className="num" data-label="Depth">{seed.depth}</td>
               <td role="cell" data-label="Scope">{SCOPE_TEXT[seed.scope] ?? seed.scope}</td>
+              <td role="cell" data-label="Labels">
+                {seed.title ? <span className="cell-note seed-title">{seed.title}</span> : null}
+                <LabelEditor seed={seed} onChanged={() => onLabelsChanged?.()} />
+              </td>
               <td role="cell" className="num" data-label="Found">{formatCount(seed.found)}</td>
               <td role="cell" className="num" data-label="Fetched">{formatCount(seed.fetched)}</td>
               <td role="cell" className="num" data-label="Queued">{formatCount(seed.queued)}</td>

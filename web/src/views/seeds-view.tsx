@@ -1,23 +1,36 @@
-import { useCallback, useRef, useState } from 'react';
-import { addSeed, listSeeds, removeSeed } from '../api.ts';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { addSeed, listSeeds, listSeedsWithLabel, removeSeed } from '../api.ts';
 import type { Seed } from '../api.ts';
 import { BulkSeedForm } from '../components/bulk-seed-form.tsx';
 import { SeedForm } from '../components/seed-form.tsx';
 import type { SeedOptions } from '../components/seed-form.tsx';
 import { SeedTable } from '../components/seed-table.tsx';
-import { plural } from '../format.ts';
+import { seedCountText } from '../format.ts';
 import { parseDepth } from '../seed-input.ts';
 import { usePoll } from '../use-poll.ts';
 import { useTitle } from '../use-title.ts';
+import { href, navigate, useLocation } from '../router.ts';
+import { ImportPanel } from '../components/import-panel.tsx';
+import { BookmarkletLink } from '../components/bookmarklet-link.tsx';
+import { LabelFilter } from '../components/label-filter.tsx';
 
 const REFRESH_MS = 2000;
 
-/** The Seeds view (`/seeds`): add one seed or several, and watch every seed's progress (refreshed every 2 s). */
+/**
+ * The Seeds view (`/seeds`): add one seed or several, import bookmarks, and watch every seed's progress
+ * (refreshed every 2 s). `?add=URL&title=T` (what the bookmarklet opens) fills the form for one click;
+ * `?label=NAME` shows only that label's seeds.
+ */
 export function SeedsView() {
   useTitle('Seeds');
-  const [options, setOptions] = useState<SeedOptions>({ depth: '2', scope: 'host' });
-  const seeds = usePoll(useCallback((signal: AbortSignal) => listSeeds(signal), []), REFRESH_MS);
+  const location = useLocation();
+  const addUrl = location.params.get('add');
+  const label = location.params.get('label') ?? '';
+  const prefill = addUrl === null ? undefined : { url: addUrl, title: location.params.get('title') ?? '' };
+  const [options, setOptions] = useState<SeedOptions>({ depth: addUrl === null ? '2' : '0', scope: 'host' });
+  const seeds = usePoll(useCallback((signal: AbortSignal) => (label === '' ? listSeeds(signal) : listSeedsWithLabel(label, signal)), [label]), REFRESH_MS);
   const refresh = seeds.refresh;
+  useEffect(() => refresh(), [label, refresh]); // a new label filter shows its seeds at once, not at the next poll
   const [again, setAgain] = useState<{ text: string; failed: boolean } | null>(null);
   const [pendingId, setPendingId] = useState<Seed['id'] | null>(null);
   /** Where focus goes once a removed seed's row (and the button that had focus) is gone. */
@@ -59,15 +72,27 @@ export function SeedsView() {
       </h1>
       <p className="lede">Seeds are where crawling starts. Lantern fetches each one and follows its links up to the depth you choose.</p>
       <div className="seed-forms">
-        <SeedForm options={options} onOptionsChange={setOptions} onAdded={refresh} />
+        <SeedForm
+          key={addUrl ?? ''}
+          options={options}
+          onOptionsChange={setOptions}
+          prefill={prefill}
+          onAdded={() => {
+            refresh();
+            if (prefill !== undefined) navigate(href('/seeds', { label }), { replace: true });
+          }}
+        />
         <BulkSeedForm depth={parseDepth(options.depth)} scope={options.scope} onAdded={refresh} />
       </div>
+      <ImportPanel onImported={refresh} />
+      <BookmarkletLink />
 
       <div className="section-head">
         <h2 id="seed-list-heading" ref={listHeading} tabIndex={-1}>
           Seed list
         </h2>
-        {seeds.data !== null ? <span className="muted">{plural(seeds.data.length, 'seed')}</span> : null}
+        {seeds.data !== null ? <span className="muted">{seedCountText(seeds.data.seeds.length, seeds.data.total, label !== '')}</span> : null}
+        <LabelFilter value={label} onChange={(next) => navigate(href('/seeds', { label: next }), { replace: true })} />
         {seeds.failing ? (
           <span className="live-status failing" role="status">
             reconnecting…
@@ -87,10 +112,10 @@ export function SeedsView() {
         ) : (
           <p className="muted">Loading…</p>
         )
-      ) : seeds.data.length === 0 ? (
+      ) : seeds.data.seeds.length === 0 ? (
         <p className="empty">No seeds yet. Add a URL above to start crawling.</p>
       ) : (
-        <SeedTable seeds={seeds.data} now={Date.now()} onCrawlAgain={(seed) => void crawlAgain(seed)} onRemove={(seed) => void remove(seed)} pendingId={pendingId} />
+        <SeedTable seeds={seeds.data.seeds} now={Date.now()} onCrawlAgain={(seed) => void crawlAgain(seed)} onRemove={(seed) => void remove(seed)} pendingId={pendingId} onLabelsChanged={refresh} />
       )}
     </section>
   );

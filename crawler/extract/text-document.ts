@@ -1,0 +1,118 @@
+/**
+ * Plain-text and Markdown documents as pages: the text decoded by its charset, a title (Markdown: its
+ * first `#` heading; plain text: its first line), Markdown headings, and Markdown's links followed like
+ * a page's. Markdown is shown as the words a reader sees (link targets, emphasis marks and fences left
+ * out), never as markup. Robots directives come from X-Robots-Tag only. Pure.
+ */
+import { createHash } from 'node:crypto';
+import { decodeBody, looksBinary } from '../fetch/charset.ts';
+import { checkUrl } from '../frontier/url.ts';
+import { parseRobotsDirectives } from './robots-directives.ts';
+import { productToken } from '../politeness/robots.ts';
+import type { ParsedPage } from '../coordination/protocol.ts';
+
+const TITLE_MAX = 300;
+const HEADINGS_MAX = 50;
+const TEXT_MAX = 200_000;
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+/** What a processed document needs to know of its response. */
+export interface DocumentInput {
+  url: string;
+  body: Buffer;
+  contentType: string | undefined;
+  /** One header line per '\n'. */
+  xRobotsTag: string | undefined;
+  userAgent: string;
+  allowPrivate: boolean;
+  maxLinks: number;
+}
+
+/** The robots directives of a non-HTML document: X-Robots-Tag lines only. */
+export function headerDirectives(xRobotsTag: string | undefined, userAgent: string) {
+  return parseRobotsDirectives({ metaRobots: [], metaForToken: [], headerValues: xRobotsTag ? xRobotsTag.split('\n') : [] }, productToken(userAgent));
+}
+
+/** A document's content hash, as HTML pages have it (title and text). */
+export function contentHash(title: string, text: string): string {
+  return createHash('sha256').update(title).update('\0').update(text).digest('hex').slice(0, 32);
+}
+
+function oneLine(text: string, max: number): string {
+  return Array.from(text.replace(/\s+/g, ' ').trim()).slice(0, max).join('');
+}
+
+/** Markdown inline syntax reduced to the words a reader sees. */
+function readable(line: string): string {
+  return line
+    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+    .replace(/<(https?:\/\/[^>\s]+)>/g, '$1')
+    .replace(/(\*\*|__|\*|_|`+|~~)(?=\S)([^*_`~\n]+?)\1/g, '$2');
+}
+
+/** Turns a plain-text or Markdown body into a page; null for binary data served as text. */
+export function processTextDocument(input: DocumentInput, kind: 'text' | 'markdown'): ParsedPage | null {
+  if (looksBinary(input.body)) return null;
+  const raw = decodeBody(input.body, input.contentType).text.replace(CONTROL, '').replace(/\r\n?/g, '\n');
+  const directives = headerDirectives(input.xRobotsTag, input.userAgent);
+  const lines = raw.split('\n');
+  const headings: string[] = [];
+  let title = '';
+  let text = '';
+  const links: string[] = [];
+  if (kind === 'markdown') {
+    const seen = new Set<string>();
+    let fenced = false;
+    const out: string[] = [];
+    for (const line of lines) {
+      if (/^\s*(```|~~~)/.test(line)) {
+        fenced = !fenced;
+        continue;
+      }
+      const heading = fenced ? null : /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+      if (heading) {
+        const words = oneLine(readable(heading[2]), TITLE_MAX);
+        if (heading[1].length === 1 && title === '') title = words;
+        if (heading[1].length <= 3 && headings.length < HEADINGS_MAX && words !== '') headings.push(words);
+        out.push(words);
+        continue;
+      }
+      if (!fenced && !directives.nofollow) {
+        for (const m of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|<(https?:\/\/[^>\s]+)>/g)) {
+          if (links.length >= input.maxLinks) break;
+          const checked = checkUrl(m[1] ?? m[2], { allowPrivate: input.allowPrivate }, input.url);
+          if (checked.ok && !seen.has(checked.url)) {
+            seen.add(checked.url);
+            links.push(checked.url);
+          }
+        }
+      }
+      out.push(fenced ? line : readable(line.replace(/^\s{0,3}>\s?/, '')));
+    }
+    text = out.join('\n');
+    if (title === '') title = headings[0] ?? '';
+  } else {
+    text = raw;
+  }
+  text = text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+  if (text.length > TEXT_MAX) text = text.slice(0, TEXT_MAX);
+  if (title === '') title = oneLine(lines.find((l) => l.trim() !== '') ?? '', 120);
+  return {
+    finalUrl: input.url,
+    fileType: kind,
+    pageStarts: null,
+    title,
+    description: '',
+    headings,
+    text,
+    lang: null,
+    canonical: null,
+    links,
+    noindex: directives.noindex,
+    nofollow: directives.nofollow,
+    noarchive: directives.noarchive,
+    nosnippet: directives.nosnippet,
+    contentHash: contentHash(title, text),
+  };
+}

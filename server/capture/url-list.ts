@@ -1,0 +1,108 @@
+/**
+ * Plain lists of bookmarks: one URL per line (optionally followed by a title; blank lines and lines
+ * starting with "#" are skipped), or a CSV file (RFC 4180: quoted fields, doubled quotes, line breaks
+ * inside quotes) whose header names a URL column ("url", "href", "link", "address", "uri"), with
+ * optional title ("title", "name"), folder ("folder", "path") and labels ("labels", "tags", split on
+ * ",", ";" or "|") columns, as Pocket, Raindrop and spreadsheets write them. Pure.
+ */
+import type { BookmarkEntry } from './bookmark-entry.ts';
+
+const URL_COLUMNS = new Set(['url', 'href', 'link', 'address', 'uri']);
+const TITLE_COLUMNS = new Set(['title', 'name']);
+const FOLDER_COLUMNS = new Set(['folder', 'path']);
+const LABEL_COLUMNS = new Set(['labels', 'tags', 'label', 'tag']);
+
+/** One CSV record: its fields and the line it starts on. */
+interface CsvRecord { line: number; fields: string[] }
+
+/** Splits CSV text into records (RFC 4180, also accepting bare LF line ends). */
+export function parseCsv(text: string): CsvRecord[] {
+  const records: CsvRecord[] = [];
+  let fields: string[] = [];
+  let field = '';
+  let quoted = false;
+  let line = 1;
+  let start = 1;
+  let any = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (quoted) {
+      if (c === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else quoted = false;
+      } else {
+        if (c === '\n') line++;
+        field += c;
+      }
+      continue;
+    }
+    if (c === '"' && field === '') {
+      quoted = true;
+      any = true;
+    } else if (c === ',') {
+      fields.push(field);
+      field = '';
+      any = true;
+    } else if (c === '\n' || c === '\r') {
+      if (c === '\r' && text[i + 1] === '\n') i++;
+      fields.push(field);
+      if (any || field !== '') records.push({ line: start, fields });
+      fields = [];
+      field = '';
+      any = false;
+      line++;
+      start = line;
+    } else {
+      field += c;
+      any = true;
+    }
+  }
+  fields.push(field);
+  if (any || field !== '') records.push({ line: start, fields });
+  return records;
+}
+
+/** The column indexes of a CSV header, or undefined when it names no URL column. */
+function csvColumns(header: string[]): { url: number; title: number; folder: number; labels: number } | undefined {
+  const names = header.map((h) => h.trim().toLowerCase().replace(/^\ufeff/, ''));
+  const find = (set: Set<string>) => names.findIndex((n) => set.has(n));
+  const url = find(URL_COLUMNS);
+  if (url === -1) return undefined;
+  return { url, title: find(TITLE_COLUMNS), folder: find(FOLDER_COLUMNS), labels: find(LABEL_COLUMNS) };
+}
+
+/** True when the first non-blank line of `text` is a CSV header naming a URL column. */
+export function looksLikeCsv(text: string): boolean {
+  const first = /^[^\S\n]*(\S[^\n]*)/m.exec(text.slice(0, 4096));
+  if (first === null || !first[1].includes(',')) return false;
+  return csvColumns(parseCsv(first[1])[0]?.fields ?? []) !== undefined;
+}
+
+/** The bookmarks of a CSV file with a header (see the file comment); rows without a URL field are kept, to be refused as missing. */
+export function parseCsvBookmarks(text: string): BookmarkEntry[] {
+  const records = parseCsv(text);
+  const columns = csvColumns(records[0]?.fields ?? []);
+  if (columns === undefined) return [];
+  const at = (r: CsvRecord, i: number): string => (i === -1 ? '' : (r.fields[i] ?? '').trim());
+  return records.slice(1).map((r) => {
+    const folder = at(r, columns.folder).split('/').map((f) => f.trim()).filter((f) => f !== '');
+    const labels = at(r, columns.labels).split(/[,;|]/).map((t) => t.trim()).filter((t) => t !== '');
+    return { line: r.line, url: at(r, columns.url), title: at(r, columns.title), folder, labelNames: [...folder, ...labels] };
+  });
+}
+
+/** The bookmarks of a plain list: one URL per line, anything after the first space its title. */
+export function parseUrlLines(text: string): BookmarkEntry[] {
+  const out: BookmarkEntry[] = [];
+  text.split(/\r\n|\n|\r/).forEach((raw, index) => {
+    const line = raw.replace(/^\ufeff/, '').trim();
+    if (line === '' || line.startsWith('#')) return;
+    const space = line.search(/\s/);
+    const url = space === -1 ? line : line.slice(0, space);
+    const title = space === -1 ? '' : line.slice(space).trim();
+    out.push({ line: index + 1, url, title, folder: [], labelNames: [] });
+  });
+  return out;
+}

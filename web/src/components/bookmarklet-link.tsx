@@ -1,0 +1,28 @@
+import { useEffect, useRef } from 'react';
+
+/**
+ * The "Add to Lantern" bookmarklet: dragged to the bookmarks bar, it opens this Lantern's Seeds view in a
+ * new tab with the current page's address and title filled in (`/seeds?add=…&title=…`). It never adds
+ * anything itself: the person confirms with "Add seed". React refuses javascript: URLs in JSX, so the
+ * link's href is set on the element directly; clicking it here does nothing.
+ */
+export function bookmarkletCode(origin: string): string {
+  const target = JSON.stringify(`${origin}/seeds?add=`);
+  return `javascript:(()=>{window.open(${target}+encodeURIComponent(location.href)+'&title='+encodeURIComponent(document.title),'_blank')})()`;
+}
+
+/** The bookmarklet link with its instructions. */
+export function BookmarkletLink() {
+  const ref = useRef<HTMLAnchorElement>(null);
+  useEffect(() => {
+    ref.current?.setAttribute('href', bookmarkletCode(window.location.origin));
+  }, []);
+  return (
+    <p className="bookmarklet-row">
+      <a ref={ref} className="bookmarklet button" onClick={(event) => event.preventDefault()} title="Drag this to your bookmarks bar">
+        Add to Lantern
+      </a>{' '}
+      <span className="hint">Drag this to your bookmarks bar; on any page, click it to open this form with the page filled in, then confirm.</span>
+    </p>
+  );
+}
