@@ -167,7 +167,7 @@ class InstantWorkers implements PrimaryTransport<WorkerHandle> {
 function answer(job: FetchJob): FetchResult {
   const now = clock();
   return {
-    jobId: job.jobId, startedAt: now, endedAt: now, status: job.kind === 'robots' ? 404 : 200, contentType: 'application/pdf',
+    jobId: job.jobId, startedAt: now, endedAt: now, status: job.kind === 'robots' ? 404 : 200, contentType: 'application/octet-stream',
     etag: null, lastModified: null, retryAfterMs: null, location: null, locationRefusal: null, robotsBody: null, page: null, error: null,
   };
 }

@@ -10,10 +10,11 @@ import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { openDatabase } from '../../db/open.ts';
 import { seedQueries } from '../../db/seeds.ts';
+import { seedLabelQueries } from '../../db/seed-labels.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { Coordinator } from './coordinator.ts';
 import { ROBOTS_CACHE_MS } from '../politeness/robots.ts';
-import { RETIRE_CHUNK, URL_CHUNK } from '../frontier/seed-lifecycle.ts';
+import { RETIRE_CHUNK, SEED_CHUNK, URL_CHUNK } from '../frontier/seed-lifecycle.ts';
 import { WINDOW } from '../frontier/frontier-window.ts';
 import { frontierQueries } from '../../db/frontier.ts';
 import { pageQueries } from '../../db/pages.ts';
@@ -289,6 +290,50 @@ describe('coordinator', () => {
     restarted.flush(10_110);
     assert.equal(queued(), total + 1, 'the rest with the next batch');
     assert.equal(restarted.snapshot(10_110, 1).domains[0].queued, total + 2, 'every one counted (and robots.txt)');
+  });
+
+  test('an import of 10,000 bookmarks on 20 hosts is queued a chunk per batch and goes through the windows: each URL counted, handed out once', () => {
+    const hosts = Array.from({ length: 20 }, (_, k) => `https://site${k}.example`);
+    const bookmarks = Array.from({ length: 10_000 }, (_, i) => {
+      const origin = hosts[i % hosts.length];
+      return { url: `${origin}/page/${i}`, origin, title: `Page ${i}`, folder: 'Bookmarks bar / Topic', labels: ['topic'] };
+    });
+    const outcome = seedLabelQueries(db).importSeeds(bookmarks, { depth: 0, scope: 'host' }, 10_050);
+    assert.equal(outcome.created.length, 10_000);
+    coordinator.syncSeeds(10_050);
+    const queuedRows = () => (db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE state = 'queued'`).get() as { n: number }).n;
+    assert.equal(queuedRows(), 1 + SEED_CHUNK, 'the first chunk at once (and the first seed)');
+    const perBatch: number[] = [];
+    for (let t = 10_051; coordinator.hasWrites() && perBatch.length < 1000; t++) {
+      const before = queuedRows();
+      coordinator.flush(t);
+      perBatch.push(queuedRows() - before);
+    }
+    assert.deepEqual(perBatch, Array(10_000 / SEED_CHUNK - 1).fill(SEED_CHUNK), 'the rest a chunk per batch');
+    assert.equal(queuedRows(), 10_001, 'every bookmark queued in the database (and the first seed)');
+    const inMemory = () => Math.max(...hosts.map((o) => coordinator.scheduler.host(o).queue.length));
+    assert.ok(inMemory() <= WINDOW.size, `a window per host in memory, not its 500 URLs (${inMemory()})`);
+    const domains = coordinator.snapshot(10_050, 1).domains;
+    for (const o of hosts) assert.equal(domains.find((d) => d.origin === o)?.queued, 500 + 1, `${o}: its 500 bookmarks and robots.txt counted`);
+
+    const handedOut = new Map<string, number>();
+    let t = 10_100;
+    let maxWindow = 0;
+    for (let round = 0; round < 1000 && queuedRows() > 0; round++) {
+      const jobs: FetchJob[] = [];
+      for (let job = coordinator.dispatch(t); job; job = coordinator.dispatch(t)) jobs.push(job);
+      for (const job of jobs) {
+        if (job.kind === 'page') handedOut.set(job.url, (handedOut.get(job.url) ?? 0) + 1);
+        coordinator.onResult(result(job.jobId, job.kind === 'robots' ? { status: 404 } : { status: 200, contentType: 'application/octet-stream' }), t + 1);
+      }
+      coordinator.flush(t + 1);
+      maxWindow = Math.max(maxWindow, inMemory());
+      t += DELAY_MS + 2;
+    }
+    assert.equal(queuedRows(), 0, 'the whole import was crawled');
+    assert.equal(handedOut.size, 10_001, 'every URL handed out');
+    assert.deepEqual([...handedOut.values()].filter((n) => n !== 1), [], 'none twice');
+    assert.ok(maxWindow <= WINDOW.size, `the windows stayed at most ${WINDOW.size} jobs (${maxWindow})`);
   });
 
   test('a sitemap not yet read when the primary dies is read after the restart; one already read is not read again', () => {
