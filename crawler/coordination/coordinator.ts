@@ -97,7 +97,7 @@ export class Coordinator {
   /**
    * Reads seeds users added, changed or removed, and acts on them (see SeedLifecycle.sync), in one
    * transaction: an import of 10,000 bookmarks is not 10,000 commits (measured: 14 s, see
-   * docs/benchmarks.md), and its first SEED_CHUNK seeds are queued in it, the rest a chunk per urgent
+   * docs/benchmarks.md), and its first SEED_CHUNK seeds are queued in it, the rest a chunk per
    * batch, so that no other host waits long. Should it fail, the primary restarts and a new one reads the
    * seeds afresh.
    */

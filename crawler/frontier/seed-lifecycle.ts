@@ -15,14 +15,15 @@ export const RETIRE_CHUNK = 500;
  * that a seed of 100,000 URLs never holds the primary (and every other host's dispatch) in one long
  * statement: a row costs about 75 µs of CPU to delete from the frontier and its indexes at 1,000,000
  * URLs on a busy 2-core machine (`npm run bench:frontier`, docs/benchmarks.md). The batches holding
- * chunks are urgent: they are stored after the next result, between two dispatches, not a flush
- * interval later.
+ * chunks are not urgent: a chunk rides each flush (PRIMARY_TIMING.flushMs apart). Urgent, they were
+ * flushed after every result, one dispatch per chunk: removing 100,000 URLs took 18 s during which other
+ * hosts got 512 jobs instead of about 40,000 (bench:frontier, fake workers answering at once).
  */
 export const URL_CHUNK = 200;
 
 /**
  * Seeds new or submitted again taken in per batch: an import of 10,000 bookmarks (50,000 at most) is
- * read at once into the SeedBook, but its URLs are queued a chunk at once and a chunk per urgent batch
+ * read at once into the SeedBook, but its URLs are queued a chunk at once and a chunk per batch
  * after, not in one step of the primary's thread (measured on the loaded 2-core machine: 10,000 seeds in
  * one step took 0.5 s of CPU, 1.4 s of wall time, while no other host was dispatched; a chunk of 200 new
  * hosts' seeds took 30-50 ms, so a chunk is 100).
@@ -125,7 +126,6 @@ export class SeedLifecycle {
    * follow-up twice: a seed's URL queued already is not queued again.)
    */
   private takeInLater(seeds: readonly SeedInfo[], from: number, recrawl: boolean): void {
-    this.p.writes.markUrgent();
     this.p.writes.push((now) => {
       const later: AfterQueue = { place: (row) => this.requeued.push(row), sitemaps: (seed) => this.sitemapsOf.push(seed), count: (origin) => this.added.push(origin) };
       const to = Math.min(seeds.length, from + SEED_CHUNK);
@@ -200,7 +200,6 @@ export class SeedLifecycle {
    * stops if the seed was submitted again meanwhile (the URLs left are its own again).
    */
   private dropUrls(seedId: number): void {
-    this.p.writes.markUrgent();
     this.p.writes.push(() => {
       if (!this.p.seedsDb.isRemoved(seedId)) return;
       const rows = this.p.frontier.dropSeedChunk(seedId, URL_CHUNK);
@@ -249,7 +248,6 @@ export class SeedLifecycle {
 
   /** Queues the next chunk of a seed's crawl again in the next batch (unless the seed was removed meanwhile), and so on. */
   private requeueLater(s: SeedInfo, from: RequeueCursor): void {
-    this.p.writes.markUrgent();
     this.p.writes.push(() => {
       if (!this.p.seeds.get(s.id)) return;
       const { rows, next } = this.requeueChunk(s, from);
