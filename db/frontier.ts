@@ -26,6 +26,18 @@ export interface FrontierRow {
 const ROW = `id, url, origin, seed_id AS seedId, depth, attempts, next_attempt_at AS nextAttemptAt, redirects,
   finished_at IS NOT NULL AS finishedBefore`;
 
+/** A URL deleted with its removed seed, as the crawler primary's window accounts for it. */
+export interface DroppedUrl {
+  id: number;
+  origin: string;
+  state: string;
+  nextAttemptAt: number;
+}
+
+/** The states a finished URL can be in; a seed crawled again queues its URLs in these, one state after another. */
+export const FINISHED_STATES = ['done', 'failed', 'skipped'] as const;
+export type FinishedState = (typeof FINISHED_STATES)[number];
+
 /** Prepared statements for the URL frontier, created once per connection (the crawler primary's). */
 export function frontierQueries(db: Database) {
   const insert = db.prepare(
@@ -33,7 +45,16 @@ export function frontierQueries(db: Database) {
      ON CONFLICT (url) DO NOTHING RETURNING ${ROW}`,
   );
   const seenAgain = db.prepare(`UPDATE frontier SET inlinks = inlinks + 1 WHERE url = ?`);
-  const pending = db.prepare(`SELECT ${ROW} FROM frontier WHERE state IN ('queued', 'leased') ORDER BY id`);
+  // A host's queue order is (next_attempt_at, id) over its queued rows (index frontier_queue, migration 0016).
+  // Reading on from a position takes two seeks: the rest of its next_attempt_at, then what comes after it
+  // (a row value `(next_attempt_at, id) > (?, ?)` would seek on next_attempt_at alone and scan the rest).
+  const queuedSameAt = db.prepare(
+    `SELECT ${ROW} FROM frontier WHERE origin = ? AND state = 'queued' AND next_attempt_at = ? AND id > ? ORDER BY id LIMIT ?`,
+  );
+  const queuedLaterAt = db.prepare(
+    `SELECT ${ROW} FROM frontier WHERE origin = ? AND state = 'queued' AND next_attempt_at > ? ORDER BY next_attempt_at, id LIMIT ?`,
+  );
+  const queuedOfOrigin = db.prepare(`SELECT COUNT(*) FROM frontier WHERE origin = ? AND state = 'queued'`).pluck();
   const returnLeases = db.prepare(`UPDATE frontier SET state = 'queued', lease_owner = NULL, leased_at = NULL WHERE state = 'leased'`);
   const lease = db.prepare(`UPDATE frontier SET state = 'leased', lease_owner = ?, leased_at = ? WHERE id = ?`);
   const unlease = db.prepare(`UPDATE frontier SET state = 'queued', lease_owner = NULL, leased_at = NULL WHERE id = ? AND state = 'leased'`);
@@ -57,10 +78,16 @@ export function frontierQueries(db: Database) {
   const requeue = db.prepare(
     `UPDATE frontier SET ${queuedAgain}, depth = ?, seed_id = ? WHERE url = ? AND ${finished} RETURNING ${ROW}`,
   );
-  const requeueOfSeed = db.prepare(
-    `UPDATE frontier SET ${queuedAgain} WHERE seed_id = ? AND depth <= ? AND ${finished} RETURNING ${ROW}`,
+  // One chunk of a seed's finished URLs of one state, in id order from a cursor (index frontier_seed_state).
+  const requeueChunkOfSeed = db.prepare(
+    `UPDATE frontier SET ${queuedAgain} WHERE id IN (
+       SELECT id FROM frontier WHERE seed_id = ? AND state = ? AND id > ? AND depth <= ? ORDER BY id LIMIT ?
+     ) RETURNING ${ROW}`,
   );
   const requeueById = db.prepare(`UPDATE frontier SET ${queuedAgain} WHERE id = ? AND ${finished} RETURNING ${ROW}`);
+  const finishedOfSeed = db.prepare(
+    `SELECT 1 FROM frontier WHERE seed_id = ? AND ${finished} AND depth <= ? LIMIT 1`,
+  ).pluck();
   const byUrl = db.prepare(`SELECT ${ROW}, state FROM frontier WHERE url = ?`);
   const seedCrawls = db.prepare(
     `SELECT s.id AS seedId, f.finished_at AS lastFetchedAt,
@@ -68,8 +95,10 @@ export function frontierQueries(db: Database) {
      FROM seeds s LEFT JOIN frontier f ON f.url = s.url`,
   );
   const counts = db.prepare(`SELECT origin, state, COUNT(*) AS n FROM frontier GROUP BY origin, state`);
-  const seedOrigins = db.prepare(`SELECT origin, COUNT(*) AS n FROM frontier WHERE seed_id = ? GROUP BY origin`);
-  const dropOfSeed = db.prepare(`DELETE FROM frontier WHERE seed_id = ?`);
+  const dropChunkOfSeed = db.prepare(
+    `DELETE FROM frontier WHERE id IN (SELECT id FROM frontier WHERE seed_id = ? LIMIT ?)
+     RETURNING id, origin, state, next_attempt_at AS nextAttemptAt`,
+  );
 
   return {
     /** Adds a URL if it is new (returning its row); a known URL just gains an inlink. */
@@ -82,9 +111,18 @@ export function frontierQueries(db: Database) {
     touchUrl(url: string): boolean {
       return seenAgain.run(url).changes > 0;
     },
-    /** Every URL still to do, including those leased by a crawler run that died. */
-    pendingUrls(): FrontierRow[] {
-      return pending.all() as FrontierRow[];
+    /**
+     * A host's queued URLs that come after (`nextAttemptAt`, `id`) in its queue order (due at once first in
+     * the order found, then retries by next_attempt_at), at most `limit`: the crawler primary's window reads on.
+     */
+    queuedAfter(origin: string, nextAttemptAt: number, id: number, limit: number): FrontierRow[] {
+      const rows = nextAttemptAt < 0 ? [] : queuedSameAt.all(origin, nextAttemptAt, id, limit) as FrontierRow[]; // from the start: one seek
+      if (rows.length < limit) for (const row of queuedLaterAt.all(origin, nextAttemptAt, limit - rows.length) as FrontierRow[]) rows.push(row);
+      return rows;
+    },
+    /** How many queued URLs one host has. */
+    queuedCount(origin: string): number {
+      return queuedOfOrigin.get(origin) as number;
     },
     /** Puts every leased URL back in the queue (at start: their worker or primary is gone). */
     returnAllLeases(): number {
@@ -126,11 +164,17 @@ export function frontierQueries(db: Database) {
       return requeue.get(depth, seedId, url) as FrontierRow | undefined;
     },
     /**
-     * Queues again every finished URL that `seedId` found at most `maxDepth` links from it (a re-submitted
-     * seed is a request to refresh what it found), returning their rows. Failed URLs get fresh attempts.
+     * Queues again up to `limit` finished URLs in `state` that `seedId` found at most `maxDepth` links from
+     * it (a re-submitted seed is a request to refresh what it found), those with an id after `afterId`, in
+     * id order; returns their rows. Failed URLs get fresh attempts. A seed of 100,000 URLs is queued again
+     * chunk by chunk (crawler/frontier/seed-lifecycle.ts), never in one long statement.
      */
-    requeueSeed(seedId: number, maxDepth: number): FrontierRow[] {
-      return requeueOfSeed.all(seedId, maxDepth) as FrontierRow[];
+    requeueSeedChunk(seedId: number, maxDepth: number, state: FinishedState, afterId: number, limit: number): FrontierRow[] {
+      return requeueChunkOfSeed.all(seedId, state, afterId, maxDepth, limit) as FrontierRow[];
+    },
+    /** Whether `seedId` has finished URLs at most `maxDepth` links from it (a crawl of it again has something to queue). */
+    hasFinishedUrls(seedId: number, maxDepth: number): boolean {
+      return finishedOfSeed.get(seedId, maxDepth) !== undefined;
     },
     /** Queues one finished URL again, keeping its seed and depth (a page due for its revisit); its row if it was finished. */
     requeueFinished(id: number): FrontierRow | undefined {
@@ -141,11 +185,12 @@ export function frontierQueries(db: Database) {
       return (seedCrawls.all() as Array<{ seedId: number; lastFetchedAt: number | null; pending: number }>)
         .map((r) => ({ seedId: r.seedId, lastFetchedAt: r.lastFetchedAt, pending: r.pending === 1 }));
     },
-    /** Deletes every URL of a removed seed (leased ones too: their results are dropped); returns how many per host. */
-    dropSeed(seedId: number): Array<{ origin: string; n: number }> {
-      const dropped = seedOrigins.all(seedId) as Array<{ origin: string; n: number }>;
-      dropOfSeed.run(seedId);
-      return dropped;
+    /**
+     * Deletes up to `limit` URLs of a removed seed (leased ones too: their results are dropped), returning
+     * them; a seed of 100,000 URLs goes chunk by chunk (crawler/frontier/seed-lifecycle.ts).
+     */
+    dropSeedChunk(seedId: number, limit: number): DroppedUrl[] {
+      return dropChunkOfSeed.all(seedId, limit) as DroppedUrl[];
     },
     /** One URL's row and state, if known. */
     urlByUrl(url: string): (FrontierRow & { state: string }) | undefined {
@@ -162,7 +207,7 @@ export function frontierQueries(db: Database) {
     urlCountsBySeedAndOrigin(): Array<{ seedId: number; origin: string; n: number }> {
       return seedOriginCounts.all() as Array<{ seedId: number; origin: string; n: number }>;
     },
-    /** URL counts by host and state (for /api/domains after a restart). */
+    /** URL counts by host and state, in one scan (at start: each host's queued URLs for its window). */
     countsByOrigin(): Array<{ origin: string; state: string; n: number }> {
       return counts.all() as Array<{ origin: string; state: string; n: number }>;
     },

@@ -82,7 +82,12 @@ export function seedQueries(db: Database) {
   const markRemoved = db.prepare(
     `UPDATE seeds SET removed_at = ?, updated_at = ? WHERE id = ? AND removed_at IS NULL RETURNING id, url`,
   );
-  const deleteRemoved = db.prepare(`DELETE FROM seeds WHERE id = ? AND removed_at IS NOT NULL`);
+  // Only once its URLs and its pages are gone, each removed chunk by chunk: deleting the row sooner would
+  // cascade the rest of its URLs away in one statement, and leave its pages without their seed.
+  const deleteRemoved = db.prepare(
+    `DELETE FROM seeds WHERE id = ? AND removed_at IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM frontier WHERE seed_id = seeds.id) AND NOT EXISTS (SELECT 1 FROM pages WHERE seed_id = seeds.id)`,
+  );
   const stillRemoved = db.prepare(`SELECT 1 FROM seeds WHERE id = ? AND removed_at IS NOT NULL`).pluck();
 
   return {
@@ -123,7 +128,10 @@ export function seedQueries(db: Database) {
     isRemoved(id: number): boolean {
       return stillRemoved.get(id) !== undefined;
     },
-    /** The crawler's last step of removing a seed: deletes its row, unless it was submitted again meanwhile. */
+    /**
+     * The crawler's last step of removing a seed: deletes its row once none of its URLs and pages is left,
+     * unless it was submitted again meanwhile.
+     */
     deleteRemovedSeed(id: number): void {
       deleteRemoved.run(id);
     },

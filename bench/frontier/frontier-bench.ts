@@ -1,34 +1,94 @@
 /**
  * `npm run bench:frontier`: what the frontier costs the crawler primary, part by part, each in a child
- * process of its own (so each heap figure is its own and one part's garbage does not slow the next).
- * Today's parts are the pure scheduler's (scheduler-parts.ts); the database-backed parts (primary RSS,
- * first dispatch after a restart, removal of a 100,000-URL seed) join PARTS as they are built: a part
- * is a name, a function run in the child that returns JSON, and a function that formats it as markdown.
+ * process of its own (so each heap and RSS figure is its own and one part's garbage does not slow the
+ * next). A part is a name and a function run in the child that returns JSON:
+ *  - the pure scheduler's parts (scheduler-parts.ts): generated jobs, no I/O;
+ *  - the database-backed parts (primary-parts.ts) on a generated database of 1,000,000 queued URLs over
+ *    10,000 hosts (frontier-db.ts, generated once per run, or kept with --reuse): a restart, and a crawl
+ *    through the real CrawlPrimary with instant fake workers, then the removal of a seed of 100,000 URLs;
+ *  - a real-cluster run at 1,000 loopback hosts (cluster-part.ts), politeness judged from the sites' logs.
  *
- * Options: --only <part,...> runs some parts; --no-write leaves docs/benchmarks.md alone.
+ * Options: see USAGE (parsed by util.parseArgs; an unknown option stops it with USAGE).
  */
 import { fork } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 import { machineInfo, writeSection } from '../crawl/benchmarks-doc.ts';
 import { runSchedulerWorkload, SCHEDULER_WORKLOADS, type SchedulerFigures } from './scheduler-parts.ts';
-import { formatSchedulerSection, FRONTIER_MARKERS } from './frontier-report.ts';
+import { formatFrontierSection, FRONTIER_MARKERS, type FrontierReport } from './frontier-report.ts';
+import { frontierDatabase, MILLION, type FrontierShape } from './frontier-db.ts';
+import { runCrawl, runRestart, type CrawlFigures, type RestartFigures } from './primary-parts.ts';
+import { runCluster, THOUSAND_SITES, type ClusterFigures, type ClusterShape } from './cluster-part.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DOC = path.join(HERE, '..', '..', 'docs', 'benchmarks.md');
 
-/** One part of the benchmark: runs in a child, returns JSON-able figures. */
+/** One part of the benchmark: runs in a child (given the generated database's file if it needs one), returns JSON-able figures. */
 interface Part {
   name: string;
-  run: () => unknown;
+  kind: 'scheduler' | 'restart' | 'crawl' | 'cluster';
+  run: (db: string) => unknown;
 }
 
-const PARTS: Part[] = Object.entries(SCHEDULER_WORKLOADS).map(([name, w]) => ({ name, run: () => runSchedulerWorkload(w) }));
+/** How big the database-backed and cluster parts are: the issue's figures, or a quick try of the same code. */
+interface Size {
+  db: FrontierShape;
+  crawl: { workers: number; warmupSeconds: number; seconds: number; removeSeed: number };
+  cluster: ClusterShape;
+}
 
-function runInChild(name: string): Promise<unknown> {
+const SIZES: Record<'full' | 'small', Size> = {
+  // The crawl part's length: long enough for thousands of dispatches and several refills of every busy host.
+  full: { db: MILLION, crawl: { workers: 4, warmupSeconds: 5, seconds: 20, removeSeed: MILLION.seeds }, cluster: THOUSAND_SITES },
+  small: {
+    db: { hosts: 1000, urlsPerHost: 100, seeds: 10 },
+    crawl: { workers: 2, warmupSeconds: 1, seconds: 3, removeSeed: 10 },
+    cluster: { sites: 50, pagesPerSite: 3, delayMs: 1000, workers: 2 },
+  },
+};
+
+function parts(size: Size): Part[] {
+  return [
+    ...Object.entries(SCHEDULER_WORKLOADS).map(([name, w]): Part => ({ name, kind: 'scheduler', run: () => runSchedulerWorkload(w) })),
+    { name: 'primary-restart', kind: 'restart', run: (db) => runRestart(db, size.db) },
+    { name: 'primary-crawl', kind: 'crawl', run: (db) => runCrawl(db, size.db, size.crawl) },
+    { name: 'cluster-1000', kind: 'cluster', run: () => runCluster(size.cluster) },
+  ];
+}
+
+const PART_NAMES = parts(SIZES.full).map((p) => p.name);
+
+const USAGE = `Options: --only=<part,...> runs some parts (${PART_NAMES.join(', ')}), --reuse keeps the generated
+database of 1,000,000 URLs for the next run and uses the one kept (${os.tmpdir()}/lantern-frontier-bench-*), --small tries
+the same code at 1,000 hosts x 100 URLs and 50 sites (never written), --no-write prints only (docs/benchmarks.md is
+rewritten only by a full run).`;
+
+interface Options { only: string[] | undefined; reuse: boolean; small: boolean; write: boolean; child: string | undefined; db: string }
+
+function options(): Options {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      options: {
+        only: { type: 'string' }, reuse: { type: 'boolean', default: false }, small: { type: 'boolean', default: false },
+        'no-write': { type: 'boolean', default: false }, child: { type: 'string' }, db: { type: 'string', default: '' },
+      },
+    }));
+  } catch (err) {
+    if (err instanceof TypeError) throw new Error(`frontier-bench: ${err.message}\n${USAGE}`); // ERR_PARSE_ARGS_*
+    throw err;
+  }
+  const only = values.only?.split(',');
+  const unknown = only?.filter((n) => !PART_NAMES.includes(n)) ?? [];
+  if (unknown.length > 0) throw new Error(`frontier-bench: --only names unknown parts (${unknown.join(', ')})\n${USAGE}`);
+  return { only, reuse: values.reuse, small: values.small, write: !values['no-write'] && !values.small, child: values.child, db: values.db };
+}
+
+function runInChild(name: string, db: string, small: boolean): Promise<unknown> {
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), ['--child', name], {
+    const child = fork(fileURLToPath(import.meta.url), ['--child', name, '--db', db, ...(small ? ['--small'] : [])], {
       execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=4096'],
     });
     let result: unknown;
@@ -43,34 +103,67 @@ function runInChild(name: string): Promise<unknown> {
 
 const ms = (x: number) => (x < 0.01 ? `${(x * 1000).toFixed(2)} µs` : `${x.toFixed(3)} ms`);
 
+/** One line per part, as it finishes. */
+function summary(part: Part, f: unknown): string {
+  switch (part.kind) {
+    case 'scheduler': {
+      const s = f as SchedulerFigures;
+      return `${s.label}: add ${s.queued.toLocaleString('en')} jobs ${s.addMs.toFixed(0)} ms (CPU ${s.addCpuMs.toFixed(0)} ms); next() p50 ${ms(s.next.p50)}, p99 ${ms(s.next.p99)}, max ${ms(s.next.max)} over ${s.dispatches.toLocaleString('en')}; complete() p99 ${ms(s.complete.p99)}; heap: jobs ${s.jobsHeapMiB.toFixed(0)} MiB + scheduler ${s.schedulerHeapMiB.toFixed(0)} MiB`;
+    }
+    case 'restart': {
+      const r = f as RestartFigures;
+      return `restart at ${r.queued.toLocaleString('en')} queued: first dispatch ${r.totalMs.toFixed(0)} ms after opening the database (start ${r.startMs.toFixed(0)} ms); RSS ${r.rssMiB.toFixed(0)} MiB`;
+    }
+    case 'crawl': {
+      const c = f as CrawlFigures;
+      return `crawl: ${c.dispatches.toLocaleString('en')} dispatches (${c.dispatchesPerSec.toFixed(0)}/s); dispatch CPU p50 ${ms(c.cpu.p50)} p99 ${ms(c.cpu.p99)} (decision p99 ${ms(c.decisionCpu.p99)}, lease commit p99 ${ms(c.commitCpu.p99)}); wall p99 ${ms(c.wall.p99)}; RSS max ${c.rssMaxMiB.toFixed(0)} MiB; removal of ${c.removal.urls.toLocaleString('en')} URLs ${(c.removal.totalMs / 1000).toFixed(1)} s, longest flush ${c.removal.longestStepMs.toFixed(1)} ms (CPU ${c.removal.longestStepCpuMs.toFixed(1)} ms)`;
+    }
+    case 'cluster': {
+      const c = f as ClusterFigures;
+      return `cluster: ${c.sites} sites, ${c.pages} pages in ${(c.crawlMs / 1000).toFixed(0)} s; violations ${c.violations}; efficiency ${c.efficiency.toFixed(2)} (per host median ${c.perHostEfficiency.p50.toFixed(2)}); primary RSS peak ${c.primaryPeakRssMiB.toFixed(0)} MiB`;
+    }
+  }
+}
+
 async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  if (args[0] === '--child') {
-    const part = PARTS.find((p) => p.name === args[1]);
-    if (!part) throw new Error(`frontier-bench: no part named ${args[1]}`);
-    process.send!(part.run(), () => process.exit(0));
+  const opts = options();
+  const size = SIZES[opts.small ? 'small' : 'full'];
+  const PARTS = parts(size);
+  if (opts.child !== undefined) {
+    const part = PARTS.find((p) => p.name === opts.child);
+    if (!part) throw new Error(`frontier-bench: no part named ${opts.child}`);
+    const figures = await part.run(opts.db);
+    process.send!(figures as object, () => process.exit(0));
     return;
   }
-  const onlyArg = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
-  const only = onlyArg?.split(',');
-  const unknown = only?.filter((n) => !PARTS.some((p) => p.name === n)) ?? [];
-  if (unknown.length > 0) throw new Error(`frontier-bench: --only names unknown parts (${unknown.join(', ')}); the parts are ${PARTS.map((p) => p.name).join(', ')}`);
   const m = machineInfo();
   const started = new Date();
   const loadAtStart = os.loadavg()[0];
   console.log(`frontier-bench: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node}`);
-  const figures: SchedulerFigures[] = [];
-  for (const part of PARTS) {
-    if (only && !only.includes(part.name)) continue;
-    console.log(`frontier-bench: ${part.name} ...`);
-    const f = (await runInChild(part.name)) as SchedulerFigures;
-    figures.push(f);
-    console.log(`  ${f.label}: add ${f.queued.toLocaleString('en')} jobs ${f.addMs.toFixed(0)} ms (CPU ${f.addCpuMs.toFixed(0)} ms); next() p50 ${ms(f.next.p50)}, p99 ${ms(f.next.p99)}, max ${ms(f.next.max)} over ${f.dispatches.toLocaleString('en')}; complete() p99 ${ms(f.complete.p99)}; heap: jobs ${f.jobsHeapMiB.toFixed(0)} MiB + scheduler ${f.schedulerHeapMiB.toFixed(0)} MiB`);
+  const chosen = PARTS.filter((p) => !opts.only || opts.only.includes(p.name));
+  let db = '';
+  let generatedMs = 0;
+  if (chosen.some((p) => p.kind === 'restart' || p.kind === 'crawl')) {
+    console.log(`frontier-bench: the database of ${(size.db.hosts * size.db.urlsPerHost).toLocaleString('en')} queued URLs over ${size.db.hosts.toLocaleString('en')} hosts ...`);
+    ({ file: db, generatedMs } = frontierDatabase(size.db, { reuse: opts.reuse }));
+    console.log(`  ${generatedMs > 0 ? `generated in ${(generatedMs / 1000).toFixed(0)} s` : 'kept from an earlier run (--reuse)'}: ${db}`);
   }
-  const section = formatSchedulerSection({ date: started, machine: m, loadAtStart, loadAtEnd: os.loadavg()[0], figures });
+  const report: FrontierReport = { date: started, machine: m, loadAtStart, loadAtEnd: 0, scheduler: [], loads: {} };
+  for (const part of chosen) {
+    console.log(`frontier-bench: ${part.name} ... (1-minute load average ${os.loadavg()[0].toFixed(1)})`);
+    report.loads[part.name] = os.loadavg()[0];
+    const f = await runInChild(part.name, db, opts.small);
+    console.log(`  ${summary(part, f)}`);
+    if (part.kind === 'scheduler') report.scheduler.push(f as SchedulerFigures);
+    else if (part.kind === 'restart') report.restart = f as RestartFigures;
+    else if (part.kind === 'crawl') report.crawl = f as CrawlFigures;
+    else report.cluster = f as ClusterFigures;
+  }
+  report.loadAtEnd = os.loadavg()[0];
+  const section = formatFrontierSection(report);
   console.log(`\n${section}`);
-  if (args.includes('--no-write') || only) {
-    console.log('frontier-bench: docs/benchmarks.md not written (--no-write or --only)');
+  if (!opts.write || opts.only) {
+    console.log('frontier-bench: docs/benchmarks.md not written (--no-write, --small or --only)');
     return;
   }
   writeSection(DOC, FRONTIER_MARKERS, section);

@@ -76,7 +76,8 @@ function rng(seed: number): () => number {
   };
 }
 
-function percentiles(xs: Float64Array): Percentiles {
+/** p50, p99, max and mean of a sample (nearest rank). */
+export function percentiles(xs: Float64Array): Percentiles {
   const sorted = Float64Array.from(xs).sort();
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   let sum = 0;

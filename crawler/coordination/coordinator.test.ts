@@ -10,10 +10,13 @@ import path from 'node:path';
 import type { Database } from 'better-sqlite3';
 import { openDatabase } from '../../db/open.ts';
 import { seedQueries } from '../../db/seeds.ts';
+import { seedLabelQueries } from '../../db/seed-labels.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { Coordinator } from './coordinator.ts';
 import { ROBOTS_CACHE_MS } from '../politeness/robots.ts';
-import { RETIRE_CHUNK } from '../frontier/seed-lifecycle.ts';
+import { RETIRE_CHUNK, SEED_CHUNK, URL_CHUNK } from '../frontier/seed-lifecycle.ts';
+import { WINDOW } from '../frontier/frontier-window.ts';
+import { frontierQueries } from '../../db/frontier.ts';
 import { pageQueries } from '../../db/pages.ts';
 import { makePage } from '../../test-support/test-corpus.ts';
 import type { FetchJob, FetchResult, ParsedPage } from './protocol.ts';
@@ -215,6 +218,123 @@ describe('coordinator', () => {
     const searchable = (db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
     assert.equal(searchable, 20, 'the chunks stopped');
     assert.equal((db.prepare('SELECT COUNT(*) AS n FROM seeds WHERE removed_at IS NULL').get() as { n: number }).n, 1, 'the seed stays');
+  });
+
+  test('Domains, /api/status and Seeds count every queued URL, though only a window of them is in memory', () => {
+    const links = Array.from({ length: 3 * WINDOW.size }, (_, i) => `${ORIGIN}/l${i}`);
+    const seed = pastRobots(10_000);
+    coordinator.onResult(result(seed.jobId, { status: 200, page: page(links) }), 10_120);
+    coordinator.flush(10_120);
+    assert.ok(coordinator.scheduler.host(ORIGIN).queue.length <= WINDOW.size, 'the scheduler holds a window');
+    const counts = (t: number) => {
+      const { status, domains } = coordinator.snapshot(t, 1);
+      return { header: status.queued, row: domains[0].queued, seeds: seedQueries(db).listSeeds()[0].queued };
+    };
+    assert.deepEqual(counts(10_120), { header: links.length, row: links.length, seeds: links.length });
+    const a = coordinator.dispatch(10_220)!;
+    assert.deepEqual(counts(10_221), { header: links.length, row: links.length, seeds: links.length }, 'one in flight is still queued');
+    coordinator.onResult(result(a.jobId, { status: 200, page: page([]) }), 10_230);
+    coordinator.flush(10_230);
+    assert.deepEqual(counts(10_231), { header: links.length - 1, row: links.length - 1, seeds: links.length - 1 });
+  });
+
+  test('a removed seed\'s URLs are deleted a chunk per batch while other hosts are still dispatched between the batches', () => {
+    const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
+    const other = 'https://other.example';
+    const otherSeed = seedQueries(db).upsertSeed({ url: `${other}/`, origin: other, depth: 2, scope: 'host' }, 10_001).seed.id;
+    const frontier = frontierQueries(db);
+    const total = 2 * URL_CHUNK + 5;
+    db.transaction(() => {
+      for (let i = 0; i < total; i++) frontier.addUrl({ url: `${ORIGIN}/p/${i}`, origin: ORIGIN, seedId: id, depth: 1, redirects: 0 }, 10_000);
+      for (let i = 0; i < 10; i++) frontier.addUrl({ url: `${other}/p/${i}`, origin: other, seedId: otherSeed, depth: 1, redirects: 0 }, 10_000);
+    })();
+    const restarted = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS) }), 'run-2');
+    restarted.start(10_000);
+    assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
+    restarted.syncSeeds(10_050);
+    const left = () => (db.prepare('SELECT COUNT(*) AS n FROM frontier WHERE seed_id = ?').get(id) as { n: number }).n;
+    const perBatch: number[] = [];
+    let t = 10_100;
+    while (restarted.hasWrites() && perBatch.length < 10) {
+      const before = left();
+      restarted.flush(t);
+      perBatch.push(before - left());
+      const job = restarted.dispatch(t); // the other host goes on between the batches
+      if (job) restarted.onResult(result(job.jobId, job.kind === 'robots' ? { status: 404 } : { status: 200, page: page([]) }), t + 1);
+      t += 2 * DELAY_MS;
+    }
+    assert.deepEqual(perBatch.slice(0, 3), [URL_CHUNK, URL_CHUNK, total + 1 - 2 * URL_CHUNK], 'a chunk per batch (its own URL and the 2,005 it found)');
+    assert.equal(left(), 0);
+    assert.equal((db.prepare('SELECT COUNT(*) AS n FROM seeds WHERE id = ?').get(id) as { n: number }).n, 0, 'its row goes last');
+    const row = (origin: string) => restarted.snapshot(t, 1).domains.find((d) => d.origin === origin)!;
+    assert.equal(row(ORIGIN).queued, 0, 'the host of the removed seed has nothing queued');
+    assert.ok(row(other).fetched >= 1, 'the other host was crawled meanwhile');
+  });
+
+  test('a seed crawled again queues its URLs again a chunk at once and a chunk per batch after', () => {
+    const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
+    const frontier = frontierQueries(db);
+    const total = URL_CHUNK + 20;
+    db.transaction(() => {
+      db.prepare(`UPDATE frontier SET state = 'done', finished_at = 10_000`).run();
+      for (let i = 0; i < total; i++) {
+        const row = frontier.addUrl({ url: `${ORIGIN}/p/${i}`, origin: ORIGIN, seedId: id, depth: 1, redirects: 0 }, 10_000)!;
+        frontier.finishUrl(row.id, 'done', null, 10_000);
+      }
+    })();
+    const queued = () => (db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE state = 'queued'`).get() as { n: number }).n;
+    const restarted = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS) }), 'run-2');
+    restarted.start(10_050); // the whole crawl done
+    seedQueries(db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 2, scope: 'host' }, 10_100); // submitted again
+    restarted.syncSeeds(10_100);
+    assert.equal(queued(), 1 + URL_CHUNK, 'the seed and a first chunk at once');
+    restarted.flush(10_110);
+    assert.equal(queued(), total + 1, 'the rest with the next batch');
+    assert.equal(restarted.snapshot(10_110, 1).domains[0].queued, total + 2, 'every one counted (and robots.txt)');
+  });
+
+  test('an import of 10,000 bookmarks on 20 hosts is queued a chunk per batch and goes through the windows: each URL counted, handed out once', () => {
+    const hosts = Array.from({ length: 20 }, (_, k) => `https://site${k}.example`);
+    const bookmarks = Array.from({ length: 10_000 }, (_, i) => {
+      const origin = hosts[i % hosts.length];
+      return { url: `${origin}/page/${i}`, origin, title: `Page ${i}`, folder: 'Bookmarks bar / Topic', labels: ['topic'] };
+    });
+    const outcome = seedLabelQueries(db).importSeeds(bookmarks, { depth: 0, scope: 'host' }, 10_050);
+    assert.equal(outcome.created.length, 10_000);
+    coordinator.syncSeeds(10_050);
+    const queuedRows = () => (db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE state = 'queued'`).get() as { n: number }).n;
+    assert.equal(queuedRows(), 1 + SEED_CHUNK, 'the first chunk at once (and the first seed)');
+    const perBatch: number[] = [];
+    for (let t = 10_051; coordinator.hasWrites() && perBatch.length < 1000; t++) {
+      const before = queuedRows();
+      coordinator.flush(t);
+      perBatch.push(queuedRows() - before);
+    }
+    assert.deepEqual(perBatch, Array(10_000 / SEED_CHUNK - 1).fill(SEED_CHUNK), 'the rest a chunk per batch');
+    assert.equal(queuedRows(), 10_001, 'every bookmark queued in the database (and the first seed)');
+    const inMemory = () => Math.max(...hosts.map((o) => coordinator.scheduler.host(o).queue.length));
+    assert.ok(inMemory() <= WINDOW.size, `a window per host in memory, not its 500 URLs (${inMemory()})`);
+    const domains = coordinator.snapshot(10_050, 1).domains;
+    for (const o of hosts) assert.equal(domains.find((d) => d.origin === o)?.queued, 500 + 1, `${o}: its 500 bookmarks and robots.txt counted`);
+
+    const handedOut = new Map<string, number>();
+    let t = 10_100;
+    let maxWindow = 0;
+    for (let round = 0; round < 1000 && queuedRows() > 0; round++) {
+      const jobs: FetchJob[] = [];
+      for (let job = coordinator.dispatch(t); job; job = coordinator.dispatch(t)) jobs.push(job);
+      for (const job of jobs) {
+        if (job.kind === 'page') handedOut.set(job.url, (handedOut.get(job.url) ?? 0) + 1);
+        coordinator.onResult(result(job.jobId, job.kind === 'robots' ? { status: 404 } : { status: 200, contentType: 'application/octet-stream' }), t + 1);
+      }
+      coordinator.flush(t + 1);
+      maxWindow = Math.max(maxWindow, inMemory());
+      t += DELAY_MS + 2;
+    }
+    assert.equal(queuedRows(), 0, 'the whole import was crawled');
+    assert.equal(handedOut.size, 10_001, 'every URL handed out');
+    assert.deepEqual([...handedOut.values()].filter((n) => n !== 1), [], 'none twice');
+    assert.ok(maxWindow <= WINDOW.size, `the windows stayed at most ${WINDOW.size} jobs (${maxWindow})`);
   });
 
   test('a sitemap not yet read when the primary dies is read after the restart; one already read is not read again', () => {

@@ -22,6 +22,7 @@ import { WriteBatch } from './write-batch.ts';
 import { SeedBook } from '../frontier/seed-book.ts';
 import { SeedLifecycle } from '../frontier/seed-lifecycle.ts';
 import { RevisitBook } from '../frontier/revisit-book.ts';
+import { FrontierWindow } from '../frontier/frontier-window.ts';
 import type { CrawlJob } from '../frontier/crawl-job.ts';
 import type { CrawlStatus, DomainInfo, FetchJob, FetchResult, RequestLogEntry } from './protocol.ts';
 
@@ -34,6 +35,7 @@ export { MAX_REDIRECTS } from '../frontier/admission.ts';
  * limits of url-traps.ts (CRAWL_LIMITS); what is taken on enters the frontier through link-intake.ts,
  * which keeps the per-host URL budget (CRAWL_MAX_URLS_PER_HOST) and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED). Seeds added, submitted again, due for
  * their refresh or removed are handled by seed-lifecycle.ts; a job whose seed was removed is dropped.
+ * The frontier stays in SQLite: the scheduler holds a window of each host's queue (frontier-window.ts).
  * Writes are queued (write-batch.ts) and applied by `flush()` in one transaction. Time comes in as arguments.
  */
 export class Coordinator {
@@ -55,6 +57,7 @@ export class Coordinator {
   private readonly seedLife: SeedLifecycle;
   /** Each page's revisit interval: what a periodic refresh asks for (frontier/revisit.ts). */
   private readonly revisits: RevisitBook;
+  private readonly window: FrontierWindow;
   private pagesStored = 0;
   private nextJobId = 1;
 
@@ -73,9 +76,13 @@ export class Coordinator {
       maxUrlsPerHost: config.crawlMaxUrlsPerHost, maxHostsPerSeed: config.crawlMaxHostsPerSeed, seedUrl: (id) => this.seeds.get(id)?.url,
     });
     this.revisits = new RevisitBook(db, this.frontier, { refreshMs: config.crawlRefreshMs, maxMs: config.crawlRevisitMaxMs });
+    this.window = new FrontierWindow({
+      scheduler: this.scheduler, isLive: (seedId) => this.seeds.get(seedId) !== undefined, hostSeen: (origin) => this.hosts.host(origin),
+      source: { ...this.frontier, inOneRead: (read) => db.transaction(read)() },
+    });
     this.seedLife = new SeedLifecycle({
       seeds: this.seeds, seedsDb: seedQueries(db), frontier: this.frontier, pages: this.pages, writes: this.writes,
-      budget: this.intake.budget, hostBudget: this.intake.hostBudget, seedHosts, refreshMs: config.crawlRefreshMs,
+      budget: this.intake.budget, hostBudget: this.intake.hostBudget, seedHosts, refreshMs: config.crawlRefreshMs, window: this.window,
       schedule: (row, now) => this.schedule(row, now),
       readSitemaps: (seed) => this.queueSitemaps(seed.origin, this.hosts.sitemapsOf(seed.origin), 0, seed.id),
       compactSearchIndexStep: searchIndexCompaction(db).compactSearchIndexStep,
@@ -90,19 +97,25 @@ export class Coordinator {
     });
   }
 
-  /** Loads what a previous run left: leases go back to the queue, host clocks and robots rules are restored. */
+  /**
+   * Loads what a previous run left: leases go back to the queue, host clocks and robots rules are restored,
+   * seeds read, and each host with queued URLs gets its first window (not the whole frontier).
+   */
   start(now: number): void {
     this.frontier.returnAllLeases();
-    this.intake.load();
+    const counts = this.frontier.countsByOrigin(); // URLs per host and state: the window's queued counts
+    this.intake.load(); // the URL budget per host and the host budget per seed, in one scan
     this.hosts.restore(now);
-    for (const row of this.frontier.pendingUrls()) this.schedule(row, now);
     this.syncSeeds(now, false);
+    this.window.load(counts.filter((c) => c.state === 'queued'));
   }
 
   /**
    * Reads seeds users added, changed or removed, and acts on them (see SeedLifecycle.sync), in one
-   * transaction: an import of 10,000 bookmarks is one commit, not 10,000 (measured: 14 s → see
-   * docs/benchmarks.md). Should it fail, the primary restarts and a new one reads the seeds afresh.
+   * transaction: an import of 10,000 bookmarks is not 10,000 commits (measured: 14 s, see
+   * docs/benchmarks.md), and its first SEED_CHUNK seeds are queued in it, the rest a chunk per
+   * batch, so that no other host waits long. Should it fail, the primary restarts and a new one reads the
+   * seeds afresh.
    */
   syncSeeds(now: number, recrawl = true): void {
     this.syncInTransaction(now, recrawl);
@@ -113,13 +126,10 @@ export class Coordinator {
     return this.seedLife.refresh(now);
   }
 
+  /** A row committed as queued: into its host's window, or waiting beyond it in the database. */
   private schedule(row: FrontierRow, _now: number): void {
     this.hosts.host(row.origin); // a host seen for the first time gets its row and its robots.txt job
-    this.scheduler.add(row.origin, {
-      notBefore: row.nextAttemptAt, kind: 'page', url: row.url, frontierId: row.id, seedId: row.seedId,
-      depth: row.depth, attempts: row.attempts, redirects: row.redirects, forOrigin: row.origin, hops: 0,
-      refetch: row.finishedBefore === 1,
-    });
+    this.window.arrived(row);
   }
 
   /**
@@ -132,7 +142,9 @@ export class Coordinator {
       const d = this.scheduler.next(now);
       if (!d) return undefined;
       const { job, origin } = d;
-      if (job.kind !== 'robots' && !this.seeds.get(job.seedId)) {
+      const live = job.kind === 'robots' || this.seeds.get(job.seedId) !== undefined;
+      if (job.kind === 'page') this.window.taken(origin, job, live);
+      if (!live) {
         // Its seed was removed: dropped without contacting the host.
         this.scheduler.complete(origin, -Infinity);
         if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
@@ -142,7 +154,7 @@ export class Coordinator {
         const verdict = this.hosts.robotsVerdict(origin, job.url, now);
         if (verdict === 'expired') {
           this.scheduler.complete(origin, -Infinity);
-          this.scheduler.add(origin, job);
+          this.requeue(origin, job);
           this.hosts.needRobots(origin, 0);
           continue;
         }
@@ -165,7 +177,7 @@ export class Coordinator {
       } catch (err) {
         // The database refused the write (full disk): the job was not handed out; it goes back untouched.
         this.scheduler.complete(origin, -Infinity);
-        this.scheduler.add(origin, job, job.kind === 'robots');
+        this.requeue(origin, job);
         throw err;
       }
       const jobId = this.nextJobId++;
@@ -177,6 +189,12 @@ export class Coordinator {
       if (validators) out.validators = validators; // a page or robots.txt stored before: asked for conditionally
       return out;
     }
+  }
+
+  /** A job just taken goes back to its queue unchanged (it was not handed out after all). */
+  private requeue(origin: string, job: CrawlJob): void {
+    if (job.kind === 'page') this.window.putBack(origin, job);
+    else this.scheduler.add(origin, job, job.kind === 'robots');
   }
 
   /**
@@ -192,13 +210,23 @@ export class Coordinator {
     this.scheduler.complete(origin, now + this.scheduler.effectiveDelay(origin).ms);
     this.hosts.noteAbandoned(origin, now);
     const attempts = job.attempts + 1;
+    if (job.kind === 'page' && !this.seeds.get(job.seedId)) {
+      // Its seed was removed: not tried again, but its row goes back to the queue (deleted with its seed's, or its own again should the seed come back).
+      this.window.droppedInFlight(origin, job);
+      this.writes.push(() => this.frontier.returnLease(job.frontierId));
+      return;
+    }
     if (job.kind !== 'robots' && attempts >= BACKOFF.maxAttempts) {
       if (job.kind === 'page') this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', reason, now));
       else this.hosts.sitemapDone(job.url);
       return;
     }
+    if (job.kind === 'page') {
+      this.window.retry(origin, { ...job, attempts, notBefore: now });
+      this.writes.push(() => this.frontier.retryUrl(job.frontierId, attempts, now, reason));
+      return;
+    }
     this.scheduler.add(origin, { ...job, attempts, notBefore: now }, job.kind === 'robots');
-    if (job.kind === 'page') this.writes.push(() => this.frontier.retryUrl(job.frontierId, attempts, now, reason));
   }
 
   /** Every job in flight goes back to the queue (the crawl is stopping); a sitemap's stored row stays for the next start. */
@@ -238,7 +266,7 @@ export class Coordinator {
       const attempts = job.attempts + 1;
       if (outcome.retry && attempts < BACKOFF.maxAttempts) {
         const at = Math.max(until ?? 0, now + retryDelayMs(attempts));
-        this.scheduler.add(origin, { ...job, attempts, notBefore: at });
+        this.window.retry(origin, { ...job, attempts, notBefore: at });
         this.writes.push(() => this.frontier.retryUrl(job.frontierId, attempts, at, outcome.message));
       } else {
         this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', outcome.message, now));
@@ -348,7 +376,8 @@ export class Coordinator {
 
   /** Marks the queued writes urgent (see takeUrgent) if `urls`, found on `origin`, lead to a host with nothing queued. */
   private noteUrgency(urls: readonly string[], origin: string): void {
-    if (urls.some((url) => !this.scheduler.hasQueued(url.startsWith(`${origin}/`) ? origin : new URL(url).origin))) this.writes.markUrgent();
+    const idle = (host: string) => !this.scheduler.hasQueued(host) && this.window.waiting(host) === 0;
+    if (urls.some((url) => idle(url.startsWith(`${origin}/`) ? origin : new URL(url).origin))) this.writes.markUrgent();
   }
 
   /** The limits of admission: CRAWL_LIMITS with the configured per-host URL budget. */
@@ -378,17 +407,20 @@ export class Coordinator {
     return this.writes.takeUrgent();
   }
 
-  /** Whether writes are waiting for `flush()`. */
+  /** Whether writes (or refills of hosts' windows, which wait for the next flush) are waiting for `flush()`. */
   hasWrites(): boolean {
-    return this.writes.pending;
+    return this.writes.pending || this.window.needsFlush;
   }
 
   /**
-   * Applies the queued writes in one transaction at `now` (pages are stamped with it) and schedules the URLs
-   * they discovered; returns pages stored or retired.
+   * Applies the queued writes in one transaction at `now` (pages are stamped with it), schedules the URLs
+   * they discovered and refills the hosts' windows that ran low; returns pages stored or retired.
    */
   flush(now: number): number {
-    if (!this.writes.pending) return 0;
+    if (!this.writes.pending) {
+      this.window.committed(); // nothing to commit: everything written is, and windows may read on
+      return 0;
+    }
     try {
       this.writes.commit(now, () => this.intake.saveSeedHosts()); // the seeds' host counts, as the batch left them
     } catch (err) {
@@ -399,7 +431,8 @@ export class Coordinator {
       throw err;
     }
     for (const row of this.intake.commit()) this.schedule(row, now);
-    const changed = this.pagesStored + this.seedLife.committed();
+    const changed = this.pagesStored + this.seedLife.committed(now);
+    this.window.committed();
     this.pagesStored = 0;
     return changed;
   }
@@ -422,7 +455,7 @@ export class Coordinator {
   /** Crawl-wide figures and one row per host, for the server's /api/status and /api/domains. */
   snapshot(now: number, workers: number): { status: CrawlStatus; domains: DomainInfo[] } {
     while (this.fetchEnds.length > 0 && this.fetchEnds[0] < now - 60_000) this.fetchEnds.shift();
-    const domains: DomainInfo[] = this.hosts.describeAll(now);
+    const domains: DomainInfo[] = this.hosts.describeAll(now, (origin) => this.window.beyond(origin));
     // "Queued" means the same in the header as in the rows (waiting or being fetched), so they add up.
     const queued = domains.reduce((sum, d) => sum + d.queued, 0);
     return {

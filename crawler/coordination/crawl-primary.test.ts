@@ -100,7 +100,7 @@ describe('CrawlPrimary', () => {
   });
 
   /** A primary over `sites` (one seed each, depth 2), started, with its `workers` forked and ready. */
-  function start(opts: { sites: string[]; workers: number; slots: number; env?: Record<string, string> }) {
+  function start(opts: { sites: string[]; workers: number; slots: number; env?: Record<string, string>; clockSkew?: () => number }) {
     dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-crawl-primary-'));
     copyFileSync(path.join(template, DB_FILE), path.join(dir, DB_FILE));
     db = openDatabase(dir);
@@ -116,7 +116,8 @@ describe('CrawlPrimary', () => {
     const disk = { freeBytes: null as number | null, reads: 0 };
     const opened = db;
     const primary = new CrawlPrimary({
-      coordinator, config, settings: SETTINGS, slotsPerWorker: opts.slots, clock: time.clock, timers: time, transport, pid: 4242,
+      coordinator, config, settings: SETTINGS, slotsPerWorker: opts.slots, clock: opts.clockSkew ? () => time.now + opts.clockSkew!() : time.clock,
+      timers: time, transport, pid: 4242,
       readDisk: () => {
         disk.reads++;
         return { freeBytes: disk.freeBytes, dbBytes: databaseBytes(opened) };
@@ -363,6 +364,20 @@ describe('CrawlPrimary', () => {
     assert.deepEqual(p.transport.logs, ['crawler: crawling 1 seed(s) again, their last crawl being older than CRAWL_REFRESH']);
     assert.equal(p.transport.jobs().length, 3, 'the seed page is fetched again');
     assert.equal(p.job(`${a}/`).at, START + 2500, 'at the first check (every 500 ms, a quarter of CRAWL_REFRESH) after its crawl is 2 s old');
+  });
+
+  test('a snapshot that took long (thousands of hosts) spaces out the next ones: at most a tenth of the primary\'s time', () => {
+    let took = 0;
+    const p = start({ sites: [site('a')], workers: 1, slots: 4, clockSkew: () => took });
+    const snapshot = p.coordinator.snapshot.bind(p.coordinator);
+    p.coordinator.snapshot = (now, workers) => {
+      took += 300; // the primary's clock moves on while it describes every host
+      return snapshot(now, workers);
+    };
+    p.time.advanceTo(START + 3000);
+    assert.equal(p.transport.toServerOf('snapshot').length, 1, 'one snapshot of 300 ms: the next waits 3 s');
+    p.time.advanceTo(START + 3500);
+    assert.equal(p.transport.toServerOf('snapshot').length, 2);
   });
 
   test('an uncaught failure is reported as fatal: no more work, the server told, exit 1 once told or after 1 s', () => {

@@ -8,7 +8,8 @@
  *  - write-outage.ts: waits out a database that refuses writes, with the crawl paused;
  *  - disk-watch.ts: pauses the crawl while the disk or the database is past its budget;
  *  - worker-lifecycle.ts: workers from fork to exit, started when work is due, gone after a minute without.
- * Here: the workers' and the server's messages, the snapshot and refresh timers, and how it ends: a
+ * Here: the workers' and the server's messages, the snapshot and refresh timers (snapshots of thousands
+ * of hosts are spaced out by what they cost, PRIMARY_TIMING.snapshotShare), and how it ends: a
  * shutdown (no new work, a grace for fetches in flight, the rest returned to the queue, a last flush,
  * workers stopped, exit 0) or a fatal error (reported, exit 1; the server starts a new primary).
  */
@@ -58,6 +59,8 @@ export class CrawlPrimary<W extends WorkerHandle> {
   private readonly loop: DispatchLoop<W>;
   private readonly intervals: TimerHandle[] = [];
   private stopping = false;
+  /** No snapshot before this time (see sendSnapshot). */
+  private snapshotDueAt = -Infinity;
   /** Set during a shutdown's grace: called once no fetch is in flight. */
   private drained: (() => void) | null = null;
 
@@ -215,9 +218,13 @@ export class CrawlPrimary<W extends WorkerHandle> {
     if (this.drained && this.p.coordinator.inFlightCount() === 0) this.drained();
   }
 
+  /** Sends a snapshot, unless the last one took so long that this one must wait (PRIMARY_TIMING.snapshotShare). */
   private sendSnapshot(): void {
-    const snap = this.p.coordinator.snapshot(this.p.clock(), this.workers.pool.readyCount()); // workers loaded and ready to fetch
+    const start = this.p.clock();
+    if (start < this.snapshotDueAt) return;
+    const snap = this.p.coordinator.snapshot(start, this.workers.pool.readyCount()); // workers loaded and ready to fetch
     this.p.transport.toServer({ type: 'snapshot', ...snap, disk: this.disk.status() });
+    this.snapshotDueAt = start + (this.p.clock() - start) / PRIMARY_TIMING.snapshotShare;
   }
 
   private refresh(): void {

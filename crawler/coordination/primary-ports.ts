@@ -54,6 +54,11 @@ export const PRIMARY_TIMING = {
   flushMs: 50,
   /** How often the server gets a snapshot of the crawl (/api/status, /api/domains). */
   snapshotMs: 500,
+  /**
+   * The most of the primary's time snapshots may take: one that took long (thousands of hosts) makes the
+   * next ones wait (took / share), so that the crawl is not spent describing itself.
+   */
+  snapshotShare: 0.1,
   /** How long fetches in flight get to finish when the crawl stops. */
   shutdownGraceMs: 5_000,
   /** How long workers get to exit after SIGTERM before SIGKILL. */

@@ -399,13 +399,16 @@ export class HostBook {
     return this.rings.get(origin)?.list() ?? [];
   }
 
-  /** One /api/domains row per host, sorted by host. */
-  describeAll(now: number): DomainInfo[] {
+  /**
+   * One /api/domains row per host, sorted by host. `beyond(origin)`: the host's queued URLs that are not in
+   * the scheduler (the frontier's window holds only the next few; the rest wait in the database).
+   */
+  describeAll(now: number, beyond: (origin: string) => number = () => 0): DomainInfo[] {
     const domains: DomainInfo[] = [];
     for (const [origin, row] of this.rows) {
       const clock = this.scheduler.host(origin);
       domains.push(describeHost({
-        row, queued: clock.queue.length + clock.priority.length + clock.inFlight, inFlight: clock.inFlight, dueAt: this.scheduler.dueAt(origin),
+        row, queued: clock.queue.length + beyond(origin) + clock.priority.length + clock.inFlight, inFlight: clock.inFlight, dueAt: this.scheduler.dueAt(origin),
         delay: this.scheduler.delayReason(origin, now), robotsSkipped: this.robotsSkipped.get(origin) ?? 0, group: clock.group,
       }, now));
     }

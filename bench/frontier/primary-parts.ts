@@ -1,0 +1,343 @@
+/**
+ * The database-backed parts of the frontier benchmark: the real crawler primary without its processes
+ * (CrawlPrimary with its real Coordinator, DispatchLoop, FlushPacer and WorkerLifecycle, real timers and
+ * clock) on a copy of the generated database (frontier-db.ts: 1,000,000 queued URLs over 10,000 hosts),
+ * with a fake transport whose "workers" answer every fetch at once (a non-HTML 200: finished, nothing
+ * stored), so what is measured is the primary alone.
+ *
+ *  - restart: from opening the database to the first job handed out, as a restarted primary does it
+ *    (64 URLs left leased by the one that died);
+ *  - crawl: per-dispatch time (Coordinator.dispatch, its lease and host writes and any refill of the
+ *    host's window included) in wall time and in CPU time (process.cpuUsage around each call: on a shared
+ *    machine wall time includes waiting for a core), and of it the transaction that writes the lease and
+ *    the host's start before the job goes out; the primary's RSS and heap, jobs in memory;
+ *  - then, in the same crawl, removing a seed of 100,000 queued URLs (the server's way: the seed row
+ *    marked removed, `seeds-changed`): how long until its URLs and row are gone, the longest step the
+ *    removal took on the primary's one thread, and the longest gap between two jobs handed out to other
+ *    hosts meanwhile, beside the longest gap before it.
+ */
+import { performance } from 'node:perf_hooks';
+import { openDatabase } from '../../db/open.ts';
+import { seedQueries } from '../../db/seeds.ts';
+import { loadConfig } from '../../shared/config.ts';
+import { Coordinator } from '../../crawler/coordination/coordinator.ts';
+import { CrawlPrimary } from '../../crawler/coordination/crawl-primary.ts';
+import type { PrimaryTransport, Timers, WorkerHandle } from '../../crawler/coordination/primary-ports.ts';
+import type { FetchJob, FetchResult, PrimaryToServer, PrimaryToWorker, WorkerSettings } from '../../crawler/coordination/protocol.ts';
+import { FETCH_DEFAULTS, fetchLimits } from '../../crawler/fetch/fetcher.ts';
+import { copyOfDatabase, hostOrigin, seedOfHost, type FrontierShape } from './frontier-db.ts';
+import { percentiles, type Percentiles } from './scheduler-parts.ts';
+
+/** What the restart part measured (ms and MiB). */
+export interface RestartFigures {
+  queued: number;
+  openMs: number;
+  startMs: number;
+  firstDispatchMs: number;
+  /** From opening the database to the first job handed out. */
+  totalMs: number;
+  rssMiB: number;
+  heapMiB: number;
+  jobsInMemory: number;
+}
+
+/** What the crawl part measured. */
+export interface CrawlFigures {
+  queued: number;
+  hosts: number;
+  workers: number;
+  slots: number;
+  seconds: number;
+  dispatches: number;
+  dispatchesPerSec: number;
+  /** Per Coordinator.dispatch that handed out a job (ms). */
+  wall: Percentiles;
+  cpu: Percentiles;
+  /** Of it, the lease and host-start transaction, and the rest (the decision: scheduler, window, robots). */
+  commitCpu: Percentiles;
+  decisionCpu: Percentiles;
+  decisionWall: Percentiles;
+  /** The primary's CPU per job handed out, everything included (results, flushes, refills, timers; ms). */
+  cpuPerDispatchMs: number;
+  flushes: number;
+  flushWall: Percentiles;
+  snapshots: number;
+  snapshotWall: Percentiles;
+  /** Largest gap between two jobs handed out (ms) during the measured crawl. */
+  maxGapMs: number;
+  rssMaxMiB: number;
+  heapMaxMiB: number;
+  jobsInMemoryMax: number;
+  removal: RemovalFigures;
+}
+
+/** What removing a seed of 100,000 queued URLs measured. */
+export interface RemovalFigures {
+  urls: number;
+  hostsOfSeed: number;
+  /** From `seeds-changed` to the seed's row deleted (its URLs gone before). */
+  totalMs: number;
+  flushesWithRemoval: number;
+  /** Reading the change (the seed marked removed, its jobs dropped from then on). */
+  syncMs: number;
+  /** The longest flush while the seed was being removed (each holds one chunk, and the results of the moment), wall and CPU. */
+  longestStepMs: number;
+  longestStepCpuMs: number;
+  flushCpu: Percentiles;
+  /** Longest gap between two jobs handed out to other hosts while the seed was being removed, and over the same time before it. */
+  maxGapDuringMs: number;
+  maxGapBeforeMs: number;
+  dispatchesDuring: number;
+}
+
+const clock = () => performance.timeOrigin + performance.now();
+const timers: Timers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+  setInterval: (fn, ms) => setInterval(fn, ms),
+  clearInterval: (h) => clearInterval(h as NodeJS.Timeout),
+};
+const mib = (bytes: number) => bytes / 2 ** 20;
+const cpuMs = (c: NodeJS.CpuUsage) => (c.user + c.system) / 1000;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function config(dataDir: string, workers: number) {
+  return loadConfig({ DATA_DIR: dataDir, CRAWL_WORKERS: String(workers), CRAWL_ALLOW_PRIVATE: '1' });
+}
+
+/** Jobs the scheduler holds (pages of the windows, robots.txt and sitemaps). */
+function jobsInMemory(coordinator: Coordinator): number {
+  let n = 0;
+  for (const h of coordinator.scheduler.allHosts()) n += h.queue.length + h.priority.length;
+  return n;
+}
+
+/** A restarted primary: open, start, first dispatch. */
+export function runRestart(file: string, shape: FrontierShape): RestartFigures {
+  const copy = copyOfDatabase(file);
+  try {
+    const prep = openDatabase(copy.dataDir);
+    prep.prepare(`UPDATE frontier SET state = 'leased', lease_owner = 'dead', leased_at = 1 WHERE id IN (SELECT id FROM frontier ORDER BY id LIMIT 64)`).run();
+    prep.close();
+    const t0 = performance.now();
+    const db = openDatabase(copy.dataDir);
+    const t1 = performance.now();
+    const coordinator = new Coordinator(db, config(copy.dataDir, 4), 'bench-restart');
+    coordinator.start(clock());
+    const t2 = performance.now();
+    const job = coordinator.dispatch(clock());
+    const t3 = performance.now();
+    if (!job) throw new Error('frontier-bench: the restarted primary had nothing to hand out');
+    const mem = process.memoryUsage();
+    const figures = {
+      queued: shape.hosts * shape.urlsPerHost, openMs: t1 - t0, startMs: t2 - t1, firstDispatchMs: t3 - t2, totalMs: t3 - t0,
+      rssMiB: mib(mem.rss), heapMiB: mib(mem.heapUsed), jobsInMemory: jobsInMemory(coordinator),
+    };
+    db.close();
+    return figures;
+  } finally {
+    copy.dispose();
+  }
+}
+
+/** Fake workers: every fetch is answered at once (next turn of the event loop) with a non-HTML 200. */
+class InstantWorkers implements PrimaryTransport<WorkerHandle> {
+  primary: CrawlPrimary<WorkerHandle> | undefined;
+  readonly logs: string[] = [];
+  private forked = 0;
+  toServer(_msg: PrimaryToServer, sent?: () => void): void {
+    sent?.();
+  }
+  toWorker(worker: WorkerHandle, msg: PrimaryToWorker): void {
+    if (msg.type !== 'fetch') return;
+    setImmediate(() => this.primary?.onWorkerMessage(worker.id, { type: 'done', result: answer(msg.job), sinceEndMs: 0 }));
+  }
+  forkWorker(): WorkerHandle {
+    return { id: ++this.forked, pid: undefined };
+  }
+  killWorker(worker: WorkerHandle): void {
+    setImmediate(() => this.primary?.onWorkerExit(worker.id, 0, 'SIGTERM'));
+  }
+  log(line: string): void {
+    this.logs.push(line);
+  }
+  exit(): void {}
+}
+
+function answer(job: FetchJob): FetchResult {
+  const now = clock();
+  return {
+    jobId: job.jobId, startedAt: now, endedAt: now, status: job.kind === 'robots' ? 404 : 200, contentType: 'application/octet-stream',
+    etag: null, lastModified: null, retryAfterMs: null, location: null, locationRefusal: null, robotsBody: null, page: null, error: null,
+  };
+}
+
+/** Times every call of `fn` on `target` that returns something (wall and CPU ms), into `wall` / `cpu`. */
+function timeCalls<T extends object, K extends keyof T>(target: T, key: K, onCall: (wallMs: number, cpuMs: number, out: unknown) => void): void {
+  const fn = (target[key] as (...args: unknown[]) => unknown).bind(target);
+  (target as Record<K, unknown>)[key] = (...args: unknown[]) => {
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    const out = fn(...args);
+    const wall = performance.now() - t0;
+    onCall(wall, cpuMs(process.cpuUsage(c0)), out);
+    return out;
+  };
+}
+
+/** A growable sample of numbers. */
+class Sample {
+  private xs = new Float64Array(1 << 16);
+  n = 0;
+  push(x: number): void {
+    if (this.n === this.xs.length) {
+      const bigger = new Float64Array(this.xs.length * 2);
+      bigger.set(this.xs);
+      this.xs = bigger;
+    }
+    this.xs[this.n++] = x;
+  }
+  at(i: number): number {
+    return this.xs[i];
+  }
+  stats(): Percentiles {
+    return percentiles(this.xs.subarray(0, this.n));
+  }
+  reset(): void {
+    this.n = 0;
+  }
+}
+
+/** Crawls the generated frontier for `seconds` after `warmupSeconds`, then removes seed `removeSeed` and waits for it to go. */
+export async function runCrawl(file: string, shape: FrontierShape, opts: { workers: number; warmupSeconds: number; seconds: number; removeSeed: number }): Promise<CrawlFigures> {
+  const copy = copyOfDatabase(file);
+  const db = openDatabase(copy.dataDir);
+  try {
+    const cfg = config(copy.dataDir, opts.workers);
+    const coordinator = new Coordinator(db, cfg, 'bench-crawl');
+    coordinator.start(clock());
+    const wall = new Sample();
+    const cpu = new Sample();
+    const commitCpu = new Sample();
+    const decisionCpu = new Sample();
+    const decisionWall = new Sample();
+    let commit = { wall: 0, cpu: 0 };
+    const flushWall = new Sample();
+    const snapshotWall = new Sample();
+    // Each job handed out: when, and whether its host is the removed seed's.
+    const dispatchAt = new Sample();
+    const dispatchOther = new Sample();
+    let removing = false;
+    let removalFlushes: Array<{ wall: number; cpu: number }> = [];
+    let syncMs = 0;
+    const removedHosts = new Set<string>();
+    for (let h = 0; h < shape.hosts; h++) if (seedOfHost(shape, h) === opts.removeSeed) removedHosts.add(hostOrigin(h));
+    // The lease and host-start transaction is a private field of the Coordinator, replaced here to time it.
+    timeCalls(coordinator as unknown as { recordStart: () => void }, 'recordStart', (w, c) => {
+      commit = { wall: w, cpu: c };
+    });
+    timeCalls(coordinator, 'dispatch', (w, c, out) => {
+      const inside = commit;
+      commit = { wall: 0, cpu: 0 };
+      if (out === undefined) return;
+      wall.push(w);
+      cpu.push(c);
+      commitCpu.push(inside.cpu);
+      decisionCpu.push(Math.max(0, c - inside.cpu));
+      decisionWall.push(Math.max(0, w - inside.wall));
+      dispatchAt.push(performance.now());
+      dispatchOther.push(removedHosts.has((out as FetchJob).origin) ? 0 : 1);
+    });
+    timeCalls(coordinator, 'flush', (w, c) => {
+      flushWall.push(w);
+      if (removing) removalFlushes.push({ wall: w, cpu: c });
+    });
+    timeCalls(coordinator, 'syncSeeds', (w) => {
+      if (removing) syncMs = w;
+    });
+    timeCalls(coordinator, 'snapshot', (w) => snapshotWall.push(w));
+    const transport = new InstantWorkers();
+    const settings: WorkerSettings = { userAgent: cfg.userAgent, allowPrivate: true, ...fetchLimits(cfg.crawlTimeoutMs) };
+    const primary = new CrawlPrimary<WorkerHandle>({
+      coordinator, config: cfg, settings, slotsPerWorker: FETCH_DEFAULTS.fetchesPerWorker, clock, timers, transport, pid: process.pid,
+      release: () => undefined,
+      readDisk: () => ({ freeBytes: null, dbBytes: 0 }), // the disk budget is not what this part measures
+    });
+    transport.primary = primary;
+    primary.start();
+    for (let id = 1; id <= opts.workers; id++) primary.onWorkerMessage(id, { type: 'ready' });
+
+    await sleep(opts.warmupSeconds * 1000);
+    for (const s of [wall, cpu, commitCpu, decisionCpu, decisionWall, flushWall, snapshotWall, dispatchAt, dispatchOther]) s.reset();
+    let rssMax = 0;
+    let heapMax = 0;
+    let jobsMax = 0;
+    const sampler = setInterval(() => {
+      const m = process.memoryUsage();
+      rssMax = Math.max(rssMax, m.rss);
+      heapMax = Math.max(heapMax, m.heapUsed);
+      jobsMax = Math.max(jobsMax, jobsInMemory(coordinator));
+    }, 250);
+    const c0 = process.cpuUsage();
+    const t0 = performance.now();
+    await sleep(opts.seconds * 1000);
+    const measuredMs = performance.now() - t0;
+    const crawlCpuMs = cpuMs(process.cpuUsage(c0));
+    const crawled = {
+      dispatches: wall.n, wall: wall.stats(), cpu: cpu.stats(), commitCpu: commitCpu.stats(), decisionCpu: decisionCpu.stats(), decisionWall: decisionWall.stats(),
+      flushes: flushWall.n, flushWall: flushWall.stats(), snapshots: snapshotWall.n, snapshotWall: snapshotWall.stats(),
+    };
+    const before = gaps(dispatchAt, dispatchOther, t0, t0 + measuredMs);
+
+    // Remove one seed of 100,000 queued URLs, as the server does.
+    const seedRow = db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE seed_id = ?`).get(opts.removeSeed) as { n: number };
+    const seedExists = db.prepare(`SELECT 1 FROM seeds WHERE id = ?`).pluck();
+    removalFlushes = [];
+    removing = true;
+    const r0 = performance.now();
+    seedQueries(db).markSeedRemoved(opts.removeSeed, Date.now());
+    primary.onServerMessage({ type: 'seeds-changed' });
+    while (seedExists.get(opts.removeSeed) !== undefined) await sleep(20);
+    const removalMs = performance.now() - r0;
+    removing = false;
+    const during = gaps(dispatchAt, dispatchOther, r0, r0 + removalMs);
+    // As long a time just before the removal (within the measured crawl), for comparison.
+    const beforeSame = gaps(dispatchAt, dispatchOther, Math.max(t0, r0 - removalMs), r0);
+    clearInterval(sampler);
+    const longest = removalFlushes.reduce((a, b) => (b.wall > a.wall ? b : a), { wall: 0, cpu: 0 });
+    const flushCpu = new Sample();
+    for (const f of removalFlushes) flushCpu.push(f.cpu);
+    await primary.shutdown('the benchmark is over');
+    return {
+      queued: shape.hosts * shape.urlsPerHost, hosts: shape.hosts, workers: opts.workers, slots: opts.workers * FETCH_DEFAULTS.fetchesPerWorker,
+      seconds: measuredMs / 1000, dispatches: crawled.dispatches, dispatchesPerSec: (crawled.dispatches * 1000) / measuredMs,
+      wall: crawled.wall, cpu: crawled.cpu, commitCpu: crawled.commitCpu, decisionCpu: crawled.decisionCpu, decisionWall: crawled.decisionWall,
+      cpuPerDispatchMs: crawlCpuMs / Math.max(1, crawled.dispatches),
+      flushes: crawled.flushes, flushWall: crawled.flushWall, snapshots: crawled.snapshots, snapshotWall: crawled.snapshotWall,
+      maxGapMs: before.maxGapMs, rssMaxMiB: mib(rssMax), heapMaxMiB: mib(heapMax), jobsInMemoryMax: jobsMax,
+      removal: {
+        urls: seedRow.n, hostsOfSeed: removedHosts.size, totalMs: removalMs, flushesWithRemoval: removalFlushes.length, syncMs,
+        longestStepMs: longest.wall, longestStepCpuMs: longest.cpu, flushCpu: flushCpu.stats(),
+        maxGapDuringMs: during.maxGapMs, maxGapBeforeMs: beforeSame.maxGapMs, dispatchesDuring: during.count,
+      },
+    };
+  } finally {
+    if (db.open) db.close();
+    copy.dispose();
+  }
+}
+
+/** The longest gap between consecutive jobs handed out to other hosts (`other` 1) between `since` and `until`, and how many. */
+function gaps(at: Sample, other: Sample, since: number, until: number): { maxGapMs: number; count: number } {
+  let last = since;
+  let maxGapMs = 0;
+  let count = 0;
+  for (let i = 0; i < at.n; i++) {
+    const t = at.at(i);
+    if (t < since || t > until || other.at(i) === 0) continue;
+    maxGapMs = Math.max(maxGapMs, t - last);
+    last = t;
+    count++;
+  }
+  return { maxGapMs: Math.max(maxGapMs, until - last), count };
+}

@@ -1,0 +1,382 @@
+/**
+ * The frontier's window: the frontier lives in SQLite, and the crawler primary's scheduler holds only the
+ * next few page jobs of each host (WINDOW.size); as a host's window runs low, the next rows are read in
+ * the host's queue order (db/frontier.ts queuedAfter: due at once first, in the order they were found,
+ * then retries by next_attempt_at). So the primary's memory follows the number of hosts and of jobs in
+ * flight, not the number of queued URLs, and a restart reads each host's first window, not the frontier.
+ *
+ * Per host it keeps the entries (its page jobs in the scheduler's queue), a cursor (the queue position up
+ * to which rows were read), whether queued rows may follow the cursor (`more`), and how many of the
+ * host's URLs wait (Domains' count: the database's, not the window's). Every method keeps this rule:
+ *
+ *   every row of the host that is queued in the database at or before the cursor is an entry, or was
+ *   taken since the last commit (handed out, or skipped with its write pending), or is of a removed seed.
+ *
+ * Rows become queued in two ways, and each keeps the rule its own way. A row already committed (a new URL
+ * after the flush that stored it, a seed's URL queued again) `arrived`: at or before the cursor it
+ * becomes an entry; after it, an entry only if the window holds the whole queue and has room, else it
+ * waits in the database (`more`). A job going back to its queue (`retry`, after a failure or a worker's
+ * death) is written with the next batch: at or before the cursor it becomes an entry at once (so a retry
+ * is never lost to a refill that read past it while its write was pending), else it is placed once its
+ * batch committed (`committed`).
+ *
+ * A window may overflow (entries that had to be entered before the cursor); `committed` trims it back,
+ * moving the cursor before what it let go. Rows of removed seeds are not entered (their deletion follows
+ * in chunks, seed-lifecycle.ts); should such a seed come back, the hosts where its rows were passed over
+ * read their queue again from the start. Only the database and the scheduler are touched; time plays no part.
+ */
+import type { DroppedUrl, FrontierRow } from '../../db/frontier.ts';
+import type { Scheduler } from '../politeness/scheduler.ts';
+import type { CrawlJob } from './crawl-job.ts';
+
+/**
+ * The window's sizes, measured with `npm run bench:frontier` (docs/benchmarks.md): `size` page jobs per
+ * host at most; a host with fewer than `low` is read again after the next flush (refills batched per
+ * flush, at most `perFlush` hosts a flush, so no flush is long), or at once, within its dispatch, when it
+ * has fewer than `syncBelow` (none left: its next job must not wait for a flush); one refill reads at
+ * most `readBudget` rows (rows of a removed seed are read and passed over, so a long run of them is
+ * crossed over several flushes, never in one long stall). At start `startHosts` hosts get their window
+ * before the first dispatch, so that a restart reads little before it dispatches; the flushes that
+ * follow read the others' (a read costs about the same for 2 rows as for 16: it is the seek that costs).
+ */
+export const WINDOW: Readonly<WindowSizes> = { size: 16, low: 8, syncBelow: 1, readBudget: 256, perFlush: 128, startHosts: 256 };
+
+/** How big a host's window is and when it is read again (see WINDOW). */
+export interface WindowSizes {
+  size: number;
+  low: number;
+  syncBelow: number;
+  readBudget: number;
+  perFlush: number;
+  startHosts: number;
+}
+
+/** Where the window reads the frontier (db/frontier.ts). */
+export interface WindowSource {
+  /** The host's queued rows after (`nextAttemptAt`, `id`) in its queue order, at most `limit`. */
+  queuedAfter(origin: string, nextAttemptAt: number, id: number, limit: number): FrontierRow[];
+  /** How many queued rows one host has. */
+  queuedCount(origin: string): number;
+  /** Runs `read` in one read transaction (many small reads at once). */
+  inOneRead(read: () => void): void;
+}
+
+/** What a FrontierWindow is given. */
+export interface FrontierWindowParts {
+  scheduler: Pick<Scheduler<CrawlJob>, 'add' | 'remove'>;
+  source: WindowSource;
+  /** Whether the seed is known and not removed: rows of other seeds are never entered. */
+  isLive(seedId: number): boolean;
+  /** A host with queued rows, at start: its row and robots.txt job exist from then on. */
+  hostSeen(origin: string): void;
+  /** The sizes; WINDOW's by default (tests use small ones). */
+  sizes?: Partial<WindowSizes>;
+}
+
+/** The cursor of a host that has read nothing yet (next_attempt_at is never negative). */
+const START_AT = -1;
+
+interface HostWindow {
+  readonly origin: string;
+  /** Page jobs in the scheduler's queue: frontier id → next_attempt_at (the queue position is (at, id)). */
+  readonly entries: Map<number, number>;
+  tailAt: number;
+  tailId: number;
+  /** Queued rows may follow the cursor in the database. */
+  more: boolean;
+  /** The host's URLs waiting to be handed out: entries, rows beyond the cursor, retries not yet written. */
+  waiting: number;
+  /** Jobs gone back to the queue after the cursor, placed once their write is committed. */
+  retries: CrawlJob[];
+}
+
+/** The page job of a frontier row. */
+export function pageJob(row: FrontierRow): CrawlJob {
+  return {
+    notBefore: row.nextAttemptAt, kind: 'page', url: row.url, frontierId: row.id, seedId: row.seedId,
+    depth: row.depth, attempts: row.attempts, redirects: row.redirects, forOrigin: row.origin, hops: 0,
+    refetch: row.finishedBefore === 1,
+  };
+}
+
+/** Whether queue position (at, id) comes after the host's cursor. */
+const afterCursor = (h: HostWindow, at: number, id: number): boolean => at > h.tailAt || (at === h.tailAt && id > h.tailId);
+
+/** The per-host windows over the frontier (see the module comment). */
+export class FrontierWindow {
+  private readonly hosts = new Map<string, HostWindow>();
+  private readonly sizes: WindowSizes;
+  /** Hosts below `low` with rows to read: refilled by `committed`. */
+  private readonly hungry = new Set<HostWindow>();
+  private readonly overflowing = new Set<HostWindow>();
+  private readonly withRetries = new Set<HostWindow>();
+  private readonly rewinds = new Set<HostWindow>();
+  private dropped: DroppedUrl[] = [];
+  /** Per removed seed, the hosts where rows of it were passed over, and those where rows of it were deleted. */
+  private readonly passedOver = new Map<number, Set<HostWindow>>();
+  private readonly deletedOn = new Map<number, Set<HostWindow>>();
+  /** Hosts whose count is read again from the database after the next commit. */
+  private readonly recounts = new Set<HostWindow>();
+  private loaded = false;
+
+  constructor(private readonly p: FrontierWindowParts) {
+    this.sizes = { ...WINDOW, ...p.sizes };
+  }
+
+  /**
+   * At start (leases returned, seeds known), given each host's count of queued rows: each host with
+   * queued rows gets its count, the first `startHosts` their window (the flushes that follow read the
+   * others'). Rows that arrived since the counts were taken (a new seed's) are in the database and
+   * counted by `arrived`, so this reads them too.
+   */
+  load(queued: ReadonlyArray<{ origin: string; n: number }>): void {
+    for (const { origin, n } of queued) {
+      if (n === 0) continue;
+      this.host(origin).waiting += n;
+      this.p.hostSeen(origin);
+    }
+    for (const h of this.hosts.values()) {
+      h.more = h.waiting > 0;
+      if (h.more) this.hungry.add(h);
+    }
+    this.p.source.inOneRead(() => this.refillHungry(this.sizes.startHosts));
+    this.loaded = true;
+  }
+
+  /** A row committed as queued (a new URL, a URL queued again): an entry, or it waits beyond the cursor. */
+  arrived(row: FrontierRow): void {
+    const h = this.host(row.origin);
+    h.waiting++;
+    if (this.loaded) this.place(h, row.nextAttemptAt, row.id, () => pageJob(row));
+  }
+
+  /**
+   * A page job of the host's queue, written back to the queue with the next batch (a retry, a request
+   * whose worker died): an entry at once if it comes at or before the cursor, else placed after the commit.
+   */
+  retry(origin: string, job: CrawlJob): void {
+    const h = this.host(origin);
+    h.waiting++;
+    if (!afterCursor(h, job.notBefore, job.frontierId) || (!h.more && h.entries.size < this.sizes.size)) {
+      this.place(h, job.notBefore, job.frontierId, () => job);
+      return;
+    }
+    h.retries.push(job);
+    this.withRetries.add(h);
+  }
+
+  /**
+   * The scheduler handed out a page job of the host: handed to a worker or skipped (`live`), or dropped
+   * because its seed was removed (counted when its row is deleted). A window left with fewer than
+   * `syncBelow` entries reads on at once; one below `low`, after the next flush.
+   */
+  taken(origin: string, job: CrawlJob, live: boolean): void {
+    const h = this.host(origin);
+    h.entries.delete(job.frontierId);
+    if (live) h.waiting--;
+    else this.passOver(job.seedId, h);
+    if (h.more && h.entries.size < this.sizes.syncBelow) this.fill(h);
+    else if (h.more && h.entries.size < this.sizes.low) this.hungry.add(h);
+  }
+
+  /** A job taken a moment ago goes back unchanged (it was not handed out after all: its row is still queued). */
+  putBack(origin: string, job: CrawlJob): void {
+    const h = this.host(origin);
+    h.waiting++;
+    this.enter(h, job.notBefore, job.frontierId, job);
+  }
+
+  /**
+   * A job of a removed seed whose worker died: its row goes back to the queue (the caller writes it) and
+   * is passed over, to be read again only if its seed comes back.
+   */
+  droppedInFlight(origin: string, job: CrawlJob): void {
+    this.passOver(job.seedId, this.host(origin));
+  }
+
+  /** Rows of removed seed `seedId` were deleted (by a batch that committed): their entries leave, their count too. */
+  deleted(seedId: number, rows: readonly DroppedUrl[]): void {
+    let hosts = this.deletedOn.get(seedId);
+    if (!hosts) this.deletedOn.set(seedId, (hosts = new Set()));
+    for (const r of rows) {
+      this.dropped.push(r);
+      const h = this.hosts.get(r.origin);
+      if (h) hosts.add(h);
+    }
+  }
+
+  /** A removed seed came back before its rows were all deleted: hosts that passed its rows over read again. */
+  revived(seedId: number): void {
+    for (const h of this.passedOver.get(seedId) ?? []) this.rewinds.add(h);
+    this.passedOver.delete(seedId);
+    for (const h of this.deletedOn.get(seedId) ?? []) this.recounts.add(h);
+    this.deletedOn.delete(seedId);
+  }
+
+  /**
+   * A removed seed's rows are all deleted (by a batch that committed): nothing of it is left to read again,
+   * and the hosts it had rows on take their count from the database (exact whatever raced with the removal).
+   */
+  forgetSeed(seedId: number): void {
+    this.passedOver.delete(seedId);
+    for (const h of this.deletedOn.get(seedId) ?? []) this.recounts.add(h);
+    this.deletedOn.delete(seedId);
+  }
+
+  /** Whether `committed` has work even without writes to commit (refills, trims). */
+  get needsFlush(): boolean {
+    return this.hungry.size + this.overflowing.size + this.withRetries.size + this.rewinds.size + this.recounts.size + this.dropped.length > 0;
+  }
+
+  /**
+   * After a batch committed (and its new and re-queued rows `arrived`): retries written by it are placed,
+   * deleted rows leave, windows read again or trimmed, hosts running low refilled, in one read transaction.
+   */
+  committed(): void {
+    for (const h of this.withRetries) {
+      const jobs = h.retries;
+      h.retries = [];
+      for (const job of jobs) this.place(h, job.notBefore, job.frontierId, () => job);
+    }
+    this.withRetries.clear();
+    this.applyDeleted();
+    this.p.source.inOneRead(() => {
+      for (const h of this.recounts) h.waiting = this.p.source.queuedCount(h.origin) + h.retries.length;
+      this.recounts.clear();
+      for (const h of this.rewinds) this.rewind(h);
+      this.rewinds.clear();
+      for (const h of this.overflowing) this.trim(h);
+      this.overflowing.clear();
+      this.refillHungry(this.sizes.perFlush);
+    });
+  }
+
+  /** Refills up to `hosts` hungry hosts, longest hungry first. */
+  private refillHungry(hosts: number): void {
+    let left = hosts;
+    for (const h of this.hungry) {
+      if (left-- <= 0) break;
+      this.fill(h);
+    }
+  }
+
+  /** The host's URLs waiting to be handed out (queued in the database, or retries about to be). */
+  waiting(origin: string): number {
+    return this.hosts.get(origin)?.waiting ?? 0;
+  }
+
+  /** Of those, how many are not in the scheduler (beyond the window, or retries not yet placed). */
+  beyond(origin: string): number {
+    const h = this.hosts.get(origin);
+    return h === undefined ? 0 : h.waiting - h.entries.size;
+  }
+
+  /** Page jobs in memory over all hosts (for the benchmark). */
+  entryCount(): number {
+    let n = 0;
+    for (const h of this.hosts.values()) n += h.entries.size;
+    return n;
+  }
+
+  private host(origin: string): HostWindow {
+    let h = this.hosts.get(origin);
+    if (!h) {
+      h = { origin, entries: new Map(), tailAt: START_AT, tailId: 0, more: false, waiting: 0, retries: [] };
+      this.hosts.set(origin, h);
+    }
+    return h;
+  }
+
+  /** Places a committed queued row: an entry at or before the cursor, or after it when the window holds the whole queue and has room. */
+  private place(h: HostWindow, at: number, id: number, job: () => CrawlJob): void {
+    if (!afterCursor(h, at, id)) {
+      this.enter(h, at, id, job());
+    } else if (!h.more && h.entries.size < this.sizes.size) {
+      this.enter(h, at, id, job());
+      h.tailAt = at;
+      h.tailId = id;
+    } else {
+      h.more = true;
+    }
+  }
+
+  private enter(h: HostWindow, at: number, id: number, job: CrawlJob): void {
+    h.entries.set(id, at);
+    this.p.scheduler.add(h.origin, job);
+    if (h.entries.size > this.sizes.size) this.overflowing.add(h);
+  }
+
+  private passOver(seedId: number, h: HostWindow): void {
+    let hosts = this.passedOver.get(seedId);
+    if (!hosts) this.passedOver.set(seedId, (hosts = new Set()));
+    hosts.add(h);
+  }
+
+  /** Reads the host's queue on from its cursor until its window is full, its queue read, or the read budget spent. */
+  private fill(h: HostWindow): void {
+    let budget = this.sizes.readBudget;
+    while (h.more && h.entries.size < this.sizes.size && budget > 0) {
+      const want = Math.min(this.sizes.size - h.entries.size, budget);
+      const rows = this.p.source.queuedAfter(h.origin, h.tailAt, h.tailId, want);
+      budget -= want;
+      for (const row of rows) {
+        h.tailAt = row.nextAttemptAt;
+        h.tailId = row.id;
+        if (this.p.isLive(row.seedId)) this.enter(h, row.nextAttemptAt, row.id, pageJob(row));
+        else this.passOver(row.seedId, h);
+      }
+      if (rows.length < want) h.more = false;
+    }
+    // Out of the hungry set, and back at its end if still hungry (the budget spent on a removed seed's rows).
+    this.hungry.delete(h);
+    if (h.more && h.entries.size < this.sizes.low) this.hungry.add(h);
+  }
+
+  /** Takes the given entries out of the scheduler's queue. */
+  private evict(h: HostWindow, ids: ReadonlySet<number>): void {
+    if (ids.size === 0) return;
+    this.p.scheduler.remove(h.origin, (job) => job.kind === 'page' && ids.has(job.frontierId));
+    for (const id of ids) h.entries.delete(id);
+  }
+
+  /** Keeps the `size` first entries in queue order; the cursor moves back before the others, which wait in the database. */
+  private trim(h: HostWindow): void {
+    if (h.entries.size <= this.sizes.size) return;
+    const sorted = [...h.entries].sort(([ia, a], [ib, b]) => a - b || ia - ib);
+    const [lastId, lastAt] = sorted[this.sizes.size - 1];
+    this.evict(h, new Set(sorted.slice(this.sizes.size).map(([id]) => id)));
+    h.tailAt = lastAt;
+    h.tailId = lastId;
+    h.more = true;
+  }
+
+  /** Reads the host's queue again from its start (its entries go back to the database). */
+  private rewind(h: HostWindow): void {
+    this.evict(h, new Set(h.entries.keys()));
+    h.tailAt = START_AT;
+    h.tailId = 0;
+    h.more = true;
+    this.fill(h);
+  }
+
+  /** Deleted rows leave: an entry is taken out, and a row still waiting leaves the count. */
+  private applyDeleted(): void {
+    const rows = this.dropped;
+    this.dropped = [];
+    const gone = new Map<HostWindow, Set<number>>();
+    for (const r of rows) {
+      const h = this.hosts.get(r.origin);
+      if (!h) continue;
+      const entry = h.entries.has(r.id);
+      if (entry || r.state === 'queued') h.waiting--;
+      if (!entry) continue;
+      let ids = gone.get(h);
+      if (!ids) gone.set(h, (ids = new Set()));
+      ids.add(r.id);
+    }
+    for (const [h, ids] of gone) {
+      this.evict(h, ids);
+      if (h.more && h.entries.size < this.sizes.low) this.hungry.add(h);
+    }
+  }
+}
