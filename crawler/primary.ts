@@ -97,8 +97,18 @@ if (started === undefined) await new Promise<never>(() => undefined); // fatalEx
 const { config, db, coordinator } = started!;
 
 const running = new CrawlPrimary<ClusterWorker>({
-  coordinator, config, clock, timers, transport, pid: process.pid,
-  settings: { userAgent: config.userAgent, allowPrivate: config.allowPrivate, ...fetchLimits(config.crawlTimeoutMs), resolve: config.crawlResolve },
+  coordinator,
+  config,
+  clock,
+  timers,
+  transport,
+  pid: process.pid,
+  settings: {
+    userAgent: config.userAgent,
+    allowPrivate: config.allowPrivate,
+    ...fetchLimits(config.crawlTimeoutMs),
+    resolve: config.crawlResolve,
+  },
   slotsPerWorker: FETCH_DEFAULTS.fetchesPerWorker,
   readDisk: () => ({ freeBytes: freeDiskBytes(config.dataDir), dbBytes: databaseBytes(db) }),
   release: () => {
@@ -111,7 +121,10 @@ primary = running;
 // Workers get this process's node options (tsx's loader under tests) except the small young generation
 // `npm start` gives the server and this primary to keep them light while idle: a worker parses pages,
 // whose garbage dies young, and it runs only while there is work.
-cluster.setupPrimary({ exec: WORKER_ENTRY, execArgv: process.execArgv.filter((arg) => !arg.startsWith('--max-semi-space-size')) });
+cluster.setupPrimary({
+  exec: WORKER_ENTRY,
+  execArgv: process.execArgv.filter((arg) => !arg.startsWith('--max-semi-space-size')),
+});
 cluster.on('exit', (worker, code, signal) => running.onWorkerExit(worker.id, code, signal));
 process.on('message', (msg: ServerToPrimary) => running.onServerMessage(msg));
 process.on('disconnect', () => void running.shutdown('the server went away'));
@@ -119,4 +132,5 @@ process.on('SIGTERM', () => void running.shutdown('SIGTERM'));
 process.on('SIGINT', () => void running.shutdown('SIGINT'));
 running.start();
 // Forked with an IPC channel that already closed (the server died while we started): nobody to serve.
-if (process.send !== undefined && !process.connected) void running.shutdown('the server went away before the crawler started');
+if (process.send !== undefined && !process.connected)
+  void running.shutdown('the server went away before the crawler started');

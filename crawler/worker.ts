@@ -19,7 +19,10 @@ function send(msg: WorkerToPrimary): void {
   // The primary can die (kill -9) after `connected` was read but before the write: the write then fails
   // with EPIPE. Given a callback, Node hands that error to it instead of emitting an unhandled 'error'
   // that crashes this worker with a stack trace; with no primary left we exit, as on 'disconnect'.
-  if (process.connected) process.send!(msg, (err: Error | null) => { if (err) process.exit(0); });
+  if (process.connected)
+    process.send!(msg, (err: Error | null) => {
+      if (err) process.exit(0);
+    });
 }
 
 if (cluster.isPrimary) {
@@ -31,7 +34,9 @@ process.on('message', (msg: PrimaryToWorker) => {
     settings = msg.settings;
     agent = createAgent(msg.settings, staticResolver(msg.settings.resolve ?? {}));
   } else if (msg.type === 'fetch') {
-    void runJob(msg.job, settings!, agent!, now).then((result) => send({ type: 'done', result, sinceEndMs: now() - result.endedAt }));
+    void runJob(msg.job, settings!, agent!, now).then((result) =>
+      send({ type: 'done', result, sinceEndMs: now() - result.endedAt }),
+    );
   }
 });
 // Loaded and listening: the primary answers with the settings, then jobs.

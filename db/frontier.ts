@@ -55,9 +55,13 @@ export function frontierQueries(db: Database) {
     `SELECT ${ROW} FROM frontier WHERE origin = ? AND state = 'queued' AND next_attempt_at > ? ORDER BY next_attempt_at, id LIMIT ?`,
   );
   const queuedOfOrigin = db.prepare(`SELECT COUNT(*) FROM frontier WHERE origin = ? AND state = 'queued'`).pluck();
-  const returnLeases = db.prepare(`UPDATE frontier SET state = 'queued', lease_owner = NULL, leased_at = NULL WHERE state = 'leased'`);
+  const returnLeases = db.prepare(
+    `UPDATE frontier SET state = 'queued', lease_owner = NULL, leased_at = NULL WHERE state = 'leased'`,
+  );
   const lease = db.prepare(`UPDATE frontier SET state = 'leased', lease_owner = ?, leased_at = ? WHERE id = ?`);
-  const unlease = db.prepare(`UPDATE frontier SET state = 'queued', lease_owner = NULL, leased_at = NULL WHERE id = ? AND state = 'leased'`);
+  const unlease = db.prepare(
+    `UPDATE frontier SET state = 'queued', lease_owner = NULL, leased_at = NULL WHERE id = ? AND state = 'leased'`,
+  );
   const finish = db.prepare(
     `UPDATE frontier SET state = ?, last_error = ?, attempts = attempts + ?, finished_at = ?, lease_owner = NULL, redirect_to = ?
      WHERE id = ?`,
@@ -68,7 +72,9 @@ export function frontierQueries(db: Database) {
   );
   const originCounts = db.prepare(`SELECT origin, COUNT(*) AS n FROM frontier GROUP BY origin`);
   // A covering scan of frontier_seed_origin (migration 0012).
-  const seedOriginCounts = db.prepare(`SELECT seed_id AS seedId, origin, COUNT(*) AS n FROM frontier GROUP BY seed_id, origin`);
+  const seedOriginCounts = db.prepare(
+    `SELECT seed_id AS seedId, origin, COUNT(*) AS n FROM frontier GROUP BY seed_id, origin`,
+  );
   const retry = db.prepare(
     `UPDATE frontier SET state = 'queued', attempts = ?, next_attempt_at = ?, last_error = ?, lease_owner = NULL WHERE id = ?`,
   );
@@ -85,9 +91,9 @@ export function frontierQueries(db: Database) {
      ) RETURNING ${ROW}`,
   );
   const requeueById = db.prepare(`UPDATE frontier SET ${queuedAgain} WHERE id = ? AND ${finished} RETURNING ${ROW}`);
-  const finishedOfSeed = db.prepare(
-    `SELECT 1 FROM frontier WHERE seed_id = ? AND ${finished} AND depth <= ? LIMIT 1`,
-  ).pluck();
+  const finishedOfSeed = db
+    .prepare(`SELECT 1 FROM frontier WHERE seed_id = ? AND ${finished} AND depth <= ? LIMIT 1`)
+    .pluck();
   const byUrl = db.prepare(`SELECT ${ROW}, state FROM frontier WHERE url = ?`);
   const seedCrawls = db.prepare(
     `SELECT s.id AS seedId, f.finished_at AS lastFetchedAt,
@@ -102,7 +108,10 @@ export function frontierQueries(db: Database) {
 
   return {
     /** Adds a URL if it is new (returning its row); a known URL just gains an inlink. */
-    addUrl(u: { url: string; origin: string; seedId: number; depth: number; redirects: number }, now: number): FrontierRow | undefined {
+    addUrl(
+      u: { url: string; origin: string; seedId: number; depth: number; redirects: number },
+      now: number,
+    ): FrontierRow | undefined {
       const row = insert.get(u.url, u.origin, u.seedId, u.depth, u.redirects, now) as FrontierRow | undefined;
       if (!row) seenAgain.run(u.url);
       return row;
@@ -116,8 +125,10 @@ export function frontierQueries(db: Database) {
      * the order found, then retries by next_attempt_at), at most `limit`: the crawler primary's window reads on.
      */
     queuedAfter(origin: string, nextAttemptAt: number, id: number, limit: number): FrontierRow[] {
-      const rows = nextAttemptAt < 0 ? [] : queuedSameAt.all(origin, nextAttemptAt, id, limit) as FrontierRow[]; // from the start: one seek
-      if (rows.length < limit) for (const row of queuedLaterAt.all(origin, nextAttemptAt, limit - rows.length) as FrontierRow[]) rows.push(row);
+      const rows = nextAttemptAt < 0 ? [] : (queuedSameAt.all(origin, nextAttemptAt, id, limit) as FrontierRow[]); // from the start: one seek
+      if (rows.length < limit)
+        for (const row of queuedLaterAt.all(origin, nextAttemptAt, limit - rows.length) as FrontierRow[])
+          rows.push(row);
       return rows;
     },
     /** How many queued URLs one host has. */
@@ -137,7 +148,13 @@ export function frontierQueries(db: Database) {
       unlease.run(id);
     },
     /** Ends a URL's life: done (stored or recorded), failed (gave up) or skipped (refused by policy). */
-    finishUrl(id: number, state: 'done' | 'failed' | 'skipped', error: string | null, now: number, countAttempt = true): void {
+    finishUrl(
+      id: number,
+      state: 'done' | 'failed' | 'skipped',
+      error: string | null,
+      now: number,
+      countAttempt = true,
+    ): void {
       finish.run(state, error, countAttempt ? 1 : 0, now, null, id);
     },
     /**
@@ -169,7 +186,13 @@ export function frontierQueries(db: Database) {
      * id order; returns their rows. Failed URLs get fresh attempts. A seed of 100,000 URLs is queued again
      * chunk by chunk (crawler/frontier/seed-lifecycle.ts), never in one long statement.
      */
-    requeueSeedChunk(seedId: number, maxDepth: number, state: FinishedState, afterId: number, limit: number): FrontierRow[] {
+    requeueSeedChunk(
+      seedId: number,
+      maxDepth: number,
+      state: FinishedState,
+      afterId: number,
+      limit: number,
+    ): FrontierRow[] {
       return requeueChunkOfSeed.all(seedId, state, afterId, maxDepth, limit) as FrontierRow[];
     },
     /** Whether `seedId` has finished URLs at most `maxDepth` links from it (a crawl of it again has something to queue). */
@@ -182,8 +205,9 @@ export function frontierQueries(db: Database) {
     },
     /** Per seed: when its own URL was last finished, and whether URLs it found are still to do (crawler/frontier/refresh.ts). */
     seedCrawls(): SeedCrawl[] {
-      return (seedCrawls.all() as Array<{ seedId: number; lastFetchedAt: number | null; pending: number }>)
-        .map((r) => ({ seedId: r.seedId, lastFetchedAt: r.lastFetchedAt, pending: r.pending === 1 }));
+      return (seedCrawls.all() as Array<{ seedId: number; lastFetchedAt: number | null; pending: number }>).map(
+        (r) => ({ seedId: r.seedId, lastFetchedAt: r.lastFetchedAt, pending: r.pending === 1 }),
+      );
     },
     /**
      * Deletes up to `limit` URLs of a removed seed (leased ones too: their results are dropped), returning

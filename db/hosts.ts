@@ -30,13 +30,26 @@ export interface HostRow {
 }
 
 const COLUMNS: Array<[keyof HostRow, string]> = [
-  ['origin', 'origin'], ['host', 'host'], ['robotsStatus', 'robots_status'], ['robotsHttpStatus', 'robots_http_status'],
-  ['robotsBody', 'robots_body'], ['robotsEtag', 'robots_etag'], ['robotsLastModified', 'robots_last_modified'],
+  ['origin', 'origin'],
+  ['host', 'host'],
+  ['robotsStatus', 'robots_status'],
+  ['robotsHttpStatus', 'robots_http_status'],
+  ['robotsBody', 'robots_body'],
+  ['robotsEtag', 'robots_etag'],
+  ['robotsLastModified', 'robots_last_modified'],
   ['robotsRules', 'robots_rules'],
-  ['robotsFetchedAt', 'robots_fetched_at'], ['robotsExpiresAt', 'robots_expires_at'],
-  ['crawlDelayMs', 'crawl_delay_ms'], ['backoffMs', 'backoff_ms'], ['backoffUntil', 'backoff_until'],
-  ['backoffReason', 'backoff_reason'], ['consecutiveErrors', 'consecutive_errors'], ['lastRequestStart', 'last_request_start'],
-  ['lastRequestEnd', 'last_request_end'], ['fetchedCount', 'fetched_count'], ['errorCount', 'error_count'], ['lastError', 'last_error'],
+  ['robotsFetchedAt', 'robots_fetched_at'],
+  ['robotsExpiresAt', 'robots_expires_at'],
+  ['crawlDelayMs', 'crawl_delay_ms'],
+  ['backoffMs', 'backoff_ms'],
+  ['backoffUntil', 'backoff_until'],
+  ['backoffReason', 'backoff_reason'],
+  ['consecutiveErrors', 'consecutive_errors'],
+  ['lastRequestStart', 'last_request_start'],
+  ['lastRequestEnd', 'last_request_end'],
+  ['fetchedCount', 'fetched_count'],
+  ['errorCount', 'error_count'],
+  ['lastError', 'last_error'],
 ];
 
 /**
@@ -48,9 +61,26 @@ const ROBOTS_FILE = new Set<keyof HostRow>(['robotsBody', 'robotsRules']);
 /** A host never contacted yet. */
 export function newHostRow(origin: string, host: string): HostRow {
   return {
-    origin, host, robotsStatus: 'pending', robotsHttpStatus: null, robotsBody: null, robotsEtag: null, robotsLastModified: null, robotsRules: null, robotsFetchedAt: null,
-    robotsExpiresAt: null, crawlDelayMs: null, backoffMs: 0, backoffUntil: 0, backoffReason: null, consecutiveErrors: 0,
-    lastRequestStart: null, lastRequestEnd: null, fetchedCount: 0, errorCount: 0, lastError: null,
+    origin,
+    host,
+    robotsStatus: 'pending',
+    robotsHttpStatus: null,
+    robotsBody: null,
+    robotsEtag: null,
+    robotsLastModified: null,
+    robotsRules: null,
+    robotsFetchedAt: null,
+    robotsExpiresAt: null,
+    crawlDelayMs: null,
+    backoffMs: 0,
+    backoffUntil: 0,
+    backoffReason: null,
+    consecutiveErrors: 0,
+    lastRequestStart: null,
+    lastRequestEnd: null,
+    fetchedCount: 0,
+    errorCount: 0,
+    lastError: null,
   };
 }
 
@@ -60,7 +90,10 @@ export function hostQueries(db: Database) {
   const upsert = db.prepare(
     `INSERT INTO hosts (${COLUMNS.map(([, c]) => c).join(', ')}, updated_at)
      VALUES (${COLUMNS.map(([k]) => `@${k}`).join(', ')}, @updatedAt)
-     ON CONFLICT (origin) DO UPDATE SET ${COLUMNS.slice(1).filter(([k]) => !ROBOTS_FILE.has(k)).map(([k, c]) => `${c} = @${k}`).join(', ')}, updated_at = @updatedAt`,
+     ON CONFLICT (origin) DO UPDATE SET ${COLUMNS.slice(1)
+       .filter(([k]) => !ROBOTS_FILE.has(k))
+       .map(([k, c]) => `${c} = @${k}`)
+       .join(', ')}, updated_at = @updatedAt`,
   );
   const robotsFile = db.prepare(`UPDATE hosts SET robots_body = ?, robots_rules = ? WHERE origin = ?`);
   const start = db.prepare(`UPDATE hosts SET last_request_start = ? WHERE origin = ?`);

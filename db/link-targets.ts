@@ -35,7 +35,11 @@ function u32(id: number): Buffer {
 
 /** An anchor text as stored: one line, no control characters, at most MAX_ANCHOR_CHARS. */
 function cleanText(text: string): string {
-  return text.replace(/[\u0000-\u001f\u007f]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, MAX_ANCHOR_CHARS);
+  return text
+    .replace(/[\u0000-\u001f\u007f]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, MAX_ANCHOR_CHARS);
 }
 
 /** Prepared statements for link_targets, created once per connection. */
@@ -43,9 +47,15 @@ export function linkTargetQueries(db: Database) {
   const get = db.prepare<[string], { id: number; inlinks: number; sources: Buffer; anchors: string }>(
     'SELECT id, inlinks, sources, anchors FROM link_targets WHERE url = ?',
   );
-  const insert = db.prepare<[string, Buffer, string]>('INSERT INTO link_targets (url, inlinks, sources, anchors) VALUES (?, 1, ?, ?)');
-  const update = db.prepare<[number, Buffer, string, number]>('UPDATE link_targets SET inlinks = ?, sources = ?, anchors = ? WHERE id = ?');
-  const byUrl = db.prepare<[string], { inlinks: number; anchors: string }>('SELECT inlinks, anchors FROM link_targets WHERE url = ?');
+  const insert = db.prepare<[string, Buffer, string]>(
+    'INSERT INTO link_targets (url, inlinks, sources, anchors) VALUES (?, 1, ?, ?)',
+  );
+  const update = db.prepare<[number, Buffer, string, number]>(
+    'UPDATE link_targets SET inlinks = ?, sources = ?, anchors = ? WHERE id = ?',
+  );
+  const byUrl = db.prepare<[string], { inlinks: number; anchors: string }>(
+    'SELECT inlinks, anchors FROM link_targets WHERE url = ?',
+  );
 
   return {
     /**
@@ -85,7 +95,9 @@ export function linkTargetQueries(db: Database) {
     /** What links say of a URL: distinct linking pages and anchor texts (tests and diagnostics). */
     target(url: string): { inlinks: number; anchors: string[] } | undefined {
       const row = byUrl.get(url);
-      return row === undefined ? undefined : { inlinks: row.inlinks, anchors: row.anchors === '' ? [] : row.anchors.split('\n') };
+      return row === undefined
+        ? undefined
+        : { inlinks: row.inlinks, anchors: row.anchors === '' ? [] : row.anchors.split('\n') };
     },
   };
 }

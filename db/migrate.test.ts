@@ -15,7 +15,9 @@ test('a new DATA_DIR is created with the database at the latest version, WAL and
     assert.equal(db.pragma('journal_mode', { simple: true }), 'wal');
     assert.equal(db.pragma('foreign_keys', { simple: true }), 1);
     assert.ok((db.pragma('busy_timeout', { simple: true }) as number) >= 1000);
-    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as Array<{ name: string }>).map((t) => t.name);
+    const tables = (
+      db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as Array<{ name: string }>
+    ).map((t) => t.name);
     for (const t of ['seeds', 'frontier', 'hosts', 'pages']) assert.ok(tables.includes(t), t);
     db.close();
     const again = openDatabase(dir);
@@ -33,9 +35,14 @@ test('a failing migration leaves the database at the version before it, and says
     writeFileSync(path.join(dir, 'm', '0001-a.sql'), 'CREATE TABLE a (x INTEGER);');
     writeFileSync(path.join(dir, 'm', '0002-b.sql'), 'CREATE TABLE b (y INTEGER); INSERT INTO nope VALUES (1);');
     const db = new BetterSqlite3(path.join(dir, DB_FILE));
-    assert.throws(() => migrate(db, readMigrations(path.join(dir, 'm'))), (e: Error) => e instanceof MigrationError && /0002-b\.sql failed/.test(e.message));
+    assert.throws(
+      () => migrate(db, readMigrations(path.join(dir, 'm'))),
+      (e: Error) => e instanceof MigrationError && /0002-b\.sql failed/.test(e.message),
+    );
     assert.equal(db.pragma('user_version', { simple: true }), 1);
-    const tables = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as Array<{ name: string }>).map((t) => t.name);
+    const tables = (
+      db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).all() as Array<{ name: string }>
+    ).map((t) => t.name);
     assert.deepEqual(tables, ['a'], 'table b was rolled back with its migration');
     db.close();
   } finally {
@@ -59,8 +66,13 @@ test('a database newer than this Lantern is refused, untouched, with what to do'
   try {
     const db = new BetterSqlite3(path.join(dir, DB_FILE));
     db.pragma('user_version = 99');
-    assert.throws(() => migrate(db, readMigrations()), (e: Error) => e instanceof MigrationError &&
-      e.message === `migrate: the database is at version 99 but this Lantern knows only ${readMigrations().length}; use a newer Lantern or another DATA_DIR`);
+    assert.throws(
+      () => migrate(db, readMigrations()),
+      (e: Error) =>
+        e instanceof MigrationError &&
+        e.message ===
+          `migrate: the database is at version 99 but this Lantern knows only ${readMigrations().length}; use a newer Lantern or another DATA_DIR`,
+    );
     assert.equal(db.pragma('user_version', { simple: true }), 99);
     assert.deepEqual(db.prepare(`SELECT name FROM sqlite_master`).all(), [], 'no migration ran');
     db.close();

@@ -11,11 +11,17 @@ export class MigrationError extends Error {
   override name = 'MigrationError';
 }
 
-interface Migration { version: number; name: string; sql: string }
+interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
 
 /** Reads the migrations in order and checks their numbering has no gaps or duplicates. */
 export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
-  const files = readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+  const files = readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   return files.map((name, i) => {
     const match = /^(\d{4})-[\w-]+\.sql$/.exec(name);
     if (!match) throw new MigrationError(`migrate: ${name} is not named NNNN-name.sql`);

@@ -14,9 +14,14 @@ test('a database SQLite could open only for reading is refused at open, saying w
     // What SQLite does, silently, with a file or folder this user may not write: it opens it read-only.
     const readOnly = new BetterSqlite3(path.join(dir, DB_FILE), { readonly: true });
     try {
-      assert.throws(() => assertWritable(readOnly, dir), (e: Error) => e instanceof DatabaseNotWritableError && e.message ===
-        `open: cannot write to the database in ${dir} (SQLITE_READONLY: attempt to write a readonly database): is the disk full or the file read-only? ` +
-        'Make DATA_DIR and its files writable by the user running Lantern, or free some space');
+      assert.throws(
+        () => assertWritable(readOnly, dir),
+        (e: Error) =>
+          e instanceof DatabaseNotWritableError &&
+          e.message ===
+            `open: cannot write to the database in ${dir} (SQLITE_READONLY: attempt to write a readonly database): is the disk full or the file read-only? ` +
+              'Make DATA_DIR and its files writable by the user running Lantern, or free some space',
+      );
     } finally {
       readOnly.close();
     }

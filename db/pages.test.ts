@@ -11,12 +11,16 @@ import { migrate, readMigrations } from './migrate.ts';
 import { makePage, tempDatabase } from '../test-support/test-corpus.ts';
 
 function ftsIds(db: Database, match: string): number[] {
-  return db.prepare<[string], { rowid: number }>('SELECT rowid FROM pages_fts WHERE pages_fts MATCH ? ORDER BY rowid')
-    .all(match).map((r) => r.rowid);
+  return db
+    .prepare<[string], { rowid: number }>('SELECT rowid FROM pages_fts WHERE pages_fts MATCH ? ORDER BY rowid')
+    .all(match)
+    .map((r) => r.rowid);
 }
 function identIds(db: Database, match: string): number[] {
-  return db.prepare<[string], { rowid: number }>('SELECT rowid FROM pages_idents WHERE pages_idents MATCH ? ORDER BY rowid')
-    .all(match).map((r) => r.rowid);
+  return db
+    .prepare<[string], { rowid: number }>('SELECT rowid FROM pages_idents WHERE pages_idents MATCH ? ORDER BY rowid')
+    .all(match)
+    .map((r) => r.rowid);
 }
 /**
  * FTS5's integrity check; with `againstContent` it also checks the index holds exactly the rows of
@@ -30,7 +34,9 @@ function integrityCheck(db: Database, againstContent: boolean): void {
 
 describe('pageQueries', () => {
   let env: ReturnType<typeof tempDatabase>;
-  beforeEach(() => { env = tempDatabase(); });
+  beforeEach(() => {
+    env = tempDatabase();
+  });
   afterEach(() => env.cleanup());
 
   test('upsertPage inserts, then replaces by url keeping the id, bumping seq and re-indexing', () => {
@@ -55,11 +61,13 @@ describe('pageQueries', () => {
     integrityCheck(env.db, true);
   });
 
-  test('retireSeedPages takes a removed seed\'s pages out of search, each with its own new seq, and out of the count', () => {
+  test("retireSeedPages takes a removed seed's pages out of search, each with its own new seq, and out of the count", () => {
     const q = pageQueries(env.db);
     const seeds = seedQueries(env.db);
-    const gone = seeds.upsertSeed({ url: 'http://a.test/', origin: 'http://a.test', depth: 1, scope: 'host' }, 1).seed.id;
-    const kept = seeds.upsertSeed({ url: 'http://b.test/', origin: 'http://b.test', depth: 1, scope: 'host' }, 1).seed.id;
+    const gone = seeds.upsertSeed({ url: 'http://a.test/', origin: 'http://a.test', depth: 1, scope: 'host' }, 1).seed
+      .id;
+    const kept = seeds.upsertSeed({ url: 'http://b.test/', origin: 'http://b.test', depth: 1, scope: 'host' }, 1).seed
+      .id;
     const x = q.upsertPage(makePage('http://a.test/x', { seedId: gone, title: 'Zebra', body: 'zebra crossing' }));
     q.upsertPage(makePage('http://a.test/y', { seedId: gone, body: 'zebra stripes' }));
     const z = q.upsertPage(makePage('http://b.test/z', { seedId: kept, body: 'zebra too' }));
@@ -69,7 +77,14 @@ describe('pageQueries', () => {
     assert.deepEqual(ftsIds(env.db, 'zebra'), [z]);
     assert.deepEqual(identIds(env.db, 'zebra'), []);
     const changes = q.pagesAfterSeq(3, 10);
-    assert.deepEqual(changes.map((c) => [c.seq, c.indexed]), [[4, false], [5, false]], 'the title index sees each leave');
+    assert.deepEqual(
+      changes.map((c) => [c.seq, c.indexed]),
+      [
+        [4, false],
+        [5, false],
+      ],
+      'the title index sees each leave',
+    );
     assert.deepEqual(q.countPages(), { pages: 1, indexed: 1 });
     integrityCheck(env.db, false);
     // Found again (by another seed, or the seed submitted again): stored, searchable and counted again.
@@ -128,23 +143,43 @@ describe('pageQueries', () => {
     q.upsertPage(makePage('http://a.test/3', { title: 'Three' }));
     q.markPageGone('http://a.test/1', 404, 7);
     const all = q.pagesAfterSeq(0, 10);
-    assert.deepEqual(all.map((r) => [r.url, r.seq, r.indexed]), [
-      ['http://b.test:8080/2', 2, true], ['http://a.test/3', 3, true], ['http://a.test/1', 4, false],
-    ]);
+    assert.deepEqual(
+      all.map((r) => [r.url, r.seq, r.indexed]),
+      [
+        ['http://b.test:8080/2', 2, true],
+        ['http://a.test/3', 3, true],
+        ['http://a.test/1', 4, false],
+      ],
+    );
     assert.equal(all[0].host, 'b.test:8080');
     assert.deepEqual(all[2].headings, ['h1', 'h2']);
     assert.equal(all[2].description, 'd1');
-    assert.deepEqual(q.pagesAfterSeq(2, 1).map((r) => r.seq), [3]);
+    assert.deepEqual(
+      q.pagesAfterSeq(2, 1).map((r) => r.seq),
+      [3],
+    );
     assert.deepEqual(q.pagesAfterSeq(4, 10), []);
   });
 
   test('getPage round-trips every field; control characters are removed from text', () => {
     const q = pageQueries(env.db);
     const page = makePage('http://a.test/full', {
-      finalUrl: 'http://a.test/full/', status: 200, contentType: 'text/html', title: 'T\u0001itle',
-      description: 'De\u0002sc', headings: ['First', 'Second\nline'], body: 'Body\u0000 text\twith tab',
-      lang: 'de', canonical: 'http://a.test/c', fetchedAt: 42, etag: '"e"', lastModified: 'Mon',
-      contentHash: 'abc', noindex: false, nofollow: true, indexed: true,
+      finalUrl: 'http://a.test/full/',
+      status: 200,
+      contentType: 'text/html',
+      title: 'T\u0001itle',
+      description: 'De\u0002sc',
+      headings: ['First', 'Second\nline'],
+      body: 'Body\u0000 text\twith tab',
+      lang: 'de',
+      canonical: 'http://a.test/c',
+      fetchedAt: 42,
+      etag: '"e"',
+      lastModified: 'Mon',
+      contentHash: 'abc',
+      noindex: false,
+      nofollow: true,
+      indexed: true,
     });
     q.upsertPage(page);
     const got = q.getPage('http://a.test/full');
@@ -153,14 +188,20 @@ describe('pageQueries', () => {
     assert.equal(typeof id, 'number');
     assert.equal(seq, 1);
     assert.deepEqual(rest, {
-      ...page, title: 'Title', description: 'Desc', headings: ['First', 'Second line'], body: 'Body text\twith tab',
+      ...page,
+      title: 'Title',
+      description: 'Desc',
+      headings: ['First', 'Second line'],
+      body: 'Body text\twith tab',
     });
     assert.equal(q.getPage('http://a.test/missing'), undefined);
   });
 
   test('identifiers are stored for the exact-identifier index', () => {
     const q = pageQueries(env.db);
-    const id = q.upsertPage(makePage('http://a.test/i', { body: 'Use capture_output=True or git-rebase, not __init__.' }));
+    const id = q.upsertPage(
+      makePage('http://a.test/i', { body: 'Use capture_output=True or git-rebase, not __init__.' }),
+    );
     assert.deepEqual(identIds(env.db, '"capture_output"'), [id]);
     assert.deepEqual(identIds(env.db, '"git-rebase"'), [id]);
     assert.deepEqual(identIds(env.db, '"__init__"'), [id]);
@@ -168,9 +209,11 @@ describe('pageQueries', () => {
   });
 
   test('countPages counts from the small index, not the wide rows', () => {
-    const plan = env.db.prepare(
-      'EXPLAIN QUERY PLAN SELECT count(*) AS pages, coalesce(sum(indexed), 0) AS indexed FROM pages INDEXED BY pages_indexed',
-    ).all() as Array<{ detail: string }>;
+    const plan = env.db
+      .prepare(
+        'EXPLAIN QUERY PLAN SELECT count(*) AS pages, coalesce(sum(indexed), 0) AS indexed FROM pages INDEXED BY pages_indexed',
+      )
+      .all() as Array<{ detail: string }>;
     assert.match(plan.map((p) => p.detail).join(' '), /COVERING INDEX pages_indexed/);
   });
 });
@@ -180,7 +223,8 @@ test('migration 0002 indexes pages stored before it', () => {
   const db = new BetterSqlite3(path.join(dir, 'x.db'));
   try {
     migrate(db, readMigrations().slice(0, 1));
-    const insert = db.prepare(`INSERT INTO pages (url, final_url, origin, host, status, title, body, fetched_at, indexed, seq)
+    const insert =
+      db.prepare(`INSERT INTO pages (url, final_url, origin, host, status, title, body, fetched_at, indexed, seq)
       VALUES (?, ?, 'http://a.test', 'a.test', 200, ?, ?, 1, ?, ?)`);
     insert.run('http://a.test/1', 'http://a.test/1', 'Old page', 'platypus', 1, 1);
     insert.run('http://a.test/2', 'http://a.test/2', 'Hidden page', 'platypus', 0, 2);

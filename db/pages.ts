@@ -100,7 +100,14 @@ function clean(text: string): string {
 
 /** pages.headings holds one heading per line. */
 function joinHeadings(headings: string[]): string {
-  return headings.map((h) => clean(h).replace(/[\r\n]+/g, ' ').trim()).filter((h) => h.length > 0).join('\n');
+  return headings
+    .map((h) =>
+      clean(h)
+        .replace(/[\r\n]+/g, ' ')
+        .trim(),
+    )
+    .filter((h) => h.length > 0)
+    .join('\n');
 }
 
 function splitHeadings(text: string): string[] {
@@ -108,11 +115,30 @@ function splitHeadings(text: string): string[] {
 }
 
 interface PageRow {
-  id: number; url: string; final_url: string; origin: string; host: string; seed_id: number | null;
-  status: number; content_type: string | null; title: string; description: string; headings: string;
-  body: string; lang: string | null; canonical: string | null; fetched_at: number; etag: string | null;
-  last_modified: string | null; content_hash: string | null; noindex: number; nofollow: number;
-  noarchive: number; nosnippet: number; indexed: number; seq: number;
+  id: number;
+  url: string;
+  final_url: string;
+  origin: string;
+  host: string;
+  seed_id: number | null;
+  status: number;
+  content_type: string | null;
+  title: string;
+  description: string;
+  headings: string;
+  body: string;
+  lang: string | null;
+  canonical: string | null;
+  fetched_at: number;
+  etag: string | null;
+  last_modified: string | null;
+  content_hash: string | null;
+  noindex: number;
+  nofollow: number;
+  noarchive: number;
+  nosnippet: number;
+  indexed: number;
+  seq: number;
 }
 
 /** Prepared statements for pages, created once per connection. */
@@ -144,14 +170,26 @@ export function pageQueries(db: Database): PageQueries {
   const retire = db.prepare<[number]>(
     `UPDATE pages SET indexed = 0, removed = 1, seed_id = NULL, body = '', idents = '', seq = ${nextSeq} WHERE id = ?`,
   );
-  const retired = db.prepare<[], number>('SELECT count(*) FROM pages INDEXED BY pages_removed WHERE removed = 1').pluck();
+  const retired = db
+    .prepare<[], number>('SELECT count(*) FROM pages INDEXED BY pages_removed WHERE removed = 1')
+    .pluck();
   const count = db.prepare<[], { pages: number; indexed: number }>(
     'SELECT count(*) AS pages, coalesce(sum(indexed), 0) AS indexed FROM pages INDEXED BY pages_indexed',
   );
-  const after = db.prepare<[number, number], {
-    id: number; url: string; title: string; description: string; headings: string; host: string;
-    seq: number; indexed: number; fetched_at: number;
-  }>(`SELECT id, url, title, description, headings, host, seq, indexed, fetched_at
+  const after = db.prepare<
+    [number, number],
+    {
+      id: number;
+      url: string;
+      title: string;
+      description: string;
+      headings: string;
+      host: string;
+      seq: number;
+      indexed: number;
+      fetched_at: number;
+    }
+  >(`SELECT id, url, title, description, headings, host, seq, indexed, fetched_at
       FROM pages WHERE seq > ? ORDER BY seq LIMIT ?`);
   const validatorsOf = db.prepare<[string], { etag: string | null; lastModified: string | null }>(
     `SELECT etag, last_modified AS lastModified FROM pages
@@ -159,7 +197,9 @@ export function pageQueries(db: Database): PageQueries {
   );
   const maxSeq = db.prepare<[], { m: number | null }>('SELECT max(seq) AS m FROM pages');
   const atSeq = db.prepare<[number], { id: number }>('SELECT id FROM pages WHERE seq = ?');
-  const seqOf = db.prepare<[number], { url: string; seq: number; indexed: number }>('SELECT url, seq, indexed FROM pages WHERE id = ?');
+  const seqOf = db.prepare<[number], { url: string; seq: number; indexed: number }>(
+    'SELECT url, seq, indexed FROM pages WHERE id = ?',
+  );
   const get = db.prepare<[string], PageRow>(
     `SELECT id, url, final_url, origin, host, seed_id, status, content_type, title, description, headings,
        body, lang, canonical, fetched_at, etag, last_modified, content_hash, noindex, nofollow, noarchive,
@@ -174,14 +214,32 @@ export function pageQueries(db: Database): PageQueries {
       const headings = joinHeadings(p.headings);
       const body = clean(p.body);
       const row = upsert.get({
-        url: p.url, finalUrl: p.finalUrl, origin: p.origin, host: p.host, seedId: p.seedId,
-        status: p.status, contentType: p.contentType, title, description, headings, body,
-        lang: p.lang, canonical: p.canonical, fetchedAt: p.fetchedAt, etag: p.etag,
-        lastModified: p.lastModified, contentHash: p.contentHash, noindex: p.noindex ? 1 : 0,
-        nofollow: p.nofollow ? 1 : 0, noarchive: p.noarchive ? 1 : 0, nosnippet: p.nosnippet ? 1 : 0,
-        indexed: p.indexed ? 1 : 0, linkDensity: p.linkDensity ?? null,
+        url: p.url,
+        finalUrl: p.finalUrl,
+        origin: p.origin,
+        host: p.host,
+        seedId: p.seedId,
+        status: p.status,
+        contentType: p.contentType,
+        title,
+        description,
+        headings,
+        body,
+        lang: p.lang,
+        canonical: p.canonical,
+        fetchedAt: p.fetchedAt,
+        etag: p.etag,
+        lastModified: p.lastModified,
+        contentHash: p.contentHash,
+        noindex: p.noindex ? 1 : 0,
+        nofollow: p.nofollow ? 1 : 0,
+        noarchive: p.noarchive ? 1 : 0,
+        nosnippet: p.nosnippet ? 1 : 0,
+        indexed: p.indexed ? 1 : 0,
+        linkDensity: p.linkDensity ?? null,
         idents: p.indexed ? extractIdentifiers(title, headings, description, body) : '',
-        fileType: p.fileType ?? 'html', pageStarts: p.pageStarts ? JSON.stringify(p.pageStarts) : null,
+        fileType: p.fileType ?? 'html',
+        pageStarts: p.pageStarts ? JSON.stringify(p.pageStarts) : null,
       });
       if (row === undefined) throw new Error(`pages: upsert of ${p.url} returned no row`);
       return row.id;
@@ -203,8 +261,14 @@ export function pageQueries(db: Database): PageQueries {
     },
     pagesAfterSeq(seq, limit) {
       return after.all(seq, limit).map((r) => ({
-        id: r.id, url: r.url, title: r.title, description: r.description,
-        headings: splitHeadings(r.headings), host: r.host, seq: r.seq, indexed: r.indexed === 1,
+        id: r.id,
+        url: r.url,
+        title: r.title,
+        description: r.description,
+        headings: splitHeadings(r.headings),
+        host: r.host,
+        seq: r.seq,
+        indexed: r.indexed === 1,
         fetchedAt: r.fetched_at,
       }));
     },
@@ -212,12 +276,30 @@ export function pageQueries(db: Database): PageQueries {
       const r = get.get(url);
       if (r === undefined) return undefined;
       return {
-        id: r.id, seq: r.seq, url: r.url, finalUrl: r.final_url, origin: r.origin, host: r.host,
-        seedId: r.seed_id, status: r.status, contentType: r.content_type, title: r.title,
-        description: r.description, headings: splitHeadings(r.headings), body: r.body, lang: r.lang,
-        canonical: r.canonical, fetchedAt: r.fetched_at, etag: r.etag, lastModified: r.last_modified,
-        contentHash: r.content_hash, noindex: r.noindex === 1, nofollow: r.nofollow === 1,
-        noarchive: r.noarchive === 1, nosnippet: r.nosnippet === 1, indexed: r.indexed === 1,
+        id: r.id,
+        seq: r.seq,
+        url: r.url,
+        finalUrl: r.final_url,
+        origin: r.origin,
+        host: r.host,
+        seedId: r.seed_id,
+        status: r.status,
+        contentType: r.content_type,
+        title: r.title,
+        description: r.description,
+        headings: splitHeadings(r.headings),
+        body: r.body,
+        lang: r.lang,
+        canonical: r.canonical,
+        fetchedAt: r.fetched_at,
+        etag: r.etag,
+        lastModified: r.last_modified,
+        contentHash: r.content_hash,
+        noindex: r.noindex === 1,
+        nofollow: r.nofollow === 1,
+        noarchive: r.noarchive === 1,
+        nosnippet: r.nosnippet === 1,
+        indexed: r.indexed === 1,
       };
     },
     validators(url) {

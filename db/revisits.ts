@@ -42,7 +42,10 @@ export function revisitQueries(db: Database) {
   const lastmod = db.prepare<[number, string]>(`UPDATE revisits SET sitemap_lastmod = ? WHERE url = ?`);
   const checked = db.prepare<[number, string]>(`UPDATE revisits SET checked_at = ? WHERE url = ?`);
   // The frontier's finished URLs of a seed within a depth, as frontierQueries.requeueSeed picks them.
-  const candidates = db.prepare<[number, number], { id: number; url: string; intervalMs: number | null } & Omit<RevisitState, 'intervalMs'>>(
+  const candidates = db.prepare<
+    [number, number],
+    { id: number; url: string; intervalMs: number | null } & Omit<RevisitState, 'intervalMs'>
+  >(
     `SELECT f.id, f.url, ${STATE.replace(/(\w+) AS/g, 'r.$1 AS')} FROM frontier f LEFT JOIN revisits r ON r.url = f.url
      WHERE f.seed_id = ? AND f.depth <= ? AND f.state IN ('done', 'failed', 'skipped')`,
   );
@@ -67,7 +70,9 @@ export function revisitQueries(db: Database) {
     /** The finished URLs of a seed within `maxDepth`, each with its revisit state: what a refresh chooses from. */
     refreshCandidates(seedId: number, maxDepth: number): RevisitCandidate[] {
       return candidates.all(seedId, maxDepth).map(({ id, url, ...st }) => ({
-        id, url, state: st.intervalMs === null ? undefined : (st as RevisitState),
+        id,
+        url,
+        state: st.intervalMs === null ? undefined : (st as RevisitState),
       }));
     },
   };

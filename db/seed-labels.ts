@@ -34,11 +34,15 @@ export interface LabelCount {
 
 /** Prepared statements for labels and imports, created once per connection. */
 export function seedLabelQueries(db: Database) {
-  const find = db.prepare<[string], { id: number; removedAt: number | null }>('SELECT id, removed_at AS removedAt FROM seeds WHERE url = ?');
-  const insert = db.prepare<[string, string, number, string, number, number, number, string | null, string | null], number>(
-    `INSERT INTO seeds (url, origin, depth, scope, path_only, created_at, updated_at, title, folder)
+  const find = db.prepare<[string], { id: number; removedAt: number | null }>(
+    'SELECT id, removed_at AS removedAt FROM seeds WHERE url = ?',
+  );
+  const insert = db
+    .prepare<[string, string, number, string, number, number, number, string | null, string | null], number>(
+      `INSERT INTO seeds (url, origin, depth, scope, path_only, created_at, updated_at, title, folder)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-  ).pluck();
+    )
+    .pluck();
   // A seed removed but not yet deleted by the crawler comes back as new, as POST /api/seeds does it.
   const revive = db.prepare<[number, string, number, number, number, string | null, string | null, number]>(
     `UPDATE seeds SET depth = ?, scope = ?, path_only = ?, created_at = ?, updated_at = ?, removed_at = NULL,
@@ -68,30 +72,32 @@ export function seedLabelQueries(db: Database) {
     }
   }
 
-  const importAll = db.transaction((list: readonly ImportedSeed[], opts: { depth: number; scope: Scope }, now: number): ImportOutcome => {
-    const out: ImportOutcome = { created: [], merged: [] };
-    const scope = opts.scope === 'path' ? 'host' : opts.scope;
-    const pathOnly = opts.scope === 'path' ? 1 : 0;
-    for (const s of list) {
-      const found = find.get(s.url);
-      if (found === undefined) {
-        const id = insert.get(s.url, s.origin, opts.depth, scope, pathOnly, now, now, s.title, s.folder)!;
-        addLabels(id, s.labels);
-        out.created.push(id);
-      } else if (found.removedAt !== null) {
-        revive.run(opts.depth, scope, pathOnly, now, now, s.title, s.folder, found.id);
-        clear.run(found.id);
-        addLabels(found.id, s.labels);
-        out.created.push(found.id);
-      } else {
-        // A seed already: it keeps its depth, scope and crawl; it gains the bookmark's labels (and title, if it had none).
-        fill.run(s.title, s.folder, found.id);
-        addLabels(found.id, s.labels);
-        out.merged.push(found.id);
+  const importAll = db.transaction(
+    (list: readonly ImportedSeed[], opts: { depth: number; scope: Scope }, now: number): ImportOutcome => {
+      const out: ImportOutcome = { created: [], merged: [] };
+      const scope = opts.scope === 'path' ? 'host' : opts.scope;
+      const pathOnly = opts.scope === 'path' ? 1 : 0;
+      for (const s of list) {
+        const found = find.get(s.url);
+        if (found === undefined) {
+          const id = insert.get(s.url, s.origin, opts.depth, scope, pathOnly, now, now, s.title, s.folder)!;
+          addLabels(id, s.labels);
+          out.created.push(id);
+        } else if (found.removedAt !== null) {
+          revive.run(opts.depth, scope, pathOnly, now, now, s.title, s.folder, found.id);
+          clear.run(found.id);
+          addLabels(found.id, s.labels);
+          out.created.push(found.id);
+        } else {
+          // A seed already: it keeps its depth, scope and crawl; it gains the bookmark's labels (and title, if it had none).
+          fill.run(s.title, s.folder, found.id);
+          addLabels(found.id, s.labels);
+          out.merged.push(found.id);
+        }
       }
-    }
-    return out;
-  });
+      return out;
+    },
+  );
 
   const replace = db.transaction((seedId: number, labels: readonly string[]): boolean => {
     if (live.get(seedId) === undefined) return false;

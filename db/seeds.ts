@@ -53,7 +53,9 @@ function fromSql(row: SeedSqlRow): SeedRow {
 }
 
 /** A seed row as the crawler reads changes: `removedAt` is set once the person removed it. */
-export type SeedChange = Pick<SeedRow, 'id' | 'url' | 'origin' | 'depth' | 'scope' | 'updatedAt'> & { removedAt: number | null };
+export type SeedChange = Pick<SeedRow, 'id' | 'url' | 'origin' | 'depth' | 'scope' | 'updatedAt'> & {
+  removedAt: number | null;
+};
 
 /** Prepared statements for seeds, created once per connection. */
 export function seedQueries(db: Database) {
@@ -67,13 +69,17 @@ export function seedQueries(db: Database) {
      RETURNING id, created_at = updated_at AS created`,
   );
   const byId = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s WHERE s.id = ?`);
-  const all = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s WHERE s.removed_at IS NULL ORDER BY s.id DESC LIMIT ? OFFSET ?`);
+  const all = db.prepare(
+    `SELECT ${SEED_COLUMNS} FROM seeds s WHERE s.removed_at IS NULL ORDER BY s.id DESC LIMIT ? OFFSET ?`,
+  );
   const allWithLabel = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s
     WHERE s.removed_at IS NULL AND s.id IN (SELECT seed_id FROM seed_labels WHERE label = ?) ORDER BY s.id DESC LIMIT ? OFFSET ?`);
   const countAll = db.prepare<[], number>('SELECT COUNT(*) FROM seeds WHERE removed_at IS NULL').pluck();
-  const countWithLabel = db.prepare<[string], number>(
-    'SELECT COUNT(*) FROM seeds s WHERE s.removed_at IS NULL AND s.id IN (SELECT seed_id FROM seed_labels WHERE label = ?)',
-  ).pluck();
+  const countWithLabel = db
+    .prepare<[string], number>(
+      'SELECT COUNT(*) FROM seeds s WHERE s.removed_at IS NULL AND s.id IN (SELECT seed_id FROM seed_labels WHERE label = ?)',
+    )
+    .pluck();
   const setTitle = db.prepare(`UPDATE seeds SET title = ? WHERE id = ?`);
   const since = db.prepare(
     `SELECT id, url, origin, depth, ${SCOPE_OUT} AS scope, updated_at AS updatedAt, removed_at AS removedAt FROM seeds s
@@ -92,9 +98,15 @@ export function seedQueries(db: Database) {
 
   return {
     /** Stores a seed, or updates depth and scope of the same URL; says whether it is new (a removed one comes back new). */
-    upsertSeed(seed: { url: string; origin: string; depth: number; scope: Scope; title?: string }, now: number): { seed: SeedRow; created: boolean } {
+    upsertSeed(
+      seed: { url: string; origin: string; depth: number; scope: Scope; title?: string },
+      now: number,
+    ): { seed: SeedRow; created: boolean } {
       const stored = seed.scope === 'path' ? 'host' : seed.scope;
-      const row = insert.get(seed.url, seed.origin, seed.depth, stored, seed.scope === 'path' ? 1 : 0, now, now) as { id: number; created: number };
+      const row = insert.get(seed.url, seed.origin, seed.depth, stored, seed.scope === 'path' ? 1 : 0, now, now) as {
+        id: number;
+        created: number;
+      };
       if (seed.title !== undefined) setTitle.run(seed.title, row.id);
       return { seed: fromSql(byId.get(row.id) as SeedSqlRow), created: row.created === 1 };
     },
@@ -109,7 +121,9 @@ export function seedQueries(db: Database) {
      */
     listSeeds(opts: { limit?: number; offset?: number; label?: string } = {}): SeedRow[] {
       const { limit = 500, offset = 0, label } = opts;
-      const rows = (label === undefined ? all.all(limit, offset) : allWithLabel.all(label, limit, offset)) as SeedSqlRow[];
+      const rows = (
+        label === undefined ? all.all(limit, offset) : allWithLabel.all(label, limit, offset)
+      ) as SeedSqlRow[];
       return rows.map(fromSql);
     },
     /** How many live seeds there are; only those carrying `label` when it is given. */

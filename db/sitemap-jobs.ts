@@ -17,9 +17,7 @@ export function sitemapJobQueries(db: Database) {
      SELECT @url, @origin, @seedId, @hops, @redirects WHERE EXISTS (SELECT 1 FROM seeds WHERE id = @seedId)`,
   );
   const remove = db.prepare(`DELETE FROM sitemap_jobs WHERE url = ?`);
-  const pending = db.prepare(
-    `SELECT url, origin, seed_id AS seedId, hops, redirects FROM sitemap_jobs ORDER BY id`,
-  );
+  const pending = db.prepare(`SELECT url, origin, seed_id AS seedId, hops, redirects FROM sitemap_jobs ORDER BY id`);
   return {
     /** Records a queued sitemap job. */
     rememberSitemapJob(job: SitemapJobRow): void {

@@ -3,7 +3,8 @@
  * failure, or a database held too long by another connection. Writers wait these out (the crawler
  * primary) or tell the person to try again (the server); any other write error is a bug.
  */
-const STORAGE_ERROR = /^(SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|PROTOCOL)|ENOSPC|EROFS|EACCES|EPERM|EIO|EDQUOT)/;
+const STORAGE_ERROR =
+  /^(SQLITE_(FULL|READONLY|IOERR|CANTOPEN|BUSY|LOCKED|PROTOCOL)|ENOSPC|EROFS|EACCES|EPERM|EIO|EDQUOT)/;
 
 /** An error's code (`SQLITE_FULL`, `ENOSPC`), or '' if it has none. */
 export function errorCode(err: unknown): string {

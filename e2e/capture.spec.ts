@@ -21,17 +21,28 @@ test.afterEach(async () => {
 });
 
 test('import a bookmark file, see labels, search label: and filetype:pdf', async ({ page }, testInfo) => {
-  const manual = await textPdf({ title: 'Lens grinding manual', pages: [{ lines: ['Chapter one', 'Polish the lens slowly.'] }, { lines: ['Chapter two', 'Zebrafinch mirrors need care.'] }] });
-  web = await startTestWeb([{
-    robots: 'User-agent: *\nAllow: /\n',
-    pages: {
-      '/manual.pdf': { body: manual, headers: { 'content-type': 'application/pdf' } },
-      '/soup.html': '<!doctype html><title>Pumpkin soup</title><h1>Pumpkin soup</h1><p>Roast the pumpkin with nutmeg first.</p>',
+  const manual = await textPdf({
+    title: 'Lens grinding manual',
+    pages: [
+      { lines: ['Chapter one', 'Polish the lens slowly.'] },
+      { lines: ['Chapter two', 'Zebrafinch mirrors need care.'] },
+    ],
+  });
+  web = await startTestWeb([
+    {
+      robots: 'User-agent: *\nAllow: /\n',
+      pages: {
+        '/manual.pdf': { body: manual, headers: { 'content-type': 'application/pdf' } },
+        '/soup.html':
+          '<!doctype html><title>Pumpkin soup</title><h1>Pumpkin soup</h1><p>Roast the pumpkin with nutmeg first.</p>',
+      },
     },
-  }]);
+  ]);
   const site = web.sites[0];
   const file = testInfo.outputPath('bookmarks.html');
-  writeFileSync(file, `<!DOCTYPE NETSCAPE-Bookmark-file-1>
+  writeFileSync(
+    file,
+    `<!DOCTYPE NETSCAPE-Bookmark-file-1>
 <META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=UTF-8">
 <TITLE>Bookmarks</TITLE>
 <H1>Bookmarks</H1>
@@ -49,12 +60,15 @@ test('import a bookmark file, see labels, search label: and filetype:pdf', async
         </DL><p>
     </DL><p>
 </DL><p>
-`);
+`,
+  );
   const seeds = new SeedsPage(page);
   const capture = new CapturePanel(page);
   await seeds.open();
   await capture.importFile(file);
-  await expect(capture.importStatus).toContainText('bookmarks.html: 2 new seeds, 0 merged with seeds already there, 1 refused.');
+  await expect(capture.importStatus).toContainText(
+    'bookmarks.html: 2 new seeds, 0 merged with seeds already there, 1 refused.',
+  );
   await expect(capture.refused).toHaveCount(1);
   await expect(capture.refused.first()).toContainText('Line 15 (A bookmarklet): unsupported-scheme');
 
@@ -90,7 +104,7 @@ test('import a bookmark file, see labels, search label: and filetype:pdf', async
   await expect(search.resultLinks()).toHaveCount(0);
 });
 
-test('labels are added and removed in a seed\'s row', async ({ page }) => {
+test("labels are added and removed in a seed's row", async ({ page }) => {
   const seeds = new SeedsPage(page);
   const capture = new CapturePanel(page);
   await seeds.open();
@@ -106,8 +120,16 @@ test('labels are added and removed in a seed\'s row', async ({ page }) => {
   await expect(capture.labels(url)).toHaveText(['dev-tools×', 'reading×']);
 });
 
-test('the bookmarklet opens the add form filled in with the page; nothing is added until the person confirms', async ({ page, context }) => {
-  web = await startTestWeb([{ robots: 'User-agent: *\nAllow: /\n', pages: { '/article.html': '<!doctype html><title>A fine article</title><p>Words worth keeping.</p>' } }]);
+test('the bookmarklet opens the add form filled in with the page; nothing is added until the person confirms', async ({
+  page,
+  context,
+}) => {
+  web = await startTestWeb([
+    {
+      robots: 'User-agent: *\nAllow: /\n',
+      pages: { '/article.html': '<!doctype html><title>A fine article</title><p>Words worth keeping.</p>' },
+    },
+  ]);
   const article = web.sites[0].url('/article.html');
   const seeds = new SeedsPage(page);
   const capture = new CapturePanel(page);

@@ -118,9 +118,9 @@ test('a person adds a site, watches its domain being crawled, and finds a page o
   const stored = page.locator('.stored-text');
   await expect(stored).toContainText('the lighthouse keeper counts the boats');
   await expect(stored.locator('mark')).toHaveText(['lighthouse']);
-  await expect(page.getByRole('link', { name: site.url(generatedPath(LIGHTHOUSE_PAGE)).replace(/^https?:\/\//, '') })).toHaveAttribute(
-    'href', site.url(generatedPath(LIGHTHOUSE_PAGE)),
-  );
+  await expect(
+    page.getByRole('link', { name: site.url(generatedPath(LIGHTHOUSE_PAGE)).replace(/^https?:\/\//, '') }),
+  ).toHaveAttribute('href', site.url(generatedPath(LIGHTHOUSE_PAGE)));
   await page.getByRole('link', { name: 'Back to results for “lighthouse”' }).click();
   await expect(page).toHaveURL(/\/\?q=lighthouse$/);
   await expect(search.resultLinks().first()).toHaveText(`Page ${LIGHTHOUSE_PAGE}`);

@@ -24,7 +24,9 @@ async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void>
   await testInfo.attach(name, { path: file, contentType: 'image/png' });
 }
 
-test('a seed\'s progress to "done at", the header idle after, errors that agree with the timeline, hosts first on a phone', async ({ page }, testInfo) => {
+test('a seed\'s progress to "done at", the header idle after, errors that agree with the timeline, hosts first on a phone', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(150_000);
   // A slow site (each answer takes 400 ms) with one broken link, and a quick one.
   const slow = generateSite({ pages: 8, delayMs: 400 });
@@ -50,11 +52,14 @@ test('a seed\'s progress to "done at", the header idle after, errors that agree 
 
   // Then done, at a time of day, with the bar full; now it can be crawled again.
   await expect(row.locator('.seed-phase')).toHaveText(/^done at \d\d:\d\d$/, { timeout: 60_000 });
-  await expect(progress).toHaveAttribute('value', await progress.getAttribute('max') ?? 'missing');
+  await expect(progress).toHaveAttribute('value', (await progress.getAttribute('max')) ?? 'missing');
   await expect(seeds.crawlAgainButton(site.url('/'))).toBeVisible();
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    for (const [width, height, name] of [[1280, 800, 'desktop'], [360, 740, 'phone']] as const) {
+    for (const [width, height, name] of [
+      [1280, 800, 'desktop'],
+      [360, 740, 'phone'],
+    ] as const) {
       await page.setViewportSize({ width, height });
       await shot(page, testInfo, `seeds-done-${name}-${scheme}`);
     }
@@ -91,7 +96,10 @@ test('a seed\'s progress to "done at", the header idle after, errors that agree 
   expect(hostTop).toBeLessThan(statsTop);
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    for (const [width, height, name] of [[1280, 800, 'desktop'], [360, 740, 'phone']] as const) {
+    for (const [width, height, name] of [
+      [1280, 800, 'desktop'],
+      [360, 740, 'phone'],
+    ] as const) {
       await page.setViewportSize({ width, height });
       await shot(page, testInfo, `domains-${name}-${scheme}`);
     }

@@ -15,10 +15,19 @@ import { expect, test as base } from './fixtures.ts';
 import type { RunningApp } from './fixtures.ts';
 
 const test = base.extend({
-  launchOptions: [async ({ launchOptions }, use) => {
-    await use({ ...launchOptions, args: [...(launchOptions.args ?? []), '--host-resolver-rules=MAP evil.test 127.0.0.1, MAP good.test 127.0.0.1',
-      '--disable-features=LocalNetworkAccessChecks'] });
-  }, { scope: 'worker' }],
+  launchOptions: [
+    async ({ launchOptions }, use) => {
+      await use({
+        ...launchOptions,
+        args: [
+          ...(launchOptions.args ?? []),
+          '--host-resolver-rules=MAP evil.test 127.0.0.1, MAP good.test 127.0.0.1',
+          '--disable-features=LocalNetworkAccessChecks',
+        ],
+      });
+    },
+    { scope: 'worker' },
+  ],
 });
 
 const SECRET = 'e2e rebinding secret 0123456789';
@@ -57,13 +66,18 @@ const ATTACK_PAGE = `<!doctype html>
 </script>
 </body></html>`;
 
-interface Attempt { status: number; body: string }
+interface Attempt {
+  status: number;
+  body: string;
+}
 
 /** Opens the attack page at http://<name>:<Lantern's port>/welcome.html; only that one document is not Lantern's. */
 async function openAttackPage(page: Page, app: RunningApp, name: string): Promise<string> {
   const origin = `http://${name}:${app.port}`;
   await page.unroute(`${origin}/welcome.html`);
-  await page.route(`${origin}/welcome.html`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: ATTACK_PAGE }));
+  await page.route(`${origin}/welcome.html`, (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: ATTACK_PAGE }),
+  );
   await page.goto(`${origin}/welcome.html`);
   return origin;
 }
@@ -77,7 +91,11 @@ async function seedUrls(app: RunningApp, headers: Record<string, string> = {}): 
 
 /** Adds a seed as the owner (no Origin: not a page's request) and returns its id. */
 async function ownerAddsSeed(app: RunningApp, url: string, headers: Record<string, string> = {}): Promise<number> {
-  const res = await fetch(`${app.baseURL}/api/seeds`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify({ url, depth: 0 }) });
+  const res = await fetch(`${app.baseURL}/api/seeds`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ url, depth: 0 }),
+  });
   expect(res.status).toBe(201);
   return ((await res.json()) as { seed: { id: number } }).seed.id;
 }
@@ -112,7 +130,10 @@ async function sendBeacons(page: Page): Promise<Response[]> {
   return answers;
 }
 
-test('a page whose name was re-pointed at 127.0.0.1 reads nothing and changes nothing: fetch, forms of every encoding, beacons', async ({ page, app }) => {
+test('a page whose name was re-pointed at 127.0.0.1 reads nothing and changes nothing: fetch, forms of every encoding, beacons', async ({
+  page,
+  app,
+}) => {
   const privateSeed = 'https://private.example/diary';
   const id = await ownerAddsSeed(app, privateSeed);
   await openAttackPage(page, app, 'evil.test');
@@ -129,9 +150,12 @@ test('a page whose name was re-pointed at 127.0.0.1 reads nothing and changes no
   expect(writes.remove.status, 'DELETE /api/seeds/:id by fetch').toBe(421);
 
   const forms = await postForms(page, app);
-  expect(forms.map((a) => a.request().headers()['content-type']?.split(';')[0]), 'every encoding a form has')
-    .toEqual(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
-  for (const answer of forms) expect(answer.status(), `a form post (${answer.request().headers()['content-type']})`).toBe(421);
+  expect(
+    forms.map((a) => a.request().headers()['content-type']?.split(';')[0]),
+    'every encoding a form has',
+  ).toEqual(['application/x-www-form-urlencoded', 'multipart/form-data', 'text/plain']);
+  for (const answer of forms)
+    expect(answer.status(), `a form post (${answer.request().headers()['content-type']})`).toBe(421);
   await openAttackPage(page, app, 'evil.test');
   for (const answer of await sendBeacons(page)) expect(answer.status(), 'a beacon').toBe(421);
 
@@ -151,7 +175,9 @@ test.describe('under a name the owner allowed (PUBLIC_HOSTS=good.test)', () => {
     const id = await ownerAddsSeed(app, 'https://first.example/', owner);
     await openAttackPage(page, app, 'good.test');
 
-    expect(((await page.evaluate(`signIn(${JSON.stringify(SECRET)})`)) as Attempt).status, 'sign-in at good.test').toBe(200);
+    expect(((await page.evaluate(`signIn(${JSON.stringify(SECRET)})`)) as Attempt).status, 'sign-in at good.test').toBe(
+      200,
+    );
     const reads = (await page.evaluate('readAll()')) as Record<string, Attempt>;
     expect(reads.seeds.status).toBe(200);
     expect(reads.seeds.body).toContain('https://first.example/');

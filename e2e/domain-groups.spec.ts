@@ -19,15 +19,23 @@ test.afterEach(async () => {
   web = null;
 });
 
-test('hosts of one domain are listed under their group with its clock; a lone host has no group row', async ({ page, request }) => {
+test('hosts of one domain are listed under their group with its clock; a lone host has no group row', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(90_000);
   web = await startNamedWeb([
-    { 'www.site.test': generateSite({ pages: 3, prefix: 'www' }), 'docs.site.test': generateSite({ pages: 3, prefix: 'docs' }) },
+    {
+      'www.site.test': generateSite({ pages: 3, prefix: 'www' }),
+      'docs.site.test': generateSite({ pages: 3, prefix: 'docs' }),
+    },
     { 'other.test': generateSite({ pages: 2, prefix: 'other' }) },
   ]);
   named = await startApp({ env: { CRAWL_RESOLVE: web.resolve } });
   for (const site of web.sites) {
-    expect((await request.post(`${named.baseURL}/api/seeds`, { data: { url: site.url('/'), depth: 1 } })).status()).toBe(201);
+    expect(
+      (await request.post(`${named.baseURL}/api/seeds`, { data: { url: site.url('/'), depth: 1 } })).status(),
+    ).toBe(201);
   }
   const [www, docs, other] = web.sites;
   const domains = new DomainsPage(page);
@@ -40,7 +48,11 @@ test('hosts of one domain are listed under their group with its clock; a lone ho
   await expect(domains.groupRow('other.test')).toHaveCount(0);
   await expect(domains.row(other.host)).toBeVisible();
   // The group's row comes right before its hosts' rows.
-  const order = await domains.table.locator('tbody tr').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-group') ?? r.querySelector('th')?.textContent?.replace(/^[▸▾]/, '') ?? ''));
+  const order = await domains.table
+    .locator('tbody tr')
+    .evaluateAll((rows) =>
+      rows.map((r) => r.getAttribute('data-group') ?? r.querySelector('th')?.textContent?.replace(/^[▸▾]/, '') ?? ''),
+    );
   const at = order.indexOf('site.test');
   expect(order.slice(at + 1, at + 3).sort()).toEqual([docs.host, www.host].sort());
   // Every row says which rule set its delay.
@@ -48,15 +60,23 @@ test('hosts of one domain are listed under their group with its clock; a lone ho
   await page.screenshot({ path: 'test-results/domain-groups.png', fullPage: true });
 });
 
-test('a slow domain: each host says pacing set its delay ("1.8 s: 5 x 0.4 s response time"); the group row shows its clock', async ({ page, request }) => {
+test('a slow domain: each host says pacing set its delay ("1.8 s: 5 x 0.4 s response time"); the group row shows its clock', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(90_000);
   // Every answer of slow.test takes 300 ms: 5 x that is far above the 100 ms delay, so pacing sets it.
   web = await startNamedWeb([
-    { 'www.slow.test': generateSite({ pages: 6, prefix: 'www', delayMs: 300 }), 'docs.slow.test': generateSite({ pages: 6, prefix: 'docs', delayMs: 300 }) },
+    {
+      'www.slow.test': generateSite({ pages: 6, prefix: 'www', delayMs: 300 }),
+      'docs.slow.test': generateSite({ pages: 6, prefix: 'docs', delayMs: 300 }),
+    },
   ]);
   named = await startApp({ env: { CRAWL_RESOLVE: web.resolve, CRAWL_DELAY_MS: '100', CRAWL_PACING_FACTOR: '5' } });
   for (const site of web.sites) {
-    expect((await request.post(`${named.baseURL}/api/seeds`, { data: { url: site.url('/'), depth: 1 } })).status()).toBe(201);
+    expect(
+      (await request.post(`${named.baseURL}/api/seeds`, { data: { url: site.url('/'), depth: 1 } })).status(),
+    ).toBe(201);
   }
   const [www, docs] = web.sites;
   const domains = new DomainsPage(page);

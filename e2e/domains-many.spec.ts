@@ -11,6 +11,7 @@ import { startAppWithHosts, syntheticHosts, type AppWithHosts } from '../test-su
 const HOSTS = 5000;
 
 const test = base.extend<{ withHosts: AppWithHosts }>({
+  // biome-ignore lint/correctness/noEmptyPattern: Playwright reads a fixture's dependencies from this destructuring; this one has none
   withHosts: async ({}, use) => {
     const app = await startAppWithHosts(syntheticHosts(HOSTS));
     try {
@@ -24,7 +25,10 @@ const test = base.extend<{ withHosts: AppWithHosts }>({
   },
 });
 
-test('5,000 hosts: one page of 100 at a time, paged, sorted and filtered by the server, polled page by page', async ({ page, withHosts }) => {
+test('5,000 hosts: one page of 100 at a time, paged, sorted and filtered by the server, polled page by page', async ({
+  page,
+  withHosts,
+}) => {
   const answers: Array<{ url: string; rows: number }> = [];
   page.on('response', async (response) => {
     if (!response.url().includes('/api/domains?') && !response.url().endsWith('/api/domains')) return;
@@ -52,7 +56,9 @@ test('5,000 hosts: one page of 100 at a time, paged, sorted and filtered by the 
   // A sort starts again at the first page, the server's order: most fetched first, ties by name.
   await domains.sortButton('Fetched').click();
   await expect(pager).toContainText('Hosts 1–100 of 5,000');
-  const byFetched = [...withHosts.app.crawler.domains].sort((a, b) => b.fetched - a.fetched || (a.host < b.host ? -1 : 1));
+  const byFetched = [...withHosts.app.crawler.domains].sort(
+    (a, b) => b.fetched - a.fetched || (a.host < b.host ? -1 : 1),
+  );
   await expect(firstHost).toHaveText(new RegExp(byFetched[0].host.replace(/\./g, '\\.')));
 
   // The text filter and the state filter narrow it on the server.
@@ -69,6 +75,9 @@ test('5,000 hosts: one page of 100 at a time, paged, sorted and filtered by the 
   // It stays live: it keeps polling, and every answer is one page, never the whole list.
   const before = answers.length;
   await expect.poll(() => answers.length, { message: 'the view polls again' }).toBeGreaterThan(before + 1);
-  expect(answers.every((a) => a.rows <= 100), JSON.stringify(answers.filter((a) => a.rows > 100))).toBe(true);
+  expect(
+    answers.every((a) => a.rows <= 100),
+    JSON.stringify(answers.filter((a) => a.rows > 100)),
+  ).toBe(true);
   expect(answers.every((a) => /[?&]limit=100(&|$)/.test(a.url))).toBe(true);
 });

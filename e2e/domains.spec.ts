@@ -14,7 +14,11 @@ test.afterEach(async () => {
   web = null;
 });
 
-test('hosts are listed, sorted, filtered and expanded; the view reconnects after a restart', async ({ page, request, app }) => {
+test('hosts are listed, sorted, filtered and expanded; the view reconnects after a restart', async ({
+  page,
+  request,
+  app,
+}) => {
   test.setTimeout(120_000); // two app starts and a full crawl of a small site on a shared 2-core machine
   web = await startTestWeb([
     generateSite({ pages: 6 }),
@@ -35,10 +39,17 @@ test('hosts are listed, sorted, filtered and expanded; the view reconnects after
 
   // The open site gets fully fetched; the view shows it within 2 s of the crawler saying so (it is live,
   // without a reload). The one whose robots.txt answers 503 says so in words.
-  await expect.poll(async () => {
-    const { domains: rows } = await (await request.get('/api/domains')).json() as { domains: Array<{ host: string; fetched: number }> };
-    return rows.find((d) => d.host === open.host)?.fetched;
-  }, { timeout: 30_000, intervals: [50] }).toBe(6);
+  await expect
+    .poll(
+      async () => {
+        const { domains: rows } = (await (await request.get('/api/domains')).json()) as {
+          domains: Array<{ host: string; fetched: number }>;
+        };
+        return rows.find((d) => d.host === open.host)?.fetched;
+      },
+      { timeout: 30_000, intervals: [50] },
+    )
+    .toBe(6);
   await expect(domains.row(open.host).getByRole('cell').nth(1)).toHaveText('6', { timeout: 2_000 });
   // What makes that hold for any change: the view asks the server again well within 2 s, every time.
   const isSnapshot = (r: { url(): string }) => new URL(r.url()).pathname === '/api/domains';

@@ -152,7 +152,9 @@ export async function startApp(options: StartAppOptions = {}): Promise<RunningAp
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`fixtures: GET /api/health did not answer 200 within ${HEALTH_TIMEOUT_MS} ms (${lastProblem}). Output:\n${log}`);
+      throw new Error(
+        `fixtures: GET /api/health did not answer 200 within ${HEALTH_TIMEOUT_MS} ms (${lastProblem}). Output:\n${log}`,
+      );
     }
     await Promise.race([exit, new Promise((resolve) => setTimeout(resolve, 100))]);
   }

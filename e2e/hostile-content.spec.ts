@@ -70,7 +70,9 @@ test('hostile titles and text are shown as text; no dialog opens and no crawled 
   const noCrawledElements = async (): Promise<void> => {
     // Lantern itself has no <img> and no <script> inside <body>'s content: any would come from a crawl.
     await expect(browser.locator('#root img, #root script, #root iframe, #root object')).toHaveCount(0);
-    expect(await browser.evaluate(() => (window as { __crawledScriptRan?: boolean }).__crawledScriptRan)).toBeUndefined();
+    expect(
+      await browser.evaluate(() => (window as { __crawledScriptRan?: boolean }).__crawledScriptRan),
+    ).toBeUndefined();
     expect(dialogs).toEqual([]);
   };
 

@@ -24,7 +24,10 @@ function html(title: string, body: string): string {
 
 const HOSTILE_SITE = {
   pages: {
-    '/': html(DISGUISED, `<p>The quarterly invoice is attached.</p>\n<a href="/wide">wide</a>\n<a href="${LONG_PATH}">long</a>`),
+    '/': html(
+      DISGUISED,
+      `<p>The quarterly invoice is attached.</p>\n<a href="/wide">wide</a>\n<a href="${LONG_PATH}">long</a>`,
+    ),
     '/wide': html('W'.repeat(300), `<p>The zebra said ${'z'.repeat(60_000)} and the zebra left.</p>`),
   },
 };
@@ -38,12 +41,17 @@ test.afterEach(async () => {
   web = null;
 });
 
-test('a disguised title reads as it is spelled, and nothing crawled makes a view scroll sideways', async ({ page, request }) => {
+test('a disguised title reads as it is spelled, and nothing crawled makes a view scroll sideways', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(120_000);
   web = await startTestWeb([HOSTILE_SITE]);
   const site = web.sites[0];
   expect((await request.post('/api/seeds', { data: { url: site.url('/'), depth: 1 } })).status()).toBe(201);
-  expect((await request.post('/api/seeds', { data: { url: site.url(`/${'q'.repeat(1900)}`), depth: 0 } })).status()).toBe(201);
+  expect(
+    (await request.post('/api/seeds', { data: { url: site.url(`/${'q'.repeat(1900)}`), depth: 0 } })).status(),
+  ).toBe(201);
   await expect
     .poll(async () => ((await (await request.get('/api/status')).json()) as { indexed: number }).indexed, {
       timeout: 60_000,
@@ -55,7 +63,9 @@ test('a disguised title reads as it is spelled, and nothing crawled makes a view
   const noSidewaysScroll = async (what: string): Promise<void> => {
     for (const width of WIDTHS) {
       await page.setViewportSize({ width, height: 800 });
-      await expect.poll(() => scrollsSideways(page), { message: `${what} at ${width} px does not scroll sideways` }).toBe(false);
+      await expect
+        .poll(() => scrollsSideways(page), { message: `${what} at ${width} px does not scroll sideways` })
+        .toBe(false);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
   };

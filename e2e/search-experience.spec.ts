@@ -20,22 +20,41 @@ test.afterEach(async () => {
 });
 
 const BLOG_PAGES = [
-  { path: '/post.html', title: 'Why I like list comprehensions', sections: [{ heading: 'Lists', text: 'A list comprehension is neat, and a list is handy.' }] },
-  { path: '/typo.html', title: 'Notes', sections: [{ heading: 'Draft', text: 'My notes on comprehnsions, to be written.' }] },
+  {
+    path: '/post.html',
+    title: 'Why I like list comprehensions',
+    sections: [{ heading: 'Lists', text: 'A list comprehension is neat, and a list is handy.' }],
+  },
+  {
+    path: '/typo.html',
+    title: 'Notes',
+    sections: [{ heading: 'Draft', text: 'My notes on comprehnsions, to be written.' }],
+  },
 ];
 
 /** Serves the Toy docs and a blog, seeds both, and waits until every page is searchable. */
 async function crawlDocs(request: APIRequestContext): Promise<TestWeb> {
   const w = await startTestWeb([docSite('Toy 1.0', TOY_PAGES), docSite('Blog', BLOG_PAGES)]);
-  for (const site of w.sites) expect((await request.post('/api/seeds', { data: { url: site.url('/'), depth: 2 } })).status()).toBe(201);
+  for (const site of w.sites)
+    expect((await request.post('/api/seeds', { data: { url: site.url('/'), depth: 2 } })).status()).toBe(201);
   const want = TOY_PAGES.length + 3 + BLOG_PAGES.length + 3;
-  await expect.poll(async () => ((await (await request.get('/api/status')).json()) as { indexed: number }).indexed, {
-    timeout: 45_000, message: `all ${want} pages are searchable`,
-  }).toBeGreaterThanOrEqual(want);
+  await expect
+    .poll(async () => ((await (await request.get('/api/status')).json()) as { indexed: number }).indexed, {
+      timeout: 45_000,
+      message: `all ${want} pages are searchable`,
+    })
+    .toBeGreaterThanOrEqual(want);
   // The title index follows the pages table within a second or so: wait until it knows the last pages.
-  await expect.poll(async () => ((await (await request.get('/api/suggest?q=why%20i%20li')).json()) as { suggestions: unknown[] }).suggestions.length, {
-    timeout: 10_000,
-  }).toBeGreaterThan(0);
+  await expect
+    .poll(
+      async () =>
+        ((await (await request.get('/api/suggest?q=why%20i%20li')).json()) as { suggestions: unknown[] }).suggestions
+          .length,
+      {
+        timeout: 10_000,
+      },
+    )
+    .toBeGreaterThan(0);
   return w;
 }
 
@@ -49,7 +68,10 @@ async function shot(page: Page, testInfo: TestInfo, name: string, fullPage = fal
 async function everyLook(page: Page, take: (label: string) => Promise<void>): Promise<void> {
   for (const scheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme: scheme });
-    for (const [width, height, name] of [[1280, 800, 'desktop'], [360, 740, 'phone']] as const) {
+    for (const [width, height, name] of [
+      [1280, 800, 'desktop'],
+      [360, 740, 'phone'],
+    ] as const) {
       await page.setViewportSize({ width, height });
       await take(`${name}-${scheme}`);
     }
@@ -66,7 +88,9 @@ test('completions continue what is typed; a page suggestion opens its page', asy
   await search.open();
 
   // Typed slowly, as a person types: every query suggestion starts with what is in the box.
-  const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/suggest' && new URL(r.url()).searchParams.get('q') === 'list compre');
+  const answered = page.waitForResponse(
+    (r) => new URL(r.url()).pathname === '/api/suggest' && new URL(r.url()).searchParams.get('q') === 'list compre',
+  );
   await search.searchBox.pressSequentially('list compre', { delay: 90 });
   await answered;
   const queries = search.suggestions.locator('.suggestion-query .suggestion-text');
@@ -74,7 +98,8 @@ test('completions continue what is typed; a page suggestion opens its page', asy
   for (const text of await queries.allTextContents()) expect(text.startsWith('list compre'), text).toBe(true);
   const pages = search.suggestions.locator('.suggestion-page');
   await expect(pages.first()).toBeVisible();
-  for (const text of await pages.locator('.suggestion-text').allTextContents()) expect(text.toLowerCase()).toContain('list');
+  for (const text of await pages.locator('.suggestion-text').allTextContents())
+    expect(text.toLowerCase()).toContain('list');
   await expect(pages.first().locator('.suggestion-url')).toContainText(/(127\.0\.0\.\d+:\d+)/);
   await everyLook(page, async (label) => {
     await search.searchBox.focus();
@@ -99,7 +124,9 @@ test('completions continue what is typed; a page suggestion opens its page', asy
   const pageOption = search.suggestions.locator('.suggestion-page').first();
   await expect(pageOption).toContainText('os.path — Common pathname manipulations');
   const options = search.suggestions.getByRole('option');
-  const index = (await options.evaluateAll((els) => els.map((el) => el.classList.contains('suggestion-page')))).indexOf(true);
+  const index = (await options.evaluateAll((els) => els.map((el) => el.classList.contains('suggestion-page')))).indexOf(
+    true,
+  );
   for (let i = 0; i <= index; i++) await search.searchBox.press('ArrowDown');
   await expect(search.suggestions.getByRole('option', { selected: true })).toHaveClass(/suggestion-page/);
   await search.searchBox.press('Enter');
@@ -121,7 +148,12 @@ test('did you mean, and a no-results page that says what to try', async ({ page,
   await expect(page).toHaveURL(/\?q=pyhton&correct=0$/);
   const empty = search.main.locator('.no-results');
   await expect(empty).toContainText('No pages match pyhton among the');
-  await expect(empty.getByRole('listitem')).toHaveText([/other or fewer words/, /one site with site:/, /checking the spelling/, /adding seeds: only \d+ pages are indexed so far/]);
+  await expect(empty.getByRole('listitem')).toHaveText([
+    /other or fewer words/,
+    /one site with site:/,
+    /checking the spelling/,
+    /adding seeds: only \d+ pages are indexed so far/,
+  ]);
   await expect(search.main.getByText('showing pages that contain some of them')).toHaveCount(0);
 
   // A rare word with a common close one: results as typed, and one "did you mean" link.
@@ -168,7 +200,10 @@ test('Back restores the list and its scroll position, without searching again', 
   // The same within the app: a result's stored text, then Back.
   await page.evaluate(() => window.scrollTo(0, 300));
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBe(300);
-  await search.results.nth(1).getByRole('link', { name: /^Stored text of / }).click();
+  await search.results
+    .nth(1)
+    .getByRole('link', { name: /^Stored text of / })
+    .click();
   await expect(page).toHaveURL(/\/stored\?/);
   await page.goBack();
   await expect(search.resultLinks().first()).toBeVisible();
@@ -189,7 +224,10 @@ test('Back restores the list and its scroll position, without searching again', 
   await expect(seedRows).toHaveCount(3, { timeout: 1500 });
 });
 
-test('results to scan: the host once, a site\'s extra results folded, no "¶", denser on a phone', async ({ page, request }, testInfo) => {
+test('results to scan: the host once, a site\'s extra results folded, no "¶", denser on a phone', async ({
+  page,
+  request,
+}, testInfo) => {
   test.setTimeout(120_000);
   web = await crawlDocs(request);
   const [toy, blog] = web.sites;
@@ -202,7 +240,9 @@ test('results to scan: the host once, a site\'s extra results folded, no "¶", d
   expect(((await meta.textContent()) ?? '').split(firstHost).length - 1, 'the host once').toBe(1);
 
   // Several sites match: the Toy docs' third and later results fold under its second, behind a button.
-  const fold = search.main.getByRole('button', { name: new RegExp(`^\\d+ more from ${toy.host.replace(/\./g, '\\.')}$`) });
+  const fold = search.main.getByRole('button', {
+    name: new RegExp(`^\\d+ more from ${toy.host.replace(/\./g, '\\.')}$`),
+  });
   await expect(fold).toHaveAttribute('aria-expanded', 'false');
   const hiddenCount = await search.results.evaluateAll((els) => els.filter((el) => (el as HTMLElement).hidden).length);
   expect(hiddenCount).toBeGreaterThan(0);
@@ -210,7 +250,9 @@ test('results to scan: the host once, a site\'s extra results folded, no "¶", d
   await expect(search.resultLinks()).toHaveCount(total - hiddenCount);
   await shot(page, testInfo, 'folded-desktop-light');
   for (const button of await search.main.locator('.fold-button').all()) await button.click();
-  await expect(search.main.locator('.fold-button[aria-expanded="true"]')).toHaveCount(await search.main.locator('.fold-button').count());
+  await expect(search.main.locator('.fold-button[aria-expanded="true"]')).toHaveCount(
+    await search.main.locator('.fold-button').count(),
+  );
   await expect(search.main.getByRole('button', { name: `Fewer from ${toy.host}` })).toBeVisible();
   await expect(search.resultLinks()).toHaveCount(total);
   await expect(search.main).not.toContainText('¶');
@@ -225,8 +267,13 @@ test('results to scan: the host once, a site\'s extra results folded, no "¶", d
   await page.setViewportSize({ width: 360, height: 740 });
   await search.open('list');
   await expect(search.results.first()).toBeVisible();
-  const bottoms = await search.results.evaluateAll((els) => els.filter((el) => !(el as HTMLElement).hidden).map((el) => el.getBoundingClientRect().bottom));
-  expect(bottoms.filter((b) => b <= 740).length, `result bottoms ${bottoms.map(Math.round).join(', ')}`).toBeGreaterThanOrEqual(3);
+  const bottoms = await search.results.evaluateAll((els) =>
+    els.filter((el) => !(el as HTMLElement).hidden).map((el) => el.getBoundingClientRect().bottom),
+  );
+  expect(
+    bottoms.filter((b) => b <= 740).length,
+    `result bottoms ${bottoms.map(Math.round).join(', ')}`,
+  ).toBeGreaterThanOrEqual(3);
   await everyLook(page, async (label) => {
     await search.open('list');
     await expect(search.results.first()).toBeVisible();

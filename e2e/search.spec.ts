@@ -62,7 +62,10 @@ test('search by keyboard: suggestions, results in the URL, pages, back button, o
   const typedAnswered = page.waitForResponse((response) => new URL(response.url()).searchParams.get('q') === typed);
   await search.searchBox.pressSequentially(typed, { delay: 30 });
   await typedAnswered;
-  expect(suggestAsked.length, `suggest requests for ${typed.length} keys: ${suggestAsked.join(' | ')}`).toBeLessThanOrEqual(4);
+  expect(
+    suggestAsked.length,
+    `suggest requests for ${typed.length} keys: ${suggestAsked.join(' | ')}`,
+  ).toBeLessThanOrEqual(4);
   await search.searchBox.fill('');
   await expect(search.suggestions).toBeHidden();
 
@@ -88,7 +91,10 @@ test('search by keyboard: suggestions, results in the URL, pages, back button, o
   await search.searchBox.press('ArrowDown');
   const chosen = search.suggestions.getByRole('option', { selected: true });
   await expect(chosen).toHaveCount(1);
-  await expect(search.searchBox).toHaveAttribute('aria-activedescendant', (await chosen.getAttribute('id')) ?? 'missing');
+  await expect(search.searchBox).toHaveAttribute(
+    'aria-activedescendant',
+    (await chosen.getAttribute('id')) ?? 'missing',
+  );
   await search.searchBox.press('Escape');
   await expect(search.suggestions).toBeHidden();
   await expect(search.searchBox).toHaveAttribute('aria-expanded', 'false');
@@ -139,7 +145,10 @@ test('search by keyboard: suggestions, results in the URL, pages, back button, o
   await expect(search.resultLinks().first()).toHaveAttribute('href', secondPageFirst ?? 'missing');
 
   // A result's stored text, and back to the page of results it was opened from.
-  await search.results.first().getByRole('link', { name: /^Stored text of / }).click();
+  await search.results
+    .first()
+    .getByRole('link', { name: /^Stored text of / })
+    .click();
   await expect(page).toHaveURL(/\/stored\?url=.+&q=harbour&page=2$/);
   await page.getByRole('link', { name: 'Back to results for “harbour”' }).click();
   await expect(page).toHaveURL(/\/\?q=harbour&page=2$/);
@@ -165,7 +174,10 @@ test('search by keyboard: suggestions, results in the URL, pages, back button, o
 
   // A search the server fails says so, in the API's own words.
   await page.route('**/api/search?**', (route) =>
-    route.fulfill({ status: 500, json: { error: 'internal', message: 'Lantern hit an internal error; the server log has the details' } }),
+    route.fulfill({
+      status: 500,
+      json: { error: 'internal', message: 'Lantern hit an internal error; the server log has the details' },
+    }),
   );
   await search.search('harbour');
   await expect(search.error).toHaveText('Search failed. Lantern hit an internal error; the server log has the details');

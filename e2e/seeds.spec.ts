@@ -66,7 +66,11 @@ test('"Crawl again" on a seed fetches every page it found once more, politely', 
   const site = (await smallSite(3)).sites[0];
   const seeds = new SeedsPage(page);
   const url = site.url('/');
-  const pageRequests = () => site.log.filter((r) => r.path !== '/robots.txt').map((r) => r.path).sort();
+  const pageRequests = () =>
+    site.log
+      .filter((r) => r.path !== '/robots.txt')
+      .map((r) => r.path)
+      .sort();
 
   await seeds.open();
   await seeds.addSeed(url, { depth: 1 });
@@ -74,15 +78,21 @@ test('"Crawl again" on a seed fetches every page it found once more, politely', 
   await expect.poll(pageRequests).toEqual(['/', '/p/1', '/p/2']);
 
   await seeds.crawlAgainButton(url).click();
-  await expect(seeds.crawlAgainStatus).toHaveText(`Crawling ${url} again: every page it found (depth 1) is checked for changes.`);
+  await expect(seeds.crawlAgainStatus).toHaveText(
+    `Crawling ${url} again: every page it found (depth 1) is checked for changes.`,
+  );
   // Not only the seed page: everything it found is fetched again; robots.txt is remembered.
   await expect.poll(pageRequests, { timeout: 30_000 }).toEqual(['/', '/', '/p/1', '/p/1', '/p/2', '/p/2']);
   expect(site.requestsTo('/robots.txt')).toHaveLength(1);
-  expect(politenessReport(site.log, 200).violations, 'the app\'s CRAWL_DELAY_MS (200) between any two requests').toEqual([]);
+  expect(politenessReport(site.log, 200).violations, "the app's CRAWL_DELAY_MS (200) between any two requests").toEqual(
+    [],
+  );
   await expect(await seeds.cell(url, 'Queued')).toHaveText('0', { timeout: 10_000 });
 });
 
-test('"Remove" asks first, then the seed\'s pages leave search and its site is no longer crawled', async ({ page }, testInfo) => {
+test('"Remove" asks first, then the seed\'s pages leave search and its site is no longer crawled', async ({
+  page,
+}, testInfo) => {
   const site = (await smallSite(3)).sites[0];
   const seeds = new SeedsPage(page);
   const search = new SearchPage(page);
@@ -110,7 +120,9 @@ test('"Remove" asks first, then the seed\'s pages leave search and its site is n
 
   await seeds.removeButton(url).click();
   await question.getByRole('button', { name: 'Remove', exact: true }).click();
-  await expect(seeds.removeStatus).toHaveText(`Removed ${url}: the crawler stops fetching what it found, and its pages leave search.`);
+  await expect(seeds.removeStatus).toHaveText(
+    `Removed ${url}: the crawler stops fetching what it found, and its pages leave search.`,
+  );
   await expect(seeds.row(url)).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Seed list' }), 'focus is not lost with the row').toBeFocused();
   await expect(page.getByText('No seeds yet.')).toBeVisible();
@@ -230,7 +242,10 @@ test('screenshots of every view at desktop and phone widths, light and dark', as
       await expectNoSidewaysScroll(page, `search-${label}`);
       await screenshot(page, testInfo, `search-${label}`);
 
-      await search.results.first().getByRole('link', { name: /^Stored text of / }).click();
+      await search.results
+        .first()
+        .getByRole('link', { name: /^Stored text of / })
+        .click();
       await expect(page.locator('.stored-text mark').first()).toHaveText(/harbour/i);
       await expectNoSidewaysScroll(page, `stored-${label}`);
       await screenshot(page, testInfo, `stored-${label}`);

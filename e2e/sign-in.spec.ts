@@ -20,7 +20,11 @@ test.afterEach(async () => {
 
 test.use({ appEnv: { LANTERN_SECRET: SECRET } });
 
-test('a person signs in with the secret, uses Lantern, signs out and is back at the sign-in page', async ({ page, context, app }) => {
+test('a person signs in with the secret, uses Lantern, signs out and is back at the sign-in page', async ({
+  page,
+  context,
+  app,
+}) => {
   web = await startTestWeb([generateSite({ pages: 3, words: () => 'lighthouse keeper' })]);
   const site = web.sites[0].url('/');
   const signIn = new SignInPage(page);
@@ -35,7 +39,9 @@ test('a person signs in with the secret, uses Lantern, signs out and is back at 
   await expect(page).toHaveTitle('Sign in — Lantern');
 
   await signIn.signIn('not the secret');
-  await expect(signIn.error).toHaveText('That is not Lantern\'s secret; it is the value of LANTERN_SECRET where Lantern runs');
+  await expect(signIn.error).toHaveText(
+    "That is not Lantern's secret; it is the value of LANTERN_SECRET where Lantern runs",
+  );
   await expect(signIn.secretInput).toHaveAttribute('aria-invalid', 'true');
 
   await signIn.signIn(SECRET);

@@ -11,7 +11,11 @@ test('an override cannot turn "gnp.exe" into "exe.png": embeddings, overrides an
 test('marks go at the ends (where they would choose the direction of the whole text), not inside', () => {
   assert.equal(neutralizeBidi('\u200Finvoice.exe\u200E'), 'invoice.exe');
   assert.equal(neutralizeBidi('  \u200F\u061Ctitle \u200E '), '  title  ');
-  assert.equal(neutralizeBidi('\u05E9\u05DC\u05D5\u05DD\u200F (\u05E2\u05D1\u05E8\u05D9\u05EA)'), '\u05E9\u05DC\u05D5\u05DD\u200F (\u05E2\u05D1\u05E8\u05D9\u05EA)', 'a mark inside Hebrew text stays');
+  assert.equal(
+    neutralizeBidi('\u05E9\u05DC\u05D5\u05DD\u200F (\u05E2\u05D1\u05E8\u05D9\u05EA)'),
+    '\u05E9\u05DC\u05D5\u05DD\u200F (\u05E2\u05D1\u05E8\u05D9\u05EA)',
+    'a mark inside Hebrew text stays',
+  );
   assert.equal(neutralizeBidi('\u200F\u202E\u200F'), '');
 });
 
@@ -25,9 +29,19 @@ test('right-to-left text and everything else is left as it is, without a copy', 
 });
 
 test('every string of a JSON value is cleaned, nested; the original is not modified', () => {
-  const original = { results: [{ title: 'invoice \u202Egnp.exe', score: 3, snippet: [{ text: '\u2067x\u2069', match: true }] }], total: 1 };
+  const original = {
+    results: [{ title: 'invoice \u202Egnp.exe', score: 3, snippet: [{ text: '\u2067x\u2069', match: true }] }],
+    total: 1,
+  };
   const out = neutralizeBidiDeep(original);
-  assert.deepEqual(out, { results: [{ title: 'invoice gnp.exe', score: 3, snippet: [{ text: 'x', match: true }] }], total: 1 });
-  assert.equal(original.results[0].title, 'invoice \u202Egnp.exe', 'the original (a shared snapshot, say) is untouched');
+  assert.deepEqual(out, {
+    results: [{ title: 'invoice gnp.exe', score: 3, snippet: [{ text: 'x', match: true }] }],
+    total: 1,
+  });
+  assert.equal(
+    original.results[0].title,
+    'invoice \u202Egnp.exe',
+    'the original (a shared snapshot, say) is untouched',
+  );
   assert.deepEqual(neutralizeBidiDeep(['\u202Ea', 'b']), ['a', 'b']);
 });

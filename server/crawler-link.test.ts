@@ -12,19 +12,31 @@ import { CrawlerLink } from './crawler-link.ts';
 import { loadConfig } from '../shared/config.ts';
 import { waitFor } from '../test-support/wait-for.ts';
 
-test('a primary that cannot start: the reason reaches lastError, the link retries, and a successful start clears it', { timeout: 60_000 }, async () => {
+test('a primary that cannot start: the reason reaches lastError, the link retries, and a successful start clears it', {
+  timeout: 60_000,
+}, async () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'lantern-link-'));
   const blocker = path.join(root, 'data');
   writeFileSync(blocker, 'a file where DATA_DIR should be\n'); // the primary cannot make its data directory
   const logged: string[] = [];
-  const log = { info: (m: string) => logged.push(m), warn: (m: string) => logged.push(m), error: (m: string) => logged.push(m) };
+  const log = {
+    info: (m: string) => logged.push(m),
+    warn: (m: string) => logged.push(m),
+    error: (m: string) => logged.push(m),
+  };
   const config = loadConfig({ DATA_DIR: path.join(blocker, 'sub'), CRAWL_WORKERS: '1' });
   const link = new CrawlerLink(log, () => undefined, config, process.env);
   try {
     link.start();
-    const error = await waitFor(() => (link.state === 'restarting' && link.lastError) || undefined, { timeoutMs: 20_000, message: 'the failed start to be reported' });
+    const error = await waitFor(() => (link.state === 'restarting' && link.lastError) || undefined, {
+      timeoutMs: 20_000,
+      message: 'the failed start to be reported',
+    });
     assert.match(error, /^cannot start: .*ENOTDIR.* \(the crawler exited with code 1; restarting in 500 ms\)$/);
-    assert.ok(logged.some((m) => m.startsWith('crawler-link: the crawler reported: cannot start: ')), logged.join('\n'));
+    assert.ok(
+      logged.some((m) => m.startsWith('crawler-link: the crawler reported: cannot start: ')),
+      logged.join('\n'),
+    );
 
     rmSync(blocker); // fixed: the next attempt can create DATA_DIR
     await waitFor(() => link.state === 'running', { timeoutMs: 20_000, message: 'a restarted primary to start' });

@@ -18,7 +18,11 @@ const PRIMARY_ENTRY = processEntry('crawler/primary.ts');
 export const RESTART_BACKOFF = { firstMs: 500, maxMs: 30_000, healthyAfterMs: 60_000 };
 
 /** Where the link reports what happens to the crawler (the server's logger). */
-export interface LinkLogger { info?(msg: string): void; warn(msg: string): void; error(msg: string): void }
+export interface LinkLogger {
+  info?(msg: string): void;
+  warn(msg: string): void;
+  error(msg: string): void;
+}
 
 /**
  * The server's side of the crawler: forks the primary, restarts it with backoff when it dies, keeps
@@ -52,8 +56,13 @@ export class CrawlerLink {
     private readonly env: NodeJS.ProcessEnv,
   ) {
     this.disk = {
-      paused: false, reason: null, freeBytes: null, dbBytes: null, checkedAt: null,
-      minFreeBytes: config.crawlMinFreeDiskBytes, maxDbBytes: config.crawlMaxDbSizeBytes,
+      paused: false,
+      reason: null,
+      freeBytes: null,
+      dbBytes: null,
+      checkedAt: null,
+      minFreeBytes: config.crawlMinFreeDiskBytes,
+      maxDbBytes: config.crawlMaxDbSizeBytes,
     };
   }
 
@@ -63,7 +72,10 @@ export class CrawlerLink {
     this.state = this.state === 'stopped' ? 'starting' : 'restarting';
     this.startedAt = Date.now();
     this.childError = null;
-    const child = fork(PRIMARY_ENTRY, [configArgument(this.config)], { env: this.env, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const child = fork(PRIMARY_ENTRY, [configArgument(this.config)], {
+      env: this.env,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     this.child = child;
     child.on('message', (msg: PrimaryToServer) => this.onMessage(msg));
     child.on('error', (err) => this.log.error(`crawler-link: could not talk to the crawler primary: ${err.message}`));

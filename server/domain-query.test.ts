@@ -37,19 +37,47 @@ describe('sortDomains', () => {
   ];
 
   test('sorts by host A–Z and Z–A', () => {
-    assert.deepEqual(hosts(sortDomains(list, { key: 'host', dir: 'asc' }, '')), ['a.example', 'b.example', 'c.example']);
-    assert.deepEqual(hosts(sortDomains(list, { key: 'host', dir: 'desc' }, '')), ['c.example', 'b.example', 'a.example']);
+    assert.deepEqual(hosts(sortDomains(list, { key: 'host', dir: 'asc' }, '')), [
+      'a.example',
+      'b.example',
+      'c.example',
+    ]);
+    assert.deepEqual(hosts(sortDomains(list, { key: 'host', dir: 'desc' }, '')), [
+      'c.example',
+      'b.example',
+      'a.example',
+    ]);
   });
   test('ties fall back to the host name, so equal rows keep a stable order', () => {
-    assert.deepEqual(hosts(sortDomains(list, { key: 'fetched', dir: 'desc' }, '')), ['a.example', 'b.example', 'c.example']);
-    assert.deepEqual(hosts(sortDomains(list, { key: 'fetched', dir: 'asc' }, '')), ['b.example', 'c.example', 'a.example']);
+    assert.deepEqual(hosts(sortDomains(list, { key: 'fetched', dir: 'desc' }, '')), [
+      'a.example',
+      'b.example',
+      'c.example',
+    ]);
+    assert.deepEqual(hosts(sortDomains(list, { key: 'fetched', dir: 'asc' }, '')), [
+      'b.example',
+      'c.example',
+      'a.example',
+    ]);
   });
   test('sorting by state puts busy hosts first', () => {
-    assert.deepEqual(hosts(sortDomains(list, { key: 'state', dir: 'asc' }, '')), ['c.example', 'b.example', 'a.example']);
+    assert.deepEqual(hosts(sortDomains(list, { key: 'state', dir: 'asc' }, '')), [
+      'c.example',
+      'b.example',
+      'a.example',
+    ]);
   });
   test('hosts never fetched go last in both directions', () => {
-    assert.deepEqual(hosts(sortDomains(list, { key: 'lastFetch', dir: 'desc' }, '')), ['b.example', 'c.example', 'a.example']);
-    assert.deepEqual(hosts(sortDomains(list, { key: 'lastFetch', dir: 'asc' }, '')), ['c.example', 'b.example', 'a.example']);
+    assert.deepEqual(hosts(sortDomains(list, { key: 'lastFetch', dir: 'desc' }, '')), [
+      'b.example',
+      'c.example',
+      'a.example',
+    ]);
+    assert.deepEqual(hosts(sortDomains(list, { key: 'lastFetch', dir: 'asc' }, '')), [
+      'c.example',
+      'b.example',
+      'a.example',
+    ]);
   });
   test('filters by a case-insensitive substring of the host', () => {
     assert.deepEqual(hosts(sortDomains(list, { key: 'host', dir: 'asc' }, ' B.EX ')), ['b.example']);
@@ -62,10 +90,14 @@ describe('sortDomains', () => {
 
 describe('queryDomains', () => {
   const states = ['crawling', 'waiting', 'idle', 'idle', 'failing'] as const;
-  const all = Array.from({ length: 250 }, (_, i) => domain(`h${String(i).padStart(3, '0')}.example${i % 2 === 0 ? '' : '.org'}`, {
-    state: states[i % states.length], fetched: i,
-  }));
-  const page = (q: Partial<Parameters<typeof queryDomains>[1]> = {}) => queryDomains(all, { q: '', sort: 'host', dir: 'asc', limit: 100, offset: 0, ...q });
+  const all = Array.from({ length: 250 }, (_, i) =>
+    domain(`h${String(i).padStart(3, '0')}.example${i % 2 === 0 ? '' : '.org'}`, {
+      state: states[i % states.length],
+      fetched: i,
+    }),
+  );
+  const page = (q: Partial<Parameters<typeof queryDomains>[1]> = {}) =>
+    queryDomains(all, { q: '', sort: 'host', dir: 'asc', limit: 100, offset: 0, ...q });
 
   test('one page of the sorted hosts, with how many match and how many there are', () => {
     const first = page();
@@ -80,7 +112,16 @@ describe('queryDomains', () => {
   test('the text filter and the state filter narrow the total; the state counts follow the text filter', () => {
     const org = page({ q: '.ORG' });
     assert.deepEqual([org.total, org.hosts], [125, 250]);
-    assert.deepEqual(org.states, { crawling: 25, waiting: 25, backoff: 0, 'robots-blocked': 0, 'robots-unreachable': 0, 'robots-unusable': 0, failing: 25, idle: 50 });
+    assert.deepEqual(org.states, {
+      crawling: 25,
+      waiting: 25,
+      backoff: 0,
+      'robots-blocked': 0,
+      'robots-unreachable': 0,
+      'robots-unusable': 0,
+      failing: 25,
+      idle: 50,
+    });
     const failing = page({ q: '.org', state: 'failing', sort: 'fetched', dir: 'desc', limit: 3 });
     assert.equal(failing.total, 25);
     assert.deepEqual(hosts(failing.domains), ['h249.example.org', 'h239.example.org', 'h229.example.org']);

@@ -73,7 +73,11 @@ const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
  * Hosts whose name contains `filter` (case-insensitive), sorted; missing values (no fetch yet) always go
  * last, and ties fall back to the host name so rows never jump between polls. Does not reorder `domains`.
  */
-export function sortDomains(domains: readonly DomainInfo[], sort: { key: DomainSortKey; dir: SortDirection }, filter: string): DomainInfo[] {
+export function sortDomains(
+  domains: readonly DomainInfo[],
+  sort: { key: DomainSortKey; dir: SortDirection },
+  filter: string,
+): DomainInfo[] {
   const needle = filter.trim().toLowerCase();
   const kept = needle === '' ? [...domains] : domains.filter((d) => d.host.toLowerCase().includes(needle));
   const sign = sort.dir === 'asc' ? 1 : -1;

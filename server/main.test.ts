@@ -25,8 +25,14 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  * `exec node --max-semi-space-size=1 dist/server/main.js`, as node's arguments (the script's path absolute).
  */
 function startArguments(): string[] {
-  const script = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const [command, ...args] = script.split('&&').at(-1)!.trim().replace(/^exec\s+/, '').split(/\s+/);
+  const script = (JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } })
+    .scripts.start;
+  const [command, ...args] = script
+    .split('&&')
+    .at(-1)!
+    .trim()
+    .replace(/^exec\s+/, '')
+    .split(/\s+/);
   assert.equal(command, 'node', `npm start ends by running node: ${script}`);
   return args.map((a) => (a.startsWith('-') ? a : path.join(ROOT, a)));
 }
@@ -83,15 +89,23 @@ test('a bad setting stops the start with exit code 2 and one line naming the var
   }
 });
 
-test('bound to every interface without a secret it refuses to start: exit code 2, one line saying how to set one, nothing created', { timeout: 30_000 }, async () => {
+test('bound to every interface without a secret it refuses to start: exit code 2, one line saying how to set one, nothing created', {
+  timeout: 30_000,
+}, async () => {
   const cwd = mkdtempSync(path.join(os.tmpdir(), 'lantern-main-'));
   const started: Array<ReturnType<typeof startMain>> = [];
   try {
     for (const [env, line] of [
-      [{ HOST: '0.0.0.0' }, 'lantern: HOST=0.0.0.0 makes Lantern reachable from other machines, so it needs a secret: set LANTERN_SECRET to a secret ' +
-        'of at least 16 characters, for example LANTERN_SECRET=$(openssl rand -base64 24) (or set HOST=127.0.0.1 to keep it on this machine)\n'],
-      [{ HOST: '0.0.0.0', LANTERN_SECRET: 'too short' }, 'lantern: LANTERN_SECRET must be 16 to 1024 characters with no control characters and no spaces ' +
-        'at either end (got 9 characters); for example LANTERN_SECRET=$(openssl rand -base64 24)\n'],
+      [
+        { HOST: '0.0.0.0' },
+        'lantern: HOST=0.0.0.0 makes Lantern reachable from other machines, so it needs a secret: set LANTERN_SECRET to a secret ' +
+          'of at least 16 characters, for example LANTERN_SECRET=$(openssl rand -base64 24) (or set HOST=127.0.0.1 to keep it on this machine)\n',
+      ],
+      [
+        { HOST: '0.0.0.0', LANTERN_SECRET: 'too short' },
+        'lantern: LANTERN_SECRET must be 16 to 1024 characters with no control characters and no spaces ' +
+          'at either end (got 9 characters); for example LANTERN_SECRET=$(openssl rand -base64 24)\n',
+      ],
     ] as const) {
       const main = startMain(cwd, env);
       started.push(main);
@@ -106,24 +120,31 @@ test('bound to every interface without a secret it refuses to start: exit code 2
   }
 });
 
-test('with a secret it serves on every interface, and every route but health asks for a sign-in', { timeout: 60_000 }, async () => {
+test('with a secret it serves on every interface, and every route but health asks for a sign-in', {
+  timeout: 60_000,
+}, async () => {
   const cwd = mkdtempSync(path.join(os.tmpdir(), 'lantern-main-'));
   const port = await freePort();
   const secret = 'main test secret 0123456789';
   const main = startMain(cwd, { PORT: String(port), HOST: '0.0.0.0', LANTERN_SECRET: secret });
   try {
-    await waitFor(async () => {
-      try {
-        return (await fetch(`http://127.0.0.1:${port}/api/health`)).ok;
-      } catch {
-        return false;
-      }
-    }, { timeoutMs: 30_000, message: `the server to answer on 127.0.0.1:${port}; stderr: ${main.stderr()}` });
+    await waitFor(
+      async () => {
+        try {
+          return (await fetch(`http://127.0.0.1:${port}/api/health`)).ok;
+        } catch {
+          return false;
+        }
+      },
+      { timeoutMs: 30_000, message: `the server to answer on 127.0.0.1:${port}; stderr: ${main.stderr()}` },
+    );
     assert.equal(await accepts('127.0.0.2', port), true, 'bound to every interface');
     const anonymous = await fetch(`http://127.0.0.1:${port}/api/seeds`);
     assert.equal(anonymous.status, 401);
     assert.equal(((await anonymous.json()) as { error: string }).error, 'unauthenticated');
-    const script = await fetch(`http://127.0.0.1:${port}/api/seeds`, { headers: { authorization: `Bearer ${secret}` } });
+    const script = await fetch(`http://127.0.0.1:${port}/api/seeds`, {
+      headers: { authorization: `Bearer ${secret}` },
+    });
     assert.equal(script.status, 200);
     main.child.kill('SIGTERM');
     assert.equal(await main.exited, 0);
@@ -134,19 +155,24 @@ test('with a secret it serves on every interface, and every route but health ask
   }
 });
 
-test('with nothing set it serves on 127.0.0.1 only, keeps its data in ./data, and stops cleanly on SIGTERM', { timeout: 60_000 }, async () => {
+test('with nothing set it serves on 127.0.0.1 only, keeps its data in ./data, and stops cleanly on SIGTERM', {
+  timeout: 60_000,
+}, async () => {
   const cwd = mkdtempSync(path.join(os.tmpdir(), 'lantern-main-'));
   const port = await freePort(); // PORT is the one setting given: 3000 may be taken on a test machine
   const main = startMain(cwd, { PORT: String(port) });
   try {
-    const health = await waitFor(async () => {
-      try {
-        const res = await fetch(`http://127.0.0.1:${port}/api/health`);
-        return res.ok && ((await res.json()) as { ok: boolean });
-      } catch {
-        return false;
-      }
-    }, { timeoutMs: 30_000, message: `the server to answer on 127.0.0.1:${port}; stderr: ${main.stderr()}` });
+    const health = await waitFor(
+      async () => {
+        try {
+          const res = await fetch(`http://127.0.0.1:${port}/api/health`);
+          return res.ok && ((await res.json()) as { ok: boolean });
+        } catch {
+          return false;
+        }
+      },
+      { timeoutMs: 30_000, message: `the server to answer on 127.0.0.1:${port}; stderr: ${main.stderr()}` },
+    );
     assert.equal(health.ok, true);
     assert.equal(await accepts('127.0.0.2', port), false, 'not reachable on another address: bound to 127.0.0.1 only');
     assert.ok(existsSync(path.join(cwd, 'data', 'lantern.db')), './data/lantern.db was created where it started');
@@ -158,16 +184,20 @@ test('with nothing set it serves on 127.0.0.1 only, keeps its data in ./data, an
   }
 });
 
-test('built, it crawls a loopback page and the PDF it links to, and both are found by search', { timeout: 90_000 }, async () => {
+test('built, it crawls a loopback page and the PDF it links to, and both are found by search', {
+  timeout: 90_000,
+}, async () => {
   const cwd = mkdtempSync(path.join(os.tmpdir(), 'lantern-main-'));
   const port = await freePort();
   const pdf = await textPdf({ title: 'Built manual', pages: [{ lines: ['The quokka chapter'], heading: true }] });
-  const web = await startTestWeb([{
-    pages: {
-      '/': '<!doctype html><title>Built home</title><p>a wombat page <a href="/manual.pdf">the manual</a></p>',
-      '/manual.pdf': { body: pdf, headers: { 'content-type': 'application/pdf' } },
+  const web = await startTestWeb([
+    {
+      pages: {
+        '/': '<!doctype html><title>Built home</title><p>a wombat page <a href="/manual.pdf">the manual</a></p>',
+        '/manual.pdf': { body: pdf, headers: { 'content-type': 'application/pdf' } },
+      },
     },
-  }]);
+  ]);
   const site = web.sites[0];
   const main = startMain(cwd, { PORT: String(port), CRAWL_ALLOW_PRIVATE: '1', CRAWL_DELAY_MS: '0' });
   const api = `http://127.0.0.1:${port}/api`;
@@ -176,19 +206,29 @@ test('built, it crawls a loopback page and the PDF it links to, and both are fou
     return res.ok ? ((await res.json()) as { results: Array<{ url: string; fileType: string }> }).results : [];
   };
   try {
-    await waitFor(async () => {
-      try {
-        return (await fetch(`${api}/health`)).ok;
-      } catch {
-        return false;
-      }
-    }, { timeoutMs: 30_000, message: `the server to answer on 127.0.0.1:${port}; stderr: ${main.stderr()}` });
-    const added = await fetch(`${api}/seeds`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ url: site.url('/'), depth: 1 }) });
+    await waitFor(
+      async () => {
+        try {
+          return (await fetch(`${api}/health`)).ok;
+        } catch {
+          return false;
+        }
+      },
+      { timeoutMs: 30_000, message: `the server to answer on 127.0.0.1:${port}; stderr: ${main.stderr()}` },
+    );
+    const added = await fetch(`${api}/seeds`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ url: site.url('/'), depth: 1 }),
+    });
     assert.equal(added.status, 201);
-    const found = await waitFor(async () => {
-      const [page, doc] = [await search('wombat'), await search('quokka')];
-      return page.length === 1 && doc.length === 1 && { page: page[0], doc: doc[0] };
-    }, { timeoutMs: 60_000, intervalMs: 250, message: `both documents to be searchable; stderr: ${main.stderr()}` });
+    const found = await waitFor(
+      async () => {
+        const [page, doc] = [await search('wombat'), await search('quokka')];
+        return page.length === 1 && doc.length === 1 && { page: page[0], doc: doc[0] };
+      },
+      { timeoutMs: 60_000, intervalMs: 250, message: `both documents to be searchable; stderr: ${main.stderr()}` },
+    );
     assert.deepEqual([found.page.url, found.page.fileType], [site.url('/'), 'html']);
     assert.deepEqual([found.doc.url, found.doc.fileType], [site.url('/manual.pdf'), 'pdf']);
     main.child.kill('SIGTERM');

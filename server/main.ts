@@ -13,6 +13,7 @@ import { acquireServerLock, DataDirInUseError, releaseServerLock } from './serve
  * HTTP server first, then the crawler (which lets in-flight fetches finish), then close the database.
  */
 async function main(): Promise<void> {
+  // biome-ignore lint/suspicious/noImplicitAnyLet: set in the try below; its type is the one inferred there
   let config;
   try {
     config = loadConfig(process.env);
@@ -50,7 +51,9 @@ async function main(): Promise<void> {
     search.close();
     db.close();
     releaseServerLock(config.dataDir);
-    throw new Error(`cannot listen on ${config.host}:${config.port}: ${(err as Error).message}; is another Lantern running? Set PORT to use another port`);
+    throw new Error(
+      `cannot listen on ${config.host}:${config.port}: ${(err as Error).message}; is another Lantern running? Set PORT to use another port`,
+    );
   }
   link.start();
 

@@ -5,7 +5,11 @@
 export class RateLimiter {
   private readonly buckets = new Map<string, { tokens: number; at: number }>();
 
-  constructor(private readonly capacity: number, private readonly perSecond: number, private readonly maxClients = 10_000) {}
+  constructor(
+    private readonly capacity: number,
+    private readonly perSecond: number,
+    private readonly maxClients = 10_000,
+  ) {}
 
   /**
    * The milliseconds until `client` has a token, without taking one (0: it has one now). For limits

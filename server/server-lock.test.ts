@@ -29,14 +29,20 @@ describe('server lock', () => {
     const sleeper = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
     try {
       writeFileSync(path.join(dir, SERVER_LOCK_FILE), `${sleeper.pid} ${startTicks(sleeper.pid!) ?? ''}\n`);
-      assert.throws(() => acquireServerLock(dir), (err: unknown) => {
-        assert.ok(err instanceof DataDirInUseError);
-        assert.match(err.message, new RegExp(`DATA_DIR ${dir} is already used by another Lantern server \\(pid ${sleeper.pid}\\)`));
-        assert.match(err.message, /set DATA_DIR to another directory/);
-        return true;
-      });
+      assert.throws(
+        () => acquireServerLock(dir),
+        (err: unknown) => {
+          assert.ok(err instanceof DataDirInUseError);
+          assert.match(
+            err.message,
+            new RegExp(`DATA_DIR ${dir} is already used by another Lantern server \\(pid ${sleeper.pid}\\)`),
+          );
+          assert.match(err.message, /set DATA_DIR to another directory/);
+          return true;
+        },
+      );
       releaseServerLock(dir);
-      assert.ok(existsSync(path.join(dir, SERVER_LOCK_FILE)), 'another process\'s lock is not removed');
+      assert.ok(existsSync(path.join(dir, SERVER_LOCK_FILE)), "another process's lock is not removed");
     } finally {
       sleeper.kill('SIGKILL');
     }
@@ -58,17 +64,24 @@ describe('server lock', () => {
     assert.equal(readFileSync(path.join(dir, SERVER_LOCK_FILE), 'utf8').split(' ')[0], String(process.pid));
   });
 
-  test('a second real server on the same DATA_DIR exits with the reason; the first keeps its crawler', { timeout: 90_000 }, async () => {
+  test('a second real server on the same DATA_DIR exits with the reason; the first keeps its crawler', {
+    timeout: 90_000,
+  }, async () => {
     const dir = tempDir();
     const first = await startAppProcess({ dataDir: dir });
     try {
-      const primary = await waitFor(() => first.primaryPid(), { message: 'the first server\'s crawler primary' });
+      const primary = await waitFor(() => first.primaryPid(), { message: "the first server's crawler primary" });
       await assert.rejects(startAppProcess({ dataDir: dir }), (err: Error) => {
-        assert.match(err.message, new RegExp(`lantern: server-lock: DATA_DIR ${dir} is already used by another Lantern server \\(pid ${first.pid}\\)`));
+        assert.match(
+          err.message,
+          new RegExp(
+            `lantern: server-lock: DATA_DIR ${dir} is already used by another Lantern server \\(pid ${first.pid}\\)`,
+          ),
+        );
         return true;
       });
       assert.equal((await first.getJson<{ ok: boolean }>('/api/health')).ok, true);
-      assert.equal(first.primaryPid(), primary, 'the first server\'s crawler primary was left alone');
+      assert.equal(first.primaryPid(), primary, "the first server's crawler primary was left alone");
       await first.kill('SIGTERM');
       assert.ok(!existsSync(path.join(dir, SERVER_LOCK_FILE)), 'a server that stops gives DATA_DIR back');
       const again = await startAppProcess({ dataDir: dir });

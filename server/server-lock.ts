@@ -7,8 +7,13 @@ export const SERVER_LOCK_FILE = 'server.pid';
 
 /** Another live Lantern server uses the DATA_DIR: this one must not start (its crawler would fight the other's). */
 export class DataDirInUseError extends Error {
-  constructor(readonly dataDir: string, readonly holderPid: number) {
-    super(`server-lock: DATA_DIR ${dataDir} is already used by another Lantern server (pid ${holderPid}); stop that one first, or set DATA_DIR to another directory`);
+  constructor(
+    readonly dataDir: string,
+    readonly holderPid: number,
+  ) {
+    super(
+      `server-lock: DATA_DIR ${dataDir} is already used by another Lantern server (pid ${holderPid}); stop that one first, or set DATA_DIR to another directory`,
+    );
     this.name = 'DataDirInUseError';
   }
 }
@@ -39,13 +44,17 @@ export function acquireServerLock(dataDir: string): void {
       writeFileSync(file, `${process.pid} ${startTicks(process.pid) ?? ''}\n`, { flag: 'wx' });
       return;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new Error(`server-lock: cannot write ${file}: ${(err as Error).message}`);
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new Error(`server-lock: cannot write ${file}: ${(err as Error).message}`);
     }
     const holder = readHolder(file);
-    if (holder && holder.pid !== process.pid && holderAlive(holder.pid, holder.ticks)) throw new DataDirInUseError(dataDir, holder.pid);
+    if (holder && holder.pid !== process.pid && holderAlive(holder.pid, holder.ticks))
+      throw new DataDirInUseError(dataDir, holder.pid);
     rmSync(file, { force: true }); // left by a server that is gone: take it over
   }
-  throw new Error(`server-lock: could not take ${file} (it kept reappearing); is another Lantern server starting on DATA_DIR ${dataDir}?`);
+  throw new Error(
+    `server-lock: could not take ${file} (it kept reappearing); is another Lantern server starting on DATA_DIR ${dataDir}?`,
+  );
 }
 
 /** Gives DATA_DIR up (only if the lock is still this process's). */

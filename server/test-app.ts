@@ -26,13 +26,29 @@ export const INJECT_PORT = 80;
  * link is never started, as if the crawler were restarting. Its PORT is 80, as if it listened there:
  * `app.inject` sends `Host: localhost:80`, one of the names Lantern answers to on that port.
  */
-export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<{ app: FastifyInstance; dataDir: string; close(): Promise<void> }> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<{ app: FastifyInstance; dataDir: string; close(): Promise<void> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lantern-app-'));
   const config = loadConfig({ DATA_DIR: dataDir, PORT: String(INJECT_PORT), ...env });
   const db = openDatabase(dataDir);
   const search = new SearchService(db);
-  const crawler = new CrawlerLink({ warn: () => undefined, error: () => undefined }, () => search.refresh(), config, {});
-  const app = await buildApp({ config, db, search, crawler, webRoot: options.webRoot ?? path.join(dataDir, 'no-web'), now: options.now, onRoute: options.onRoute });
+  const crawler = new CrawlerLink(
+    { warn: () => undefined, error: () => undefined },
+    () => search.refresh(),
+    config,
+    {},
+  );
+  const app = await buildApp({
+    config,
+    db,
+    search,
+    crawler,
+    webRoot: options.webRoot ?? path.join(dataDir, 'no-web'),
+    now: options.now,
+    onRoute: options.onRoute,
+  });
   return {
     app,
     dataDir,

@@ -15,20 +15,58 @@ test('every variable is optional and has its documented default', () => {
   assert.equal(c.crawlMinFreeDiskBytes, 1024 ** 3);
   assert.equal(c.crawlMaxDbSizeBytes, 20 * 1024 ** 3);
   assert.equal(c.crawlRefreshMs, 7 * 24 * 3_600_000);
-  assert.ok(c.crawlWorkers >= 2 && c.crawlWorkers <= 64, 'the default stays within the range an explicit value may take');
+  assert.ok(
+    c.crawlWorkers >= 2 && c.crawlWorkers <= 64,
+    'the default stays within the range an explicit value may take',
+  );
   assert.equal(c.allowPrivate, false);
   assert.match(c.userAgent, /^LanternBot\/\d+\.\d+\.\d+ \(\+personal search engine\)$/);
   assert.equal(c.userAgent, DEFAULTS.userAgent);
 });
 
 test('values are parsed', () => {
-  const c = loadConfig({ PORT: '8080', HOST: '0.0.0.0', DATA_DIR: '/tmp/x', CRAWL_WORKERS: '4', CRAWL_DELAY_MS: '0', CRAWL_ALLOW_PRIVATE: '1', CRAWL_USER_AGENT: 'MyBot/2.0', CRAWL_TIMEOUT_MS: '4000', CRAWL_MAX_URLS_PER_HOST: '500', CRAWL_REFRESH: '12h',
-    LANTERN_SECRET: 'correct horse battery', PUBLIC_HOSTS: 'Lantern.Example.com, lantern.lan:3000,[fe80::1]', SESSION_LIFETIME: '12h',
-    CRAWL_MAX_HOSTS_PER_SEED: '50', CRAWL_MIN_FREE_DISK: '500MB', CRAWL_MAX_DB_SIZE: '1.5GB' });
-  assert.deepEqual(c, { port: 8080, host: '0.0.0.0', dataDir: '/tmp/x', crawlWorkers: 4, crawlDelayMs: 0, crawlTimeoutMs: 4000, crawlMaxUrlsPerHost: 500, crawlRefreshMs: 12 * 3_600_000, allowPrivate: true, userAgent: 'MyBot/2.0',
-    crawlContact: null, crawlPolitenessGroup: 'domain', crawlPacingFactor: 5, crawlPacingMaxMs: 60_000, crawlRevisitMaxMs: 60 * 86_400_000, crawlResolve: {},
-    secret: 'correct horse battery', publicHosts: ['lantern.example.com', 'lantern.lan:3000', '[fe80::1]'], sessionLifetimeMs: 12 * 3_600_000,
-    crawlMaxHostsPerSeed: 50, crawlMinFreeDiskBytes: 500 * 1024 ** 2, crawlMaxDbSizeBytes: 1.5 * 1024 ** 3 });
+  const c = loadConfig({
+    PORT: '8080',
+    HOST: '0.0.0.0',
+    DATA_DIR: '/tmp/x',
+    CRAWL_WORKERS: '4',
+    CRAWL_DELAY_MS: '0',
+    CRAWL_ALLOW_PRIVATE: '1',
+    CRAWL_USER_AGENT: 'MyBot/2.0',
+    CRAWL_TIMEOUT_MS: '4000',
+    CRAWL_MAX_URLS_PER_HOST: '500',
+    CRAWL_REFRESH: '12h',
+    LANTERN_SECRET: 'correct horse battery',
+    PUBLIC_HOSTS: 'Lantern.Example.com, lantern.lan:3000,[fe80::1]',
+    SESSION_LIFETIME: '12h',
+    CRAWL_MAX_HOSTS_PER_SEED: '50',
+    CRAWL_MIN_FREE_DISK: '500MB',
+    CRAWL_MAX_DB_SIZE: '1.5GB',
+  });
+  assert.deepEqual(c, {
+    port: 8080,
+    host: '0.0.0.0',
+    dataDir: '/tmp/x',
+    crawlWorkers: 4,
+    crawlDelayMs: 0,
+    crawlTimeoutMs: 4000,
+    crawlMaxUrlsPerHost: 500,
+    crawlRefreshMs: 12 * 3_600_000,
+    allowPrivate: true,
+    userAgent: 'MyBot/2.0',
+    crawlContact: null,
+    crawlPolitenessGroup: 'domain',
+    crawlPacingFactor: 5,
+    crawlPacingMaxMs: 60_000,
+    crawlRevisitMaxMs: 60 * 86_400_000,
+    crawlResolve: {},
+    secret: 'correct horse battery',
+    publicHosts: ['lantern.example.com', 'lantern.lan:3000', '[fe80::1]'],
+    sessionLifetimeMs: 12 * 3_600_000,
+    crawlMaxHostsPerSeed: 50,
+    crawlMinFreeDiskBytes: 500 * 1024 ** 2,
+    crawlMaxDbSizeBytes: 1.5 * 1024 ** 3,
+  });
 });
 
 test('politeness settings: grouping, pacing, revisit ceiling, contact in the User-Agent, names resolved by the crawler', () => {
@@ -38,17 +76,27 @@ test('politeness settings: grouping, pacing, revisit ceiling, contact in the Use
   assert.equal(d.crawlPacingMaxMs, 60_000);
   assert.equal(d.crawlContact, null);
   const c = loadConfig({
-    CRAWL_POLITENESS_GROUP: 'Host', CRAWL_PACING_FACTOR: '2.5', CRAWL_PACING_MAX_MS: '0', CRAWL_REVISIT_MAX: '30d',
-    CRAWL_CONTACT: 'https://example.org/lantern', CRAWL_RESOLVE: 'docs.site.test=127.0.0.5, WWW.site.test=[::1]',
+    CRAWL_POLITENESS_GROUP: 'Host',
+    CRAWL_PACING_FACTOR: '2.5',
+    CRAWL_PACING_MAX_MS: '0',
+    CRAWL_REVISIT_MAX: '30d',
+    CRAWL_CONTACT: 'https://example.org/lantern',
+    CRAWL_RESOLVE: 'docs.site.test=127.0.0.5, WWW.site.test=[::1]',
   });
   assert.equal(c.crawlPolitenessGroup, 'host');
   assert.equal(c.crawlPacingFactor, 2.5);
   assert.equal(c.crawlPacingMaxMs, 0);
   assert.equal(c.crawlRevisitMaxMs, 30 * 86_400_000);
-  assert.match(c.userAgent, /^LanternBot\/\d+\.\d+\.\d+ \(personal search engine; \+https:\/\/example\.org\/lantern\)$/);
+  assert.match(
+    c.userAgent,
+    /^LanternBot\/\d+\.\d+\.\d+ \(personal search engine; \+https:\/\/example\.org\/lantern\)$/,
+  );
   assert.deepEqual(c.crawlResolve, { 'docs.site.test': '127.0.0.5', 'www.site.test': '::1' });
   assert.equal(loadConfig({ CRAWL_CONTACT: 'me@example.org' }).userAgent.endsWith('; +me@example.org)'), true);
-  assert.equal(loadConfig({ CRAWL_CONTACT: 'me@example.org', CRAWL_USER_AGENT: 'MyBot/2.0' }).userAgent, 'MyBot/2.0 (+me@example.org)');
+  assert.equal(
+    loadConfig({ CRAWL_CONTACT: 'me@example.org', CRAWL_USER_AGENT: 'MyBot/2.0' }).userAgent,
+    'MyBot/2.0 (+me@example.org)',
+  );
   for (const [env, message] of [
     [{ CRAWL_POLITENESS_GROUP: 'site' }, /^CRAWL_POLITENESS_GROUP must be one of domain, host, got "site"$/],
     [{ CRAWL_PACING_FACTOR: '-1' }, /^CRAWL_PACING_FACTOR must be a number from 0 to 100/],
@@ -61,7 +109,11 @@ test('politeness settings: grouping, pacing, revisit ceiling, contact in the Use
     [{ CRAWL_RESOLVE: 'docs.site.test' }, /^CRAWL_RESOLVE takes name=address pairs/],
     [{ CRAWL_RESOLVE: 'docs.site.test=somewhere' }, /^CRAWL_RESOLVE takes name=address pairs/],
   ] as Array<[Record<string, string>, RegExp]>) {
-    assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && message.test(err.message) && !err.message.includes('\n'), JSON.stringify(env));
+    assert.throws(
+      () => loadConfig(env),
+      (err: Error) => err instanceof ConfigError && message.test(err.message) && !err.message.includes('\n'),
+      JSON.stringify(env),
+    );
   }
 });
 
@@ -97,12 +149,18 @@ test('a bad value stops with one line naming the variable and the problem', () =
     [{ CRAWL_WORKERS: '0' }, /^CRAWL_WORKERS must be an integer between 1 and 64/],
     [{ CRAWL_TIMEOUT_MS: '500' }, /^CRAWL_TIMEOUT_MS must be an integer between 1000 and 600000/],
     [{ CRAWL_MAX_URLS_PER_HOST: '5' }, /^CRAWL_MAX_URLS_PER_HOST must be an integer between 10 and 10000000/],
-    [{ CRAWL_REFRESH: '7' }, /^CRAWL_REFRESH must be a duration from 1s to 365d such as 12h or 7d \(units s, m, h, d\), or 0 for never, got "7"$/],
+    [
+      { CRAWL_REFRESH: '7' },
+      /^CRAWL_REFRESH must be a duration from 1s to 365d such as 12h or 7d \(units s, m, h, d\), or 0 for never, got "7"$/,
+    ],
     [{ CRAWL_REFRESH: '500ms' }, /^CRAWL_REFRESH must be a duration/],
     [{ CRAWL_REFRESH: '400d' }, /^CRAWL_REFRESH must be a duration/],
     [{ CRAWL_REFRESH: '-1h' }, /^CRAWL_REFRESH must be a duration/],
     [{ CRAWL_MAX_HOSTS_PER_SEED: '0' }, /^CRAWL_MAX_HOSTS_PER_SEED must be an integer between 1 and 1000000/],
-    [{ CRAWL_MIN_FREE_DISK: '500' }, /^CRAWL_MIN_FREE_DISK must be a size from 1MB to 1024TB such as 500MB or 10GB \(units B, KB, MB, GB, TB\), or 0 for no limit, got "500"$/],
+    [
+      { CRAWL_MIN_FREE_DISK: '500' },
+      /^CRAWL_MIN_FREE_DISK must be a size from 1MB to 1024TB such as 500MB or 10GB \(units B, KB, MB, GB, TB\), or 0 for no limit, got "500"$/,
+    ],
     [{ CRAWL_MIN_FREE_DISK: '100KB' }, /^CRAWL_MIN_FREE_DISK must be a size/],
     [{ CRAWL_MAX_DB_SIZE: '-1GB' }, /^CRAWL_MAX_DB_SIZE must be a size/],
     [{ CRAWL_MAX_DB_SIZE: '2PB' }, /^CRAWL_MAX_DB_SIZE must be a size/],
@@ -112,54 +170,115 @@ test('a bad value stops with one line naming the variable and the problem', () =
     [{ HOST: 'a b' }, /^HOST must be an IP address or host name/],
   ];
   for (const [env, message] of cases) {
-    assert.throws(() => loadConfig(env), (err: Error) => err instanceof ConfigError && message.test(err.message) && !err.message.includes('\n'), JSON.stringify(env));
+    assert.throws(
+      () => loadConfig(env),
+      (err: Error) => err instanceof ConfigError && message.test(err.message) && !err.message.includes('\n'),
+      JSON.stringify(env),
+    );
   }
 });
 
-test('the crawler primary gets the server\'s parsed configuration as its argument, not the environment again', () => {
-  const config = loadConfig({ DATA_DIR: '/tmp/x', CRAWL_WORKERS: '3', CRAWL_REFRESH: 'off', CRAWL_USER_AGENT: 'MyBot/2.0 "quoted"' });
+test("the crawler primary gets the server's parsed configuration as its argument, not the environment again", () => {
+  const config = loadConfig({
+    DATA_DIR: '/tmp/x',
+    CRAWL_WORKERS: '3',
+    CRAWL_REFRESH: 'off',
+    CRAWL_USER_AGENT: 'MyBot/2.0 "quoted"',
+  });
   assert.deepEqual(configFromArgument(configArgument(config)), config);
   for (const bad of [undefined, '', 'not json', '{"port": 3000}', 'null']) {
-    assert.throws(() => configFromArgument(bad), (e: Error) => e instanceof ConfigError &&
-      e.message === 'config: the crawler primary takes the server\'s configuration as its argument; start Lantern with npm start', String(bad));
+    assert.throws(
+      () => configFromArgument(bad),
+      (e: Error) =>
+        e instanceof ConfigError &&
+        e.message ===
+          "config: the crawler primary takes the server's configuration as its argument; start Lantern with npm start",
+      String(bad),
+    );
   }
 });
 
 test('the trust settings: no public names, no secret and a 7-day session by default', () => {
   const c = loadConfig({});
-  assert.deepEqual({ publicHosts: c.publicHosts, secret: c.secret, sessionLifetimeMs: c.sessionLifetimeMs },
-    { publicHosts: [], secret: null, sessionLifetimeMs: 7 * 86_400_000 });
-  assert.throws(() => loadConfig({ SESSION_LIFETIME: '0' }), (e: Error) => e instanceof ConfigError &&
-    e.message === 'SESSION_LIFETIME must be a duration from 1s to 365d such as 12h or 7d (units s, m, h, d), got "0"');
-  for (const bad of ['https://lantern.example.com', 'a b', '*.example.com', 'lantern.example.com:0', 'host:99999', '[nothing]', 'x/y']) {
-    assert.throws(() => loadConfig({ PUBLIC_HOSTS: bad, LANTERN_SECRET: 'x'.repeat(16) }), (e: Error) => e instanceof ConfigError &&
-      e.message.startsWith('PUBLIC_HOSTS takes host names or addresses, each optionally with :port, separated by commas') && !e.message.includes('\n'), bad);
+  assert.deepEqual(
+    { publicHosts: c.publicHosts, secret: c.secret, sessionLifetimeMs: c.sessionLifetimeMs },
+    { publicHosts: [], secret: null, sessionLifetimeMs: 7 * 86_400_000 },
+  );
+  assert.throws(
+    () => loadConfig({ SESSION_LIFETIME: '0' }),
+    (e: Error) =>
+      e instanceof ConfigError &&
+      e.message === 'SESSION_LIFETIME must be a duration from 1s to 365d such as 12h or 7d (units s, m, h, d), got "0"',
+  );
+  for (const bad of [
+    'https://lantern.example.com',
+    'a b',
+    '*.example.com',
+    'lantern.example.com:0',
+    'host:99999',
+    '[nothing]',
+    'x/y',
+  ]) {
+    assert.throws(
+      () => loadConfig({ PUBLIC_HOSTS: bad, LANTERN_SECRET: 'x'.repeat(16) }),
+      (e: Error) =>
+        e instanceof ConfigError &&
+        e.message.startsWith(
+          'PUBLIC_HOSTS takes host names or addresses, each optionally with :port, separated by commas',
+        ) &&
+        !e.message.includes('\n'),
+      bad,
+    );
   }
 });
 
 test('a secret is at least 16 characters, and a refused one is never repeated in the message', () => {
   for (const bad of ['short-secret', ' padded secret value ', 'tab\tinside the secret']) {
-    assert.throws(() => loadConfig({ LANTERN_SECRET: bad }), (e: Error) => e instanceof ConfigError &&
-      /^LANTERN_SECRET must be 16 to 1024 characters/.test(e.message) && !e.message.includes(bad) && !e.message.includes('\n'), JSON.stringify(bad));
+    assert.throws(
+      () => loadConfig({ LANTERN_SECRET: bad }),
+      (e: Error) =>
+        e instanceof ConfigError &&
+        /^LANTERN_SECRET must be 16 to 1024 characters/.test(e.message) &&
+        !e.message.includes(bad) &&
+        !e.message.includes('\n'),
+      JSON.stringify(bad),
+    );
   }
   assert.equal(loadConfig({ LANTERN_SECRET: 'x'.repeat(16) }).secret, 'x'.repeat(16));
   assert.equal(loadConfig({ LANTERN_SECRET: '' }).secret, null, 'empty is unset');
 });
 
 test('bound beyond loopback, or named by a public name, Lantern refuses to start without a secret, in one line that says how to set one', () => {
-  const hint = 'set LANTERN_SECRET to a secret of at least 16 characters, for example LANTERN_SECRET=$(openssl rand -base64 24)';
+  const hint =
+    'set LANTERN_SECRET to a secret of at least 16 characters, for example LANTERN_SECRET=$(openssl rand -base64 24)';
   for (const host of ['0.0.0.0', '::', '192.168.1.5', 'fe80::1', 'myhost.lan']) {
-    assert.throws(() => loadConfig({ HOST: host }), (e: Error) => e instanceof ConfigError &&
-      e.message === `HOST=${host} makes Lantern reachable from other machines, so it needs a secret: ${hint} (or set HOST=127.0.0.1 to keep it on this machine)`, host);
+    assert.throws(
+      () => loadConfig({ HOST: host }),
+      (e: Error) =>
+        e instanceof ConfigError &&
+        e.message ===
+          `HOST=${host} makes Lantern reachable from other machines, so it needs a secret: ${hint} (or set HOST=127.0.0.1 to keep it on this machine)`,
+      host,
+    );
     assert.equal(loadConfig({ HOST: host, LANTERN_SECRET: 'y'.repeat(20) }).host, host);
   }
-  assert.throws(() => loadConfig({ PUBLIC_HOSTS: 'lantern.localhost,lantern.example.com:8443' }), (e: Error) => e instanceof ConfigError &&
-    e.message === `PUBLIC_HOSTS names lantern.example.com:8443, by which Lantern is reached from other machines, so it needs a secret: ${hint}`);
-  for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1']) assert.equal(loadConfig({ HOST: host }).secret, null, `${host} is loopback`);
-  assert.deepEqual(loadConfig({ PUBLIC_HOSTS: 'lantern.localhost, 127.0.0.5:8080' }).publicHosts, ['lantern.localhost', '127.0.0.5:8080'], 'loopback names need no secret');
+  assert.throws(
+    () => loadConfig({ PUBLIC_HOSTS: 'lantern.localhost,lantern.example.com:8443' }),
+    (e: Error) =>
+      e instanceof ConfigError &&
+      e.message ===
+        `PUBLIC_HOSTS names lantern.example.com:8443, by which Lantern is reached from other machines, so it needs a secret: ${hint}`,
+  );
+  for (const host of ['127.0.0.1', '127.0.0.2', 'localhost', '::1'])
+    assert.equal(loadConfig({ HOST: host }).secret, null, `${host} is loopback`);
+  assert.deepEqual(
+    loadConfig({ PUBLIC_HOSTS: 'lantern.localhost, 127.0.0.5:8080' }).publicHosts,
+    ['lantern.localhost', '127.0.0.5:8080'],
+    'loopback names need no secret',
+  );
 });
 
-test('the secret is not in the crawler primary\'s argument, which every user of the machine can read', () => {
+test("the secret is not in the crawler primary's argument, which every user of the machine can read", () => {
   const config = loadConfig({ LANTERN_SECRET: 'a-secret-of-enough-length', HOST: '0.0.0.0' });
   const arg = configArgument(config);
   assert.ok(!arg.includes('a-secret-of-enough-length'));

@@ -6,9 +6,8 @@ import { isLoopbackName } from './host-names.ts';
 import { projectPath } from './project-root.ts';
 
 /** Lantern's version, read once from package.json (it appears in the User-Agent). */
-export const VERSION: string = (
-  JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { version: string }
-).version;
+export const VERSION: string = (JSON.parse(readFileSync(projectPath('package.json'), 'utf8')) as { version: string })
+  .version;
 
 /** Every setting Lantern reads from its environment, parsed and validated once at start. */
 export interface Config {
@@ -139,7 +138,9 @@ function size(env: Env, name: string, fallback: string, minBytes: number): numbe
   const m = /^(\d+(?:\.\d+)?)\s*(b|kb|mb|gb|tb)$/.exec(v);
   const bytes = m ? Math.round(Number(m[1]) * UNIT_BYTES[m[2]]) : NaN;
   if (!(bytes >= minBytes && bytes <= MAX_SIZE_BYTES)) {
-    throw new ConfigError(`${name} must be a size from ${minBytes / 1024 ** 2}MB to 1024TB such as 500MB or 10GB (units B, KB, MB, GB, TB), or 0 for no limit, got ${JSON.stringify(raw)}`);
+    throw new ConfigError(
+      `${name} must be a size from ${minBytes / 1024 ** 2}MB to 1024TB such as 500MB or 10GB (units B, KB, MB, GB, TB), or 0 for no limit, got ${JSON.stringify(raw)}`,
+    );
   }
   return bytes;
 }
@@ -152,7 +153,9 @@ function duration(env: Env, name: string, fallback: string, never = true): numbe
   const m = /^(\d+(?:\.\d+)?)\s*([smhd])$/.exec(v);
   const ms = m ? Math.round(Number(m[1]) * UNIT_MS[m[2]]) : NaN;
   if (!(ms >= 1000 && ms <= MAX_DURATION_MS)) {
-    throw new ConfigError(`${name} must be a duration from 1s to 365d such as 12h or 7d (units s, m, h, d)${never ? ', or 0 for never' : ''}, got ${JSON.stringify(raw)}`);
+    throw new ConfigError(
+      `${name} must be a duration from 1s to 365d such as 12h or 7d (units s, m, h, d)${never ? ', or 0 for never' : ''}, got ${JSON.stringify(raw)}`,
+    );
   }
   return ms;
 }
@@ -162,14 +165,19 @@ const HOST_NAME = /^[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-
 /** PUBLIC_HOSTS: comma-separated `name` or `name:port` (IPv6 in brackets), lower-cased; empty entries are skipped. */
 function hostList(env: Env, name: string): string[] {
   const raw = env[name] ?? '';
-  const entries = raw.split(',').map((e) => e.trim().toLowerCase()).filter((e) => e !== '');
+  const entries = raw
+    .split(',')
+    .map((e) => e.trim().toLowerCase())
+    .filter((e) => e !== '');
   for (const entry of entries) {
     const m = /^(\[[0-9a-f:.]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(entry);
     const host = m?.[1] ?? '';
     const port = m?.[2] === undefined ? 1 : Number(m[2]);
     const hostOk = host.startsWith('[') ? net.isIPv6(host.slice(1, -1)) : HOST_NAME.test(host);
     if (!hostOk || port < 1 || port > 65535) {
-      throw new ConfigError(`${name} takes host names or addresses, each optionally with :port, separated by commas (e.g. lantern.example.com,lantern.lan:3000), got ${JSON.stringify(entry)}`);
+      throw new ConfigError(
+        `${name} takes host names or addresses, each optionally with :port, separated by commas (e.g. lantern.example.com,lantern.lan:3000), got ${JSON.stringify(entry)}`,
+      );
     }
   }
   return [...new Set(entries)];
@@ -179,9 +187,16 @@ function hostList(env: Env, name: string): string[] {
 function secret(env: Env, name: string): string | null {
   const raw = env[name];
   if (raw === undefined || raw === '') return null;
-  if (raw.length < SECRET_MIN_CHARS || raw.length > SECRET_MAX_CHARS || /[\u0000-\u001f\u007f]/.test(raw) || raw.trim() !== raw) {
+  if (
+    raw.length < SECRET_MIN_CHARS ||
+    raw.length > SECRET_MAX_CHARS ||
+    /[\u0000-\u001f\u007f]/.test(raw) ||
+    raw.trim() !== raw
+  ) {
     // The value itself is never echoed: it is (nearly) a secret.
-    throw new ConfigError(`${name} must be ${SECRET_MIN_CHARS} to ${SECRET_MAX_CHARS} characters with no control characters and no spaces at either end (got ${raw.length} characters); for example LANTERN_SECRET=$(openssl rand -base64 24)`);
+    throw new ConfigError(
+      `${name} must be ${SECRET_MIN_CHARS} to ${SECRET_MAX_CHARS} characters with no control characters and no spaces at either end (got ${raw.length} characters); for example LANTERN_SECRET=$(openssl rand -base64 24)`,
+    );
   }
   return raw;
 }
@@ -194,11 +209,15 @@ function secret(env: Env, name: string): string | null {
 function requireSecretWhenExposed(config: Config): void {
   if (config.secret !== null) return;
   if (!isLoopbackName(config.host)) {
-    throw new ConfigError(`HOST=${config.host} makes Lantern reachable from other machines, so it needs a secret: ${SECRET_HINT} (or set HOST=127.0.0.1 to keep it on this machine)`);
+    throw new ConfigError(
+      `HOST=${config.host} makes Lantern reachable from other machines, so it needs a secret: ${SECRET_HINT} (or set HOST=127.0.0.1 to keep it on this machine)`,
+    );
   }
   const exposed = config.publicHosts.find((h) => !isLoopbackName(h.replace(/:\d+$/, '')));
   if (exposed !== undefined) {
-    throw new ConfigError(`PUBLIC_HOSTS names ${exposed}, by which Lantern is reached from other machines, so it needs a secret: ${SECRET_HINT}`);
+    throw new ConfigError(
+      `PUBLIC_HOSTS names ${exposed}, by which Lantern is reached from other machines, so it needs a secret: ${SECRET_HINT}`,
+    );
   }
 }
 
@@ -226,7 +245,9 @@ function decimal(env: Env, name: string, min: number, max: number, fallback: num
   const v = raw.trim();
   const value = Number(v);
   if (!/^\d+(\.\d+)?$/.test(v) || value < min || value > max) {
-    throw new ConfigError(`${name} must be a number from ${min} to ${max} such as 5 or 2.5, got ${JSON.stringify(raw)}`);
+    throw new ConfigError(
+      `${name} must be a number from ${min} to ${max} such as 5 or 2.5, got ${JSON.stringify(raw)}`,
+    );
   }
   return value;
 }
@@ -236,7 +257,8 @@ function choice<T extends string>(env: Env, name: string, words: readonly T[], f
   const raw = env[name];
   if (raw === undefined || raw.trim() === '') return fallback;
   const v = raw.trim().toLowerCase();
-  if (!(words as readonly string[]).includes(v)) throw new ConfigError(`${name} must be one of ${words.join(', ')}, got ${JSON.stringify(raw)}`);
+  if (!(words as readonly string[]).includes(v))
+    throw new ConfigError(`${name} must be one of ${words.join(', ')}, got ${JSON.stringify(raw)}`);
   return v as T;
 }
 
@@ -261,7 +283,9 @@ function contact(env: Env, name: string): string | null {
     url = false;
   }
   if (!plain || !(email || url)) {
-    throw new ConfigError(`${name} must be an http(s) URL or an e-mail address of at most ${CONTACT_MAX_CHARS} characters, without spaces, parentheses or quotes (e.g. https://example.org/lantern or me@example.org), got ${JSON.stringify(raw)}`);
+    throw new ConfigError(
+      `${name} must be an http(s) URL or an e-mail address of at most ${CONTACT_MAX_CHARS} characters, without spaces, parentheses or quotes (e.g. https://example.org/lantern or me@example.org), got ${JSON.stringify(raw)}`,
+    );
   }
   return v;
 }
@@ -277,11 +301,16 @@ function userAgentWith(ua: string | undefined, contactText: string | null): stri
 function resolveMap(env: Env, name: string): Record<string, string> {
   const raw = env[name] ?? '';
   const out: Record<string, string> = {};
-  for (const entry of raw.split(',').map((e) => e.trim()).filter((e) => e !== '')) {
+  for (const entry of raw
+    .split(',')
+    .map((e) => e.trim())
+    .filter((e) => e !== '')) {
     const m = /^([^=\s]+)=\[?([0-9a-fA-F:.]+)\]?$/.exec(entry);
     const host = m?.[1].toLowerCase() ?? '';
     if (!m || !HOST_NAME.test(host) || net.isIP(m[2]) === 0) {
-      throw new ConfigError(`${name} takes name=address pairs separated by commas (e.g. docs.example.test=127.0.0.5,www.example.test=127.0.0.5), got ${JSON.stringify(entry)}`);
+      throw new ConfigError(
+        `${name} takes name=address pairs separated by commas (e.g. docs.example.test=127.0.0.5,www.example.test=127.0.0.5), got ${JSON.stringify(entry)}`,
+      );
     }
     out[host] = m[2];
   }
@@ -293,7 +322,9 @@ export function loadConfig(env: Env): Config {
   const cpus = DEFAULTS.crawlWorkers();
   const config: Config = {
     port: integer(env, 'PORT', 1, 65535, DEFAULTS.port),
-    host: text(env, 'HOST', DEFAULTS.host, (v) => (/^[\w.:-]+$/.test(v) ? undefined : 'must be an IP address or host name')),
+    host: text(env, 'HOST', DEFAULTS.host, (v) =>
+      /^[\w.:-]+$/.test(v) ? undefined : 'must be an IP address or host name',
+    ),
     dataDir: path.resolve(text(env, 'DATA_DIR', DEFAULTS.dataDir)),
     crawlWorkers: integer(env, 'CRAWL_WORKERS', 1, 64, cpus),
     crawlDelayMs: integer(env, 'CRAWL_DELAY_MS', 0, 3_600_000, DEFAULTS.crawlDelayMs),
@@ -303,13 +334,23 @@ export function loadConfig(env: Env): Config {
     crawlMinFreeDiskBytes: size(env, 'CRAWL_MIN_FREE_DISK', DEFAULTS.crawlMinFreeDisk, 1024 ** 2),
     crawlMaxDbSizeBytes: size(env, 'CRAWL_MAX_DB_SIZE', DEFAULTS.crawlMaxDbSize, 1024 ** 2),
     crawlRefreshMs: duration(env, 'CRAWL_REFRESH', DEFAULTS.crawlRefresh),
-    userAgent: userAgentWith(env.CRAWL_USER_AGENT?.trim() ? text(env, 'CRAWL_USER_AGENT', DEFAULTS.userAgent, (v) =>
-      /^[A-Za-z][A-Za-z0-9_-]*(\/|$)/.test(v) && !/[\r\n]/.test(v)
-        ? undefined
-        : 'must start with a product token of letters, digits, "_" or "-" (e.g. "MyBot/1.0")',
-    ) : undefined, contact(env, 'CRAWL_CONTACT')),
+    userAgent: userAgentWith(
+      env.CRAWL_USER_AGENT?.trim()
+        ? text(env, 'CRAWL_USER_AGENT', DEFAULTS.userAgent, (v) =>
+            /^[A-Za-z][A-Za-z0-9_-]*(\/|$)/.test(v) && !/[\r\n]/.test(v)
+              ? undefined
+              : 'must start with a product token of letters, digits, "_" or "-" (e.g. "MyBot/1.0")',
+          )
+        : undefined,
+      contact(env, 'CRAWL_CONTACT'),
+    ),
     crawlContact: contact(env, 'CRAWL_CONTACT'),
-    crawlPolitenessGroup: choice(env, 'CRAWL_POLITENESS_GROUP', ['domain', 'host'] as const, DEFAULTS.crawlPolitenessGroup),
+    crawlPolitenessGroup: choice(
+      env,
+      'CRAWL_POLITENESS_GROUP',
+      ['domain', 'host'] as const,
+      DEFAULTS.crawlPolitenessGroup,
+    ),
     crawlPacingFactor: decimal(env, 'CRAWL_PACING_FACTOR', 0, 100, DEFAULTS.crawlPacingFactor),
     crawlPacingMaxMs: integer(env, 'CRAWL_PACING_MAX_MS', 0, 3_600_000, DEFAULTS.crawlPacingMaxMs),
     crawlRevisitMaxMs: duration(env, 'CRAWL_REVISIT_MAX', DEFAULTS.crawlRevisitMax, false),
@@ -344,7 +385,9 @@ export function configFromArgument(arg: string | undefined): Config {
   }
   const keys = Object.keys(loadConfig({}));
   if (typeof parsed !== 'object' || parsed === null || keys.some((k) => !(k in parsed))) {
-    throw new ConfigError('config: the crawler primary takes the server\'s configuration as its argument; start Lantern with npm start');
+    throw new ConfigError(
+      "config: the crawler primary takes the server's configuration as its argument; start Lantern with npm start",
+    );
   }
   return parsed as Config;
 }

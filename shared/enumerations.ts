@@ -19,7 +19,16 @@ export const CRAWLER_STATES = ['starting', 'running', 'restarting', 'stopped'] a
 export type CrawlerState = (typeof CRAWLER_STATES)[number];
 
 /** What the crawler is doing with a host (`state` in /api/domains; docs/api.md says each in words). */
-export const DOMAIN_STATES = ['crawling', 'waiting', 'backoff', 'robots-blocked', 'robots-unreachable', 'robots-unusable', 'failing', 'idle'] as const;
+export const DOMAIN_STATES = [
+  'crawling',
+  'waiting',
+  'backoff',
+  'robots-blocked',
+  'robots-unreachable',
+  'robots-unusable',
+  'failing',
+  'idle',
+] as const;
 /** One of DOMAIN_STATES. */
 export type DomainState = (typeof DOMAIN_STATES)[number];
 
@@ -40,7 +49,17 @@ export const ROBOTS_STATUSES = ['pending', 'ok', 'allow-all', 'unreachable', 'un
 export type RobotsStatus = (typeof ROBOTS_STATUSES)[number];
 
 /** The columns the Domains view sorts by, and `GET /api/domains` takes as `sort` (server/domain-query.ts). */
-export const DOMAIN_SORT_KEYS = ['host', 'state', 'fetched', 'queued', 'errors', 'delay', 'lastFetch', 'nextFetch', 'robots'] as const;
+export const DOMAIN_SORT_KEYS = [
+  'host',
+  'state',
+  'fetched',
+  'queued',
+  'errors',
+  'delay',
+  'lastFetch',
+  'nextFetch',
+  'robots',
+] as const;
 /** One of DOMAIN_SORT_KEYS. */
 export type DomainSortKey = (typeof DOMAIN_SORT_KEYS)[number];
 

@@ -21,8 +21,29 @@ function byEveryRun(...texts: string[]): string {
   return [...seen].join(' ');
 }
 
-
-const PIECES = ['a', 'Z', '7', '_', '-', '--', ' ', '.', '=', 'é', 'e\u0301', 'ß', '𝔘', '😀', '中', '١', '\u00a0', '__init__', 'git-rebase', '\n', 'x'];
+const PIECES = [
+  'a',
+  'Z',
+  '7',
+  '_',
+  '-',
+  '--',
+  ' ',
+  '.',
+  '=',
+  'é',
+  'e\u0301',
+  'ß',
+  '𝔘',
+  '😀',
+  '中',
+  '١',
+  '\u00a0',
+  '__init__',
+  'git-rebase',
+  '\n',
+  'x',
+];
 
 test('finds exactly the identifiers that reading every word finds (2,000 random texts)', () => {
   const random = seededRandom(9309); // replayable
@@ -36,6 +57,9 @@ test('finds exactly the identifiers that reading every word finds (2,000 random 
 });
 
 test('examples: a joiner only at the edge makes no identifier; astral letters inside, case and diacritics folded', () => {
-  assert.equal(extractIdentifiers('-lead trail- mid-dle 𝔘_x Café-Noir __init__ - _ a--b'), 'mid-dle 𝔘_x cafe-noir __init__ a--b');
+  assert.equal(
+    extractIdentifiers('-lead trail- mid-dle 𝔘_x Café-Noir __init__ - _ a--b'),
+    'mid-dle 𝔘_x cafe-noir __init__ a--b',
+  );
   assert.equal(extractIdentifiers('no identifiers here at all'), '');
 });

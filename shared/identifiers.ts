@@ -39,7 +39,8 @@ const WORD_CHAR = /[\p{L}\p{N}]/u;
 /** Whether the code point at `i` of `text` is a letter, digit, "_" or "-" (part of an identifier run). */
 function isRunChar(text: string, i: number): boolean {
   const c = text.charCodeAt(i);
-  if (c < 0x80) return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
+  if (c < 0x80)
+    return (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x5f || c === 0x2d;
   return WORD_CHAR.test(String.fromCodePoint(text.codePointAt(i)!));
 }
 

@@ -6,7 +6,10 @@
 import { Type, type TUnsafe } from '@sinclair/typebox';
 
 /** A string that is one of `values` (a list from shared/enumerations.ts), as a plain JSON Schema `enum`. */
-export function stringEnum<const T extends readonly string[]>(values: T, options: Record<string, unknown> = {}): TUnsafe<T[number]> {
+export function stringEnum<const T extends readonly string[]>(
+  values: T,
+  options: Record<string, unknown> = {},
+): TUnsafe<T[number]> {
   return Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
 }
 

@@ -20,7 +20,9 @@ export const RUNS_BUILT = !import.meta.url.endsWith('.ts');
 export const PROJECT_ROOT = fileURLToPath(new URL(RUNS_BUILT ? '../../' : '../', import.meta.url));
 
 if (!existsSync(path.join(PROJECT_ROOT, 'package.json'))) {
-  throw new Error(`project-root: no package.json in ${PROJECT_ROOT}; run Lantern from its folder, as \`npm start\` does (dist/ must stay inside it)`);
+  throw new Error(
+    `project-root: no package.json in ${PROJECT_ROOT}; run Lantern from its folder, as \`npm start\` does (dist/ must stay inside it)`,
+  );
 }
 
 /** A file or folder of the project, from its path relative to the root ('db/migrations'). */
@@ -34,6 +36,7 @@ export function projectPath(relative: string): string {
  * else its bundle in dist/ ('dist/crawler/worker.js').
  */
 export function processEntry(source: string): string {
-  if (!source.endsWith('.ts')) throw new Error(`project-root: a process entry is named by its .ts source, not ${source}`);
+  if (!source.endsWith('.ts'))
+    throw new Error(`project-root: a process entry is named by its .ts source, not ${source}`);
   return RUNS_BUILT ? path.join(PROJECT_ROOT, 'dist', source.replace(/\.ts$/, '.js')) : path.join(PROJECT_ROOT, source);
 }

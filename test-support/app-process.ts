@@ -14,7 +14,10 @@ const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const OUTPUT_LIMIT = 4_000_000;
 
 /** How a process ended. */
-export interface Exit { code: number | null; signal: NodeJS.Signals | null }
+export interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
 
 /** A running (or ended) Lantern server process. */
 export interface AppProcess {
@@ -152,15 +155,22 @@ export async function startAppProcess(options: StartAppProcessOptions): Promise<
   };
 
   try {
-    await waitFor(async () => {
-      if (ended) throw new Error(`app-process: the server exited before it was healthy. Output:\n${log}`);
-      try {
-        const res = await fetch(`${baseURL}/api/health`, { signal: AbortSignal.timeout(2000) });
-        return res.ok;
-      } catch {
-        return false;
-      }
-    }, { timeoutMs: options.healthTimeoutMs ?? 30_000, intervalMs: 50, message: `GET ${baseURL}/api/health to answer 200` });
+    await waitFor(
+      async () => {
+        if (ended) throw new Error(`app-process: the server exited before it was healthy. Output:\n${log}`);
+        try {
+          const res = await fetch(`${baseURL}/api/health`, { signal: AbortSignal.timeout(2000) });
+          return res.ok;
+        } catch {
+          return false;
+        }
+      },
+      {
+        timeoutMs: options.healthTimeoutMs ?? 30_000,
+        intervalMs: 50,
+        message: `GET ${baseURL}/api/health to answer 200`,
+      },
+    );
   } catch (err) {
     app.killGroup();
     throw err;

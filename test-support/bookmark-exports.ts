@@ -14,7 +14,8 @@ const HEADER = `<!DOCTYPE NETSCAPE-Bookmark-file-1>
 <TITLE>Bookmarks</TITLE>
 `;
 
-const ICON = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAAXNSR0IArs4c6QAAAERJREFUOI1jYBgFo2AUjIJRMApGwSgYBaNgFIyCUTAKRsEoGAWjYBSMglEwCkbBKBgFo2AUjIJRMApGwSgYBaNgFIyCUQAAuYQEEUo2sgAAAABJRU5ErkJggg==';
+const ICON =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAAXNSR0IArs4c6QAAAERJREFUOI1jYBgFo2AUjIJRMApGwSgYBaNgFIyCUTAKRsEoGAWjYBSMglEwCkbBKBgFo2AUjIJRMApGwSgYBaNgFIyCUQAAuYQEEUo2sgAAAABJRU5ErkJggg==';
 
 /** Chrome's export: the bookmarks bar is a PERSONAL_TOOLBAR_FOLDER folder, "Other bookmarks" likewise a folder. */
 export const CHROME_EXPORT = `${HEADER}<H1>Bookmarks</H1>
@@ -61,9 +62,12 @@ export const EDGE_EXPORT = `${HEADER}<H1>Bookmarks</H1>
 `;
 
 /** Firefox's export: "Bookmarks Menu" is the outer list; toolbar and unfiled folders are flagged; tags and place: queries. */
-export const FIREFOX_EXPORT = `${HEADER.replace('<TITLE>', `<meta http-equiv="Content-Security-Policy"
+export const FIREFOX_EXPORT = `${HEADER.replace(
+  '<TITLE>',
+  `<meta http-equiv="Content-Security-Policy"
       content="default-src 'self'; script-src 'none'; img-src data: *; object-src 'none'"></meta>
-<TITLE>`)}<H1>Bookmarks Menu</H1>
+<TITLE>`,
+)}<H1>Bookmarks Menu</H1>
 
 <DL><p>
     <DT><A HREF="place:parent=menu________&amp;queryType=1&amp;sort=12&amp;maxResults=10&amp;excludeQueries=1" ADD_DATE="1700000000" LAST_MODIFIED="1700000000">Recently Bookmarked</A>
@@ -123,16 +127,22 @@ export const SAFARI_EXPORT = `<!DOCTYPE NETSCAPE-Bookmark-file-1>
  */
 export function largeBookmarkExport(n: number, opts: { hosts?: number; icons?: boolean } = {}): string {
   const hosts = opts.hosts ?? Math.max(1, Math.floor(n / 10));
-  const parts: string[] = [`${HEADER}<H1>Bookmarks</H1>\n<DL><p>\n    <DT><H3 PERSONAL_TOOLBAR_FOLDER="true">Bookmarks bar</H3>\n    <DL><p>\n`];
+  const parts: string[] = [
+    `${HEADER}<H1>Bookmarks</H1>\n<DL><p>\n    <DT><H3 PERSONAL_TOOLBAR_FOLDER="true">Bookmarks bar</H3>\n    <DL><p>\n`,
+  ];
   const perFolder = 50;
   for (let i = 0; i < n; i++) {
     if (i % perFolder === 0) {
       if (i > 0) parts.push('            </DL><p>\n        </DL><p>\n');
       const f = i / perFolder;
-      parts.push(`        <DT><H3 ADD_DATE="1700000000">Topic ${f % 40}</H3>\n        <DL><p>\n            <DT><H3>Sub ${f}</H3>\n            <DL><p>\n`);
+      parts.push(
+        `        <DT><H3 ADD_DATE="1700000000">Topic ${f % 40}</H3>\n        <DL><p>\n            <DT><H3>Sub ${f}</H3>\n            <DL><p>\n`,
+      );
     }
     const icon = opts.icons === false ? '' : ` ICON="${ICON}"`;
-    parts.push(`                <DT><A HREF="https://site${i % hosts}.example/page/${i}?ref=bookmarks&amp;n=${i}" ADD_DATE="${1700000000 + i}"${icon}>Page ${i} — a bookmark &amp; its title</A>\n`);
+    parts.push(
+      `                <DT><A HREF="https://site${i % hosts}.example/page/${i}?ref=bookmarks&amp;n=${i}" ADD_DATE="${1700000000 + i}"${icon}>Page ${i} — a bookmark &amp; its title</A>\n`,
+    );
   }
   if (n > 0) parts.push('            </DL><p>\n        </DL><p>\n');
   parts.push('    </DL><p>\n</DL><p>\n');

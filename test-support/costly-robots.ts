@@ -28,7 +28,9 @@ function nearBudget(): string {
   const head = ['Allow: /$', 'Disallow: /'];
   const wild = (n: number) => Array.from({ length: n }, (_, i) => `Disallow: /*zq${i}`);
   const path = longPaths('/p/', 1)[0];
-  const steps = (n: number) => parseRobots('http://x.test/robots.txt', file([...head, ...wild(n)]), 'LanternBot').check(`http://x.test${path}`).steps;
+  const steps = (n: number) =>
+    parseRobots('http://x.test/robots.txt', file([...head, ...wild(n)]), 'LanternBot').check(`http://x.test${path}`)
+      .steps;
   const perRule = (steps(200) - steps(100)) / 100;
   return file([...head, ...wild(Math.floor((0.9 * ROBOTS_COST.checkSteps - steps(0)) / perRule))]);
 }
@@ -57,11 +59,17 @@ export const COSTLY_ROBOTS: Record<string, { why: string; body: () => string }> 
   },
   kmp: {
     why: '400 segments of 1,001 characters (`a`×500, one other letter, `a`×500): a naive search is quadratic',
-    body: () => file(Array.from({ length: 400 }, (_, i) => `Disallow: /*${'a'.repeat(500)}${String.fromCharCode(98 + (i % 24))}${'a'.repeat(500 - String(i).length)}${i}`)),
+    body: () =>
+      file(
+        Array.from(
+          { length: 400 },
+          (_, i) =>
+            `Disallow: /*${'a'.repeat(500)}${String.fromCharCode(98 + (i % 24))}${'a'.repeat(500 - String(i).length)}${i}`,
+        ),
+      ),
   },
   'near-budget': {
     why: 'wildcard rules that never match, as many as fit just under the check budget for a 2,000-character path',
     body: nearBudget,
   },
 };
-

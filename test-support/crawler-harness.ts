@@ -57,7 +57,6 @@ export interface CrawlerHarness {
   close(): Promise<void>;
 }
 
-
 /** '0100007F:1F90' (as /proc/net/tcp writes IPv4 endpoints) → '127.0.0.1:8080'. */
 function decodeEndpoint(hex: string): string {
   const [ip, port] = hex.split(':');
@@ -100,24 +99,37 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lantern-crawl-'));
   const db = openDatabase(dataDir);
   const seeds = seedQueries(db);
-  const fullEnv = { ...process.env, DATA_DIR: dataDir, CRAWL_ALLOW_PRIVATE: '1', CRAWL_WORKERS: '2', CRAWL_DELAY_MS: '100', ...env };
+  const fullEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    CRAWL_ALLOW_PRIVATE: '1',
+    CRAWL_WORKERS: '2',
+    CRAWL_DELAY_MS: '100',
+    ...env,
+  };
   const messages: PrimaryToServer[] = [];
   // The last lines the primary (and its workers) wrote to stderr, passed through as they come, so a
   // failure can say why the crawler stopped (CI shows only part of a long log).
   let stderrTail = '';
   let exits: string[] = [];
   const spawn = () => {
-    const child = fork(PRIMARY, [configArgument(loadConfig(fullEnv))], { env: fullEnv, stdio: ['ignore', 'inherit', 'pipe', 'ipc'] });
+    const child = fork(PRIMARY, [configArgument(loadConfig(fullEnv))], {
+      env: fullEnv,
+      stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
+    });
     child.on('message', (m: PrimaryToServer) => messages.push(m));
     child.stderr!.on('data', (chunk: Buffer) => {
       process.stderr.write(chunk);
       stderrTail = (stderrTail + chunk.toString('utf8')).slice(-2000);
     });
-    child.on('exit', (code, signal) => exits.push(`the primary (pid ${child.pid}) exited with ${signal ?? `code ${code}`}`));
+    child.on('exit', (code, signal) =>
+      exits.push(`the primary (pid ${child.pid}) exited with ${signal ?? `code ${code}`}`),
+    );
     return child;
   };
   /** Why the crawler may have stopped working: unexpected exits and the end of its stderr (for failure messages). */
-  const diagnosis = () => (exits.length === 0 ? '' : `; ${exits.join('; ')}; its stderr ended: ${stderrTail.trim().slice(-1000)}`);
+  const diagnosis = () =>
+    exits.length === 0 ? '' : `; ${exits.join('; ')}; its stderr ended: ${stderrTail.trim().slice(-1000)}`;
   const statesStmt = db.prepare(`SELECT state, COUNT(*) AS n FROM frontier GROUP BY state`);
   const originStatesStmt = db.prepare(`SELECT state, COUNT(*) AS n FROM frontier WHERE origin = ? GROUP BY state`);
   const frontierStmt = db.prepare(
@@ -130,27 +142,41 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
     messages,
     addSeed(url, opts = {}) {
       const u = new URL(url);
-      seeds.upsertSeed({ url: u.href, origin: u.origin, depth: opts.depth ?? 2, scope: opts.scope ?? 'host' }, Date.now());
+      seeds.upsertSeed(
+        { url: u.href, origin: u.origin, depth: opts.depth ?? 2, scope: opts.scope ?? 'host' },
+        Date.now(),
+      );
       if (h.primary.connected) h.primary.send({ type: 'seeds-changed' });
     },
     removeSeed(url) {
-      const id = (db.prepare('SELECT id FROM seeds WHERE url = ?').get(new URL(url).href) as { id: number } | undefined)?.id;
+      const id = (db.prepare('SELECT id FROM seeds WHERE url = ?').get(new URL(url).href) as { id: number } | undefined)
+        ?.id;
       const removed = id !== undefined && seeds.markSeedRemoved(id, Date.now()) !== undefined;
       if (removed && h.primary.connected) h.primary.send({ type: 'seeds-changed' });
       return removed;
     },
     states(origin) {
       const out: Record<string, number> = {};
-      const rows = (origin === undefined ? statesStmt.all() : originStatesStmt.all(origin)) as Array<{ state: string; n: number }>;
+      const rows = (origin === undefined ? statesStmt.all() : originStatesStmt.all(origin)) as Array<{
+        state: string;
+        n: number;
+      }>;
       for (const r of rows) out[r.state] = r.n;
       return out;
     },
     async waitIdle(opts = {}) {
-      await waitFor(() => {
-        const s = h.states(opts.origin);
-        const done = (s.done ?? 0) + (s.failed ?? 0) + (s.skipped ?? 0);
-        return (s.queued ?? 0) === 0 && (s.leased ?? 0) === 0 && done >= (opts.minDone ?? 1);
-      }, { timeoutMs: opts.timeoutMs ?? 30_000, message: () => `crawl${opts.origin ? ` of ${opts.origin}` : ''} to finish (states at the deadline ${JSON.stringify(h.states(opts.origin))}${diagnosis()})` });
+      await waitFor(
+        () => {
+          const s = h.states(opts.origin);
+          const done = (s.done ?? 0) + (s.failed ?? 0) + (s.skipped ?? 0);
+          return (s.queued ?? 0) === 0 && (s.leased ?? 0) === 0 && done >= (opts.minDone ?? 1);
+        },
+        {
+          timeoutMs: opts.timeoutMs ?? 30_000,
+          message: () =>
+            `crawl${opts.origin ? ` of ${opts.origin}` : ''} to finish (states at the deadline ${JSON.stringify(h.states(opts.origin))}${diagnosis()})`,
+        },
+      );
     },
     frontier(url) {
       return frontierStmt.get(url) as FrontierState | undefined;

@@ -22,16 +22,35 @@ export function indexSite(db: Database, origin: string, site: SiteSpec): string[
       const body = typeof spec === 'string' ? spec : String(spec.body ?? '');
       const url = new URL(path, origin).href;
       const page = processPage({
-        url, body: Buffer.from(body), contentType: 'text/html; charset=utf-8', xRobotsTag: undefined,
-        userAgent: 'LanternBot/0.1', allowPrivate: true, maxLinks: 5000,
+        url,
+        body: Buffer.from(body),
+        contentType: 'text/html; charset=utf-8',
+        xRobotsTag: undefined,
+        userAgent: 'LanternBot/0.1',
+        allowPrivate: true,
+        maxLinks: 5000,
       });
       if (page === null) continue;
       const result: FetchResult = {
-        jobId: 0, startedAt: 0, endedAt: 0, status: 200, contentType: 'text/html', etag: null, lastModified: null,
-        retryAfterMs: null, location: null, locationRefusal: null, robotsBody: null, page, error: null,
+        jobId: 0,
+        startedAt: 0,
+        endedAt: 0,
+        status: 200,
+        contentType: 'text/html',
+        etag: null,
+        lastModified: null,
+        retryAfterMs: null,
+        location: null,
+        locationRefusal: null,
+        robotsBody: null,
+        page,
+        error: null,
       };
       const u = new URL(url);
-      const record = { ...pageRecord({ url, origin: u.origin, host: u.host, seedId: 0 }, result, page, Date.UTC(2026, 0, 1)), seedId: null };
+      const record = {
+        ...pageRecord({ url, origin: u.origin, host: u.host, seedId: 0 }, result, page, Date.UTC(2026, 0, 1)),
+        seedId: null,
+      };
       const id = pages.upsertPage(record);
       links.recordLinks(id, page.anchors ?? []);
       stored.push(url);

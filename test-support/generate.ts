@@ -106,9 +106,7 @@ export function generateSite(opts: GenerateSiteOptions): SiteSpec {
       const target = k === 0 ? (i + 1) % pages : (i * 31 + k * 17 + 7) % pages;
       if (target !== i) targets.add(target);
     }
-    const links = [...targets]
-      .map((t) => `<li><a href="${generatedPath(t)}">Page ${t}</a></li>`)
-      .join('\n');
+    const links = [...targets].map((t) => `<li><a href="${generatedPath(t)}">Page ${t}</a></li>`).join('\n');
     const extra = opts.words ? `<p>${escapeHtml(opts.words(i))}</p>\n` : '';
     const head =
       `<!doctype html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>Page ${i}</title>\n` +

@@ -8,8 +8,10 @@ import type { PageSpec } from './test-web.ts';
 
 /** A small HTML page with a title, a sentence and links. */
 export function htmlPage(title: string, links: string[] = [], extra = ''): string {
-  return `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>` +
-    `<p>Text of ${title}.</p>${extra}${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
+  return (
+    `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>` +
+    `<p>Text of ${title}.</p>${extra}${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`
+  );
 }
 
 /** A 301 to `location` (sent exactly as given). */
@@ -18,8 +20,13 @@ export function moved(location: string): PageSpec {
 }
 
 /** The stored page of a URL (title and body text), if the crawler stored one. */
-export function storedPage(crawler: CrawlerHarness, url: string): { title: string; body: string; indexed: number } | undefined {
-  return crawler.db.prepare('SELECT title, body, indexed FROM pages WHERE url = ?').get(url) as { title: string; body: string; indexed: number } | undefined;
+export function storedPage(
+  crawler: CrawlerHarness,
+  url: string,
+): { title: string; body: string; indexed: number } | undefined {
+  return crawler.db.prepare('SELECT title, body, indexed FROM pages WHERE url = ?').get(url) as
+    | { title: string; body: string; indexed: number }
+    | undefined;
 }
 
 /** How many URLs of a host the frontier holds, in any state. */
@@ -29,5 +36,8 @@ export function frontierCount(crawler: CrawlerHarness, origin: string): number {
 
 /** Pids of the crawler's cluster workers (children of the primary running crawler/worker.ts; no helper processes). */
 export function crawlWorkerPids(crawler: CrawlerHarness): number[] {
-  return crawler.workerPids().filter((pid) => commandLine(pid).includes('worker.ts')).sort((a, b) => a - b);
+  return crawler
+    .workerPids()
+    .filter((pid) => commandLine(pid).includes('worker.ts'))
+    .sort((a, b) => a - b);
 }

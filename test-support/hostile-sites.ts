@@ -122,7 +122,10 @@ export function hugeBody(bytes: number, opts: { contentLength: boolean }): Hosti
     transfers,
     handler: (_req, res) => {
       const t = track(res, transfers);
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...(opts.contentLength ? { 'content-length': String(bytes) } : {}) });
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        ...(opts.contentLength ? { 'content-length': String(bytes) } : {}),
+      });
       stream(res, t, chunk, bytes);
     },
   };
@@ -133,14 +136,19 @@ export function hugeBody(bytes: number, opts: { contentLength: boolean }): Hosti
  * br. Built cheaply: gzip as a run of identical 1 MiB members (a valid multi-member gzip stream, about
  * 1 KiB each), brotli by streaming zeros through the fast quality-1 encoder (about 0.2 s and 190 KiB per GiB).
  */
-export async function compressionBomb(encoding: 'gzip' | 'br', inflatedBytes: number): Promise<HostilePage & { compressedBytes: number }> {
+export async function compressionBomb(
+  encoding: 'gzip' | 'br',
+  inflatedBytes: number,
+): Promise<HostilePage & { compressedBytes: number }> {
   const MiB = 1024 * 1024;
   let body: Buffer;
   if (encoding === 'gzip') {
     const member = zlib.gzipSync(Buffer.alloc(MiB), { level: 9 });
     body = Buffer.concat(Array.from({ length: Math.ceil(inflatedBytes / MiB) }, () => member));
   } else {
-    const encoder = zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: inflatedBytes } });
+    const encoder = zlib.createBrotliCompress({
+      params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 1, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: inflatedBytes },
+    });
     const out: Buffer[] = [];
     encoder.on('data', (c: Buffer) => out.push(c));
     const ended = new Promise((resolve, reject) => encoder.on('end', resolve).on('error', reject));
@@ -167,7 +175,11 @@ export async function compressionBomb(encoding: 'gzip' | 'br', inflatedBytes: nu
     compressedBytes: body.length,
     handler: (_req, res) => {
       const t = track(res, transfers);
-      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-encoding': encoding, 'content-length': String(body.length) });
+      res.writeHead(200, {
+        'content-type': 'text/html; charset=utf-8',
+        'content-encoding': encoding,
+        'content-length': String(body.length),
+      });
       stream(res, t, body, body.length);
     },
   };
@@ -190,10 +202,13 @@ export function resetMidBody(afterBytes = 4096): HostilePage {
     handler: (req, res) => {
       const t = track(res, transfers);
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-      res.write(Buffer.from(`<!doctype html><title>Reset</title><p>${'x'.repeat(afterBytes)}`).subarray(0, afterBytes), () => {
-        t.written = afterBytes;
-        req.socket.resetAndDestroy();
-      });
+      res.write(
+        Buffer.from(`<!doctype html><title>Reset</title><p>${'x'.repeat(afterBytes)}`).subarray(0, afterBytes),
+        () => {
+          t.written = afterBytes;
+          req.socket.resetAndDestroy();
+        },
+      );
     },
   };
 }
@@ -226,7 +241,8 @@ export async function startVanishingSite(address: string): Promise<VanishingSite
       server.close();
       server.closeAllConnections();
     });
-    if (req.url === '/robots.txt') res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+    if (req.url === '/robots.txt')
+      res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
     else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<title>Up</title>');
   });
   await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, address, resolve));

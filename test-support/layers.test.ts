@@ -7,25 +7,51 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 test('every import in the repository points down the layers', () => {
   const edges = checkLayers(ROOT);
-  assert.deepEqual(edges.map((e) => `${e.file}:${e.line} → ${e.target}: ${e.why}`), []);
+  assert.deepEqual(
+    edges.map((e) => `${e.file}:${e.line} → ${e.target}: ${e.why}`),
+    [],
+  );
 });
 
 test('a back edge is found and said: db importing server code, crawler importing the server config', () => {
-  const db = backEdgesIn('db/pages.ts', "import type { Database } from 'better-sqlite3';\nimport { foldIdentifiers } from '../server/search/identifiers.ts';\n");
+  const db = backEdgesIn(
+    'db/pages.ts',
+    "import type { Database } from 'better-sqlite3';\nimport { foldIdentifiers } from '../server/search/identifiers.ts';\n",
+  );
   assert.equal(db.length, 1);
   assert.equal(db[0].line, 2);
   assert.equal(db[0].target, 'server/search/identifiers.ts');
   assert.match(db[0].why, /db\/ is below server\//);
-  const multiLine = backEdgesIn('crawler/coordination/coordinator.ts', "import {\n  type Config,\n  loadConfig,\n} from '../../server/config.ts';\n");
+  const multiLine = backEdgesIn(
+    'crawler/coordination/coordinator.ts',
+    "import {\n  type Config,\n  loadConfig,\n} from '../../server/config.ts';\n",
+  );
   assert.equal(multiLine.length, 1, 'a multi-line import is read whole');
-  assert.equal(backEdgesIn('crawler/primary.ts', "const m = await import('../server/app.ts');").length, 1, 'dynamic imports too');
+  assert.equal(
+    backEdgesIn('crawler/primary.ts', "const m = await import('../server/app.ts');").length,
+    1,
+    'dynamic imports too',
+  );
 });
 
 test('the web app takes types only; tests may use test support, production code may not', () => {
   assert.equal(backEdgesIn('web/src/api.ts', "import type { Result } from '../../server/search/types.ts';").length, 0);
   const value = backEdgesIn('web/src/api.ts', "import { SNIPPET } from '../../server/search/snippet.ts';");
   assert.match(value[0]?.why ?? '', /import type/);
-  assert.equal(backEdgesIn('crawler/integration/politeness.test.ts', "import { startCrawler } from '../../test-support/crawler-harness.ts';").length, 0);
-  assert.match(backEdgesIn('crawler/primary.ts', "import { waitFor } from '../test-support/wait-for.ts';")[0]?.why ?? '', /only a \*\.test\.ts/);
-  assert.equal(backEdgesIn('shared/config.ts', "import { x } from './other.ts';").length, 0, 'within a layer anything goes');
+  assert.equal(
+    backEdgesIn(
+      'crawler/integration/politeness.test.ts',
+      "import { startCrawler } from '../../test-support/crawler-harness.ts';",
+    ).length,
+    0,
+  );
+  assert.match(
+    backEdgesIn('crawler/primary.ts', "import { waitFor } from '../test-support/wait-for.ts';")[0]?.why ?? '',
+    /only a \*\.test\.ts/,
+  );
+  assert.equal(
+    backEdgesIn('shared/config.ts', "import { x } from './other.ts';").length,
+    0,
+    'within a layer anything goes',
+  );
 });

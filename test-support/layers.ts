@@ -81,7 +81,8 @@ function sourceFiles(root: string, dir: string, out: string[] = []): string[] {
 export function checkLayers(root: string): BackEdge[] {
   const edges: BackEdge[] = [];
   for (const top of ['shared', 'db', 'crawler', 'server', 'web', 'test-support', 'bench', 'e2e']) {
-    for (const rel of sourceFiles(root, top)) edges.push(...backEdgesIn(rel, readFileSync(path.join(root, rel), 'utf8')));
+    for (const rel of sourceFiles(root, top))
+      edges.push(...backEdgesIn(rel, readFileSync(path.join(root, rel), 'utf8')));
   }
   return edges;
 }

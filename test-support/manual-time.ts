@@ -50,7 +50,10 @@ export class ManualTime implements Timers {
 
   /** When the pending timeouts are due, earliest first (intervals are not listed). */
   timeouts(): number[] {
-    return [...this.timers.values()].filter((t) => t.every === null).map((t) => t.at).sort((a, b) => a - b);
+    return [...this.timers.values()]
+      .filter((t) => t.every === null)
+      .map((t) => t.at)
+      .sort((a, b) => a - b);
   }
 
   /** The periods of the running intervals, shortest first. */

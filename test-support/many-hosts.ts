@@ -18,12 +18,21 @@ export function syntheticHosts(n: number, now = Date.now()): DomainInfo[] {
     const state = DOMAIN_STATES[i % DOMAIN_STATES.length];
     const host = `h${String(i).padStart(4, '0')}.wild.example`;
     return {
-      host, origin: `https://${host}`, state, stateText: state === 'idle' ? 'idle: nothing queued' : `${state} (row ${i})`,
-      queued: (i * 7) % 50, fetched: (i * 13) % 1000, errors: i % 11 === 0 ? 2 : 0, inFlight: state === 'crawling' ? 1 : 0,
+      host,
+      origin: `https://${host}`,
+      state,
+      stateText: state === 'idle' ? 'idle: nothing queued' : `${state} (row ${i})`,
+      queued: (i * 7) % 50,
+      fetched: (i * 13) % 1000,
+      errors: i % 11 === 0 ? 2 : 0,
+      inFlight: state === 'crawling' ? 1 : 0,
       lastFetchAt: i % 5 === 0 ? null : new Date(now - (i % 600) * 1000).toISOString(),
       nextFetchAt: state === 'waiting' ? new Date(now + (i % 30) * 1000).toISOString() : null,
-      crawlDelayMs: 1000 + (i % 4) * 500, delaySource: 'default', delayText: `${(1 + (i % 4) * 0.5).toFixed(1)} s: the default delay`,
-      group: { name: host, hosts: 1, inFlight: state === 'crawling' ? 1 : 0, lastFetchAt: null, nextFetchAt: null }, backoffUntil: null,
+      crawlDelayMs: 1000 + (i % 4) * 500,
+      delaySource: 'default',
+      delayText: `${(1 + (i % 4) * 0.5).toFixed(1)} s: the default delay`,
+      group: { name: host, hosts: 1, inFlight: state === 'crawling' ? 1 : 0, lastFetchAt: null, nextFetchAt: null },
+      backoffUntil: null,
       lastError: i % 11 === 0 ? `fetcher: ${host} answered HTTP 503` : null,
       robots: { status: 'ok', httpStatus: 200, fetchedAt: new Date(now - 3_600_000).toISOString(), crawlDelayMs: null },
     };

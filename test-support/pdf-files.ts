@@ -17,7 +17,10 @@ const require = createRequire(import.meta.url);
 const DEJAVU = path.join(path.dirname(require.resolve('dejavu-fonts-ttf/package.json')), 'ttf', 'DejaVuSans.ttf');
 
 /** A page of a test PDF: lines of text, the first printed large (a heading) when `heading` is set. */
-export interface PdfPageSpec { lines: string[]; heading?: boolean }
+export interface PdfPageSpec {
+  lines: string[];
+  heading?: boolean;
+}
 
 /** A well-formed PDF whose pages hold exactly the given lines (any script DejaVu Sans covers). */
 export async function textPdf(spec: { title?: string; pages: PdfPageSpec[] }): Promise<Buffer> {
@@ -39,7 +42,20 @@ export async function textPdf(spec: { title?: string; pages: PdfPageSpec[] }): P
 
 /** A PDF of `pages` pages of ordinary prose (about 2,500 characters each), for the extraction benchmark. */
 export async function longPdf(pages: number): Promise<Buffer> {
-  const words = ['lantern', 'telescope', 'orbit', 'lens', 'mirror', 'focus', 'aperture', 'eyepiece', 'mount', 'star', 'planet', 'nebula'];
+  const words = [
+    'lantern',
+    'telescope',
+    'orbit',
+    'lens',
+    'mirror',
+    'focus',
+    'aperture',
+    'eyepiece',
+    'mount',
+    'star',
+    'planet',
+    'nebula',
+  ];
   const specs: PdfPageSpec[] = [];
   for (let p = 0; p < pages; p++) {
     const lines: string[] = [];
@@ -60,18 +76,34 @@ export function assemblePdf(objects: Array<string | Buffer>, trailer: string): B
   const offsets: number[] = [];
   objects.forEach((body, i) => {
     offsets.push(offset);
-    const chunk = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), Buffer.isBuffer(body) ? body : Buffer.from(body, 'latin1'), Buffer.from('\nendobj\n')]);
+    const chunk = Buffer.concat([
+      Buffer.from(`${i + 1} 0 obj\n`),
+      Buffer.isBuffer(body) ? body : Buffer.from(body, 'latin1'),
+      Buffer.from('\nendobj\n'),
+    ]);
     parts.push(chunk);
     offset += chunk.length;
   });
-  const xref = [`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`, ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)].join('');
-  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailer} >>\nstartxref\n${offset}\n%%EOF\n`, 'latin1'));
+  const xref = [
+    `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`,
+    ...offsets.map((o) => `${String(o).padStart(10, '0')} 00000 n \n`),
+  ].join('');
+  parts.push(
+    Buffer.from(
+      `${xref}trailer\n<< /Size ${objects.length + 1} /Root 1 0 R ${trailer} >>\nstartxref\n${offset}\n%%EOF\n`,
+      'latin1',
+    ),
+  );
   return Buffer.concat(parts);
 }
 
 /** A stream object's text: the dictionary with its length, and the data. */
 function stream(dict: string, data: Buffer): Buffer {
-  return Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`, 'latin1'), data, Buffer.from('\nendstream', 'latin1')]);
+  return Buffer.concat([
+    Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`, 'latin1'),
+    data,
+    Buffer.from('\nendstream', 'latin1'),
+  ]);
 }
 
 /** The objects of a one-page document showing `line` in Helvetica: catalog, pages, page, content, font. */
@@ -122,10 +154,13 @@ export function encryptedPdf(line: string, password: string): Buffer {
   p.writeInt32LE(permissions);
   const key = md5(padded(password), o, p, id).subarray(0, 5);
   const u = rc4(key, PAD);
-  const objectKey = (n: number): Buffer => md5(key, Buffer.from([n & 255, (n >> 8) & 255, (n >> 16) & 255, 0, 0])).subarray(0, 10);
+  const objectKey = (n: number): Buffer =>
+    md5(key, Buffer.from([n & 255, (n >> 8) & 255, (n >> 16) & 255, 0, 0])).subarray(0, 10);
   const objects = onePage(Buffer.alloc(0));
   objects[3] = stream('', rc4(objectKey(4), showText(line)));
-  objects.push(`<< /Filter /Standard /V 1 /R 2 /O <${o.toString('hex')}> /U <${u.toString('hex')}> /P ${permissions} >>`);
+  objects.push(
+    `<< /Filter /Standard /V 1 /R 2 /O <${o.toString('hex')}> /U <${u.toString('hex')}> /P ${permissions} >>`,
+  );
   return assemblePdf(objects, `/Encrypt 6 0 R /ID [<${id.toString('hex')}> <${id.toString('hex')}>]`);
 }
 

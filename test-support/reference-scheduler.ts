@@ -6,11 +6,23 @@
  * drive both with the same operations and demand the same dispatches in the same order. Pure.
  */
 import { politenessGroup, type GroupMode } from '../crawler/politeness/politeness-group.ts';
-import { nextPace, NO_PACE, pacingMs, PACING, type Pace, type PacingSettings, type ServerSignal } from '../crawler/politeness/pacing.ts';
+import {
+  nextPace,
+  NO_PACE,
+  pacingMs,
+  PACING,
+  type Pace,
+  type PacingSettings,
+  type ServerSignal,
+} from '../crawler/politeness/pacing.ts';
 import type { SchedulerJob } from '../crawler/politeness/job-lane.ts';
 import type { Dispatch, SchedulerOptions } from '../crawler/politeness/scheduler.ts';
 
-interface Entry<J> { job: J; seq: number; priority: boolean }
+interface Entry<J> {
+  job: J;
+  seq: number;
+  priority: boolean;
+}
 
 interface RefHost<J> {
   origin: string;
@@ -23,7 +35,14 @@ interface RefHost<J> {
   paused: boolean;
 }
 
-interface RefGroup { key: string; hosts: Array<RefHost<unknown>>; inFlight: number; lastEnd: number; backoffUntil: number; pace: Pace }
+interface RefGroup {
+  key: string;
+  hosts: Array<RefHost<unknown>>;
+  inFlight: number;
+  lastEnd: number;
+  backoffUntil: number;
+  pace: Pace;
+}
 
 /** The rules, scanned: see the module comment. */
 export class ReferenceScheduler<J extends SchedulerJob> {
@@ -33,9 +52,15 @@ export class ReferenceScheduler<J extends SchedulerJob> {
   private readonly pacing: PacingSettings;
   private seq = 0;
 
-  constructor(private defaultDelayMs: number, options: SchedulerOptions = {}) {
+  constructor(
+    private defaultDelayMs: number,
+    options: SchedulerOptions = {},
+  ) {
     this.grouping = options.grouping ?? 'host';
-    this.pacing = { factor: options.pacing?.factor ?? PACING.factor, ceilingMs: options.pacing?.ceilingMs ?? PACING.ceilingMs };
+    this.pacing = {
+      factor: options.pacing?.factor ?? PACING.factor,
+      ceilingMs: options.pacing?.ceilingMs ?? PACING.ceilingMs,
+    };
   }
 
   private host(origin: string): RefHost<J> {
@@ -47,7 +72,16 @@ export class ReferenceScheduler<J extends SchedulerJob> {
         group = { key, hosts: [], inFlight: 0, lastEnd: -Infinity, backoffUntil: 0, pace: NO_PACE };
         this.groups.set(key, group);
       }
-      h = { origin, group, jobs: [], inFlight: 0, lastEnd: -Infinity, crawlDelayMs: undefined, backoffUntil: 0, paused: false };
+      h = {
+        origin,
+        group,
+        jobs: [],
+        inFlight: 0,
+        lastEnd: -Infinity,
+        crawlDelayMs: undefined,
+        backoffUntil: 0,
+        paused: false,
+      };
       this.hosts.set(origin, h);
       group.hosts.push(h as RefHost<unknown>);
     }
@@ -137,7 +171,8 @@ export class ReferenceScheduler<J extends SchedulerJob> {
       for (const e of h.jobs) {
         if (e.priority !== priority || e.job.notBefore > now) continue;
         const k = Math.max(e.job.notBefore, 0);
-        if (!best || k < Math.max(best.job.notBefore, 0) || (k === Math.max(best.job.notBefore, 0) && e.seq < best.seq)) best = e;
+        if (!best || k < Math.max(best.job.notBefore, 0) || (k === Math.max(best.job.notBefore, 0) && e.seq < best.seq))
+          best = e;
       }
       return best;
     };

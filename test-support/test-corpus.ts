@@ -13,10 +13,28 @@ import type { PageRecord } from '../db/pages.ts';
 export function makePage(url: string, fields: Partial<PageRecord> = {}): PageRecord {
   const u = new URL(url);
   return {
-    url, finalUrl: url, origin: u.origin, host: u.host, seedId: null, status: 200,
-    contentType: 'text/html; charset=utf-8', title: '', description: '', headings: [], body: '',
-    lang: 'en', canonical: null, fetchedAt: Date.UTC(2024, 0, 1), etag: null, lastModified: null,
-    contentHash: null, noindex: false, nofollow: false, noarchive: false, nosnippet: false, indexed: true,
+    url,
+    finalUrl: url,
+    origin: u.origin,
+    host: u.host,
+    seedId: null,
+    status: 200,
+    contentType: 'text/html; charset=utf-8',
+    title: '',
+    description: '',
+    headings: [],
+    body: '',
+    lang: 'en',
+    canonical: null,
+    fetchedAt: Date.UTC(2024, 0, 1),
+    etag: null,
+    lastModified: null,
+    contentHash: null,
+    noindex: false,
+    nofollow: false,
+    noarchive: false,
+    nosnippet: false,
+    indexed: true,
     ...fields,
   };
 }
@@ -26,7 +44,8 @@ export function tempDatabase(): { db: Database; dir: string; cleanup(): void } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-search-'));
   const db = openDatabase(dir);
   return {
-    db, dir,
+    db,
+    dir,
     cleanup() {
       if (db.open) db.close();
       rmSync(dir, { recursive: true, force: true });
@@ -70,7 +89,9 @@ export const CORPUS: Record<string, PageRecord> = {
     title: 'Rewriting history',
     headings: ['Interactive mode'],
     description: 'Reorder, squash and edit commits.',
-    body: prose('The git-rebase command replays commits on top of another base; use git-rebase --interactive to squash.'),
+    body: prose(
+      'The git-rebase command replays commits on top of another base; use git-rebase --interactive to squash.',
+    ),
   }),
   gitProse: makePage('http://blog.example.org/git/tips', {
     title: 'Everyday version control tips',
@@ -81,7 +102,9 @@ export const CORPUS: Record<string, PageRecord> = {
     title: 'Baking sourdough bread at home',
     headings: ['Feeding the starter', 'Shaping the loaf'],
     description: 'A slow fermentation recipe with a crisp crust.',
-    body: prose('Mix flour, water and salt with an active starter, then let the dough ferment overnight in the fridge.'),
+    body: prose(
+      'Mix flour, water and salt with an active starter, then let the dough ferment overnight in the fridge.',
+    ),
   }),
   bagels: makePage('http://blog.example.org/food/bagels', {
     title: 'Boiled bagels',
@@ -92,7 +115,9 @@ export const CORPUS: Record<string, PageRecord> = {
     title: 'Choosing a telescope',
     headings: ['Refractors', 'Reflectors'],
     description: 'Aperture, focal length and mounts explained.',
-    body: prose('A refractor telescope uses lenses while a reflector uses mirrors; aperture matters most for faint galaxies.'),
+    body: prose(
+      'A refractor telescope uses lenses while a reflector uses mirrors; aperture matters most for faint galaxies.',
+    ),
   }),
   galaxies: makePage('http://127.0.0.1:8123/astronomy/galaxies', {
     title: 'Spiral galaxies',
@@ -119,7 +144,7 @@ export const CORPUS: Record<string, PageRecord> = {
   }),
   chess: makePage('http://blog.example.org/games/chess-openings', {
     title: 'Chess openings every beginner should know',
-    headings: ['Sicilian defence', 'Queen\'s gambit'],
+    headings: ['Sicilian defence', "Queen's gambit"],
     description: 'Principles of the opening.',
     body: prose('The Sicilian defence answers e4 with c5 and leads to sharp, unbalanced positions.'),
   }),

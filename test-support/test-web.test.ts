@@ -58,7 +58,13 @@ describe('sites', () => {
     assert.equal(missing.status, 404);
     assert.match(await missing.text(), /Not found/);
     assert.equal(a.log.length, 1);
-    assert.deepEqual(b.log.map((r) => [r.path, r.status]), [['/', 200], ['/only-a', 404]]);
+    assert.deepEqual(
+      b.log.map((r) => [r.path, r.status]),
+      [
+        ['/', 200],
+        ['/only-a', 404],
+      ],
+    );
   });
 
   test('robots.txt as a string, as a 503, absent, and changed at runtime', async () => {
@@ -83,7 +89,10 @@ describe('sites', () => {
     assert.equal((await get(absent.url('/robots.txt'))).status, 200);
     text.setRobots(undefined);
     assert.equal((await get(text.url('/robots.txt'))).status, 404);
-    assert.deepEqual(absent.requestsTo('/robots.txt').map((r) => r.status), [404, 200]);
+    assert.deepEqual(
+      absent.requestsTo('/robots.txt').map((r) => r.status),
+      [404, 200],
+    );
   });
 
   test('per-path status, headers, query paths, HEAD and setPage', async () => {
@@ -114,9 +123,18 @@ describe('sites', () => {
 
     site.setPage('/gone', 'back again');
     assert.equal(await (await get(site.url('/gone'))).text(), 'back again');
-    assert.deepEqual(site.requestsTo('/gone').map((r) => r.status), [410, 200]);
-    assert.deepEqual(site.requestsTo('/json').map((r) => r.method), ['GET', 'HEAD']);
-    assert.deepEqual(site.requestsTo('/q?x=2').map((r) => r.status), [404]);
+    assert.deepEqual(
+      site.requestsTo('/gone').map((r) => r.status),
+      [410, 200],
+    );
+    assert.deepEqual(
+      site.requestsTo('/json').map((r) => r.method),
+      ['GET', 'HEAD'],
+    );
+    assert.deepEqual(
+      site.requestsTo('/q?x=2').map((r) => r.status),
+      [404],
+    );
   });
 
   test('delayMs delays the response, defaultDelayMs applies to pages without their own', async () => {
@@ -143,7 +161,10 @@ describe('sites', () => {
     const afterT = performance.timeOrigin + performance.now();
     assert.equal(site.log.length, 2);
     const [a, b] = site.log;
-    assert.deepEqual([a.method, a.path, a.userAgent, a.status, a.aborted], ['GET', '/a', 'LanternBot/0.1 (+test)', 200, false]);
+    assert.deepEqual(
+      [a.method, a.path, a.userAgent, a.status, a.aborted],
+      ['GET', '/a', 'LanternBot/0.1 (+test)', 200, false],
+    );
     assert.deepEqual([b.path, b.userAgent, b.status], ['/b?z=9', 'Other/2', 404]);
     assert.ok(before <= a.start && a.start <= a.end && a.end <= b.start && b.start <= b.end && b.end <= afterT);
     assert.ok(Math.abs(a.start - Date.now()) < 5000, 'times are wall-clock based');
@@ -158,7 +179,9 @@ describe('sites', () => {
     await waitFor(() => site.log.length === 1, { message: 'request arrived' });
     controller.abort();
     await assert.rejects(pending);
-    const record = await waitFor(() => (Number.isNaN(site.log[0].end) ? undefined : site.log[0]), { message: 'request ended' });
+    const record = await waitFor(() => (Number.isNaN(site.log[0].end) ? undefined : site.log[0]), {
+      message: 'request ended',
+    });
     assert.equal(record.aborted, true);
     assert.ok(record.end - record.start < 4000);
   });
@@ -222,7 +245,14 @@ describe('generateSite', () => {
     assert.equal(generatedDepth(FANOUT + 1), 1);
     assert.equal(generatedDepth(FANOUT + 2), 2);
 
-    const spec = generateSite({ pages: 5, prefix: 'beta', words: (i) => `extra${i} <b>`, bodyBytes: 3000, delayMs: 40, robots: 'User-agent: *\n' });
+    const spec = generateSite({
+      pages: 5,
+      prefix: 'beta',
+      words: (i) => `extra${i} <b>`,
+      bodyBytes: 3000,
+      delayMs: 40,
+      robots: 'User-agent: *\n',
+    });
     const page3 = spec.pages['/p/3'] as string;
     assert.match(page3, /<title>Page 3<\/title>/);
     assert.match(page3, /<h1>/);
@@ -232,7 +262,10 @@ describe('generateSite', () => {
     assert.match(page3, /href="\/p\/4"/, 'links to the next page');
     const size = Buffer.byteLength(page3);
     assert.ok(size >= 3000 && size < 3400, `size ${size}`);
-    assert.deepEqual(generateSite({ pages: 5, prefix: 'beta', words: (i) => `extra${i} <b>`, bodyBytes: 3000 }).pages, spec.pages);
+    assert.deepEqual(
+      generateSite({ pages: 5, prefix: 'beta', words: (i) => `extra${i} <b>`, bodyBytes: 3000 }).pages,
+      spec.pages,
+    );
     assert.equal(spec.defaultDelayMs, 40);
     assert.equal(spec.robots, 'User-agent: *\n');
   });
@@ -261,17 +294,23 @@ describe('politenessReport', () => {
     const later = rec(500, 600, '/later');
     const report = politenessReport([later, short, long], 0);
     assert.equal(report.maxInFlight, 2);
-    assert.deepEqual(report.violations.map((v) => [v.prev.path, v.next.path, v.gapMs]), [
-      ['/long', '/short', -990],
-      ['/long', '/later', -500],
-    ]);
+    assert.deepEqual(
+      report.violations.map((v) => [v.prev.path, v.next.path, v.gapMs]),
+      [
+        ['/long', '/short', -990],
+        ['/long', '/later', -500],
+      ],
+    );
     assert.equal(report.minGapMs, -990);
   });
 
   test('a short gap is detected; touching requests do not overlap', () => {
     const report = politenessReport([rec(0, 100), rec(100, 200), rec(350, 400)], 150);
     assert.equal(report.maxInFlight, 1);
-    assert.deepEqual(report.violations.map((v) => v.gapMs), [0]);
+    assert.deepEqual(
+      report.violations.map((v) => v.gapMs),
+      [0],
+    );
     assert.equal(report.minGapMs, 0);
   });
 
@@ -293,9 +332,12 @@ describe('waitFor', () => {
   });
 
   test('times out with the message and the last value', async () => {
-    await assert.rejects(waitFor(() => false, { timeoutMs: 60, intervalMs: 10, message: 'never true' }), (err: Error) => {
-      assert.match(err.message, /^waitFor: never true not met within 60 ms \(last value: false\)$/);
-      return true;
-    });
+    await assert.rejects(
+      waitFor(() => false, { timeoutMs: 60, intervalMs: 10, message: 'never true' }),
+      (err: Error) => {
+        assert.match(err.message, /^waitFor: never true not met within 60 ms \(last value: false\)$/);
+        return true;
+      },
+    );
   });
 });

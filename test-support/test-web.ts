@@ -258,7 +258,13 @@ class Site implements TestSite {
       respond(req, res, this.robots ?? NOT_FOUND, 'text/plain; charset=utf-8', this.defaultDelayMs);
       return;
     }
-    respond(req, res, this.pages.get(path) ?? this.fallback ?? NOT_FOUND, 'text/html; charset=utf-8', this.defaultDelayMs);
+    respond(
+      req,
+      res,
+      this.pages.get(path) ?? this.fallback ?? NOT_FOUND,
+      'text/html; charset=utf-8',
+      this.defaultDelayMs,
+    );
   }
 
   async listen(): Promise<void> {
@@ -316,23 +322,30 @@ export async function startNamedWeb(addresses: Array<Record<string, SiteSpec>>):
   const servers: http.Server[] = [];
   const sites: Site[] = [];
   const close = async (): Promise<void> => {
-    await Promise.all(servers.map((server) => {
-      if (!server.listening) return undefined;
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeAllConnections();
-      return closed;
-    }));
+    await Promise.all(
+      servers.map((server) => {
+        if (!server.listening) return undefined;
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeAllConnections();
+        return closed;
+      }),
+    );
   };
   try {
     for (const names of addresses) {
       const address = nextAddress();
-      const byName = new Map(Object.entries(names).map(([name, spec]) => [name.toLowerCase(), new Site(spec, address, name.toLowerCase())]));
+      const byName = new Map(
+        Object.entries(names).map(([name, spec]) => [name.toLowerCase(), new Site(spec, address, name.toLowerCase())]),
+      );
       sites.push(...byName.values());
       let connections = 0;
       const server = http.createServer({ keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS }, (req, res) => {
         const site = byName.get((req.headers.host ?? '').replace(/:\d+$/, '').toLowerCase());
         if (site) site.handle(req, res);
-        else res.writeHead(421, { 'content-type': 'text/plain' }).end(`test-web: ${address} does not serve ${req.headers.host}\n`);
+        else
+          res
+            .writeHead(421, { 'content-type': 'text/plain' })
+            .end(`test-web: ${address} does not serve ${req.headers.host}\n`);
       });
       server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
       server.on('connection', (socket) => {

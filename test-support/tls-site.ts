@@ -33,12 +33,33 @@ export interface TlsSite {
 export function selfSignedCertificate(address: string): { key: string; cert: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-tls-'));
   try {
-    execFileSync('openssl', [
-      'req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes',
-      '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem'), '-days', '1',
-      '-subj', '/CN=lantern-test', '-addext', `subjectAltName=IP:${address}`,
-    ], { stdio: 'pipe' });
-    return { key: readFileSync(path.join(dir, 'key.pem'), 'utf8'), cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8') };
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        path.join(dir, 'key.pem'),
+        '-out',
+        path.join(dir, 'cert.pem'),
+        '-days',
+        '1',
+        '-subj',
+        '/CN=lantern-test',
+        '-addext',
+        `subjectAltName=IP:${address}`,
+      ],
+      { stdio: 'pipe' },
+    );
+    return {
+      key: readFileSync(path.join(dir, 'key.pem'), 'utf8'),
+      cert: readFileSync(path.join(dir, 'cert.pem'), 'utf8'),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -52,7 +73,9 @@ export async function startTlsSite(address: string): Promise<TlsSite> {
   const requests: string[] = [];
   const server = https.createServer({ key, cert }, (req, res) => {
     requests.push(req.url ?? '');
-    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end('<title>Secret</title><p>behind a self-signed certificate</p>');
+    res
+      .writeHead(200, { 'content-type': 'text/html; charset=utf-8' })
+      .end('<title>Secret</title><p>behind a self-signed certificate</p>');
   });
   server.on('connection', () => connections.push(performance.timeOrigin + performance.now()));
   server.on('tlsClientError', (err: Error & { code?: string }) => handshakeErrors.push(err.code ?? err.message));

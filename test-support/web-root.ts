@@ -7,7 +7,10 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** The files of the stand-in, by URL path. */
-export const WEB_ROOT_FILES = { '/index.html': '<!doctype html><title>Lantern</title><div id="root"></div>', '/assets/app.js': 'console.log("app")' } as const;
+export const WEB_ROOT_FILES = {
+  '/index.html': '<!doctype html><title>Lantern</title><div id="root"></div>',
+  '/assets/app.js': 'console.log("app")',
+} as const;
 
 /** Writes the stand-in web app; `remove()` deletes it. */
 export function makeWebRoot(): { root: string; remove(): void } {

@@ -18,8 +18,14 @@ export async function startWildcardSite(count: number): Promise<WildcardSite> {
   const web = await startTestWeb(Array.from({ length: count }, () => ({ pages: {} })));
   const names = web.sites;
   for (const [i, site] of names.entries()) {
-    const links = names.filter((other) => other !== site).map((other) => `<a href="${other.url('/')}">name ${other.host}</a>`).join('\n');
-    site.setPage('/', `<!doctype html><html><head><title>Name ${i}</title></head><body><p>One of many names.</p>\n${links}\n</body></html>`);
+    const links = names
+      .filter((other) => other !== site)
+      .map((other) => `<a href="${other.url('/')}">name ${other.host}</a>`)
+      .join('\n');
+    site.setPage(
+      '/',
+      `<!doctype html><html><head><title>Name ${i}</title></head><body><p>One of many names.</p>\n${links}\n</body></html>`,
+    );
   }
   return { ...web, names, contacted: () => names.filter((s) => s.log.length > 0) };
 }

@@ -38,10 +38,16 @@ async function importRuns(file: string): Promise<{ totalMs: number[]; planMs: nu
     const t = await createTestApp();
     try {
       const began = performance.now();
-      const res = await t.app.inject({ method: 'POST', url: '/api/seeds/import', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ file }) });
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/seeds/import',
+        headers: { 'content-type': 'application/json' },
+        payload: JSON.stringify({ file }),
+      });
       totalMs.push(performance.now() - began);
       const body = res.json() as { created: number };
-      if (res.statusCode !== 200 || body.created !== BOOKMARKS) throw new Error(`bench: the import answered ${res.statusCode} ${res.body.slice(0, 200)}`);
+      if (res.statusCode !== 200 || body.created !== BOOKMARKS)
+        throw new Error(`bench: the import answered ${res.statusCode} ${res.body.slice(0, 200)}`);
     } finally {
       await t.close();
     }
@@ -53,7 +59,9 @@ async function importRuns(file: string): Promise<{ totalMs: number[]; planMs: nu
 async function measurePdf(data: Buffer): Promise<{ ms: number; peakGrowth: number; pages: number; chars: number }> {
   const base = process.memoryUsage.rss();
   let peak = base;
-  const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage.rss()); }, 10);
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 10);
   const started = performance.now();
   const text = await extractPdf(data, 'bench.pdf', { ...PDF_LIMITS, timeoutMs: 600_000 });
   const ms = performance.now() - started;
@@ -71,20 +79,35 @@ const CRAWL_WATCH_MS = 20_000;
  * of it from the sites' own logs.
  */
 async function crawlImported(): Promise<{ queuedMs: number; fetched: number; violations: number; minGapMs: number }> {
-  const web = await startTestWeb(Array.from({ length: CRAWL_SITES }, () => ({ robots: 'User-agent: *\nAllow: /\n', pages: {}, fallback: { body: '<title>p</title><p>a bookmarked page</p>' } })));
+  const web = await startTestWeb(
+    Array.from({ length: CRAWL_SITES }, () => ({
+      robots: 'User-agent: *\nAllow: /\n',
+      pages: {},
+      fallback: { body: '<title>p</title><p>a bookmarked page</p>' },
+    })),
+  );
   const crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(CRAWL_DELAY_MS) });
   try {
-    await waitFor(() => crawler.messages.some((m) => m.type === 'started'), { timeoutMs: 60_000, message: 'crawler started' });
+    await waitFor(() => crawler.messages.some((m) => m.type === 'started'), {
+      timeoutMs: 60_000,
+      message: 'crawler started',
+    });
     const lines = Array.from({ length: BOOKMARKS }, (_, i) => web.sites[i % CRAWL_SITES].url(`/page/${i}`));
     const plan = planImport(lines.join('\n'), { allowPrivate: true });
     const started = performance.now();
     seedLabelQueries(crawler.db).importSeeds(plan.seeds, { depth: 0, scope: 'host' }, Date.now());
     crawler.addSeed(web.sites[0].url('/'), { depth: 0 }); // as the server does after an import: tell the primary
     const count = crawler.db.prepare('SELECT count(*) AS n FROM frontier');
-    await waitFor(() => (count.get() as { n: number }).n > BOOKMARKS, { timeoutMs: 300_000, intervalMs: 100, message: 'imported seeds queued' });
+    await waitFor(() => (count.get() as { n: number }).n > BOOKMARKS, {
+      timeoutMs: 300_000,
+      intervalMs: 100,
+      message: 'imported seeds queued',
+    });
     const queuedMs = performance.now() - started;
     await new Promise((resolve) => setTimeout(resolve, CRAWL_WATCH_MS));
-    const fetched = (crawler.db.prepare("SELECT count(*) AS n FROM frontier WHERE state = 'done'").get() as { n: number }).n;
+    const fetched = (
+      crawler.db.prepare("SELECT count(*) AS n FROM frontier WHERE state = 'done'").get() as { n: number }
+    ).n;
     let violations = 0;
     let minGapMs = Infinity;
     for (const site of web.sites) {
@@ -100,13 +123,19 @@ async function crawlImported(): Promise<{ queuedMs: number; fetched: number; vio
 }
 
 const file = largeBookmarkExport(BOOKMARKS);
-console.log(`bench:capture: importing ${BOOKMARKS} bookmarks (${mib(file.length)} MiB, Chrome format with favicons), ${RUNS} runs…`);
+console.log(
+  `bench:capture: importing ${BOOKMARKS} bookmarks (${mib(file.length)} MiB, Chrome format with favicons), ${RUNS} runs…`,
+);
 const imports = await importRuns(file);
-console.log(`  import: median ${median(imports.totalMs).toFixed(0)} ms (runs ${imports.totalMs.map((m) => m.toFixed(0)).join(', ')}); parse and judge alone ${median(imports.planMs).toFixed(0)} ms`);
+console.log(
+  `  import: median ${median(imports.totalMs).toFixed(0)} ms (runs ${imports.totalMs.map((m) => m.toFixed(0)).join(', ')}); parse and judge alone ${median(imports.planMs).toFixed(0)} ms`,
+);
 
 console.log(`bench:capture: the crawler takes up ${BOOKMARKS} imported seeds on ${CRAWL_SITES} loopback sites…`);
 const crawl = await crawlImported();
-console.log(`  queued by the primary after ${crawl.queuedMs.toFixed(0)} ms; ${crawl.fetched} fetched in the next ${CRAWL_WATCH_MS / 1000} s; politeness violations ${crawl.violations} (smallest gap ${crawl.minGapMs.toFixed(1)} ms, delay ${CRAWL_DELAY_MS} ms)`);
+console.log(
+  `  queued by the primary after ${crawl.queuedMs.toFixed(0)} ms; ${crawl.fetched} fetched in the next ${CRAWL_WATCH_MS / 1000} s; politeness violations ${crawl.violations} (smallest gap ${crawl.minGapMs.toFixed(1)} ms, delay ${CRAWL_DELAY_MS} ms)`,
+);
 
 const tiny = simplePdf('one line');
 const startup: number[] = [];
@@ -117,12 +146,20 @@ console.log(`bench:capture: making a ${PDF_PAGES}-page PDF…`);
 const big = await longPdf(PDF_PAGES);
 const pdf = await measurePdf(big);
 const perPageMs = (pdf.ms - median(startup)) / pdf.pages;
-console.log(`  PDF ${PDF_PAGES} pages (${mib(big.length)} MiB, ${pdf.chars} characters): ${pdf.ms.toFixed(0)} ms, ${perPageMs.toFixed(1)} ms per page after the thread's start; RSS grew ${mib(pdf.peakGrowth)} MiB at most (${(pdf.peakGrowth / pdf.pages / 1024).toFixed(0)} KiB per page)`);
+console.log(
+  `  PDF ${PDF_PAGES} pages (${mib(big.length)} MiB, ${pdf.chars} characters): ${pdf.ms.toFixed(0)} ms, ${perPageMs.toFixed(1)} ms per page after the thread's start; RSS grew ${mib(pdf.peakGrowth)} MiB at most (${(pdf.peakGrowth / pdf.pages / 1024).toFixed(0)} KiB per page)`,
+);
 
 const m = machineInfo();
-const load = os.loadavg().map((l) => l.toFixed(1)).join(' ');
+const load = os
+  .loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ');
 const when = new Date().toISOString().slice(0, 16).replace('T', ' ');
-writeSection(DOC, MARKERS, `## Personal capture (\`npm run bench:capture\`)
+writeSection(
+  DOC,
+  MARKERS,
+  `## Personal capture (\`npm run bench:capture\`)
 
 ### ${when} UTC — ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node} (load average ${load} while it ran)
 
@@ -140,5 +177,6 @@ Bounds that hold whatever a PDF holds (crawler/extract/pdf-runner.ts, PDF_LIMITS
 a ${PDF_LIMITS.heapMb} MiB heap for the thread, ${PDF_LIMITS.memoryMb} MiB of RSS growth (buffers live outside the heap), at most
 ${PDF_LIMITS.maxPages} pages and ${PDF_LIMITS.maxChars.toLocaleString('en')} characters; bodies are capped at 5 MiB like every page. One document is read
 at a time per crawler worker while its other fetches go on. The test of the bomb (crawler/extract/pdf-runner.test.ts) prints
-its own figures: stopped by the memory watch within about 100 MiB of growth under a 96 MiB limit.`);
+its own figures: stopped by the memory watch within about 100 MiB of growth under a 96 MiB limit.`,
+);
 console.log(`bench:capture: wrote ${path.relative(process.cwd(), DOC)}`);

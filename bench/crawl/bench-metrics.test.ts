@@ -8,7 +8,13 @@ function rec(path: string, start: number, end: number): RequestRecord {
 }
 
 /** robots.txt, then `pages` pages of `responseMs` each, each starting `delayMs + extraMs` after the previous ended. */
-function perfectHost(opts: { t0: number; pages: number; responseMs: number; delayMs: number; extraMs?: number }): RequestRecord[] {
+function perfectHost(opts: {
+  t0: number;
+  pages: number;
+  responseMs: number;
+  delayMs: number;
+  extraMs?: number;
+}): RequestRecord[] {
   const log = [rec('/robots.txt', opts.t0, opts.t0 + 1)];
   let t = opts.t0 + 1 + opts.delayMs + (opts.extraMs ?? 0);
   for (let i = 0; i < opts.pages; i++) {

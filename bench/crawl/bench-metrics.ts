@@ -136,7 +136,14 @@ export function politenessEfficiency(hosts: readonly HostLog[], delayMs: number)
     boundPerSec += hostBound;
     const span = pageLog[pageLog.length - 1].start - pageLog[0].start;
     const ratePerSec = pageLog.length > 1 && span > 0 ? ((pageLog.length - 1) * 1000) / span : NaN;
-    perHost.push({ host, pages: pageLog.length, meanResponseMs, ratePerSec, boundPerSec: hostBound, efficiency: ratePerSec / hostBound });
+    perHost.push({
+      host,
+      pages: pageLog.length,
+      meanResponseMs,
+      ratePerSec,
+      boundPerSec: hostBound,
+      efficiency: ratePerSec / hostBound,
+    });
     for (let i = 1; i < sorted.length; i++) {
       const prev = sorted[i - 1];
       const next = sorted[i];
@@ -200,7 +207,10 @@ export interface OverheadBreakdown {
  * the request reaching the site. The middle part is the gap minus the other two. Samples of all
  * hosts are pooled; requests missing from a host's `timings` (matched by path) are left out.
  */
-export function overheadBreakdown(hosts: ReadonlyArray<{ log: readonly RequestRecord[]; timings: readonly WorkerTiming[] }>, delayMs: number): OverheadBreakdown {
+export function overheadBreakdown(
+  hosts: ReadonlyArray<{ log: readonly RequestRecord[]; timings: readonly WorkerTiming[] }>,
+  delayMs: number,
+): OverheadBreakdown {
   const receive: number[] = [];
   const middle: number[] = [];
   const send: number[] = [];
@@ -221,7 +231,12 @@ export function overheadBreakdown(hosts: ReadonlyArray<{ log: readonly RequestRe
       middle.push(next.start - prev.end - delayMs - rcv - snd);
     }
   }
-  return { pairs: middle.length, receiveMs: summarize(receive), primaryRoundTripMs: summarize(middle), sendMs: summarize(send) };
+  return {
+    pairs: middle.length,
+    receiveMs: summarize(receive),
+    primaryRoundTripMs: summarize(middle),
+    sendMs: summarize(send),
+  };
 }
 
 /** CPU time per page of each part of the crawl pipeline, each measured alone (ms). */

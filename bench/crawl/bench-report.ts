@@ -2,7 +2,13 @@
  * The crawl benchmark's results as markdown: printed to the console and written as the crawl
  * section of docs/benchmarks.md. Pure: formats what it is given.
  */
-import { fetchSlots, pipelineCeiling, type EfficiencyResult, type OverheadBreakdown, type Summary } from './bench-metrics.ts';
+import {
+  fetchSlots,
+  pipelineCeiling,
+  type EfficiencyResult,
+  type OverheadBreakdown,
+  type Summary,
+} from './bench-metrics.ts';
 import type { FetchCost } from './fetch-cost.ts';
 import type { StoreCost } from './store-cost.ts';
 import type { MachineInfo } from './benchmarks-doc.ts';
@@ -62,27 +68,45 @@ export const THROUGHPUT_TARGET = 0.6;
 
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : String(n));
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : String(n));
-const verdict = (value: number, target: number) => (value >= target ? `meets the target (≥ ${target})` : `**below the target** (≥ ${target})`);
+const verdict = (value: number, target: number) =>
+  value >= target ? `meets the target (≥ ${target})` : `**below the target** (≥ ${target})`;
 
 function row(label: string, s: Summary): string {
   return `| ${label} | ${f1(s.min)} | ${f1(s.mean)} | ${f1(s.p50)} | ${f1(s.p95)} | ${f1(s.max)} |`;
 }
 
 function cpuLine(cpu: CpuSplit, cores: number): string {
-  const pct = (ms: number | undefined) => (ms === undefined ? 'n/a' : `${Math.round((ms / (cpu.wallMs * cores)) * 100)} %`);
-  const ours = cpu.primaryMs !== undefined && cpu.workersMs !== undefined ? cpu.benchMs + cpu.primaryMs + cpu.workersMs : undefined;
-  const others = ours !== undefined && cpu.machineBusyMs !== undefined && cpu.machineTotalMs !== undefined
-    ? `${Math.round(((cpu.machineBusyMs - ours) / cpu.machineTotalMs) * 100)} %` : 'n/a';
-  const busy = cpu.machineBusyMs !== undefined && cpu.machineTotalMs ? `${Math.round((cpu.machineBusyMs / cpu.machineTotalMs) * 100)} %` : 'n/a';
-  return `CPU from adding the seeds to idle (${f1(cpu.wallMs / 1000)} s), as a share of all ${cores} cores: ` +
+  const pct = (ms: number | undefined) =>
+    ms === undefined ? 'n/a' : `${Math.round((ms / (cpu.wallMs * cores)) * 100)} %`;
+  const ours =
+    cpu.primaryMs !== undefined && cpu.workersMs !== undefined
+      ? cpu.benchMs + cpu.primaryMs + cpu.workersMs
+      : undefined;
+  const others =
+    ours !== undefined && cpu.machineBusyMs !== undefined && cpu.machineTotalMs !== undefined
+      ? `${Math.round(((cpu.machineBusyMs - ours) / cpu.machineTotalMs) * 100)} %`
+      : 'n/a';
+  const busy =
+    cpu.machineBusyMs !== undefined && cpu.machineTotalMs
+      ? `${Math.round((cpu.machineBusyMs / cpu.machineTotalMs) * 100)} %`
+      : 'n/a';
+  return (
+    `CPU from adding the seeds to idle (${f1(cpu.wallMs / 1000)} s), as a share of all ${cores} cores: ` +
     `benchmark process (test web) ${pct(cpu.benchMs)}, primary ${pct(cpu.primaryMs)}, workers ${pct(cpu.workersMs)}; ours ${pct(ours)}; ` +
-    `other processes on the machine (and steal) ${others}; the machine was ${busy} busy; load average ${f1(cpu.loadStart)} → ${f1(cpu.loadEnd)}.`;
+    `other processes on the machine (and steal) ${others}; the machine was ${busy} busy; load average ${f1(cpu.loadStart)} → ${f1(cpu.loadEnd)}.`
+  );
 }
 
 /** CPU ms per page of each process group, and their sum (undefined where /proc was unavailable). */
-export function cpuPerPage(cpu: CpuSplit, pages: number): { bench: number; primary?: number; workers?: number; total?: number } {
+export function cpuPerPage(
+  cpu: CpuSplit,
+  pages: number,
+): { bench: number; primary?: number; workers?: number; total?: number } {
   const per = (ms: number | undefined) => (ms === undefined ? undefined : ms / pages);
-  const total = cpu.primaryMs !== undefined && cpu.workersMs !== undefined ? (cpu.benchMs + cpu.primaryMs + cpu.workersMs) / pages : undefined;
+  const total =
+    cpu.primaryMs !== undefined && cpu.workersMs !== undefined
+      ? (cpu.benchMs + cpu.primaryMs + cpu.workersMs) / pages
+      : undefined;
   return { bench: cpu.benchMs / pages, primary: per(cpu.primaryMs), workers: per(cpu.workersMs), total };
 }
 
@@ -90,28 +114,40 @@ const ms = (n: number | undefined) => (n === undefined ? 'n/a' : `${f2(n)} ms`);
 
 function connectionsLine(connections: number | undefined, requests: number, sites: number, workers: number): string {
   if (connections === undefined) return 'TCP connections: not countable.';
-  return `TCP connections the sites accepted: ${connections} for ${requests} requests (${f2(connections / requests)} per request; ` +
-    `${sites} sites × ${workers} workers = ${sites * workers} would do if every worker kept one connection to every site).`;
+  return (
+    `TCP connections the sites accepted: ${connections} for ${requests} requests (${f2(connections / requests)} per request; ` +
+    `${sites} sites × ${workers} workers = ${sites * workers} would do if every worker kept one connection to every site).`
+  );
 }
 
 /** One sentence on what set the pace: the worker pool, the host clocks, or a machine busy with other work. */
 function readingLine(s: SnapshotStats, cpu: CpuSplit): string {
-  const pool = s.allBusyShare >= 0.8
-    ? 'every fetch slot was busy in most samples while hosts were due, so the worker pool, not the host clocks, set the pace'
-    : 'fetch slots were often idle, so the host clocks and the primary\'s dispatch set the pace';
-  const ours = cpu.primaryMs !== undefined && cpu.workersMs !== undefined ? cpu.benchMs + cpu.primaryMs + cpu.workersMs : undefined;
-  const saturated = cpu.machineBusyMs !== undefined && cpu.machineTotalMs && ours !== undefined && cpu.machineBusyMs / cpu.machineTotalMs >= 0.9
-    ? `; the machine was saturated and this crawl got only ${Math.round((ours / cpu.machineTotalMs) * 100)} % of its CPU, so a job held a worker far longer than its own CPU work`
-    : '';
+  const pool =
+    s.allBusyShare >= 0.8
+      ? 'every fetch slot was busy in most samples while hosts were due, so the worker pool, not the host clocks, set the pace'
+      : "fetch slots were often idle, so the host clocks and the primary's dispatch set the pace";
+  const ours =
+    cpu.primaryMs !== undefined && cpu.workersMs !== undefined
+      ? cpu.benchMs + cpu.primaryMs + cpu.workersMs
+      : undefined;
+  const saturated =
+    cpu.machineBusyMs !== undefined &&
+    cpu.machineTotalMs &&
+    ours !== undefined &&
+    cpu.machineBusyMs / cpu.machineTotalMs >= 0.9
+      ? `; the machine was saturated and this crawl got only ${Math.round((ours / cpu.machineTotalMs) * 100)} % of its CPU, so a job held a worker far longer than its own CPU work`
+      : '';
   return `Reading: ${pool}${saturated}.`;
 }
 
 function snapshotLine(s: SnapshotStats, workers: number, ratePerSec: number): string {
   const serviceMs = (s.meanInFlight / ratePerSec) * 1000;
   const slots = fetchSlots(workers);
-  return `The primary's own snapshots (${s.samples}, every 0.5 s): on average ${f2(s.meanInFlight)} of ${slots} fetch slots busy ` +
+  return (
+    `The primary's own snapshots (${s.samples}, every 0.5 s): on average ${f2(s.meanInFlight)} of ${slots} fetch slots busy ` +
     `(${workers} workers × ${FETCH_DEFAULTS.fetchesPerWorker}; all busy in ${Math.round(s.allBusyShare * 100)} % of samples) and ${f2(s.meanDueWaiting)} hosts due but waiting for a slot; ` +
-    `by Little's law a job holds its slot for about ${f1(serviceMs)} ms (busy slots / rate).`;
+    `by Little's law a job holds its slot for about ${f1(serviceMs)} ms (busy slots / rate).`
+  );
 }
 
 function politenessSection(p: PolitenessBench, cores: number): string[] {
@@ -133,13 +169,20 @@ function politenessSection(p: PolitenessBench, cores: number): string[] {
     '|---|---|',
     `| Politeness violations (from the sites' own logs, robots.txt included) | **${e.violations}** (most in flight per host: ${e.maxInFlight}; smallest gap: ${f1(e.minGapMs)} ms) |`,
     ...(e.violations > 0
-      ? [`| … of which not ruled out by the worker's own timing | **${p.unexplainedViolations}** (the others: the site logged the end of the earlier response late, after the worker already had its whole body; see below) |`]
+      ? [
+          `| … of which not ruled out by the worker's own timing | **${p.unexplainedViolations}** (the others: the site logged the end of the earlier response late, after the worker already had its whole body; see below) |`,
+        ]
       : []),
     ...e.violationList.slice(0, 5).map((v, i) => {
       const lag = p.violationWorkerLagMs[i];
-      return `| … violation on ${v.host} | ${v.prev.path} (${f1(v.prev.end - v.prev.start)} ms${v.prev.aborted ? ', aborted' : ''}) ` +
+      return (
+        `| … violation on ${v.host} | ${v.prev.path} (${f1(v.prev.end - v.prev.start)} ms${v.prev.aborted ? ', aborted' : ''}) ` +
         `ended, ${v.next.path} started ${f1(v.gapMs)} ms later` +
-        (lag === undefined ? '' : `; the worker had the whole body ${f1(Math.abs(lag))} ms ${lag < 0 ? 'before' : 'after'} the end the site logged`) + ' |';
+        (lag === undefined
+          ? ''
+          : `; the worker had the whole body ${f1(Math.abs(lag))} ms ${lag < 0 ? 'before' : 'after'} the end the site logged`) +
+        ' |'
+      );
     }),
     `| Requests | ${e.pages} pages + ${e.robots} robots.txt |`,
     `| Mean response time (site logs) | ${f2(e.meanResponseMs)} ms |`,
@@ -147,8 +190,12 @@ function politenessSection(p: PolitenessBench, cores: number): string[] {
     `| Achieved | ${f1(e.achievedPerSec)} pages/s (${e.pages} pages in ${f2(e.windowMs / 1000)} s) |`,
     `| **Efficiency** | **${f2(e.efficiency)}**: ${verdict(e.efficiency, EFFICIENCY_TARGET)} |`,
     `| Per-host efficiency (min / median / max) | ${f2(hostEff[0])} / ${f2(hostEff[Math.floor(hostEff.length / 2)])} / ${f2(hostEff[hostEff.length - 1])} |`,
-    ...(p.paced ? [`| The same crawl with pacing at its default factor | ${p.paced.violations} violations; ${f1(p.paced.achievedPerSec)} pages/s, ` +
-      `${f2(p.paced.efficiency)} of the bound above (the pacing held the hosts longer than the delay) |`] : []),
+    ...(p.paced
+      ? [
+          `| The same crawl with pacing at its default factor | ${p.paced.violations} violations; ${f1(p.paced.achievedPerSec)} pages/s, ` +
+            `${f2(p.paced.efficiency)} of the bound above (the pacing held the hosts longer than the delay) |`,
+        ]
+      : []),
     '',
     ...(e.violations > 0
       ? [
@@ -160,8 +207,8 @@ function politenessSection(p: PolitenessBench, cores: number): string[] {
           '',
         ]
       : []),
-    'How it is measured: achieved = page requests / window, where the window runs from the first page request\'s start to ' +
-      'the last page request\'s end plus one delay, over all sites, in the sites\' own logs (each page occupies its host for ' +
+    "How it is measured: achieved = page requests / window, where the window runs from the first page request's start to " +
+      "the last page request's end plus one delay, over all sites, in the sites' own logs (each page occupies its host for " +
       'its response time and the delay after it, so a perfect crawl scores 1); the robots.txt fetches and worker start-up ' +
       'come before it. Per host: (pages − 1) / (last page start − first page start), times (delay + its mean response time).',
     '',
@@ -188,9 +235,11 @@ function politenessSection(p: PolitenessBench, cores: number): string[] {
     (() => {
       const c = cpuPerPage(p.cpu, e.pages);
       const need = c.total === undefined ? 'n/a' : f2((e.boundPerSec * c.total) / 1000);
-      return `CPU per page (robots.txt and the idle tail included): test web ${ms(c.bench)}, primary ${ms(c.primary)}, ` +
+      return (
+        `CPU per page (robots.txt and the idle tail included): test web ${ms(c.bench)}, primary ${ms(c.primary)}, ` +
         `workers ${ms(c.workers)}, total ${ms(c.total)}. Running at the bound (${f1(e.boundPerSec)} pages/s) takes about ` +
-        `${need} cores of CPU out of ${cores}.`;
+        `${need} cores of CPU out of ${cores}.`
+      );
     })(),
   ];
 }
@@ -208,7 +257,7 @@ function throughputSection(t: ThroughputBench, cores: number): string[] {
     `| Parse-only limit (processPage, ${t.parse.processes} processes, no network, no storage) | **${f1(t.parse.pagesPerSec)} pages/s** (${f2(t.parse.msPerPage)} ms per page per process, over ${f1(t.parse.durationMs / 1000)} s) |`,
     `| **Ratio** | **${f2(t.ratio)}**: ${verdict(t.ratio, THROUGHPUT_TARGET)} |`,
     '',
-    'End to end is measured from the first page request\'s start (sites\' logs) to the moment the last page was written ' +
+    "End to end is measured from the first page request's start (sites' logs) to the moment the last page was written " +
       '(its `fetched_at`); stored pages over that window. The parse-only limit runs after the crawl, alone, on the same ' +
       'pages (checked by digest), each process parsing its share round and round until a common deadline.',
     '',
@@ -224,10 +273,12 @@ function throughputSection(t: ThroughputBench, cores: number): string[] {
       const c = cpuPerPage(t.cpu, t.pagesStored);
       const p = t.parse.cpuMsPerPage;
       const crawler = c.primary !== undefined && c.workers !== undefined ? c.primary + c.workers : undefined;
-      return `CPU per page: end to end ${ms(c.total)} (test web ${ms(c.bench)}, primary ${ms(c.primary)}, workers ${ms(c.workers)}); ` +
+      return (
+        `CPU per page: end to end ${ms(c.total)} (test web ${ms(c.bench)}, primary ${ms(c.primary)}, workers ${ms(c.workers)}); ` +
         `parse only ${ms(p)} (the parse processes were on a core ${Math.round(t.parse.onCpuShare * 100)} % of their window). ` +
         `Ratio of CPU costs, the throughput ratio a machine of our own would allow if CPU were the only limit: ` +
-        `${c.total === undefined ? 'n/a' : f2(p / c.total)} with the test web, ${crawler === undefined ? 'n/a' : f2(p / crawler)} without it.`;
+        `${c.total === undefined ? 'n/a' : f2(p / c.total)} with the test web, ${crawler === undefined ? 'n/a' : f2(p / crawler)} without it.`
+      );
     })(),
     '',
     ...partsSection(t, cores),
@@ -237,13 +288,18 @@ function throughputSection(t: ThroughputBench, cores: number): string[] {
 /** The parts of a page's way measured alone, their sum, and the ratio that sum allows. */
 function partsSection(t: ThroughputBench, cores: number): string[] {
   const { fetch, store } = t.parts;
-  const costs = { parse: t.parse.cpuMsPerPage, fetchSend: fetch.fetchSendMs, serveReceive: fetch.serveReceiveMs, store: store.cpuMsPerPage };
+  const costs = {
+    parse: t.parse.cpuMsPerPage,
+    fetchSend: fetch.fetchSendMs,
+    serveReceive: fetch.serveReceiveMs,
+    store: store.cpuMsPerPage,
+  };
   const ceiling = pipelineCeiling(costs);
   const total = cpuPerPage(t.cpu, t.pagesStored).total;
   return [
     '#### The parts alone, and the ratio they allow',
     '',
-    'After the crawl, each part of a page\'s way ran alone on the same pages (CPU time per page; nothing else running):',
+    "After the crawl, each part of a page's way ran alone on the same pages (CPU time per page; nothing else running):",
     '',
     '| part | measured as | CPU per page |',
     '|---|---|---:|',
@@ -256,13 +312,21 @@ function partsSection(t: ThroughputBench, cores: number): string[] {
     `A page therefore costs at least ${ms(ceiling.sum)} of CPU end to end, against ${ms(costs.parse)} to parse it. With the sites on these cores, ` +
       `as here, no crawler could exceed **${f2(ceiling.ratio)}** of the parse-only limit on any number of cores, even with no contention, ` +
       `no waiting and no overhead beyond the parts (${f2(ceiling.sitesElsewhere)} with the sites on other machines). ` +
-      (total === undefined ? '' : `The crawl spent ${ms(total)} per page: ${ms(total - ceiling.sum)} more than the parts, the cost of ` +
-        `running them together (${t.workers + 2} processes — sites, primary, workers — taking turns on ${cores} cores, colder caches, the hand-out messages, the timers).`),
+      (total === undefined
+        ? ''
+        : `The crawl spent ${ms(total)} per page: ${ms(total - ceiling.sum)} more than the parts, the cost of ` +
+          `running them together (${t.workers + 2} processes — sites, primary, workers — taking turns on ${cores} cores, colder caches, the hand-out messages, the timers).`),
   ];
 }
 
 /** The crawl section: date, machine, both parts (whichever were run). */
-export function formatReport(r: { date: Date; machine: MachineInfo; politeness?: PolitenessBench; groups?: GroupBench; throughput?: ThroughputBench }): string {
+export function formatReport(r: {
+  date: Date;
+  machine: MachineInfo;
+  politeness?: PolitenessBench;
+  groups?: GroupBench;
+  throughput?: ThroughputBench;
+}): string {
   const m = r.machine;
   const lines = [
     '## Crawl',
@@ -271,7 +335,7 @@ export function formatReport(r: { date: Date; machine: MachineInfo; politeness?:
       `${m.ramGiB} GiB RAM, Node ${m.node}, ${m.platform}.`,
     '',
     `The loopback sites run inside the benchmark process, so on this ${m.cores}-core machine the sites, the crawler primary ` +
-      'and its workers all share the same cores (and other people\'s work may share them too): the figures are a floor, not a ceiling.',
+      "and its workers all share the same cores (and other people's work may share them too): the figures are a floor, not a ceiling.",
     '',
   ];
   if (r.politeness) lines.push(...politenessSection(r.politeness, m.cores), '');

@@ -17,7 +17,10 @@ test('replaceSection appends a marked section when the markers are absent, keepi
 test('replaceSection replaces only the text between its own markers', () => {
   const doc = `# B\n\nbefore\n${M.start}\nold figures\n${M.end}\nafter\n<!-- search:start -->\nS\n<!-- search:end -->\n`;
   const out = replaceSection(doc, M, 'new figures');
-  assert.equal(out, `# B\n\nbefore\n${M.start}\nnew figures\n${M.end}\nafter\n<!-- search:start -->\nS\n<!-- search:end -->\n`);
+  assert.equal(
+    out,
+    `# B\n\nbefore\n${M.start}\nnew figures\n${M.end}\nafter\n<!-- search:start -->\nS\n<!-- search:end -->\n`,
+  );
   assert.equal(replaceSection(out, M, 'new figures'), out, 'running twice changes nothing');
 });
 

@@ -27,7 +27,9 @@ export function replaceSection(doc: string, markers: { start: string; end: strin
     return `${base}${base === '' ? '' : '\n\n'}${section}\n`;
   }
   if (i === -1 || j === -1 || j < i) {
-    throw new Error(`benchmarks-doc: the markers ${markers.start} and ${markers.end} are not a pair in order; fix the file by hand`);
+    throw new Error(
+      `benchmarks-doc: the markers ${markers.start} and ${markers.end} are not a pair in order; fix the file by hand`,
+    );
   }
   return doc.slice(0, i) + section + doc.slice(j + markers.end.length);
 }

@@ -35,12 +35,25 @@ async function politenessBench(workers: number, pacingFactor: number): Promise<P
   const site = { pagesPerSite };
   const web = await startTestWeb(Array.from({ length: sites }, () => benchSite(site)));
   try {
-    const warm = await startWarmCrawler({ CRAWL_WORKERS: String(workers), CRAWL_DELAY_MS: String(delayMs), CRAWL_PACING_FACTOR: String(pacingFactor) });
+    const warm = await startWarmCrawler({
+      CRAWL_WORKERS: String(workers),
+      CRAWL_DELAY_MS: String(delayMs),
+      CRAWL_PACING_FACTOR: String(pacingFactor),
+    });
     try {
-      const { cpu, snapshots, connections } = await crawlSites(warm.crawler, web.sites, { pagesPerSite, alreadyDone: warm.warmPages, timeoutMs: 180_000, workers });
-      const efficiency = politenessEfficiency(web.sites.map((s) => ({ host: s.host, log: s.log })), delayMs);
+      const { cpu, snapshots, connections } = await crawlSites(warm.crawler, web.sites, {
+        pagesPerSite,
+        alreadyDone: warm.warmPages,
+        timeoutMs: 180_000,
+        workers,
+      });
+      const efficiency = politenessEfficiency(
+        web.sites.map((s) => ({ host: s.host, log: s.log })),
+        delayMs,
+      );
       const timed: Array<{ host: string; log: RequestRecord[]; timings: WorkerTiming[] }> = [];
-      for (const s of web.sites) timed.push({ host: s.host, log: s.log, timings: await workerTimings(warm.crawler, s.origin) });
+      for (const s of web.sites)
+        timed.push({ host: s.host, log: s.log, timings: await workerTimings(warm.crawler, s.origin) });
       const breakdown = overheadBreakdown(timed, delayMs);
       // A violation in a site's log is real only if the worker could have had the earlier body less than
       // the delay before the next request started: the worker's body end (ISO ms, so up to 1 ms early;
@@ -55,14 +68,31 @@ async function politenessBench(workers: number, pacingFactor: number): Promise<P
         return lag === undefined || v.prev.end + lag + 2 + delayMs > v.next.start;
       }).length;
       // The parse part of the round trip: the same small pages, parsed here one after another (warm).
-      const pages = benchPages(web.sites.map((s) => s.origin), site);
+      const pages = benchPages(
+        web.sites.map((s) => s.origin),
+        site,
+      );
       for (const p of pages) parseLikeWorker(p);
       const times = pages.map((p) => {
         const t0 = performance.now();
         parseLikeWorker(p);
         return performance.now() - t0;
       });
-      return { sites, pagesPerSite, workers, delayMs, pacingFactor, efficiency, violationWorkerLagMs, unexplainedViolations, breakdown, parseMs: summarize(times), cpu, snapshots, connections };
+      return {
+        sites,
+        pagesPerSite,
+        workers,
+        delayMs,
+        pacingFactor,
+        efficiency,
+        violationWorkerLagMs,
+        unexplainedViolations,
+        breakdown,
+        parseMs: summarize(times),
+        cpu,
+        snapshots,
+        connections,
+      };
     } finally {
       await warm.close();
     }
@@ -84,12 +114,20 @@ async function throughputBench(workers: number): Promise<ThroughputBench> {
   try {
     const warm = await startWarmCrawler({ CRAWL_WORKERS: String(workers), CRAWL_DELAY_MS: '0' });
     try {
-      const { cpu, snapshots, connections } = await crawlSites(warm.crawler, web.sites, { pagesPerSite, alreadyDone: warm.warmPages, timeoutMs: 300_000, workers });
+      const { cpu, snapshots, connections } = await crawlSites(warm.crawler, web.sites, {
+        pagesPerSite,
+        alreadyDone: warm.warmPages,
+        timeoutMs: 300_000,
+        workers,
+      });
       const stored = storedPages(warm.crawler, origins);
       const pageRecords = web.sites.flatMap((s) => s.log.filter((r) => r.path !== '/robots.txt'));
       const firstPageStart = Math.min(...pageRecords.map((r) => r.start));
       const windowMs = stored.lastStoredAt - firstPageStart;
-      const efficiency = politenessEfficiency(web.sites.map((s) => ({ host: s.host, log: s.log })), 0);
+      const efficiency = politenessEfficiency(
+        web.sites.map((s) => ({ host: s.host, log: s.log })),
+        0,
+      );
       crawl = {
         sites,
         pagesPerSite,
@@ -142,6 +180,7 @@ type Part = 'politeness' | 'throughput' | 'refresh';
 
 function options(): { rawWorkers: number; politeWorkers: number; only: Part | undefined; write: boolean } {
   const bad = (why: string): Error => new Error(`crawl-bench: ${why}\n${USAGE}`);
+  // biome-ignore lint/suspicious/noImplicitAnyLet: set in the try below; its type is the one inferred there
   let values;
   try {
     ({ values } = parseArgs({
@@ -162,8 +201,14 @@ function options(): { rawWorkers: number; politeWorkers: number; only: Part | un
     return n;
   };
   const only = values.only;
-  if (only !== undefined && only !== 'politeness' && only !== 'throughput' && only !== 'refresh') throw bad(`--only must be politeness, throughput or refresh, not ${JSON.stringify(only)}`);
-  return { rawWorkers: workers('raw-workers'), politeWorkers: workers('politeness-workers'), only, write: !values['no-write'] };
+  if (only !== undefined && only !== 'politeness' && only !== 'throughput' && only !== 'refresh')
+    throw bad(`--only must be politeness, throughput or refresh, not ${JSON.stringify(only)}`);
+  return {
+    rawWorkers: workers('raw-workers'),
+    politeWorkers: workers('politeness-workers'),
+    only,
+    write: !values['no-write'],
+  };
 }
 
 async function main(): Promise<void> {
@@ -176,30 +221,42 @@ async function main(): Promise<void> {
   let p2: ThroughputBench | undefined;
   let p3: RefreshBench | undefined;
   if (only === undefined || only === 'politeness') {
-    console.log(`crawl-bench: 1/3 politeness efficiency (20 sites × 50 pages, ${politeWorkers} workers, CRAWL_DELAY_MS=100) ...`);
+    console.log(
+      `crawl-bench: 1/3 politeness efficiency (20 sites × 50 pages, ${politeWorkers} workers, CRAWL_DELAY_MS=100) ...`,
+    );
     p1 = await politenessBench(politeWorkers, 0);
-    console.log(`crawl-bench: 1/3 again with pacing at its default (CRAWL_PACING_FACTOR=${DEFAULTS.crawlPacingFactor}) ...`);
+    console.log(
+      `crawl-bench: 1/3 again with pacing at its default (CRAWL_PACING_FACTOR=${DEFAULTS.crawlPacingFactor}) ...`,
+    );
     p1.paced = (await politenessBench(politeWorkers, DEFAULTS.crawlPacingFactor)).efficiency;
-    console.log(`crawl-bench: 1b/3 politeness per domain group (5 domains × 4 names × 12 pages, ${politeWorkers} workers, CRAWL_DELAY_MS=100) ...`);
+    console.log(
+      `crawl-bench: 1b/3 politeness per domain group (5 domains × 4 names × 12 pages, ${politeWorkers} workers, CRAWL_DELAY_MS=100) ...`,
+    );
     p1b = await groupPolitenessBench(politeWorkers);
   }
   if (only === undefined || only === 'throughput') {
-    console.log(`crawl-bench: 2/3 raw throughput (50 sites × 30 pages of ~30 KB, ${rawWorkers} workers, CRAWL_DELAY_MS=0) ...`);
+    console.log(
+      `crawl-bench: 2/3 raw throughput (50 sites × 30 pages of ~30 KB, ${rawWorkers} workers, CRAWL_DELAY_MS=0) ...`,
+    );
     p2 = await throughputBench(rawWorkers);
   }
   if (only === undefined || only === 'refresh') {
-    console.log('crawl-bench: 3/3 refresh cost (a 500-page site, 10 refreshes, unchanged and 5 % changing; about 2 minutes) ...');
+    console.log(
+      'crawl-bench: 3/3 refresh cost (a 500-page site, 10 refreshes, unchanged and 5 % changing; about 2 minutes) ...',
+    );
     p3 = await refreshBench();
   }
   const report = formatReport({ date: started, machine, politeness: p1, groups: p1b, throughput: p2 });
   console.log(`\n${report}`);
-  const refresh = p3 ? [
-    '## Refresh cost',
-    '',
-    `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench:crawl\` (part 3; \`--only=refresh\` alone) on ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}.`,
-    '',
-    ...refreshSection(p3, '### 3. Refreshes: requests and freshness'),
-  ].join('\n') + '\n' : undefined;
+  const refresh = p3
+    ? [
+        '## Refresh cost',
+        '',
+        `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench:crawl\` (part 3; \`--only=refresh\` alone) on ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}.`,
+        '',
+        ...refreshSection(p3, '### 3. Refreshes: requests and freshness'),
+      ].join('\n') + '\n'
+    : undefined;
   if (refresh) console.log(`\n${refresh}`);
   if (write && p1 && p2) {
     writeSection(DOC, CRAWL_MARKERS, report);

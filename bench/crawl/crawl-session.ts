@@ -63,8 +63,12 @@ const WARMUP_PAGES = 4;
  * (loading tsx, undici, htmlparser2) is over before the measured crawl: with more due hosts than workers,
  * every worker that is ready gets jobs, and the warm-up lasts several request delays.
  */
-export async function startWarmCrawler(env: Record<string, string>): Promise<{ crawler: CrawlerHarness; warmPages: number; close(): Promise<void> }> {
-  const warmWeb = await startTestWeb(Array.from({ length: WARMUP_SITES }, () => benchSite({ pagesPerSite: WARMUP_PAGES })));
+export async function startWarmCrawler(
+  env: Record<string, string>,
+): Promise<{ crawler: CrawlerHarness; warmPages: number; close(): Promise<void> }> {
+  const warmWeb = await startTestWeb(
+    Array.from({ length: WARMUP_SITES }, () => benchSite({ pagesPerSite: WARMUP_PAGES })),
+  );
   const crawler = startCrawler(env);
   try {
     for (const s of warmWeb.sites) crawler.addSeed(s.url('/'), { depth: generatedDepth(WARMUP_PAGES) });
@@ -80,7 +84,10 @@ export async function startWarmCrawler(env: Record<string, string>): Promise<{ c
 }
 
 /** Pages stored for these origins and when the last of them was stored (Date.now() ms of its write). */
-export function storedPages(crawler: CrawlerHarness, origins: readonly string[]): { count: number; lastStoredAt: number } {
+export function storedPages(
+  crawler: CrawlerHarness,
+  origins: readonly string[],
+): { count: number; lastStoredAt: number } {
   const marks = origins.map(() => '?').join(',');
   const row = crawler.db
     .prepare(`SELECT COUNT(*) AS n, MAX(fetched_at) AS last FROM pages WHERE origin IN (${marks})`)
@@ -113,8 +120,14 @@ export function snapshotSampler(crawler: CrawlerHarness, slots: number): { stop(
     stop() {
       child.off('message', listener);
       const n = samples.length;
-      const mean = (f: (x: { inFlight: number; due: number }) => number) => (n === 0 ? NaN : samples.reduce((s, x) => s + f(x), 0) / n);
-      return { samples: n, meanInFlight: mean((x) => x.inFlight), meanDueWaiting: mean((x) => x.due), allBusyShare: mean((x) => (x.inFlight >= slots ? 1 : 0)) };
+      const mean = (f: (x: { inFlight: number; due: number }) => number) =>
+        n === 0 ? NaN : samples.reduce((s, x) => s + f(x), 0) / n;
+      return {
+        samples: n,
+        meanInFlight: mean((x) => x.inFlight),
+        meanDueWaiting: mean((x) => x.due),
+        allBusyShare: mean((x) => (x.inFlight >= slots ? 1 : 0)),
+      };
     },
   };
 }
@@ -158,7 +171,10 @@ export async function workerTimings(crawler: CrawlerHarness, origin: string): Pr
   const reqId = nextReqId++;
   crawler.primary.send({ type: 'requests', reqId, origin });
   const reply = await waitFor(
-    () => crawler.messages.find((m): m is Extract<typeof m, { type: 'requests' }> => m.type === 'requests' && m.reqId === reqId),
+    () =>
+      crawler.messages.find(
+        (m): m is Extract<typeof m, { type: 'requests' }> => m.type === 'requests' && m.reqId === reqId,
+      ),
     { timeoutMs: 10_000, intervalMs: 5, message: `the primary's request log of ${origin}` },
   );
   return reply.requests.map((r) => {

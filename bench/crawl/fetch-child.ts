@@ -32,7 +32,13 @@ function send(msg: FromFetchChild): void {
 
 async function fetchOne(jobId: number, url: string): Promise<void> {
   const job: FetchJob = { jobId, kind: 'page', url, origin: new URL(url).origin };
-  const raw = await fetchRaw(url, { agent, settings, cap: settings.maxBodyBytes, truncateOk: false, wantBody: () => true });
+  const raw = await fetchRaw(url, {
+    agent,
+    settings,
+    cap: settings.maxBodyBytes,
+    truncateOk: false,
+    wantBody: () => true,
+  });
   const result = resultFromResponse(job, raw, settings.allowPrivate);
   if (!raw.body) throw new Error(`fetch-child: ${url} answered ${raw.status} without a body`);
   result.page = parsed.get(url)!;
@@ -45,11 +51,18 @@ async function go(rounds: number, concurrency: number): Promise<void> {
   const cpu0 = process.cpuUsage();
   let next = 0;
   const total = urls.length * rounds;
-  await Promise.all(Array.from({ length: concurrency }, async () => {
-    for (let i = next++; i < total; i = next++) await fetchOne(i + 1, urls[i % urls.length]);
-  }));
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let i = next++; i < total; i = next++) await fetchOne(i + 1, urls[i % urls.length]);
+    }),
+  );
   const cpu = process.cpuUsage(cpu0);
-  send({ type: 'finished', pages: total, cpuMs: (cpu.user + cpu.system) / 1000, elapsedMs: performance.now() - started });
+  send({
+    type: 'finished',
+    pages: total,
+    cpuMs: (cpu.user + cpu.system) / 1000,
+    elapsedMs: performance.now() - started,
+  });
 }
 
 process.on('message', (msg: ToFetchChild) => {

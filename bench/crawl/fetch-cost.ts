@@ -26,7 +26,11 @@ export interface FetchCost {
  * Fetches every page of `origins` (served by this process's test web) `rounds` times after one
  * warm-up round, with one worker's fetch slots, and measures both sides' CPU over the measured rounds.
  */
-export async function measureFetchCost(opts: { origins: string[]; site: BenchSiteOptions; rounds: number }): Promise<FetchCost> {
+export async function measureFetchCost(opts: {
+  origins: string[];
+  site: BenchSiteOptions;
+  rounds: number;
+}): Promise<FetchCost> {
   const inbox: FromFetchChild[] = [];
   let failure: string | undefined;
   let received = 0;
@@ -39,13 +43,17 @@ export async function measureFetchCost(opts: { origins: string[]; site: BenchSit
     failure ??= `the fetch child exited (${signal ?? `code ${code}`})`;
   });
   const answer = async <T extends FromFetchChild['type']>(type: T, timeoutMs: number) =>
-    waitFor(() => {
-      const m = inbox.find((x): x is Extract<FromFetchChild, { type: T }> => x.type === type);
-      if (m) inbox.splice(inbox.indexOf(m), 1);
-      else if (failure) throw new Error(`fetch-cost: ${failure}`);
-      return m;
-    }, { timeoutMs, intervalMs: 5, message: `the fetch child to answer ${type}` });
-  const go = (rounds: number) => child.send({ type: 'go', rounds, concurrency: FETCH_DEFAULTS.fetchesPerWorker } satisfies ToFetchChild);
+    waitFor(
+      () => {
+        const m = inbox.find((x): x is Extract<FromFetchChild, { type: T }> => x.type === type);
+        if (m) inbox.splice(inbox.indexOf(m), 1);
+        else if (failure) throw new Error(`fetch-cost: ${failure}`);
+        return m;
+      },
+      { timeoutMs, intervalMs: 5, message: `the fetch child to answer ${type}` },
+    );
+  const go = (rounds: number) =>
+    child.send({ type: 'go', rounds, concurrency: FETCH_DEFAULTS.fetchesPerWorker } satisfies ToFetchChild);
   try {
     child.send({ type: 'prepare', origins: opts.origins, site: opts.site } satisfies ToFetchChild);
     const { pages } = await answer('prepared', 120_000);
@@ -58,9 +66,15 @@ export async function measureFetchCost(opts: { origins: string[]; site: BenchSit
     const cpu = process.cpuUsage(cpu0);
     // `finished` is sent after the last `done`, and one channel keeps their order.
     if (received !== done.pages || done.pages !== pages * opts.rounds) {
-      throw new Error(`fetch-cost: ${received} results received for ${done.pages} fetches of ${pages} pages × ${opts.rounds}`);
+      throw new Error(
+        `fetch-cost: ${received} results received for ${done.pages} fetches of ${pages} pages × ${opts.rounds}`,
+      );
     }
-    return { pages: done.pages, fetchSendMs: done.cpuMs / done.pages, serveReceiveMs: (cpu.user + cpu.system) / 1000 / done.pages };
+    return {
+      pages: done.pages,
+      fetchSendMs: done.cpuMs / done.pages,
+      serveReceiveMs: (cpu.user + cpu.system) / 1000 / done.pages,
+    };
   } finally {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));

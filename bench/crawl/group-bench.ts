@@ -31,18 +31,35 @@ export async function groupPolitenessBench(workers: number): Promise<GroupBench>
   const pagesPerName = 12;
   const delayMs = 100;
   const addresses: Array<Record<string, SiteSpec>> = Array.from({ length: groups }, (_, g) =>
-    Object.fromEntries(NAMES.map((n) => [`${n}.domain${g}.test`, benchSite({ pagesPerSite: pagesPerName })])));
+    Object.fromEntries(NAMES.map((n) => [`${n}.domain${g}.test`, benchSite({ pagesPerSite: pagesPerName })])),
+  );
   const web = await startNamedWeb(addresses);
   try {
     // Pacing off, as in part 1: the figure measures the groups' clock against the configured delay.
-    const warm = await startWarmCrawler({ CRAWL_WORKERS: String(workers), CRAWL_DELAY_MS: String(delayMs), CRAWL_RESOLVE: web.resolve, CRAWL_PACING_FACTOR: '0' });
+    const warm = await startWarmCrawler({
+      CRAWL_WORKERS: String(workers),
+      CRAWL_DELAY_MS: String(delayMs),
+      CRAWL_RESOLVE: web.resolve,
+      CRAWL_PACING_FACTOR: '0',
+    });
     try {
-      await crawlSites(warm.crawler, web.sites, { pagesPerSite: pagesPerName, alreadyDone: warm.warmPages, timeoutMs: 300_000, workers });
-      const byName = politenessEfficiency(web.sites.map((s) => ({ host: s.host, log: s.log })), delayMs);
-      const byGroup = politenessEfficiency(Array.from({ length: groups }, (_, g) => ({
-        host: `domain${g}.test`,
-        log: web.sites.filter((s) => s.host.includes(`.domain${g}.test:`)).flatMap((s) => s.log),
-      })), delayMs);
+      await crawlSites(warm.crawler, web.sites, {
+        pagesPerSite: pagesPerName,
+        alreadyDone: warm.warmPages,
+        timeoutMs: 300_000,
+        workers,
+      });
+      const byName = politenessEfficiency(
+        web.sites.map((s) => ({ host: s.host, log: s.log })),
+        delayMs,
+      );
+      const byGroup = politenessEfficiency(
+        Array.from({ length: groups }, (_, g) => ({
+          host: `domain${g}.test`,
+          log: web.sites.filter((s) => s.host.includes(`.domain${g}.test:`)).flatMap((s) => s.log),
+        })),
+        delayMs,
+      );
       return { groups, namesPerGroup: NAMES.length, pagesPerName, workers, delayMs, byGroup, byName };
     } finally {
       await warm.close();

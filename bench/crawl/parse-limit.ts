@@ -56,11 +56,14 @@ export async function measureParseLimit(opts: {
   const received = <T extends ChildToParent['type']>(i: number, type: T) =>
     inbox[i].find((m): m is Extract<ChildToParent, { type: T }> => m.type === type);
   const all = async <T extends ChildToParent['type']>(type: T, timeoutMs: number) =>
-    waitFor(() => {
-      if (failures.length > 0) throw new Error(`parse-limit: a parse child failed: ${failures.join('; ')}`);
-      const got = children.map((_, i) => received(i, type));
-      return got.every((m) => m !== undefined) ? (got as Array<Extract<ChildToParent, { type: T }>>) : undefined;
-    }, { timeoutMs, intervalMs: 10, message: `every parse child to answer ${type}` });
+    waitFor(
+      () => {
+        if (failures.length > 0) throw new Error(`parse-limit: a parse child failed: ${failures.join('; ')}`);
+        const got = children.map((_, i) => received(i, type));
+        return got.every((m) => m !== undefined) ? (got as Array<Extract<ChildToParent, { type: T }>>) : undefined;
+      },
+      { timeoutMs, intervalMs: 10, message: `every parse child to answer ${type}` },
+    );
   try {
     for (let i = 0; i < opts.processes; i++) {
       const child = fork(CHILD, [], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -72,10 +75,22 @@ export async function measureParseLimit(opts: {
       children.push(child);
     }
     await all('ready', 60_000);
-    children.forEach((c, i) => c.send({ type: 'prepare', origins: opts.origins, site: opts.site, shard: i, shards: opts.processes } satisfies ParentToChild));
+    children.forEach(
+      (c, i) =>
+        void c.send({
+          type: 'prepare',
+          origins: opts.origins,
+          site: opts.site,
+          shard: i,
+          shards: opts.processes,
+        } satisfies ParentToChild),
+    );
     const prepared = await all('prepared', 120_000);
     const bad = prepared.find((p) => p.digest !== opts.expectDigest);
-    if (bad) throw new Error(`parse-limit: a child built different pages (digest ${bad.digest}, expected ${opts.expectDigest})`);
+    if (bad)
+      throw new Error(
+        `parse-limit: a child built different pages (digest ${bad.digest}, expected ${opts.expectDigest})`,
+      );
     const startAt = performance.timeOrigin + performance.now() + 100;
     for (const c of children) c.send({ type: 'go', startAt, durationMs: opts.durationMs } satisfies ParentToChild);
     const results = await all('result', opts.durationMs + 60_000);
@@ -95,11 +110,13 @@ export async function measureParseLimit(opts: {
       perProcess: results.map((r) => ({ pages: r.pages, elapsedMs: r.elapsedMs })),
     };
   } finally {
-    await Promise.all(children.map(async (c) => {
-      if (c.exitCode !== null || c.signalCode !== null) return;
-      const exited = new Promise((r) => c.once('exit', r));
-      c.kill('SIGTERM');
-      await exited;
-    }));
+    await Promise.all(
+      children.map(async (c) => {
+        if (c.exitCode !== null || c.signalCode !== null) return;
+        const exited = new Promise((r) => c.once('exit', r));
+        c.kill('SIGTERM');
+        await exited;
+      }),
+    );
   }
 }

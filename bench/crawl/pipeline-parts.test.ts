@@ -19,7 +19,10 @@ test('the store part crawls every page of every site through the Coordinator and
   assert.equal(cost.pagesStored, 12);
   assert.ok(cost.flushes >= 1 && cost.cpuMsPerPage > 0);
   // A page the simulated crawl cannot reach (too deep for the seed) makes the measurement refuse to report.
-  assert.throws(() => measureStoreCost({ origins, parsed, depth: 0, slots: 4 }), /store-cost: 2 pages stored, expected 12/);
+  assert.throws(
+    () => measureStoreCost({ origins, parsed, depth: 0, slots: 4 }),
+    /store-cost: 2 pages stored, expected 12/,
+  );
 });
 
 test('the fetch part fetches every page from the test web and receives every result', async () => {

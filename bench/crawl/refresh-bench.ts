@@ -54,7 +54,9 @@ function versionedSite(versions: number[]): SiteSpec {
       handler: (req: http.IncomingMessage, res: http.ServerResponse) => {
         const etag = `"v${versions[i]}"`;
         if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
-        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', etag }).end(`<title>Page ${i}</title><p>page ${i} version v${versions[i]}x</p>`);
+        res
+          .writeHead(200, { 'content-type': 'text/html; charset=utf-8', etag })
+          .end(`<title>Page ${i}</title><p>page ${i} version v${versions[i]}x</p>`);
       },
     };
   }
@@ -63,7 +65,10 @@ function versionedSite(versions: number[]): SiteSpec {
 
 /** Share of pages 1..PAGES-1 whose stored body carries the live version. */
 function freshness(crawler: CrawlerHarness, site: TestSite, versions: number[]): number {
-  const rows = crawler.db.prepare(`SELECT url, body FROM pages WHERE origin = ?`).all(site.origin) as Array<{ url: string; body: string }>;
+  const rows = crawler.db.prepare(`SELECT url, body FROM pages WHERE origin = ?`).all(site.origin) as Array<{
+    url: string;
+    body: string;
+  }>;
   const stored = new Map(rows.map((r) => [r.url, r.body]));
   let fresh = 0;
   for (let i = 1; i < PAGES; i++) if (stored.get(site.url(`/p/${i}`))?.includes(`version v${versions[i]}x`)) fresh++;
@@ -76,7 +81,12 @@ async function run(changeShare: number, seed: number): Promise<RefreshRun> {
   const web = await startTestWeb([versionedSite(versions)]);
   const site = web.sites[0];
   // Request counts, not timing: no delay and no pacing, so ten refreshes take a minute.
-  const crawler = startCrawler({ CRAWL_REFRESH: REFRESH, CRAWL_REVISIT_MAX: REVISIT_MAX, CRAWL_DELAY_MS: '0', CRAWL_PACING_FACTOR: '0' });
+  const crawler = startCrawler({
+    CRAWL_REFRESH: REFRESH,
+    CRAWL_REVISIT_MAX: REVISIT_MAX,
+    CRAWL_DELAY_MS: '0',
+    CRAWL_PACING_FACTOR: '0',
+  });
   const rounds: RefreshRound[] = [];
   try {
     crawler.addSeed(site.url('/'), { depth: 1 });
@@ -88,7 +98,12 @@ async function run(changeShare: number, seed: number): Promise<RefreshRun> {
       await crawler.waitIdle({ minDone: PAGES, timeoutMs: 120_000 });
       const log = site.log.slice(seen);
       seen = site.log.length;
-      rounds.push({ refresh: k, requests: log.length, notModified: log.filter((r) => r.status === 304).length, fresh: freshness(crawler, site, versions) });
+      rounds.push({
+        refresh: k,
+        requests: log.length,
+        notModified: log.filter((r) => r.status === 304).length,
+        fresh: freshness(crawler, site, versions),
+      });
     }
     return { changeShare, rounds };
   } finally {
@@ -99,7 +114,13 @@ async function run(changeShare: number, seed: number): Promise<RefreshRun> {
 
 /** Runs both sites. */
 export async function refreshBench(): Promise<RefreshBench> {
-  return { pages: PAGES, refreshMs: 5_000, revisitMaxMs: 40_000, unchanged: await run(0, 1), changing: await run(0.05, 2) };
+  return {
+    pages: PAGES,
+    refreshMs: 5_000,
+    revisitMaxMs: 40_000,
+    unchanged: await run(0, 1),
+    changing: await run(0.05, 2),
+  };
 }
 
 const pct = (n: number) => `${Math.round(n * 1000) / 10} %`;
@@ -118,7 +139,7 @@ export function refreshSection(r: RefreshBench, heading: string): string[] {
     '',
     `One site of ${r.pages} pages ('/' links to every page; an unchanged page answers its ETag with a 304), crawled once, then refreshed ` +
       `${r.unchanged.rounds.length} times with CRAWL_REFRESH=${r.refreshMs / 1000}s and CRAWL_REVISIT_MAX=${r.revisitMaxMs / 1000}s ` +
-      '(eight periods, as the default 60 days are about eight weekly refreshes). Requests are counted in the site\'s own log; ' +
+      "(eight periods, as the default 60 days are about eight weekly refreshes). Requests are counted in the site's own log; " +
       'before this change every refresh asked for every page: 500 requests each.',
     '',
     '| refresh | requests, site that never changes | requests, site where 5 % of pages change before each refresh | fresh pages after the refresh (5 % site) |',

@@ -37,12 +37,18 @@ function result(job: FetchJob, part: Partial<FetchResult>): FetchResult {
  * `depth`, through a Coordinator on a fresh database, with as many jobs out at once as a crawl's
  * fetch slots. Throws if not every page was stored once: the cost must be of the same work.
  */
-export function measureStoreCost(opts: { origins: readonly string[]; parsed: ReadonlyMap<string, ParsedPage>; depth: number; slots: number }): StoreCost {
+export function measureStoreCost(opts: {
+  origins: readonly string[];
+  parsed: ReadonlyMap<string, ParsedPage>;
+  depth: number;
+  slots: number;
+}): StoreCost {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-store-cost-'));
   const db = openDatabase(dir);
   try {
     const seeds = seedQueries(db);
-    for (const origin of opts.origins) seeds.upsertSeed({ url: `${origin}/`, origin, depth: opts.depth, scope: 'host' }, 1);
+    for (const origin of opts.origins)
+      seeds.upsertSeed({ url: `${origin}/`, origin, depth: opts.depth, scope: 'host' }, 1);
     const config = loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: '0', CRAWL_ALLOW_PRIVATE: '1' });
     const coordinator = new Coordinator(db, config, 'store-cost');
     let t = Date.now();
@@ -59,7 +65,8 @@ export function measureStoreCost(opts: { origins: readonly string[]; parsed: Rea
     for (;;) {
       t += 1;
       const out: FetchJob[] = [];
-      for (let job = coordinator.dispatch(t); job; job = out.length < opts.slots ? coordinator.dispatch(t) : undefined) out.push(job);
+      for (let job = coordinator.dispatch(t); job; job = out.length < opts.slots ? coordinator.dispatch(t) : undefined)
+        out.push(job);
       if (out.length === 0) {
         if (!coordinator.hasWrites()) break;
         flush();
@@ -67,8 +74,12 @@ export function measureStoreCost(opts: { origins: readonly string[]; parsed: Rea
       }
       for (const job of out) {
         const page = opts.parsed.get(job.url);
-        const r = job.kind === 'robots' ? result(job, { contentType: 'text/plain', robotsBody: BENCH_ROBOTS })
-          : page ? result(job, { page }) : result(job, { status: 404 });
+        const r =
+          job.kind === 'robots'
+            ? result(job, { contentType: 'text/plain', robotsBody: BENCH_ROBOTS })
+            : page
+              ? result(job, { page })
+              : result(job, { status: 404 });
         coordinator.onResult(r, t, 0);
         pending++;
       }
@@ -76,7 +87,9 @@ export function measureStoreCost(opts: { origins: readonly string[]; parsed: Rea
     }
     const cpu = process.cpuUsage(cpu0);
     if (stored !== opts.parsed.size) {
-      throw new Error(`store-cost: ${stored} pages stored, expected ${opts.parsed.size}: the simulated crawl did not reach every page`);
+      throw new Error(
+        `store-cost: ${stored} pages stored, expected ${opts.parsed.size}: the simulated crawl did not reach every page`,
+      );
     }
     return { pagesStored: stored, flushes, cpuMsPerPage: (cpu.user + cpu.system) / 1000 / stored };
   } finally {

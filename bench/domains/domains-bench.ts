@@ -53,10 +53,15 @@ async function main(): Promise<void> {
     pure.sort((a, b) => a - b);
     const all = JSON.stringify({ domains: hosts, now: new Date().toISOString() }).length;
     lines.push(`| query | p50 ms | p99 ms | bytes |`, `|---|---|---|---|`);
-    lines.push(`| queryDomains alone (sort by fetched, ${HOSTS.toLocaleString('en-US')} rows) | ${quantile(pure, 0.5).toFixed(2)} | ${quantile(pure, 0.99).toFixed(2)} | — |`);
+    lines.push(
+      `| queryDomains alone (sort by fetched, ${HOSTS.toLocaleString('en-US')} rows) | ${quantile(pure, 0.5).toFixed(2)} | ${quantile(pure, 0.99).toFixed(2)} | — |`,
+    );
     for (const [name, query] of [
-      ['default page (100, by host)', ''], ['sorted by fetched, descending', '?sort=fetched&dir=desc'],
-      ['text filter `h012`', '?q=h012'], ['state filter `failing`', '?state=failing'], ['page 50 of 50', '?offset=4900'],
+      ['default page (100, by host)', ''],
+      ['sorted by fetched, descending', '?sort=fetched&dir=desc'],
+      ['text filter `h012`', '?q=h012'],
+      ['state filter `failing`', '?state=failing'],
+      ['page 50 of 50', '?offset=4900'],
     ] as const) {
       const times: number[] = [];
       let bytes = 0;
@@ -67,18 +72,26 @@ async function main(): Promise<void> {
         times.push(performance.now() - t);
       }
       times.sort((a, b) => a - b);
-      lines.push(`| GET /api/domains${query} — ${name} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.99).toFixed(1)} | ${kb(bytes)} |`);
+      lines.push(
+        `| GET /api/domains${query} — ${name} | ${quantile(times, 0.5).toFixed(1)} | ${quantile(times, 0.99).toFixed(1)} | ${kb(bytes)} |`,
+      );
     }
     lines.push(`| the whole list, as every poll carried it before paging | — | — | ${kb(all)} |`);
 
     // The view in Chromium.
-    const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: ['--no-sandbox', '--disable-gpu'],
+    });
     try {
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       const polls: number[] = [];
       page.on('response', (response) => {
         if (!response.url().includes('/api/domains')) return;
-        response.body().then((b) => polls.push(b.length), () => undefined); // a poll the view cancelled has no body: not counted
+        response.body().then(
+          (b) => polls.push(b.length),
+          () => undefined,
+        ); // a poll the view cancelled has no body: not counted
       });
       const t = performance.now();
       await page.goto(`${app.baseURL}/domains`);
@@ -92,12 +105,16 @@ async function main(): Promise<void> {
         heap: (performance as unknown as { memory?: { usedJSHeapSize: number } }).memory?.usedJSHeapSize ?? 0,
       }));
       const perPoll = polls.slice(seen).sort((a, b) => a - b);
-      lines.push('', `| view | figure |`, `|---|---|`,
+      lines.push(
+        '',
+        `| view | figure |`,
+        `|---|---|`,
         `| navigation to 100 rows shown | ${firstRows.toFixed(0)} ms |`,
         `| bytes per poll (median of ${POLLS}, each 1 s) | ${kb(quantile(perPoll, 0.5))} (the whole list: ${kb(all)}) |`,
         `| table rows in the DOM | ${dom.rows} |`,
         `| DOM elements | ${dom.nodes.toLocaleString('en-US')} |`,
-        `| JS heap used | ${(dom.heap / 1024 ** 2).toFixed(1)} MB |`);
+        `| JS heap used | ${(dom.heap / 1024 ** 2).toFixed(1)} MB |`,
+      );
     } finally {
       await browser.close();
     }

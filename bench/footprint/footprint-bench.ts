@@ -33,20 +33,24 @@ const USAGE = `Options: --settle-ms=N (how long the started app is left idle bef
 /** The command line, checked: a bad option throws `footprint-bench: <what was wrong>` and USAGE. */
 function options(): { settleMs: number; runs: number; write: boolean } {
   const bad = (why: string): Error => new Error(`footprint-bench: ${why}\n${USAGE}`);
+  // biome-ignore lint/suspicious/noImplicitAnyLet: set in the try below; its type is the one inferred there
   let values;
   try {
-    ({ values } = parseArgs({ options: {
-      'settle-ms': { type: 'string', default: '20000' },
-      runs: { type: 'string', default: '3' },
-      'no-write': { type: 'boolean', default: false },
-    } }));
+    ({ values } = parseArgs({
+      options: {
+        'settle-ms': { type: 'string', default: '20000' },
+        runs: { type: 'string', default: '3' },
+        'no-write': { type: 'boolean', default: false },
+      },
+    }));
   } catch (err) {
     if (err instanceof TypeError) throw bad(err.message);
     throw err;
   }
   const settleMs = Number(values['settle-ms']);
   const runs = Number(values.runs);
-  if (!Number.isInteger(settleMs) || settleMs < 0 || settleMs > 600_000) throw bad('--settle-ms must be an integer from 0 to 600000');
+  if (!Number.isInteger(settleMs) || settleMs < 0 || settleMs > 600_000)
+    throw bad('--settle-ms must be an integer from 0 to 600000');
   if (!Number.isInteger(runs) || runs < 1 || runs > 20) throw bad('--runs must be an integer from 1 to 20');
   return { settleMs, runs, write: !values['no-write'] };
 }
@@ -80,13 +84,20 @@ async function measureOnce(settleMs: number): Promise<FootprintRun> {
     // The server process appears once the build is over: the shell that ran the build execs node on
     // dist/server/main.js (same pid, same /proc start time), so its start is when that command line appears.
     await waitFor(() => findRole(pgid, 'server'), {
-      timeoutMs: 300_000, intervalMs: 5, message: `npm start to start the server process; output: ${output}`,
+      timeoutMs: 300_000,
+      intervalMs: 5,
+      message: `npm start to start the server process; output: ${output}`,
     });
     const serverStartedAt = uptimeMs();
-    await waitFor(() => healthy(port), { timeoutMs: 60_000, intervalMs: 5, message: `the server to answer on port ${port}; output: ${output}` });
+    await waitFor(() => healthy(port), {
+      timeoutMs: 60_000,
+      intervalMs: 5,
+      message: `the server to answer on port ${port}; output: ${output}`,
+    });
     const answeredAt = uptimeMs();
     await new Promise((resolve) => setTimeout(resolve, settleMs));
-    if (!(await healthy(port))) throw new Error(`footprint-bench: the server stopped answering while idle; output: ${output}`);
+    if (!(await healthy(port)))
+      throw new Error(`footprint-bench: the server stopped answering while idle; output: ${output}`);
     const processes: ProcessMemory[] = groupMemory(pgid);
     return {
       startToAnswerMs: answeredAt - serverStartedAt,
@@ -100,9 +111,18 @@ async function measureOnce(settleMs: number): Promise<FootprintRun> {
     } catch {
       // The group is gone already.
     }
-    const killer = setTimeout(() => { try { process.kill(-pgid, 'SIGKILL'); } catch { /* gone */ } }, 20_000);
+    const killer = setTimeout(() => {
+      try {
+        process.kill(-pgid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }, 20_000);
     await exited;
-    await waitFor(() => groupMembers(pgid).length === 0, { timeoutMs: 20_000, message: `every process of group ${pgid} to exit` });
+    await waitFor(() => groupMembers(pgid).length === 0, {
+      timeoutMs: 20_000,
+      message: `every process of group ${pgid} to exit`,
+    });
     clearTimeout(killer);
     rmSync(dataDir, { recursive: true, force: true });
   }
@@ -113,13 +133,17 @@ async function main(): Promise<void> {
   const machine = machineInfo();
   const date = new Date();
   const loadStart = os.loadavg()[0];
-  console.log(`footprint-bench: ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB RAM, Node ${machine.node}; load ${loadStart.toFixed(1)}`);
+  console.log(
+    `footprint-bench: ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB RAM, Node ${machine.node}; load ${loadStart.toFixed(1)}`,
+  );
   const results: FootprintRun[] = [];
   for (let i = 0; i < runs; i++) {
     console.log(`footprint-bench: run ${i + 1}/${runs}: npm start, idle ${settleMs} ms ...`);
     const run = await measureOnce(settleMs);
     const total = run.processes.reduce((s, p) => s + p.rssKiB, 0);
-    console.log(`  start to first answer ${run.startToAnswerMs.toFixed(0)} ms; idle RSS ${(total / 1024).toFixed(0)} MiB over ${run.processes.length} processes`);
+    console.log(
+      `  start to first answer ${run.startToAnswerMs.toFixed(0)} ms; idle RSS ${(total / 1024).toFixed(0)} MiB over ${run.processes.length} processes`,
+    );
     results.push(run);
   }
   const section = formatFootprint({ date, machine, loadStart, loadEnd: os.loadavg()[0], runs: results });

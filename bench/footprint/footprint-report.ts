@@ -76,7 +76,10 @@ export function formatFootprint(r: FootprintReport): string {
     '',
     '| process | RSS MiB | Pss MiB | command |',
     '|---|---:|---:|---|',
-    ...mid.processes.map((p) => `| ${p.role} | ${mib(p.rssKiB).toFixed(1)} | ${p.pssKiB === undefined ? '–' : mib(p.pssKiB).toFixed(1)} | \`${shortCommand(p.command)}\` |`),
+    ...mid.processes.map(
+      (p) =>
+        `| ${p.role} | ${mib(p.rssKiB).toFixed(1)} | ${p.pssKiB === undefined ? '–' : mib(p.pssKiB).toFixed(1)} | \`${shortCommand(p.command)}\` |`,
+    ),
   ];
   return lines.join('\n');
 }

@@ -43,7 +43,9 @@ export interface ClusterFigures extends ClusterShape {
 
 /** Crawls `shape.sites` generated sites through the real cluster and judges it from the sites' logs. */
 export async function runCluster(shape: ClusterShape): Promise<ClusterFigures> {
-  const web = await startTestWeb(Array.from({ length: shape.sites }, () => benchSite({ pagesPerSite: shape.pagesPerSite })));
+  const web = await startTestWeb(
+    Array.from({ length: shape.sites }, () => benchSite({ pagesPerSite: shape.pagesPerSite })),
+  );
   try {
     const crawler = startCrawler({ CRAWL_WORKERS: String(shape.workers), CRAWL_DELAY_MS: String(shape.delayMs) });
     const memory = sampleMemory(() => (crawler.primary.pid ? [crawler.primary.pid] : []), 250);
@@ -53,11 +55,23 @@ export async function runCluster(shape: ClusterShape): Promise<ClusterFigures> {
       const expected = shape.sites * shape.pagesPerSite;
       await crawler.waitIdle({ minDone: expected, timeoutMs: 30 * shape.pagesPerSite * shape.delayMs });
       const crawlMs = performance.now() - t0;
-      const e = politenessEfficiency(web.sites.map((s) => ({ host: s.host, log: s.log })), shape.delayMs);
+      const e = politenessEfficiency(
+        web.sites.map((s) => ({ host: s.host, log: s.log })),
+        shape.delayMs,
+      );
       return {
-        ...shape, pages: e.pages, robots: e.robots, violations: e.violations, minGapMs: e.minGapMs, maxInFlight: e.maxInFlight,
-        boundPerSec: e.boundPerSec, achievedPerSec: e.achievedPerSec, efficiency: e.efficiency,
-        perHostEfficiency: summarize(e.perHost.map((h) => h.efficiency)), crawlMs, primaryPeakRssMiB: memory.report().peakRssMiB,
+        ...shape,
+        pages: e.pages,
+        robots: e.robots,
+        violations: e.violations,
+        minGapMs: e.minGapMs,
+        maxInFlight: e.maxInFlight,
+        boundPerSec: e.boundPerSec,
+        achievedPerSec: e.achievedPerSec,
+        efficiency: e.efficiency,
+        perHostEfficiency: summarize(e.perHost.map((h) => h.efficiency)),
+        crawlMs,
+        primaryPeakRssMiB: memory.report().peakRssMiB,
       };
     } finally {
       memory.stop();

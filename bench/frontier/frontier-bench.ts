@@ -41,7 +41,11 @@ interface Size {
 
 const SIZES: Record<'full' | 'small', Size> = {
   // The crawl part's length: long enough for thousands of dispatches and several refills of every busy host.
-  full: { db: MILLION, crawl: { workers: 4, warmupSeconds: 5, seconds: 20, removeSeed: MILLION.seeds }, cluster: THOUSAND_SITES },
+  full: {
+    db: MILLION,
+    crawl: { workers: 4, warmupSeconds: 5, seconds: 20, removeSeed: MILLION.seeds },
+    cluster: THOUSAND_SITES,
+  },
   small: {
     db: { hosts: 1000, urlsPerHost: 100, seeds: 10 },
     crawl: { workers: 2, warmupSeconds: 1, seconds: 3, removeSeed: 10 },
@@ -51,7 +55,9 @@ const SIZES: Record<'full' | 'small', Size> = {
 
 function parts(size: Size): Part[] {
   return [
-    ...Object.entries(SCHEDULER_WORKLOADS).map(([name, w]): Part => ({ name, kind: 'scheduler', run: () => runSchedulerWorkload(w) })),
+    ...Object.entries(SCHEDULER_WORKLOADS).map(
+      ([name, w]): Part => ({ name, kind: 'scheduler', run: () => runSchedulerWorkload(w) }),
+    ),
     { name: 'primary-restart', kind: 'restart', run: (db) => runRestart(db, size.db) },
     { name: 'primary-crawl', kind: 'crawl', run: (db) => runCrawl(db, size.db, size.crawl) },
     { name: 'cluster-1000', kind: 'cluster', run: () => runCluster(size.cluster) },
@@ -65,15 +71,27 @@ database of 1,000,000 URLs for the next run and uses the one kept (${os.tmpdir()
 the same code at 1,000 hosts x 100 URLs and 50 sites (never written), --no-write prints only (docs/benchmarks.md is
 rewritten only by a full run).`;
 
-interface Options { only: string[] | undefined; reuse: boolean; small: boolean; write: boolean; child: string | undefined; db: string }
+interface Options {
+  only: string[] | undefined;
+  reuse: boolean;
+  small: boolean;
+  write: boolean;
+  child: string | undefined;
+  db: string;
+}
 
 function options(): Options {
+  // biome-ignore lint/suspicious/noImplicitAnyLet: set in the try below; its type is the one inferred there
   let values;
   try {
     ({ values } = parseArgs({
       options: {
-        only: { type: 'string' }, reuse: { type: 'boolean', default: false }, small: { type: 'boolean', default: false },
-        'no-write': { type: 'boolean', default: false }, child: { type: 'string' }, db: { type: 'string', default: '' },
+        only: { type: 'string' },
+        reuse: { type: 'boolean', default: false },
+        small: { type: 'boolean', default: false },
+        'no-write': { type: 'boolean', default: false },
+        child: { type: 'string' },
+        db: { type: 'string', default: '' },
       },
     }));
   } catch (err) {
@@ -82,8 +100,16 @@ function options(): Options {
   }
   const only = values.only?.split(',');
   const unknown = only?.filter((n) => !PART_NAMES.includes(n)) ?? [];
-  if (unknown.length > 0) throw new Error(`frontier-bench: --only names unknown parts (${unknown.join(', ')})\n${USAGE}`);
-  return { only, reuse: values.reuse, small: values.small, write: !values['no-write'] && !values.small, child: values.child, db: values.db };
+  if (unknown.length > 0)
+    throw new Error(`frontier-bench: --only names unknown parts (${unknown.join(', ')})\n${USAGE}`);
+  return {
+    only,
+    reuse: values.reuse,
+    small: values.small,
+    write: !values['no-write'] && !values.small,
+    child: values.child,
+    db: values.db,
+  };
 }
 
 function runInChild(name: string, db: string, small: boolean): Promise<unknown> {
@@ -92,7 +118,9 @@ function runInChild(name: string, db: string, small: boolean): Promise<unknown> 
       execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=4096'],
     });
     let result: unknown;
-    child.once('message', (m) => { result = m; });
+    child.once('message', (m) => {
+      result = m;
+    });
     child.once('error', reject);
     child.once('exit', (code) => {
       if (code === 0 && result !== undefined) resolve(result);
@@ -144,9 +172,13 @@ async function main(): Promise<void> {
   let db = '';
   let generatedMs = 0;
   if (chosen.some((p) => p.kind === 'restart' || p.kind === 'crawl')) {
-    console.log(`frontier-bench: the database of ${(size.db.hosts * size.db.urlsPerHost).toLocaleString('en')} queued URLs over ${size.db.hosts.toLocaleString('en')} hosts ...`);
+    console.log(
+      `frontier-bench: the database of ${(size.db.hosts * size.db.urlsPerHost).toLocaleString('en')} queued URLs over ${size.db.hosts.toLocaleString('en')} hosts ...`,
+    );
     ({ file: db, generatedMs } = frontierDatabase(size.db, { reuse: opts.reuse }));
-    console.log(`  ${generatedMs > 0 ? `generated in ${(generatedMs / 1000).toFixed(0)} s` : 'kept from an earlier run (--reuse)'}: ${db}`);
+    console.log(
+      `  ${generatedMs > 0 ? `generated in ${(generatedMs / 1000).toFixed(0)} s` : 'kept from an earlier run (--reuse)'}: ${db}`,
+    );
   }
   const report: FrontierReport = { date: started, machine: m, loadAtStart, loadAtEnd: 0, scheduler: [], loads: {} };
   for (const part of chosen) {

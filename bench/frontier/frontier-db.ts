@@ -37,11 +37,15 @@ function shapeName(s: FrontierShape): string {
  * The path of a generated database of `shape` in `root` (the OS's temporary folder by default), generated
  * now unless `reuse` and one is there already. Returns the file and how long generating took (0 if reused).
  */
-export function frontierDatabase(shape: FrontierShape, opts: { reuse: boolean; root?: string }): { file: string; generatedMs: number } {
+export function frontierDatabase(
+  shape: FrontierShape,
+  opts: { reuse: boolean; root?: string },
+): { file: string; generatedMs: number } {
   const dir = path.join(opts.root ?? os.tmpdir(), `lantern-frontier-bench-${shapeName(shape)}`);
   const file = path.join(dir, DB_FILE);
   const marker = path.join(dir, 'complete');
-  if (opts.reuse && existsSync(marker) && readFileSync(marker, 'utf8') === JSON.stringify(shape)) return { file, generatedMs: 0 };
+  if (opts.reuse && existsSync(marker) && readFileSync(marker, 'utf8') === JSON.stringify(shape))
+    return { file, generatedMs: 0 };
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true });
   const t0 = performance.now();
@@ -55,10 +59,14 @@ function generate(file: string, shape: FrontierShape): void {
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = DELETE');
   db.pragma('synchronous = OFF');
-  const indexes = db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'frontier' AND sql IS NOT NULL`).all() as Array<{ name: string; sql: string }>;
+  const indexes = db
+    .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'frontier' AND sql IS NOT NULL`)
+    .all() as Array<{ name: string; sql: string }>;
   for (const { name } of indexes) db.exec(`DROP INDEX ${name}`);
   const now = Date.now();
-  const seed = db.prepare(`INSERT INTO seeds (id, url, origin, depth, scope, created_at, updated_at) VALUES (?, ?, ?, 3, 'any', ?, ?)`);
+  const seed = db.prepare(
+    `INSERT INTO seeds (id, url, origin, depth, scope, created_at, updated_at) VALUES (?, ?, ?, 3, 'any', ?, ?)`,
+  );
   const host = db.prepare(
     `INSERT INTO hosts (origin, host, robots_status, robots_http_status, robots_fetched_at, robots_expires_at, updated_at)
      VALUES (?, ?, 'allow-all', 404, ?, ?, ?)`,
@@ -66,12 +74,20 @@ function generate(file: string, shape: FrontierShape): void {
   const url = db.prepare(`INSERT INTO frontier (url, origin, seed_id, depth, discovered_at) VALUES (?, ?, ?, ?, ?)`);
   const perSeed = shape.hosts / shape.seeds;
   db.transaction(() => {
-    for (let s = 0; s < shape.seeds; s++) seed.run(s + 1, `${hostOrigin(s * perSeed)}/`, hostOrigin(s * perSeed), now, now);
-    for (let h = 0; h < shape.hosts; h++) host.run(hostOrigin(h), new URL(hostOrigin(h)).host, now, now + 365 * 86_400_000, now);
+    for (let s = 0; s < shape.seeds; s++)
+      seed.run(s + 1, `${hostOrigin(s * perSeed)}/`, hostOrigin(s * perSeed), now, now);
+    for (let h = 0; h < shape.hosts; h++)
+      host.run(hostOrigin(h), new URL(hostOrigin(h)).host, now, now + 365 * 86_400_000, now);
     for (let i = 0; i < shape.urlsPerHost; i++) {
       for (let h = 0; h < shape.hosts; h++) {
         const origin = hostOrigin(h);
-        url.run(i === 0 && h % perSeed === 0 ? `${origin}/` : `${origin}/section-${i % 7}/page-${i}.html`, origin, seedOfHost(shape, h), i === 0 ? 0 : 1, now);
+        url.run(
+          i === 0 && h % perSeed === 0 ? `${origin}/` : `${origin}/section-${i % 7}/page-${i}.html`,
+          origin,
+          seedOfHost(shape, h),
+          i === 0 ? 0 : 1,
+          now,
+        );
       }
     }
   })();

@@ -33,7 +33,8 @@ const ms = (x: number) => (x < 0.1 ? `${(x * 1000).toFixed(1)} µs` : `${x.toFix
 const lat = (p: Percentiles) => `${ms(p.p50)} | ${ms(p.p99)} | ${ms(p.max)}`;
 
 const verdict = (ok: boolean) => (ok ? '**meets**' : '**misses**');
-const load = (r: FrontierReport, part: string) => (r.loads[part] === undefined ? '' : ` (load average ${r.loads[part].toFixed(1)} as it started)`);
+const load = (r: FrontierReport, part: string) =>
+  r.loads[part] === undefined ? '' : ` (load average ${r.loads[part].toFixed(1)} as it started)`;
 
 /** The markdown of the frontier section: the pure scheduler, the database-backed parts, the real cluster. */
 export function formatFrontierSection(r: FrontierReport): string {
@@ -54,22 +55,29 @@ export function formatFrontierSection(r: FrontierReport): string {
 
 function schedulerSection(r: FrontierReport): string[] {
   if (r.scheduler.length === 0) return ['### The pure scheduler', '', 'Not run.'];
-  const rows = r.scheduler.map((f) => `| ${f.label} | ${f.queued.toLocaleString('en')} | ${f.addMs.toFixed(0)} ms (CPU ${f.addCpuMs.toFixed(0)} ms) | ${lat(f.next)} | ${ms(f.complete.p99)} | ${ms(f.cycleCpuMs)} | ${f.jobsHeapMiB.toFixed(0)} + ${f.schedulerHeapMiB.toFixed(0)} MiB | ${f.dispatches.toLocaleString('en')} |`);
+  const rows = r.scheduler.map(
+    (f) =>
+      `| ${f.label} | ${f.queued.toLocaleString('en')} | ${f.addMs.toFixed(0)} ms (CPU ${f.addCpuMs.toFixed(0)} ms) | ${lat(f.next)} | ${ms(f.complete.p99)} | ${ms(f.cycleCpuMs)} | ${f.jobsHeapMiB.toFixed(0)} + ${f.schedulerHeapMiB.toFixed(0)} MiB | ${f.dispatches.toLocaleString('en')} |`,
+  );
   const target = r.scheduler.find((f) => f.hosts === 10_000 && f.urlsPerHost === 100 && f.groups === f.hosts);
   const heap100 = r.scheduler.find((f) => f.hosts === 100 && f.impl === 'heap');
   const scan100 = r.scheduler.find((f) => f.hosts === 100 && f.impl === 'legacy');
   const reading: string[] = [];
   if (target) {
     const meets = target.next.p99 <= DISPATCH_P99_TARGET_MS;
-    reading.push(`At 10,000 hosts × 100 URLs one dispatch costs ${ms(target.next.p50)} at the median and ${ms(target.next.p99)} at p99: ${meets ? '**meets**' : '**misses**'} the target of p99 ≤ ${DISPATCH_P99_TARGET_MS} ms.`);
+    reading.push(
+      `At 10,000 hosts × 100 URLs one dispatch costs ${ms(target.next.p50)} at the median and ${ms(target.next.p99)} at p99: ${meets ? '**meets**' : '**misses**'} the target of p99 ≤ ${DISPATCH_P99_TARGET_MS} ms.`,
+    );
   }
   if (heap100 && scan100) {
-    reading.push(`At 100 hosts × 10,000 URLs the scanning scheduler takes ${ms(scan100.next.p50)} per dispatch at the median (${ms(scan100.cycleCpuMs)} of CPU per dispatch cycle), the heap ${ms(heap100.next.p50)} (${ms(heap100.cycleCpuMs)} of CPU per cycle).`);
+    reading.push(
+      `At 100 hosts × 10,000 URLs the scanning scheduler takes ${ms(scan100.next.p50)} per dispatch at the median (${ms(scan100.cycleCpuMs)} of CPU per dispatch cycle), the heap ${ms(heap100.next.p50)} (${ms(heap100.cycleCpuMs)} of CPU per cycle).`,
+    );
   }
   return [
     '### The pure scheduler',
     '',
-    'Generated jobs, no I/O, each workload in a process of its own. The jobs are added round robin over the hosts (every host exists before the first dispatch); then a crawl is simulated event by event with 64 requests in flight at most, each taking 50-500 ms of simulated time, a default delay of 1 s, 2 % of answers strained. Only the scheduler\'s calls are timed (wall clock): `next(now)` for each job handed out, `complete()` for each request that ended; on a loaded machine they include waiting for a core, mostly in p99 and max, and the max is a call that met a pause of the whole process (a garbage collection of the million-job heap takes 60-100 ms here, seen with a GC observer). CPU per dispatch cycle: CPU time of the whole simulated crawl over the dispatches (every scheduler call, the `next()` that finds nothing due and `nextWakeAt()` included, and the simulation\'s own bookkeeping), which waiting for a core does not inflate. Heap: growth after a full GC, the generated jobs (allocated host by host) + the scheduler\'s own structures.',
+    "Generated jobs, no I/O, each workload in a process of its own. The jobs are added round robin over the hosts (every host exists before the first dispatch); then a crawl is simulated event by event with 64 requests in flight at most, each taking 50-500 ms of simulated time, a default delay of 1 s, 2 % of answers strained. Only the scheduler's calls are timed (wall clock): `next(now)` for each job handed out, `complete()` for each request that ended; on a loaded machine they include waiting for a core, mostly in p99 and max, and the max is a call that met a pause of the whole process (a garbage collection of the million-job heap takes 60-100 ms here, seen with a GC observer). CPU per dispatch cycle: CPU time of the whole simulated crawl over the dispatches (every scheduler call, the `next()` that finds nothing due and `nextWakeAt()` included, and the simulation's own bookkeeping), which waiting for a core does not inflate. Heap: growth after a full GC, the generated jobs (allocated host by host) + the scheduler's own structures.",
     '',
     '| workload | queued | add all | next() p50 | p99 | max | complete() p99 | CPU per dispatch cycle | heap | dispatches timed |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -89,7 +97,7 @@ function primarySection(r: FrontierReport): string[] {
   const out = [
     '### The primary on the generated frontier',
     '',
-    'A real Lantern database (every migration) holding 1,000,000 queued URLs over 10,000 hosts (100 each, written host after host, round after round, as a crawl finds them), in 10 seeds of 100,000 URLs; each part works on a copy of its own in a process of its own. The primary is the real one without its processes: CrawlPrimary with its Coordinator, dispatch loop, flush pacer and timers, and fake workers that answer every fetch at once (a non-HTML 200: nothing stored), so the primary alone is measured. Per-dispatch figures are each `Coordinator.dispatch` that handed out a job: the decision (scheduler, host window and its refill from SQLite, robots) and the transaction that writes the lease and the host\'s start before the job goes out; CPU time (process.cpuUsage around the call) does not count waiting for a core, wall time does.',
+    "A real Lantern database (every migration) holding 1,000,000 queued URLs over 10,000 hosts (100 each, written host after host, round after round, as a crawl finds them), in 10 seeds of 100,000 URLs; each part works on a copy of its own in a process of its own. The primary is the real one without its processes: CrawlPrimary with its Coordinator, dispatch loop, flush pacer and timers, and fake workers that answer every fetch at once (a non-HTML 200: nothing stored), so the primary alone is measured. Per-dispatch figures are each `Coordinator.dispatch` that handed out a job: the decision (scheduler, host window and its refill from SQLite, robots) and the transaction that writes the lease and the host's start before the job goes out; CPU time (process.cpuUsage around the call) does not count waiting for a core, wall time does.",
     '',
   ];
   const t = r.restart;
@@ -103,7 +111,7 @@ function primarySection(r: FrontierReport): string[] {
   if (!c) return [...out, '**Crawl and removal**: not run.'];
   const rm = c.removal;
   out.push(
-    `**Crawl**${load(r, 'primary-crawl')}: ${c.workers} fake workers (${c.slots} fetch slots), measured for ${c.seconds.toFixed(0)} s after a warm-up: ${c.dispatches.toLocaleString('en')} jobs handed out (${c.dispatchesPerSec.toFixed(0)}/s), ${c.cpuPerDispatchMs.toFixed(3)} ms of the primary\'s CPU per job everything included (results, flushes, refills, snapshots); ${c.flushes} flushes (wall p99 ${ms(c.flushWall.p99)}), ${c.snapshots} snapshots (wall p50 ${ms(c.snapshotWall.p50)}, max ${ms(c.snapshotWall.max)}); the longest gap between two jobs handed out ${c.maxGapMs.toFixed(0)} ms.`,
+    `**Crawl**${load(r, 'primary-crawl')}: ${c.workers} fake workers (${c.slots} fetch slots), measured for ${c.seconds.toFixed(0)} s after a warm-up: ${c.dispatches.toLocaleString('en')} jobs handed out (${c.dispatchesPerSec.toFixed(0)}/s), ${c.cpuPerDispatchMs.toFixed(3)} ms of the primary's CPU per job everything included (results, flushes, refills, snapshots); ${c.flushes} flushes (wall p99 ${ms(c.flushWall.p99)}), ${c.snapshots} snapshots (wall p50 ${ms(c.snapshotWall.p50)}, max ${ms(c.snapshotWall.max)}); the longest gap between two jobs handed out ${c.maxGapMs.toFixed(0)} ms.`,
     '',
     '| per dispatch | p50 | p99 | max | mean |',
     '|---|---:|---:|---:|---:|',
@@ -115,9 +123,9 @@ function primarySection(r: FrontierReport): string[] {
     '',
     `Dispatch p99 target ≤ ${DISPATCH_P99_TARGET_MS} ms at 1,000,000 queued URLs over 10,000 hosts: the decision ${verdict(c.decisionCpu.p99 <= DISPATCH_P99_TARGET_MS)} it in CPU (p99 ${ms(c.decisionCpu.p99)}; wall ${ms(c.decisionWall.p99)}); the whole dispatch, with its SQLite transaction, ${verdict(c.cpu.p99 <= DISPATCH_P99_TARGET_MS)} it (CPU p99 ${ms(c.cpu.p99)}, wall ${ms(c.wall.p99)}).`,
     '',
-    `**Memory**: the primary\'s RSS at most ${mib(c.rssMaxMiB)} during the crawl and the removal (heap at most ${mib(c.heapMaxMiB)}, at most ${c.jobsInMemoryMax.toLocaleString('en')} jobs in memory of 1,000,000 queued): ${verdict(c.rssMaxMiB <= TARGETS.rssMiB)} the target of ≤ ${TARGETS.rssMiB} MB.`,
+    `**Memory**: the primary's RSS at most ${mib(c.rssMaxMiB)} during the crawl and the removal (heap at most ${mib(c.heapMaxMiB)}, at most ${c.jobsInMemoryMax.toLocaleString('en')} jobs in memory of 1,000,000 queued): ${verdict(c.rssMaxMiB <= TARGETS.rssMiB)} the target of ≤ ${TARGETS.rssMiB} MB.`,
     '',
-    `**Removal** of a seed of ${rm.urls.toLocaleString('en')} queued URLs over ${rm.hostsOfSeed.toLocaleString('en')} hosts, during the crawl, as the server does it (the seed marked removed, \`seeds-changed\`): its URLs and row gone ${sec(rm.totalMs)} later, over ${rm.flushesWithRemoval.toLocaleString('en')} flushes (reading the change ${rm.syncMs.toFixed(1)} ms). The longest flush meanwhile, which is the longest any other host\'s dispatch could wait behind the removal, took ${rm.longestStepMs.toFixed(1)} ms (CPU ${rm.longestStepCpuMs.toFixed(1)} ms; flush CPU p50 ${ms(rm.flushCpu.p50)}, p99 ${ms(rm.flushCpu.p99)}): ${verdict(rm.longestStepMs <= TARGETS.removalDelayMs)} the target of no other host delayed by more than ${TARGETS.removalDelayMs} ms. Jobs handed out to other hosts meanwhile: ${rm.dispatchesDuring.toLocaleString('en')}; the longest gap between two of them ${rm.maxGapDuringMs.toFixed(0)} ms, against ${rm.maxGapBeforeMs.toFixed(0)} ms over as long a time just before the removal.`,
+    `**Removal** of a seed of ${rm.urls.toLocaleString('en')} queued URLs over ${rm.hostsOfSeed.toLocaleString('en')} hosts, during the crawl, as the server does it (the seed marked removed, \`seeds-changed\`): its URLs and row gone ${sec(rm.totalMs)} later, over ${rm.flushesWithRemoval.toLocaleString('en')} flushes (reading the change ${rm.syncMs.toFixed(1)} ms). The longest flush meanwhile, which is the longest any other host's dispatch could wait behind the removal, took ${rm.longestStepMs.toFixed(1)} ms (CPU ${rm.longestStepCpuMs.toFixed(1)} ms; flush CPU p50 ${ms(rm.flushCpu.p50)}, p99 ${ms(rm.flushCpu.p99)}): ${verdict(rm.longestStepMs <= TARGETS.removalDelayMs)} the target of no other host delayed by more than ${TARGETS.removalDelayMs} ms. Jobs handed out to other hosts meanwhile: ${rm.dispatchesDuring.toLocaleString('en')}; the longest gap between two of them ${rm.maxGapDuringMs.toFixed(0)} ms, against ${rm.maxGapBeforeMs.toFixed(0)} ms over as long a time just before the removal.`,
   );
   return out;
 }
@@ -130,7 +138,7 @@ function clusterSection(r: FrontierReport): string[] {
   return [
     head,
     '',
-    `The real crawler primary and ${c.workers} workers (test-support/crawler-harness.ts)${load(r, 'cluster-1000')}, ${c.sites.toLocaleString('en')} loopback sites (each on its own 127.x address with its own request log), one seed each, ${c.pagesPerSite} pages a site, CRAWL_DELAY_MS ${c.delayMs}: the hosts\' clocks, not the workers, set the pace (the bound is ${c.boundPerSec.toFixed(1)} pages/s). Judged from the sites\' own logs.`,
+    `The real crawler primary and ${c.workers} workers (test-support/crawler-harness.ts)${load(r, 'cluster-1000')}, ${c.sites.toLocaleString('en')} loopback sites (each on its own 127.x address with its own request log), one seed each, ${c.pagesPerSite} pages a site, CRAWL_DELAY_MS ${c.delayMs}: the hosts' clocks, not the workers, set the pace (the bound is ${c.boundPerSec.toFixed(1)} pages/s). Judged from the sites' own logs.`,
     '',
     '| sites | pages | robots.txt | crawl time | violations | min gap | max in flight per host | achieved / bound | efficiency | per host p50 / p95 / min | primary RSS peak |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',

@@ -40,7 +40,17 @@ export class LegacyScheduler<J extends SchedulerJob> {
   host(origin: string): HostClock<J> {
     let h = this.hosts.get(origin);
     if (!h) {
-      h = { origin, queue: [], priority: [], inFlight: 0, lastStart: -Infinity, lastEnd: -Infinity, crawlDelayMs: undefined, backoffUntil: 0, paused: false };
+      h = {
+        origin,
+        queue: [],
+        priority: [],
+        inFlight: 0,
+        lastStart: -Infinity,
+        lastEnd: -Infinity,
+        crawlDelayMs: undefined,
+        backoffUntil: 0,
+        paused: false,
+      };
       this.hosts.set(origin, h);
     }
     return h;
@@ -62,7 +72,11 @@ export class LegacyScheduler<J extends SchedulerJob> {
     const h = this.hosts.get(origin);
     if (!h) return [];
     const removed: J[] = [];
-    h.queue = h.queue.filter((j) => (predicate(j) ? (removed.push(j), false) : true));
+    h.queue = h.queue.filter((j) => {
+      if (!predicate(j)) return true;
+      removed.push(j);
+      return false;
+    });
     return removed;
   }
 
@@ -96,7 +110,9 @@ export class LegacyScheduler<J extends SchedulerJob> {
   effectiveDelay(origin: string): { ms: number; source: 'default' | 'crawl-delay' } {
     const h = this.host(origin);
     const crawl = h.crawlDelayMs ?? 0;
-    return crawl > this.defaultDelayMs ? { ms: crawl, source: 'crawl-delay' } : { ms: this.defaultDelayMs, source: 'default' };
+    return crawl > this.defaultDelayMs
+      ? { ms: crawl, source: 'crawl-delay' }
+      : { ms: this.defaultDelayMs, source: 'default' };
   }
 
   /** The earliest time the host's clock allows a new request (ignoring whether it has work). */

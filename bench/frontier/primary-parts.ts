@@ -23,7 +23,13 @@ import { loadConfig } from '../../shared/config.ts';
 import { Coordinator } from '../../crawler/coordination/coordinator.ts';
 import { CrawlPrimary } from '../../crawler/coordination/crawl-primary.ts';
 import type { PrimaryTransport, Timers, WorkerHandle } from '../../crawler/coordination/primary-ports.ts';
-import type { FetchJob, FetchResult, PrimaryToServer, PrimaryToWorker, WorkerSettings } from '../../crawler/coordination/protocol.ts';
+import type {
+  FetchJob,
+  FetchResult,
+  PrimaryToServer,
+  PrimaryToWorker,
+  WorkerSettings,
+} from '../../crawler/coordination/protocol.ts';
 import { FETCH_DEFAULTS, fetchLimits } from '../../crawler/fetch/fetcher.ts';
 import { copyOfDatabase, hostOrigin, seedOfHost, type FrontierShape } from './frontier-db.ts';
 import { percentiles, type Percentiles } from './scheduler-parts.ts';
@@ -117,7 +123,11 @@ export function runRestart(file: string, shape: FrontierShape): RestartFigures {
   const copy = copyOfDatabase(file);
   try {
     const prep = openDatabase(copy.dataDir);
-    prep.prepare(`UPDATE frontier SET state = 'leased', lease_owner = 'dead', leased_at = 1 WHERE id IN (SELECT id FROM frontier ORDER BY id LIMIT 64)`).run();
+    prep
+      .prepare(
+        `UPDATE frontier SET state = 'leased', lease_owner = 'dead', leased_at = 1 WHERE id IN (SELECT id FROM frontier ORDER BY id LIMIT 64)`,
+      )
+      .run();
     prep.close();
     const t0 = performance.now();
     const db = openDatabase(copy.dataDir);
@@ -130,8 +140,14 @@ export function runRestart(file: string, shape: FrontierShape): RestartFigures {
     if (!job) throw new Error('frontier-bench: the restarted primary had nothing to hand out');
     const mem = process.memoryUsage();
     const figures = {
-      queued: shape.hosts * shape.urlsPerHost, openMs: t1 - t0, startMs: t2 - t1, firstDispatchMs: t3 - t2, totalMs: t3 - t0,
-      rssMiB: mib(mem.rss), heapMiB: mib(mem.heapUsed), jobsInMemory: jobsInMemory(coordinator),
+      queued: shape.hosts * shape.urlsPerHost,
+      openMs: t1 - t0,
+      startMs: t2 - t1,
+      firstDispatchMs: t3 - t2,
+      totalMs: t3 - t0,
+      rssMiB: mib(mem.rss),
+      heapMiB: mib(mem.heapUsed),
+      jobsInMemory: jobsInMemory(coordinator),
     };
     db.close();
     return figures;
@@ -150,7 +166,9 @@ class InstantWorkers implements PrimaryTransport<WorkerHandle> {
   }
   toWorker(worker: WorkerHandle, msg: PrimaryToWorker): void {
     if (msg.type !== 'fetch') return;
-    setImmediate(() => this.primary?.onWorkerMessage(worker.id, { type: 'done', result: answer(msg.job), sinceEndMs: 0 }));
+    setImmediate(() =>
+      this.primary?.onWorkerMessage(worker.id, { type: 'done', result: answer(msg.job), sinceEndMs: 0 }),
+    );
   }
   forkWorker(): WorkerHandle {
     return { id: ++this.forked, pid: undefined };
@@ -167,13 +185,28 @@ class InstantWorkers implements PrimaryTransport<WorkerHandle> {
 function answer(job: FetchJob): FetchResult {
   const now = clock();
   return {
-    jobId: job.jobId, startedAt: now, endedAt: now, status: job.kind === 'robots' ? 404 : 200, contentType: 'application/octet-stream',
-    etag: null, lastModified: null, retryAfterMs: null, location: null, locationRefusal: null, robotsBody: null, page: null, error: null,
+    jobId: job.jobId,
+    startedAt: now,
+    endedAt: now,
+    status: job.kind === 'robots' ? 404 : 200,
+    contentType: 'application/octet-stream',
+    etag: null,
+    lastModified: null,
+    retryAfterMs: null,
+    location: null,
+    locationRefusal: null,
+    robotsBody: null,
+    page: null,
+    error: null,
   };
 }
 
 /** Times every call of `fn` on `target` that returns something (wall and CPU ms), into `wall` / `cpu`. */
-function timeCalls<T extends object, K extends keyof T>(target: T, key: K, onCall: (wallMs: number, cpuMs: number, out: unknown) => void): void {
+function timeCalls<T extends object, K extends keyof T>(
+  target: T,
+  key: K,
+  onCall: (wallMs: number, cpuMs: number, out: unknown) => void,
+): void {
   const fn = (target[key] as (...args: unknown[]) => unknown).bind(target);
   (target as Record<K, unknown>)[key] = (...args: unknown[]) => {
     const c0 = process.cpuUsage();
@@ -209,7 +242,11 @@ class Sample {
 }
 
 /** Crawls the generated frontier for `seconds` after `warmupSeconds`, then removes seed `removeSeed` and waits for it to go. */
-export async function runCrawl(file: string, shape: FrontierShape, opts: { workers: number; warmupSeconds: number; seconds: number; removeSeed: number }): Promise<CrawlFigures> {
+export async function runCrawl(
+  file: string,
+  shape: FrontierShape,
+  opts: { workers: number; warmupSeconds: number; seconds: number; removeSeed: number },
+): Promise<CrawlFigures> {
   const copy = copyOfDatabase(file);
   const db = openDatabase(copy.dataDir);
   try {
@@ -257,9 +294,20 @@ export async function runCrawl(file: string, shape: FrontierShape, opts: { worke
     });
     timeCalls(coordinator, 'snapshot', (w) => snapshotWall.push(w));
     const transport = new InstantWorkers();
-    const settings: WorkerSettings = { userAgent: cfg.userAgent, allowPrivate: true, ...fetchLimits(cfg.crawlTimeoutMs) };
+    const settings: WorkerSettings = {
+      userAgent: cfg.userAgent,
+      allowPrivate: true,
+      ...fetchLimits(cfg.crawlTimeoutMs),
+    };
     const primary = new CrawlPrimary<WorkerHandle>({
-      coordinator, config: cfg, settings, slotsPerWorker: FETCH_DEFAULTS.fetchesPerWorker, clock, timers, transport, pid: process.pid,
+      coordinator,
+      config: cfg,
+      settings,
+      slotsPerWorker: FETCH_DEFAULTS.fetchesPerWorker,
+      clock,
+      timers,
+      transport,
+      pid: process.pid,
       release: () => undefined,
       readDisk: () => ({ freeBytes: null, dbBytes: 0 }), // the disk budget is not what this part measures
     });
@@ -268,7 +316,18 @@ export async function runCrawl(file: string, shape: FrontierShape, opts: { worke
     for (let id = 1; id <= opts.workers; id++) primary.onWorkerMessage(id, { type: 'ready' });
 
     await sleep(opts.warmupSeconds * 1000);
-    for (const s of [wall, cpu, commitCpu, decisionCpu, decisionWall, flushWall, snapshotWall, dispatchAt, dispatchOther]) s.reset();
+    for (const s of [
+      wall,
+      cpu,
+      commitCpu,
+      decisionCpu,
+      decisionWall,
+      flushWall,
+      snapshotWall,
+      dispatchAt,
+      dispatchOther,
+    ])
+      s.reset();
     let rssMax = 0;
     let heapMax = 0;
     let jobsMax = 0;
@@ -284,13 +343,23 @@ export async function runCrawl(file: string, shape: FrontierShape, opts: { worke
     const measuredMs = performance.now() - t0;
     const crawlCpuMs = cpuMs(process.cpuUsage(c0));
     const crawled = {
-      dispatches: wall.n, wall: wall.stats(), cpu: cpu.stats(), commitCpu: commitCpu.stats(), decisionCpu: decisionCpu.stats(), decisionWall: decisionWall.stats(),
-      flushes: flushWall.n, flushWall: flushWall.stats(), snapshots: snapshotWall.n, snapshotWall: snapshotWall.stats(),
+      dispatches: wall.n,
+      wall: wall.stats(),
+      cpu: cpu.stats(),
+      commitCpu: commitCpu.stats(),
+      decisionCpu: decisionCpu.stats(),
+      decisionWall: decisionWall.stats(),
+      flushes: flushWall.n,
+      flushWall: flushWall.stats(),
+      snapshots: snapshotWall.n,
+      snapshotWall: snapshotWall.stats(),
     };
     const before = gaps(dispatchAt, dispatchOther, t0, t0 + measuredMs);
 
     // Remove one seed of 100,000 queued URLs, as the server does.
-    const seedRow = db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE seed_id = ?`).get(opts.removeSeed) as { n: number };
+    const seedRow = db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE seed_id = ?`).get(opts.removeSeed) as {
+      n: number;
+    };
     const seedExists = db.prepare(`SELECT 1 FROM seeds WHERE id = ?`).pluck();
     removalFlushes = [];
     removing = true;
@@ -309,16 +378,39 @@ export async function runCrawl(file: string, shape: FrontierShape, opts: { worke
     for (const f of removalFlushes) flushCpu.push(f.cpu);
     await primary.shutdown('the benchmark is over');
     return {
-      queued: shape.hosts * shape.urlsPerHost, hosts: shape.hosts, workers: opts.workers, slots: opts.workers * FETCH_DEFAULTS.fetchesPerWorker,
-      seconds: measuredMs / 1000, dispatches: crawled.dispatches, dispatchesPerSec: (crawled.dispatches * 1000) / measuredMs,
-      wall: crawled.wall, cpu: crawled.cpu, commitCpu: crawled.commitCpu, decisionCpu: crawled.decisionCpu, decisionWall: crawled.decisionWall,
+      queued: shape.hosts * shape.urlsPerHost,
+      hosts: shape.hosts,
+      workers: opts.workers,
+      slots: opts.workers * FETCH_DEFAULTS.fetchesPerWorker,
+      seconds: measuredMs / 1000,
+      dispatches: crawled.dispatches,
+      dispatchesPerSec: (crawled.dispatches * 1000) / measuredMs,
+      wall: crawled.wall,
+      cpu: crawled.cpu,
+      commitCpu: crawled.commitCpu,
+      decisionCpu: crawled.decisionCpu,
+      decisionWall: crawled.decisionWall,
       cpuPerDispatchMs: crawlCpuMs / Math.max(1, crawled.dispatches),
-      flushes: crawled.flushes, flushWall: crawled.flushWall, snapshots: crawled.snapshots, snapshotWall: crawled.snapshotWall,
-      maxGapMs: before.maxGapMs, rssMaxMiB: mib(rssMax), heapMaxMiB: mib(heapMax), jobsInMemoryMax: jobsMax,
+      flushes: crawled.flushes,
+      flushWall: crawled.flushWall,
+      snapshots: crawled.snapshots,
+      snapshotWall: crawled.snapshotWall,
+      maxGapMs: before.maxGapMs,
+      rssMaxMiB: mib(rssMax),
+      heapMaxMiB: mib(heapMax),
+      jobsInMemoryMax: jobsMax,
       removal: {
-        urls: seedRow.n, hostsOfSeed: removedHosts.size, totalMs: removalMs, flushesWithRemoval: removalFlushes.length, syncMs,
-        longestStepMs: longest.wall, longestStepCpuMs: longest.cpu, flushCpu: flushCpu.stats(),
-        maxGapDuringMs: during.maxGapMs, maxGapBeforeMs: beforeSame.maxGapMs, dispatchesDuring: during.count,
+        urls: seedRow.n,
+        hostsOfSeed: removedHosts.size,
+        totalMs: removalMs,
+        flushesWithRemoval: removalFlushes.length,
+        syncMs,
+        longestStepMs: longest.wall,
+        longestStepCpuMs: longest.cpu,
+        flushCpu: flushCpu.stats(),
+        maxGapDuringMs: during.maxGapMs,
+        maxGapBeforeMs: beforeSame.maxGapMs,
+        dispatchesDuring: during.count,
       },
     };
   } finally {

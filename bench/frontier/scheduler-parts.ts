@@ -45,7 +45,10 @@ export interface Percentiles {
   mean: number;
 }
 
-interface BenchJob { notBefore: number; id: number }
+interface BenchJob {
+  notBefore: number;
+  id: number;
+}
 
 /** The part's shape: which scheduler, how many hosts and URLs, grouping, pacing, retries. */
 export interface SchedulerWorkload {
@@ -82,12 +85,20 @@ export function percentiles(xs: Float64Array): Percentiles {
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
   let sum = 0;
   for (const x of sorted) sum += x;
-  return { p50: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] ?? 0, mean: sorted.length ? sum / sorted.length : 0 };
+  return {
+    p50: at(0.5),
+    p99: at(0.99),
+    max: sorted[sorted.length - 1] ?? 0,
+    mean: sorted.length ? sum / sorted.length : 0,
+  };
 }
 
 function heapMiB(): number {
   const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('scheduler-parts: run with node --expose-gc (npm run bench:frontier does) so heap figures are measured after a full GC');
+  if (!gc)
+    throw new Error(
+      'scheduler-parts: run with node --expose-gc (npm run bench:frontier does) so heap figures are measured after a full GC',
+    );
   gc();
   gc();
   return process.memoryUsage().heapUsed / 2 ** 20;
@@ -99,7 +110,9 @@ export function runSchedulerWorkload(w: SchedulerWorkload): SchedulerFigures {
   const delayMs = 1000;
   const origins = Array.from({ length: w.hosts }, (_, i) => {
     const domain = Math.floor(i / w.namesPerDomain);
-    return w.namesPerDomain === 1 ? `https://site${i}.example` : `https://n${i % w.namesPerDomain}.site${domain}.example`;
+    return w.namesPerDomain === 1
+      ? `https://site${i}.example`
+      : `https://n${i % w.namesPerDomain}.site${domain}.example`;
   });
   const base = heapMiB();
   // Allocated host by host, so each host's jobs lie together in memory (the old scan's best case, and
@@ -110,9 +123,10 @@ export function runSchedulerWorkload(w: SchedulerWorkload): SchedulerFigures {
   }
   const withJobs = heapMiB();
   const s = w.impl === 'heap' ? new Scheduler<BenchJob>(delayMs, w.options) : new LegacyScheduler<BenchJob>(delayMs);
-  const complete = s instanceof Scheduler
-    ? (origin: string, end: number, signal: ServerSignal) => s.complete(origin, end, signal)
-    : (origin: string, end: number) => s.complete(origin, end);
+  const complete =
+    s instanceof Scheduler
+      ? (origin: string, end: number, signal: ServerSignal) => s.complete(origin, end, signal)
+      : (origin: string, end: number) => s.complete(origin, end);
   // Round robin over hosts, as a crawl discovers them; every host exists before the first dispatch.
   const c0 = process.cpuUsage();
   const t0 = performance.now();
@@ -157,28 +171,67 @@ export function runSchedulerWorkload(w: SchedulerWorkload): SchedulerFigures {
   const cycleCpuMs = (cycleCpu.user + cycleCpu.system) / 1000 / Math.max(1, dispatched);
   const groups = new Set(origins.map((o) => (s instanceof Scheduler ? s.groupOf(o) : o))).size;
   return {
-    label: w.label, impl: w.impl, hosts: w.hosts, groups, urlsPerHost: w.urlsPerHost, queued: w.hosts * w.urlsPerHost, addMs, addCpuMs,
-    jobsHeapMiB: withJobs - base, schedulerHeapMiB: withScheduler - withJobs,
-    dispatches: dispatched, cycleCpuMs, next: percentiles(nextTimes.subarray(0, dispatched)), complete: percentiles(completeTimes.subarray(0, completed)),
+    label: w.label,
+    impl: w.impl,
+    hosts: w.hosts,
+    groups,
+    urlsPerHost: w.urlsPerHost,
+    queued: w.hosts * w.urlsPerHost,
+    addMs,
+    addCpuMs,
+    jobsHeapMiB: withJobs - base,
+    schedulerHeapMiB: withScheduler - withJobs,
+    dispatches: dispatched,
+    cycleCpuMs,
+    next: percentiles(nextTimes.subarray(0, dispatched)),
+    complete: percentiles(completeTimes.subarray(0, completed)),
   };
 }
 
 /** The pure scheduler's workloads, by name: the figures the issue asks for, and the old algorithm for comparison. */
 export const SCHEDULER_WORKLOADS: Record<string, SchedulerWorkload> = {
   'heap-10k-hosts': {
-    label: 'heap scheduler, 10,000 hosts × 100 URLs, host grouping, no pacing (today\'s defaults)',
-    impl: 'heap', hosts: 10_000, urlsPerHost: 100, namesPerDomain: 1, options: {}, retryShare: 0, dispatches: 300_000, slots: 64,
+    label: "heap scheduler, 10,000 hosts × 100 URLs, host grouping, no pacing (today's defaults)",
+    impl: 'heap',
+    hosts: 10_000,
+    urlsPerHost: 100,
+    namesPerDomain: 1,
+    options: {},
+    retryShare: 0,
+    dispatches: 300_000,
+    slots: 64,
   },
   'heap-10k-domains-paced': {
     label: 'heap scheduler, 10,000 hosts in 2,500 domains × 100 URLs, domain grouping, pacing 5, 10 % retries',
-    impl: 'heap', hosts: 10_000, urlsPerHost: 100, namesPerDomain: 4, options: { grouping: 'domain', pacing: { factor: 5 } }, retryShare: 0.1, dispatches: 300_000, slots: 64,
+    impl: 'heap',
+    hosts: 10_000,
+    urlsPerHost: 100,
+    namesPerDomain: 4,
+    options: { grouping: 'domain', pacing: { factor: 5 } },
+    retryShare: 0.1,
+    dispatches: 300_000,
+    slots: 64,
   },
   'heap-100-hosts': {
     label: 'heap scheduler, 100 hosts × 10,000 URLs, host grouping, no pacing',
-    impl: 'heap', hosts: 100, urlsPerHost: 10_000, namesPerDomain: 1, options: {}, retryShare: 0, dispatches: 100_000, slots: 64,
+    impl: 'heap',
+    hosts: 100,
+    urlsPerHost: 10_000,
+    namesPerDomain: 1,
+    options: {},
+    retryShare: 0,
+    dispatches: 100_000,
+    slots: 64,
   },
   'legacy-100-hosts': {
     label: 'the scanning scheduler it replaced, 100 hosts × 10,000 URLs',
-    impl: 'legacy', hosts: 100, urlsPerHost: 10_000, namesPerDomain: 1, options: {}, retryShare: 0, dispatches: 300, slots: 64,
+    impl: 'legacy',
+    hosts: 100,
+    urlsPerHost: 10_000,
+    namesPerDomain: 1,
+    options: {},
+    retryShare: 0,
+    dispatches: 300,
+    slots: 64,
   },
 };

@@ -16,7 +16,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import robotsParserExport from 'robots-parser';
-import { compileRobots, robotsRules, ROBOTS_COST, ROBOTS_MAX_BYTES, type CompiledRobots } from '../../crawler/politeness/robots.ts';
+import {
+  compileRobots,
+  robotsRules,
+  ROBOTS_COST,
+  ROBOTS_MAX_BYTES,
+  type CompiledRobots,
+} from '../../crawler/politeness/robots.ts';
 import { COSTLY_ROBOTS, longPaths } from '../../test-support/costly-robots.ts';
 import { machineInfo, writeSection } from '../crawl/benchmarks-doc.ts';
 
@@ -30,7 +36,10 @@ const WARM_RUNS = 7;
 const CHECK_ROUNDS = 20;
 const WORST_REPEATS = 200;
 
-const robotsParser = robotsParserExport as unknown as (url: string, body: string) => { isAllowed(url: string, ua: string): boolean | undefined };
+const robotsParser = robotsParserExport as unknown as (
+  url: string,
+  body: string,
+) => { isAllowed(url: string, ua: string): boolean | undefined };
 
 /** Paths of 2,000 characters of several shapes: 60 in all. */
 const PATHS = [...longPaths('/a/', 20), ...longPaths('/p/', 20), ...longPaths('/', 10), ...longPaths('/', 10, 'b')];
@@ -81,8 +90,11 @@ interface Row {
 
 function measure(name: string, why: string, text: string, before: boolean): Row {
   const body = Buffer.from(text);
-  if (body.length > ROBOTS_MAX_BYTES) throw new Error(`robots-bench: ${name} is ${body.length} bytes, over the ${ROBOTS_MAX_BYTES} a crawler reads`);
-  const cold = JSON.parse(execFileSync(process.execPath, [...process.execArgv, SELF, '--child', name], { encoding: 'utf8' })) as Row['cold'];
+  if (body.length > ROBOTS_MAX_BYTES)
+    throw new Error(`robots-bench: ${name} is ${body.length} bytes, over the ${ROBOTS_MAX_BYTES} a crawler reads`);
+  const cold = JSON.parse(
+    execFileSync(process.execPath, [...process.execArgv, SELF, '--child', name], { encoding: 'utf8' }),
+  ) as Row['cold'];
   const compile: number[] = [];
   const adopt: number[] = [];
   let json = '';
@@ -126,10 +138,22 @@ function measure(name: string, why: string, text: string, before: boolean): Row 
   const t = sorted(times);
   const c = sorted(cpus);
   return {
-    name, why, bytes: body.length, rules: rules.ruleCount, formBytes: json.length, cold,
-    warmCompileMs: sorted(compile)[compile.length >> 1], warmAdoptMs: sorted(adopt)[adopt.length >> 1],
-    verdicts: [...kinds].map(([k, n]) => `${n} ${k}`).join(', '), stepsMax: Math.ceil(stepsMax),
-    checkP50Us: t[t.length >> 1], checkMaxUs: t[t.length - 1], cpuP50Us: c[c.length >> 1], cpuMaxUs: c[c.length - 1], worstUs, beforeMs,
+    name,
+    why,
+    bytes: body.length,
+    rules: rules.ruleCount,
+    formBytes: json.length,
+    cold,
+    warmCompileMs: sorted(compile)[compile.length >> 1],
+    warmAdoptMs: sorted(adopt)[adopt.length >> 1],
+    verdicts: [...kinds].map(([k, n]) => `${n} ${k}`).join(', '),
+    stepsMax: Math.ceil(stepsMax),
+    checkP50Us: t[t.length >> 1],
+    checkMaxUs: t[t.length - 1],
+    cpuP50Us: c[c.length >> 1],
+    cpuMaxUs: c[c.length - 1],
+    worstUs,
+    beforeMs,
   };
 }
 
@@ -139,10 +163,12 @@ const loadAtStart = os.loadavg()[0];
 for (const [name, { why, body }] of Object.entries(COSTLY_ROBOTS)) {
   const r = measure(name, why, body(), before);
   rows.push(r);
-  console.log(`${name.padEnd(12)} ${String(r.bytes).padStart(7)} B ${String(r.rules).padStart(6)} rules | worker compile cold ${fmt(r.cold.compileMs)} warm ${fmt(r.warmCompileMs)} ms | ` +
-    `primary adopt cold ${fmt(r.cold.adoptMs)} warm ${fmt(r.warmAdoptMs)} ms (${r.formBytes} B) | check CPU p50 ${fmt(r.cpuP50Us)} max ${fmt(r.cpuMaxUs)} µs, costliest ${fmt(r.worstUs)} µs, ` +
-    `wall p50 ${fmt(r.checkP50Us)} max ${fmt(r.checkMaxUs)} µs, ≤ ${r.stepsMax} steps (${r.verdicts})` +
-    (r.beforeMs === null ? '' : ` | robots-parser ${fmt(r.beforeMs)} ms`));
+  console.log(
+    `${name.padEnd(12)} ${String(r.bytes).padStart(7)} B ${String(r.rules).padStart(6)} rules | worker compile cold ${fmt(r.cold.compileMs)} warm ${fmt(r.warmCompileMs)} ms | ` +
+      `primary adopt cold ${fmt(r.cold.adoptMs)} warm ${fmt(r.warmAdoptMs)} ms (${r.formBytes} B) | check CPU p50 ${fmt(r.cpuP50Us)} max ${fmt(r.cpuMaxUs)} µs, costliest ${fmt(r.worstUs)} µs, ` +
+      `wall p50 ${fmt(r.checkP50Us)} max ${fmt(r.checkMaxUs)} µs, ≤ ${r.stepsMax} steps (${r.verdicts})` +
+      (r.beforeMs === null ? '' : ` | robots-parser ${fmt(r.beforeMs)} ms`),
+  );
 }
 
 const m = machineInfo();
@@ -152,7 +178,7 @@ const doc = [
   '## robots.txt (`npm run bench:robots`)',
   '',
   `Measured ${when} UTC on ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node}, ${m.platform}; load average ${load} ` +
-    '(a machine shared with other test runs: CPU times are this process\'s own; wall-clock times include being descheduled, which is most of their maxima; steps are exact).',
+    "(a machine shared with other test runs: CPU times are this process's own; wall-clock times include being descheduled, which is most of their maxima; steps are exact).",
   '',
   `The worker reads and compiles each file (CPU ms: cold = the first file a fresh process reads; warm = median of ${WARM_RUNS}); the primary adopts the compiled form it is sent ` +
     `(JSON.parse and robotsRules, CPU ms, cold and warm; the form's size in bytes), then checks ${PATHS.length} paths of 2,000 characters, ${CHECK_ROUNDS} rounds after one warm-up round ` +
@@ -161,10 +187,13 @@ const doc = [
   '',
   '| File | Bytes | Rules (distinct) | Worker: read + compile, cold / warm ms | Primary: adopt, cold / warm ms (form bytes) | Check, CPU p50 / max µs | Costliest check, CPU µs | Check, wall p50 / max µs | Steps per check, max | Verdicts | robots-parser, one check |',
   '|---|---|---|---|---|---|---|---|---|---|---|',
-  ...rows.map((r) => `| ${r.name}: ${r.why} | ${r.bytes.toLocaleString('en-US')} | ${r.rules.toLocaleString('en-US')} | ${fmt(r.cold.compileMs)} / ${fmt(r.warmCompileMs)} | ` +
-    `${fmt(r.cold.adoptMs)} / ${fmt(r.warmAdoptMs)} (${r.formBytes.toLocaleString('en-US')}) | ${fmt(r.cpuP50Us)} / ${fmt(r.cpuMaxUs)} | ${fmt(r.worstUs)} | ${fmt(r.checkP50Us)} / ${fmt(r.checkMaxUs)} | ` +
-    `${r.stepsMax.toLocaleString('en-US')} | ${r.verdicts} | ` +
-    `${r.beforeMs === null ? '–' : `${fmt(r.beforeMs)} ms`} |`),
+  ...rows.map(
+    (r) =>
+      `| ${r.name}: ${r.why} | ${r.bytes.toLocaleString('en-US')} | ${r.rules.toLocaleString('en-US')} | ${fmt(r.cold.compileMs)} / ${fmt(r.warmCompileMs)} | ` +
+      `${fmt(r.cold.adoptMs)} / ${fmt(r.warmAdoptMs)} (${r.formBytes.toLocaleString('en-US')}) | ${fmt(r.cpuP50Us)} / ${fmt(r.cpuMaxUs)} | ${fmt(r.worstUs)} | ${fmt(r.checkP50Us)} / ${fmt(r.checkMaxUs)} | ` +
+      `${r.stepsMax.toLocaleString('en-US')} | ${r.verdicts} | ` +
+      `${r.beforeMs === null ? '–' : `${fmt(r.beforeMs)} ms`} |`,
+  ),
 ].join('\n');
 if (!process.argv.includes('--no-doc')) {
   writeSection(DOC, MARKERS, doc);

@@ -51,7 +51,10 @@ export const QUERY_SETS: Record<string, Judged[]> = {
     { query: 'classes inheritance', meant: ['tutorial/classes.html'] },
     { query: 'zip function', meant: ['library/functions.html'] },
     { query: 'random choice', meant: ['library/random.html'] },
-    { query: 'context manager with statement', meant: ['reference/compound_stmts.html', 'library/contextlib.html', 'reference/datamodel.html'] },
+    {
+      query: 'context manager with statement',
+      meant: ['reference/compound_stmts.html', 'library/contextlib.html', 'reference/datamodel.html'],
+    },
     { query: 'undo last commit', meant: ['git-reset.html', 'git-revert.html'] },
     { query: 'cherry pick', meant: ['git-cherry-pick.html'] },
     { query: 'show commit history', meant: ['git-log.html'] },

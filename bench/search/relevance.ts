@@ -19,21 +19,43 @@ const PYTHON_DOCS = '/usr/share/doc/python3.11/html';
 const GIT_DOCS = '/usr/share/doc/git-doc';
 
 /** One ranking configuration measured. */
-interface Config { name: string; ranking: RankingOptions }
+interface Config {
+  name: string;
+  ranking: RankingOptions;
+}
 
 const CONFIGS: Config[] = [
-  { name: 'before: no link signals (inlinks as the crawler counted links seen)', ranking: { anchors: false, linkInlinks: false, linkDensity: false } },
-  { name: '+ inlinks as distinct pages linking from their content', ranking: { anchors: false, linkInlinks: true, linkDensity: false } },
-  { name: '+ link density (pages mostly links ranked lower)', ranking: { anchors: false, linkInlinks: false, linkDensity: true } },
+  {
+    name: 'before: no link signals (inlinks as the crawler counted links seen)',
+    ranking: { anchors: false, linkInlinks: false, linkDensity: false },
+  },
+  {
+    name: '+ inlinks as distinct pages linking from their content',
+    ranking: { anchors: false, linkInlinks: true, linkDensity: false },
+  },
+  {
+    name: '+ link density (pages mostly links ranked lower)',
+    ranking: { anchors: false, linkInlinks: false, linkDensity: true },
+  },
   { name: '+ anchor text', ranking: { anchors: true, linkInlinks: false, linkDensity: false } },
   { name: 'after: all three', ranking: { anchors: true, linkInlinks: true, linkDensity: true } },
 ];
 
 /** Scores of one configuration on one query set. */
-export interface SetScore { set: string; queries: number; mrr: number; top3: number; misses: string[] }
+export interface SetScore {
+  set: string;
+  queries: number;
+  mrr: number;
+  top3: number;
+  misses: string[];
+}
 
 /** What the relevance run found. */
-export interface RelevanceReport { pages: number; crawlS: number; scores: Array<{ config: string; sets: SetScore[] }> }
+export interface RelevanceReport {
+  pages: number;
+  crawlS: number;
+  scores: Array<{ config: string; sets: SetScore[] }>;
+}
 
 /** Every .html file under `dir` (not in folders starting with '_'), as site paths → contents. */
 function htmlFiles(dir: string, base = dir, out: Record<string, string> = {}): Record<string, string> {
@@ -66,11 +88,15 @@ function score(service: SearchService, set: string, queries: readonly Judged[]):
 /** Crawls the documentation and scores every configuration; undefined (with the reason printed) when the docs are not installed. */
 export async function runRelevance(): Promise<RelevanceReport | undefined> {
   if (!existsSync(PYTHON_DOCS) || !existsSync(GIT_DOCS)) {
-    console.log(`relevance: skipped, the documentation is not installed (apt-get install python3-doc git-doc puts it in ${PYTHON_DOCS} and ${GIT_DOCS})`);
+    console.log(
+      `relevance: skipped, the documentation is not installed (apt-get install python3-doc git-doc puts it in ${PYTHON_DOCS} and ${GIT_DOCS})`,
+    );
     return undefined;
   }
   const python: SiteSpec = { pages: htmlFiles(PYTHON_DOCS) };
-  const git: SiteSpec = { pages: Object.fromEntries(Object.entries(htmlFiles(GIT_DOCS)).filter(([p]) => !p.includes('/', 1))) };
+  const git: SiteSpec = {
+    pages: Object.fromEntries(Object.entries(htmlFiles(GIT_DOCS)).filter(([p]) => !p.includes('/', 1))),
+  };
   const web = await startTestWeb([python, git]);
   const crawler = startCrawler({ CRAWL_DELAY_MS: '0', CRAWL_WORKERS: '2' });
   try {
@@ -91,7 +117,9 @@ export async function runRelevance(): Promise<RelevanceReport | undefined> {
       }
       const sets = Object.entries(QUERY_SETS).map(([name, queries]) => score(service, name, queries));
       service.close();
-      console.log(`  ${c.name}: ${sets.map((s) => `${s.set} MRR ${s.mrr.toFixed(3)}, top-3 ${(s.top3 * 100).toFixed(0)} %`).join('; ')}`);
+      console.log(
+        `  ${c.name}: ${sets.map((s) => `${s.set} MRR ${s.mrr.toFixed(3)}, top-3 ${(s.top3 * 100).toFixed(0)} %`).join('; ')}`,
+      );
       scores.push({ config: c.name, sets });
     }
     return { pages, crawlS, scores };
@@ -107,7 +135,10 @@ export function relevanceMarkdown(r: RelevanceReport): string {
   const rows = [
     `| ranking | ${sets.map((s) => `${s}: MRR | ${s}: top-3`).join(' | ')} |`,
     `|---|${sets.map(() => '---:|---:').join('|')}|`,
-    ...r.scores.map((c) => `| ${c.config} | ${c.sets.map((s) => `${s.mrr.toFixed(3)} | ${(s.top3 * 100).toFixed(0)} %`).join(' | ')} |`),
+    ...r.scores.map(
+      (c) =>
+        `| ${c.config} | ${c.sets.map((s) => `${s.mrr.toFixed(3)} | ${(s.top3 * 100).toFixed(0)} %`).join(' | ')} |`,
+    ),
   ];
   const after = r.scores[r.scores.length - 1];
   const misses = after.sets.map((s) => `${s.set}: ${s.misses.length === 0 ? 'none' : s.misses.join('; ')}`).join('. ');

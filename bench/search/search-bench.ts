@@ -33,10 +33,23 @@ const MARKERS = { start: '<!-- search:start -->', end: '<!-- search:end -->' } a
 
 // ---------- measured children ----------
 
-interface Latency { p50: number; p99: number; mean: number }
+interface Latency {
+  p50: number;
+  p99: number;
+  mean: number;
+}
 interface ChildReport {
-  openMs: number; readyMs: number; maxLoopBlockMs: number; rssMB: number; heapMB: number; rssAfterMB: number;
-  search: Latency[]; suggest: Latency[]; medianTotal: number; restored: boolean; snapshotMB: number;
+  openMs: number;
+  readyMs: number;
+  maxLoopBlockMs: number;
+  rssMB: number;
+  heapMB: number;
+  rssAfterMB: number;
+  search: Latency[];
+  suggest: Latency[];
+  medianTotal: number;
+  restored: boolean;
+  snapshotMB: number;
 }
 
 function latency(samples: number[]): Latency {
@@ -68,10 +81,28 @@ async function child(mode: string, dir: string, work: Workload): Promise<ChildRe
   if (mode === 'plain') {
     const stmt = db.prepare(`SELECT p.url, p.title, snippet(pages_fts, 3, '[', ']', '…', 28) AS s
       FROM pages_fts JOIN pages p ON p.id = pages_fts.rowid WHERE pages_fts MATCH ? ORDER BY bm25(pages_fts) LIMIT 10`);
-    const run = (q: string) => stmt.all(q.split(/\s+/).map((w) => `"${w}"`).join(' AND '));
+    const run = (q: string) =>
+      stmt.all(
+        q
+          .split(/\s+/)
+          .map((w) => `"${w}"`)
+          .join(' AND '),
+      );
     const rss = MB(process.memoryUsage().rss);
     const search = [latency(timeEach(work.searches, run)), latency(timeEach(work.searches, run))];
-    return { openMs, readyMs: 0, maxLoopBlockMs: 0, rssMB: rss, heapMB: MB(process.memoryUsage().heapUsed), rssAfterMB: MB(process.memoryUsage().rss), search, suggest: [], medianTotal: 0, restored: false, snapshotMB: 0 };
+    return {
+      openMs,
+      readyMs: 0,
+      maxLoopBlockMs: 0,
+      rssMB: rss,
+      heapMB: MB(process.memoryUsage().heapUsed),
+      rssAfterMB: MB(process.memoryUsage().rss),
+      search,
+      suggest: [],
+      medianTotal: 0,
+      restored: false,
+      snapshotMB: 0,
+    };
   }
   const file = path.join(dir, TITLE_SNAPSHOT_FILE);
   if (mode === 'build') rmSync(file, { force: true });
@@ -85,7 +116,14 @@ async function child(mode: string, dir: string, work: Workload): Promise<ChildRe
   loop.disable();
   const rssMB = MB(process.memoryUsage().rss);
   const heapMB = MB(process.memoryUsage().heapUsed);
-  const base = { openMs, readyMs, maxLoopBlockMs: loop.max / 1e6, rssMB, heapMB, restored: service.restoredFromSnapshot };
+  const base = {
+    openMs,
+    readyMs,
+    maxLoopBlockMs: loop.max / 1e6,
+    rssMB,
+    heapMB,
+    restored: service.restoredFromSnapshot,
+  };
   if (mode === 'build') {
     await service.writeSnapshot();
     service.close();
@@ -98,17 +136,26 @@ async function child(mode: string, dir: string, work: Workload): Promise<ChildRe
   const suggest = [latency(timeEach(work.suggests, doSuggest)), latency(timeEach(work.suggests, doSuggest))];
   service.close();
   return {
-    ...base, rssAfterMB: MB(process.memoryUsage().rss), search, suggest,
-    medianTotal: [...totals].sort((a, b) => a - b)[totals.length >> 1], snapshotMB: 0,
+    ...base,
+    rssAfterMB: MB(process.memoryUsage().rss),
+    search,
+    suggest,
+    medianTotal: [...totals].sort((a, b) => a - b)[totals.length >> 1],
+    snapshotMB: 0,
   };
 }
 
 function runChild(mode: string, dir: string, work: Workload): Promise<ChildReport> {
   return new Promise((resolve, reject) => {
-    const proc = fork(SELF, ['--child', mode, dir], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    const proc = fork(SELF, ['--child', mode, dir], {
+      execArgv: process.execArgv,
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    });
     proc.once('message', (m) => resolve(m as ChildReport));
     proc.once('error', reject);
-    proc.once('exit', (code) => { if (code !== 0) reject(new Error(`search-bench: child ${mode} exited with ${code}`)); });
+    proc.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`search-bench: child ${mode} exited with ${code}`));
+    });
     proc.send(work);
   });
 }
@@ -118,7 +165,14 @@ function runChild(mode: string, dir: string, work: Workload): Promise<ChildRepor
 const f1 = (n: number) => n.toFixed(n < 10 ? 2 : 1);
 const lat = (l: Latency[]) => l.map((x) => `${f1(x.p50)} / ${f1(x.p99)}`).join(' · ');
 
-interface SizeResult { n: number; indexS: number; dbMB: number; build: ChildReport; service: ChildReport; plain: ChildReport }
+interface SizeResult {
+  n: number;
+  indexS: number;
+  dbMB: number;
+  build: ChildReport;
+  service: ChildReport;
+  plain: ChildReport;
+}
 
 function table(results: SizeResult[]): string {
   const rows = [
@@ -128,7 +182,9 @@ function table(results: SizeResult[]): string {
   for (const r of results) {
     const b = r.build;
     const s = r.service;
-    rows.push(`| ${r.n.toLocaleString('en')} | ${r.indexS.toFixed(1)} | ${r.dbMB} | ${b.snapshotMB.toFixed(0)} | ${b.readyMs.toFixed(0)} · ${s.readyMs.toFixed(0)}${s.restored ? '' : ' (not restored!)'} | ${b.maxLoopBlockMs.toFixed(0)} · ${s.maxLoopBlockMs.toFixed(0)} | ${b.rssMB} (${b.heapMB}) · ${s.rssMB} (${s.heapMB}) | ${lat(s.search)} | ${lat(s.suggest)} | ${lat(r.plain.search)} | ${r.plain.rssMB} | ${s.medianTotal} |`);
+    rows.push(
+      `| ${r.n.toLocaleString('en')} | ${r.indexS.toFixed(1)} | ${r.dbMB} | ${b.snapshotMB.toFixed(0)} | ${b.readyMs.toFixed(0)} · ${s.readyMs.toFixed(0)}${s.restored ? '' : ' (not restored!)'} | ${b.maxLoopBlockMs.toFixed(0)} · ${s.maxLoopBlockMs.toFixed(0)} | ${b.rssMB} (${b.heapMB}) · ${s.rssMB} (${s.heapMB}) | ${lat(s.search)} | ${lat(s.suggest)} | ${lat(r.plain.search)} | ${r.plain.rssMB} | ${s.medianTotal} |`,
+    );
   }
   return rows.join('\n');
 }
@@ -140,9 +196,16 @@ docs/benchmarks.md)  --no-relevance (skip the relevance part)  --relevance-only 
 
 /** The command line, checked: a bad flag throws `search-bench: <what was wrong>` and USAGE. */
 function flags(): {
-  child?: [mode: string, dir: string]; sizes: number[]; keep: boolean; reuse: boolean; doc: boolean; relevance: boolean; relevanceOnly: boolean;
+  child?: [mode: string, dir: string];
+  sizes: number[];
+  keep: boolean;
+  reuse: boolean;
+  doc: boolean;
+  relevance: boolean;
+  relevanceOnly: boolean;
 } {
   const bad = (why: string): Error => new Error(`search-bench: ${why}\n${USAGE}`);
+  // biome-ignore lint/suspicious/noImplicitAnyLet: set in the try below; its type is the one inferred there
   let parsed;
   try {
     parsed = parseArgs({
@@ -166,13 +229,19 @@ function flags(): {
   if (values.child && positionals.length !== 2) throw bad('--child takes a mode and a directory');
   if (!values.child && positionals.length > 0) throw bad(`unexpected argument ${JSON.stringify(positionals[0])}`);
   const sizes = values.sizes.split(',').map(Number);
-  if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1)) throw bad(`--sizes takes page counts separated by commas, not ${JSON.stringify(values.sizes)}`);
+  if (sizes.some((n) => !Number.isSafeInteger(n) || n < 1))
+    throw bad(`--sizes takes page counts separated by commas, not ${JSON.stringify(values.sizes)}`);
   if (values.million) sizes.push(1_000_000);
-  if (values['no-relevance'] && values['relevance-only']) throw bad('--no-relevance and --relevance-only exclude each other');
+  if (values['no-relevance'] && values['relevance-only'])
+    throw bad('--no-relevance and --relevance-only exclude each other');
   return {
     child: values.child ? [positionals[0], positionals[1]] : undefined,
-    sizes, keep: values.keep, reuse: values.reuse, doc: !values['no-doc'],
-    relevance: !values['no-relevance'], relevanceOnly: values['relevance-only'],
+    sizes,
+    keep: values.keep,
+    reuse: values.reuse,
+    doc: !values['no-doc'],
+    relevance: !values['no-relevance'],
+    relevanceOnly: values['relevance-only'],
   };
 }
 
@@ -183,7 +252,10 @@ async function main(): Promise<void> {
     process.once('message', (work) => {
       child(mode, dir, work as Workload)
         .then((report) => process.send?.(report, () => process.exit(0)))
-        .catch((err) => { console.error(err); process.exit(1); });
+        .catch((err) => {
+          console.error(err);
+          process.exit(1);
+        });
     });
     return;
   }
@@ -195,7 +267,9 @@ async function main(): Promise<void> {
     return;
   }
   const loadAtStart = os.loadavg()[0];
-  console.log(`search-bench: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node}; sizes ${sizes.join(', ')}`);
+  console.log(
+    `search-bench: ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node}; sizes ${sizes.join(', ')}`,
+  );
   const results: SizeResult[] = [];
   for (const n of sizes) {
     const dir = path.join(os.tmpdir(), `lantern-search-bench-${n}`);
@@ -222,20 +296,26 @@ async function main(): Promise<void> {
     console.log(`  indexed in ${indexS.toFixed(1)} s (${(n / indexS).toFixed(0)} pages/s); database ${dbMB} MB`);
     const work = workload(n);
     const build = await runChild('build', dir, work);
-    console.log(`  built in ${build.readyMs.toFixed(0)} ms (event loop blocked at most ${build.maxLoopBlockMs.toFixed(0)} ms); RSS ${build.rssMB} MB, heap ${build.heapMB} MB; snapshot ${build.snapshotMB.toFixed(1)} MB`);
+    console.log(
+      `  built in ${build.readyMs.toFixed(0)} ms (event loop blocked at most ${build.maxLoopBlockMs.toFixed(0)} ms); RSS ${build.rssMB} MB, heap ${build.heapMB} MB; snapshot ${build.snapshotMB.toFixed(1)} MB`,
+    );
     const service = await runChild('restore', dir, work);
     const plain = await runChild('plain', dir, work);
     const r: SizeResult = { n, indexS, dbMB, build, service, plain };
     results.push(r);
-    console.log(`  ready from the snapshot in ${service.readyMs.toFixed(0)} ms${service.restored ? '' : ' (NOT restored)'} (event loop blocked at most ${service.maxLoopBlockMs.toFixed(0)} ms); RSS ${service.rssMB} MB, heap ${service.heapMB} MB`);
-    console.log(`  search p50/p99 ms: ${lat(service.search)}; suggest: ${lat(service.suggest)}; plain FTS5: ${lat(plain.search)} (RSS ${plain.rssMB} MB)`);
+    console.log(
+      `  ready from the snapshot in ${service.readyMs.toFixed(0)} ms${service.restored ? '' : ' (NOT restored)'} (event loop blocked at most ${service.maxLoopBlockMs.toFixed(0)} ms); RSS ${service.rssMB} MB, heap ${service.heapMB} MB`,
+    );
+    console.log(
+      `  search p50/p99 ms: ${lat(service.search)}; suggest: ${lat(service.suggest)}; plain FTS5: ${lat(plain.search)} (RSS ${plain.rssMB} MB)`,
+    );
     if (!args.keep) rmSync(dir, { recursive: true, force: true });
   }
   const last = results[results.length - 1];
   let million = '';
   if (last !== undefined && last.n < 1_000_000) {
     const estimate = (last.indexS * (1_000_000 / last.n)) / 60;
-    million = `1M pages (\`--million\`, not run) would take about ${estimate.toFixed(0)} min to index at this run's rate, and ~${(last.dbMB * 1_000_000 / last.n / 1024).toFixed(1)} GB of disk.`;
+    million = `1M pages (\`--million\`, not run) would take about ${estimate.toFixed(0)} min to index at this run's rate, and ~${((last.dbMB * 1_000_000) / last.n / 1024).toFixed(1)} GB of disk.`;
     console.log(`\n${million}`);
   }
   console.log(`\n${table(results)}`);
@@ -243,16 +323,25 @@ async function main(): Promise<void> {
     const old = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '';
     const i = old.indexOf(MARKERS.start);
     const j = old.indexOf(MARKERS.end);
-    const previous = i !== -1 && j > i ? old.slice(i + MARKERS.start.length, j).split('\n### ').slice(1, 5).map((s) => `### ${s.trim()}`) : [];
+    const previous =
+      i !== -1 && j > i
+        ? old
+            .slice(i + MARKERS.start.length, j)
+            .split('\n### ')
+            .slice(1, 5)
+            .map((s) => `### ${s.trim()}`)
+        : [];
     const run = [
       `### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node}`,
       '',
-      `1-minute load average ${loadAtStart.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end (the machine is shared; above ${m.cores} the figures are inflated).`
-        + (args.reuse ? ' Databases of an earlier run (`--reuse`): "index s" is from that run.' : ''),
+      `1-minute load average ${loadAtStart.toFixed(1)} at the start and ${os.loadavg()[0].toFixed(1)} at the end (the machine is shared; above ${m.cores} the figures are inflated).` +
+        (args.reuse ? ' Databases of an earlier run (`--reuse`): "index s" is from that run.' : ''),
       '',
       table(results),
       ...(million === '' ? [] : ['', million]),
-      ...(relevance === undefined ? [] : ['', '#### Relevance (Python and Git documentation)', '', relevanceMarkdown(relevance)]),
+      ...(relevance === undefined
+        ? []
+        : ['', '#### Relevance (Python and Git documentation)', '', relevanceMarkdown(relevance)]),
     ].join('\n');
     writeSection(DOC, MARKERS, [HEADER, run, ...previous].join('\n\n'));
     console.log(`search-bench: wrote ${path.relative(process.cwd(), DOC)}`);
@@ -264,9 +353,19 @@ function writeRelevance(relevance: RelevanceReport, m: ReturnType<typeof machine
   const old = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '';
   const i = old.indexOf(MARKERS.start);
   const j = old.indexOf(MARKERS.end);
-  const previous = i !== -1 && j > i ? old.slice(i + MARKERS.start.length, j).split('\n### ').slice(1, 5).map((s) => `### ${s.trim()}`) : [];
-  const run = [`### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node} (relevance only)`,
-    '', relevanceMarkdown(relevance)].join('\n');
+  const previous =
+    i !== -1 && j > i
+      ? old
+          .slice(i + MARKERS.start.length, j)
+          .split('\n### ')
+          .slice(1, 5)
+          .map((s) => `### ${s.trim()}`)
+      : [];
+  const run = [
+    `### ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC — ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node} (relevance only)`,
+    '',
+    relevanceMarkdown(relevance),
+  ].join('\n');
   writeSection(DOC, MARKERS, [HEADER, run, ...previous].join('\n\n'));
 }
 

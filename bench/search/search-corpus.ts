@@ -12,7 +12,10 @@ const BATCH = 1000;
 const QUERIES = 200;
 
 /** The queries one bench run times: searches of 1-3 words and suggest prefixes. */
-export interface Workload { searches: string[]; suggests: string[] }
+export interface Workload {
+  searches: string[];
+  suggests: string[];
+}
 
 /** 60k distinct pronounceable words, shortest first (frequent words are short, as in real text). */
 function vocabulary(): string[] {
@@ -23,7 +26,11 @@ function vocabulary(): string[] {
   while (words.size < VOCAB_SIZE) {
     const syllables = 1 + Math.floor(r() * r() * 4) + (words.size > 2000 ? 1 : 0);
     let w = '';
-    for (let s = 0; s < syllables; s++) w += c[Math.floor(r() * c.length)] + v[Math.floor(r() * v.length)] + (r() < 0.3 ? c[Math.floor(r() * c.length)] : '');
+    for (let s = 0; s < syllables; s++)
+      w +=
+        c[Math.floor(r() * c.length)] +
+        v[Math.floor(r() * v.length)] +
+        (r() < 0.3 ? c[Math.floor(r() * c.length)] : '');
     words.add(w);
   }
   return [...words].sort((a, b) => a.length - b.length);
@@ -53,7 +60,14 @@ const RANK = zipf(VOCAB_SIZE);
 const content = (r: () => number): string => VOCAB[Math.min(VOCAB_SIZE - 1, 200 + RANK(r()))];
 const any = (r: () => number): string => VOCAB[RANK(r())];
 
-export interface GenPage { url: string; host: string; title: string; headings: string[]; description: string; body: string }
+export interface GenPage {
+  url: string;
+  host: string;
+  title: string;
+  headings: string[];
+  description: string;
+  body: string;
+}
 
 /** Page i: title 8 words, 3 headings of 4, description 20, body 600 in sentences, ~0.5 % identifiers. */
 export function page(i: number): GenPage {
@@ -122,8 +136,12 @@ export function addLinks(dir: string, n: number): number {
 export function buildCorpus(dir: string, n: number): number {
   const db = openDatabase(dir);
   const pages = pageQueries(db);
-  db.prepare("INSERT INTO seeds (id, url, origin, depth, scope, created_at, updated_at) VALUES (1, 'http://bench.test/', 'http://bench.test', 2, 'any', 0, 0)").run();
-  const frontier = db.prepare("INSERT INTO frontier (url, origin, seed_id, depth, state, inlinks, discovered_at) VALUES (?, ?, 1, 1, 'done', ?, 0)");
+  db.prepare(
+    "INSERT INTO seeds (id, url, origin, depth, scope, created_at, updated_at) VALUES (1, 'http://bench.test/', 'http://bench.test', 2, 'any', 0, 0)",
+  ).run();
+  const frontier = db.prepare(
+    "INSERT INTO frontier (url, origin, seed_id, depth, state, inlinks, discovered_at) VALUES (?, ?, 1, 1, 'done', ?, 0)",
+  );
   const started = performance.now();
   let indexMs = 0;
   for (let from = 0; from < n; from += BATCH) {
@@ -132,18 +150,38 @@ export function buildCorpus(dir: string, n: number): number {
     db.transaction(() => {
       for (const [k, p] of batch.entries()) {
         pages.upsertPage({
-          url: p.url, finalUrl: p.url, origin: `http://${p.host}`, host: p.host, seedId: 1, status: 200,
-          contentType: 'text/html', title: p.title, description: p.description, headings: p.headings, body: p.body,
-          lang: 'en', canonical: null, fetchedAt: Date.UTC(2024, 0, 1) + from + k, etag: null, lastModified: null,
-          contentHash: null, noindex: false, nofollow: false, noarchive: false, nosnippet: false, indexed: true,
+          url: p.url,
+          finalUrl: p.url,
+          origin: `http://${p.host}`,
+          host: p.host,
+          seedId: 1,
+          status: 200,
+          contentType: 'text/html',
+          title: p.title,
+          description: p.description,
+          headings: p.headings,
+          body: p.body,
+          lang: 'en',
+          canonical: null,
+          fetchedAt: Date.UTC(2024, 0, 1) + from + k,
+          etag: null,
+          lastModified: null,
+          contentHash: null,
+          noindex: false,
+          nofollow: false,
+          noarchive: false,
+          nosnippet: false,
+          indexed: true,
         });
       }
     })();
     indexMs += performance.now() - t;
     db.transaction(() => {
-      for (const [k, p] of batch.entries()) frontier.run(p.url, `http://${p.host}`, Math.floor(1 / (seededRandom(from + k)() + 0.001)));
+      for (const [k, p] of batch.entries())
+        frontier.run(p.url, `http://${p.host}`, Math.floor(1 / (seededRandom(from + k)() + 0.001)));
     })();
-    if ((from / BATCH) % 20 === 19) process.stdout.write(`  ${from + batch.length} pages, ${((performance.now() - started) / 1000).toFixed(0)} s\r`);
+    if ((from / BATCH) % 20 === 19)
+      process.stdout.write(`  ${from + batch.length} pages, ${((performance.now() - started) / 1000).toFixed(0)} s\r`);
   }
   db.pragma('wal_checkpoint(TRUNCATE)');
   db.close();
@@ -158,7 +196,10 @@ export function workload(n: number): Workload {
   const suggests: string[] = [];
   while (searches.length < QUERIES) {
     const p = page(Math.floor(r() * n));
-    const source = (r() < 0.5 ? p.title : p.body).toLowerCase().replace(/[^a-z_\s-]/g, '').split(/\s+/);
+    const source = (r() < 0.5 ? p.title : p.body)
+      .toLowerCase()
+      .replace(/[^a-z_\s-]/g, '')
+      .split(/\s+/);
     const candidates = source.filter((w) => w !== '' && !common.has(w));
     if (candidates.length === 0) continue;
     const k = 1 + Math.floor(r() * 3);

@@ -22,8 +22,20 @@ const WWW = 'https://www.site.example';
 
 function result(jobId: number, part: Partial<FetchResult>): FetchResult {
   return {
-    jobId, startedAt: 0, endedAt: 0, status: 200, contentType: 'text/html', etag: null, lastModified: null, retryAfterMs: null,
-    location: null, locationRefusal: null, robotsBody: null, page: null, error: null, ...part,
+    jobId,
+    startedAt: 0,
+    endedAt: 0,
+    status: 200,
+    contentType: 'text/html',
+    etag: null,
+    lastModified: null,
+    retryAfterMs: null,
+    location: null,
+    locationRefusal: null,
+    robotsBody: null,
+    page: null,
+    error: null,
+    ...part,
   };
 }
 
@@ -35,7 +47,8 @@ describe('coordinator: politeness groups', () => {
   beforeEach(() => {
     dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-groups-'));
     db = openDatabase(dir);
-    for (const origin of [DOCS, WWW]) seedQueries(db).upsertSeed({ url: `${origin}/`, origin, depth: 1, scope: 'host' }, 1000);
+    for (const origin of [DOCS, WWW])
+      seedQueries(db).upsertSeed({ url: `${origin}/`, origin, depth: 1, scope: 'host' }, 1000);
     coordinator = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS) }), 'test-run');
     coordinator.start(10_000);
   });
@@ -48,7 +61,11 @@ describe('coordinator: politeness groups', () => {
   function pastRobots(): number {
     const first = coordinator.dispatch(10_000)!;
     assert.equal(first.kind, 'robots');
-    assert.equal(coordinator.dispatch(10_000), undefined, 'the other name waits: one request at a time to site.example');
+    assert.equal(
+      coordinator.dispatch(10_000),
+      undefined,
+      'the other name waits: one request at a time to site.example',
+    );
     coordinator.onResult(result(first.jobId, { status: 404 }), 10_010);
     assert.equal(coordinator.dispatch(10_010 + DELAY_MS - 1), undefined, 'and a delay after it ended');
     const second = coordinator.dispatch(10_010 + DELAY_MS)!;
@@ -63,18 +80,25 @@ describe('coordinator: politeness groups', () => {
     const page = coordinator.dispatch(t + DELAY_MS)!;
     coordinator.onResult(result(page.jobId, { status: 503 }), t + DELAY_MS + 10);
     const failedAt = t + DELAY_MS + 10;
-    assert.equal(coordinator.dispatch(failedAt + 10 * DELAY_MS), undefined, 'the other name is held too: the server said it is unavailable');
+    assert.equal(
+      coordinator.dispatch(failedAt + 10 * DELAY_MS),
+      undefined,
+      'the other name is held too: the server said it is unavailable',
+    );
     const other = page.origin === DOCS ? WWW : DOCS;
     const row = coordinator.snapshot(failedAt + 1, 1).domains.find((d) => d.origin === other)!;
     assert.equal(row.delaySource, 'backoff');
     assert.match(row.delayText, /^5\.0 s: backing off: a host of site\.example said the server is overloaded$/);
     const next = coordinator.dispatch(failedAt + BACKOFF.firstMs)!;
-    assert.equal(next.origin, other, 'after the backoff, the other name (the 503\'s own URL waits for its retry)');
+    assert.equal(next.origin, other, "after the backoff, the other name (the 503's own URL waits for its retry)");
     coordinator.onResult(result(next.jobId, { status: 200 }), failedAt + BACKOFF.firstMs + 10);
-    assert.equal(coordinator.snapshot(failedAt + BACKOFF.firstMs + 11, 1).domains.find((d) => d.origin === other)!.delaySource, 'default');
+    assert.equal(
+      coordinator.snapshot(failedAt + BACKOFF.firstMs + 11, 1).domains.find((d) => d.origin === other)!.delaySource,
+      'default',
+    );
   });
 
-  test('a 500 holds only its own name; the other goes on at the group\'s pace', () => {
+  test("a 500 holds only its own name; the other goes on at the group's pace", () => {
     const t = pastRobots();
     const page = coordinator.dispatch(t + DELAY_MS)!;
     coordinator.onResult(result(page.jobId, { status: 500 }), t + DELAY_MS + 10);

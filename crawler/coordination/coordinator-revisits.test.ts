@@ -21,15 +21,38 @@ const YEAR_AGO = 10_000 - 365 * 86_400_000;
 
 function result(jobId: number, part: Partial<FetchResult>): FetchResult {
   return {
-    jobId, startedAt: 0, endedAt: 0, status: 200, contentType: 'text/html', etag: null, lastModified: null, retryAfterMs: null,
-    location: null, locationRefusal: null, robotsBody: null, page: null, error: null, ...part,
+    jobId,
+    startedAt: 0,
+    endedAt: 0,
+    status: 200,
+    contentType: 'text/html',
+    etag: null,
+    lastModified: null,
+    retryAfterMs: null,
+    location: null,
+    locationRefusal: null,
+    robotsBody: null,
+    page: null,
+    error: null,
+    ...part,
   };
 }
 
 function page(url: string, links: string[], hash: string): ParsedPage {
   return {
-    finalUrl: url, title: url, description: '', headings: [], text: 'words', lang: null, canonical: null,
-    links, noindex: false, nofollow: false, noarchive: false, nosnippet: false, contentHash: hash,
+    finalUrl: url,
+    title: url,
+    description: '',
+    headings: [],
+    text: 'words',
+    lang: null,
+    canonical: null,
+    links,
+    noindex: false,
+    nofollow: false,
+    noarchive: false,
+    nosnippet: false,
+    contentHash: hash,
   };
 }
 
@@ -56,13 +79,29 @@ describe('coordinator: revisits', () => {
   /** What the site answers: robots.txt lists the sitemap; '/' links to /a and /b; a request with validators gets a 304. */
   function answer(job: FetchJob, t: number): FetchResult {
     const p = new URL(job.url).pathname;
-    if (job.kind === 'robots') return result(job.jobId, { status: 200, robotsBody: `User-agent: *\nAllow: /\nSitemap: ${ORIGIN}/sitemap.xml\n` });
+    if (job.kind === 'robots')
+      return result(job.jobId, {
+        status: 200,
+        robotsBody: `User-agent: *\nAllow: /\nSitemap: ${ORIGIN}/sitemap.xml\n`,
+      });
     if (job.kind === 'sitemap') {
       const urls = Object.keys(lastmod).map((k) => `${ORIGIN}${k}`);
-      return result(job.jobId, { sitemap: { index: false, urls, dropped: 0, lastmod: Object.fromEntries(urls.map((u) => [u, lastmod[new URL(u).pathname]])) } });
+      return result(job.jobId, {
+        sitemap: {
+          index: false,
+          urls,
+          dropped: 0,
+          lastmod: Object.fromEntries(urls.map((u) => [u, lastmod[new URL(u).pathname]])),
+        },
+      });
     }
     if (job.validators) return result(job.jobId, { status: 304 });
-    return result(job.jobId, { etag: `"${p}"`, page: page(job.url, p === '/' ? [`${ORIGIN}/a`, `${ORIGIN}/b`] : [], `hash${p}`), startedAt: t, endedAt: t });
+    return result(job.jobId, {
+      etag: `"${p}"`,
+      page: page(job.url, p === '/' ? [`${ORIGIN}/a`, `${ORIGIN}/b`] : [], `hash${p}`),
+      startedAt: t,
+      endedAt: t,
+    });
   }
 
   /** Runs the crawl from `t` until nothing is left; returns the paths asked for (pages and sitemaps) and the time it ended. */
@@ -99,7 +138,10 @@ describe('coordinator: revisits', () => {
     assert.equal(coordinator.refreshSeeds(t2), 1);
     const third = crawl(t2);
     assert.deepEqual([...third.paths].sort(), ['/', '/b', '/sitemap.xml'], '/a is still vouched for');
-    assert.ok(third.paths.indexOf('/b') > third.paths.indexOf('/sitemap.xml'), '/b is asked for once the sitemap said it changed');
+    assert.ok(
+      third.paths.indexOf('/b') > third.paths.indexOf('/sitemap.xml'),
+      '/b is asked for once the sitemap said it changed',
+    );
   });
 
   test('without a sitemap lastmod, the refresh asks only for the pages due: a page unchanged at the 1st refresh waits two', () => {
@@ -109,10 +151,16 @@ describe('coordinator: revisits', () => {
     const asked: string[][] = [];
     for (let k = 1; k <= 4; k++) {
       assert.equal(coordinator.refreshSeeds(at(k)), 1, `refresh ${k}`);
-      asked.push(crawl(at(k)).paths.filter((p) => p !== '/sitemap.xml').sort());
+      asked.push(
+        crawl(at(k))
+          .paths.filter((p) => p !== '/sitemap.xml')
+          .sort(),
+      );
     }
     assert.deepEqual(asked, [['/', '/a', '/b'], ['/'], ['/', '/a', '/b'], ['/']]);
-    const row = db.prepare('SELECT interval_ms AS i, unchanged_count AS u FROM revisits WHERE url = ?').get(`${ORIGIN}/a`) as { i: number; u: number };
+    const row = db
+      .prepare('SELECT interval_ms AS i, unchanged_count AS u FROM revisits WHERE url = ?')
+      .get(`${ORIGIN}/a`) as { i: number; u: number };
     assert.deepEqual(row, { i: 4 * WEEK, u: 2 });
   });
 });

@@ -26,15 +26,38 @@ const ORIGIN = 'https://site.example';
 
 function result(jobId: number, part: Partial<FetchResult>): FetchResult {
   return {
-    jobId, startedAt: 0, endedAt: 0, status: 200, contentType: 'text/html', etag: null, lastModified: null, retryAfterMs: null,
-    location: null, locationRefusal: null, robotsBody: null, page: null, error: null, ...part,
+    jobId,
+    startedAt: 0,
+    endedAt: 0,
+    status: 200,
+    contentType: 'text/html',
+    etag: null,
+    lastModified: null,
+    retryAfterMs: null,
+    location: null,
+    locationRefusal: null,
+    robotsBody: null,
+    page: null,
+    error: null,
+    ...part,
   };
 }
 
 function page(links: string[]): ParsedPage {
   return {
-    finalUrl: `${ORIGIN}/`, title: 'Home', description: '', headings: [], text: 'words', lang: null, canonical: null,
-    links, noindex: false, nofollow: false, noarchive: false, nosnippet: false, contentHash: 'h',
+    finalUrl: `${ORIGIN}/`,
+    title: 'Home',
+    description: '',
+    headings: [],
+    text: 'words',
+    lang: null,
+    canonical: null,
+    links,
+    noindex: false,
+    nofollow: false,
+    noarchive: false,
+    nosnippet: false,
+    contentHash: 'h',
   };
 }
 
@@ -64,7 +87,7 @@ describe('coordinator', () => {
     return coordinator.dispatch(t + 10 + DELAY_MS)!;
   }
 
-  test('the crawl-wide queued count is the sum of the hosts\' rows, robots.txt and requests in flight included', () => {
+  test("the crawl-wide queued count is the sum of the hosts' rows, robots.txt and requests in flight included", () => {
     const counts = (t: number) => {
       const { status, domains } = coordinator.snapshot(t, 1);
       return { header: status.queued, rows: domains.map((d) => d.queued) };
@@ -127,8 +150,14 @@ describe('coordinator', () => {
     assert.equal(seed.validators, undefined, 'nothing stored yet: the request is not conditional');
     coordinator.onResult(result(seed.jobId, { status: 304 }), 10_120);
     coordinator.flush(10_120);
-    const row = db.prepare('SELECT state, last_error AS lastError FROM frontier WHERE url = ?').get(`${ORIGIN}/`) as { state: string; lastError: string };
-    assert.deepEqual(row, { state: 'failed', lastError: 'the site answered 304 (not modified) to a request that was not conditional' });
+    const row = db.prepare('SELECT state, last_error AS lastError FROM frontier WHERE url = ?').get(`${ORIGIN}/`) as {
+      state: string;
+      lastError: string;
+    };
+    assert.deepEqual(row, {
+      state: 'failed',
+      lastError: 'the site answered 304 (not modified) to a request that was not conditional',
+    });
   });
 
   test('a seed is crawled again once its last crawl is CRAWL_REFRESH old (7 days by default), conditionally, and not while it is still crawled', () => {
@@ -149,15 +178,26 @@ describe('coordinator', () => {
     assert.equal(robots.kind, 'robots');
     coordinator.onResult(result(robots.jobId, { status: 404 }), 10_130 + WEEK);
     const first = coordinator.dispatch(10_130 + WEEK + DELAY_MS)!;
-    coordinator.onResult(result(first.jobId, first.validators ? { status: 304 } : { status: 200, page: page([]) }), 10_140 + WEEK + DELAY_MS);
+    coordinator.onResult(
+      result(first.jobId, first.validators ? { status: 304 } : { status: 200, page: page([]) }),
+      10_140 + WEEK + DELAY_MS,
+    );
     const second = coordinator.dispatch(10_140 + WEEK + 2 * DELAY_MS)!;
     const byUrl = new Map([first, second].map((j) => [j.url, j.validators]));
     assert.deepEqual([...byUrl.keys()].sort(), [`${ORIGIN}/`, `${ORIGIN}/a`], 'the seed and what it found');
-    assert.deepEqual(byUrl.get(`${ORIGIN}/`), { etag: '"v1"', lastModified: null }, 'the seed page is asked for conditionally');
+    assert.deepEqual(
+      byUrl.get(`${ORIGIN}/`),
+      { etag: '"v1"', lastModified: null },
+      'the seed page is asked for conditionally',
+    );
   });
 
   test('CRAWL_REFRESH=0 never crawls a seed again on its own', () => {
-    const off = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_REFRESH: '0' }), 'test-run-2');
+    const off = new Coordinator(
+      db,
+      loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_REFRESH: '0' }),
+      'test-run-2',
+    );
     const seed = pastRobots(10_000);
     coordinator.onResult(result(seed.jobId, { status: 200, page: page([]) }), 10_120);
     coordinator.flush(10_120);
@@ -178,15 +218,20 @@ describe('coordinator', () => {
     assert.equal(count('SELECT COUNT(*) AS n FROM frontier'), 0, 'its URL and links are gone');
     assert.equal(count('SELECT COUNT(*) AS n FROM seeds'), 0, 'the seed row is deleted');
     assert.equal(coordinator.dispatch(20_000), undefined, 'nothing left to fetch');
-    assert.deepEqual(coordinator.requests(ORIGIN).map((r) => r.status), [404, 200], 'the request is on its host\'s timeline');
+    assert.deepEqual(
+      coordinator.requests(ORIGIN).map((r) => r.status),
+      [404, 200],
+      "the request is on its host's timeline",
+    );
   });
 
-  test('a removed seed\'s pages leave search a chunk per batch, so no batch holds the primary long; its row goes last', () => {
+  test("a removed seed's pages leave search a chunk per batch, so no batch holds the primary long; its row goes last", () => {
     const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
     const pages = pageQueries(db);
     const total = 2 * RETIRE_CHUNK + 7;
     db.transaction(() => {
-      for (let i = 0; i < total; i++) pages.upsertPage(makePage(`${ORIGIN}/p/${i}`, { seedId: id, title: `Page ${i}`, body: 'words' }));
+      for (let i = 0; i < total; i++)
+        pages.upsertPage(makePage(`${ORIGIN}/p/${i}`, { seedId: id, title: `Page ${i}`, body: 'words' }));
     })();
     assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
     coordinator.syncSeeds(10_050);
@@ -208,7 +253,8 @@ describe('coordinator', () => {
     const pages = pageQueries(db);
     const total = RETIRE_CHUNK + 20;
     db.transaction(() => {
-      for (let i = 0; i < total; i++) pages.upsertPage(makePage(`${ORIGIN}/p/${i}`, { seedId: id, title: `Page ${i}`, body: 'words' }));
+      for (let i = 0; i < total; i++)
+        pages.upsertPage(makePage(`${ORIGIN}/p/${i}`, { seedId: id, title: `Page ${i}`, body: 'words' }));
     })();
     seedQueries(db).markSeedRemoved(id, 10_050);
     coordinator.syncSeeds(10_050);
@@ -217,7 +263,11 @@ describe('coordinator', () => {
     while (coordinator.hasWrites()) coordinator.flush(10_080);
     const searchable = (db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
     assert.equal(searchable, 20, 'the chunks stopped');
-    assert.equal((db.prepare('SELECT COUNT(*) AS n FROM seeds WHERE removed_at IS NULL').get() as { n: number }).n, 1, 'the seed stays');
+    assert.equal(
+      (db.prepare('SELECT COUNT(*) AS n FROM seeds WHERE removed_at IS NULL').get() as { n: number }).n,
+      1,
+      'the seed stays',
+    );
   });
 
   test('Domains, /api/status and Seeds count every queued URL, though only a window of them is in memory', () => {
@@ -232,21 +282,28 @@ describe('coordinator', () => {
     };
     assert.deepEqual(counts(10_120), { header: links.length, row: links.length, seeds: links.length });
     const a = coordinator.dispatch(10_220)!;
-    assert.deepEqual(counts(10_221), { header: links.length, row: links.length, seeds: links.length }, 'one in flight is still queued');
+    assert.deepEqual(
+      counts(10_221),
+      { header: links.length, row: links.length, seeds: links.length },
+      'one in flight is still queued',
+    );
     coordinator.onResult(result(a.jobId, { status: 200, page: page([]) }), 10_230);
     coordinator.flush(10_230);
     assert.deepEqual(counts(10_231), { header: links.length - 1, row: links.length - 1, seeds: links.length - 1 });
   });
 
-  test('a removed seed\'s URLs are deleted a chunk per batch while other hosts are still dispatched between the batches', () => {
+  test("a removed seed's URLs are deleted a chunk per batch while other hosts are still dispatched between the batches", () => {
     const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
     const other = 'https://other.example';
-    const otherSeed = seedQueries(db).upsertSeed({ url: `${other}/`, origin: other, depth: 2, scope: 'host' }, 10_001).seed.id;
+    const otherSeed = seedQueries(db).upsertSeed({ url: `${other}/`, origin: other, depth: 2, scope: 'host' }, 10_001)
+      .seed.id;
     const frontier = frontierQueries(db);
     const total = 2 * URL_CHUNK + 5;
     db.transaction(() => {
-      for (let i = 0; i < total; i++) frontier.addUrl({ url: `${ORIGIN}/p/${i}`, origin: ORIGIN, seedId: id, depth: 1, redirects: 0 }, 10_000);
-      for (let i = 0; i < 10; i++) frontier.addUrl({ url: `${other}/p/${i}`, origin: other, seedId: otherSeed, depth: 1, redirects: 0 }, 10_000);
+      for (let i = 0; i < total; i++)
+        frontier.addUrl({ url: `${ORIGIN}/p/${i}`, origin: ORIGIN, seedId: id, depth: 1, redirects: 0 }, 10_000);
+      for (let i = 0; i < 10; i++)
+        frontier.addUrl({ url: `${other}/p/${i}`, origin: other, seedId: otherSeed, depth: 1, redirects: 0 }, 10_000);
     })();
     const restarted = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS) }), 'run-2');
     restarted.start(10_000);
@@ -260,12 +317,24 @@ describe('coordinator', () => {
       restarted.flush(t);
       perBatch.push(before - left());
       const job = restarted.dispatch(t); // the other host goes on between the batches
-      if (job) restarted.onResult(result(job.jobId, job.kind === 'robots' ? { status: 404 } : { status: 200, page: page([]) }), t + 1);
+      if (job)
+        restarted.onResult(
+          result(job.jobId, job.kind === 'robots' ? { status: 404 } : { status: 200, page: page([]) }),
+          t + 1,
+        );
       t += 2 * DELAY_MS;
     }
-    assert.deepEqual(perBatch.slice(0, 3), [URL_CHUNK, URL_CHUNK, total + 1 - 2 * URL_CHUNK], 'a chunk per batch (its own URL and the 2,005 it found)');
+    assert.deepEqual(
+      perBatch.slice(0, 3),
+      [URL_CHUNK, URL_CHUNK, total + 1 - 2 * URL_CHUNK],
+      'a chunk per batch (its own URL and the 2,005 it found)',
+    );
     assert.equal(left(), 0);
-    assert.equal((db.prepare('SELECT COUNT(*) AS n FROM seeds WHERE id = ?').get(id) as { n: number }).n, 0, 'its row goes last');
+    assert.equal(
+      (db.prepare('SELECT COUNT(*) AS n FROM seeds WHERE id = ?').get(id) as { n: number }).n,
+      0,
+      'its row goes last',
+    );
     const row = (origin: string) => restarted.snapshot(t, 1).domains.find((d) => d.origin === origin)!;
     assert.equal(row(ORIGIN).queued, 0, 'the host of the removed seed has nothing queued');
     assert.ok(row(other).fetched >= 1, 'the other host was crawled meanwhile');
@@ -278,11 +347,15 @@ describe('coordinator', () => {
     db.transaction(() => {
       db.prepare(`UPDATE frontier SET state = 'done', finished_at = 10_000`).run();
       for (let i = 0; i < total; i++) {
-        const row = frontier.addUrl({ url: `${ORIGIN}/p/${i}`, origin: ORIGIN, seedId: id, depth: 1, redirects: 0 }, 10_000)!;
+        const row = frontier.addUrl(
+          { url: `${ORIGIN}/p/${i}`, origin: ORIGIN, seedId: id, depth: 1, redirects: 0 },
+          10_000,
+        )!;
         frontier.finishUrl(row.id, 'done', null, 10_000);
       }
     })();
-    const queued = () => (db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE state = 'queued'`).get() as { n: number }).n;
+    const queued = () =>
+      (db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE state = 'queued'`).get() as { n: number }).n;
     const restarted = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS) }), 'run-2');
     restarted.start(10_050); // the whole crawl done
     seedQueries(db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 2, scope: 'host' }, 10_100); // submitted again
@@ -297,12 +370,19 @@ describe('coordinator', () => {
     const hosts = Array.from({ length: 20 }, (_, k) => `https://site${k}.example`);
     const bookmarks = Array.from({ length: 10_000 }, (_, i) => {
       const origin = hosts[i % hosts.length];
-      return { url: `${origin}/page/${i}`, origin, title: `Page ${i}`, folder: 'Bookmarks bar / Topic', labels: ['topic'] };
+      return {
+        url: `${origin}/page/${i}`,
+        origin,
+        title: `Page ${i}`,
+        folder: 'Bookmarks bar / Topic',
+        labels: ['topic'],
+      };
     });
     const outcome = seedLabelQueries(db).importSeeds(bookmarks, { depth: 0, scope: 'host' }, 10_050);
     assert.equal(outcome.created.length, 10_000);
     coordinator.syncSeeds(10_050);
-    const queuedRows = () => (db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE state = 'queued'`).get() as { n: number }).n;
+    const queuedRows = () =>
+      (db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE state = 'queued'`).get() as { n: number }).n;
     assert.equal(queuedRows(), 1 + SEED_CHUNK, 'the first chunk at once (and the first seed)');
     const perBatch: number[] = [];
     for (let t = 10_051; coordinator.hasWrites() && perBatch.length < 1000; t++) {
@@ -315,7 +395,12 @@ describe('coordinator', () => {
     const inMemory = () => Math.max(...hosts.map((o) => coordinator.scheduler.host(o).queue.length));
     assert.ok(inMemory() <= WINDOW.size, `a window per host in memory, not its 500 URLs (${inMemory()})`);
     const domains = coordinator.snapshot(10_050, 1).domains;
-    for (const o of hosts) assert.equal(domains.find((d) => d.origin === o)?.queued, 500 + 1, `${o}: its 500 bookmarks and robots.txt counted`);
+    for (const o of hosts)
+      assert.equal(
+        domains.find((d) => d.origin === o)?.queued,
+        500 + 1,
+        `${o}: its 500 bookmarks and robots.txt counted`,
+      );
 
     const handedOut = new Map<string, number>();
     let t = 10_100;
@@ -325,7 +410,13 @@ describe('coordinator', () => {
       for (let job = coordinator.dispatch(t); job; job = coordinator.dispatch(t)) jobs.push(job);
       for (const job of jobs) {
         if (job.kind === 'page') handedOut.set(job.url, (handedOut.get(job.url) ?? 0) + 1);
-        coordinator.onResult(result(job.jobId, job.kind === 'robots' ? { status: 404 } : { status: 200, contentType: 'application/octet-stream' }), t + 1);
+        coordinator.onResult(
+          result(
+            job.jobId,
+            job.kind === 'robots' ? { status: 404 } : { status: 200, contentType: 'application/octet-stream' },
+          ),
+          t + 1,
+        );
       }
       coordinator.flush(t + 1);
       maxWindow = Math.max(maxWindow, inMemory());
@@ -333,7 +424,11 @@ describe('coordinator', () => {
     }
     assert.equal(queuedRows(), 0, 'the whole import was crawled');
     assert.equal(handedOut.size, 10_001, 'every URL handed out');
-    assert.deepEqual([...handedOut.values()].filter((n) => n !== 1), [], 'none twice');
+    assert.deepEqual(
+      [...handedOut.values()].filter((n) => n !== 1),
+      [],
+      'none twice',
+    );
     assert.ok(maxWindow <= WINDOW.size, `the windows stayed at most ${WINDOW.size} jobs (${maxWindow})`);
   });
 
@@ -356,13 +451,21 @@ describe('coordinator', () => {
       return seen;
     };
     const robots = coordinator.dispatch(10_000)!;
-    coordinator.onResult(result(robots.jobId, { status: 200, robotsBody: `User-agent: *\nAllow: /\nSitemap: ${ORIGIN}/sitemap.xml\n` }), 10_010);
+    coordinator.onResult(
+      result(robots.jobId, { status: 200, robotsBody: `User-agent: *\nAllow: /\nSitemap: ${ORIGIN}/sitemap.xml\n` }),
+      10_010,
+    );
     coordinator.flush(10_010); // the robots.txt result and the sitemap job it queued are on disk; then the primary dies
 
     const second = restart(20_000);
     const urlset = { index: false, urls: [`${ORIGIN}/from-sitemap`], dropped: 0 };
-    const seen = drain(second, 20_000, (job) => (job.kind === 'sitemap' ? { status: 200, sitemap: urlset } : { status: 200, page: page([]) }));
-    assert.ok(seen.includes(`sitemap ${ORIGIN}/sitemap.xml`), `the sitemap is read after the restart: ${seen.join(', ')}`);
+    const seen = drain(second, 20_000, (job) =>
+      job.kind === 'sitemap' ? { status: 200, sitemap: urlset } : { status: 200, page: page([]) },
+    );
+    assert.ok(
+      seen.includes(`sitemap ${ORIGIN}/sitemap.xml`),
+      `the sitemap is read after the restart: ${seen.join(', ')}`,
+    );
     assert.ok(seen.includes(`page ${ORIGIN}/from-sitemap`), 'and the page it names is crawled');
 
     const third = restart(30_000);
@@ -373,25 +476,46 @@ describe('coordinator', () => {
   test('robots.txt is refreshed conditionally once its day is over; a 304 keeps its rules for another day', () => {
     const robots = coordinator.dispatch(10_000)!;
     assert.equal(robots.validators, undefined, 'the first fetch is not conditional');
-    coordinator.onResult(result(robots.jobId, { status: 200, etag: '"r1"', robotsBody: 'User-agent: *\nDisallow: /private\n' }), 10_010);
+    coordinator.onResult(
+      result(robots.jobId, { status: 200, etag: '"r1"', robotsBody: 'User-agent: *\nDisallow: /private\n' }),
+      10_010,
+    );
     const seed = coordinator.dispatch(10_010 + DELAY_MS)!;
-    coordinator.onResult(result(seed.jobId, { status: 200, page: page([`${ORIGIN}/private/x`, `${ORIGIN}/a`]) }), 10_200);
+    coordinator.onResult(
+      result(seed.jobId, { status: 200, page: page([`${ORIGIN}/private/x`, `${ORIGIN}/a`]) }),
+      10_200,
+    );
     coordinator.flush(10_200);
 
     const later = 10_010 + ROBOTS_CACHE_MS;
     const refresh = coordinator.dispatch(later)!;
-    assert.deepEqual({ kind: refresh.kind, validators: refresh.validators }, { kind: 'robots', validators: { etag: '"r1"', lastModified: null } });
+    assert.deepEqual(
+      { kind: refresh.kind, validators: refresh.validators },
+      { kind: 'robots', validators: { etag: '"r1"', lastModified: null } },
+    );
     coordinator.onResult(result(refresh.jobId, { status: 304 }), later + 10);
     const next = coordinator.dispatch(later + 10 + DELAY_MS)!;
     assert.equal(next.url, `${ORIGIN}/a`);
     coordinator.onResult(result(next.jobId, { status: 200, page: page([]) }), later + 20 + DELAY_MS);
-    assert.equal(coordinator.dispatch(later + 20 + 2 * DELAY_MS), undefined, 'the stored rules still apply: /private is skipped');
+    assert.equal(
+      coordinator.dispatch(later + 20 + 2 * DELAY_MS),
+      undefined,
+      'the stored rules still apply: /private is skipped',
+    );
     coordinator.flush(later + 20);
-    const state = db.prepare('SELECT state FROM frontier WHERE url = ?').get(`${ORIGIN}/private/x`) as { state: string };
+    const state = db.prepare('SELECT state FROM frontier WHERE url = ?').get(`${ORIGIN}/private/x`) as {
+      state: string;
+    };
     assert.equal(state.state, 'skipped');
     const row = coordinator.snapshot(later + 20, 1).domains[0];
-    assert.deepEqual({ status: row.robots.status, http: row.robots.httpStatus, at: row.robots.fetchedAt }, {
-      status: 'ok', http: 304, at: new Date(later + 10).toISOString(),
-    }, 'checked now: good for another day');
+    assert.deepEqual(
+      { status: row.robots.status, http: row.robots.httpStatus, at: row.robots.fetchedAt },
+      {
+        status: 'ok',
+        http: 304,
+        at: new Date(later + 10).toISOString(),
+      },
+      'checked now: good for another day',
+    );
   });
 });

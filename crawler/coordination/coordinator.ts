@@ -13,9 +13,7 @@ import { serverSignal } from '../politeness/pacing.ts';
 import { BACKOFF, backoffScope, retryDelayMs } from '../politeness/backoff.ts';
 import { EMPTY_PAGE, isEmptyPage, NOT_MODIFIED, pageOutcome, pageRecord, type PageOutcome } from './page-outcome.ts';
 import { CRAWL_LIMITS } from '../frontier/url-traps.ts';
-import {
-  admitLinks, judgeRedirect, MAX_REDIRECTS, trapMessage,
-} from '../frontier/admission.ts';
+import { admitLinks, judgeRedirect, MAX_REDIRECTS, trapMessage } from '../frontier/admission.ts';
 import { HostBook } from '../politeness/host-book.ts';
 import { LinkIntake } from '../frontier/link-intake.ts';
 import { WriteBatch } from './write-batch.ts';
@@ -46,7 +44,10 @@ export class Coordinator {
   private readonly hosts: HostBook;
   private readonly seeds = new SeedBook();
   /** Jobs handed out; `conditional`: the request carried the stored page's validators. */
-  private readonly inFlight = new Map<number, { job: CrawlJob; origin: string; dispatchedAt: number; conditional: boolean }>();
+  private readonly inFlight = new Map<
+    number,
+    { job: CrawlJob; origin: string; dispatchedAt: number; conditional: boolean }
+  >();
   private readonly fetchEnds: number[] = [];
   private readonly intake: LinkIntake;
   private readonly writes: WriteBatch;
@@ -61,28 +62,49 @@ export class Coordinator {
   private pagesStored = 0;
   private nextJobId = 1;
 
-  constructor(db: Database, private readonly config: Config, private readonly runId: string) {
+  constructor(
+    db: Database,
+    private readonly config: Config,
+    private readonly runId: string,
+  ) {
     this.scheduler = new Scheduler<CrawlJob>(config.crawlDelayMs, {
       grouping: config.crawlPolitenessGroup,
       pacing: { factor: config.crawlPacingFactor, ceilingMs: config.crawlPacingMaxMs },
     });
     this.writes = new WriteBatch(db);
     this.frontier = frontierQueries(db);
-    this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w) => this.writes.push(w));
+    this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w) =>
+      this.writes.push(w),
+    );
     this.pages = pageQueries(db);
     this.linkTargets = linkTargetQueries(db);
     const seedHosts = seedHostQueries(db);
     this.intake = new LinkIntake(this.frontier, this.hosts, seedHosts, {
-      maxUrlsPerHost: config.crawlMaxUrlsPerHost, maxHostsPerSeed: config.crawlMaxHostsPerSeed, seedUrl: (id) => this.seeds.get(id)?.url,
+      maxUrlsPerHost: config.crawlMaxUrlsPerHost,
+      maxHostsPerSeed: config.crawlMaxHostsPerSeed,
+      seedUrl: (id) => this.seeds.get(id)?.url,
     });
-    this.revisits = new RevisitBook(db, this.frontier, { refreshMs: config.crawlRefreshMs, maxMs: config.crawlRevisitMaxMs });
+    this.revisits = new RevisitBook(db, this.frontier, {
+      refreshMs: config.crawlRefreshMs,
+      maxMs: config.crawlRevisitMaxMs,
+    });
     this.window = new FrontierWindow({
-      scheduler: this.scheduler, isLive: (seedId) => this.seeds.get(seedId) !== undefined, hostSeen: (origin) => this.hosts.host(origin),
+      scheduler: this.scheduler,
+      isLive: (seedId) => this.seeds.get(seedId) !== undefined,
+      hostSeen: (origin) => this.hosts.host(origin),
       source: { ...this.frontier, inOneRead: (read) => db.transaction(read)() },
     });
     this.seedLife = new SeedLifecycle({
-      seeds: this.seeds, seedsDb: seedQueries(db), frontier: this.frontier, pages: this.pages, writes: this.writes,
-      budget: this.intake.budget, hostBudget: this.intake.hostBudget, seedHosts, refreshMs: config.crawlRefreshMs, window: this.window,
+      seeds: this.seeds,
+      seedsDb: seedQueries(db),
+      frontier: this.frontier,
+      pages: this.pages,
+      writes: this.writes,
+      budget: this.intake.budget,
+      hostBudget: this.intake.hostBudget,
+      seedHosts,
+      refreshMs: config.crawlRefreshMs,
+      window: this.window,
       schedule: (row, now) => this.schedule(row, now),
       readSitemaps: (seed) => this.queueSitemaps(seed.origin, this.hosts.sitemapsOf(seed.origin), 0, seed.id),
       compactSearchIndexStep: searchIndexCompaction(db).compactSearchIndexStep,
@@ -167,7 +189,10 @@ export class Coordinator {
         }
         if (verdict === 'disallowed') {
           this.scheduler.complete(origin, -Infinity);
-          if (job.kind === 'page') this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'skipped', 'disallowed by robots.txt', now, false));
+          if (job.kind === 'page')
+            this.writes.push(() =>
+              this.frontier.finishUrl(job.frontierId, 'skipped', 'disallowed by robots.txt', now, false),
+            );
           else this.hosts.sitemapDone(job.url);
           continue;
         }
@@ -181,8 +206,12 @@ export class Coordinator {
         throw err;
       }
       const jobId = this.nextJobId++;
-      const validators = job.kind === 'robots' ? this.hosts.robotsValidators(job)
-        : job.refetch ? this.pages.validators(job.url) : undefined; // no lookup on a first crawl
+      const validators =
+        job.kind === 'robots'
+          ? this.hosts.robotsValidators(job)
+          : job.refetch
+            ? this.pages.validators(job.url)
+            : undefined; // no lookup on a first crawl
       this.inFlight.set(jobId, { job, origin, dispatchedAt: now, conditional: validators !== undefined });
       const out: FetchJob = { jobId, kind: job.kind, url: job.url, origin };
       if (job.kind === 'robots') out.robotsFor = job.forOrigin; // the worker compiles the file for that origin
@@ -299,7 +328,11 @@ export class Coordinator {
     }
     this.hosts.noteFetched(origin);
     const { page } = outcome;
-    const links = admitLinks(page.links, { depth: job.depth, nofollow: page.nofollow, seed: this.seeds.get(job.seedId) }, this.limits());
+    const links = admitLinks(
+      page.links,
+      { depth: job.depth, nofollow: page.nofollow, seed: this.seeds.get(job.seedId) },
+      this.limits(),
+    );
     this.noteUrgency(links.follow, origin);
     if (links.trapExample) this.hosts.noteTrap(origin, trapMessage(links.trapped, links.trapExample));
     this.pagesStored++;
@@ -307,7 +340,12 @@ export class Coordinator {
     this.writes.push((at) => {
       const record = pageRecord({ url: job.url, origin, host, seedId: job.seedId }, result, page, at);
       this.linkTargets.recordLinks(this.pages.upsertPage(record), page.anchors ?? []);
-      this.revisits.noteVisit(job.url, { kind: 'fetched', hash: page.contentHash }, now, this.seeds.get(job.seedId)?.url);
+      this.revisits.noteVisit(
+        job.url,
+        { kind: 'fetched', hash: page.contentHash },
+        now,
+        this.seeds.get(job.seedId)?.url,
+      );
       this.frontier.finishUrl(job.frontierId, 'done', isEmptyPage(page) ? EMPTY_PAGE : null, now);
       for (const url of links.follow) this.intake.enqueue(url, job.seedId, job.depth + 1, 0, now, origin);
     });
@@ -328,7 +366,8 @@ export class Coordinator {
    * group), anything else clears its backoff.
    */
   private noteOutcome(origin: string, outcome: PageOutcome, status: number | null, now: number): number | undefined {
-    if (outcome.kind === 'failed') return this.hosts.noteFailure(origin, now, { ...outcome, scope: backoffScope(status) });
+    if (outcome.kind === 'failed')
+      return this.hosts.noteFailure(origin, now, { ...outcome, scope: backoffScope(status) });
     this.hosts.noteAnswered(origin);
     return undefined;
   }
@@ -364,9 +403,14 @@ export class Coordinator {
       if (job.hops < 1) this.queueSitemaps(origin, entries.urls, job.hops + 1, job.seedId);
       return;
     }
-    const links = admitLinks(entries.urls, { depth: 0, nofollow: false, seed: this.seeds.get(job.seedId) }, this.limits());
+    const links = admitLinks(
+      entries.urls,
+      { depth: 0, nofollow: false, seed: this.seeds.get(job.seedId) },
+      this.limits(),
+    );
     // Pages whose <lastmod> is newer than their last request changed: asked for again now (revisit.ts).
-    if (entries.lastmod) for (const row of this.revisits.noteSitemap(entries.lastmod, links.follow)) this.schedule(row, now);
+    if (entries.lastmod)
+      for (const row of this.revisits.noteSitemap(entries.lastmod, links.follow)) this.schedule(row, now);
     if (links.follow.length === 0) return;
     this.noteUrgency(links.follow, origin);
     this.writes.push(() => {
@@ -387,8 +431,13 @@ export class Coordinator {
 
   private onRedirect(job: CrawlJob, result: FetchResult, now: number): void {
     const decision = judgeRedirect({
-      location: result.location, refusal: result.locationRefusal, redirects: job.redirects, depth: job.depth,
-      seed: this.seeds.get(job.seedId), policy: { allowPrivate: this.config.allowPrivate }, limits: this.limits(),
+      location: result.location,
+      refusal: result.locationRefusal,
+      redirects: job.redirects,
+      depth: job.depth,
+      seed: this.seeds.get(job.seedId),
+      policy: { allowPrivate: this.config.allowPrivate },
+      limits: this.limits(),
     });
     if (!decision.ok) {
       this.hosts.noteError(job.forOrigin, `${job.url}: ${decision.error}`);

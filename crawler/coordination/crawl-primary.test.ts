@@ -18,13 +18,26 @@ import { ManualTime } from '../../test-support/manual-time.ts';
 import { Coordinator } from './coordinator.ts';
 import { CrawlPrimary } from './crawl-primary.ts';
 import { PRIMARY_TIMING, type PrimaryTransport, type WorkerHandle } from './primary-ports.ts';
-import type { FetchJob, FetchResult, ParsedPage, PrimaryToServer, PrimaryToWorker, WorkerSettings } from './protocol.ts';
+import type {
+  FetchJob,
+  FetchResult,
+  ParsedPage,
+  PrimaryToServer,
+  PrimaryToWorker,
+  WorkerSettings,
+} from './protocol.ts';
 
 const DELAY_MS = 100;
 const START = 10_000;
 const SETTINGS: WorkerSettings = {
-  userAgent: 'LanternBot/test', allowPrivate: false, connectTimeoutMs: 1000, headersTimeoutMs: 1000, bodyTimeoutMs: 1000,
-  totalTimeoutMs: 1000, maxBodyBytes: 1000, maxLinks: 10,
+  userAgent: 'LanternBot/test',
+  allowPrivate: false,
+  connectTimeoutMs: 1000,
+  headersTimeoutMs: 1000,
+  bodyTimeoutMs: 1000,
+  totalTimeoutMs: 1000,
+  maxBodyBytes: 1000,
+  maxLinks: 10,
 };
 const site = (name: string) => `https://${name}.example`;
 
@@ -74,8 +87,19 @@ class FakeTransport implements PrimaryTransport<WorkerHandle> {
 
 function page(links: string[]): ParsedPage {
   return {
-    finalUrl: '', title: 'T', description: '', headings: [], text: 'words', lang: null, canonical: null,
-    links, noindex: false, nofollow: false, noarchive: false, nosnippet: false, contentHash: 'h',
+    finalUrl: '',
+    title: 'T',
+    description: '',
+    headings: [],
+    text: 'words',
+    lang: null,
+    canonical: null,
+    links,
+    noindex: false,
+    nofollow: false,
+    noarchive: false,
+    nosnippet: false,
+    contentHash: 'h',
   };
 }
 
@@ -100,12 +124,24 @@ describe('CrawlPrimary', () => {
   });
 
   /** A primary over `sites` (one seed each, depth 2), started, with its `workers` forked and ready. */
-  function start(opts: { sites: string[]; workers: number; slots: number; env?: Record<string, string>; clockSkew?: () => number }) {
+  function start(opts: {
+    sites: string[];
+    workers: number;
+    slots: number;
+    env?: Record<string, string>;
+    clockSkew?: () => number;
+  }) {
     dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-crawl-primary-'));
     copyFileSync(path.join(template, DB_FILE), path.join(dir, DB_FILE));
     db = openDatabase(dir);
-    for (const origin of opts.sites) seedQueries(db).upsertSeed({ url: `${origin}/`, origin, depth: 2, scope: 'host' }, 1000);
-    const config = loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_WORKERS: String(opts.workers), ...opts.env });
+    for (const origin of opts.sites)
+      seedQueries(db).upsertSeed({ url: `${origin}/`, origin, depth: 2, scope: 'host' }, 1000);
+    const config = loadConfig({
+      DATA_DIR: dir,
+      CRAWL_DELAY_MS: String(DELAY_MS),
+      CRAWL_WORKERS: String(opts.workers),
+      ...opts.env,
+    });
     const coordinator = new Coordinator(db, config, 'unit');
     coordinator.start(START);
     coordinator.flush(START); // the hosts' first rows: stored, so that each test starts with no write pending
@@ -116,31 +152,67 @@ describe('CrawlPrimary', () => {
     const disk = { freeBytes: null as number | null, reads: 0 };
     const opened = db;
     const primary = new CrawlPrimary({
-      coordinator, config, settings: SETTINGS, slotsPerWorker: opts.slots, clock: opts.clockSkew ? () => time.now + opts.clockSkew!() : time.clock,
-      timers: time, transport, pid: 4242,
+      coordinator,
+      config,
+      settings: SETTINGS,
+      slotsPerWorker: opts.slots,
+      clock: opts.clockSkew ? () => time.now + opts.clockSkew!() : time.clock,
+      timers: time,
+      transport,
+      pid: 4242,
       readDisk: () => {
         disk.reads++;
         return { freeBytes: disk.freeBytes, dbBytes: databaseBytes(opened) };
       },
-      release: () => { released++; },
+      release: () => {
+        released++;
+      },
     });
     primary.start();
     for (let id = 1; id <= opts.workers; id++) primary.onWorkerMessage(id, { type: 'ready' });
     const d = db;
     return {
-      primary, time, transport, coordinator, db: d, dataDir: config.dataDir, released: () => released, disk,
+      primary,
+      time,
+      transport,
+      coordinator,
+      db: d,
+      dataDir: config.dataDir,
+      released: () => released,
+      disk,
       /** The worker running `job` reports it done with `part` at the current time. */
       answer(job: FetchJob & { worker: number }, part: Partial<FetchResult>): void {
         const result: FetchResult = {
-          jobId: job.jobId, startedAt: time.now, endedAt: time.now, status: 200, contentType: 'text/html', etag: null, lastModified: null,
-          retryAfterMs: null, location: null, locationRefusal: null, robotsBody: null, page: null, error: null, ...part,
+          jobId: job.jobId,
+          startedAt: time.now,
+          endedAt: time.now,
+          status: 200,
+          contentType: 'text/html',
+          etag: null,
+          lastModified: null,
+          retryAfterMs: null,
+          location: null,
+          locationRefusal: null,
+          robotsBody: null,
+          page: null,
+          error: null,
+          ...part,
         };
         primary.onWorkerMessage(job.worker, { type: 'done', result, sinceEndMs: 0 });
       },
       /** The job handed out for `url` (the latest). */
       job(url: string): FetchJob & { worker: number; at: number } {
-        const found = transport.jobs().filter((j) => j.url === url).at(-1);
-        assert.ok(found, `a job for ${url} was handed out: ${transport.jobs().map((j) => j.url).join(', ')}`);
+        const found = transport
+          .jobs()
+          .filter((j) => j.url === url)
+          .at(-1);
+        assert.ok(
+          found,
+          `a job for ${url} was handed out: ${transport
+            .jobs()
+            .map((j) => j.url)
+            .join(', ')}`,
+        );
         return found;
       },
       frontier(url: string) {
@@ -153,32 +225,57 @@ describe('CrawlPrimary', () => {
   test('the pump fills every free slot, then sets exactly one wake-up timer, for the next due host', () => {
     const sites = ['a', 'b', 'c', 'd', 'e'].map(site);
     const p = start({ sites, workers: 2, slots: 2 });
-    assert.equal(p.transport.sent.filter((s) => s.msg.type === 'settings').length, 2, 'each ready worker got the settings');
-    assert.deepEqual(p.transport.jobs().map((j) => `${j.kind} ${j.origin} w${j.worker}`), [
-      `robots ${sites[0]} w1`, `robots ${sites[1]} w1`, `robots ${sites[2]} w2`, `robots ${sites[3]} w2`,
-    ], 'four slots, four robots.txt fetches; the fifth host waits for a slot');
+    assert.equal(
+      p.transport.sent.filter((s) => s.msg.type === 'settings').length,
+      2,
+      'each ready worker got the settings',
+    );
+    assert.deepEqual(
+      p.transport.jobs().map((j) => `${j.kind} ${j.origin} w${j.worker}`),
+      [`robots ${sites[0]} w1`, `robots ${sites[1]} w1`, `robots ${sites[2]} w2`, `robots ${sites[3]} w2`],
+      'four slots, four robots.txt fetches; the fifth host waits for a slot',
+    );
     assert.deepEqual(p.time.timeouts(), [], 'no free slot: no wake-up timer');
 
     p.time.advanceTo(START + 10);
     p.answer(p.job(`${sites[0]}/robots.txt`), { status: 404 });
     assert.equal(p.transport.jobs().at(-1)?.url, `${sites[4]}/robots.txt`, 'the freed slot is filled at once');
-    assert.deepEqual(p.time.timeouts(), [START + 10 + PRIMARY_TIMING.flushMs], 'the flush, and no wake-up timer: no slot is free');
+    assert.deepEqual(
+      p.time.timeouts(),
+      [START + 10 + PRIMARY_TIMING.flushMs],
+      'the flush, and no wake-up timer: no slot is free',
+    );
 
     p.time.advanceTo(START + 30);
     p.answer(p.job(`${sites[1]}/robots.txt`), { status: 404 });
     p.time.advanceTo(START + 40);
     p.answer(p.job(`${sites[2]}/robots.txt`), { status: 404 });
     const before = p.transport.jobs().length;
-    assert.deepEqual(p.time.timeouts(), [START + 10 + PRIMARY_TIMING.flushMs, START + 10 + DELAY_MS],
-      'one flush for the batch; one wake-up, when the first host is due (a, a delay after its robots.txt ended)');
+    assert.deepEqual(
+      p.time.timeouts(),
+      [START + 10 + PRIMARY_TIMING.flushMs, START + 10 + DELAY_MS],
+      'one flush for the batch; one wake-up, when the first host is due (a, a delay after its robots.txt ended)',
+    );
 
     p.time.advanceTo(START + 10 + DELAY_MS - 1);
     assert.equal(p.transport.jobs().length, before, 'nothing before the wake-up');
     p.time.advanceTo(START + 10 + DELAY_MS);
-    assert.deepEqual(p.transport.jobs().slice(before).map((j) => `${j.url} @${j.at - START}`), [`${sites[0]}/ @110`]);
+    assert.deepEqual(
+      p.transport
+        .jobs()
+        .slice(before)
+        .map((j) => `${j.url} @${j.at - START}`),
+      [`${sites[0]}/ @110`],
+    );
     assert.deepEqual(p.time.timeouts(), [START + 30 + DELAY_MS], 'one wake-up again, for the next due host (b)');
     p.time.advanceTo(START + 30 + DELAY_MS);
-    assert.deepEqual(p.transport.jobs().slice(before).map((j) => `${j.url} @${j.at - START}`), [`${sites[0]}/ @110`, `${sites[1]}/ @130`]);
+    assert.deepEqual(
+      p.transport
+        .jobs()
+        .slice(before)
+        .map((j) => `${j.url} @${j.at - START}`),
+      [`${sites[0]}/ @110`, `${sites[1]}/ @130`],
+    );
     assert.deepEqual(p.time.timeouts(), [], 'no free slot again (c waits for one): no timer');
   });
 
@@ -204,7 +301,14 @@ describe('CrawlPrimary', () => {
     assert.deepEqual([p.pagesStored(), stored()], [3, [2, 1]], 'a link to a host with nothing queued: stored at once');
     assert.deepEqual(p.time.timeouts(), [p.time.now + DELAY_MS], 'no flush pending; one wake-up, for the link');
     p.time.advance(DELAY_MS);
-    assert.deepEqual(p.transport.jobs().slice(handedOut).map((j) => j.url), [`${c}/next`], 'and fetched as soon as its host is due');
+    assert.deepEqual(
+      p.transport
+        .jobs()
+        .slice(handedOut)
+        .map((j) => j.url),
+      [`${c}/next`],
+      'and fetched as soon as its host is due',
+    );
   });
 
   test('a write the database refuses pauses dispatch, is retried with a doubling wait capped at 5 s, is reported once, and recovers', () => {
@@ -215,10 +319,13 @@ describe('CrawlPrimary', () => {
     p.time.advance(10);
     p.answer(p.job(`${a}/robots.txt`), { status: 404 });
     p.time.advanceTo(failedAt);
-    assert.deepEqual(p.transport.toServerOf('error').map((m) => m.message), [
-      `cannot write to the database in ${p.dataDir} (SQLITE_READONLY: attempt to write a readonly database): ` +
-      'is the disk full or the file read-only? The crawl is paused; what was fetched is kept and stored as soon as the database takes writes again',
-    ]);
+    assert.deepEqual(
+      p.transport.toServerOf('error').map((m) => m.message),
+      [
+        `cannot write to the database in ${p.dataDir} (SQLITE_READONLY: attempt to write a readonly database): ` +
+          'is the disk full or the file read-only? The crawl is paused; what was fetched is kept and stored as soon as the database takes writes again',
+      ],
+    );
     p.answer(p.job(`${b}/robots.txt`), { status: 404 }); // a result while paused is kept, not stored, and frees a slot
     const handedOut = p.transport.jobs().length;
 
@@ -227,17 +334,37 @@ describe('CrawlPrimary', () => {
     const waits = p.transport.logs.flatMap((l) => /next in (\d+) ms/.exec(l)?.[1] ?? []).map(Number);
     assert.deepEqual(waits.slice(0, 7), [250, 500, 1000, 2000, 4000, 5000, 5000], 'doubling, capped at 5 s');
     assert.equal(p.transport.toServerOf('error').length, 1, 'the server is told once');
-    assert.match(p.transport.logs[1], /^crawler: still cannot write to the database \(SQLITE_READONLY: .*; attempt 2 failed while storing results; next in 500 ms\)$/);
+    assert.match(
+      p.transport.logs[1],
+      /^crawler: still cannot write to the database \(SQLITE_READONLY: .*; attempt 2 failed while storing results; next in 500 ms\)$/,
+    );
 
     p.db.pragma('query_only = OFF');
     const retryAt = p.time.timeouts()[0];
     p.time.advanceTo(retryAt);
-    assert.deepEqual(p.transport.toServerOf('recovered').map((m) => m.message),
-      [`the database takes writes again after ${((retryAt - failedAt) / 1000).toFixed(1)} s; the crawl continues`]);
-    assert.deepEqual(p.transport.jobs().slice(handedOut).map((j) => j.url).sort(), [`${a}/`, `${b}/`], 'the crawl goes on at once');
+    assert.deepEqual(
+      p.transport.toServerOf('recovered').map((m) => m.message),
+      [`the database takes writes again after ${((retryAt - failedAt) / 1000).toFixed(1)} s; the crawl continues`],
+    );
+    assert.deepEqual(
+      p.transport
+        .jobs()
+        .slice(handedOut)
+        .map((j) => j.url)
+        .sort(),
+      [`${a}/`, `${b}/`],
+      'the crawl goes on at once',
+    );
     assert.equal(p.transport.toServerOf('error').length, 1);
     const hosts = p.db.prepare('SELECT origin, robots_status AS robots FROM hosts ORDER BY origin').all();
-    assert.deepEqual(hosts, [{ origin: a, robots: 'allow-all' }, { origin: b, robots: 'allow-all' }], 'what was fetched during the outage was kept and stored');
+    assert.deepEqual(
+      hosts,
+      [
+        { origin: a, robots: 'allow-all' },
+        { origin: b, robots: 'allow-all' },
+      ],
+      'what was fetched during the outage was kept and stored',
+    );
   });
 
   test('under CRAWL_MIN_FREE_DISK no work is handed out and the server hears why; with room again it resumes by itself, checked every 5 s', () => {
@@ -251,9 +378,14 @@ describe('CrawlPrimary', () => {
 
     p.disk.freeBytes = 0.5 * GB; // the disk fills up
     p.time.advanceTo(START + PRIMARY_TIMING.diskCheckMs);
-    const reason = `crawling is paused: only 512 MB free on the disk of ${p.dataDir} (CRAWL_MIN_FREE_DISK is 1 GB): free some space, ` +
+    const reason =
+      `crawling is paused: only 512 MB free on the disk of ${p.dataDir} (CRAWL_MIN_FREE_DISK is 1 GB): free some space, ` +
       'or lower CRAWL_MIN_FREE_DISK. Nothing new is queued or stored meanwhile; what is stored stays searchable, and the crawl resumes by itself once there is room';
-    assert.deepEqual({ paused: lastDisk().paused, reason: lastDisk().reason, free: lastDisk().freeBytes }, { paused: true, reason, free: 0.5 * GB }, 'the server hears it at once');
+    assert.deepEqual(
+      { paused: lastDisk().paused, reason: lastDisk().reason, free: lastDisk().freeBytes },
+      { paused: true, reason, free: 0.5 * GB },
+      'the server hears it at once',
+    );
     p.answer(p.job(`${a}/`), { page: page([`${a}/next`]) }); // in flight when the check came: stored, its link too
     p.answer(p.job(`${b}/`), { page: page([]) });
     p.time.advance(PRIMARY_TIMING.flushMs);
@@ -261,20 +393,34 @@ describe('CrawlPrimary', () => {
     const handedOut = p.transport.jobs().length;
     p.time.advance(30_000);
     assert.equal(p.transport.jobs().length, handedOut, `${a}/next is long due, but nothing is handed out`);
-    assert.equal(p.disk.reads, 1 + Math.floor((p.time.now - START) / PRIMARY_TIMING.diskCheckMs), 'read at start and every 5 s, not per page');
+    assert.equal(
+      p.disk.reads,
+      1 + Math.floor((p.time.now - START) / PRIMARY_TIMING.diskCheckMs),
+      'read at start and every 5 s, not per page',
+    );
 
     p.disk.freeBytes = 1.01 * GB; // over the floor, but without the margin to spare
     p.time.advance(PRIMARY_TIMING.diskCheckMs);
     assert.equal(p.transport.jobs().length, handedOut, 'no resuming at the very edge');
     p.disk.freeBytes = 3 * GB;
     p.time.advance(PRIMARY_TIMING.diskCheckMs);
-    assert.deepEqual(p.transport.jobs().slice(handedOut).map((j) => j.url), [`${a}/next`], 'the crawl resumes by itself');
+    assert.deepEqual(
+      p.transport
+        .jobs()
+        .slice(handedOut)
+        .map((j) => j.url),
+      [`${a}/next`],
+      'the crawl resumes by itself',
+    );
     assert.deepEqual({ paused: lastDisk().paused, reason: lastDisk().reason }, { paused: false, reason: null });
-    assert.deepEqual(p.transport.logs.filter((l) => /paused|resumes/.test(l)).map((l) => l.slice(0, 40)),
-      ['crawler: crawling is paused: only 512 MB', 'crawler: there is room again on the disk'], 'the log says each change once');
+    assert.deepEqual(
+      p.transport.logs.filter((l) => /paused|resumes/.test(l)).map((l) => l.slice(0, 40)),
+      ['crawler: crawling is paused: only 512 MB', 'crawler: there is room again on the disk'],
+      'the log says each change once',
+    );
   });
 
-  test('a write refused for a reason that is not the machine\'s is fatal: reported, exit 1', () => {
+  test("a write refused for a reason that is not the machine's is fatal: reported, exit 1", () => {
     const a = site('a');
     const p = start({ sites: [a], workers: 1, slots: 4 });
     p.db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON pages BEGIN SELECT RAISE(ABORT, 'a bug'); END`);
@@ -282,10 +428,14 @@ describe('CrawlPrimary', () => {
     p.time.advance(DELAY_MS);
     p.answer(p.job(`${a}/`), { page: page([]) });
     p.time.advance(PRIMARY_TIMING.flushMs);
-    const message = 'could not write to the database while storing results (SQLITE_CONSTRAINT_TRIGGER: a bug); restarting the crawler';
-    assert.deepEqual(p.transport.toServerOf('error').map((m) => m.message), [message]);
+    const message =
+      'could not write to the database while storing results (SQLITE_CONSTRAINT_TRIGGER: a bug); restarting the crawler';
+    assert.deepEqual(
+      p.transport.toServerOf('error').map((m) => m.message),
+      [message],
+    );
     assert.deepEqual(p.transport.exits, [1]);
-    assert.deepEqual(p.time.timeouts().length, 1, 'no retry: only the fatal report\'s deadline is pending');
+    assert.deepEqual(p.time.timeouts().length, 1, "no retry: only the fatal report's deadline is pending");
   });
 
   test('a worker that dies: its jobs go back to the queue (retried, counted) and a new worker takes over', () => {
@@ -298,12 +448,24 @@ describe('CrawlPrimary', () => {
     assert.deepEqual(p.transport.logs, [`crawler: worker ${1000 + cut.worker} died (SIGKILL); starting another`]);
     assert.equal(p.transport.forked, 3, 'a replacement is forked');
     p.time.advance(PRIMARY_TIMING.flushMs);
-    assert.deepEqual(p.frontier(`${a}/`), { state: 'queued', attempts: 1, lastError: 'the worker fetching it died (SIGKILL)' });
+    assert.deepEqual(p.frontier(`${a}/`), {
+      state: 'queued',
+      attempts: 1,
+      lastError: 'the worker fetching it died (SIGKILL)',
+    });
 
     p.primary.onWorkerMessage(3, { type: 'ready' });
-    assert.equal(p.transport.jobs().length, 4, 'nothing yet: the host waits two delays after a request whose end it never saw');
+    assert.equal(
+      p.transport.jobs().length,
+      4,
+      'nothing yet: the host waits two delays after a request whose end it never saw',
+    );
     p.time.advanceTo(cut.at + 2 * DELAY_MS);
-    assert.deepEqual(p.job(`${a}/`), { ...cut, jobId: p.job(`${a}/`).jobId, worker: 3, at: cut.at + 2 * DELAY_MS }, 'fetched again, by the new worker');
+    assert.deepEqual(
+      p.job(`${a}/`),
+      { ...cut, jobId: p.job(`${a}/`).jobId, worker: 3, at: cut.at + 2 * DELAY_MS },
+      'fetched again, by the new worker',
+    );
   });
 
   test('shutdown: no new work, a grace for fetches in flight, the rest back to the queue, a last flush, workers stopped, exit 0', async () => {
@@ -325,14 +487,33 @@ describe('CrawlPrimary', () => {
     p.time.advance(1);
     await settle();
     assert.equal(p.transport.jobs().length, handedOut, 'no work handed out after the signal');
-    assert.deepEqual(p.frontier(`${a}/`), { state: 'done', attempts: 1, lastError: null }, 'the fetch that finished in its grace is stored');
-    assert.deepEqual(p.frontier(`${a}/next`), { state: 'queued', attempts: 0, lastError: null }, 'its link is queued for the next start');
-    assert.deepEqual(p.frontier(`${b}/`), { state: 'queued', attempts: 0, lastError: null }, 'the cut fetch is back in the queue, not counted as a failure');
-    assert.deepEqual(p.transport.kills, [{ worker: 1, signal: 'SIGTERM' }, { worker: 2, signal: 'SIGTERM' }]);
+    assert.deepEqual(
+      p.frontier(`${a}/`),
+      { state: 'done', attempts: 1, lastError: null },
+      'the fetch that finished in its grace is stored',
+    );
+    assert.deepEqual(
+      p.frontier(`${a}/next`),
+      { state: 'queued', attempts: 0, lastError: null },
+      'its link is queued for the next start',
+    );
+    assert.deepEqual(
+      p.frontier(`${b}/`),
+      { state: 'queued', attempts: 0, lastError: null },
+      'the cut fetch is back in the queue, not counted as a failure',
+    );
+    assert.deepEqual(p.transport.kills, [
+      { worker: 1, signal: 'SIGTERM' },
+      { worker: 2, signal: 'SIGTERM' },
+    ]);
 
     p.primary.onWorkerExit(slow.worker, 0, null);
     p.time.advance(PRIMARY_TIMING.workerExitMs);
-    assert.deepEqual(p.transport.kills.slice(2), [{ worker: hanging.worker, signal: 'SIGKILL' }], 'the worker still there is killed');
+    assert.deepEqual(
+      p.transport.kills.slice(2),
+      [{ worker: hanging.worker, signal: 'SIGKILL' }],
+      'the worker still there is killed',
+    );
     assert.equal(p.released(), 0, 'the database stays open until every worker is gone');
     p.primary.onWorkerExit(hanging.worker, null, 'SIGKILL');
     await stopped;
@@ -356,17 +537,28 @@ describe('CrawlPrimary', () => {
     assert.equal(snapshots.length, 0, 'not before 500 ms');
     p.time.advanceTo(START + 1000);
     assert.equal(p.transport.toServerOf('snapshot').length, 2);
-    assert.deepEqual(p.transport.toServerOf('snapshot')[1].status, { queued: 0, inFlight: 0, workers: 1, fetchRatePerMin: 2 });
+    assert.deepEqual(p.transport.toServerOf('snapshot')[1].status, {
+      queued: 0,
+      inFlight: 0,
+      workers: 1,
+      fetchRatePerMin: 2,
+    });
 
     p.time.advanceTo(crawledAt + 2000 - 1);
     assert.equal(p.transport.jobs().length, 2, 'not crawled again before CRAWL_REFRESH');
     p.time.advanceTo(START + 3000);
-    assert.deepEqual(p.transport.logs, ['crawler: crawling 1 seed(s) again, their last crawl being older than CRAWL_REFRESH']);
+    assert.deepEqual(p.transport.logs, [
+      'crawler: crawling 1 seed(s) again, their last crawl being older than CRAWL_REFRESH',
+    ]);
     assert.equal(p.transport.jobs().length, 3, 'the seed page is fetched again');
-    assert.equal(p.job(`${a}/`).at, START + 2500, 'at the first check (every 500 ms, a quarter of CRAWL_REFRESH) after its crawl is 2 s old');
+    assert.equal(
+      p.job(`${a}/`).at,
+      START + 2500,
+      'at the first check (every 500 ms, a quarter of CRAWL_REFRESH) after its crawl is 2 s old',
+    );
   });
 
-  test('a snapshot that took long (thousands of hosts) spaces out the next ones: at most a tenth of the primary\'s time', () => {
+  test("a snapshot that took long (thousands of hosts) spaces out the next ones: at most a tenth of the primary's time", () => {
     let took = 0;
     const p = start({ sites: [site('a')], workers: 1, slots: 4, clockSkew: () => took });
     const snapshot = p.coordinator.snapshot.bind(p.coordinator);
@@ -387,7 +579,10 @@ describe('CrawlPrimary', () => {
     const err = new Error('boom');
     p.primary.crashed(err);
     assert.deepEqual(p.transport.logs, [`crawler: ${err.stack}`, 'crawler: crashed (boom); restarting the crawler']);
-    assert.deepEqual(p.transport.toServerOf('error').map((m) => m.message), ['crashed (boom); restarting the crawler']);
+    assert.deepEqual(
+      p.transport.toServerOf('error').map((m) => m.message),
+      ['crashed (boom); restarting the crawler'],
+    );
     p.answer(p.job(`${a}/robots.txt`), { status: 404 });
     p.time.advance(PRIMARY_TIMING.fatalReportMs - 1);
     assert.equal(p.transport.jobs().length, 1, 'no work handed out after the failure');

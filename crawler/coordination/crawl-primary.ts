@@ -21,15 +21,35 @@ import { DiskWatch } from './disk-watch.ts';
 import { DispatchLoop } from './dispatch-loop.ts';
 import { fatalExit } from './fatal-exit.ts';
 import { FlushPacer } from './flush-pacer.ts';
-import { PRIMARY_TIMING, type Clock, type PrimaryTransport, type TimerHandle, type Timers, type WorkerHandle } from './primary-ports.ts';
+import {
+  PRIMARY_TIMING,
+  type Clock,
+  type PrimaryTransport,
+  type TimerHandle,
+  type Timers,
+  type WorkerHandle,
+} from './primary-ports.ts';
 import type { ServerToPrimary, WorkerSettings, WorkerToPrimary } from './protocol.ts';
 import { WorkerLifecycle } from './worker-lifecycle.ts';
 import { WriteOutage } from './write-outage.ts';
 
 /** What the primary asks of its Coordinator. */
-export type PrimaryCoordinator = Pick<Coordinator,
-  | 'dispatch' | 'nextWakeAt' | 'hasWrites' | 'flush' | 'takeUrgent' | 'onResult' | 'abandon' | 'inFlightCount'
-  | 'returnInFlight' | 'snapshot' | 'refreshSeeds' | 'syncSeeds' | 'requests'>;
+export type PrimaryCoordinator = Pick<
+  Coordinator,
+  | 'dispatch'
+  | 'nextWakeAt'
+  | 'hasWrites'
+  | 'flush'
+  | 'takeUrgent'
+  | 'onResult'
+  | 'abandon'
+  | 'inFlightCount'
+  | 'returnInFlight'
+  | 'snapshot'
+  | 'refreshSeeds'
+  | 'syncSeeds'
+  | 'requests'
+>;
 
 /** What a CrawlPrimary is given. */
 export interface CrawlPrimaryParts<W extends WorkerHandle> {
@@ -66,13 +86,29 @@ export class CrawlPrimary<W extends WorkerHandle> {
 
   constructor(private readonly p: CrawlPrimaryParts<W>) {
     const { clock, timers, transport, coordinator } = p;
-    this.workers = new WorkerLifecycle({ transport, timers, clock, settings: p.settings, slotsPerWorker: p.slotsPerWorker, maxWorkers: p.config.crawlWorkers });
+    this.workers = new WorkerLifecycle({
+      transport,
+      timers,
+      clock,
+      settings: p.settings,
+      slotsPerWorker: p.slotsPerWorker,
+      maxWorkers: p.config.crawlWorkers,
+    });
     this.outage = new WriteOutage({
-      clock, timers, dataDir: p.config.dataDir, toServer: (msg) => transport.toServer(msg), log: (line) => transport.log(line),
-      fatal: (message) => this.fatal(message), retry: () => this.flusher.now(),
+      clock,
+      timers,
+      dataDir: p.config.dataDir,
+      toServer: (msg) => transport.toServer(msg),
+      log: (line) => transport.log(line),
+      fatal: (message) => this.fatal(message),
+      retry: () => this.flusher.now(),
     });
     this.disk = new DiskWatch({
-      clock, timers, dataDir: p.config.dataDir, read: () => p.readDisk(), log: (line) => transport.log(line),
+      clock,
+      timers,
+      dataDir: p.config.dataDir,
+      read: () => p.readDisk(),
+      log: (line) => transport.log(line),
       limits: { minFreeBytes: p.config.crawlMinFreeDiskBytes, maxDbBytes: p.config.crawlMaxDbSizeBytes },
       changed: (paused) => {
         this.sendSnapshot(); // the server hears it now, not with the next snapshot
@@ -80,11 +116,21 @@ export class CrawlPrimary<W extends WorkerHandle> {
       },
     });
     this.flusher = new FlushPacer({
-      timers, outage: this.outage, flush: () => coordinator.flush(clock()),
-      stored: (count) => transport.toServer({ type: 'pages-stored', count }), afterFlush: () => this.loop.pump(),
+      timers,
+      outage: this.outage,
+      flush: () => coordinator.flush(clock()),
+      stored: (count) => transport.toServer({ type: 'pages-stored', count }),
+      afterFlush: () => this.loop.pump(),
     });
     this.loop = new DispatchLoop({
-      clock, timers, coordinator, pool: this.workers.pool, outage: this.outage, disk: this.disk, flusher: this.flusher, workers: this.workers,
+      clock,
+      timers,
+      coordinator,
+      pool: this.workers.pool,
+      outage: this.outage,
+      disk: this.disk,
+      flusher: this.flusher,
+      workers: this.workers,
       send: (worker, job) => transport.toWorker(worker, { type: 'fetch', job }),
     });
   }
@@ -92,12 +138,15 @@ export class CrawlPrimary<W extends WorkerHandle> {
   /** Starts the snapshot and refresh timers, tells the server it started; workers start with the first due job. */
   start(): void {
     const { config, timers } = this.p;
-    this.intervals.push(timers.setInterval(() => {
-      this.workers.retireIdle(this.p.clock());
-      this.sendSnapshot();
-    }, PRIMARY_TIMING.snapshotMs));
+    this.intervals.push(
+      timers.setInterval(() => {
+        this.workers.retireIdle(this.p.clock());
+        this.sendSnapshot();
+      }, PRIMARY_TIMING.snapshotMs),
+    );
     // Seeds whose last crawl is older than CRAWL_REFRESH are crawled again (crawler/frontier/refresh.ts); never at 0.
-    if (config.crawlRefreshMs > 0) this.intervals.push(timers.setInterval(() => this.refresh(), refreshCheckMs(config.crawlRefreshMs)));
+    if (config.crawlRefreshMs > 0)
+      this.intervals.push(timers.setInterval(() => this.refresh(), refreshCheckMs(config.crawlRefreshMs)));
     this.disk.start();
     this.p.transport.toServer({ type: 'started', pid: this.p.pid });
     this.loop.pump();
@@ -192,7 +241,9 @@ export class CrawlPrimary<W extends WorkerHandle> {
     try {
       coordinator.flush(this.p.clock());
     } catch (err) {
-      transport.log(`crawler: final write failed (${(err as Error).message}); leased URLs return to the queue at the next start`);
+      transport.log(
+        `crawler: final write failed (${(err as Error).message}); leased URLs return to the queue at the next start`,
+      );
     }
     await this.workers.stopAll();
     this.p.release();
@@ -232,7 +283,9 @@ export class CrawlPrimary<W extends WorkerHandle> {
     try {
       const refreshed = this.p.coordinator.refreshSeeds(this.p.clock());
       if (refreshed === 0) return;
-      this.p.transport.log(`crawler: crawling ${refreshed} seed(s) again, their last crawl being older than CRAWL_REFRESH`);
+      this.p.transport.log(
+        `crawler: crawling ${refreshed} seed(s) again, their last crawl being older than CRAWL_REFRESH`,
+      );
     } catch (err) {
       this.outage.failed(err, 'queueing seeds for their refresh');
       return;

@@ -10,17 +10,28 @@ const GB = 1024 ** 3;
 const limits = { minFreeBytes: GB, maxDbBytes: 10 * GB };
 
 test('sizes read as a person writes them, in units of 1024 as the settings take them', () => {
-  assert.deepEqual([0, 1023, 1024, 1536, 512 * MB, 1.01 * GB, 20 * GB, 123.4 * GB].map(formatBytes),
-    ['0 bytes', '1023 bytes', '1 KB', '1.5 KB', '512 MB', '1.01 GB', '20 GB', '123 GB']);
+  assert.deepEqual([0, 1023, 1024, 1536, 512 * MB, 1.01 * GB, 20 * GB, 123.4 * GB].map(formatBytes), [
+    '0 bytes',
+    '1023 bytes',
+    '1 KB',
+    '1.5 KB',
+    '512 MB',
+    '1.01 GB',
+    '20 GB',
+    '123 GB',
+  ]);
 });
 
 test('over either bound the crawl is over budget, and the reason names the figure, the setting and what to do', () => {
   assert.deepEqual(judgeDisk({ freeBytes: 5 * GB, dbBytes: GB }, limits, false, '/data'), { over: false });
   assert.deepEqual(judgeDisk({ freeBytes: 900 * MB, dbBytes: GB }, limits, false, '/data'), {
-    over: true, reason: 'only 900 MB free on the disk of /data (CRAWL_MIN_FREE_DISK is 1 GB): free some space, or lower CRAWL_MIN_FREE_DISK',
+    over: true,
+    reason:
+      'only 900 MB free on the disk of /data (CRAWL_MIN_FREE_DISK is 1 GB): free some space, or lower CRAWL_MIN_FREE_DISK',
   });
   assert.deepEqual(judgeDisk({ freeBytes: 5 * GB, dbBytes: 10.5 * GB }, limits, false, '/data'), {
-    over: true, reason: 'the database holds 10.5 GB (CRAWL_MAX_DB_SIZE is 10 GB): remove a seed, or raise CRAWL_MAX_DB_SIZE',
+    over: true,
+    reason: 'the database holds 10.5 GB (CRAWL_MAX_DB_SIZE is 10 GB): remove a seed, or raise CRAWL_MAX_DB_SIZE',
   });
 });
 
@@ -39,7 +50,12 @@ test('a reading that fails leaves the state as it was and is logged once until i
   let fail: Error | null = null;
   let free = 100 * MB;
   const watch = new DiskWatch({
-    clock: time.clock, timers: time, limits, dataDir: '/data', log: (l) => logs.push(l), changed: () => undefined,
+    clock: time.clock,
+    timers: time,
+    limits,
+    dataDir: '/data',
+    log: (l) => logs.push(l),
+    changed: () => undefined,
     read: () => {
       if (fail) throw fail;
       return { freeBytes: free, dbBytes: 0 };
@@ -51,11 +67,16 @@ test('a reading that fails leaves the state as it was and is logged once until i
   free = 5 * GB;
   time.advance(3 * PRIMARY_TIMING.diskCheckMs);
   assert.equal(watch.paused, true, 'not knowing does not resume');
-  assert.deepEqual(logs.slice(1), ['crawler: cannot read the free space or the database size in /data (EIO: i/o error, statfs); the disk budget is not checked until it can be']);
+  assert.deepEqual(logs.slice(1), [
+    'crawler: cannot read the free space or the database size in /data (EIO: i/o error, statfs); the disk budget is not checked until it can be',
+  ]);
   fail = null;
   time.advance(PRIMARY_TIMING.diskCheckMs);
   assert.equal(watch.paused, false);
-  assert.deepEqual({ free: watch.status().freeBytes, at: watch.status().checkedAt }, { free: 5 * GB, at: new Date(4 * PRIMARY_TIMING.diskCheckMs).toISOString() });
+  assert.deepEqual(
+    { free: watch.status().freeBytes, at: watch.status().checkedAt },
+    { free: 5 * GB, at: new Date(4 * PRIMARY_TIMING.diskCheckMs).toISOString() },
+  );
   watch.stop();
   assert.deepEqual(time.intervals(), [], 'stopped: no check left');
 });

@@ -49,14 +49,16 @@ export function judgeDisk(reading: DiskReading, limits: DiskLimits, paused: bool
   if (limits.minFreeBytes > 0 && freeBytes !== null && freeBytes < limits.minFreeBytes * (1 + slack)) {
     return {
       over: true,
-      reason: `only ${formatBytes(freeBytes)} free on the disk of ${dataDir} (CRAWL_MIN_FREE_DISK is ${formatBytes(limits.minFreeBytes)}): ` +
+      reason:
+        `only ${formatBytes(freeBytes)} free on the disk of ${dataDir} (CRAWL_MIN_FREE_DISK is ${formatBytes(limits.minFreeBytes)}): ` +
         'free some space, or lower CRAWL_MIN_FREE_DISK',
     };
   }
   if (limits.maxDbBytes > 0 && dbBytes > limits.maxDbBytes * (1 - slack)) {
     return {
       over: true,
-      reason: `the database holds ${formatBytes(dbBytes)} (CRAWL_MAX_DB_SIZE is ${formatBytes(limits.maxDbBytes)}): ` +
+      reason:
+        `the database holds ${formatBytes(dbBytes)} (CRAWL_MAX_DB_SIZE is ${formatBytes(limits.maxDbBytes)}): ` +
         'remove a seed, or raise CRAWL_MAX_DB_SIZE',
     };
   }
@@ -65,6 +67,8 @@ export function judgeDisk(reading: DiskReading, limits: DiskLimits, paused: bool
 
 /** What a paused crawl says, in the Domains header, /api/status and Seeds. */
 export function pauseMessage(reason: string): string {
-  return `crawling is paused: ${reason}. Nothing new is queued or stored meanwhile; what is stored stays searchable, ` +
-    'and the crawl resumes by itself once there is room';
+  return (
+    `crawling is paused: ${reason}. Nothing new is queued or stored meanwhile; what is stored stays searchable, ` +
+    'and the crawl resumes by itself once there is room'
+  );
 }

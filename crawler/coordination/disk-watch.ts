@@ -56,7 +56,8 @@ export class DiskWatch {
       reading = this.p.read();
     } catch (err) {
       // Not knowing is no reason to stop crawling: the state stays as it was, and the log says why once.
-      const message = `crawler: cannot read the free space or the database size in ${this.p.dataDir} (${(err as Error).message}); ` +
+      const message =
+        `crawler: cannot read the free space or the database size in ${this.p.dataDir} (${(err as Error).message}); ` +
         'the disk budget is not checked until it can be';
       if (message !== this.readFailure) this.p.log(message);
       this.readFailure = message;

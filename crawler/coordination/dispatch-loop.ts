@@ -72,11 +72,14 @@ export class DispatchLoop<W extends WorkerHandle> {
     if (this.wakeTimer !== null && next >= this.wakeAt) return; // the timer set already comes first
     this.clearWake();
     this.wakeAt = next;
-    this.wakeTimer = this.p.timers.setTimeout(() => {
-      this.wakeTimer = null;
-      this.wakeAt = Infinity;
-      this.pump();
-    }, Math.max(0, Math.ceil(next - this.p.clock())));
+    this.wakeTimer = this.p.timers.setTimeout(
+      () => {
+        this.wakeTimer = null;
+        this.wakeAt = Infinity;
+        this.pump();
+      },
+      Math.max(0, Math.ceil(next - this.p.clock())),
+    );
   }
 
   /** No more work is handed out (the crawl is stopping). */

@@ -7,7 +7,11 @@
 import { PRIMARY_TIMING, type PrimaryTransport, type Timers, type WorkerHandle } from './primary-ports.ts';
 
 /** Reports `message` as fatal and exits with 1 (see the module comment); exits once, however the report ends. */
-export function fatalExit<W extends WorkerHandle>(transport: PrimaryTransport<W>, timers: Timers, message: string): void {
+export function fatalExit<W extends WorkerHandle>(
+  transport: PrimaryTransport<W>,
+  timers: Timers,
+  message: string,
+): void {
   transport.log(`crawler: ${message}`);
   let exited = false;
   const exit = () => {

@@ -29,7 +29,8 @@ export class FlushPacer {
 
   /** Stores the queued writes within PRIMARY_TIMING.flushMs (one timer for the whole batch). */
   soon(): void {
-    if (this.timer === null && !this.p.outage.waiting) this.timer = this.p.timers.setTimeout(() => this.now(), PRIMARY_TIMING.flushMs);
+    if (this.timer === null && !this.p.outage.waiting)
+      this.timer = this.p.timers.setTimeout(() => this.now(), PRIMARY_TIMING.flushMs);
   }
 
   /** Stores the queued writes now, unless a retry of refused writes is pending (it will flush). */

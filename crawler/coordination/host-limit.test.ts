@@ -20,15 +20,38 @@ const SEED = 'https://example.org/';
 
 function result(jobId: number, part: Partial<FetchResult>): FetchResult {
   return {
-    jobId, startedAt: 0, endedAt: 0, status: 200, contentType: 'text/html', etag: null, lastModified: null, retryAfterMs: null,
-    location: null, locationRefusal: null, robotsBody: null, page: null, error: null, ...part,
+    jobId,
+    startedAt: 0,
+    endedAt: 0,
+    status: 200,
+    contentType: 'text/html',
+    etag: null,
+    lastModified: null,
+    retryAfterMs: null,
+    location: null,
+    locationRefusal: null,
+    robotsBody: null,
+    page: null,
+    error: null,
+    ...part,
   };
 }
 
 function page(url: string, links: string[]): ParsedPage {
   return {
-    finalUrl: url, title: 'A page', description: '', headings: [], text: 'words', lang: null, canonical: null,
-    links, noindex: false, nofollow: false, noarchive: false, nosnippet: false, contentHash: url,
+    finalUrl: url,
+    title: 'A page',
+    description: '',
+    headings: [],
+    text: 'words',
+    lang: null,
+    canonical: null,
+    links,
+    noindex: false,
+    nofollow: false,
+    noarchive: false,
+    nosnippet: false,
+    contentHash: url,
   };
 }
 
@@ -39,7 +62,11 @@ describe('hosts per seed', () => {
   let dir: string;
   let db: Database;
   const start = (t: number): Coordinator => {
-    const c = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_MAX_HOSTS_PER_SEED: '4' }), `run-${t}`);
+    const c = new Coordinator(
+      db,
+      loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_MAX_HOSTS_PER_SEED: '4' }),
+      `run-${t}`,
+    );
     c.start(t);
     return c;
   };
@@ -49,7 +76,10 @@ describe('hosts per seed', () => {
     for (let now = t; now < t + 200 * DELAY_MS; now += DELAY_MS) {
       for (let job = c.dispatch(now); job; job = c.dispatch(now)) {
         if (job.kind === 'page') fetched.push(job.url);
-        c.onResult(result(job.jobId, job.kind === 'robots' ? { status: 404 } : { page: page(job.url, links(job)) }), now + 1);
+        c.onResult(
+          result(job.jobId, job.kind === 'robots' ? { status: 404 } : { page: page(job.url, links(job)) }),
+          now + 1,
+        );
       }
       while (c.hasWrites()) c.flush(now + 1);
     }
@@ -71,13 +101,31 @@ describe('hosts per seed', () => {
     const c = start(10_000);
     const fetched = crawl(c, 10_000, (job) => (job.url === SEED ? wildcard(1, 10) : []));
     const hosts = new Set(fetched.map((u) => new URL(u).host));
-    assert.deepEqual([...hosts].sort(), ['a1.example.org', 'a2.example.org', 'a3.example.org', 'example.org'], 'the seed\'s host and 3 more');
+    assert.deepEqual(
+      [...hosts].sort(),
+      ['a1.example.org', 'a2.example.org', 'a3.example.org', 'example.org'],
+      "the seed's host and 3 more",
+    );
     const seed = seedRow();
-    assert.deepEqual({ hosts: seed.hosts, refused: seed.hostsRefused, last: seed.lastRefusedHost }, { hosts: 4, refused: 7, last: 'a10.example.org' });
+    assert.deepEqual(
+      { hosts: seed.hosts, refused: seed.hostsRefused, last: seed.lastRefusedHost },
+      { hosts: 4, refused: 7, last: 'a10.example.org' },
+    );
     const row = c.snapshot(20_000, 1).domains.find((d) => d.host === 'example.org')!;
-    assert.equal(row.lastError, 'stopped following links to new hosts: the crawl of https://example.org/ has reached 4 hosts (the limit per seed, CRAWL_MAX_HOSTS_PER_SEED); not followed, e.g. a10.example.org');
-    assert.match(row.stateText, /^idle: nothing queued; stopped following links to new hosts/, 'in view once the host is idle');
-    assert.equal(c.snapshot(20_000, 1).domains.some((d) => d.host === 'a4.example.org'), false, 'a refused host has no row');
+    assert.equal(
+      row.lastError,
+      'stopped following links to new hosts: the crawl of https://example.org/ has reached 4 hosts (the limit per seed, CRAWL_MAX_HOSTS_PER_SEED); not followed, e.g. a10.example.org',
+    );
+    assert.match(
+      row.stateText,
+      /^idle: nothing queued; stopped following links to new hosts/,
+      'in view once the host is idle',
+    );
+    assert.equal(
+      c.snapshot(20_000, 1).domains.some((d) => d.host === 'a4.example.org'),
+      false,
+      'a refused host has no row',
+    );
   });
 
   test('a restart counts the hosts again from the database: the limit holds, and refusals add up', () => {
@@ -88,22 +136,41 @@ describe('hosts per seed', () => {
     seedQueries(db).upsertSeed({ url: SEED, origin: new URL(SEED).origin, depth: 3, scope: 'domain' }, 50_000);
     next.syncSeeds(50_000);
     const fetched = crawl(next, 50_000, (job) => (job.url === SEED ? [...wildcard(1, 3), ...wildcard(100, 5)] : []));
-    assert.deepEqual(fetched.filter((u) => /a10\d/.test(u)), [], 'no new host');
+    assert.deepEqual(
+      fetched.filter((u) => /a10\d/.test(u)),
+      [],
+      'no new host',
+    );
     assert.deepEqual({ hosts: seedRow().hosts, refused: seedRow().hostsRefused }, { hosts: 4, refused: 5 });
   });
 
   test('another seed has a budget of its own; a link to a URL another seed holds only adds an inlink', () => {
     const c = start(10_000);
-    const links = (job: FetchJob) => (job.url === SEED ? wildcard(1, 3) : job.url === 'https://other.example/' ? [...wildcard(1, 3), ...wildcard(7, 2)] : []);
+    const links = (job: FetchJob) =>
+      job.url === SEED
+        ? wildcard(1, 3)
+        : job.url === 'https://other.example/'
+          ? [...wildcard(1, 3), ...wildcard(7, 2)]
+          : [];
     crawl(c, 10_000, links);
-    seedQueries(db).upsertSeed({ url: 'https://other.example/', origin: 'https://other.example', depth: 2, scope: 'any' }, 20_000);
+    seedQueries(db).upsertSeed(
+      { url: 'https://other.example/', origin: 'https://other.example', depth: 2, scope: 'any' },
+      20_000,
+    );
     c.syncSeeds(20_000);
     crawl(c, 20_000, links);
-    const rows = new Map(seedQueries(db).listSeeds().map((s) => [s.url, s]));
+    const rows = new Map(
+      seedQueries(db)
+        .listSeeds()
+        .map((s) => [s.url, s]),
+    );
     assert.deepEqual({ hosts: rows.get(SEED)!.hosts, refused: rows.get(SEED)!.hostsRefused }, { hosts: 4, refused: 0 });
     // other.example: its own host and a7, a8 (a1–a3's URLs belong to the first seed, which found them first).
-    assert.deepEqual({ hosts: rows.get('https://other.example/')!.hosts, refused: rows.get('https://other.example/')!.hostsRefused }, { hosts: 3, refused: 0 });
+    assert.deepEqual(
+      { hosts: rows.get('https://other.example/')!.hosts, refused: rows.get('https://other.example/')!.hostsRefused },
+      { hosts: 3, refused: 0 },
+    );
     const inlinks = db.prepare('SELECT inlinks FROM frontier WHERE url = ?').pluck().get('https://a1.example.org/');
-    assert.equal(inlinks, 1, 'the second seed\'s link to a1 counts as an inlink');
+    assert.equal(inlinks, 1, "the second seed's link to a1 counts as an inlink");
   });
 });

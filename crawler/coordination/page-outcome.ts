@@ -16,18 +16,18 @@ export const EMPTY_PAGE = 'the page has no text to index (an empty body, or mark
 /** The meaning of one page fetch's result. */
 export type PageOutcome =
   | {
-    kind: 'failed';
-    /** For the URL's last_error and the host's row. */
-    message: string;
-    /** Whether the URL gets another attempt later (up to BACKOFF.maxAttempts). */
-    retry: boolean;
-    /** Whether this failure counts toward the host's error streak (it says something about the host). */
-    streak: boolean;
-    backoff: BackoffRule;
-    /** Why the host is backed off, as /api/domains shows it, and the site's Retry-After if it gave one. */
-    backoffReason: string;
-    retryAfterMs: number | null;
-  }
+      kind: 'failed';
+      /** For the URL's last_error and the host's row. */
+      message: string;
+      /** Whether the URL gets another attempt later (up to BACKOFF.maxAttempts). */
+      retry: boolean;
+      /** Whether this failure counts toward the host's error streak (it says something about the host). */
+      streak: boolean;
+      backoff: BackoffRule;
+      /** Why the host is backed off, as /api/domains shows it, and the site's Retry-After if it gave one. */
+      backoffReason: string;
+      retryAfterMs: number | null;
+    }
   | { kind: 'not-modified' }
   | { kind: 'redirect' }
   | { kind: 'http-error'; status: number; gone: boolean }
@@ -43,33 +43,73 @@ export function pageOutcome(result: FetchResult, conditional: boolean): PageOutc
   if (result.error) {
     const { kind, code, message } = result.error;
     if (kind === 'fatal') return failed(message, { retry: false, streak: false, backoff: 'never', reason: code });
-    return failed(message, { retry: true, streak: true, backoff: kind === 'throttled' ? 'now' : 'after-streak', reason: code });
+    return failed(message, {
+      retry: true,
+      streak: true,
+      backoff: kind === 'throttled' ? 'now' : 'after-streak',
+      reason: code,
+    });
   }
   if (status === 429 || status === 503) {
-    const reason = result.retryAfterMs !== null ? `HTTP ${status}, Retry-After ${Math.round(result.retryAfterMs / 1000)} s` : `HTTP ${status}`;
-    return failed(`the site answered ${status} (${status === 429 ? 'too many requests' : 'unavailable'})`,
-      { retry: true, streak: true, backoff: 'now', reason, retryAfterMs: result.retryAfterMs });
+    const reason =
+      result.retryAfterMs !== null
+        ? `HTTP ${status}, Retry-After ${Math.round(result.retryAfterMs / 1000)} s`
+        : `HTTP ${status}`;
+    return failed(`the site answered ${status} (${status === 429 ? 'too many requests' : 'unavailable'})`, {
+      retry: true,
+      streak: true,
+      backoff: 'now',
+      reason,
+      retryAfterMs: result.retryAfterMs,
+    });
   }
   if (status !== null && status >= 500) {
-    return failed(`the site answered ${status}`, { retry: true, streak: true, backoff: 'after-streak', reason: `HTTP ${status}`, retryAfterMs: result.retryAfterMs });
+    return failed(`the site answered ${status}`, {
+      retry: true,
+      streak: true,
+      backoff: 'after-streak',
+      reason: `HTTP ${status}`,
+      retryAfterMs: result.retryAfterMs,
+    });
   }
   if (status === 304) {
-    return conditional ? { kind: 'not-modified' }
-      : failed('the site answered 304 (not modified) to a request that was not conditional', { retry: false, streak: false, backoff: 'never', reason: 'HTTP 304' });
+    return conditional
+      ? { kind: 'not-modified' }
+      : failed('the site answered 304 (not modified) to a request that was not conditional', {
+          retry: false,
+          streak: false,
+          backoff: 'never',
+          reason: 'HTTP 304',
+        });
   }
   if (status !== null && status >= 300 && status < 400) return { kind: 'redirect' };
   if (status !== null && status >= 400) return { kind: 'http-error', status, gone: status === 404 || status === 410 };
   if (!result.page) {
     const type = result.contentType;
-    const why = type === null ? 'not HTML (no content type, and the body does not look like HTML)'
-      : isHtmlContentType(type) ? `not HTML: the body is binary data, though served as ${type}` : `not HTML (${type})`;
+    const why =
+      type === null
+        ? 'not HTML (no content type, and the body does not look like HTML)'
+        : isHtmlContentType(type)
+          ? `not HTML: the body is binary data, though served as ${type}`
+          : `not HTML (${type})`;
     return { kind: 'not-html', why };
   }
   return { kind: 'page', page: result.page };
 }
 
-function failed(message: string, o: { retry: boolean; streak: boolean; backoff: BackoffRule; reason: string; retryAfterMs?: number | null }): PageOutcome {
-  return { kind: 'failed', message, retry: o.retry, streak: o.streak, backoff: o.backoff, backoffReason: o.reason, retryAfterMs: o.retryAfterMs ?? null };
+function failed(
+  message: string,
+  o: { retry: boolean; streak: boolean; backoff: BackoffRule; reason: string; retryAfterMs?: number | null },
+): PageOutcome {
+  return {
+    kind: 'failed',
+    message,
+    retry: o.retry,
+    streak: o.streak,
+    backoff: o.backoff,
+    backoffReason: o.reason,
+    retryAfterMs: o.retryAfterMs ?? null,
+  };
 }
 
 /** A page without any text (an empty body, or markup only): kept for bookkeeping but not indexed. */
@@ -82,15 +122,36 @@ export function isEmptyPage(page: ParsedPage): boolean {
  * (an empty body, or markup only: kept for bookkeeping, see EMPTY_PAGE).
  */
 export function pageRecord(
-  at: { url: string; origin: string; host: string; seedId: number }, result: FetchResult, page: ParsedPage, fetchedAt: number,
+  at: { url: string; origin: string; host: string; seedId: number },
+  result: FetchResult,
+  page: ParsedPage,
+  fetchedAt: number,
 ): PageRecord {
   return {
-    url: at.url, finalUrl: page.finalUrl, origin: at.origin, host: at.host, seedId: at.seedId, status: result.status ?? 0,
-    contentType: result.contentType, title: page.title, description: page.description, headings: page.headings,
-    body: page.text, lang: page.lang, canonical: page.canonical, fetchedAt, etag: result.etag,
-    lastModified: result.lastModified, contentHash: page.contentHash, noindex: page.noindex, nofollow: page.nofollow,
-    noarchive: page.noarchive, nosnippet: page.nosnippet, indexed: !page.noindex && !isEmptyPage(page),
+    url: at.url,
+    finalUrl: page.finalUrl,
+    origin: at.origin,
+    host: at.host,
+    seedId: at.seedId,
+    status: result.status ?? 0,
+    contentType: result.contentType,
+    title: page.title,
+    description: page.description,
+    headings: page.headings,
+    body: page.text,
+    lang: page.lang,
+    canonical: page.canonical,
+    fetchedAt,
+    etag: result.etag,
+    lastModified: result.lastModified,
+    contentHash: page.contentHash,
+    noindex: page.noindex,
+    nofollow: page.nofollow,
+    noarchive: page.noarchive,
+    nosnippet: page.nosnippet,
+    indexed: !page.noindex && !isEmptyPage(page),
     linkDensity: page.linkDensity ?? null,
-    fileType: page.fileType ?? 'html', pageStarts: page.pageStarts ?? null,
+    fileType: page.fileType ?? 'html',
+    pageStarts: page.pageStarts ?? null,
   };
 }

@@ -101,7 +101,11 @@ test('a live holder is waited for; the lock is taken only after it exits', async
       await taking;
       assert.ok(takenAt >= stoppedAt, 'taken after the holder was stopped');
       assert.equal(lockPid(dir), process.pid);
-      assert.equal(await holder.exit, 'SIGTERM', 'the holder ended by itself (here: our SIGTERM), not killed by the lock');
+      assert.equal(
+        await holder.exit,
+        'SIGTERM',
+        'the holder ended by itself (here: our SIGTERM), not killed by the lock',
+      );
     });
   } finally {
     holder.child.kill('SIGKILL');
@@ -117,7 +121,10 @@ test('a holder that does not stop within the wait is killed, then the lock is ta
     writeFileSync(path.join(dir, LOCK_FILE), `${pid} ${ticks(pid)}\n`);
     await withStderr(async (lines) => {
       await acquireLock(dir, 300);
-      assert.ok(lines.some((l) => l.includes(`crawler ${pid} did not stop in 300 ms; killing it`)), lines.join(''));
+      assert.ok(
+        lines.some((l) => l.includes(`crawler ${pid} did not stop in 300 ms; killing it`)),
+        lines.join(''),
+      );
     });
     assert.equal(await holder.exit, 'SIGKILL');
     assert.equal(lockPid(dir), process.pid);

@@ -15,7 +15,7 @@ import { loadConfig } from '../../shared/config.ts';
 import { Coordinator } from './coordinator.ts';
 import { BACKOFF } from '../politeness/backoff.ts';
 import { compileRobots, parseRobots, ROBOTS_COST } from '../politeness/robots.ts';
-import type { FetchJob, FetchResult, ParsedPage } from './protocol.ts';
+import type { FetchResult, ParsedPage } from './protocol.ts';
 
 const DELAY_MS = 100;
 const COSTLY = 'https://costly.example';
@@ -27,15 +27,38 @@ const UNUSABLE = `User-agent: *\n${Array.from({ length: 25_000 }, (_, i) => `Dis
 
 function result(jobId: number, part: Partial<FetchResult>): FetchResult {
   return {
-    jobId, startedAt: 0, endedAt: 0, status: 200, contentType: 'text/html', etag: null, lastModified: null, retryAfterMs: null,
-    location: null, locationRefusal: null, robotsBody: null, page: null, error: null, ...part,
+    jobId,
+    startedAt: 0,
+    endedAt: 0,
+    status: 200,
+    contentType: 'text/html',
+    etag: null,
+    lastModified: null,
+    retryAfterMs: null,
+    location: null,
+    locationRefusal: null,
+    robotsBody: null,
+    page: null,
+    error: null,
+    ...part,
   };
 }
 
 function page(url: string, links: string[]): ParsedPage {
   return {
-    finalUrl: url, title: 'Home', description: '', headings: [], text: 'words', lang: null, canonical: null,
-    links, noindex: false, nofollow: false, noarchive: false, nosnippet: false, contentHash: url,
+    finalUrl: url,
+    title: 'Home',
+    description: '',
+    headings: [],
+    text: 'words',
+    lang: null,
+    canonical: null,
+    links,
+    noindex: false,
+    nofollow: false,
+    noarchive: false,
+    nosnippet: false,
+    contentHash: url,
   };
 }
 
@@ -58,7 +81,8 @@ describe('coordinator: robots.txt rules that cost too much', () => {
   });
 
   const row = (now: number) => coordinator.snapshot(now, 1).domains.find((d) => d.origin === COSTLY)!;
-  const frontierState = (url: string) => (db.prepare('SELECT state FROM frontier WHERE url = ?').get(url) as { state: string }).state;
+  const frontierState = (url: string) =>
+    (db.prepare('SELECT state FROM frontier WHERE url = ?').get(url) as { state: string }).state;
 
   /** Answers the robots.txt job due at `t` with `body`, 10 ms later; returns when that answer ended. */
   function answerRobots(c: Coordinator, t: number, body: string): number {
@@ -75,7 +99,10 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     assert.equal(broken.robots.status, 'unusable');
     assert.equal(broken.state, 'robots-unusable');
     assert.equal(broken.backoffUntil, new Date(t + BACKOFF.firstMs).toISOString());
-    assert.match(broken.stateText, /^robots\.txt unusable \(robots: its 25,000 rules for this crawler take more than [\d,]+ steps to check one URL \(https:\/\/costly\.example\/welcome-to-our-site\/and-its-many-pages\/index\.html\); they are too costly to use\); nothing fetched until a later robots\.txt gives usable rules, asked again at \d\d:\d\d:\d\d UTC$/);
+    assert.match(
+      broken.stateText,
+      /^robots\.txt unusable \(robots: its 25,000 rules for this crawler take more than [\d,]+ steps to check one URL \(https:\/\/costly\.example\/welcome-to-our-site\/and-its-many-pages\/index\.html\); they are too costly to use\); nothing fetched until a later robots\.txt gives usable rules, asked again at \d\d:\d\d:\d\d UTC$/,
+    );
     coordinator.flush(t);
     assert.equal(frontierState(`${COSTLY}${HOME}`), 'queued', 'the seed page waits, not skipped');
 
@@ -116,7 +143,11 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     const t = 10_200 + DELAY_MS;
     const skipped = () => {
       coordinator.flush(t);
-      return (db.prepare("SELECT COUNT(*) AS n FROM frontier WHERE origin = ? AND state = 'skipped'").get(COSTLY) as { n: number }).n;
+      return (
+        db.prepare("SELECT COUNT(*) AS n FROM frontier WHERE origin = ? AND state = 'skipped'").get(COSTLY) as {
+          n: number;
+        }
+      ).n;
     };
 
     // One call: the costly host (due longest) checks until its turn's steps are spent, then stops.
@@ -124,7 +155,10 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     const firstTurn = skipped();
     assert.ok(firstTurn > 0 && firstTurn < links.length, `${firstTurn} of ${links.length} checked in one turn`);
     const perTurn = ROBOTS_COST.turnSteps / perCheck.steps;
-    assert.ok(firstTurn >= Math.floor(perTurn) - 1 && firstTurn <= Math.ceil(perTurn), `a turn holds turnSteps of checks: ${firstTurn}, ${perCheck.steps} steps each`);
+    assert.ok(
+      firstTurn >= Math.floor(perTurn) - 1 && firstTurn <= Math.ceil(perTurn),
+      `a turn holds turnSteps of checks: ${firstTurn}, ${perCheck.steps} steps each`,
+    );
     // The next call, at the same moment, goes to the other host.
     assert.equal(coordinator.dispatch(t)?.url, `${CALM}/`);
     // The costly host's next turn comes a delay later, as if its checks had been a request.
@@ -140,17 +174,28 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     const compiled = compileRobots(robotsUrl, `User-agent: *\nDisallow: ${HOME}\nCrawl-delay: 1\n`, config().userAgent);
     coordinator.onResult(result(job.jobId, { status: 200, robotsRules: compiled }), 10_010);
     coordinator.flush(10_010);
-    const stored = () => db.prepare('SELECT robots_body AS body, robots_rules AS rules FROM hosts WHERE origin = ?').get(COSTLY) as { body: string | null; rules: string | null };
+    const stored = () =>
+      db.prepare('SELECT robots_body AS body, robots_rules AS rules FROM hosts WHERE origin = ?').get(COSTLY) as {
+        body: string | null;
+        rules: string | null;
+      };
     assert.equal(stored().body, null, 'no file kept');
     assert.deepEqual(JSON.parse(stored().rules!), compiled);
     coordinator = new Coordinator(db, config(), 'second-run');
     coordinator.start(20_000);
-    assert.equal(coordinator.dispatch(20_000), undefined, 'the seed is disallowed by the kept rules: nothing asked, not even robots.txt');
+    assert.equal(
+      coordinator.dispatch(20_000),
+      undefined,
+      'the seed is disallowed by the kept rules: nothing asked, not even robots.txt',
+    );
     assert.equal(frontierState(`${COSTLY}${HOME}`), 'queued', 'judged at the flush after its check');
     coordinator.flush(20_000);
     assert.equal(frontierState(`${COSTLY}${HOME}`), 'skipped');
     // Kept for another crawler name (CRAWL_USER_AGENT changed): robots.txt is asked again.
-    db.prepare('UPDATE hosts SET robots_rules = ? WHERE origin = ?').run(stored().rules!.replace('"token":"lanternbot"', '"token":"otherbot"'), COSTLY);
+    db.prepare('UPDATE hosts SET robots_rules = ? WHERE origin = ?').run(
+      stored().rules!.replace('"token":"lanternbot"', '"token":"otherbot"'),
+      COSTLY,
+    );
     coordinator = new Coordinator(db, config(), 'third-run');
     coordinator.start(30_000);
     assert.equal(coordinator.dispatch(30_000)?.url, robotsUrl);

@@ -21,8 +21,14 @@ import type { FetchJob, FetchResult, PrimaryToServer, PrimaryToWorker, WorkerSet
 const DELAY_MS = 100;
 const START = 10_000;
 const SETTINGS: WorkerSettings = {
-  userAgent: 'LanternBot/test', allowPrivate: false, connectTimeoutMs: 1000, headersTimeoutMs: 1000, bodyTimeoutMs: 1000,
-  totalTimeoutMs: 1000, maxBodyBytes: 1000, maxLinks: 10,
+  userAgent: 'LanternBot/test',
+  allowPrivate: false,
+  connectTimeoutMs: 1000,
+  headersTimeoutMs: 1000,
+  bodyTimeoutMs: 1000,
+  totalTimeoutMs: 1000,
+  maxBodyBytes: 1000,
+  maxLinks: 10,
 };
 const site = (name: string) => `https://${name}.example`;
 
@@ -84,13 +90,23 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
     const time = new ManualTime(START);
     const transport = new FakeTransport(time);
     const primary = new CrawlPrimary({
-      coordinator, config, settings: SETTINGS, slotsPerWorker: 4, clock: time.clock, timers: time, transport, pid: 4242, release: () => {},
+      coordinator,
+      config,
+      settings: SETTINGS,
+      slotsPerWorker: 4,
+      clock: time.clock,
+      timers: time,
+      transport,
+      pid: 4242,
+      release: () => {},
       readDisk: () => ({ freeBytes: null, dbBytes: 0 }), // the disk budget is not what this test is about
     });
     primary.start();
     const d = db;
     return {
-      primary, time, transport,
+      primary,
+      time,
+      transport,
       /** Adds a seed the way the server does: the seeds table, then `seeds-changed`. */
       addSeed(origin: string): void {
         seedQueries(d).upsertSeed({ url: `${origin}/`, origin, depth: 0, scope: 'host' }, time.now);
@@ -99,8 +115,20 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
       /** The worker running `job` reports it done with `part`, now. */
       answer(job: FetchJob & { worker: number }, part: Partial<FetchResult>): void {
         const result: FetchResult = {
-          jobId: job.jobId, startedAt: time.now, endedAt: time.now, status: 200, contentType: 'text/html', etag: null, lastModified: null,
-          retryAfterMs: null, location: null, locationRefusal: null, robotsBody: null, page: null, error: null, ...part,
+          jobId: job.jobId,
+          startedAt: time.now,
+          endedAt: time.now,
+          status: 200,
+          contentType: 'text/html',
+          etag: null,
+          lastModified: null,
+          retryAfterMs: null,
+          location: null,
+          locationRefusal: null,
+          robotsBody: null,
+          page: null,
+          error: null,
+          ...part,
         };
         primary.onWorkerMessage(job.worker, { type: 'done', result, sinceEndMs: 0 });
       },
@@ -119,8 +147,11 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
     assert.deepEqual(p.transport.forks, [p.time.now, p.time.now], 'both workers started with the seed');
     p.time.advance(150); // a worker's start-up
     p.primary.onWorkerMessage(2, { type: 'ready' });
-    assert.deepEqual(p.transport.jobs().map((j) => `${j.url} w${j.worker} +${j.at - p.transport.forks[0]}`), [`${a}/robots.txt w2 +150`],
-      'fetched as soon as a worker is ready');
+    assert.deepEqual(
+      p.transport.jobs().map((j) => `${j.url} w${j.worker} +${j.at - p.transport.forks[0]}`),
+      [`${a}/robots.txt w2 +150`],
+      'fetched as soon as a worker is ready',
+    );
     p.primary.onWorkerMessage(1, { type: 'ready' });
     p.time.advance(PRIMARY_TIMING.snapshotMs);
     assert.equal(p.transport.workersReported(), 2, 'both alive, and said so');
@@ -140,8 +171,23 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
     p.time.advance(DELAY_MS);
     const home = p.transport.jobs()[1];
     assert.equal(home.url, `${a}/`);
-    p.answer(home, { page: { finalUrl: '', title: 'A', description: '', headings: [], text: 'words', lang: null, canonical: null, links: [],
-      noindex: false, nofollow: false, noarchive: false, nosnippet: false, contentHash: 'h' } });
+    p.answer(home, {
+      page: {
+        finalUrl: '',
+        title: 'A',
+        description: '',
+        headings: [],
+        text: 'words',
+        lang: null,
+        canonical: null,
+        links: [],
+        noindex: false,
+        nofollow: false,
+        noarchive: false,
+        nosnippet: false,
+        contentHash: 'h',
+      },
+    });
     const homeDoneAt = p.time.now;
     assert.equal(home.worker, robots.worker, 'a host goes back to the worker that last fetched from it');
     const idle = 3 - robots.worker;
@@ -149,15 +195,22 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
     p.time.advanceTo(readyAt + PRIMARY_TIMING.workerIdleMs - 1);
     assert.equal(p.transport.kills.length, 0, 'not before a minute without a job');
     p.time.advanceTo(readyAt + PRIMARY_TIMING.workerIdleMs + PRIMARY_TIMING.snapshotMs);
-    assert.deepEqual(p.transport.kills.map((k) => `w${k.worker} ${k.signal}`), [`w${idle} SIGTERM`], 'the worker that never had a job leaves first');
+    assert.deepEqual(
+      p.transport.kills.map((k) => `w${k.worker} ${k.signal}`),
+      [`w${idle} SIGTERM`],
+      'the worker that never had a job leaves first',
+    );
     assert.ok(p.transport.kills[0].at - readyAt <= PRIMARY_TIMING.workerIdleMs + PRIMARY_TIMING.snapshotMs);
     p.primary.onWorkerExit(idle, null, 'SIGTERM');
     assert.equal(p.transport.workersReported(), 1);
 
     p.time.advanceTo(homeDoneAt + PRIMARY_TIMING.workerIdleMs + PRIMARY_TIMING.snapshotMs);
     assert.ok(robotsDoneAt < homeDoneAt);
-    assert.deepEqual(p.transport.kills.map((k) => `w${k.worker} ${k.signal}`), [`w${idle} SIGTERM`, `w${robots.worker} SIGTERM`],
-      'the other leaves a minute after its last job');
+    assert.deepEqual(
+      p.transport.kills.map((k) => `w${k.worker} ${k.signal}`),
+      [`w${idle} SIGTERM`, `w${robots.worker} SIGTERM`],
+      'the other leaves a minute after its last job',
+    );
     p.primary.onWorkerExit(robots.worker, 0, null);
     assert.deepEqual(p.transport.logs, [], 'leaving is not dying: nothing logged');
     assert.equal(p.transport.forks.length, 2, 'and nothing replaced');
@@ -187,7 +240,10 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
     p.time.advanceTo(robotsEnd + crawlDelayS * 1000);
     assert.equal(p.transport.forks.length, 2, 'a worker starts when it is due');
     p.primary.onWorkerMessage(2, { type: 'ready' });
-    assert.deepEqual(p.transport.jobs().map((j) => `${j.url} w${j.worker}`), [`${a}/robots.txt w1`, `${a}/ w2`]);
+    assert.deepEqual(
+      p.transport.jobs().map((j) => `${j.url} w${j.worker}`),
+      [`${a}/robots.txt w1`, `${a}/ w2`],
+    );
   });
 
   test('a worker with jobs never leaves however long its fetches take; a busy crawl grows back to CRAWL_WORKERS after a death', () => {
@@ -197,9 +253,17 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
     p.addSeed(b);
     p.primary.onWorkerMessage(1, { type: 'ready' });
     p.primary.onWorkerMessage(2, { type: 'ready' });
-    assert.deepEqual(p.transport.jobs().map((j) => `${j.url} w${j.worker}`), [`${a}/robots.txt w1`, `${b}/robots.txt w1`], 'the first ready worker takes both');
+    assert.deepEqual(
+      p.transport.jobs().map((j) => `${j.url} w${j.worker}`),
+      [`${a}/robots.txt w1`, `${b}/robots.txt w1`],
+      'the first ready worker takes both',
+    );
     p.time.advance(3 * PRIMARY_TIMING.workerIdleMs);
-    assert.deepEqual(p.transport.kills.map((k) => `w${k.worker}`), ['w2'], 'only the worker that never had a job left');
+    assert.deepEqual(
+      p.transport.kills.map((k) => `w${k.worker}`),
+      ['w2'],
+      'only the worker that never had a job left',
+    );
     p.primary.onWorkerExit(2, null, 'SIGTERM');
     p.primary.onWorkerExit(1, null, 'SIGKILL');
     assert.deepEqual(p.transport.logs, ['crawler: worker 1001 died (SIGKILL); starting another']);

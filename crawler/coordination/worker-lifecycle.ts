@@ -47,7 +47,8 @@ export class WorkerLifecycle<W extends WorkerHandle> {
   private stopping = false;
 
   constructor(private readonly p: WorkerLifecycleParts<W>) {
-    if (!Number.isInteger(p.maxWorkers) || p.maxWorkers < 1) throw new Error(`worker-lifecycle: maxWorkers must be a positive integer, got ${p.maxWorkers}`);
+    if (!Number.isInteger(p.maxWorkers) || p.maxWorkers < 1)
+      throw new Error(`worker-lifecycle: maxWorkers must be a positive integer, got ${p.maxWorkers}`);
     this.pool = new WorkerPool<W>(p.slotsPerWorker);
   }
 

@@ -22,9 +22,22 @@ describe('WorkerPool', () => {
   test('work spreads to the least loaded worker; a host goes back to its last worker while it has a free slot', () => {
     const pool = new WorkerPool<{ id: number }>(2);
     for (const id of [1, 2, 3]) pool.add(w(id));
-    assert.deepEqual(['a', 'b', 'c'].map((o, i) => pool.assign(o, i + 1)?.id), [1, 2, 3], 'one host per worker');
-    for (const [worker, job] of [[1, 1], [2, 2], [3, 3]]) pool.release(worker, job);
-    assert.deepEqual(['c', 'a', 'b'].map((o, i) => pool.assign(o, 10 + i)?.id), [3, 1, 2], 'each host back on its worker');
+    assert.deepEqual(
+      ['a', 'b', 'c'].map((o, i) => pool.assign(o, i + 1)?.id),
+      [1, 2, 3],
+      'one host per worker',
+    );
+    for (const [worker, job] of [
+      [1, 1],
+      [2, 2],
+      [3, 3],
+    ])
+      pool.release(worker, job);
+    assert.deepEqual(
+      ['c', 'a', 'b'].map((o, i) => pool.assign(o, 10 + i)?.id),
+      [3, 1, 2],
+      'each host back on its worker',
+    );
     // Worker 3 now holds c's job and takes another host's: c's next job still fits beside it.
     assert.equal(pool.assign('d', 20)?.id, 3, 'all equally loaded: the worker given work longest ago');
     assert.equal(pool.assign('c', 21)?.id, 1, 'worker 3 is full: the least loaded other worker');

@@ -15,7 +15,8 @@ export class WorkerPool<W extends { id: number }> {
   private readonly lastWorkerOf = new Map<string, number>();
 
   constructor(private readonly slots: number) {
-    if (!Number.isInteger(slots) || slots < 1) throw new Error(`worker-pool: slots must be a positive integer, got ${slots}`);
+    if (!Number.isInteger(slots) || slots < 1)
+      throw new Error(`worker-pool: slots must be a positive integer, got ${slots}`);
   }
 
   /** A worker said it is ready: its slots are free. */

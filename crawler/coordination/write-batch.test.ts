@@ -13,15 +13,25 @@ import { WriteBatch } from './write-batch.ts';
 test('a failed batch rolls back, stays queued in order, and commits once the cause is gone', (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-write-batch-'));
   const db = new BetterSqlite3(path.join(dir, 'db.sqlite'));
-  t.after(() => { db.close(); rmSync(dir, { recursive: true, force: true }); });
+  t.after(() => {
+    db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
   db.exec('CREATE TABLE t (n INTEGER NOT NULL)');
   const insert = db.prepare<[number]>('INSERT INTO t (n) VALUES (?)');
-  const rows = () => db.prepare<[], { n: number }>('SELECT n FROM t ORDER BY rowid').all().map((r) => r.n);
+  const rows = () =>
+    db
+      .prepare<[], { n: number }>('SELECT n FROM t ORDER BY rowid')
+      .all()
+      .map((r) => r.n);
   const batch = new WriteBatch(db);
   let failing = true;
 
   batch.push(() => insert.run(1));
-  batch.push(() => { if (failing) throw new Error('disk full'); insert.run(2); });
+  batch.push(() => {
+    if (failing) throw new Error('disk full');
+    insert.run(2);
+  });
   assert.equal(batch.pending, true);
   assert.throws(() => batch.commit(1), /disk full/);
   assert.deepEqual(rows(), [], 'nothing of the failed batch is stored');
@@ -50,7 +60,9 @@ test('each write runs with the time of the commit that runs it, also when a fail
   const times: number[] = [];
   let failing = true;
   batch.push((now) => times.push(now));
-  batch.push(() => { if (failing) throw new Error('disk full'); });
+  batch.push(() => {
+    if (failing) throw new Error('disk full');
+  });
   assert.throws(() => batch.commit(100), /disk full/);
   failing = false;
   batch.commit(250);

@@ -45,10 +45,14 @@ export class WriteOutage {
       this.p.fatal(`could not write to the database while ${during} (${errorDetail(err)}); restarting the crawler`);
       return;
     }
-    const trouble = this.trouble ??= { since: this.p.clock(), failures: 0, timer: null, reported: '' };
+    const trouble = (this.trouble ??= { since: this.p.clock(), failures: 0, timer: null, reported: '' });
     trouble.failures++;
-    const waitMs = Math.min(PRIMARY_TIMING.writeRetryFirstMs * 2 ** (trouble.failures - 1), PRIMARY_TIMING.writeRetryMaxMs);
-    const message = `${storageErrorAdvice(this.p.dataDir, detail)} ` +
+    const waitMs = Math.min(
+      PRIMARY_TIMING.writeRetryFirstMs * 2 ** (trouble.failures - 1),
+      PRIMARY_TIMING.writeRetryMaxMs,
+    );
+    const message =
+      `${storageErrorAdvice(this.p.dataDir, detail)} ` +
       'The crawl is paused; what was fetched is kept and stored as soon as the database takes writes again';
     const attempt = `attempt ${trouble.failures} failed while ${during}; next in ${waitMs} ms`;
     if (message !== trouble.reported) {

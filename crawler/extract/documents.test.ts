@@ -5,7 +5,13 @@ import { pdfPage } from './pdf-document.ts';
 import { processTextDocument } from './text-document.ts';
 
 const UA = 'LanternBot/0.1 (+test)';
-const pdf = (title: string, heading: string, pages: string[]) => ({ title, heading, pages, pageCount: pages.length, truncated: false });
+const pdf = (title: string, heading: string, pages: string[]) => ({
+  title,
+  heading,
+  pages,
+  pageCount: pages.length,
+  truncated: false,
+});
 
 describe('which documents are read', () => {
   test('by Content-Type, Markdown also by a .md address served as text/plain', () => {
@@ -21,8 +27,11 @@ describe('which documents are read', () => {
 });
 
 describe('a PDF as a page', () => {
-  test('pages are joined, and each page\'s start is kept in code points (as SQLite counts)', () => {
-    const page = pdfPage({ url: 'https://a.example/m.pdf', xRobotsTag: undefined, userAgent: UA }, pdf('Manual', 'Intro', ['Intro\n𝔸 one  \n', 'two\u0007', '', 'four']));
+  test("pages are joined, and each page's start is kept in code points (as SQLite counts)", () => {
+    const page = pdfPage(
+      { url: 'https://a.example/m.pdf', xRobotsTag: undefined, userAgent: UA },
+      pdf('Manual', 'Intro', ['Intro\n𝔸 one  \n', 'two\u0007', '', 'four']),
+    );
     assert.equal(page.text, 'Intro\n𝔸 one\n\ntwo\n\n\n\nfour');
     assert.deepEqual(page.pageStarts, [0, 13, 18, 20]);
     const codePoints = Array.from(page.text);
@@ -31,7 +40,7 @@ describe('a PDF as a page', () => {
     assert.deepEqual([page.fileType, page.title, page.headings, page.links], ['pdf', 'Manual', ['Intro'], []]);
   });
 
-  test('the title: the document\'s own, else the first page\'s heading-like line, else its first line, else the file name', () => {
+  test("the title: the document's own, else the first page's heading-like line, else its first line, else the file name", () => {
     const at = { url: 'https://a.example/docs/Guide%20v2.pdf', xRobotsTag: undefined, userAgent: UA };
     assert.equal(pdfPage(at, pdf('  ', 'Big   Heading', ['Big Heading\nbody'])).title, 'Big Heading');
     assert.equal(pdfPage(at, pdf('', '', ['\n  first line\nsecond'])).title, 'first line');
@@ -39,33 +48,61 @@ describe('a PDF as a page', () => {
   });
 
   test('X-Robots-Tag applies to a PDF: noarchive, nosnippet, noindex', () => {
-    const page = pdfPage({ url: 'https://a.example/m.pdf', xRobotsTag: 'noarchive\nOtherBot: noindex', userAgent: UA }, pdf('T', '', ['x']));
+    const page = pdfPage(
+      { url: 'https://a.example/m.pdf', xRobotsTag: 'noarchive\nOtherBot: noindex', userAgent: UA },
+      pdf('T', '', ['x']),
+    );
     assert.deepEqual([page.noarchive, page.noindex, page.nosnippet], [true, false, false]);
-    const none = pdfPage({ url: 'https://a.example/m.pdf', xRobotsTag: 'LanternBot: noindex, nosnippet', userAgent: UA }, pdf('T', '', ['x']));
+    const none = pdfPage(
+      { url: 'https://a.example/m.pdf', xRobotsTag: 'LanternBot: noindex, nosnippet', userAgent: UA },
+      pdf('T', '', ['x']),
+    );
     assert.deepEqual([none.noindex, none.nosnippet], [true, true]);
   });
 });
 
 describe('plain text and Markdown as pages', () => {
   const input = (body: string, contentType: string, url = 'https://a.example/notes') => ({
-    url, body: Buffer.from(body), contentType, xRobotsTag: undefined, userAgent: UA, allowPrivate: false, maxLinks: 100,
+    url,
+    body: Buffer.from(body),
+    contentType,
+    xRobotsTag: undefined,
+    userAgent: UA,
+    allowPrivate: false,
+    maxLinks: 100,
   });
 
   test('plain text: its first line is the title, the text is kept as written, no links followed', () => {
-    const page = processTextDocument(input('\n  Shopping list  \nmilk https://a.example/x\neggs\n', 'text/plain; charset=utf-8'), 'text')!;
-    assert.deepEqual([page.fileType, page.title, page.text, page.links], ['text', 'Shopping list', 'Shopping list\nmilk https://a.example/x\neggs', []]);
+    const page = processTextDocument(
+      input('\n  Shopping list  \nmilk https://a.example/x\neggs\n', 'text/plain; charset=utf-8'),
+      'text',
+    )!;
+    assert.deepEqual(
+      [page.fileType, page.title, page.text, page.links],
+      ['text', 'Shopping list', 'Shopping list\nmilk https://a.example/x\neggs', []],
+    );
   });
 
   test('Markdown: the first # heading is the title, headings kept, syntax reduced to words, links followed', () => {
-    const md = 'Intro text\n# The *Real* Title\n## Setup\nSee [the guide](guide.md "Guide") and <https://b.example/x>.\n```\n# not a heading [x](y.md)\n```\n> quoted **bold**\n';
+    const md =
+      'Intro text\n# The *Real* Title\n## Setup\nSee [the guide](guide.md "Guide") and <https://b.example/x>.\n```\n# not a heading [x](y.md)\n```\n> quoted **bold**\n';
     const page = processTextDocument(input(md, 'text/markdown', 'https://a.example/docs/README.md'), 'markdown')!;
     assert.equal(page.title, 'The Real Title');
     assert.deepEqual(page.headings, ['The Real Title', 'Setup']);
-    assert.equal(page.text, 'Intro text\nThe Real Title\nSetup\nSee the guide and https://b.example/x.\n# not a heading [x](y.md)\nquoted bold');
+    assert.equal(
+      page.text,
+      'Intro text\nThe Real Title\nSetup\nSee the guide and https://b.example/x.\n# not a heading [x](y.md)\nquoted bold',
+    );
     assert.deepEqual(page.links, ['https://a.example/docs/guide.md', 'https://b.example/x']);
   });
 
   test('binary data served as text/plain is not a page', () => {
-    assert.equal(processTextDocument({ ...input('', 'text/plain'), body: Buffer.from([0, 1, 2, 3, 0, 0, 5, 6, 0, 7, 8, 0]) }, 'text'), null);
+    assert.equal(
+      processTextDocument(
+        { ...input('', 'text/plain'), body: Buffer.from([0, 1, 2, 3, 0, 0, 5, 6, 0, 7, 8, 0]) },
+        'text',
+      ),
+      null,
+    );
   });
 });

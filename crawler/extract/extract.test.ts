@@ -9,7 +9,10 @@ const urls = (html: string) => extract(html).links.map((l) => l.url);
 
 describe('extractPage: title, description, headings', () => {
   test('title is whitespace-collapsed and entities decoded', () => {
-    assert.equal(extract('<html><head><title>\n  Hello   &amp;\twelcome </title></head><body><h1>Other</h1></body></html>').title, 'Hello & welcome');
+    assert.equal(
+      extract('<html><head><title>\n  Hello   &amp;\twelcome </title></head><body><h1>Other</h1></body></html>').title,
+      'Hello & welcome',
+    );
   });
 
   test('<script> inside a title stays literal text', () => {
@@ -27,19 +30,28 @@ describe('extractPage: title, description, headings', () => {
   });
 
   test('meta description wins over og:description, which is the fallback', () => {
-    assert.equal(extract('<meta property="og:description" content="og"><meta name="Description" content=" the   desc ">').description, 'the desc');
+    assert.equal(
+      extract('<meta property="og:description" content="og"><meta name="Description" content=" the   desc ">')
+        .description,
+      'the desc',
+    );
     assert.equal(extract('<meta property="og:description" content="og text">').description, 'og text');
     assert.equal(extract('<p>x').description, '');
     assert.equal(extract(`<meta name="description" content="${'d'.repeat(1500)}">`).description.length, 1000);
   });
 
   test('h1–h3 in document order, collapsed, nested markup flattened; h4 ignored', () => {
-    const page = extract('<h2>Second\n level</h2><h4>four</h4><h1>First <em>one</em></h1><nav><h3>Menu</h3></nav><h3> </h3>');
+    const page = extract(
+      '<h2>Second\n level</h2><h4>four</h4><h1>First <em>one</em></h1><nav><h3>Menu</h3></nav><h3> </h3>',
+    );
     assert.deepEqual(page.headings, ['Second level', 'First one', 'Menu']);
   });
 
   test('a <br> or block inside a heading separates words', () => {
-    assert.deepEqual(extract('<h1>Line one<br>Line two</h1><h2><div>a</div><div>b</div></h2>').headings, ['Line one Line two', 'a b']);
+    assert.deepEqual(extract('<h1>Line one<br>Line two</h1><h2><div>a</div><div>b</div></h2>').headings, [
+      'Line one Line two',
+      'a b',
+    ]);
   });
 
   test('at most 50 headings, each at most 300 chars', () => {
@@ -119,23 +131,30 @@ describe('extractPage: text', () => {
 
 describe('extractPage: links', () => {
   test('relative links resolve against the page URL; fragments dropped, entities decoded', () => {
-    assert.deepEqual(urls('<a href="other.html#part">o</a><a href="/root?q=1#x">r</a><a href="#top">t</a><a href="q?a=1&amp;b=2">e</a>'), [
-      'https://example.org/dir/other.html',
-      'https://example.org/root?q=1',
-      'https://example.org/dir/page.html',
-      'https://example.org/dir/q?a=1&b=2',
-    ]);
+    assert.deepEqual(
+      urls(
+        '<a href="other.html#part">o</a><a href="/root?q=1#x">r</a><a href="#top">t</a><a href="q?a=1&amp;b=2">e</a>',
+      ),
+      [
+        'https://example.org/dir/other.html',
+        'https://example.org/root?q=1',
+        'https://example.org/dir/page.html',
+        'https://example.org/dir/q?a=1&b=2',
+      ],
+    );
   });
 
   test('an absolute <base href> is used for resolution', () => {
-    assert.deepEqual(urls('<head><base href="https://cdn.example.net/base/"></head><a href="x">x</a><a href="/y">y</a>'), [
-      'https://cdn.example.net/base/x',
-      'https://cdn.example.net/y',
-    ]);
+    assert.deepEqual(
+      urls('<head><base href="https://cdn.example.net/base/"></head><a href="x">x</a><a href="/y">y</a>'),
+      ['https://cdn.example.net/base/x', 'https://cdn.example.net/y'],
+    );
   });
 
   test('a relative <base href> resolves against the page URL', () => {
-    assert.deepEqual(urls('<base href="../other/sub/"><a href="x.html">x</a>'), ['https://example.org/other/sub/x.html']);
+    assert.deepEqual(urls('<base href="../other/sub/"><a href="x.html">x</a>'), [
+      'https://example.org/other/sub/x.html',
+    ]);
   });
 
   test('an invalid or javascript: base is ignored', () => {
@@ -161,9 +180,14 @@ describe('extractPage: links', () => {
   });
 
   test('links are deduped and capped at maxLinks, counting distinct dropped URLs', () => {
-    const html = Array.from({ length: 10 }, (_, i) => `<a href="/p${i}">${i}</a><a href="/p${i}#dup">again</a>`).join('');
+    const html = Array.from({ length: 10 }, (_, i) => `<a href="/p${i}">${i}</a><a href="/p${i}#dup">again</a>`).join(
+      '',
+    );
     const page = extract(html, 3);
-    assert.deepEqual(page.links.map((l) => l.url), ['https://example.org/p0', 'https://example.org/p1', 'https://example.org/p2']);
+    assert.deepEqual(
+      page.links.map((l) => l.url),
+      ['https://example.org/p0', 'https://example.org/p1', 'https://example.org/p2'],
+    );
     assert.equal(page.droppedLinks, 7);
     assert.equal(extract(html).droppedLinks, 0);
     assert.equal(extract(html).links.length, 10);
@@ -176,7 +200,10 @@ describe('extractPage: links', () => {
     assert.equal(page.links[4999]!.url, 'https://example.org/l/4999');
     assert.equal(rawLinkCap(5000), 20_000);
     assert.equal(page.droppedLinks, 20_000 - 5000, 'hrefs past the cap are not even resolved');
-    assert.ok(page.text.startsWith('0 1 2 3') && page.text.length === 200_000, 'the text is read as ever (up to its cap)');
+    assert.ok(
+      page.text.startsWith('0 1 2 3') && page.text.length === 200_000,
+      'the text is read as ever (up to its cap)',
+    );
   });
 
   test('in slices: a big page is parsed SLICE_CHARS at a time, with the same result as at once', () => {
@@ -193,7 +220,10 @@ describe('extractPage: links', () => {
 
   test('canonical is absolute, fragment-free, and honours <base>', () => {
     assert.equal(extract('<link rel="Canonical" href="/canon#x">').canonical, 'https://example.org/canon');
-    assert.equal(extract('<base href="https://b.example/d/"><link rel="alternate canonical" href="c">').canonical, 'https://b.example/d/c');
+    assert.equal(
+      extract('<base href="https://b.example/d/"><link rel="alternate canonical" href="c">').canonical,
+      'https://b.example/d/c',
+    );
     assert.equal(extract('<link rel="canonical" href="javascript:x">').canonical, undefined);
     assert.equal(extract('<p>none</p>').canonical, undefined);
   });
@@ -233,31 +263,52 @@ describe('limitNesting', () => {
     assert.equal(page.links.length, n);
     assert.equal(page.links[n - 1]!.url, `https://example.org/l${n - 1}`);
     const words = page.text.split(/\s+/);
-    assert.deepEqual(words, Array.from({ length: n }, (_, i) => `w${i}`));
+    assert.deepEqual(
+      words,
+      Array.from({ length: n }, (_, i) => `w${i}`),
+    );
   });
 });
 
 describe('extractPage: what links say', () => {
-  test('a heading\'s permalink mark is no text of the page or its heading, and no link', () => {
-    const page = extract(`<main><h2>List Comprehensions<a class="headerlink" href="#list-comprehensions" title="Permalink">¶</a></h2>
+  test("a heading's permalink mark is no text of the page or its heading, and no link", () => {
+    const page =
+      extract(`<main><h2>List Comprehensions<a class="headerlink" href="#list-comprehensions" title="Permalink">¶</a></h2>
       <p>Make lists.<a href="#x">#</a> See <a href="#sec">section 3</a>.</p></main>`);
     assert.deepEqual(page.headings, ['List Comprehensions']);
     assert.ok(!page.text.includes('¶') && !/#/.test(page.text), page.text);
     assert.ok(page.text.includes('section 3'), 'a link to a place on the page with words keeps them');
-    assert.deepEqual(page.links.map((l) => l.url), [PAGE]);
+    assert.deepEqual(
+      page.links.map((l) => l.url),
+      [PAGE],
+    );
   });
 
   test('content links keep their words; navigation links count as links only', () => {
     const page = extract(`<nav><a href="/a">Home</a></nav><main><p>Read <a href="/a">the   <b>guide</b></a> and
       <a href="/b">${'word '.repeat(40)}</a> or <a href="/c"><img alt=""></a>.</p></main><footer><a href="/d">Legal</a></footer>`);
-    assert.deepEqual(page.links.map((l) => l.url.slice(-2)), ['/a', '/b', '/c', '/d']);
-    assert.deepEqual(page.anchors.map((a) => [a.url.slice(-2), a.text.length > 0 ? a.text.slice(0, 9) : '']), [['/a', 'the guide'], ['/b', 'word word'], ['/c', '']]);
+    assert.deepEqual(
+      page.links.map((l) => l.url.slice(-2)),
+      ['/a', '/b', '/c', '/d'],
+    );
+    assert.deepEqual(
+      page.anchors.map((a) => [a.url.slice(-2), a.text.length > 0 ? a.text.slice(0, 9) : '']),
+      [
+        ['/a', 'the guide'],
+        ['/b', 'word word'],
+        ['/c', ''],
+      ],
+    );
     assert.ok(page.anchors[1]!.text.length <= 80, 'anchor text is bounded');
   });
 
   test('link density: a table of contents is nearly all links, an article hardly any', () => {
-    const toc = extract(`<main><h1>Contents</h1><ul>${Array.from({ length: 30 }, (_, i) => `<li><a href="/p${i}">Chapter ${i} of the book</a></li>`).join('')}</ul></main>`);
-    const article = extract(`<main><h1>Lists</h1><p>${'A list holds items in order and can grow. '.repeat(20)} See <a href="/x">lists</a>.</p></main>`);
+    const toc = extract(
+      `<main><h1>Contents</h1><ul>${Array.from({ length: 30 }, (_, i) => `<li><a href="/p${i}">Chapter ${i} of the book</a></li>`).join('')}</ul></main>`,
+    );
+    const article = extract(
+      `<main><h1>Lists</h1><p>${'A list holds items in order and can grow. '.repeat(20)} See <a href="/x">lists</a>.</p></main>`,
+    );
     assert.ok(toc.linkDensity > 0.9, String(toc.linkDensity));
     assert.ok(article.linkDensity < 0.05, String(article.linkDensity));
     assert.equal(extract('<p></p>').linkDensity, 0);

@@ -128,7 +128,11 @@ export function runToEnd<T>(steps: Generator<void, T, void>): T {
  * extractPage in slices: each `next()` parses up to SLICE_CHARS of HTML or resolves up to LINK_SLICE
  * hrefs; the last returns the page. The caller decides what happens between two slices.
  */
-export function* extractPageSteps(html: string, pageUrl: string, opts: ExtractOptions): Generator<void, ExtractedPage, void> {
+export function* extractPageSteps(
+  html: string,
+  pageUrl: string,
+  opts: ExtractOptions,
+): Generator<void, ExtractedPage, void> {
   const maxLinks = Math.max(0, opts.maxLinks ?? DEFAULT_MAX_LINKS);
   const reader = new PageReader(opts.productToken.toLowerCase(), rawLinkCap(maxLinks));
   const parser = new Parser(reader, PARSE_OPTIONS);
@@ -142,7 +146,9 @@ export function* extractPageSteps(html: string, pageUrl: string, opts: ExtractOp
   const contentText = yield* joinText(reader.content);
   const useContent = reader.hasMain || contentText.length >= MIN_CONTENT_CHARS;
   const text = useContent ? contentText : yield* joinText(reader.all);
-  const [linkChars, textChars] = useContent ? [reader.contentLinkChars, reader.contentChars] : [reader.allLinkChars, reader.allChars];
+  const [linkChars, textChars] = useContent
+    ? [reader.contentLinkChars, reader.contentChars]
+    : [reader.allLinkChars, reader.allChars];
   const base = resolveBase(reader.baseHref, pageUrl);
   const { links, droppedLinks, anchors } = yield* resolveLinks(reader.rawLinks, base, maxLinks);
   const canonical = reader.canonicalHref === undefined ? undefined : resolveHttp(reader.canonicalHref, base);
@@ -173,7 +179,7 @@ function* joinText(parts: string[]): Generator<void, string, void> {
   let out = '';
   // Three chars over TEXT_MAX: trimming takes at most one at each end (runs are single chars by then),
   // and the cut still falls past TEXT_MAX, where cap() decides it.
-  for (let from = 0; from < raw.length && out.length < TEXT_MAX + 3;) {
+  for (let from = 0; from < raw.length && out.length < TEXT_MAX + 3; ) {
     let to = Math.min(raw.length, from + TEXT_SLICE);
     while (to < raw.length && RUN_CHAR.test(raw[to])) to++;
     if (from > 0) yield;
@@ -182,4 +188,3 @@ function* joinText(parts: string[]): Generator<void, string, void> {
   }
   return cap(out.trim(), TEXT_MAX);
 }
-

@@ -7,11 +7,34 @@
 
 /** Most elements left open at once; deeper start tags are flattened (Chrome's parser caps at 512). */
 export const MAX_OPEN_ELEMENTS = 1024;
-const VOID_ELEMENTS = new Set(['area', 'base', 'basefont', 'br', 'col', 'command', 'embed', 'frame', 'hr',
-  'img', 'input', 'isindex', 'keygen', 'link', 'meta', 'param', 'source', 'track', 'wbr']);
+const VOID_ELEMENTS = new Set([
+  'area',
+  'base',
+  'basefont',
+  'br',
+  'col',
+  'command',
+  'embed',
+  'frame',
+  'hr',
+  'img',
+  'input',
+  'isindex',
+  'keygen',
+  'link',
+  'meta',
+  'param',
+  'source',
+  'track',
+  'wbr',
+]);
 /** Elements whose content the parser reads as raw text up to their end tag. */
 const RAW_TEXT_END: Record<string, RegExp> = {
-  script: /<\/script/gi, style: /<\/style/gi, title: /<\/title/gi, textarea: /<\/textarea/gi, xmp: /<\/xmp/gi,
+  script: /<\/script/gi,
+  style: /<\/style/gi,
+  title: /<\/title/gi,
+  textarea: /<\/textarea/gi,
+  xmp: /<\/xmp/gi,
 };
 const TAG_OR_COMMENT = /<!--|<(\/?)([a-zA-Z][^\s/>]*)[^>]*>?/g;
 
@@ -41,7 +64,8 @@ export function limitNesting(html: string): string {
       continue;
     }
     const name = m[2]!.toLowerCase();
-    if (m[1]) { // end tag
+    if (m[1]) {
+      // end tag
       if (excess > 0) {
         excess--;
         out.push(html.slice(copied, m.index), ' ');

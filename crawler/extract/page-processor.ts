@@ -54,7 +54,11 @@ export function* processPageSteps(input: PageInput): Generator<void, ParsedPage 
   const token = productToken(input.userAgent);
   const page = yield* extractPageSteps(html, input.url, { productToken: token, maxLinks: input.maxLinks });
   const directives = parseRobotsDirectives(
-    { metaRobots: page.metaRobots, metaForToken: page.metaForToken, headerValues: input.xRobotsTag ? input.xRobotsTag.split('\n') : [] },
+    {
+      metaRobots: page.metaRobots,
+      metaForToken: page.metaForToken,
+      headerValues: input.xRobotsTag ? input.xRobotsTag.split('\n') : [],
+    },
     token,
   );
   const links: string[] = [];

@@ -13,12 +13,63 @@ const HEADINGS_MAX_COUNT = 50;
 /** The most page text kept (chars). */
 export const TEXT_MAX = 200_000;
 /** Subtrees whose text is never page text. */
-const SKIPPED = new Set(['script', 'style', 'noscript', 'template', 'svg', 'math', 'iframe', 'title',
-  'object', 'embed', 'canvas', 'textarea', 'select', 'datalist']);
+const SKIPPED = new Set([
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'svg',
+  'math',
+  'iframe',
+  'title',
+  'object',
+  'embed',
+  'canvas',
+  'textarea',
+  'select',
+  'datalist',
+]);
 /** Elements rendered inline: no word break around them. Every other element separates words. */
-const INLINE = new Set(['a', 'abbr', 'acronym', 'b', 'bdi', 'bdo', 'big', 'cite', 'code', 'data', 'del',
-  'dfn', 'em', 'font', 'i', 'img', 'ins', 'kbd', 'label', 'mark', 'nobr', 'q', 'rp', 'rt', 'ruby', 's',
-  'samp', 'small', 'span', 'strike', 'strong', 'sub', 'sup', 'time', 'tt', 'u', 'var', 'wbr']);
+const INLINE = new Set([
+  'a',
+  'abbr',
+  'acronym',
+  'b',
+  'bdi',
+  'bdo',
+  'big',
+  'cite',
+  'code',
+  'data',
+  'del',
+  'dfn',
+  'em',
+  'font',
+  'i',
+  'img',
+  'ins',
+  'kbd',
+  'label',
+  'mark',
+  'nobr',
+  'q',
+  'rp',
+  'rt',
+  'ruby',
+  's',
+  'samp',
+  'small',
+  'span',
+  'strike',
+  'strong',
+  'sub',
+  'sup',
+  'time',
+  'tt',
+  'u',
+  'var',
+  'wbr',
+]);
 /** Ancestors that make a header/footer part of the content rather than page chrome. */
 const SECTIONING = new Set(['main', 'article', 'section']);
 const WHITESPACE = /\s+/g;
@@ -36,7 +87,7 @@ export const ANCHOR_MAX_CHARS = 80;
  * The text of a link to a place on the same page that is only one of these marks is a heading's
  * permalink (Sphinx's "¶", "#", "§", "🔗"): neither page text nor heading text nor a link.
  */
-const PERMALINK_MARK = /^[\s¶#§🔗⚓\uFE0F]+$/u;
+const PERMALINK_MARK = /^(?:[\s¶#§⚓]|🔗|\uFE0F)+$/u;
 
 /** What a same-page link changed, to take back if it turns out to be a permalink mark (see PERMALINK_MARK). */
 interface PermalinkCandidate {
@@ -108,7 +159,10 @@ export class PageReader implements Partial<Handler> {
   private permalink: PermalinkCandidate | undefined;
 
   /** `token`: our robots product token, lower-case; `maxRawLinks`: hrefs recorded at most (later ones are not read). */
-  constructor(private readonly token: string, private readonly maxRawLinks: number) {}
+  constructor(
+    private readonly token: string,
+    private readonly maxRawLinks: number,
+  ) {}
 
   onopentag(name: string, attribs: Record<string, string>): void {
     this.flushText();
@@ -164,7 +218,8 @@ export class PageReader implements Partial<Handler> {
   private inspect(name: string, attribs: Record<string, string>): boolean {
     switch (name) {
       case 'html':
-        if (this.lang === undefined && attribs.lang !== undefined && attribs.lang.trim() !== '') this.lang = attribs.lang.trim();
+        if (this.lang === undefined && attribs.lang !== undefined && attribs.lang.trim() !== '')
+          this.lang = attribs.lang.trim();
         return true;
       case 'title':
         if (this.title === undefined) this.titleText = '';
@@ -191,7 +246,12 @@ export class PageReader implements Partial<Handler> {
       case 'area':
         this.openedLink = undefined;
         if (attribs.href !== undefined && this.rawLinks.length < this.maxRawLinks) {
-          this.openedLink = { href: attribs.href, nofollow: hasToken(attribs.rel, 'nofollow'), inContent: this.chromeDepth === 0, text: '' };
+          this.openedLink = {
+            href: attribs.href,
+            nofollow: hasToken(attribs.rel, 'nofollow'),
+            inContent: this.chromeDepth === 0,
+            text: '',
+          };
           this.rawLinks.push(this.openedLink);
         }
         return true;
@@ -202,7 +262,10 @@ export class PageReader implements Partial<Handler> {
 
   private enter(name: string, attribs: Record<string, string>): void {
     const role = attribs.role?.toLowerCase();
-    const isChrome = name === 'nav' || name === 'aside' || role === 'navigation' ||
+    const isChrome =
+      name === 'nav' ||
+      name === 'aside' ||
+      role === 'navigation' ||
       attribs['aria-hidden']?.toLowerCase() === 'true' ||
       ((name === 'header' || name === 'footer' || role === 'banner' || role === 'contentinfo') &&
         this.sectioningDepth === 0);
@@ -219,19 +282,31 @@ export class PageReader implements Partial<Handler> {
     if (isLink) {
       if (this.permalink === undefined && attribs.href.trimStart().startsWith('#')) this.permalink = this.candidate();
       this.linkDepth++;
-      if (this.anchor === undefined && this.openedLink !== undefined) this.anchor = { link: this.openedLink, parts: [] };
+      if (this.anchor === undefined && this.openedLink !== undefined)
+        this.anchor = { link: this.openedLink, parts: [] };
     }
     this.openedLink = undefined;
-    this.frames.push((isChrome ? FRAME_CHROME : 0) | (isSectioning ? FRAME_SECTIONING : 0) | (isHeading ? FRAME_HEADING : 0) | (isLink ? FRAME_LINK : 0));
+    this.frames.push(
+      (isChrome ? FRAME_CHROME : 0) |
+        (isSectioning ? FRAME_SECTIONING : 0) |
+        (isHeading ? FRAME_HEADING : 0) |
+        (isLink ? FRAME_LINK : 0),
+    );
     if (!INLINE.has(name)) this.pushBreak();
   }
 
   /** What a same-page link about to be entered may have to take back (see endPermalink). */
   private candidate(): PermalinkCandidate {
     return {
-      frames: this.frames.length, rawLinks: this.rawLinks.length - (this.openedLink ? 1 : 0), all: this.all.length,
-      content: this.content.length, heading: this.headingParts?.length ?? 0, rawLength: this.rawLength,
-      chars: [this.allChars, this.allLinkChars, this.contentChars, this.contentLinkChars], hasChild: false, text: '',
+      frames: this.frames.length,
+      rawLinks: this.rawLinks.length - (this.openedLink ? 1 : 0),
+      all: this.all.length,
+      content: this.content.length,
+      heading: this.headingParts?.length ?? 0,
+      rawLength: this.rawLength,
+      chars: [this.allChars, this.allLinkChars, this.contentChars, this.contentLinkChars],
+      hasChild: false,
+      text: '',
     };
   }
 

@@ -38,8 +38,17 @@ function fileName(url: string): string {
 }
 
 /** Builds the page a PDF is stored as. */
-export function pdfPage(input: { url: string; xRobotsTag: string | undefined; userAgent: string }, pdf: PdfText): ParsedPage {
-  const pages = pdf.pages.map((p) => p.replace(CONTROL, ' ').replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim());
+export function pdfPage(
+  input: { url: string; xRobotsTag: string | undefined; userAgent: string },
+  pdf: PdfText,
+): ParsedPage {
+  const pages = pdf.pages.map((p) =>
+    p
+      .replace(CONTROL, ' ')
+      .replace(/[ \t]+\n/g, '\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trim(),
+  );
   const pageStarts: number[] = [];
   let offset = 0;
   const parts: string[] = [];
@@ -50,7 +59,11 @@ export function pdfPage(input: { url: string; xRobotsTag: string | undefined; us
     offset += codePoints(p);
   });
   const text = parts.join(PAGE_JOIN);
-  const firstLine = pages.find((p) => p !== '')?.split('\n').find((l) => l.trim() !== '') ?? '';
+  const firstLine =
+    pages
+      .find((p) => p !== '')
+      ?.split('\n')
+      .find((l) => l.trim() !== '') ?? '';
   const title = oneLine(pdf.title) || oneLine(pdf.heading) || oneLine(firstLine) || oneLine(fileName(input.url));
   const directives = headerDirectives(input.xRobotsTag, input.userAgent);
   return {

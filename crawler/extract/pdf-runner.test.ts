@@ -35,11 +35,14 @@ describe('PDF extraction in a worker thread', () => {
     assert.equal(text.heading, 'Getting started');
     assert.equal(text.pageCount, 3);
     assert.equal(text.truncated, false);
-    assert.deepEqual(text.pages.map((p) => p.trim().split('\n')), [
-      ['Getting started', 'Привет, мир: the eyepiece goes first.'],
-      ['Καλημέρα κόσμε', 'Second page zebracrossing'],
-      ['Third page, last words'],
-    ]);
+    assert.deepEqual(
+      text.pages.map((p) => p.trim().split('\n')),
+      [
+        ['Getting started', 'Привет, мир: the eyepiece goes first.'],
+        ['Καλημέρα κόσμε', 'Second page zebracrossing'],
+        ['Third page, last words'],
+      ],
+    );
   });
 
   test('pages past maxPages are left out and the text says it was cut', async () => {
@@ -72,15 +75,22 @@ describe('PDF extraction in a worker thread', () => {
     const limits = { ...PDF_LIMITS, timeoutMs: 6000, memoryMb: 96, heapMb: 64 };
     const rssBefore = process.memoryUsage().rss;
     let peak = 0;
-    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 20);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 20);
     const started = performance.now();
     const failure = await refusal(bomb, limits);
     clearInterval(sampler);
     const took = performance.now() - started;
-    console.log(`bomb: ${failure.code} after ${Math.round(took)} ms; RSS ${Math.round(rssBefore / 2 ** 20)} → peak ${Math.round(peak / 2 ** 20)} MiB`);
+    console.log(
+      `bomb: ${failure.code} after ${Math.round(took)} ms; RSS ${Math.round(rssBefore / 2 ** 20)} → peak ${Math.round(peak / 2 ** 20)} MiB`,
+    );
     assert.ok(['pdf-memory', 'pdf-timeout'].includes(failure.code), failure.message);
     assert.ok(took < limits.timeoutMs + 3000, `stopped within its time cap (${Math.round(took)} ms)`);
-    assert.ok(peak - rssBefore < 200 * 2 ** 20, `the process grew by ${Math.round((peak - rssBefore) / 2 ** 20)} MiB, not by the bomb's 256 MiB`);
+    assert.ok(
+      peak - rssBefore < 200 * 2 ** 20,
+      `the process grew by ${Math.round((peak - rssBefore) / 2 ** 20)} MiB, not by the bomb's 256 MiB`,
+    );
   });
 
   test('a document slower than the time cap is stopped with that reason, and the next one is read', async () => {

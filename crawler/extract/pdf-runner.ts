@@ -27,7 +27,13 @@ export interface PdfLimits {
   maxChars: number;
 }
 
-export const PDF_LIMITS: PdfLimits = { timeoutMs: 60_000, heapMb: 192, memoryMb: 320, maxPages: 2000, maxChars: 1_000_000 };
+export const PDF_LIMITS: PdfLimits = {
+  timeoutMs: 60_000,
+  heapMb: 192,
+  memoryMb: 320,
+  maxPages: 2000,
+  maxChars: 1_000_000,
+};
 
 /** What the thread found in a document. */
 export interface PdfText {
@@ -67,9 +73,12 @@ function failure(code: string, message: string): FetchFailure {
 
 /** The reason for a thread's own error answer, in words. */
 function readFailure(where: string, name: string, message: string): FetchFailure {
-  if (name === 'PasswordException') return failure('pdf-encrypted', `${where} is encrypted with a password; its text cannot be read`);
-  if (name === 'InvalidPDFException') return failure('pdf-broken', `${where} is not a readable PDF (${message}): truncated or damaged`);
-  if (name === 'RangeError' || /call stack/i.test(message)) return failure('pdf-broken', `${where} nests its objects too deeply to be read (${message})`);
+  if (name === 'PasswordException')
+    return failure('pdf-encrypted', `${where} is encrypted with a password; its text cannot be read`);
+  if (name === 'InvalidPDFException')
+    return failure('pdf-broken', `${where} is not a readable PDF (${message}): truncated or damaged`);
+  if (name === 'RangeError' || /call stack/i.test(message))
+    return failure('pdf-broken', `${where} nests its objects too deeply to be read (${message})`);
   return failure('pdf-broken', `${where} could not be read: ${name}: ${message}`);
 }
 
@@ -97,16 +106,36 @@ function runThread(data: Uint8Array, where: string, limits: PdfLimits): Promise<
       if (err) reject(err);
       else resolve(text!);
     };
-    const timer = setTimeout(() => finish(failure('pdf-timeout',
-      `${where} took longer than ${limits.timeoutMs / 1000} s to read (${describeBytes(data.length)}); stopped`)), limits.timeoutMs);
+    const timer = setTimeout(
+      () =>
+        finish(
+          failure(
+            'pdf-timeout',
+            `${where} took longer than ${limits.timeoutMs / 1000} s to read (${describeBytes(data.length)}); stopped`,
+          ),
+        ),
+      limits.timeoutMs,
+    );
     const watch = setInterval(() => {
       const grown = process.memoryUsage.rss() - baseline;
       if (grown > limits.memoryMb * 1024 * 1024) {
-        finish(failure('pdf-memory', `${where} needed more than ${limits.memoryMb} MiB of memory to read (a compression bomb?); stopped`));
+        finish(
+          failure(
+            'pdf-memory',
+            `${where} needed more than ${limits.memoryMb} MiB of memory to read (a compression bomb?); stopped`,
+          ),
+        );
       }
     }, WATCH_MS);
     thread.on('message', (answer: PdfThreadAnswer) => {
-      if (answer.ok) finish(null, { title: answer.title, heading: answer.heading, pages: answer.pages, pageCount: answer.pageCount, truncated: answer.truncated });
+      if (answer.ok)
+        finish(null, {
+          title: answer.title,
+          heading: answer.heading,
+          pages: answer.pages,
+          pageCount: answer.pageCount,
+          truncated: answer.truncated,
+        });
       else finish(readFailure(where, answer.name, answer.message));
     });
     thread.on('error', (err: Error & { code?: string }) => {
@@ -114,6 +143,8 @@ function runThread(data: Uint8Array, where: string, limits: PdfLimits): Promise<
         finish(failure('pdf-memory', `${where} needed more than ${limits.heapMb} MiB of memory to read; stopped`));
       } else finish(readFailure(where, err.name, err.message));
     });
-    thread.on('exit', (code) => finish(failure('pdf-broken', `the reader of ${where} stopped (exit code ${code}) before it answered`)));
+    thread.on('exit', (code) =>
+      finish(failure('pdf-broken', `the reader of ${where} stopped (exit code ${code}) before it answered`)),
+    );
   });
 }

@@ -82,5 +82,6 @@ async function read() {
 
 read().then(
   (answer) => parentPort?.postMessage(answer),
-  (err) => parentPort?.postMessage({ ok: false, name: String(err?.name ?? 'Error'), message: String(err?.message ?? err) }),
+  (err) =>
+    parentPort?.postMessage({ ok: false, name: String(err?.name ?? 'Error'), message: String(err?.message ?? err) }),
 );

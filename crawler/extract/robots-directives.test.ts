@@ -4,7 +4,8 @@ import { parseRobotsDirectives } from './robots-directives.ts';
 
 const TOKEN = 'LanternBot';
 type Input = { metaRobots?: string[]; metaForToken?: string[]; headerValues?: string[] };
-const parseAll = (input: Input) => parseRobotsDirectives({ metaRobots: [], metaForToken: [], headerValues: [], ...input }, TOKEN);
+const parseAll = (input: Input) =>
+  parseRobotsDirectives({ metaRobots: [], metaForToken: [], headerValues: [], ...input }, TOKEN);
 /** Indexing and following only (the display directives have tests of their own below). */
 const parse = (input: Input) => {
   const { noindex, nofollow } = parseAll(input);
@@ -29,7 +30,10 @@ describe('parseRobotsDirectives: meta robots', () => {
   });
 
   test('all, index, follow and unknown words change nothing', () => {
-    assert.deepEqual(parse({ metaRobots: ['all', 'index, follow', 'noimageindex, max-snippet:20, whatever'] }), { noindex: false, nofollow: false });
+    assert.deepEqual(parse({ metaRobots: ['all', 'index, follow', 'noimageindex, max-snippet:20, whatever'] }), {
+      noindex: false,
+      nofollow: false,
+    });
   });
 
   test('directives from several tags combine', () => {
@@ -65,7 +69,10 @@ describe('parseRobotsDirectives: X-Robots-Tag', () => {
 
   test('words after a bot prefix belong to that bot until the next prefix', () => {
     assert.deepEqual(parse({ headerValues: ['otherbot: noindex, nofollow'] }), { noindex: false, nofollow: false });
-    assert.deepEqual(parse({ headerValues: ['otherbot: noindex, lanternbot: nofollow'] }), { noindex: false, nofollow: true });
+    assert.deepEqual(parse({ headerValues: ['otherbot: noindex, lanternbot: nofollow'] }), {
+      noindex: false,
+      nofollow: true,
+    });
     assert.deepEqual(parse({ headerValues: ['lanternbot: none, googlebot: all'] }), { noindex: true, nofollow: true });
   });
 
@@ -74,36 +81,86 @@ describe('parseRobotsDirectives: X-Robots-Tag', () => {
   });
 
   test('valued directives are not mistaken for bot names', () => {
-    assert.deepEqual(parse({ headerValues: ['unavailable_after: 25 Jun 2010 15:00:00 PST, noindex'] }), { noindex: true, nofollow: false });
+    assert.deepEqual(parse({ headerValues: ['unavailable_after: 25 Jun 2010 15:00:00 PST, noindex'] }), {
+      noindex: true,
+      nofollow: false,
+    });
     assert.deepEqual(parse({ headerValues: ['max-snippet: 20, nofollow'] }), { noindex: false, nofollow: true });
   });
 
   test('meta and header sources combine', () => {
-    assert.deepEqual(parse({ metaRobots: ['noindex'], headerValues: ['lanternbot: nofollow'] }), { noindex: true, nofollow: true });
+    assert.deepEqual(parse({ metaRobots: ['noindex'], headerValues: ['lanternbot: nofollow'] }), {
+      noindex: true,
+      nofollow: true,
+    });
   });
 });
 
 describe('parseRobotsDirectives: what may be shown of a searchable page', () => {
-  test('noarchive (and Bing\'s nocache) hides the stored copy; nosnippet hides the text in results; neither stops indexing', () => {
+  test("noarchive (and Bing's nocache) hides the stored copy; nosnippet hides the text in results; neither stops indexing", () => {
     assert.deepEqual(parseAll({}), { noindex: false, nofollow: false, noarchive: false, nosnippet: false });
-    assert.deepEqual(parseAll({ metaRobots: ['NoArchive'] }), { noindex: false, nofollow: false, noarchive: true, nosnippet: false });
-    assert.deepEqual(parseAll({ metaRobots: ['nocache'] }), { noindex: false, nofollow: false, noarchive: true, nosnippet: false });
-    assert.deepEqual(parseAll({ metaForToken: ['nosnippet'] }), { noindex: false, nofollow: false, noarchive: false, nosnippet: true });
-    assert.deepEqual(parseAll({ headerValues: ['noarchive, nosnippet'] }), { noindex: false, nofollow: false, noarchive: true, nosnippet: true });
+    assert.deepEqual(parseAll({ metaRobots: ['NoArchive'] }), {
+      noindex: false,
+      nofollow: false,
+      noarchive: true,
+      nosnippet: false,
+    });
+    assert.deepEqual(parseAll({ metaRobots: ['nocache'] }), {
+      noindex: false,
+      nofollow: false,
+      noarchive: true,
+      nosnippet: false,
+    });
+    assert.deepEqual(parseAll({ metaForToken: ['nosnippet'] }), {
+      noindex: false,
+      nofollow: false,
+      noarchive: false,
+      nosnippet: true,
+    });
+    assert.deepEqual(parseAll({ headerValues: ['noarchive, nosnippet'] }), {
+      noindex: false,
+      nofollow: false,
+      noarchive: true,
+      nosnippet: true,
+    });
   });
 
   test('max-snippet:0 is nosnippet; another length is not', () => {
-    for (const input of [{ metaRobots: ['max-snippet:0'] }, { metaRobots: ['index, MAX-SNIPPET : 0'] }, { headerValues: ['max-snippet: 0, noarchive'] }]) {
+    for (const input of [
+      { metaRobots: ['max-snippet:0'] },
+      { metaRobots: ['index, MAX-SNIPPET : 0'] },
+      { headerValues: ['max-snippet: 0, noarchive'] },
+    ]) {
       assert.equal(parseAll(input).nosnippet, true, JSON.stringify(input));
     }
-    for (const input of [{ metaRobots: ['max-snippet:20'] }, { metaRobots: ['max-snippet:0.5'] }, { headerValues: ['max-snippet: 05'] }, { headerValues: ['otherbot: max-snippet:0'] }]) {
+    for (const input of [
+      { metaRobots: ['max-snippet:20'] },
+      { metaRobots: ['max-snippet:0.5'] },
+      { headerValues: ['max-snippet: 05'] },
+      { headerValues: ['otherbot: max-snippet:0'] },
+    ]) {
       assert.equal(parseAll(input).nosnippet, false, JSON.stringify(input));
     }
   });
 
-  test('none does not imply them, and another bot\'s header words do not apply to us', () => {
-    assert.deepEqual(parseAll({ metaRobots: ['none'] }), { noindex: true, nofollow: true, noarchive: false, nosnippet: false });
-    assert.deepEqual(parseAll({ headerValues: ['otherbot: noarchive, nosnippet'] }), { noindex: false, nofollow: false, noarchive: false, nosnippet: false });
-    assert.deepEqual(parseAll({ headerValues: ['otherbot: noindex, lanternbot: nosnippet'] }), { noindex: false, nofollow: false, noarchive: false, nosnippet: true });
+  test("none does not imply them, and another bot's header words do not apply to us", () => {
+    assert.deepEqual(parseAll({ metaRobots: ['none'] }), {
+      noindex: true,
+      nofollow: true,
+      noarchive: false,
+      nosnippet: false,
+    });
+    assert.deepEqual(parseAll({ headerValues: ['otherbot: noarchive, nosnippet'] }), {
+      noindex: false,
+      nofollow: false,
+      noarchive: false,
+      nosnippet: false,
+    });
+    assert.deepEqual(parseAll({ headerValues: ['otherbot: noindex, lanternbot: nosnippet'] }), {
+      noindex: false,
+      nofollow: false,
+      noarchive: false,
+      nosnippet: true,
+    });
   });
 });

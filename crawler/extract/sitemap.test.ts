@@ -19,7 +19,9 @@ describe('parseSitemap', () => {
         <url><loc>https://a.example/b</loc></url>
       </urlset>`;
     assert.deepEqual(parseSitemap(xml, AT, open), {
-      index: false, urls: ['https://a.example/b', 'https://a.example/a?x=1&y=2', 'https://a.example/c'], dropped: 0,
+      index: false,
+      urls: ['https://a.example/b', 'https://a.example/a?x=1&y=2', 'https://a.example/c'],
+      dropped: 0,
     });
   });
 
@@ -29,7 +31,8 @@ describe('parseSitemap', () => {
   });
 
   test('entries of another origin, private addresses, other schemes and junk are dropped', () => {
-    const xml = '<urlset><url><loc>https://b.example/x</loc></url><url><loc>http://a.example/x</loc></url>' +
+    const xml =
+      '<urlset><url><loc>https://b.example/x</loc></url><url><loc>http://a.example/x</loc></url>' +
       '<url><loc>https://127.0.0.1/x</loc></url><url><loc>ftp://a.example/x</loc></url><url><loc>not a url</loc></url>' +
       '<url><loc>https://a.example/&#107;&#x6B;</loc></url></urlset>';
     assert.deepEqual(parseSitemap(xml, AT, open), { index: false, urls: ['https://a.example/kk'], dropped: 5 });
@@ -62,14 +65,20 @@ describe('sitemapText', () => {
 
   test('a gzip bomb stops at the cap with a fatal failure that says why', () => {
     const bomb = zlib.gzipSync(Buffer.alloc(2 * 1024 * 1024));
-    assert.throws(() => sitemapText(bomb, 1024 * 1024), (err: unknown) =>
-      err instanceof FetchFailure && err.kind === 'fatal' && /larger than 1 MiB once decompressed/.test(err.message));
-    assert.throws(() => sitemapText(Buffer.from([0x1f, 0x8b, 1, 2, 3])), (err: unknown) => err instanceof FetchFailure && err.code === 'bad-gzip');
+    assert.throws(
+      () => sitemapText(bomb, 1024 * 1024),
+      (err: unknown) =>
+        err instanceof FetchFailure && err.kind === 'fatal' && /larger than 1 MiB once decompressed/.test(err.message),
+    );
+    assert.throws(
+      () => sitemapText(Buffer.from([0x1f, 0x8b, 1, 2, 3])),
+      (err: unknown) => err instanceof FetchFailure && err.code === 'bad-gzip',
+    );
   });
 });
 
 describe('scanSitemap: lastmod', () => {
-  test('each entry\'s own <lastmod>, before or after its <loc>; a missing or unreadable one is left out', () => {
+  test("each entry's own <lastmod>, before or after its <loc>; a missing or unreadable one is left out", () => {
     const xml = `<urlset>
       <url><loc>https://a.example/a</loc><lastmod>2025-01-02</lastmod></url>
       <url><lastmod>2025-03-04T05:06:07+01:00</lastmod><loc>https://a.example/b</loc></url>
@@ -78,7 +87,10 @@ describe('scanSitemap: lastmod', () => {
       <url><loc>https://a.example/e</loc><changefreq>daily</changefreq><lastmod>2025-05-06T07:08:09Z</lastmod></url>
     </urlset>`;
     const scanned = scanSitemap(xml, AT, open);
-    assert.deepEqual(scanned.urls, ['a', 'b', 'c', 'd', 'e'].map((p) => `https://a.example/${p}`));
+    assert.deepEqual(
+      scanned.urls,
+      ['a', 'b', 'c', 'd', 'e'].map((p) => `https://a.example/${p}`),
+    );
     assert.deepEqual(scanned.lastmod, {
       'https://a.example/a': Date.parse('2025-01-02'),
       'https://a.example/b': Date.parse('2025-03-04T04:06:07Z'),

@@ -69,7 +69,11 @@ export function parseSitemap(xml: string, sitemapUrl: string, opts: { allowPriva
  * parseSitemap with each urlset entry's `<lastmod>` too (`lastmod`): looked for inside the entry's own
  * `<url>` element, before or after its `<loc>`, so the scan stays one pass over the file.
  */
-export function scanSitemap(xml: string, sitemapUrl: string, opts: { allowPrivate: boolean }): SitemapEntries & { lastmod: Record<string, number> } {
+export function scanSitemap(
+  xml: string,
+  sitemapUrl: string,
+  opts: { allowPrivate: boolean },
+): SitemapEntries & { lastmod: Record<string, number> } {
   const origin = new URL(sitemapUrl).origin;
   const firstLoc = xml.indexOf('<loc>');
   const head = firstLoc === -1 ? xml.slice(0, 4096) : xml.slice(0, firstLoc);
@@ -125,9 +129,17 @@ export function sitemapText(body: Buffer, cap = SITEMAP_MAX_BYTES): string {
       return zlib.gunzipSync(body, { maxOutputLength: cap }).toString('utf8');
     } catch (err) {
       if ((err as { code?: string }).code === 'ERR_BUFFER_TOO_LARGE') {
-        throw new FetchFailure('fatal', 'too-large', `sitemap: larger than ${cap / 1024 / 1024} MiB once decompressed (a compression bomb?); not read`);
+        throw new FetchFailure(
+          'fatal',
+          'too-large',
+          `sitemap: larger than ${cap / 1024 / 1024} MiB once decompressed (a compression bomb?); not read`,
+        );
       }
-      throw new FetchFailure('fatal', 'bad-gzip', `sitemap: the gzip body could not be decompressed (${(err as Error).message})`);
+      throw new FetchFailure(
+        'fatal',
+        'bad-gzip',
+        `sitemap: the gzip body could not be decompressed (${(err as Error).message})`,
+      );
     }
   }
   return body.toString('utf8');

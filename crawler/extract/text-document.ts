@@ -30,7 +30,10 @@ export interface DocumentInput {
 
 /** The robots directives of a non-HTML document: X-Robots-Tag lines only. */
 export function headerDirectives(xRobotsTag: string | undefined, userAgent: string) {
-  return parseRobotsDirectives({ metaRobots: [], metaForToken: [], headerValues: xRobotsTag ? xRobotsTag.split('\n') : [] }, productToken(userAgent));
+  return parseRobotsDirectives(
+    { metaRobots: [], metaForToken: [], headerValues: xRobotsTag ? xRobotsTag.split('\n') : [] },
+    productToken(userAgent),
+  );
 }
 
 /** A document's content hash, as HTML pages have it (title and text). */
@@ -95,7 +98,10 @@ export function processTextDocument(input: DocumentInput, kind: 'text' | 'markdo
   } else {
     text = raw;
   }
-  text = text.replace(/[ \t]+\n/g, '\n').replace(/\n{3,}/g, '\n\n').trim();
+  text = text
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
   if (text.length > TEXT_MAX) text = text.slice(0, TEXT_MAX);
   if (title === '') title = oneLine(lines.find((l) => l.trim() !== '') ?? '', 120);
   return {

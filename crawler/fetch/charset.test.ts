@@ -15,7 +15,10 @@ describe('decodeBody: byte order marks', () => {
 
   test('UTF-16LE BOM wins over header and meta', () => {
     const body = bytes([0xff, 0xfe], [...Buffer.from('<meta charset="utf-8">é日', 'utf16le')]);
-    assert.deepEqual(decodeBody(body, 'text/html; charset=utf-8'), { text: '<meta charset="utf-8">é日', charset: 'utf-16le' });
+    assert.deepEqual(decodeBody(body, 'text/html; charset=utf-8'), {
+      text: '<meta charset="utf-8">é日',
+      charset: 'utf-16le',
+    });
   });
 
   test('UTF-16BE BOM', () => {
@@ -27,7 +30,10 @@ describe('decodeBody: byte order marks', () => {
 
 describe('decodeBody: Content-Type header', () => {
   test('charset=windows-1252 maps 0xE9 to é', () => {
-    assert.deepEqual(decodeBody(bytes('caf', [0xe9]), 'text/html; charset=windows-1252'), { text: 'café', charset: 'windows-1252' });
+    assert.deepEqual(decodeBody(bytes('caf', [0xe9]), 'text/html; charset=windows-1252'), {
+      text: 'café',
+      charset: 'windows-1252',
+    });
   });
 
   test('windows-1252 maps 0x80-0x9F to their WHATWG characters, not C1 controls', () => {
@@ -43,7 +49,10 @@ describe('decodeBody: Content-Type header', () => {
 
   test('header charset wins over a <meta charset>', () => {
     const body = bytes('<meta charset="shift_jis">', [...Buffer.from('é', 'utf8')]);
-    assert.deepEqual(decodeBody(body, 'text/html; charset=utf-8'), { text: '<meta charset="shift_jis">é', charset: 'utf-8' });
+    assert.deepEqual(decodeBody(body, 'text/html; charset=utf-8'), {
+      text: '<meta charset="shift_jis">é',
+      charset: 'utf-8',
+    });
   });
 
   test('an unknown header label falls through to the meta declaration', () => {
@@ -61,7 +70,10 @@ describe('decodeBody: <meta> prescan', () => {
   });
 
   test('http-equiv content-type form, with no Content-Type header at all', () => {
-    const body = bytes('<html><head><META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=windows-1252"></head>caf', [0xe9]);
+    const body = bytes(
+      '<html><head><META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=windows-1252"></head>caf',
+      [0xe9],
+    );
     const r = decodeBody(body, undefined);
     assert.equal(r.charset, 'windows-1252');
     assert.ok(r.text.endsWith('café'));
@@ -106,11 +118,17 @@ describe('decodeBody: fallbacks', () => {
   });
 
   test('an unknown header label with no meta falls back to UTF-8', () => {
-    assert.deepEqual(decodeBody(bytes([...Buffer.from('日本', 'utf8')]), 'text/html; charset=bogus'), { text: '日本', charset: 'utf-8' });
+    assert.deepEqual(decodeBody(bytes([...Buffer.from('日本', 'utf8')]), 'text/html; charset=bogus'), {
+      text: '日本',
+      charset: 'utf-8',
+    });
   });
 
   test('undeclared valid UTF-8 is UTF-8', () => {
-    assert.deepEqual(decodeBody(bytes([...Buffer.from('naïve 日本', 'utf8')]), 'text/html'), { text: 'naïve 日本', charset: 'utf-8' });
+    assert.deepEqual(decodeBody(bytes([...Buffer.from('naïve 日本', 'utf8')]), 'text/html'), {
+      text: 'naïve 日本',
+      charset: 'utf-8',
+    });
   });
 
   test('undeclared bytes that are not valid UTF-8 fall back to windows-1252', () => {
@@ -125,7 +143,14 @@ describe('decodeBody: fallbacks', () => {
       garbage[i] = seed >>> 24;
     }
     garbage.set(ascii('<meta charset="'), 100); // an unterminated declaration in the middle of it
-    for (const type of [undefined, '', 'text/html', 'application/octet-stream', 'text/html; charset=utf-16be', 'text/html; charset=']) {
+    for (const type of [
+      undefined,
+      '',
+      'text/html',
+      'application/octet-stream',
+      'text/html; charset=utf-16be',
+      'text/html; charset=',
+    ]) {
       const r = decodeBody(garbage, type);
       assert.equal(typeof r.text, 'string');
       assert.ok(r.text.length > 0);
@@ -136,23 +161,64 @@ describe('decodeBody: fallbacks', () => {
 
 describe('decodeBody: every declaration decodes', () => {
   test('every WHATWG label, in the header, a <meta> or an XML declaration, decodes without throwing', () => {
-    const labels = ['utf-8', 'utf-16', 'utf-16be', 'ibm866', 'iso-8859-2', 'iso-8859-16', 'koi8-u', 'macintosh', 'windows-874', 'windows-1258',
-      'gbk', 'gb18030', 'big5', 'euc-jp', 'iso-2022-jp', 'shift_jis', 'euc-kr', 'x-user-defined', 'replacement', 'x-mac-cyrillic'];
+    const labels = [
+      'utf-8',
+      'utf-16',
+      'utf-16be',
+      'ibm866',
+      'iso-8859-2',
+      'iso-8859-16',
+      'koi8-u',
+      'macintosh',
+      'windows-874',
+      'windows-1258',
+      'gbk',
+      'gb18030',
+      'big5',
+      'euc-jp',
+      'iso-2022-jp',
+      'shift_jis',
+      'euc-kr',
+      'x-user-defined',
+      'replacement',
+      'x-mac-cyrillic',
+    ];
     for (const label of labels) {
-      for (const [body, type] of [[bytes('caf', [0xe9, 0x80, 0xff]), `text/html; charset=${label}`], [bytes(`<meta charset="${label}">caf`, [0xe9]), 'text/html'],
-        [bytes(`<?xml version="1.0" encoding="${label}"?><p>caf`, [0xe9]), 'application/xhtml+xml']] as const) {
+      for (const [body, type] of [
+        [bytes('caf', [0xe9, 0x80, 0xff]), `text/html; charset=${label}`],
+        [bytes(`<meta charset="${label}">caf`, [0xe9]), 'text/html'],
+        [bytes(`<?xml version="1.0" encoding="${label}"?><p>caf`, [0xe9]), 'application/xhtml+xml'],
+      ] as const) {
         const r = decodeBody(body, type);
         assert.ok(r.text.length > 0 && r.charset !== '', `${label} in ${type}: ${JSON.stringify(r)}`);
       }
     }
     for (const label of ['x-user-defined', 'iso-8859-16']) {
-      assert.deepEqual(decodeBody(bytes('caf', [0xe9]), `text/html; charset=${label}`), { text: 'café', charset: 'windows-1252' }, `${label}: no decoder, as if undeclared`);
+      assert.deepEqual(
+        decodeBody(bytes('caf', [0xe9]), `text/html; charset=${label}`),
+        { text: 'café', charset: 'windows-1252' },
+        `${label}: no decoder, as if undeclared`,
+      );
     }
   });
 });
 
 describe('decodeBody: a page declared UTF-8 that is really windows-1252', () => {
-  const legacy = bytes('<p>Caf', [0xe9], ' cr', [0xe8], 'me ', [0x96], ' ', [0x93], 'quoted', [0x94], ' 10 ', [0x80], '</p>');
+  const legacy = bytes(
+    '<p>Caf',
+    [0xe9],
+    ' cr',
+    [0xe8],
+    'me ',
+    [0x96],
+    ' ',
+    [0x93],
+    'quoted',
+    [0x94],
+    ' 10 ',
+    [0x80],
+    '</p>',
+  );
   const expected = '<p>Café crème – “quoted” 10 €</p>';
 
   test('declared by the Content-Type header: read as windows-1252', () => {
@@ -161,12 +227,18 @@ describe('decodeBody: a page declared UTF-8 that is really windows-1252', () => 
 
   test('declared by <meta charset="utf-8">: read as windows-1252', () => {
     const body = bytes('<meta charset="utf-8">', [...legacy]);
-    assert.deepEqual(decodeBody(body, 'text/html'), { text: `<meta charset="utf-8">${expected}`, charset: 'windows-1252' });
+    assert.deepEqual(decodeBody(body, 'text/html'), {
+      text: `<meta charset="utf-8">${expected}`,
+      charset: 'windows-1252',
+    });
   });
 
   test('real UTF-8 with one stray bad byte stays UTF-8 (the bad byte becomes U+FFFD)', () => {
     const body = bytes([...Buffer.from('naïve café 日本 ', 'utf8')], [0xe9], ' end');
-    assert.deepEqual(decodeBody(body, 'text/html; charset=utf-8'), { text: 'naïve café 日本 \ufffd end', charset: 'utf-8' });
+    assert.deepEqual(decodeBody(body, 'text/html; charset=utf-8'), {
+      text: 'naïve café 日本 \ufffd end',
+      charset: 'utf-8',
+    });
   });
 
   test('UTF-8 cut off inside its last character (a capped body) stays UTF-8', () => {
@@ -179,7 +251,11 @@ describe('decodeBody: a page declared UTF-8 that is really windows-1252', () => 
   test('mostlyNotUtf8 counts invalid sequences against valid multi-byte ones', () => {
     assert.equal(mostlyNotUtf8(bytes('plain ascii')), false);
     assert.equal(mostlyNotUtf8(bytes('caf', [0xe9])), true);
-    assert.equal(mostlyNotUtf8(bytes([...Buffer.from('é', 'utf8')], [0xff])), false, 'one valid, one invalid: a tie is UTF-8');
+    assert.equal(
+      mostlyNotUtf8(bytes([...Buffer.from('é', 'utf8')], [0xff])),
+      false,
+      'one valid, one invalid: a tie is UTF-8',
+    );
     assert.equal(mostlyNotUtf8(bytes([0xc0, 0x80])), true, 'overlong lead byte');
   });
 });
@@ -197,7 +273,11 @@ describe('looksBinary', () => {
 
   test('images, archives and random bytes are binary', () => {
     assert.equal(looksBinary(bytes([0x89], 'PNG', [0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d], 'IHDR')), true);
-    assert.equal(looksBinary(bytes([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03])), true, 'gzip without Content-Encoding');
+    assert.equal(
+      looksBinary(bytes([0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03])),
+      true,
+      'gzip without Content-Encoding',
+    );
     assert.equal(looksBinary(random(10_000)), true);
   });
 

@@ -42,7 +42,11 @@ export function decodeBody(bytes: Uint8Array, contentType: string | undefined): 
   const html = contentType === undefined || contentType.trim() === '' || isHtmlContentType(contentType);
   const label = contentType ? charsetFromContentType(contentType) : undefined;
   const utf8 = isUtf8(bytes);
-  const sniffed = getEncoding(bytes, { maxBytes: html ? PRESCAN_BYTES : BOM_BYTES, transportLayerEncodingLabel: label, defaultEncoding: utf8 ? 'UTF-8' : 'windows-1252' });
+  const sniffed = getEncoding(bytes, {
+    maxBytes: html ? PRESCAN_BYTES : BOM_BYTES,
+    transportLayerEncodingLabel: label,
+    defaultEncoding: utf8 ? 'UTF-8' : 'windows-1252',
+  });
   let decoder = decoderFor(sniffed) ?? new TextDecoder(utf8 ? 'utf-8' : 'windows-1252');
   // The departure (see the file comment): declared UTF-8, mostly not UTF-8. A BOM is never overruled.
   const bom = bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
@@ -73,8 +77,23 @@ export function isHtmlContentType(contentType: string | undefined): boolean {
 }
 
 const HTML_SNIFF_TAGS = [
-  '<!doctype html', '<html', '<head', '<script', '<iframe', '<h1', '<div', '<font', '<table', '<a',
-  '<style', '<title', '<b', '<body', '<br', '<p', '<!--',
+  '<!doctype html',
+  '<html',
+  '<head',
+  '<script',
+  '<iframe',
+  '<h1',
+  '<div',
+  '<font',
+  '<table',
+  '<a',
+  '<style',
+  '<title',
+  '<b',
+  '<body',
+  '<br',
+  '<p',
+  '<!--',
 ];
 
 /**
@@ -112,7 +131,7 @@ export function mostlyNotUtf8(bytes: Uint8Array): boolean {
   let valid = 0;
   let invalid = 0;
   const n = bytes.length;
-  for (let i = 0; i < n;) {
+  for (let i = 0; i < n; ) {
     const b = bytes[i]!;
     if (b < 0x80) {
       i++;
@@ -166,7 +185,6 @@ function decodeWindows1252(bytes: Uint8Array): string {
   const latin = latin1(bytes, 0, bytes.length);
   return latin.replace(C1_CONTROLS, (c) => WINDOWS_1252_C1.charAt(c.charCodeAt(0) - 0x80));
 }
-
 
 /** Bytes [start, end) as a string, one char per byte; fine for ASCII-compatible scanning. */
 function latin1(bytes: Uint8Array, start: number, end: number): string {

@@ -20,7 +20,10 @@ test('timeouts name the limit that was hit, in seconds', () => {
     [new errors.HeadersTimeoutError(), 'fetcher: a.example:8443 sent no response headers within 15 s'],
     [new errors.BodyTimeoutError(), 'fetcher: a.example:8443 stopped sending the body (nothing more came within 15 s)'],
     [new errors.ConnectTimeoutError(), 'fetcher: could not connect to a.example:8443 within 10 s'],
-    [new DOMException('The operation was aborted due to timeout', 'TimeoutError'), 'fetcher: a.example:8443 did not finish its answer within 30 s'],
+    [
+      new DOMException('The operation was aborted due to timeout', 'TimeoutError'),
+      'fetcher: a.example:8443 did not finish its answer within 30 s',
+    ],
   ];
   for (const [err, message] of cases) {
     const f = classifyError(err, URL_, LIMITS);
@@ -36,7 +39,12 @@ test('network and TLS failures get a kind, a code and words', () => {
     [new errors.SocketError('other side closed'), 'retryable', 'connection-reset', /closed the connection mid-answer$/],
     [errno('ENOTFOUND'), 'retryable', 'dns', /^fetcher: the host name a\.example:8443 does not resolve$/],
     [errno('EAI_AGAIN'), 'retryable', 'dns', /could not be resolved right now/],
-    [errno('DEPTH_ZERO_SELF_SIGNED_CERT'), 'fatal', 'tls', /TLS handshake with a\.example:8443 failed: its certificate is self-signed \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/],
+    [
+      errno('DEPTH_ZERO_SELF_SIGNED_CERT'),
+      'fatal',
+      'tls',
+      /TLS handshake with a\.example:8443 failed: its certificate is self-signed \(DEPTH_ZERO_SELF_SIGNED_CERT\)$/,
+    ],
     [errno('CERT_HAS_EXPIRED'), 'fatal', 'tls', /its certificate has expired/],
     [errno('ERR_TLS_CERT_ALTNAME_INVALID'), 'fatal', 'tls', /its certificate is for another name/],
     [errno('HPE_INVALID_CONSTANT'), 'fatal', 'bad-response', /malformed HTTP response \(HPE_INVALID_CONSTANT\)$/],

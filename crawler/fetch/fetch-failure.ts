@@ -6,7 +6,11 @@ import type { FetchError } from '../coordination/protocol.ts';
  * host and says what went wrong.
  */
 export class FetchFailure extends Error {
-  constructor(readonly kind: FetchError['kind'], readonly code: string, message: string) {
+  constructor(
+    readonly kind: FetchError['kind'],
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -21,7 +25,11 @@ export interface TimeLimits {
 
 /** A byte count for people: "512 bytes", "48 KiB", "5 MiB", "1.5 GiB". */
 export function describeBytes(n: number): string {
-  const units: Array<[number, string]> = [[1024 ** 3, 'GiB'], [1024 ** 2, 'MiB'], [1024, 'KiB']];
+  const units: Array<[number, string]> = [
+    [1024 ** 3, 'GiB'],
+    [1024 ** 2, 'MiB'],
+    [1024, 'KiB'],
+  ];
   for (const [size, unit] of units) {
     if (n >= size) {
       const v = n / size;
@@ -65,25 +73,69 @@ export function classifyError(err: unknown, url: string, limits?: TimeLimits): F
   const cause = e.cause as { code?: string; message?: string } | undefined;
   if (cause instanceof FetchFailure) return cause;
   const code = e.code ?? cause?.code ?? e.name ?? 'error';
-  const host = (() => { try { return new URL(url).host; } catch { return url; } })();
-  if (e.code === UNDICI_TIMEOUT.headers) return new FetchFailure('retryable', 'timeout', `fetcher: ${host} sent no response headers${within(limits?.headersTimeoutMs)}`);
-  if (e.code === UNDICI_TIMEOUT.body) return new FetchFailure('retryable', 'timeout', `fetcher: ${host} stopped sending the body (nothing more came${within(limits?.bodyTimeoutMs)})`);
-  if (e.code === UNDICI_TIMEOUT.connect) return new FetchFailure('retryable', 'timeout', `fetcher: could not connect to ${host}${within(limits?.connectTimeoutMs)}`);
-  if (e.name === 'TimeoutError' || e.name === 'AbortError') return new FetchFailure('retryable', 'timeout', `fetcher: ${host} did not finish its answer${within(limits?.totalTimeoutMs)}`);
+  const host = (() => {
+    try {
+      return new URL(url).host;
+    } catch {
+      return url;
+    }
+  })();
+  if (e.code === UNDICI_TIMEOUT.headers)
+    return new FetchFailure(
+      'retryable',
+      'timeout',
+      `fetcher: ${host} sent no response headers${within(limits?.headersTimeoutMs)}`,
+    );
+  if (e.code === UNDICI_TIMEOUT.body)
+    return new FetchFailure(
+      'retryable',
+      'timeout',
+      `fetcher: ${host} stopped sending the body (nothing more came${within(limits?.bodyTimeoutMs)})`,
+    );
+  if (e.code === UNDICI_TIMEOUT.connect)
+    return new FetchFailure(
+      'retryable',
+      'timeout',
+      `fetcher: could not connect to ${host}${within(limits?.connectTimeoutMs)}`,
+    );
+  if (e.name === 'TimeoutError' || e.name === 'AbortError')
+    return new FetchFailure(
+      'retryable',
+      'timeout',
+      `fetcher: ${host} did not finish its answer${within(limits?.totalTimeoutMs)}`,
+    );
   switch (code) {
-    case 'ECONNREFUSED': return new FetchFailure('retryable', 'connection-refused', `fetcher: ${host} refused the connection (nothing listens there)`);
+    case 'ECONNREFUSED':
+      return new FetchFailure(
+        'retryable',
+        'connection-refused',
+        `fetcher: ${host} refused the connection (nothing listens there)`,
+      );
     case 'ECONNRESET':
     case 'EPIPE':
-    case 'UND_ERR_SOCKET': return new FetchFailure('retryable', 'connection-reset', `fetcher: ${host} closed the connection mid-answer`);
+    case 'UND_ERR_SOCKET':
+      return new FetchFailure('retryable', 'connection-reset', `fetcher: ${host} closed the connection mid-answer`);
     case 'ENOTFOUND':
     case 'ENODATA':
     case 'EAI_NONAME':
-    case 'EAI_FAIL': return new FetchFailure('retryable', 'dns', `fetcher: the host name ${host} does not resolve`);
-    case 'EAI_AGAIN': return new FetchFailure('retryable', 'dns', `fetcher: the host name ${host} could not be resolved right now (the name server did not answer)`);
+    case 'EAI_FAIL':
+      return new FetchFailure('retryable', 'dns', `fetcher: the host name ${host} does not resolve`);
+    case 'EAI_AGAIN':
+      return new FetchFailure(
+        'retryable',
+        'dns',
+        `fetcher: the host name ${host} could not be resolved right now (the name server did not answer)`,
+      );
     case 'EHOSTUNREACH':
-    case 'ENETUNREACH': return new FetchFailure('retryable', 'unreachable', `fetcher: ${host} is unreachable`);
+    case 'ENETUNREACH':
+      return new FetchFailure('retryable', 'unreachable', `fetcher: ${host} is unreachable`);
   }
-  if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code)) return new FetchFailure('fatal', 'tls', `fetcher: the TLS handshake with ${host} failed: ${tlsWords(code)} (${code})`);
+  if (/CERT|SSL|TLS|SELF_SIGNED/i.test(code))
+    return new FetchFailure(
+      'fatal',
+      'tls',
+      `fetcher: the TLS handshake with ${host} failed: ${tlsWords(code)} (${code})`,
+    );
   if (code.startsWith('HPE_') || code === 'UND_ERR_INFO' || code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') {
     return new FetchFailure('fatal', 'bad-response', `fetcher: ${host} sent a malformed HTTP response (${code})`);
   }

@@ -23,7 +23,9 @@ export const FETCH_DEFAULTS = {
 } as const;
 
 /** The fetch limits for a total time limit per request (CRAWL_TIMEOUT_MS); the default gives FETCH_DEFAULTS. */
-export function fetchLimits(totalTimeoutMs: number = FETCH_DEFAULTS.totalTimeoutMs): Omit<WorkerSettings, 'userAgent' | 'allowPrivate'> {
+export function fetchLimits(
+  totalTimeoutMs: number = FETCH_DEFAULTS.totalTimeoutMs,
+): Omit<WorkerSettings, 'userAgent' | 'allowPrivate'> {
   return {
     connectTimeoutMs: Math.min(FETCH_DEFAULTS.connectTimeoutMs, Math.round(totalTimeoutMs / 3)),
     headersTimeoutMs: Math.round(totalTimeoutMs / 2),

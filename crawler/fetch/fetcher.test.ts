@@ -25,10 +25,20 @@ const agent = createAgent(SETTINGS);
 before(async () => {
   server = http.createServer((req, res) => {
     switch (req.url) {
-      case '/gzip': res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(zlib.gzipSync(PAGE)); break;
-      case '/br': res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'br' }).end(zlib.brotliCompressSync(PAGE)); break;
-      case '/deflate': res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'deflate' }).end(zlib.deflateSync(PAGE)); break;
-      case '/not-gzip': res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(PAGE); break;
+      case '/gzip':
+        res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(zlib.gzipSync(PAGE));
+        break;
+      case '/br':
+        res
+          .writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'br' })
+          .end(zlib.brotliCompressSync(PAGE));
+        break;
+      case '/deflate':
+        res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'deflate' }).end(zlib.deflateSync(PAGE));
+        break;
+      case '/not-gzip':
+        res.writeHead(200, { 'content-type': 'text/html', 'content-encoding': 'gzip' }).end(PAGE);
+        break;
       case '/big': {
         // 64 MiB, written as the client reads: counts what actually left the server.
         res.writeHead(200, { 'content-type': 'text/plain' });
@@ -46,7 +56,8 @@ before(async () => {
         pump();
         break;
       }
-      default: res.writeHead(404, { 'content-type': 'text/html' }).end('<p>not here</p>'.repeat(1000));
+      default:
+        res.writeHead(404, { 'content-type': 'text/html' }).end('<p>not here</p>'.repeat(1000));
     }
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -59,8 +70,17 @@ after(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-const get = (path: string, opts: Partial<{ cap: number; truncateOk: boolean; wantBody: (s: number) => boolean }> = {}) =>
-  fetchRaw(`${base}${path}`, { agent, settings: SETTINGS, wantBody: opts.wantBody ?? ((s) => s === 200), cap: opts.cap ?? FETCH_DEFAULTS.maxBodyBytes, truncateOk: opts.truncateOk ?? false });
+const get = (
+  path: string,
+  opts: Partial<{ cap: number; truncateOk: boolean; wantBody: (s: number) => boolean }> = {},
+) =>
+  fetchRaw(`${base}${path}`, {
+    agent,
+    settings: SETTINGS,
+    wantBody: opts.wantBody ?? ((s) => s === 200),
+    cap: opts.cap ?? FETCH_DEFAULTS.maxBodyBytes,
+    truncateOk: opts.truncateOk ?? false,
+  });
 
 test('gzip, brotli and deflate bodies are decompressed', async () => {
   for (const path of ['/gzip', '/br', '/deflate']) {
@@ -73,7 +93,10 @@ test('a body that is not what Content-Encoding says fails as bad-encoding (fatal
   await assert.rejects(get('/not-gzip'), (err: unknown) => {
     assert.ok(err instanceof FetchFailure);
     assert.deepEqual([err.kind, err.code], ['fatal', 'bad-encoding']);
-    assert.match(err.message, /^fetcher: 127\.0\.0\.1:\d+ sent a body that is not valid gzip \(Content-Encoding says so\): /);
+    assert.match(
+      err.message,
+      /^fetcher: 127\.0\.0\.1:\d+ sent a body that is not valid gzip \(Content-Encoding says so\): /,
+    );
     return true;
   });
 });
@@ -83,7 +106,11 @@ test('over the cap: refused, or (robots.txt) truncated to the cap; the server st
   const raw = await get('/big', { cap: 1024 * 1024, truncateOk: true });
   assert.equal(raw.body?.length, 1024 * 1024);
   await waitFor(() => closed.length === 2, { message: 'both responses to be closed by the client' });
-  for (const bytes of closed) assert.ok(bytes < 20 * 1024 * 1024, `the server wrote ${(bytes / 1048576).toFixed(1)} MiB of 64 before the client hung up`);
+  for (const bytes of closed)
+    assert.ok(
+      bytes < 20 * 1024 * 1024,
+      `the server wrote ${(bytes / 1048576).toFixed(1)} MiB of 64 before the client hung up`,
+    );
 });
 
 test('a body that is not wanted (an error page) is not read', async () => {

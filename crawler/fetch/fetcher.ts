@@ -52,28 +52,50 @@ const now = () => performance.timeOrigin + performance.now();
  * every new connection, so a name that changes its answer (DNS rebinding) is judged on each answer
  * actually used. A resolver that does not answer within half the connect time fails as a 'dns' error.
  */
-export function guardedLookup(settings: Pick<WorkerSettings, 'allowPrivate' | 'connectTimeoutMs'>, resolve: Resolver = systemResolver): LookupFunction {
+export function guardedLookup(
+  settings: Pick<WorkerSettings, 'allowPrivate' | 'connectTimeoutMs'>,
+  resolve: Resolver = systemResolver,
+): LookupFunction {
   const limitMs = Math.max(500, Math.floor(settings.connectTimeoutMs / 2));
-  return ((hostname: string, options: { all?: boolean; family?: number; hints?: number }, callback: (...args: unknown[]) => void) => {
+  return ((
+    hostname: string,
+    options: { all?: boolean; family?: number; hints?: number },
+    callback: (...args: unknown[]) => void,
+  ) => {
     let settled = false;
     const finish = (err: Error | null, list: LookupAddress[] = []): void => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      if (err) return callback(err);
-      if (options.all) return callback(null, list);
-      return callback(null, list[0].address, list[0].family);
+      if (err) callback(err);
+      else if (options.all) callback(null, list);
+      else callback(null, list[0].address, list[0].family);
     };
-    const timer = setTimeout(() => finish(new FetchFailure('retryable', 'dns',
-      `fetcher: the host name ${hostname} did not resolve within ${limitMs / 1000} s (the name server is slow or unreachable)`)), limitMs);
+    const timer = setTimeout(
+      () =>
+        finish(
+          new FetchFailure(
+            'retryable',
+            'dns',
+            `fetcher: the host name ${hostname} did not resolve within ${limitMs / 1000} s (the name server is slow or unreachable)`,
+          ),
+        ),
+      limitMs,
+    );
     resolve(hostname, { family: options.family, hints: options.hints, all: true }, (err, addresses) => {
       if (err) return finish(err);
       const list = addresses ?? [];
-      if (list.length === 0) return finish(new FetchFailure('retryable', 'dns', `fetcher: the host name ${hostname} has no address`));
+      if (list.length === 0)
+        return finish(new FetchFailure('retryable', 'dns', `fetcher: the host name ${hostname} has no address`));
       const bad = settings.allowPrivate ? undefined : list.find((a) => isPrivateAddress(a.address));
       if (bad) {
-        return finish(new FetchFailure('fatal', 'private-address',
-          `fetcher: ${hostname} resolves to the private address ${bad.address}; refused at connect time (set CRAWL_ALLOW_PRIVATE=1 to crawl local networks)`));
+        return finish(
+          new FetchFailure(
+            'fatal',
+            'private-address',
+            `fetcher: ${hostname} resolves to the private address ${bad.address}; refused at connect time (set CRAWL_ALLOW_PRIVATE=1 to crawl local networks)`,
+          ),
+        );
       }
       finish(null, list);
     });
@@ -110,14 +132,24 @@ function decoderFor(encoding: string | undefined): Transform | null {
 }
 
 /** How far a body got: bytes off the wire, and after decompression. */
-interface Progress { received: number; decoded: number }
+interface Progress {
+  received: number;
+  decoded: number;
+}
 
 /**
  * Reads a body through its decoder, stopping past `cap` decompressed bytes: it fails (or, with
  * `truncateOk`, keeps the first `cap` bytes). Either way the connection is closed at once, so the rest
  * is never downloaded, and a compression bomb is never inflated beyond the cap.
  */
-async function readCapped(body: Readable, encoding: string | undefined, cap: number, truncateOk: boolean, host: string, progress: Progress): Promise<Buffer> {
+async function readCapped(
+  body: Readable,
+  encoding: string | undefined,
+  cap: number,
+  truncateOk: boolean,
+  host: string,
+  progress: Progress,
+): Promise<Buffer> {
   const decoder = decoderFor(encoding);
   let bodyError: unknown;
   body.on('error', (e) => {
@@ -125,7 +157,9 @@ async function readCapped(body: Readable, encoding: string | undefined, cap: num
     decoder?.destroy(e);
   });
   if (decoder) {
-    body.on('data', (c: Buffer) => { progress.received += c.length; });
+    body.on('data', (c: Buffer) => {
+      progress.received += c.length;
+    });
     body.pipe(decoder);
   }
   const chunks: Buffer[] = [];
@@ -139,8 +173,14 @@ async function readCapped(body: Readable, encoding: string | undefined, cap: num
           progress.decoded = cap;
           break;
         }
-        const bomb = decoder ? ` once decompressed, from ${describeBytes(progress.received)} of ${encoding!.trim()} (a compression bomb?)` : '';
-        throw new FetchFailure('fatal', 'too-large', `fetcher: ${host} sent a body larger than ${describeBytes(cap)}${bomb}; stopped reading, the page is skipped`);
+        const bomb = decoder
+          ? ` once decompressed, from ${describeBytes(progress.received)} of ${encoding!.trim()} (a compression bomb?)`
+          : '';
+        throw new FetchFailure(
+          'fatal',
+          'too-large',
+          `fetcher: ${host} sent a body larger than ${describeBytes(cap)}${bomb}; stopped reading, the page is skipped`,
+        );
       }
       chunks.push(buf);
       progress.decoded += buf.length;
@@ -148,7 +188,11 @@ async function readCapped(body: Readable, encoding: string | undefined, cap: num
   } catch (err) {
     if (decoder && err !== bodyError && !(err instanceof FetchFailure)) {
       const why = (err as Error).message ?? String(err);
-      throw new FetchFailure('fatal', 'bad-encoding', `fetcher: ${host} sent a body that is not valid ${encoding!.trim()} (Content-Encoding says so): ${why}`);
+      throw new FetchFailure(
+        'fatal',
+        'bad-encoding',
+        `fetcher: ${host} sent a body that is not valid ${encoding!.trim()} (Content-Encoding says so): ${why}`,
+      );
     }
     throw err;
   } finally {
@@ -172,13 +216,27 @@ function conditionalHeaders(v: FetchJob['validators']): Record<string, string> {
  * conditional (If-None-Match / If-Modified-Since) when `validators` are given.
  * Everything that goes wrong is thrown as a FetchFailure whose message says what happened.
  */
-export async function fetchRaw(url: string, opts: { agent: Agent; settings: WorkerSettings; wantBody: (status: number, contentType: string | undefined) => boolean; cap: number; truncateOk: boolean; validators?: FetchJob['validators'] }): Promise<RawResponse> {
+export async function fetchRaw(
+  url: string,
+  opts: {
+    agent: Agent;
+    settings: WorkerSettings;
+    wantBody: (status: number, contentType: string | undefined) => boolean;
+    cap: number;
+    truncateOk: boolean;
+    validators?: FetchJob['validators'];
+  },
+): Promise<RawResponse> {
   const { settings } = opts;
   const startedAt = now();
   const target = new URL(url);
   // IP literals never reach the lookup hook, so they are judged here (checkUrl already refused them upstream).
   if (!settings.allowPrivate && isPrivateAddress(target.hostname)) {
-    throw new FetchFailure('fatal', 'private-address', `fetcher: ${target.hostname} is a private address; refused (set CRAWL_ALLOW_PRIVATE=1 to crawl local networks)`);
+    throw new FetchFailure(
+      'fatal',
+      'private-address',
+      `fetcher: ${target.hostname} is a private address; refused (set CRAWL_ALLOW_PRIVATE=1 to crawl local networks)`,
+    );
   }
   const host = target.host;
   const progress: Progress = { received: 0, decoded: 0 };
@@ -188,7 +246,8 @@ export async function fetchRaw(url: string, opts: { agent: Agent; settings: Work
       dispatcher: opts.agent,
       headers: {
         'user-agent': settings.userAgent,
-        accept: 'text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,text/markdown;q=0.6,text/plain;q=0.5,*/*;q=0.1',
+        accept:
+          'text/html,application/xhtml+xml;q=0.9,application/pdf;q=0.8,text/markdown;q=0.6,text/plain;q=0.5,*/*;q=0.1',
         'accept-encoding': 'gzip, deflate, br',
         ...conditionalHeaders(opts.validators),
       },
@@ -205,7 +264,11 @@ export async function fetchRaw(url: string, opts: { agent: Agent; settings: Work
       if (!opts.truncateOk && Number.isFinite(declared) && declared > opts.cap) {
         res.body.on('error', () => undefined);
         res.body.destroy();
-        throw new FetchFailure('fatal', 'too-large', `fetcher: ${host} announced a body of ${describeBytes(declared)} (Content-Length), over the ${describeBytes(opts.cap)} limit; not downloaded, the page is skipped`);
+        throw new FetchFailure(
+          'fatal',
+          'too-large',
+          `fetcher: ${host} announced a body of ${describeBytes(declared)} (Content-Length), over the ${describeBytes(opts.cap)} limit; not downloaded, the page is skipped`,
+        );
       }
       body = await readCapped(res.body, header('content-encoding'), opts.cap, opts.truncateOk, host, progress);
     } else {
@@ -223,7 +286,9 @@ export async function fetchRaw(url: string, opts: { agent: Agent; settings: Work
         etag: header('etag'),
         'last-modified': header('last-modified'),
         // One line per header occurrence: a bot prefix in one must not capture the directives of another.
-        'x-robots-tag': Array.isArray(res.headers['x-robots-tag']) ? res.headers['x-robots-tag'].join('\n') : header('x-robots-tag'),
+        'x-robots-tag': Array.isArray(res.headers['x-robots-tag'])
+          ? res.headers['x-robots-tag'].join('\n')
+          : header('x-robots-tag'),
       },
       body,
       startedAt,
@@ -235,7 +300,11 @@ export async function fetchRaw(url: string, opts: { agent: Agent; settings: Work
       // The headers came; the body did not end in time: say how far it got (a drip, or a body without end).
       const name = (err as { name?: string }).name;
       const drip = name === 'TimeoutError' || name === 'AbortError' ? ' (it drips slowly or never ends)' : '';
-      throw new FetchFailure(failure.kind, failure.code, `${failure.message}; ${describeBytes(progress.received)} of body had arrived${drip}`);
+      throw new FetchFailure(
+        failure.kind,
+        failure.code,
+        `${failure.message}; ${describeBytes(progress.received)} of body had arrived${drip}`,
+      );
     }
     throw failure;
   }
@@ -244,8 +313,19 @@ export async function fetchRaw(url: string, opts: { agent: Agent; settings: Work
 /** An empty result for a job, filled in by the caller. */
 export function emptyResult(job: FetchJob, startedAt: number): FetchResult {
   return {
-    jobId: job.jobId, startedAt, endedAt: startedAt, status: null, contentType: null, etag: null, lastModified: null,
-    retryAfterMs: null, location: null, locationRefusal: null, robotsBody: null, page: null, error: null,
+    jobId: job.jobId,
+    startedAt,
+    endedAt: startedAt,
+    status: null,
+    contentType: null,
+    etag: null,
+    lastModified: null,
+    retryAfterMs: null,
+    location: null,
+    locationRefusal: null,
+    robotsBody: null,
+    page: null,
+    error: null,
   };
 }
 

@@ -9,7 +9,15 @@
  * parse (crawler/integration/hostile-parse-hold.test.ts judges it from a neighbour site's request log).
  */
 import type { Agent } from 'undici';
-import { classifyError, describeBytes, emptyResult, fetchRaw, FetchFailure, resultFromResponse, ROBOTS_READ_BYTES } from './fetcher.ts';
+import {
+  classifyError,
+  describeBytes,
+  emptyResult,
+  fetchRaw,
+  FetchFailure,
+  resultFromResponse,
+  ROBOTS_READ_BYTES,
+} from './fetcher.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { processPageSteps } from '../extract/page-processor.ts';
 import { documentKind } from '../extract/document-kind.ts';
@@ -44,7 +52,12 @@ export async function runInSlices<T>(steps: Generator<void, T, void>, sliceMs = 
  * Parses a fetched page or document (HTML, PDF in a thread of its own, plain text, Markdown); one the
  * parser cannot handle fails that URL (fatal), never the worker.
  */
-async function parse(job: FetchJob, body: Buffer, headers: Record<string, string | undefined>, s: WorkerSettings): Promise<ParsedPage | null> {
+async function parse(
+  job: FetchJob,
+  body: Buffer,
+  headers: Record<string, string | undefined>,
+  s: WorkerSettings,
+): Promise<ParsedPage | null> {
   const input = {
     url: job.url,
     body,
@@ -60,7 +73,11 @@ async function parse(job: FetchJob, body: Buffer, headers: Record<string, string
     if (kind === 'text' || kind === 'markdown') return processTextDocument(input, kind);
     return await runInSlices(processPageSteps(input));
   } catch (err) {
-    throw new FetchFailure('fatal', 'parse', `worker: could not parse the page (${describeBytes(body.length)}): ${(err as Error).message ?? String(err)}`);
+    throw new FetchFailure(
+      'fatal',
+      'parse',
+      `worker: could not parse the page (${describeBytes(body.length)}): ${(err as Error).message ?? String(err)}`,
+    );
   }
 }
 
@@ -87,7 +104,8 @@ export async function runJob(job: FetchJob, s: WorkerSettings, agent: Agent, now
       cap: job.kind === 'robots' ? ROBOTS_READ_BYTES : job.kind === 'sitemap' ? SITEMAP_MAX_BYTES : s.maxBodyBytes,
       truncateOk: job.kind !== 'page', // the part of a robots.txt or sitemap that fits is read
       validators: job.validators,
-      wantBody: (status, type) => status >= 200 && status < 300 && (job.kind !== 'page' || documentKind(type, job.url) !== null),
+      wantBody: (status, type) =>
+        status >= 200 && status < 300 && (job.kind !== 'page' || documentKind(type, job.url) !== null),
     });
     const result = resultFromResponse(job, raw, s.allowPrivate);
     if (raw.body && job.kind === 'robots') {

@@ -12,15 +12,29 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { LookupAddress } from 'node:dns';
-import { createAgent, fetchRaw, FetchFailure, guardedLookup, resultFromResponse, type RawResponse, type Resolver } from './fetcher.ts';
+import {
+  createAgent,
+  fetchRaw,
+  FetchFailure,
+  guardedLookup,
+  resultFromResponse,
+  type RawResponse,
+  type Resolver,
+} from './fetcher.ts';
 import { checkUrl } from '../frontier/url.ts';
 import type { FetchJob, WorkerSettings } from '../coordination/protocol.ts';
 import { startCrawler } from '../../test-support/crawler-harness.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
 
 const SETTINGS: WorkerSettings = {
-  userAgent: 'LanternBot/0.1', allowPrivate: false, connectTimeoutMs: 1000, headersTimeoutMs: 2000,
-  bodyTimeoutMs: 2000, totalTimeoutMs: 4000, maxBodyBytes: 5 * 1024 * 1024, maxLinks: 100,
+  userAgent: 'LanternBot/0.1',
+  allowPrivate: false,
+  connectTimeoutMs: 1000,
+  headersTimeoutMs: 2000,
+  bodyTimeoutMs: 2000,
+  totalTimeoutMs: 4000,
+  maxBodyBytes: 5 * 1024 * 1024,
+  maxLinks: 100,
 };
 const PUBLIC = '93.184.216.34';
 
@@ -30,7 +44,12 @@ function hostileDns(...answers: string[][]): Resolver & { calls: string[] } {
   const resolve = ((hostname, _options, callback) => {
     calls.push(hostname);
     const list = answers[Math.min(calls.length - 1, answers.length - 1)];
-    setImmediate(() => callback(null, list.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 }))));
+    setImmediate(() =>
+      callback(
+        null,
+        list.map((address): LookupAddress => ({ address, family: address.includes(':') ? 6 : 4 })),
+      ),
+    );
   }) as Resolver & { calls: string[] };
   resolve.calls = calls;
   return resolve;
@@ -81,13 +100,19 @@ describe('SSRF: the private-address check is made on the address connected to', 
     const failure = await tryFetch(`http://public.example:${port}/admin`, dns);
     assert.equal(failure?.code, 'private-address');
     assert.equal(failure.kind, 'fatal');
-    assert.match(failure.message, /^fetcher: public\.example resolves to the private address 127\.0\.0\.1; refused at connect time \(set CRAWL_ALLOW_PRIVATE=1/);
+    assert.match(
+      failure.message,
+      /^fetcher: public\.example resolves to the private address 127\.0\.0\.1; refused at connect time \(set CRAWL_ALLOW_PRIVATE=1/,
+    );
     assert.deepEqual(dns.calls, ['public.example'], 'the name was resolved for the connection');
     assert.equal(connections, 0, 'no connection reached the loopback server');
   });
 
   test('the same name with CRAWL_ALLOW_PRIVATE=1 connects to exactly the address the check saw', async () => {
-    const failure = await tryFetch(`http://public.example:${port}/allowed`, hostileDns(['127.0.0.1']), { ...SETTINGS, allowPrivate: true });
+    const failure = await tryFetch(`http://public.example:${port}/allowed`, hostileDns(['127.0.0.1']), {
+      ...SETTINGS,
+      allowPrivate: true,
+    });
     assert.equal(failure, undefined);
     assert.deepEqual(requests, [`public.example:${port} /allowed`]);
   });
@@ -96,7 +121,9 @@ describe('SSRF: the private-address check is made on the address connected to', 
     const dns = hostileDns([PUBLIC], ['127.0.0.1']);
     // A check made earlier (here: the hook itself, without connecting anywhere) sees the public answer and lets it through.
     const first = await new Promise<{ err: unknown; addresses: unknown }>((resolve) => {
-      guardedLookup(SETTINGS, dns)('public.example', { all: true }, (err: unknown, addresses: unknown) => resolve({ err, addresses }));
+      guardedLookup(SETTINGS, dns)('public.example', { all: true }, (err: unknown, addresses: unknown) =>
+        resolve({ err, addresses }),
+      );
     });
     assert.equal(first.err, null);
     assert.deepEqual(first.addresses, [{ address: PUBLIC, family: 4 }], 'the public answer is passed on unchanged');
@@ -111,7 +138,15 @@ describe('SSRF: the private-address check is made on the address connected to', 
   });
 
   test('any private address among the answers refuses the name (the socket may try each of them)', async () => {
-    for (const answers of [[PUBLIC, '127.0.0.1'], ['::1'], ['::ffff:127.0.0.1'], ['169.254.169.254'], ['10.1.2.3'], ['fd00::1'], ['0.0.0.0']]) {
+    for (const answers of [
+      [PUBLIC, '127.0.0.1'],
+      ['::1'],
+      ['::ffff:127.0.0.1'],
+      ['169.254.169.254'],
+      ['10.1.2.3'],
+      ['fd00::1'],
+      ['0.0.0.0'],
+    ]) {
       const failure = await tryFetch(`http://public.example:${port}/`, hostileDns(answers));
       assert.equal(failure?.code, 'private-address', `${answers.join(', ')}: ${failure?.message}`);
     }
@@ -119,7 +154,15 @@ describe('SSRF: the private-address check is made on the address connected to', 
   });
 
   test('IP-literal private URLs are refused by checkUrl, and by the fetcher before any connection or lookup', async () => {
-    for (const url of ['http://127.0.0.1/', 'http://[::1]/', 'http://169.254.169.254/latest/meta-data/', 'http://2130706433/', 'http://0x7f.1/', 'http://10.0.0.1/', 'http://[::ffff:127.0.0.1]/']) {
+    for (const url of [
+      'http://127.0.0.1/',
+      'http://[::1]/',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://2130706433/',
+      'http://0x7f.1/',
+      'http://10.0.0.1/',
+      'http://[::ffff:127.0.0.1]/',
+    ]) {
       const checked = checkUrl(url, { allowPrivate: false });
       assert.equal(checked.ok, false, url);
       assert.equal(!checked.ok && checked.code, 'private-address', url);
@@ -133,9 +176,27 @@ describe('SSRF: the private-address check is made on the address connected to', 
   });
 
   test('redirects to private addresses (or file:) are refused with the reason, never queued', async () => {
-    const job: FetchJob = { jobId: 1, kind: 'page', url: 'https://public.example/start', origin: 'https://public.example' };
-    const raw = (location: string): RawResponse => ({ status: 302, headers: { location }, body: null, startedAt: 0, endedAt: 1 });
-    for (const location of ['http://127.0.0.1/admin', 'http://localhost:8080/', '//10.0.0.5/x', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/', 'http://metadata.google.internal/']) {
+    const job: FetchJob = {
+      jobId: 1,
+      kind: 'page',
+      url: 'https://public.example/start',
+      origin: 'https://public.example',
+    };
+    const raw = (location: string): RawResponse => ({
+      status: 302,
+      headers: { location },
+      body: null,
+      startedAt: 0,
+      endedAt: 1,
+    });
+    for (const location of [
+      'http://127.0.0.1/admin',
+      'http://localhost:8080/',
+      '//10.0.0.5/x',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://[::1]/',
+      'http://metadata.google.internal/',
+    ]) {
       const result = resultFromResponse(job, raw(location), false);
       assert.equal(result.location, null, location);
       assert.match(result.locationRefusal ?? '', /^url: .*(private|loopback|metadata|local)/, location);
@@ -145,7 +206,10 @@ describe('SSRF: the private-address check is made on the address connected to', 
     assert.match(file.locationRefusal ?? '', /file: scheme/);
     // The same redirect with CRAWL_ALLOW_PRIVATE=1 is followed (queued as its own URL).
     assert.equal(resultFromResponse(job, raw('http://127.0.0.1/admin'), true).location, 'http://127.0.0.1/admin');
-    assert.equal(resultFromResponse(job, raw('https://other.example/next'), false).location, 'https://other.example/next');
+    assert.equal(
+      resultFromResponse(job, raw('https://other.example/next'), false).location,
+      'https://other.example/next',
+    );
   });
 
   test('a resolver that never answers ends as a dns error within half the connect time', async () => {
@@ -162,7 +226,10 @@ describe('SSRF: the private-address check is made on the address connected to', 
 
 test('the real cluster with CRAWL_ALLOW_PRIVATE=0: a name that resolves to loopback is refused at connect time, the server sees nothing', async () => {
   let hits = 0;
-  const server = http.createServer((_req, res) => { hits++; res.end('secret'); });
+  const server = http.createServer((_req, res) => {
+    hits++;
+    res.end('secret');
+  });
   server.on('connection', () => hits++);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
@@ -171,12 +238,21 @@ test('the real cluster with CRAWL_ALLOW_PRIVATE=0: a name that resolves to loopb
   const crawler = startCrawler({ CRAWL_ALLOW_PRIVATE: '0', CRAWL_WORKERS: '1', CRAWL_DELAY_MS: '50' });
   try {
     crawler.addSeed(`http://localhost:${port}/`, { depth: 0 });
-    const row = await waitFor(() => {
-      const d = crawler.domain(`localhost:${port}`);
-      return d && d.state === 'robots-unreachable' && d;
-    }, { timeoutMs: 20_000, message: 'the host to be refused' });
-    assert.match(row.lastError ?? '', /^fetcher: localhost resolves to the private address 127\.0\.0\.1; refused at connect time/);
-    assert.match(row.stateText, /robots\.txt unreachable \(fetcher: localhost resolves to the private address 127\.0\.0\.1/);
+    const row = await waitFor(
+      () => {
+        const d = crawler.domain(`localhost:${port}`);
+        return d && d.state === 'robots-unreachable' && d;
+      },
+      { timeoutMs: 20_000, message: 'the host to be refused' },
+    );
+    assert.match(
+      row.lastError ?? '',
+      /^fetcher: localhost resolves to the private address 127\.0\.0\.1; refused at connect time/,
+    );
+    assert.match(
+      row.stateText,
+      /robots\.txt unreachable \(fetcher: localhost resolves to the private address 127\.0\.0\.1/,
+    );
     assert.equal(crawler.frontier(`http://localhost:${port}/`)?.attempts, 0, 'the page itself was never tried');
     assert.equal(hits, 0, 'no connection reached the loopback server');
   } finally {

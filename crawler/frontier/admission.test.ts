@@ -1,7 +1,14 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  admitLinks, budgetMessage, findRedirectLoop, judgeRedirect, loopMessage, MAX_REDIRECTS, trapMessage, UrlBudget,
+  admitLinks,
+  budgetMessage,
+  findRedirectLoop,
+  judgeRedirect,
+  loopMessage,
+  MAX_REDIRECTS,
+  trapMessage,
+  UrlBudget,
 } from './admission.ts';
 import { CRAWL_LIMITS } from './url-traps.ts';
 
@@ -9,7 +16,12 @@ const SEED = { url: 'https://example.org/', depth: 3, scope: 'host' as const };
 const PUBLIC = { allowPrivate: false };
 
 describe('admitLinks', () => {
-  const links = ['https://example.org/a', 'https://other.org/x', 'https://example.org/a/a/a/a/', 'https://example.org/b'];
+  const links = [
+    'https://example.org/a',
+    'https://other.org/x',
+    'https://example.org/a/a/a/a/',
+    'https://example.org/b',
+  ];
 
   test('keeps in-scope links that are no trap, counts the traps and names the first', () => {
     const r = admitLinks(links, { depth: 0, nofollow: false, seed: SEED });
@@ -29,7 +41,10 @@ describe('admitLinks', () => {
   test('the depth never exceeds CRAWL_LIMITS.maxDepth, whatever the seed says', () => {
     const deepSeed = { ...SEED, depth: 50 };
     assert.deepEqual(admitLinks(links, { depth: CRAWL_LIMITS.maxDepth, nofollow: false, seed: deepSeed }).follow, []);
-    assert.equal(admitLinks(links, { depth: CRAWL_LIMITS.maxDepth - 1, nofollow: false, seed: deepSeed }).follow.length, 2);
+    assert.equal(
+      admitLinks(links, { depth: CRAWL_LIMITS.maxDepth - 1, nofollow: false, seed: deepSeed }).follow.length,
+      2,
+    );
   });
 
   test('a page with 100,000 links: only the first maxLinksPerPage are looked at', () => {
@@ -41,9 +56,15 @@ describe('admitLinks', () => {
   });
 
   test('messages for the host row', () => {
-    assert.equal(budgetMessage(10_000), 'stopped following links: 10,000 URLs already found on this host (the limit per host, CRAWL_MAX_URLS_PER_HOST)');
     assert.equal(
-      trapMessage(3, { url: 'https://example.org/a/a/a/a/', reason: 'url-traps: the path repeats "a/" 4 times in a row (more than 3)' }),
+      budgetMessage(10_000),
+      'stopped following links: 10,000 URLs already found on this host (the limit per host, CRAWL_MAX_URLS_PER_HOST)',
+    );
+    assert.equal(
+      trapMessage(3, {
+        url: 'https://example.org/a/a/a/a/',
+        reason: 'url-traps: the path repeats "a/" 4 times in a row (more than 3)',
+      }),
       'stopped following 3 links that look like an endless URL space, e.g. https://example.org/a/a/a/a/ (the path repeats "a/" 4 times in a row (more than 3))',
     );
   });
@@ -71,7 +92,11 @@ describe('judgeRedirect', () => {
   const base = { refusal: null, redirects: 0, depth: 1, seed: SEED, policy: PUBLIC };
 
   test('an ordinary redirect is followed, normalized', () => {
-    assert.deepEqual(judgeRedirect({ ...base, location: 'https://example.org/new#x' }), { ok: true, url: 'https://example.org/new', origin: 'https://example.org' });
+    assert.deepEqual(judgeRedirect({ ...base, location: 'https://example.org/new#x' }), {
+      ok: true,
+      url: 'https://example.org/new',
+      origin: 'https://example.org',
+    });
   });
 
   test('CRAWL_ALLOW_PRIVATE=0: a redirect to loopback, private, link-local, metadata or local names is refused', () => {
@@ -99,36 +124,62 @@ describe('judgeRedirect', () => {
   });
 
   test('CRAWL_ALLOW_PRIVATE=1: the same private target is followed', () => {
-    const r = judgeRedirect({ ...base, seed: { ...SEED, scope: 'any' }, policy: { allowPrivate: true }, location: 'http://10.1.2.3/' });
+    const r = judgeRedirect({
+      ...base,
+      seed: { ...SEED, scope: 'any' },
+      policy: { allowPrivate: true },
+      location: 'http://10.1.2.3/',
+    });
     assert.deepEqual(r, { ok: true, url: 'http://10.1.2.3/', origin: 'http://10.1.2.3' });
   });
 
   test('file:, javascript: and other schemes are refused even with CRAWL_ALLOW_PRIVATE=1', () => {
-    for (const location of ['file:///etc/passwd', 'FILE://localhost/etc/passwd', 'javascript:alert(1)', 'ftp://example.org/x', 'gopher://example.org/']) {
+    for (const location of [
+      'file:///etc/passwd',
+      'FILE://localhost/etc/passwd',
+      'javascript:alert(1)',
+      'ftp://example.org/x',
+      'gopher://example.org/',
+    ]) {
       const r = judgeRedirect({ ...base, policy: { allowPrivate: true }, location });
       assert.equal(r.ok, false, location);
       assert.match(!r.ok ? r.error : '', /^redirect refused: url: .* scheme; Lantern crawls only http and https URLs$/);
     }
   });
 
-  test('the worker\'s own refusal is passed on; no Location at all is said so', () => {
-    assert.deepEqual(judgeRedirect({ ...base, location: null, refusal: 'url: "file:///x" uses the file: scheme' }), { ok: false, error: 'redirect refused: url: "file:///x" uses the file: scheme' });
-    assert.deepEqual(judgeRedirect({ ...base, location: null }), { ok: false, error: 'redirect without a usable Location' });
+  test("the worker's own refusal is passed on; no Location at all is said so", () => {
+    assert.deepEqual(judgeRedirect({ ...base, location: null, refusal: 'url: "file:///x" uses the file: scheme' }), {
+      ok: false,
+      error: 'redirect refused: url: "file:///x" uses the file: scheme',
+    });
+    assert.deepEqual(judgeRedirect({ ...base, location: null }), {
+      ok: false,
+      error: 'redirect without a usable Location',
+    });
   });
 
   test(`more than ${MAX_REDIRECTS} hops: too many redirects`, () => {
     assert.equal(judgeRedirect({ ...base, redirects: MAX_REDIRECTS - 1, location: 'https://example.org/n' }).ok, true);
-    assert.deepEqual(judgeRedirect({ ...base, redirects: MAX_REDIRECTS, location: 'https://example.org/n' }), { ok: false, error: `too many redirects (more than ${MAX_REDIRECTS})` });
+    assert.deepEqual(judgeRedirect({ ...base, redirects: MAX_REDIRECTS, location: 'https://example.org/n' }), {
+      ok: false,
+      error: `too many redirects (more than ${MAX_REDIRECTS})`,
+    });
   });
 
   test('out of scope below the seed; the seed URL itself may move anywhere', () => {
-    assert.deepEqual(judgeRedirect({ ...base, location: 'https://elsewhere.org/' }), { ok: false, error: 'redirects out of scope to https://elsewhere.org/' });
+    assert.deepEqual(judgeRedirect({ ...base, location: 'https://elsewhere.org/' }), {
+      ok: false,
+      error: 'redirects out of scope to https://elsewhere.org/',
+    });
     assert.equal(judgeRedirect({ ...base, depth: 0, location: 'https://www.example.org/' }).ok, true);
   });
 
   test('a trap-like target is refused', () => {
     const r = judgeRedirect({ ...base, location: 'https://example.org/x/x/x/x/' });
-    assert.match(!r.ok ? r.error : '', /^redirect refused: https:\/\/example\.org\/x\/x\/x\/x\/: url-traps: the path repeats/);
+    assert.match(
+      !r.ok ? r.error : '',
+      /^redirect refused: https:\/\/example\.org\/x\/x\/x\/x\/: url-traps: the path repeats/,
+    );
   });
 });
 
@@ -145,7 +196,13 @@ describe('findRedirectLoop', () => {
   });
 
   test('a longer loop through several hops', () => {
-    assert.deepEqual(findRedirectLoop('/d', '/a', table({ '/a': '/b', '/b': '/c', '/c': '/d' })), ['/d', '/a', '/b', '/c', '/d']);
+    assert.deepEqual(findRedirectLoop('/d', '/a', table({ '/a': '/b', '/b': '/c', '/c': '/d' })), [
+      '/d',
+      '/a',
+      '/b',
+      '/c',
+      '/d',
+    ]);
   });
 
   test('a target already known that does not lead back is a duplicate, not a loop', () => {

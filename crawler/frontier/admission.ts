@@ -141,8 +141,10 @@ export function judgeRedirect(r: {
   limits?: CrawlLimits;
 }): RedirectDecision {
   const limits = r.limits ?? CRAWL_LIMITS;
-  if (!r.location) return { ok: false, error: r.refusal ? `redirect refused: ${r.refusal}` : 'redirect without a usable Location' };
-  if (r.redirects + 1 > limits.maxRedirects) return { ok: false, error: `too many redirects (more than ${limits.maxRedirects})` };
+  if (!r.location)
+    return { ok: false, error: r.refusal ? `redirect refused: ${r.refusal}` : 'redirect without a usable Location' };
+  if (r.redirects + 1 > limits.maxRedirects)
+    return { ok: false, error: `too many redirects (more than ${limits.maxRedirects})` };
   const checked = checkUrl(r.location, r.policy);
   if (!checked.ok) return { ok: false, error: `redirect refused: ${checked.message}` };
   if (r.seed && r.depth > 0 && !inScope(r.seed.url, checked.url, r.seed.scope)) {

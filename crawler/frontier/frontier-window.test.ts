@@ -21,7 +21,10 @@ const A = 'https://a.example';
 const B = 'https://b.example';
 const SIZES = { size: 4, low: 2, syncBelow: 1, readBudget: 8, perFlush: 100, startHosts: 1 };
 
-interface Taken { origin: string; job: CrawlJob }
+interface Taken {
+  origin: string;
+  job: CrawlJob;
+}
 
 /** The coordinator's part, by hand: one frontier, one scheduler, one window, writes batched until `flush`. */
 class Crawl {
@@ -31,10 +34,16 @@ class Crawl {
   readonly window: FrontierWindow;
   private writes: Array<() => void> = [];
 
-  constructor(readonly db: Database, sizes: Partial<WindowSizes> = SIZES) {
+  constructor(
+    readonly db: Database,
+    sizes: Partial<WindowSizes> = SIZES,
+  ) {
     this.frontier = frontierQueries(db);
     this.window = new FrontierWindow({
-      scheduler: this.scheduler, isLive: (id) => this.live.has(id), hostSeen: () => undefined, sizes,
+      scheduler: this.scheduler,
+      isLive: (id) => this.live.has(id),
+      hostSeen: () => undefined,
+      sizes,
       source: {
         queuedAfter: (...args) => this.frontier.queuedAfter(...args),
         queuedCount: (origin) => this.frontier.queuedCount(origin),
@@ -44,7 +53,10 @@ class Crawl {
   }
 
   seed(id: number): void {
-    this.db.prepare(`INSERT INTO seeds (id, url, origin, depth, scope, created_at, updated_at) VALUES (?, ?, ?, 3, 'any', 1, 1)`)
+    this.db
+      .prepare(
+        `INSERT INTO seeds (id, url, origin, depth, scope, created_at, updated_at) VALUES (?, ?, ?, 3, 'any', 1, 1)`,
+      )
       .run(id, `${A}/seed-${id}`, A);
     this.live.add(id);
   }
@@ -68,7 +80,9 @@ class Crawl {
 
   /** Stores URLs as a flush would, and tells the window once they are committed. */
   add(origin: string, paths: readonly string[], seedId = 1): FrontierRow[] {
-    const rows = this.db.transaction(() => paths.map((p) => this.frontier.addUrl({ url: `${origin}${p}`, origin, seedId, depth: 1, redirects: 0 }, 1)!))();
+    const rows = this.db.transaction(() =>
+      paths.map((p) => this.frontier.addUrl({ url: `${origin}${p}`, origin, seedId, depth: 1, redirects: 0 }, 1)!),
+    )();
     for (const row of rows) this.window.arrived(row);
     return rows;
   }
@@ -108,7 +122,7 @@ class Crawl {
   flush(): void {
     const writes = this.writes;
     this.writes = [];
-    this.db.transaction(() => writes.forEach((w) => w()))();
+    this.db.transaction(() => writes.forEach((w) => void w()))();
     this.window.committed();
   }
 
@@ -124,7 +138,11 @@ class Crawl {
   }
 
   queuedInDb(origin: string): number {
-    return (this.db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE origin = ? AND state = 'queued'`).get(origin) as { n: number }).n;
+    return (
+      this.db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE origin = ? AND state = 'queued'`).get(origin) as {
+        n: number;
+      }
+    ).n;
   }
 
   /** Page jobs of the host in the scheduler's queue. */
@@ -152,7 +170,7 @@ describe('FrontierWindow', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  test('a host\'s URLs come out in the order they were found, across many refills, with only a window of them in memory', () => {
+  test("a host's URLs come out in the order they were found, across many refills, with only a window of them in memory", () => {
     crawl.add(A, paths(30));
     assert.equal(crawl.inScheduler(A), SIZES.size, 'the scheduler holds a window, not the 30 URLs');
     const order: string[] = [];
@@ -167,7 +185,11 @@ describe('FrontierWindow', () => {
 
   test('retries wait in the database and come after the fresh URLs, by their time, whatever order they failed in', () => {
     crawl.add(A, paths(12));
-    const times = new Map([['/p1', 3000], ['/p2', 1000], ['/p3', 2000]]);
+    const times = new Map([
+      ['/p1', 3000],
+      ['/p2', 1000],
+      ['/p3', 2000],
+    ]);
     const first = crawl.drain(0, (t) => {
       const at = times.get(new URL(t.job.url).pathname);
       if (at !== undefined && t.job.attempts === 0) crawl.retry(t, at);
@@ -245,7 +267,11 @@ describe('FrontierWindow', () => {
     crawl.add(A, paths(10, '/q'));
     const t = crawl.next()!; // /q0 in flight; the window holds /q1../q4 and the cursor is at /q4
     // The seed is crawled again: /p0../p19 (before the cursor) are queued again, and arrive.
-    const again = db.prepare(`UPDATE frontier SET state = 'queued', attempts = 0, next_attempt_at = 0 WHERE url LIKE '%/p%' RETURNING id, url, origin, seed_id AS seedId, depth, attempts, next_attempt_at AS nextAttemptAt, redirects, 1 AS finishedBefore`).all() as FrontierRow[];
+    const again = db
+      .prepare(
+        `UPDATE frontier SET state = 'queued', attempts = 0, next_attempt_at = 0 WHERE url LIKE '%/p%' RETURNING id, url, origin, seed_id AS seedId, depth, attempts, next_attempt_at AS nextAttemptAt, redirects, 1 AS finishedBefore`,
+      )
+      .all() as FrontierRow[];
     for (const row of again) crawl.window.arrived(row);
     assert.ok(crawl.inScheduler(A) > SIZES.size, 'entered before the cursor');
     crawl.finish(t);
@@ -256,9 +282,9 @@ describe('FrontierWindow', () => {
     assert.deepEqual(rest.slice(0, 4), ['/p0', '/p1', '/p2', '/p3'], 'the oldest first once trimmed');
   });
 
-  test('removing a seed mid-window: its entries leave with its deleted rows, the other seed\'s URLs on the host go on in order, counts follow', () => {
+  test("removing a seed mid-window: its entries leave with its deleted rows, the other seed's URLs on the host go on in order, counts follow", () => {
     crawl.seed(2);
-    for (let i = 0; i < 12; i++) crawl.add(A, [`/s${i % 2 + 1}-${i}`], i % 2 + 1);
+    for (let i = 0; i < 12; i++) crawl.add(A, [`/s${(i % 2) + 1}-${i}`], (i % 2) + 1);
     const t = crawl.next()!;
     assert.equal(t.job.url, `${A}/s1-0`);
     crawl.live.delete(2); // removed: the coordinator's SeedBook forgets it at once
@@ -273,7 +299,7 @@ describe('FrontierWindow', () => {
     assert.equal(crawl.queuedInDb(A), 0);
   });
 
-  test('a removed seed\'s rows are passed over without stalling: a long run of them is crossed over several flushes', () => {
+  test("a removed seed's rows are passed over without stalling: a long run of them is crossed over several flushes", () => {
     crawl.seed(2);
     crawl.add(A, paths(40, '/dead'), 2);
     crawl.add(A, ['/alive'], 1);
@@ -284,7 +310,10 @@ describe('FrontierWindow', () => {
     for (; flushes < 10 && dispatched.length === 0; flushes++) {
       read.rows = 0;
       dispatched = crawl.drain();
-      assert.ok(read.rows <= SIZES.readBudget, `one dispatch read ${read.rows} rows, more than the budget of ${SIZES.readBudget}`);
+      assert.ok(
+        read.rows <= SIZES.readBudget,
+        `one dispatch read ${read.rows} rows, more than the budget of ${SIZES.readBudget}`,
+      );
       crawl.flush();
     }
     assert.deepEqual(dispatched, ['/alive']);
@@ -302,7 +331,7 @@ describe('FrontierWindow', () => {
     assert.deepEqual(crawl.drain(), paths(10));
   });
 
-  test('a restart reads each host\'s count and first window only, skips a removed seed\'s rows, and goes on in order', () => {
+  test("a restart reads each host's count and first window only, skips a removed seed's rows, and goes on in order", () => {
     crawl.add(A, paths(10));
     crawl.add(B, paths(3));
     crawl.seed(2);
@@ -314,11 +343,15 @@ describe('FrontierWindow', () => {
     const again = new Crawl(db);
     again.live.add(1);
     again.load();
-    assert.deepEqual([again.inScheduler(A), again.inScheduler(B)], [SIZES.size, 0], 'the first host\'s window only');
+    assert.deepEqual([again.inScheduler(A), again.inScheduler(B)], [SIZES.size, 0], "the first host's window only");
     assert.equal(again.window.waiting(A), 10);
     assert.equal(again.window.waiting(B), 4, 'counted until deleted');
     again.flush();
-    assert.equal(again.inScheduler(B), 3, 'the other host\'s window (without the removed seed\'s row) with the first flush');
+    assert.equal(
+      again.inScheduler(B),
+      3,
+      "the other host's window (without the removed seed's row) with the first flush",
+    );
     assert.equal(again.window.waiting(B), 4, 'counted until deleted');
     const got: Record<string, string[]> = { [A]: [], [B]: [] };
     for (let u = again.next(); u; u = again.next()) {
@@ -329,10 +362,17 @@ describe('FrontierWindow', () => {
     assert.deepEqual(got, { [A]: paths(10), [B]: paths(3) });
   });
 
-  test('random crawls: no URL is lost or handed out twice, and the counts are the database\'s, after every flush', () => {
+  test("random crawls: no URL is lost or handed out twice, and the counts are the database's, after every flush", () => {
     for (let round = 0; round < 12; round++) {
       const random = seededRandom(1000 + round);
-      const c = new Crawl(db, { size: 1 + Math.floor(random() * 5), low: 1 + Math.floor(random() * 3), syncBelow: 1, readBudget: 6, perFlush: 1 + Math.floor(random() * 10), startHosts: 1 });
+      const c = new Crawl(db, {
+        size: 1 + Math.floor(random() * 5),
+        low: 1 + Math.floor(random() * 3),
+        syncBelow: 1,
+        readBudget: 6,
+        perFlush: 1 + Math.floor(random() * 10),
+        startHosts: 1,
+      });
       db.exec('DELETE FROM frontier');
       c.live.add(1);
       c.load();
@@ -344,7 +384,10 @@ describe('FrontierWindow', () => {
         const r = random();
         if (r < 0.3) {
           const origin = origins[Math.floor(random() * origins.length)];
-          c.add(origin, Array.from({ length: 1 + Math.floor(random() * 6) }, () => `/r${round}-${n++}`));
+          c.add(
+            origin,
+            Array.from({ length: 1 + Math.floor(random() * 6) }, () => `/r${round}-${n++}`),
+          );
         } else if (r < 0.65) {
           const t = c.next(now);
           if (t) {
@@ -358,7 +401,12 @@ describe('FrontierWindow', () => {
           else c.finish(t, now);
         } else {
           c.flush();
-          for (const origin of origins) assert.equal(c.window.waiting(origin), c.queuedInDb(origin), `round ${round} step ${step}: ${origin}'s count`);
+          for (const origin of origins)
+            assert.equal(
+              c.window.waiting(origin),
+              c.queuedInDb(origin),
+              `round ${round} step ${step}: ${origin}'s count`,
+            );
         }
         now += Math.floor(random() * 10);
       }

@@ -39,7 +39,14 @@ import type { CrawlJob } from './crawl-job.ts';
  * before the first dispatch, so that a restart reads little before it dispatches; the flushes that
  * follow read the others' (a read costs about the same for 2 rows as for 16: it is the seek that costs).
  */
-export const WINDOW: Readonly<WindowSizes> = { size: 16, low: 8, syncBelow: 1, readBudget: 256, perFlush: 128, startHosts: 256 };
+export const WINDOW: Readonly<WindowSizes> = {
+  size: 16,
+  low: 8,
+  syncBelow: 1,
+  readBudget: 256,
+  perFlush: 128,
+  startHosts: 256,
+};
 
 /** How big a host's window is and when it is read again (see WINDOW). */
 export interface WindowSizes {
@@ -93,14 +100,23 @@ interface HostWindow {
 /** The page job of a frontier row. */
 export function pageJob(row: FrontierRow): CrawlJob {
   return {
-    notBefore: row.nextAttemptAt, kind: 'page', url: row.url, frontierId: row.id, seedId: row.seedId,
-    depth: row.depth, attempts: row.attempts, redirects: row.redirects, forOrigin: row.origin, hops: 0,
+    notBefore: row.nextAttemptAt,
+    kind: 'page',
+    url: row.url,
+    frontierId: row.id,
+    seedId: row.seedId,
+    depth: row.depth,
+    attempts: row.attempts,
+    redirects: row.redirects,
+    forOrigin: row.origin,
+    hops: 0,
     refetch: row.finishedBefore === 1,
   };
 }
 
 /** Whether queue position (at, id) comes after the host's cursor. */
-const afterCursor = (h: HostWindow, at: number, id: number): boolean => at > h.tailAt || (at === h.tailAt && id > h.tailId);
+const afterCursor = (h: HostWindow, at: number, id: number): boolean =>
+  at > h.tailAt || (at === h.tailAt && id > h.tailId);
 
 /** The per-host windows over the frontier (see the module comment). */
 export class FrontierWindow {
@@ -225,7 +241,15 @@ export class FrontierWindow {
 
   /** Whether `committed` has work even without writes to commit (refills, trims). */
   get needsFlush(): boolean {
-    return this.hungry.size + this.overflowing.size + this.withRetries.size + this.rewinds.size + this.recounts.size + this.dropped.length > 0;
+    return (
+      this.hungry.size +
+        this.overflowing.size +
+        this.withRetries.size +
+        this.rewinds.size +
+        this.recounts.size +
+        this.dropped.length >
+      0
+    );
   }
 
   /**

@@ -36,20 +36,33 @@ test('the figures to write are those of the seeds that changed, whole; none afte
   b.record(1, 'https://a.example');
   b.add(2, 'https://x.example');
   b.refuse(3, 'y.example', 9);
-  assert.deepEqual(b.changed().sort((x, y) => x.seedId - y.seedId), [
-    { seedId: 1, hosts: 1, refused: { count: 0, example: null, at: null } },
-    { seedId: 2, hosts: 1, refused: { count: 0, example: null, at: null } },
-    { seedId: 3, hosts: 0, refused: { count: 1, example: 'y.example', at: 9 } },
-  ]);
+  assert.deepEqual(
+    b.changed().sort((x, y) => x.seedId - y.seedId),
+    [
+      { seedId: 1, hosts: 1, refused: { count: 0, example: null, at: null } },
+      { seedId: 2, hosts: 1, refused: { count: 0, example: null, at: null } },
+      { seedId: 3, hosts: 0, refused: { count: 1, example: 'y.example', at: 9 } },
+    ],
+  );
   b.rollback();
-  assert.deepEqual(b.changed().map((f) => f.seedId), [1], 'a seed recorded outside the transaction is still to be written');
+  assert.deepEqual(
+    b.changed().map((f) => f.seedId),
+    [1],
+    'a seed recorded outside the transaction is still to be written',
+  );
   b.commit();
   assert.deepEqual(b.changed(), []);
 });
 
 test('the stored state is loaded at start, and a removed seed is forgotten', () => {
   const b = new HostBudget(2);
-  b.load([{ seedId: 1, origin: 'https://a.example' }, { seedId: 1, origin: 'https://b.example' }], [{ seedId: 1, count: 40, example: 'z.example', at: 3 }]);
+  b.load(
+    [
+      { seedId: 1, origin: 'https://a.example' },
+      { seedId: 1, origin: 'https://b.example' },
+    ],
+    [{ seedId: 1, count: 40, example: 'z.example', at: 3 }],
+  );
   assert.equal(b.hasRoom(1, 'https://c.example'), false, 'the limit holds across a restart');
   assert.deepEqual(b.refusals(1), { count: 40, example: 'z.example', at: 3 });
   b.forgetSeed(1);
@@ -58,6 +71,8 @@ test('the stored state is loaded at start, and a removed seed is forgotten', () 
 });
 
 test('the host row says which seed reached its limit, the limit, its setting and a host left out', () => {
-  assert.equal(hostLimitMessage(1000, 'https://example.org/', 'a1001.example.org'),
-    'stopped following links to new hosts: the crawl of https://example.org/ has reached 1,000 hosts (the limit per seed, CRAWL_MAX_HOSTS_PER_SEED); not followed, e.g. a1001.example.org');
+  assert.equal(
+    hostLimitMessage(1000, 'https://example.org/', 'a1001.example.org'),
+    'stopped following links to new hosts: the crawl of https://example.org/ has reached 1,000 hosts (the limit per seed, CRAWL_MAX_HOSTS_PER_SEED); not followed, e.g. a1001.example.org',
+  );
 });

@@ -35,7 +35,10 @@ export class HostBudget {
   constructor(readonly limit: number) {}
 
   /** Sets the stored state (at start): which hosts each seed's URLs are on, and its refusals so far. */
-  load(pairs: Iterable<{ seedId: number; origin: string }>, refusals: Iterable<{ seedId: number } & HostRefusals>): void {
+  load(
+    pairs: Iterable<{ seedId: number; origin: string }>,
+    refusals: Iterable<{ seedId: number } & HostRefusals>,
+  ): void {
     for (const { seedId, origin } of pairs) this.setOf(this.hosts, seedId).add(origin);
     for (const { seedId, count, example, at } of refusals) this.refused.set(seedId, { count, example, at });
   }
@@ -114,6 +117,8 @@ export class HostBudget {
 
 /** The words of a host's row when links of its pages to new hosts are not followed (see HostBudget). */
 export function hostLimitMessage(limit: number, seedUrl: string, refusedHost: string): string {
-  return `stopped following links to new hosts: the crawl of ${seedUrl} has reached ${limit.toLocaleString('en-US')} hosts ` +
-    `(the limit per seed, CRAWL_MAX_HOSTS_PER_SEED); not followed, e.g. ${refusedHost}`;
+  return (
+    `stopped following links to new hosts: the crawl of ${seedUrl} has reached ${limit.toLocaleString('en-US')} hosts ` +
+    `(the limit per seed, CRAWL_MAX_HOSTS_PER_SEED); not followed, e.g. ${refusedHost}`
+  );
 }

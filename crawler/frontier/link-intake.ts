@@ -49,9 +49,15 @@ export class LinkIntake {
     const perOrigin = new Map<string, number>();
     for (const { origin, n } of counts) perOrigin.set(origin, (perOrigin.get(origin) ?? 0) + n);
     this.budget.load([...perOrigin].map(([origin, n]) => ({ origin, n })));
-    this.hostBudget.load(counts, this.seedHosts.allSeedHosts().map((r) => ({
-      seedId: r.seedId, count: r.refused, example: r.refusedExample, at: r.refusedAt,
-    })));
+    this.hostBudget.load(
+      counts,
+      this.seedHosts.allSeedHosts().map((r) => ({
+        seedId: r.seedId,
+        count: r.refused,
+        example: r.refusedExample,
+        at: r.refusedAt,
+      })),
+    );
   }
 
   /**
@@ -65,7 +71,10 @@ export class LinkIntake {
       if (!this.frontier.touchUrl(url)) {
         const host = new URL(url).host;
         this.hostBudget.refuse(seedId, host, now);
-        this.hosts.noteTrap(from, hostLimitMessage(this.hostBudget.limit, this.limits.seedUrl(seedId) ?? `seed ${seedId}`, host));
+        this.hosts.noteTrap(
+          from,
+          hostLimitMessage(this.hostBudget.limit, this.limits.seedUrl(seedId) ?? `seed ${seedId}`, host),
+        );
       }
       return false;
     }
@@ -84,7 +93,13 @@ export class LinkIntake {
   /** Writes the figures of every seed whose hosts or refusals changed (the last write of a transaction). */
   saveSeedHosts(): void {
     for (const f of this.hostBudget.changed()) {
-      this.seedHosts.saveSeedHosts({ seedId: f.seedId, hosts: f.hosts, refused: f.refused.count, refusedExample: f.refused.example, refusedAt: f.refused.at });
+      this.seedHosts.saveSeedHosts({
+        seedId: f.seedId,
+        hosts: f.hosts,
+        refused: f.refused.count,
+        refusedExample: f.refused.example,
+        refusedAt: f.refused.at,
+      });
     }
   }
 
@@ -94,7 +109,9 @@ export class LinkIntake {
    * also the row of the job's host, `forOrigin`) or the budget is spent; a target already known only gains an inlink.
    */
   followRedirect(
-    job: { url: string; frontierId: number; seedId: number; depth: number; redirects: number; forOrigin: string }, target: string, now: number,
+    job: { url: string; frontierId: number; seedId: number; depth: number; redirects: number; forOrigin: string },
+    target: string,
+    now: number,
   ): void {
     const loop = findRedirectLoop(job.url, target, (url) => this.frontier.redirectTarget(url));
     if (loop) {

@@ -7,7 +7,15 @@
 import type { Database } from 'better-sqlite3';
 import type { frontierQueries, FrontierRow } from '../../db/frontier.ts';
 import { revisitQueries } from '../../db/revisits.ts';
-import { afterSitemapSkip, afterVisit, listedOnly, revisitDecision, sitemapSaysChanged, type RevisitSettings, type VisitFinding } from './revisit.ts';
+import {
+  afterSitemapSkip,
+  afterVisit,
+  listedOnly,
+  revisitDecision,
+  sitemapSaysChanged,
+  type RevisitSettings,
+  type VisitFinding,
+} from './revisit.ts';
 
 /** What one refresh of a seed chose (for the log and the tests). */
 export interface RefreshChoice {
@@ -24,7 +32,11 @@ export class RevisitBook {
   private readonly pickDue: (seedId: number, maxDepth: number, skipUrl: string, now: number) => RefreshChoice;
   private readonly readLastmods: (lastmod: Readonly<Record<string, number>>, urls: readonly string[]) => FrontierRow[];
 
-  constructor(db: Database, private readonly frontier: ReturnType<typeof frontierQueries>, private readonly settings: RevisitSettings) {
+  constructor(
+    db: Database,
+    private readonly frontier: ReturnType<typeof frontierQueries>,
+    private readonly settings: RevisitSettings,
+  ) {
     this.q = revisitQueries(db);
     this.pickDue = db.transaction((seedId: number, maxDepth: number, skipUrl: string, now: number): RefreshChoice => {
       const choice: RefreshChoice = { rows: [], notDue: 0, vouched: 0 };
@@ -48,24 +60,26 @@ export class RevisitBook {
       }
       return choice;
     });
-    this.readLastmods = db.transaction((lastmod: Readonly<Record<string, number>>, urls: readonly string[]): FrontierRow[] => {
-      const rows: FrontierRow[] = [];
-      for (const url of urls) {
-        const ms = lastmod[url];
-        if (ms === undefined) continue;
-        const st = this.q.revisitOf(url);
-        if (!st) {
-          this.q.saveRevisit(url, listedOnly(ms)); // not fetched yet: kept for the refresh after its first visit
-          continue;
+    this.readLastmods = db.transaction(
+      (lastmod: Readonly<Record<string, number>>, urls: readonly string[]): FrontierRow[] => {
+        const rows: FrontierRow[] = [];
+        for (const url of urls) {
+          const ms = lastmod[url];
+          if (ms === undefined) continue;
+          const st = this.q.revisitOf(url);
+          if (!st) {
+            this.q.saveRevisit(url, listedOnly(ms)); // not fetched yet: kept for the refresh after its first visit
+            continue;
+          }
+          this.q.noteSitemapLastmod(url, ms);
+          if (!sitemapSaysChanged(st, ms)) continue;
+          const row = this.frontier.urlByUrl(url);
+          const again = row ? this.frontier.requeueFinished(row.id) : undefined;
+          if (again) rows.push(again);
         }
-        this.q.noteSitemapLastmod(url, ms);
-        if (!sitemapSaysChanged(st, ms)) continue;
-        const row = this.frontier.urlByUrl(url);
-        const again = row ? this.frontier.requeueFinished(row.id) : undefined;
-        if (again) rows.push(again);
-      }
-      return rows;
-    });
+        return rows;
+      },
+    );
   }
 
   /**
@@ -74,7 +88,7 @@ export class RevisitBook {
    * seed page's checkedAt). Run inside the write batch.
    */
   noteVisit(url: string, found: VisitFinding, now: number, seedUrl?: string): void {
-    const crawlStart = seedUrl === undefined ? now : this.q.revisitOf(seedUrl)?.checkedAt ?? now;
+    const crawlStart = seedUrl === undefined ? now : (this.q.revisitOf(seedUrl)?.checkedAt ?? now);
     this.q.saveRevisit(url, afterVisit(this.q.revisitOf(url), found, now, this.settings, crawlStart));
   }
 

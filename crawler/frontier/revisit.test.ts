@@ -1,6 +1,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { afterSitemapSkip, afterVisit, nextInterval, revisitDecision, sitemapSaysChanged, type RevisitSettings, type RevisitState } from './revisit.ts';
+import {
+  afterSitemapSkip,
+  afterVisit,
+  nextInterval,
+  revisitDecision,
+  sitemapSaysChanged,
+  type RevisitSettings,
+  type RevisitState,
+} from './revisit.ts';
 
 const P = 7 * 86_400_000;
 const S: RevisitSettings = { refreshMs: P, maxMs: 8 * P };
@@ -19,16 +27,25 @@ function visits(n: number, changedAt: (k: number) => boolean): number[] {
 }
 
 test('a page that never changes is asked for at the 1st, 3rd, 7th and then every 8th refresh (the ceiling)', () => {
-  assert.deepEqual(visits(24, () => false), [1, 3, 7, 15, 23]);
+  assert.deepEqual(
+    visits(24, () => false),
+    [1, 3, 7, 15, 23],
+  );
 });
 
 test('a page that changes every time is asked for at every refresh', () => {
-  assert.deepEqual(visits(6, () => true), [1, 2, 3, 4, 5, 6]);
+  assert.deepEqual(
+    visits(6, () => true),
+    [1, 2, 3, 4, 5, 6],
+  );
 });
 
 test('a page that changed waits shorter: after a change at the 15th refresh its interval halves', () => {
   // Unchanged until it changes at 15: 8 periods become 4, so the next visit is at 19 (not 23).
-  assert.deepEqual(visits(24, (k) => k === 15), [1, 3, 7, 15, 19]);
+  assert.deepEqual(
+    visits(24, (k) => k === 15),
+    [1, 3, 7, 15, 19],
+  );
 });
 
 test('intervals double and halve between the refresh period and the ceiling', () => {
@@ -39,20 +56,35 @@ test('intervals double and halve between the refresh period and the ceiling', ()
   const st = afterVisit(undefined, { kind: 'fetched', hash: 'x' }, 0, S);
   assert.equal(st.intervalMs, P, 'a first visit starts at the refresh period');
   const same = afterVisit(st, { kind: 'fetched', hash: 'x' }, P, S);
-  assert.deepEqual([same.intervalMs, same.unchangedCount, same.changedCount], [2 * P, 1, 0], 'the same text is unchanged');
+  assert.deepEqual(
+    [same.intervalMs, same.unchangedCount, same.changedCount],
+    [2 * P, 1, 0],
+    'the same text is unchanged',
+  );
   const other = afterVisit(same, { kind: 'fetched', hash: 'y' }, 3 * P, S);
   assert.deepEqual([other.intervalMs, other.unchangedCount, other.changedCount], [P, 1, 1], 'another text is a change');
 });
 
 test('a sitemap lastmod older than the last request skips a due page, as an unchanged visit, up to the ceiling since the request', () => {
-  const st: RevisitState = { ...afterVisit(undefined, { kind: 'fetched', hash: 'x' }, 10 * P, S), sitemapLastmod: 5 * P };
+  const st: RevisitState = {
+    ...afterVisit(undefined, { kind: 'fetched', hash: 'x' }, 10 * P, S),
+    sitemapLastmod: 5 * P,
+  };
   assert.equal(revisitDecision(st, 11 * P, S), 'sitemap-unchanged');
   const skipped = afterSitemapSkip(st, 11 * P, S);
   assert.deepEqual([skipped.intervalMs, skipped.checkedAt, skipped.visitedAt], [2 * P, 11 * P, 10 * P]);
   assert.equal(revisitDecision(skipped, 12 * P, S), 'not-due', 'its interval says when to look again');
   const old = { ...skipped, intervalMs: 8 * P, checkedAt: 17 * P };
-  assert.equal(revisitDecision(old, 25 * P, S), 'due', 'the ceiling since the last real request passed: asked for whatever the sitemap says');
-  assert.equal(revisitDecision({ ...st, sitemapLastmod: 10 * P + 1 }, 11 * P, S), 'due', 'a lastmod after the request does not vouch');
+  assert.equal(
+    revisitDecision(old, 25 * P, S),
+    'due',
+    'the ceiling since the last real request passed: asked for whatever the sitemap says',
+  );
+  assert.equal(
+    revisitDecision({ ...st, sitemapLastmod: 10 * P + 1 }, 11 * P, S),
+    'due',
+    'a lastmod after the request does not vouch',
+  );
   assert.equal(sitemapSaysChanged(st, 10 * P + 1), true);
   assert.equal(sitemapSaysChanged(st, 10 * P), false);
   assert.equal(sitemapSaysChanged(undefined, 10 * P), false, 'a page never fetched is a link like any other');

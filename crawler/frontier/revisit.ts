@@ -49,7 +49,9 @@ function ceilingMs(s: RevisitSettings): number {
 
 /** The interval after a visit that found the page unchanged (`changed` false) or changed. */
 export function nextInterval(previousMs: number, changed: boolean, s: RevisitSettings): number {
-  return changed ? Math.max(floorMs(s), Math.floor(previousMs / 2)) : Math.min(ceilingMs(s), Math.max(floorMs(s), previousMs * 2));
+  return changed
+    ? Math.max(floorMs(s), Math.floor(previousMs / 2))
+    : Math.min(ceilingMs(s), Math.max(floorMs(s), previousMs * 2));
 }
 
 /**
@@ -59,11 +61,25 @@ export function nextInterval(previousMs: number, changed: boolean, s: RevisitSet
  * began (its seed's page was fetched), from which the interval is counted, so that every page of one
  * crawl is due at the same refresh however long the crawl took; `now` when not given.
  */
-export function afterVisit(prev: RevisitState | undefined, found: VisitFinding, now: number, s: RevisitSettings, crawlStart = now): RevisitState {
+export function afterVisit(
+  prev: RevisitState | undefined,
+  found: VisitFinding,
+  now: number,
+  s: RevisitSettings,
+  crawlStart = now,
+): RevisitState {
   const checkedAt = Math.min(now, crawlStart);
-  const hash = found.kind === 'fetched' ? found.hash : prev?.contentHash ?? null;
+  const hash = found.kind === 'fetched' ? found.hash : (prev?.contentHash ?? null);
   if (!prev || !visited(prev)) {
-    return { intervalMs: floorMs(s), checkedAt, visitedAt: now, contentHash: hash, changedCount: 0, unchangedCount: 0, sitemapLastmod: prev?.sitemapLastmod ?? null };
+    return {
+      intervalMs: floorMs(s),
+      checkedAt,
+      visitedAt: now,
+      contentHash: hash,
+      changedCount: 0,
+      unchangedCount: 0,
+      sitemapLastmod: prev?.sitemapLastmod ?? null,
+    };
   }
   const changed = found.kind === 'fetched' && prev.contentHash !== null && prev.contentHash !== found.hash;
   return {
@@ -82,7 +98,15 @@ export function afterVisit(prev: RevisitState | undefined, found: VisitFinding, 
  * of a first crawl): only the `<lastmod>`, so that the refresh after the first visit can use it.
  */
 export function listedOnly(lastmod: number): RevisitState {
-  return { intervalMs: 0, checkedAt: 0, visitedAt: 0, contentHash: null, changedCount: 0, unchangedCount: 0, sitemapLastmod: lastmod };
+  return {
+    intervalMs: 0,
+    checkedAt: 0,
+    visitedAt: 0,
+    contentHash: null,
+    changedCount: 0,
+    unchangedCount: 0,
+    sitemapLastmod: lastmod,
+  };
 }
 
 /** Whether the page was ever fetched (a listedOnly state, with no interval yet, was not). */
@@ -99,7 +123,12 @@ function vouched(st: RevisitState, now: number, s: RevisitSettings): boolean {
  * What the refresh at `now` does with a page (see the module comment); a page never judged is due.
  * `cycleMs`: the time since the seed's page was last fetched (the refresh period when unknown).
  */
-export function revisitDecision(st: RevisitState | undefined, now: number, s: RevisitSettings, cycleMs = floorMs(s)): RevisitDecision {
+export function revisitDecision(
+  st: RevisitState | undefined,
+  now: number,
+  s: RevisitSettings,
+  cycleMs = floorMs(s),
+): RevisitDecision {
   if (!st || !visited(st)) return 'due';
   const floor = floorMs(s);
   const cycle = Math.min(1.5 * floor, Math.max(floor, cycleMs));

@@ -2,8 +2,13 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { SeedBook } from './seed-book.ts';
 
-const row = (id: number, updatedAt: number, depth = 1, origin = 'https://a.example', removedAt: number | null = null) =>
-  ({ id, url: `${origin}/${id}`, origin, depth, scope: 'host' as const, updatedAt, removedAt });
+const row = (
+  id: number,
+  updatedAt: number,
+  depth = 1,
+  origin = 'https://a.example',
+  removedAt: number | null = null,
+) => ({ id, url: `${origin}/${id}`, origin, depth, scope: 'host' as const, updatedAt, removedAt });
 const ids = (seeds: Array<{ id: number }>) => seeds.map((s) => s.id);
 
 test('rows read again at the cursor are not changes; a newer row of a known seed is', () => {
@@ -12,7 +17,11 @@ test('rows read again at the cursor are not changes; a newer row of a known seed
   assert.equal(book.cursor, 200);
   // The table is read from the cursor on (>=): seed 2 comes again, unchanged.
   assert.deepEqual(book.apply([row(2, 200)]), { changed: [], removed: [] });
-  assert.deepEqual(book.apply([row(1, 300, 4)]).changed.map((s) => [s.id, s.depth]), [[1, 4]], 'submitted again with a new depth');
+  assert.deepEqual(
+    book.apply([row(1, 300, 4)]).changed.map((s) => [s.id, s.depth]),
+    [[1, 4]],
+    'submitted again with a new depth',
+  );
   assert.equal(book.get(1)?.depth, 4);
   assert.equal(book.cursor, 300);
 });

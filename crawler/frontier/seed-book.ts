@@ -3,7 +3,13 @@ import type { Scope } from '../../shared/enumerations.ts';
 import type { SeedScope } from './admission.ts';
 
 /** A seed as the crawler primary keeps it in memory. */
-export interface SeedInfo extends SeedScope { id: number; url: string; origin: string; scope: Scope; updatedAt: number }
+export interface SeedInfo extends SeedScope {
+  id: number;
+  url: string;
+  origin: string;
+  scope: Scope;
+  updatedAt: number;
+}
 
 /**
  * The seeds the crawler knows, and its cursor over the seeds table (the server writes seeds, the
@@ -26,7 +32,14 @@ export class SeedBook {
     for (const r of rows) {
       this.cursor = Math.max(this.cursor, r.updatedAt);
       const known = this.seeds.get(r.id);
-      const seed: SeedInfo = { id: r.id, url: r.url, origin: r.origin, depth: r.depth, scope: r.scope, updatedAt: r.updatedAt };
+      const seed: SeedInfo = {
+        id: r.id,
+        url: r.url,
+        origin: r.origin,
+        depth: r.depth,
+        scope: r.scope,
+        updatedAt: r.updatedAt,
+      };
       if (r.removedAt !== null) {
         this.seeds.delete(r.id);
         removed.push(known ?? seed);

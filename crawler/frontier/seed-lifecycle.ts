@@ -111,7 +111,11 @@ export class SeedLifecycle {
 
   /** What is queued in a step of its own (not in a batch): scheduled, counted and its sitemaps read at once. */
   private atOnce(now: number): AfterQueue {
-    return { place: (row) => this.p.schedule(row, now), sitemaps: (seed) => this.p.readSitemaps(seed), count: (seedId, origin) => this.record(seedId, origin) };
+    return {
+      place: (row) => this.p.schedule(row, now),
+      sitemaps: (seed) => this.p.readSitemaps(seed),
+      count: (seedId, origin) => this.record(seedId, origin),
+    };
   }
 
   /** A URL of `seedId` new on `origin`, in both budgets. */
@@ -145,7 +149,11 @@ export class SeedLifecycle {
    */
   private takeInLater(seeds: readonly SeedInfo[], from: number, recrawl: boolean): void {
     this.p.writes.push((now) => {
-      const later: AfterQueue = { place: (row) => this.requeued.push(row), sitemaps: (seed) => this.sitemapsOf.push(seed), count: (seedId, origin) => this.added.push({ seedId, origin }) };
+      const later: AfterQueue = {
+        place: (row) => this.requeued.push(row),
+        sitemaps: (seed) => this.sitemapsOf.push(seed),
+        count: (seedId, origin) => this.added.push({ seedId, origin }),
+      };
       const to = Math.min(seeds.length, from + SEED_CHUNK);
       for (let i = from; i < to; i++) {
         const s = seeds[i];
@@ -301,7 +309,13 @@ export class SeedLifecycle {
     const rows: FrontierRow[] = [];
     let { state, afterId } = from;
     while (state < FINISHED_STATES.length) {
-      for (const row of this.p.frontier.requeueSeedChunk(s.id, s.depth, FINISHED_STATES[state], afterId, URL_CHUNK - rows.length)) {
+      for (const row of this.p.frontier.requeueSeedChunk(
+        s.id,
+        s.depth,
+        FINISHED_STATES[state],
+        afterId,
+        URL_CHUNK - rows.length,
+      )) {
         rows.push(row);
         afterId = Math.max(afterId, row.id);
       }

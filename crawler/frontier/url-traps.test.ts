@@ -7,7 +7,16 @@ const H = 'http://example.org';
 
 describe('trapReason', () => {
   test('ordinary URLs are no trap', () => {
-    for (const path of ['/', '/a/b/c', '/2024/01/01/', '/a/a/a/', '/docs/v1/docs/v1/docs/v1/', '/x?q=1&page=2', `/${'s/'.repeat(0)}`, '/a//b']) {
+    for (const path of [
+      '/',
+      '/a/b/c',
+      '/2024/01/01/',
+      '/a/a/a/',
+      '/docs/v1/docs/v1/docs/v1/',
+      '/x?q=1&page=2',
+      `/${'s/'.repeat(0)}`,
+      '/a//b',
+    ]) {
       assert.equal(trapReason(H + path), null, path);
     }
     const deep = `/${Array.from({ length: CRAWL_LIMITS.maxPathSegments }, (_, i) => `d${i}`).join('/')}/`;
@@ -27,17 +36,29 @@ describe('trapReason', () => {
 
   test('too many path segments', () => {
     const path = `/${Array.from({ length: CRAWL_LIMITS.maxPathSegments + 1 }, (_, i) => `d${i}`).join('/')}`;
-    assert.equal(trapReason(H + path), `url-traps: the path has ${CRAWL_LIMITS.maxPathSegments + 1} segments (more than ${CRAWL_LIMITS.maxPathSegments})`);
+    assert.equal(
+      trapReason(H + path),
+      `url-traps: the path has ${CRAWL_LIMITS.maxPathSegments + 1} segments (more than ${CRAWL_LIMITS.maxPathSegments})`,
+    );
   });
 
   test('an overlong query', () => {
     const q = 'x'.repeat(CRAWL_LIMITS.maxQueryLength + 1);
-    assert.equal(trapReason(`${H}/search?${q}`), `url-traps: the query is ${q.length} characters long (more than ${CRAWL_LIMITS.maxQueryLength})`);
+    assert.equal(
+      trapReason(`${H}/search?${q}`),
+      `url-traps: the query is ${q.length} characters long (more than ${CRAWL_LIMITS.maxQueryLength})`,
+    );
   });
 
   test('smaller limits can be passed', () => {
-    assert.match(trapReason(`${H}/a/a/`, { maxPathSegments: 20, maxRepeats: 1, maxQueryLength: 10 }) ?? '', /repeats "a\/" 2 times/);
-    assert.match(trapReason(`${H}/a/b/c`, { maxPathSegments: 2, maxRepeats: 3, maxQueryLength: 10 }) ?? '', /3 segments/);
+    assert.match(
+      trapReason(`${H}/a/a/`, { maxPathSegments: 20, maxRepeats: 1, maxQueryLength: 10 }) ?? '',
+      /repeats "a\/" 2 times/,
+    );
+    assert.match(
+      trapReason(`${H}/a/b/c`, { maxPathSegments: 2, maxRepeats: 3, maxQueryLength: 10 }) ?? '',
+      /3 segments/,
+    );
   });
 
   test('a string that is not a URL is refused, not thrown', () => {
@@ -67,7 +88,12 @@ describe('stripSessionIds (through checkUrl, as every seed, link and redirect is
   }
 
   test('short sid values and look-alike names are kept (sid=42 may be a story id)', () => {
-    for (const u of [`${H}/story?sid=42`, `${H}/p?side=0123456789abcdef0123`, `${H}/p?mysessionid=1`, `${H}/p?x=jsessionid`]) {
+    for (const u of [
+      `${H}/story?sid=42`,
+      `${H}/p?side=0123456789abcdef0123`,
+      `${H}/p?mysessionid=1`,
+      `${H}/p?x=jsessionid`,
+    ]) {
       assert.equal(norm(u), u);
     }
   });

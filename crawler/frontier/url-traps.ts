@@ -38,7 +38,10 @@ export type CrawlLimits = { readonly [K in keyof typeof CRAWL_LIMITS]: number };
  * when it does not: too many path segments, a segment (or run of up to 3) repeated back to back more
  * than `maxRepeats` times, or an overlong query. The message starts with `url-traps: `.
  */
-export function trapReason(url: string, limits: Pick<CrawlLimits, 'maxPathSegments' | 'maxRepeats' | 'maxQueryLength'> = CRAWL_LIMITS): string | null {
+export function trapReason(
+  url: string,
+  limits: Pick<CrawlLimits, 'maxPathSegments' | 'maxRepeats' | 'maxQueryLength'> = CRAWL_LIMITS,
+): string | null {
   let parsed: URL;
   try {
     parsed = new URL(url);
@@ -80,7 +83,17 @@ function sameRun(segments: string[], a: number, b: number, width: number): boole
 }
 
 /** Query parameters that carry a session ID whatever their value (names compared lower-cased). */
-const SESSION_PARAMS = new Set(['jsessionid', 'phpsessid', 'sessionid', 'session_id', 'sessid', 'oscsid', 'zenid', 'cfid', 'cftoken']);
+const SESSION_PARAMS = new Set([
+  'jsessionid',
+  'phpsessid',
+  'sessionid',
+  'session_id',
+  'sessid',
+  'oscsid',
+  'zenid',
+  'cfid',
+  'cftoken',
+]);
 /** Parameters that carry a session ID only when the value looks like one (`sid=<16+ letters/digits>`). */
 const TOKEN_PARAMS = new Set(['sid', 's_id']);
 const TOKEN_VALUE = /^[A-Za-z0-9_-]{16,}$/;

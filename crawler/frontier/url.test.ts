@@ -47,7 +47,11 @@ describe('checkUrl normalizes', () => {
 
   test('gives origin, host and hostname', () => {
     assert.deepEqual(checkUrl('HTTP://Example.org:8080/a?b#c', PUBLIC), {
-      ok: true, url: 'http://example.org:8080/a?b', origin: 'http://example.org:8080', host: 'example.org:8080', hostname: 'example.org',
+      ok: true,
+      url: 'http://example.org:8080/a?b',
+      origin: 'http://example.org:8080',
+      host: 'example.org:8080',
+      hostname: 'example.org',
     });
     const local = accepted(checkUrl('http://127.0.0.2:8080/x', PRIVATE_OK));
     assert.equal(local.host, '127.0.0.2:8080');
@@ -58,7 +62,11 @@ describe('checkUrl normalizes', () => {
   });
 
   test('is idempotent', () => {
-    for (const input of ['HTTPS://Example.ORG:443/a/../b#frag', 'http://bücher.de/ä?x=%aa&y', 'http://example.org/b?']) {
+    for (const input of [
+      'HTTPS://Example.ORG:443/a/../b#frag',
+      'http://bücher.de/ä?x=%aa&y',
+      'http://example.org/b?',
+    ]) {
       const once = accepted(checkUrl(input, PUBLIC)).url;
       assert.equal(accepted(checkUrl(once, PUBLIC)).url, once);
     }
@@ -106,7 +114,16 @@ describe('checkUrl refuses', () => {
   });
 
   test('malformed: not a URL, no host, port 0', () => {
-    for (const input of ['not a url', 'http://', 'http:// /', 'https://exa mple.org/', 'http://[::1/', 'http://a.b.c.d.1/', 'http://example.org:0/', '/relative/only']) {
+    for (const input of [
+      'not a url',
+      'http://',
+      'http:// /',
+      'https://exa mple.org/',
+      'http://[::1/',
+      'http://a.b.c.d.1/',
+      'http://example.org:0/',
+      '/relative/only',
+    ]) {
       refused(checkUrl(input, PRIVATE_OK), 'malformed');
     }
   });
@@ -122,7 +139,13 @@ describe('checkUrl refuses', () => {
       refused(checkUrl('ftp://x', PUBLIC), 'unsupported-scheme'),
       'url: "ftp://x" uses the ftp: scheme; Lantern crawls only http and https URLs',
     );
-    for (const input of ['javascript:alert(1)', 'file:///etc/passwd', 'data:text/html,hi', 'mailto:me@example.org', 'ws://example.org/']) {
+    for (const input of [
+      'javascript:alert(1)',
+      'file:///etc/passwd',
+      'data:text/html,hi',
+      'mailto:me@example.org',
+      'ws://example.org/',
+    ]) {
       refused(checkUrl(input, PRIVATE_OK), 'unsupported-scheme');
     }
   });
@@ -143,7 +166,11 @@ describe('checkUrl refuses', () => {
   });
 
   test('credentials, without echoing the password', () => {
-    for (const input of ['http://user:hunter2@example.org/', 'https://user@example.org/', 'http://:hunter2@example.org/']) {
+    for (const input of [
+      'http://user:hunter2@example.org/',
+      'https://user@example.org/',
+      'http://:hunter2@example.org/',
+    ]) {
       const message = refused(checkUrl(input, PRIVATE_OK), 'credentials');
       assert.doesNotMatch(message, /hunter2|user@/);
       assert.match(message, /example\.org/);
@@ -151,12 +178,34 @@ describe('checkUrl refuses', () => {
   });
 
   const privateUrls = [
-    'http://127.0.0.1/', 'http://10.1.2.3/', 'http://[::1]/', 'http://169.254.169.254/', 'http://[::ffff:127.0.0.1]/',
-    'http://[::ffff:7f00:1]/', 'http://[fd00::1]/', 'http://[fe80::1]/', 'http://0.0.0.0/', 'http://2130706433/',
-    'http://0x7f.1/', 'http://127.1/', 'http://localhost:3000/', 'http://192.168.1.1', 'http://172.16.0.1',
-    'http://100.64.0.1', 'http://[::]/', 'http://[ff02::1]/', 'http://224.0.0.1/', 'http://255.255.255.255/',
-    'http://[64:ff9b::10.0.0.1]/', 'http://app.localhost/', 'http://printer.local/', 'http://metadata.google.internal/',
-    'http://LOCALHOST./', 'http://%31%32%37.0.0.1/', 'http://１２７.０.０.１/', 'http://nas.home.arpa/',
+    'http://127.0.0.1/',
+    'http://10.1.2.3/',
+    'http://[::1]/',
+    'http://169.254.169.254/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://[::ffff:7f00:1]/',
+    'http://[fd00::1]/',
+    'http://[fe80::1]/',
+    'http://0.0.0.0/',
+    'http://2130706433/',
+    'http://0x7f.1/',
+    'http://127.1/',
+    'http://localhost:3000/',
+    'http://192.168.1.1',
+    'http://172.16.0.1',
+    'http://100.64.0.1',
+    'http://[::]/',
+    'http://[ff02::1]/',
+    'http://224.0.0.1/',
+    'http://255.255.255.255/',
+    'http://[64:ff9b::10.0.0.1]/',
+    'http://app.localhost/',
+    'http://printer.local/',
+    'http://metadata.google.internal/',
+    'http://LOCALHOST./',
+    'http://%31%32%37.0.0.1/',
+    'http://１２７.０.０.１/',
+    'http://nas.home.arpa/',
   ];
   for (const input of privateUrls) {
     test(`private-address: ${input}, accepted with allowPrivate`, () => {
@@ -170,14 +219,29 @@ describe('checkUrl refuses', () => {
       refused(checkUrl('http://127.0.0.1/', PUBLIC), 'private-address'),
       'url: 127.0.0.1 is a loopback address; Lantern does not crawl local or private networks unless CRAWL_ALLOW_PRIVATE=1 is set',
     );
-    assert.match(refused(checkUrl('http://2130706433/', PUBLIC), 'private-address'), /^url: 127\.0\.0\.1 \(written "2130706433"\) is a loopback address/);
-    assert.match(refused(checkUrl('http://localhost:3000/', PUBLIC), 'private-address'), /localhost is a loopback host name.*CRAWL_ALLOW_PRIVATE=1/);
+    assert.match(
+      refused(checkUrl('http://2130706433/', PUBLIC), 'private-address'),
+      /^url: 127\.0\.0\.1 \(written "2130706433"\) is a loopback address/,
+    );
+    assert.match(
+      refused(checkUrl('http://localhost:3000/', PUBLIC), 'private-address'),
+      /localhost is a loopback host name.*CRAWL_ALLOW_PRIVATE=1/,
+    );
     assert.match(refused(checkUrl('http://169.254.169.254/latest/', PUBLIC), 'private-address'), /metadata/);
   });
 
   test('public addresses and names pass', () => {
-    for (const input of ['http://8.8.8.8/', 'http://172.32.0.1/', 'http://172.15.255.255/', 'http://100.128.0.1/', 'http://[2606:4700:4700::1111]/',
-      'http://[::ffff:8.8.8.8]/', 'http://localhost.example.org/', 'http://local.example.org/', 'https://example.org/']) {
+    for (const input of [
+      'http://8.8.8.8/',
+      'http://172.32.0.1/',
+      'http://172.15.255.255/',
+      'http://100.128.0.1/',
+      'http://[2606:4700:4700::1111]/',
+      'http://[::ffff:8.8.8.8]/',
+      'http://localhost.example.org/',
+      'http://local.example.org/',
+      'https://example.org/',
+    ]) {
       accepted(checkUrl(input, PUBLIC));
     }
   });
@@ -185,22 +249,78 @@ describe('checkUrl refuses', () => {
 
 describe('isPrivateAddress', () => {
   const privates = [
-    '127.0.0.1', '127.255.255.254', '10.0.0.1', '172.16.0.1', '172.31.255.255', '192.168.0.1', '169.254.169.254',
-    '100.64.0.1', '100.127.255.255', '0.0.0.0', '0.1.2.3', '224.0.0.251', '239.255.255.250', '255.255.255.255', '240.0.0.1',
-    '192.0.0.170', '198.18.0.1', '2130706433', '0x7f.1', '127.1', '017700000001',
-    '::1', '[::1]', '::', '0:0:0:0:0:0:0:1', 'fc00::1', 'fd12:3456::1', 'fe80::1', 'fe80::1%eth0', 'febf::1', 'ff02::1',
-    '::ffff:127.0.0.1', '::ffff:7f00:1', '[::ffff:10.0.0.1]', '::ffff:0:192.168.0.1', '::127.0.0.1', '64:ff9b::10.0.0.1',
-    '64:ff9b::a9fe:a9fe', '64:ff9b:1::1', '2002:c0a8:0101::1', '2002:7f00:1::',
+    '127.0.0.1',
+    '127.255.255.254',
+    '10.0.0.1',
+    '172.16.0.1',
+    '172.31.255.255',
+    '192.168.0.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '100.127.255.255',
+    '0.0.0.0',
+    '0.1.2.3',
+    '224.0.0.251',
+    '239.255.255.250',
+    '255.255.255.255',
+    '240.0.0.1',
+    '192.0.0.170',
+    '198.18.0.1',
+    '2130706433',
+    '0x7f.1',
+    '127.1',
+    '017700000001',
+    '::1',
+    '[::1]',
+    '::',
+    '0:0:0:0:0:0:0:1',
+    'fc00::1',
+    'fd12:3456::1',
+    'fe80::1',
+    'fe80::1%eth0',
+    'febf::1',
+    'ff02::1',
+    '::ffff:127.0.0.1',
+    '::ffff:7f00:1',
+    '[::ffff:10.0.0.1]',
+    '::ffff:0:192.168.0.1',
+    '::127.0.0.1',
+    '64:ff9b::10.0.0.1',
+    '64:ff9b::a9fe:a9fe',
+    '64:ff9b:1::1',
+    '2002:c0a8:0101::1',
+    '2002:7f00:1::',
   ];
   for (const ip of privates) {
     test(`${ip} is private`, () => assert.equal(isPrivateAddress(ip), true));
   }
   const publics = [
-    '8.8.8.8', '1.1.1.1', '172.15.255.255', '172.32.0.1', '100.63.255.255', '100.128.0.0', '169.253.0.1', '192.169.0.1',
-    '223.255.255.255', '2606:4700:4700::1111', '[2001:4860:4860::8888]', '::ffff:8.8.8.8', '64:ff9b::808:808', '2002:0808:0808::1',
-    'fb00::1', 'fe00::1',
+    '8.8.8.8',
+    '1.1.1.1',
+    '172.15.255.255',
+    '172.32.0.1',
+    '100.63.255.255',
+    '100.128.0.0',
+    '169.253.0.1',
+    '192.169.0.1',
+    '223.255.255.255',
+    '2606:4700:4700::1111',
+    '[2001:4860:4860::8888]',
+    '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:0808:0808::1',
+    'fb00::1',
+    'fe00::1',
     // not IP literals: host names are judged by checkUrl
-    'localhost', 'example.org', '', '1.2.3.4.5', '256.1.1.1', '1:2:3:4:5:6:7:8:9', '::1::', '12345::1', 'gggg::1',
+    'localhost',
+    'example.org',
+    '',
+    '1.2.3.4.5',
+    '256.1.1.1',
+    '1:2:3:4:5:6:7:8:9',
+    '::1::',
+    '12345::1',
+    'gggg::1',
   ];
   for (const ip of publics) {
     test(`${JSON.stringify(ip)} is not private`, () => assert.equal(isPrivateAddress(ip), false));
@@ -209,21 +329,41 @@ describe('isPrivateAddress', () => {
 
 describe('isPrivateAddress: documentation ranges and what an embedded IPv4 address is called', () => {
   test('documentation addresses (RFC 5737, 3849, 9637) are never crawled by default; their neighbours are', () => {
-    for (const ip of ['192.0.2.1', '198.51.100.255', '203.0.113.0', '2001:db8::1', '[2001:db8:ffff::1]', '3fff::1', '::ffff:192.0.2.1']) {
+    for (const ip of [
+      '192.0.2.1',
+      '198.51.100.255',
+      '203.0.113.0',
+      '2001:db8::1',
+      '[2001:db8:ffff::1]',
+      '3fff::1',
+      '::ffff:192.0.2.1',
+    ]) {
       assert.equal(isPrivateAddress(ip), true, ip);
     }
-    for (const ip of ['192.0.3.1', '198.51.101.1', '203.0.114.1', '2001:db9::1', '4000::1']) assert.equal(isPrivateAddress(ip), false, ip);
-    assert.match(refused(checkUrl('http://203.0.113.7/', PUBLIC), 'private-address'), /^url: 203\.0\.113\.7 is a documentation address;/);
+    for (const ip of ['192.0.3.1', '198.51.101.1', '203.0.114.1', '2001:db9::1', '4000::1'])
+      assert.equal(isPrivateAddress(ip), false, ip);
+    assert.match(
+      refused(checkUrl('http://203.0.113.7/', PUBLIC), 'private-address'),
+      /^url: 203\.0\.113\.7 is a documentation address;/,
+    );
   });
 
   test('an IPv6 address carrying a private IPv4 one says which and how', () => {
-    const kind = (url: string) => /^url: \S+ (?:\(written "[^"]*"\) )?is (.*?);/.exec(refused(checkUrl(url, PUBLIC), 'private-address'))?.[1];
+    const kind = (url: string) =>
+      /^url: \S+ (?:\(written "[^"]*"\) )?is (.*?);/.exec(refused(checkUrl(url, PUBLIC), 'private-address'))?.[1];
     assert.equal(kind('http://[::ffff:10.0.0.1]/'), 'a private-network address (IPv4-mapped)');
     assert.equal(kind('http://[::127.0.0.1]/'), 'a loopback address (IPv4-compatible)');
-    assert.equal(kind('http://[::ffff:0:169.254.169.254]/'), 'the cloud metadata address (link-local) (IPv4-translated)');
+    assert.equal(
+      kind('http://[::ffff:0:169.254.169.254]/'),
+      'the cloud metadata address (link-local) (IPv4-translated)',
+    );
     assert.equal(kind('http://[64:ff9b::100.64.0.1]/'), 'a carrier-grade NAT (shared) address (NAT64)');
     assert.equal(kind('http://[2002:c0a8:0101::1]/'), 'a private-network address (6to4)');
-    assert.equal(kind('http://[2002:ac1f:ffff::]/'), 'a private-network address (6to4)', '172.31.255.255, the end of 172.16.0.0/12');
+    assert.equal(
+      kind('http://[2002:ac1f:ffff::]/'),
+      'a private-network address (6to4)',
+      '172.31.255.255, the end of 172.16.0.0/12',
+    );
     accepted(checkUrl('http://[2002:ac20::1]/', PUBLIC)); // 172.32.0.0, just past it
   });
 });
@@ -254,16 +394,32 @@ describe('inScope', () => {
     assert.equal(inScope('http://127.0.0.2:8080/', 'http://127.0.0.3:8080/a', 'host'), false);
   });
 
-  test('path: the seed\'s host, under the seed\'s folder only', () => {
+  test("path: the seed's host, under the seed's folder only", () => {
     const docs = 'https://example.org/docs/';
     assert.equal(inScope(docs, 'https://example.org/docs/a/b.html?x', 'path'), true);
-    assert.equal(inScope(docs, 'http://example.org/docs/', 'path'), true, 'an http→https move stays in scope, as for host');
-    assert.equal(inScope(docs, 'https://example.org/docs', 'path'), false, 'the folder without its slash is another path');
+    assert.equal(
+      inScope(docs, 'http://example.org/docs/', 'path'),
+      true,
+      'an http→https move stays in scope, as for host',
+    );
+    assert.equal(
+      inScope(docs, 'https://example.org/docs', 'path'),
+      false,
+      'the folder without its slash is another path',
+    );
     assert.equal(inScope(docs, 'https://example.org/docsearch/', 'path'), false);
     assert.equal(inScope(docs, 'https://example.org/blog/', 'path'), false);
     assert.equal(inScope(docs, 'https://other.example.org/docs/a', 'path'), false);
-    assert.equal(inScope('https://example.org/docs/intro.html', 'https://example.org/docs/next.html', 'path'), true, 'a page\'s folder');
-    assert.equal(inScope('https://example.org/', 'https://example.org/anything', 'path'), true, 'a root seed: the whole host');
+    assert.equal(
+      inScope('https://example.org/docs/intro.html', 'https://example.org/docs/next.html', 'path'),
+      true,
+      "a page's folder",
+    );
+    assert.equal(
+      inScope('https://example.org/', 'https://example.org/anything', 'path'),
+      true,
+      'a root seed: the whole host',
+    );
   });
 
   test('domain: same registrable domain, any port', () => {

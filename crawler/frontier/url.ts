@@ -23,26 +23,33 @@ import { stripSessionIds } from './url-traps.ts';
 export const MAX_URL_LENGTH = 2048;
 
 /** What a caller allows beyond the public web; `allowPrivate` mirrors CRAWL_ALLOW_PRIVATE. */
-export interface UrlPolicy { allowPrivate: boolean }
+export interface UrlPolicy {
+  allowPrivate: boolean;
+}
 
 /** Why a URL was refused; stable strings, sent to API clients as `error`. */
-export type UrlRefusalCode = 'missing' | 'malformed' | 'unsupported-scheme' | 'too-long' | 'credentials' | 'private-address';
+export type UrlRefusalCode =
+  | 'missing'
+  | 'malformed'
+  | 'unsupported-scheme'
+  | 'too-long'
+  | 'credentials'
+  | 'private-address';
 
 /** Result of checkUrl: the normalized URL and its keys, or a refusal code with a message for people. */
 export type UrlCheck =
   | {
-    ok: true;
-    /** The normalized absolute URL. */
-    url: string;
-    /** scheme://host[:port], normalized; the per-host key of the scheduler. */
-    origin: string;
-    /** Host name plus `:port` when the port is not the default, e.g. `127.0.0.2:8080` or `example.org`. */
-    host: string;
-    /** Host name without port, as WHATWG URL gives it (IPv6 in brackets, e.g. `[2001:db8::1]`). */
-    hostname: string;
-  }
+      ok: true;
+      /** The normalized absolute URL. */
+      url: string;
+      /** scheme://host[:port], normalized; the per-host key of the scheduler. */
+      origin: string;
+      /** Host name plus `:port` when the port is not the default, e.g. `127.0.0.2:8080` or `example.org`. */
+      host: string;
+      /** Host name without port, as WHATWG URL gives it (IPv6 in brackets, e.g. `[2001:db8::1]`). */
+      hostname: string;
+    }
   | { ok: false; code: UrlRefusalCode; message: string };
-
 
 const SCHEMES = new Set(['http:', 'https:']);
 /** Exact host names that only make sense inside a machine or a cloud network. */
@@ -62,7 +69,10 @@ function refuse(code: UrlRefusalCode, message: string): UrlCheck {
 }
 
 function tooLong(length: number): UrlCheck {
-  return refuse('too-long', `the URL is ${length} characters long (after normalizing); Lantern accepts URLs of at most ${MAX_URL_LENGTH} characters`);
+  return refuse(
+    'too-long',
+    `the URL is ${length} characters long (after normalizing); Lantern accepts URLs of at most ${MAX_URL_LENGTH} characters`,
+  );
 }
 
 /** Parses `text` (against `base` when given); null when WHATWG URL cannot. */
@@ -87,48 +97,63 @@ export function checkUrl(input: unknown, policy: UrlPolicy, base?: string): UrlC
   const text = input.trim();
   if (text === '') return refuse('missing', 'no URL given; send a full address such as https://example.org/');
   if (text.length > MAX_URL_LENGTH) {
-    return refuse('too-long', `the URL is ${text.length} characters long; Lantern accepts URLs of at most ${MAX_URL_LENGTH} characters`);
+    return refuse(
+      'too-long',
+      `the URL is ${text.length} characters long; Lantern accepts URLs of at most ${MAX_URL_LENGTH} characters`,
+    );
   }
 
   if (base !== undefined && parse(base) === null) {
-    return refuse('malformed', `the base URL ${show(base)} is not a valid absolute URL, so ${show(text)} cannot be resolved against it`);
+    return refuse(
+      'malformed',
+      `the base URL ${show(base)} is not a valid absolute URL, so ${show(text)} cannot be resolved against it`,
+    );
   }
   const url = parse(text, base);
   // "example.org:8080/x" or "localhost:3000" parse as a URL whose scheme is the host name.
   const hostWithPort = base === undefined && /^(?:localhost|[^/:?#\s]*\.[^/:?#\s]*):\d+(?:[/?#]|$)/i.test(text);
   if (url === null || (hostWithPort && !SCHEMES.has(url.protocol))) {
-    const hint = base === undefined && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)
-      ? `; it lacks a scheme, try ${show(`https://${text}`)}`
-      : '; write a full address such as https://example.org/';
+    const hint =
+      base === undefined && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)
+        ? `; it lacks a scheme, try ${show(`https://${text}`)}`
+        : '; write a full address such as https://example.org/';
     return refuse('malformed', `${show(text)} is not a valid URL${hint}`);
   }
   if (!SCHEMES.has(url.protocol)) {
-    return refuse('unsupported-scheme', `${show(text)} uses the ${url.protocol} scheme; Lantern crawls only http and https URLs`);
+    return refuse(
+      'unsupported-scheme',
+      `${show(text)} uses the ${url.protocol} scheme; Lantern crawls only http and https URLs`,
+    );
   }
   if (url.username !== '' || url.password !== '') {
     url.username = '';
     url.password = '';
     url.hash = '';
-    return refuse('credentials', `${show(url.href)} was given with a user name or password in it; remove the "user:password@" part, Lantern never sends credentials to sites`);
+    return refuse(
+      'credentials',
+      `${show(url.href)} was given with a user name or password in it; remove the "user:password@" part, Lantern never sends credentials to sites`,
+    );
   }
 
   let name = url.hostname;
   while (name.endsWith('.')) name = name.slice(0, -1);
-  if (name === '') return refuse('malformed', `${show(text)} has no host name; write a full address such as https://example.org/`);
+  if (name === '')
+    return refuse('malformed', `${show(text)} has no host name; write a full address such as https://example.org/`);
   if (name !== url.hostname) url.hostname = name;
   if (url.port === '0') return refuse('malformed', `${show(text)} names port 0, which no server listens on`);
 
   url.hash = '';
   stripSessionIds(url);
   if (url.search === '') url.search = ''; // drops a bare trailing "?"
-  const normalized = url.href.replace(/%[0-9a-f]{2}/gi, (escape) => escape.toUpperCase());
+  const normalized = url.href.replace(/%[0-9a-f]{2}/gi, (hex) => hex.toUpperCase());
   if (normalized.length > MAX_URL_LENGTH) return tooLong(normalized.length);
 
   if (!policy.allowPrivate) {
     const kind = addressKind(url.hostname) ?? localNameKind(name);
     if (kind !== null) {
       const written = hostOf(text);
-      const given = written === null || written === url.hostname ? url.hostname : `${url.hostname} (written ${show(written)})`;
+      const given =
+        written === null || written === url.hostname ? url.hostname : `${url.hostname} (written ${show(written)})`;
       return refuse('private-address', `${given} is ${kind}; ${PRIVATE_HINT}`);
     }
   }
@@ -186,16 +211,25 @@ const EMBEDDINGS: ReadonlyArray<readonly [how: string, embed: (v4: string, bits:
   ['IPv4-compatible', (v4, bits) => `::${v4}/${96 + bits}`],
   ['IPv4-translated', (v4, bits) => `::ffff:0:${v4}/${96 + bits}`],
   ['NAT64', (v4, bits) => `64:ff9b::${v4}/${96 + bits}`],
-  ['6to4', (v4, bits) => {
-    const [a, b, c, d] = v4.split('.').map(Number);
-    return `2002:${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}::/${16 + bits}`;
-  }],
+  [
+    '6to4',
+    (v4, bits) => {
+      const [a, b, c, d] = v4.split('.').map(Number);
+      return `2002:${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}::/${16 + bits}`;
+    },
+  ],
 ];
 
 /** Ranges as BlockLists: `any` holds them all (one check for a public address), `kinds` one per kind, in order. */
-interface Classifier { any: BlockList; kinds: ReadonlyArray<readonly [kind: string, list: BlockList]> }
+interface Classifier {
+  any: BlockList;
+  kinds: ReadonlyArray<readonly [kind: string, list: BlockList]>;
+}
 
-function classifier(family: 'ipv4' | 'ipv6', ranges: ReadonlyArray<readonly [kind: string, cidrs: readonly string[]]>): Classifier {
+function classifier(
+  family: 'ipv4' | 'ipv6',
+  ranges: ReadonlyArray<readonly [kind: string, cidrs: readonly string[]]>,
+): Classifier {
   const any = new BlockList();
   const kinds = ranges.map(([kind, cidrs]) => {
     const list = new BlockList();
@@ -210,8 +244,15 @@ function classifier(family: 'ipv4' | 'ipv6', ranges: ReadonlyArray<readonly [kin
 }
 
 const V4 = classifier('ipv4', IPV4_RANGES);
-const V6 = classifier('ipv6', [...IPV6_RANGES, ...EMBEDDINGS.flatMap(([how, embed]) => IPV4_RANGES.map(([kind, cidrs]) =>
-  [`${kind} (${how})`, cidrs.map((cidr) => embed(cidr.split('/')[0], Number(cidr.split('/')[1])))] as const))]);
+const V6 = classifier('ipv6', [
+  ...IPV6_RANGES,
+  ...EMBEDDINGS.flatMap(([how, embed]) =>
+    IPV4_RANGES.map(
+      ([kind, cidrs]) =>
+        [`${kind} (${how})`, cidrs.map((cidr) => embed(cidr.split('/')[0], Number(cidr.split('/')[1])))] as const,
+    ),
+  ),
+]);
 
 /**
  * True for any address (IPv4, IPv6, IPv4-mapped/compatible/NAT64/6to4) a crawler must not reach by

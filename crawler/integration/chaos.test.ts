@@ -17,7 +17,14 @@ import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import path from 'node:path';
 import { openDatabase, type Database } from '../../db/open.ts';
-import { generateSite, generatedDepth, generatedPath, politenessReport, startTestWeb, waitFor } from '../../test-support/test-web.ts';
+import {
+  generateSite,
+  generatedDepth,
+  generatedPath,
+  politenessReport,
+  startTestWeb,
+  waitFor,
+} from '../../test-support/test-web.ts';
 import { startAppProcess, type AppProcess } from '../../test-support/app-process.ts';
 import { isAlive, workerChildren } from '../../test-support/proc.ts';
 import { seededRandom } from '../../test-support/seeded-random.ts';
@@ -32,18 +39,27 @@ const KILLS: Record<Kind, number> = { worker: 3, primary: 3, server: 2 };
 const ORPHAN_EXIT_MS = 9_000;
 
 type Kind = (typeof KINDS)[number];
-interface Kill { kind: Kind; pid: number; atPages: number; atMs: number }
-
+interface Kill {
+  kind: Kind;
+  pid: number;
+  atPages: number;
+  atMs: number;
+}
 
 /** Page i of site s carries this word, and no other page does (the `q` keeps it from prefixing another). */
 const token = (s: number, i: number) => `chaos${s}x${i}q`;
 
-test('kill -9 workers, the primary and the server, again and again: every page stored once, searchable, politely', { timeout: 180_000 }, async () => {
+test('kill -9 workers, the primary and the server, again and again: every page stored once, searchable, politely', {
+  timeout: 180_000,
+}, async () => {
   const t0 = performance.now();
   const seed = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
   const random = seededRandom(seed);
-  const web = await startTestWeb(Array.from({ length: SITES }, (_, s) =>
-    generateSite({ pages: PAGES, prefix: `c${s}`, words: (i) => token(s, i), delayMs: 10 })));
+  const web = await startTestWeb(
+    Array.from({ length: SITES }, (_, s) =>
+      generateSite({ pages: PAGES, prefix: `c${s}`, words: (i) => token(s, i), delayMs: 10 }),
+    ),
+  );
   const expected = SITES * PAGES;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lantern-chaos-'));
   const env = { CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_WORKERS: '2' };
@@ -60,7 +76,8 @@ test('kill -9 workers, the primary and the server, again and again: every page s
       if (p !== undefined) primaries.add(p);
     }
     const withWorkers = [...primaries].filter((p) => isAlive(p) && workerChildren(p).length > 0);
-    if (withWorkers.length > 1) overlaps.push(`${(performance.now() - t0).toFixed(0)} ms: primaries ${withWorkers.join(', ')}`);
+    if (withWorkers.length > 1)
+      overlaps.push(`${(performance.now() - t0).toFixed(0)} ms: primaries ${withWorkers.join(', ')}`);
   }, 20);
   const kills: Kill[] = [];
   const orphanExitMs: number[] = [];
@@ -82,7 +99,8 @@ test('kill -9 workers, the primary and the server, again and again: every page s
       const threshold = Math.floor((expected * (n + 1)) / (plan.length + 2));
       // Kill only a crawl in full swing: enough pages stored, and a primary with both its workers.
       await waitFor(() => stored() >= threshold && app.workerPids().length === 2, {
-        timeoutMs: 40_000, message: `${threshold} pages stored and two workers up before kill ${n + 1} (${kind})`,
+        timeoutMs: 40_000,
+        message: `${threshold} pages stored and two workers up before kill ${n + 1} (${kind})`,
       });
       const atPages = stored();
       const atMs = Math.round(performance.now() - t0);
@@ -103,7 +121,9 @@ test('kill -9 workers, the primary and the server, again and again: every page s
         const killedAt = performance.now();
         kills.push({ kind, pid: app.pid, atPages, atMs });
         const orphanGone = waitFor(() => !isAlive(orphan) && performance.now(), {
-          timeoutMs: ORPHAN_EXIT_MS, intervalMs: 10, message: `primary ${orphan} of the killed server to exit on its own`,
+          timeoutMs: ORPHAN_EXIT_MS,
+          intervalMs: 10,
+          message: `primary ${orphan} of the killed server to exit on its own`,
         });
         orphanGone.catch(() => undefined); // awaited below; this only keeps an early failure from being "unhandled"
         // A person starts it again at once, while the orphaned primary is still finishing its fetches.
@@ -113,16 +133,31 @@ test('kill -9 workers, the primary and the server, again and again: every page s
       }
     }
 
-    await waitFor(() => {
-      const s = db!.prepare(`SELECT state, COUNT(*) AS n FROM frontier GROUP BY state`).all() as Array<{ state: string; n: number }>;
-      const by = Object.fromEntries(s.map((r) => [r.state, r.n]));
-      return (by.queued ?? 0) === 0 && (by.leased ?? 0) === 0 && stored() === expected;
-    }, { timeoutMs: 60_000, message: `the crawl to finish with ${expected} pages (stored ${stored()})` });
+    await waitFor(
+      () => {
+        const s = db!.prepare(`SELECT state, COUNT(*) AS n FROM frontier GROUP BY state`).all() as Array<{
+          state: string;
+          n: number;
+        }>;
+        const by = Object.fromEntries(s.map((r) => [r.state, r.n]));
+        return (by.queued ?? 0) === 0 && (by.leased ?? 0) === 0 && stored() === expected;
+      },
+      { timeoutMs: 60_000, message: `the crawl to finish with ${expected} pages (stored ${stored()})` },
+    );
 
-    const status = await waitFor(async () => {
-      const s = await app.getJson<{ pages: number; indexed: number; queued: number; inFlight: number; crawler: string }>('/api/status');
-      return s.queued === 0 && s.inFlight === 0 && s.crawler === 'running' && s;
-    }, { timeoutMs: 10_000, message: 'the crawler to report an empty queue' });
+    const status = await waitFor(
+      async () => {
+        const s = await app.getJson<{
+          pages: number;
+          indexed: number;
+          queued: number;
+          inFlight: number;
+          crawler: string;
+        }>('/api/status');
+        return s.queued === 0 && s.inFlight === 0 && s.crawler === 'running' && s;
+      },
+      { timeoutMs: 10_000, message: 'the crawler to report an empty queue' },
+    );
     assert.equal(status.pages, expected, '/api/status counts every page');
     assert.equal(status.indexed, expected, '/api/status: every page indexed');
 
@@ -131,7 +166,8 @@ test('kill -9 workers, the primary and the server, again and again: every page s
     for (const [s, site] of web.sites.entries()) {
       for (let i = 0; i < PAGES; i++) {
         const r = await app.getJson<{ results: Array<{ url: string }> }>(`/api/search?q=${token(s, i)}&limit=3`);
-        if (!r.results.some((x) => x.url === site.url(generatedPath(i)))) missing.push(`${token(s, i)} → ${site.url(generatedPath(i))}`);
+        if (!r.results.some((x) => x.url === site.url(generatedPath(i))))
+          missing.push(`${token(s, i)} → ${site.url(generatedPath(i))}`);
       }
     }
     assert.deepEqual(missing, [], 'search finds every page by its unique word');
@@ -151,13 +187,23 @@ test('kill -9 workers, the primary and the server, again and again: every page s
     for (const site of web.sites) {
       const report = politenessReport(site.log, DELAY_MS);
       assert.equal(report.maxInFlight, 1, `${site.host}: never two requests in flight`);
-      assert.deepEqual(report.violations.map((v) => `${v.prev.path}${v.prev.aborted ? " (aborted)" : ""} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`), [], `${site.host}: no gap below ${DELAY_MS} ms`);
+      assert.deepEqual(
+        report.violations.map(
+          (v) => `${v.prev.path}${v.prev.aborted ? ' (aborted)' : ''} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`,
+        ),
+        [],
+        `${site.host}: no gap below ${DELAY_MS} ms`,
+      );
     }
 
     // Only one primary at a time; every orphan left by its own accord; nothing of any run is left.
     assert.deepEqual(overlaps, [], 'never two primaries with workers at once');
     const output = servers.map((s) => s.output()).join('\n');
-    assert.equal((output.match(/crawler: stopping \(the server went away\)/g) ?? []).length, KILLS.server, 'each orphaned primary noticed its server died');
+    assert.equal(
+      (output.match(/crawler: stopping \(the server went away\)/g) ?? []).length,
+      KILLS.server,
+      'each orphaned primary noticed its server died',
+    );
     assert.doesNotMatch(output, /did not stop in/, 'no primary had to be killed by the next one');
     for (const s of servers) assert.deepEqual(s.groupPids(), [], `nothing left of server ${s.pid}'s process group`);
     assert.equal(kills.length, plan.length);
@@ -165,13 +211,27 @@ test('kill -9 workers, the primary and the server, again and again: every page s
 
     const requests = web.sites.reduce((n, s) => n + s.log.filter((r) => r.path !== '/robots.txt').length, 0);
     const minGap = Math.min(...web.sites.map((s) => politenessReport(s.log, DELAY_MS).minGapMs));
-    console.log(`chaos: seed ${seed}; ${kills.length} kills (${kills.map((k) => `${k.kind}@${k.atPages}p/${(k.atMs / 1000).toFixed(1)}s`).join(', ')}); ` +
-      `${expected} pages in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${requests} page requests (${requests - expected} repeated after kills); ` +
-      `orphaned primaries exited ${orphanExitMs.join(', ')} ms after their server; ` +
-      `${lockWaits} new primaries waited for an orphan on the lock; smallest gap ${minGap.toFixed(1)} ms`);
+    console.log(
+      `chaos: seed ${seed}; ${kills.length} kills (${kills.map((k) => `${k.kind}@${k.atPages}p/${(k.atMs / 1000).toFixed(1)}s`).join(', ')}); ` +
+        `${expected} pages in ${((performance.now() - t0) / 1000).toFixed(1)} s; ${requests} page requests (${requests - expected} repeated after kills); ` +
+        `orphaned primaries exited ${orphanExitMs.join(', ')} ms after their server; ` +
+        `${lockWaits} new primaries waited for an orphan on the lock; smallest gap ${minGap.toFixed(1)} ms`,
+    );
   } catch (err) {
-    const output = servers.map((s) => `--- server ${s.pid} ---\n${s.output().split('\n').filter((l) => !l.startsWith('{')).slice(-60).join('\n')}`).join('\n');
-    throw new Error(`${(err as Error).message}\n(CHAOS_SEED=${seed}; kills ${JSON.stringify(kills)})\n${output}`, { cause: err });
+    const output = servers
+      .map(
+        (s) =>
+          `--- server ${s.pid} ---\n${s
+            .output()
+            .split('\n')
+            .filter((l) => !l.startsWith('{'))
+            .slice(-60)
+            .join('\n')}`,
+      )
+      .join('\n');
+    throw new Error(`${(err as Error).message}\n(CHAOS_SEED=${seed}; kills ${JSON.stringify(kills)})\n${output}`, {
+      cause: err,
+    });
   } finally {
     clearInterval(monitor);
     for (const s of servers) s.killGroup();
@@ -181,17 +241,27 @@ test('kill -9 workers, the primary and the server, again and again: every page s
   }
 });
 
-test('kill -9 the server during a fetch: its primary finishes the fetch and exits; the next primary waits for it on the lock', { timeout: 60_000 }, async () => {
+test('kill -9 the server during a fetch: its primary finishes the fetch and exits; the next primary waits for it on the lock', {
+  timeout: 60_000,
+}, async () => {
   const held: Array<() => void> = [];
-  const web = await startTestWeb([{
-    pages: {
-      '/': '<title>Home</title><p>home</p><a href="/held">held</a> <a href="/after1">1</a> <a href="/after2">2</a>',
-      // Answers only when the test says so: in flight across the server's death and the next primary's start.
-      '/held': { handler: (_req, res) => { held.push(() => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Held</title><p>heldword</p>')); } },
-      '/after1': '<title>A1</title><p>after one</p>',
-      '/after2': '<title>A2</title><p>after two</p>',
+  const web = await startTestWeb([
+    {
+      pages: {
+        '/': '<title>Home</title><p>home</p><a href="/held">held</a> <a href="/after1">1</a> <a href="/after2">2</a>',
+        // Answers only when the test says so: in flight across the server's death and the next primary's start.
+        '/held': {
+          handler: (_req, res) => {
+            held.push(() =>
+              res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Held</title><p>heldword</p>'),
+            );
+          },
+        },
+        '/after1': '<title>A1</title><p>after one</p>',
+        '/after2': '<title>A2</title><p>after two</p>',
+      },
     },
-  }]);
+  ]);
   const [site] = web.sites;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lantern-orphan-'));
   const env = { CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_WORKERS: '2' };
@@ -213,23 +283,32 @@ test('kill -9 the server during a fetch: its primary finishes the fetch and exit
       nextErr += chunk.toString();
     });
     await waitFor(() => nextErr.includes(`primary-lock: waiting for crawler ${orphan} to stop`), {
-      timeoutMs: 20_000, message: 'the next primary to wait for the running one on the lock',
+      timeoutMs: 20_000,
+      message: 'the next primary to wait for the running one on the lock',
     });
     await app.kill('SIGKILL');
     await waitFor(() => /crawler: stopping \(the server went away\); 1 fetches in flight/.test(app.output()), {
-      timeoutMs: 3_000, message: 'the orphaned primary to notice that its server died',
+      timeoutMs: 3_000,
+      message: 'the orphaned primary to notice that its server died',
     });
     assert.ok(isAlive(orphan), 'the orphan still runs (finishing its fetch)');
     assert.deepEqual(workerChildren(next.pid!), [], 'the next primary has no workers while the orphan runs');
 
     held.shift()!();
     await waitFor(() => !isAlive(orphan), { timeoutMs: 5_000, message: 'the orphan to exit once its fetch is done' });
-    await waitFor(() => workerChildren(next!.pid!).length === 2, { timeoutMs: 20_000, message: 'the next primary to start its workers' });
+    await waitFor(() => workerChildren(next!.pid!).length === 2, {
+      timeoutMs: 20_000,
+      message: 'the next primary to start its workers',
+    });
     const db = openDatabase(dataDir, { readonly: true });
     try {
-      await waitFor(() => (db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE state = 'done'`).get() as { n: number }).n === 4, {
-        timeoutMs: 20_000, message: 'the next primary to finish the crawl',
-      });
+      await waitFor(
+        () => (db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE state = 'done'`).get() as { n: number }).n === 4,
+        {
+          timeoutMs: 20_000,
+          message: 'the next primary to finish the crawl',
+        },
+      );
       assert.deepEqual(db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT url) AS d FROM pages').get(), { n: 4, d: 4 });
     } finally {
       db.close();
@@ -240,9 +319,22 @@ test('kill -9 the server during a fetch: its primary finishes the fetch and exit
     assert.equal(h[0].aborted, false);
     const report = politenessReport(site.log, DELAY_MS);
     assert.equal(report.maxInFlight, 1, 'never two requests at once, across the two primaries');
-    assert.deepEqual(report.violations.map((v) => `${v.prev.path}${v.prev.aborted ? " (aborted)" : ""} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`), [], 'the host clock carried over');
+    assert.deepEqual(
+      report.violations.map(
+        (v) => `${v.prev.path}${v.prev.aborted ? ' (aborted)' : ''} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`,
+      ),
+      [],
+      'the host clock carried over',
+    );
   } catch (err) {
-    throw new Error(`${(err as Error).message}\n--- server ---\n${app.output().split('\n').filter((l) => !l.startsWith('{')).join('\n')}\n--- next primary ---\n${nextErr}`, { cause: err });
+    throw new Error(
+      `${(err as Error).message}\n--- server ---\n${app
+        .output()
+        .split('\n')
+        .filter((l) => !l.startsWith('{'))
+        .join('\n')}\n--- next primary ---\n${nextErr}`,
+      { cause: err },
+    );
   } finally {
     for (const release of held) release();
     if (next && next.exitCode === null && next.signalCode === null) {

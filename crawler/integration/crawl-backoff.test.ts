@@ -6,15 +6,24 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type http from 'node:http';
-import { startTestWeb, politenessReport, type PageSpec, type RequestRecord, type TestSite, type TestWeb } from '../../test-support/test-web.ts';
+import {
+  startTestWeb,
+  politenessReport,
+  type PageSpec,
+  type RequestRecord,
+  type TestSite,
+  type TestWeb,
+} from '../../test-support/test-web.ts';
 import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-harness.ts';
 import { BACKOFF } from '../politeness/backoff.ts';
 
 const DELAY_MS = 100;
 
 function page(title: string, links: string[] = []): string {
-  return `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>` +
-    `<p>Text of ${title}.</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
+  return (
+    `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>` +
+    `<p>Text of ${title}.</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`
+  );
 }
 
 /** A page that answers `status` (with `headers`) the first `failures` times, then a normal page. */
@@ -22,7 +31,8 @@ function failingFirst(title: string, failures: number, status: number, headers: 
   let calls = 0;
   return {
     handler: (_req: http.IncomingMessage, res: http.ServerResponse) => {
-      if (calls++ < failures) res.writeHead(status, { 'content-type': 'text/html', ...headers }).end(`<p>${status}</p>`);
+      if (calls++ < failures)
+        res.writeHead(status, { 'content-type': 'text/html', ...headers }).end(`<p>${status}</p>`);
       else res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(page(title));
     },
   };
@@ -46,9 +56,27 @@ describe('backoff through the real cluster', () => {
 
   before(async () => {
     web = await startTestWeb([
-      { robots: 'User-agent: *\nAllow: /\n', pages: { '/': page('Home', ['/a', '/b', '/c']), '/a': page('A'), '/b': failingFirst('B', 1, 429, { 'retry-after': '2' }), '/c': page('C') } },
-      { robots: 'User-agent: *\nAllow: /\n', pages: { '/': page('Home', ['/a', '/b']), '/a': failingFirst('A', 1, 503), '/b': page('B') } },
-      { pages: { '/': page('Home', ['/x', '/y', '/z']), '/x': failingFirst('X', 1, 500), '/y': failingFirst('Y', 1, 502), '/z': page('Z') } },
+      {
+        robots: 'User-agent: *\nAllow: /\n',
+        pages: {
+          '/': page('Home', ['/a', '/b', '/c']),
+          '/a': page('A'),
+          '/b': failingFirst('B', 1, 429, { 'retry-after': '2' }),
+          '/c': page('C'),
+        },
+      },
+      {
+        robots: 'User-agent: *\nAllow: /\n',
+        pages: { '/': page('Home', ['/a', '/b']), '/a': failingFirst('A', 1, 503), '/b': page('B') },
+      },
+      {
+        pages: {
+          '/': page('Home', ['/x', '/y', '/z']),
+          '/x': failingFirst('X', 1, 500),
+          '/y': failingFirst('Y', 1, 502),
+          '/z': page('Z'),
+        },
+      },
     ]);
     [throttled, unavailable, failing] = web.sites;
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
@@ -69,16 +97,25 @@ describe('backoff through the real cluster', () => {
     assert.ok(next, 'the crawl went on after the 429');
     assert.ok(next.start - hit.end >= 2000, `next request ${(next.start - hit.end).toFixed(0)} ms after the 429 ended`);
     assert.ok(next.start - hit.end < BACKOFF.firstMs, 'the wait came from Retry-After, not from the default backoff');
-    assert.deepEqual(throttled.requestsTo('/b').map((r) => r.status), [429, 200], '/b retried once, then answered');
+    assert.deepEqual(
+      throttled.requestsTo('/b').map((r) => r.status),
+      [429, 200],
+      '/b retried once, then answered',
+    );
     assert.ok(stored(crawler, throttled.url('/b')), '/b stored');
     assert.equal(crawler.frontier(throttled.url('/b'))?.state, 'done');
     assert.deepEqual(politenessReport(log, DELAY_MS).violations, []);
   });
 
   test('a 429 shows the host backing off, delay from Retry-After, in the snapshot', () => {
-    const snaps = crawler.messages.flatMap((m) => (m.type === 'snapshot' ? m.domains.filter((d) => d.host === throttled.host) : []));
+    const snaps = crawler.messages.flatMap((m) =>
+      m.type === 'snapshot' ? m.domains.filter((d) => d.host === throttled.host) : [],
+    );
     const backing = snaps.find((d) => d.state === 'backoff');
-    assert.ok(backing, `a snapshot showed the host in backoff (states seen: ${[...new Set(snaps.map((d) => d.state))].join(', ')})`);
+    assert.ok(
+      backing,
+      `a snapshot showed the host in backoff (states seen: ${[...new Set(snaps.map((d) => d.state))].join(', ')})`,
+    );
     assert.equal(backing.delaySource, 'retry-after');
     assert.ok(backing.backoffUntil !== null);
     assert.match(backing.stateText, /backing off until .*Retry-After 2 s/);
@@ -91,8 +128,14 @@ describe('backoff through the real cluster', () => {
     assert.ok(hit);
     const next = nextAfter(log, hit);
     assert.ok(next);
-    assert.ok(next.start - hit.end >= BACKOFF.firstMs, `next request ${(next.start - hit.end).toFixed(0)} ms after the 503 ended`);
-    assert.deepEqual(unavailable.requestsTo('/a').map((r) => r.status), [503, 200]);
+    assert.ok(
+      next.start - hit.end >= BACKOFF.firstMs,
+      `next request ${(next.start - hit.end).toFixed(0)} ms after the 503 ended`,
+    );
+    assert.deepEqual(
+      unavailable.requestsTo('/a').map((r) => r.status),
+      [503, 200],
+    );
     assert.ok(stored(crawler, unavailable.url('/a')));
   });
 
@@ -100,12 +143,18 @@ describe('backoff through the real cluster', () => {
     await crawler.waitIdle({ origin: failing.origin, minDone: 4, timeoutMs: 30_000 });
     const log = failing.log;
     const errors = log.filter((r) => r.status >= 500);
-    assert.deepEqual(errors.map((r) => `${r.path} ${r.status}`), ['/x 500', '/y 502']);
+    assert.deepEqual(
+      errors.map((r) => `${r.path} ${r.status}`),
+      ['/x 500', '/y 502'],
+    );
     assert.ok(nextAfter(log, errors[0]) === errors[1], 'the second error came right after the first');
     assert.ok(errors[1].start - errors[0].end < BACKOFF.firstMs, 'one error alone does not back the host off');
     const next = nextAfter(log, errors[1]);
     assert.ok(next);
-    assert.ok(next.start - errors[1].end >= BACKOFF.firstMs, `next request ${(next.start - errors[1].end).toFixed(0)} ms after the second error`);
+    assert.ok(
+      next.start - errors[1].end >= BACKOFF.firstMs,
+      `next request ${(next.start - errors[1].end).toFixed(0)} ms after the second error`,
+    );
     for (const p of ['/x', '/y', '/z']) assert.ok(stored(crawler, failing.url(p)), `${p} stored`);
     assert.deepEqual(politenessReport(log, DELAY_MS).violations, []);
   });

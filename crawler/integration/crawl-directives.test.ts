@@ -12,15 +12,21 @@ import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-ha
 
 /** A page with a unique search word `<name>word`, optional extra head markup, and links. */
 function page(name: string, links: string[], head = ''): string {
-  return `<!doctype html><html><head><title>${name}</title>${head}</head><body><h1>${name}</h1>` +
-    `<p>This page carries ${name.replace(/\W/g, '')}word.</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
+  return (
+    `<!doctype html><html><head><title>${name}</title>${head}</head><body><h1>${name}</h1>` +
+    `<p>This page carries ${name.replace(/\W/g, '')}word.</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`
+  );
 }
 
 function withHeader(body: string, value: string): PageSpec {
   return { body, headers: { 'x-robots-tag': value } };
 }
 
-interface PageFlags { indexed: number; noindex: number; nofollow: number }
+interface PageFlags {
+  indexed: number;
+  noindex: number;
+  nofollow: number;
+}
 
 describe('robots directives through the real cluster', () => {
   let web: TestWeb;
@@ -29,37 +35,55 @@ describe('robots directives through the real cluster', () => {
   let requested: Set<string>;
 
   const flags = (path: string): PageFlags | undefined =>
-    crawler.db.prepare('SELECT indexed, noindex, nofollow FROM pages WHERE url = ?').get(site.url(path)) as PageFlags | undefined;
+    crawler.db.prepare('SELECT indexed, noindex, nofollow FROM pages WHERE url = ?').get(site.url(path)) as
+      | PageFlags
+      | undefined;
   const searchable = (word: string): boolean =>
-    (crawler.db.prepare('SELECT COUNT(*) AS n FROM pages_fts WHERE pages_fts MATCH ?').get(word) as { n: number }).n > 0;
+    (crawler.db.prepare('SELECT COUNT(*) AS n FROM pages_fts WHERE pages_fts MATCH ?').get(word) as { n: number }).n >
+    0;
 
   before(async () => {
-    web = await startTestWeb([{
-      robots: 'User-agent: *\nAllow: /\n',
-      pages: {
-        '/': `<!doctype html><html><head><title>Home</title></head><body><h1>Home</h1>` +
-          ['/noindex', '/nofollow', '/none', '/token', '/other-bot', '/xrobots', '/xrobots-nofollow', '/noarchive', '/nosnippet'].map((l) => `<a href="${l}">${l}</a>`).join(' ') +
-          ` <a rel="nofollow" href="/rel-nofollow">sponsored</a> <a rel="external NOFOLLOW" href="/rel-nofollow-2">ad</a></body></html>`,
-        '/noindex': page('noindex', ['/from-noindex'], '<meta name="robots" content="noindex">'),
-        '/nofollow': page('nofollow', ['/from-nofollow'], '<meta name="robots" content="nofollow">'),
-        '/none': page('none', ['/from-none'], '<meta name="robots" content="none">'),
-        '/token': page('token', ['/from-token'], '<meta name="LanternBot" content="noindex, nofollow">'),
-        '/other-bot': page('otherbot', ['/from-other-bot'], '<meta name="OtherBot" content="noindex, nofollow">'),
-        '/xrobots': withHeader(page('xrobots', ['/from-xrobots']), 'noindex'),
-        '/xrobots-nofollow': withHeader(page('xrobotsnofollow', ['/from-xrobots-nofollow']), 'nofollow'),
-        '/noarchive': page('noarchive', [], '<meta name="robots" content="noarchive">'),
-        '/nosnippet': withHeader(page('nosnippet', []), 'nosnippet'),
-        '/from-noindex': page('fromnoindex', []),
-        '/from-xrobots': page('fromxrobots', []),
-        '/from-other-bot': page('fromotherbot', []),
-        '/from-nofollow': page('fromnofollow', []),
-        '/from-none': page('fromnone', []),
-        '/from-token': page('fromtoken', []),
-        '/from-xrobots-nofollow': page('fromxrobotsnofollow', []),
-        '/rel-nofollow': page('relnofollow', []),
-        '/rel-nofollow-2': page('relnofollow2', []),
+    web = await startTestWeb([
+      {
+        robots: 'User-agent: *\nAllow: /\n',
+        pages: {
+          '/':
+            `<!doctype html><html><head><title>Home</title></head><body><h1>Home</h1>` +
+            [
+              '/noindex',
+              '/nofollow',
+              '/none',
+              '/token',
+              '/other-bot',
+              '/xrobots',
+              '/xrobots-nofollow',
+              '/noarchive',
+              '/nosnippet',
+            ]
+              .map((l) => `<a href="${l}">${l}</a>`)
+              .join(' ') +
+            ` <a rel="nofollow" href="/rel-nofollow">sponsored</a> <a rel="external NOFOLLOW" href="/rel-nofollow-2">ad</a></body></html>`,
+          '/noindex': page('noindex', ['/from-noindex'], '<meta name="robots" content="noindex">'),
+          '/nofollow': page('nofollow', ['/from-nofollow'], '<meta name="robots" content="nofollow">'),
+          '/none': page('none', ['/from-none'], '<meta name="robots" content="none">'),
+          '/token': page('token', ['/from-token'], '<meta name="LanternBot" content="noindex, nofollow">'),
+          '/other-bot': page('otherbot', ['/from-other-bot'], '<meta name="OtherBot" content="noindex, nofollow">'),
+          '/xrobots': withHeader(page('xrobots', ['/from-xrobots']), 'noindex'),
+          '/xrobots-nofollow': withHeader(page('xrobotsnofollow', ['/from-xrobots-nofollow']), 'nofollow'),
+          '/noarchive': page('noarchive', [], '<meta name="robots" content="noarchive">'),
+          '/nosnippet': withHeader(page('nosnippet', []), 'nosnippet'),
+          '/from-noindex': page('fromnoindex', []),
+          '/from-xrobots': page('fromxrobots', []),
+          '/from-other-bot': page('fromotherbot', []),
+          '/from-nofollow': page('fromnofollow', []),
+          '/from-none': page('fromnone', []),
+          '/from-token': page('fromtoken', []),
+          '/from-xrobots-nofollow': page('fromxrobotsnofollow', []),
+          '/rel-nofollow': page('relnofollow', []),
+          '/rel-nofollow-2': page('relnofollow2', []),
+        },
       },
-    }]);
+    ]);
     site = web.sites[0];
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: '100' });
     crawler.addSeed(site.url('/'), { depth: 3 });
@@ -73,8 +97,22 @@ describe('robots directives through the real cluster', () => {
   });
 
   test('exactly the expected pages were requested, each once', () => {
-    const expected = ['/robots.txt', '/', '/noindex', '/nofollow', '/none', '/token', '/other-bot', '/xrobots',
-      '/xrobots-nofollow', '/noarchive', '/nosnippet', '/from-noindex', '/from-xrobots', '/from-other-bot'];
+    const expected = [
+      '/robots.txt',
+      '/',
+      '/noindex',
+      '/nofollow',
+      '/none',
+      '/token',
+      '/other-bot',
+      '/xrobots',
+      '/xrobots-nofollow',
+      '/noarchive',
+      '/nosnippet',
+      '/from-noindex',
+      '/from-xrobots',
+      '/from-other-bot',
+    ];
     assert.deepEqual(site.log.map((r) => r.path).sort(), expected.sort());
   });
 

@@ -15,25 +15,47 @@ import type { PrimaryToServer } from '../coordination/protocol.ts';
 const DELAY_MS = 50;
 const PAGES = 5;
 
-test('nothing to crawl: no worker process; a seed starts the workers and its site is crawled', { timeout: 90_000 }, async () => {
+test('nothing to crawl: no worker process; a seed starts the workers and its site is crawled', {
+  timeout: 90_000,
+}, async () => {
   const web = await startTestWeb([generateSite({ pages: PAGES })]);
   const [site] = web.sites;
   const crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
-  const snapshots = () => crawler.messages.filter((m): m is Extract<PrimaryToServer, { type: 'snapshot' }> => m.type === 'snapshot');
+  const snapshots = () =>
+    crawler.messages.filter((m): m is Extract<PrimaryToServer, { type: 'snapshot' }> => m.type === 'snapshot');
   try {
-    await waitFor(() => snapshots().length >= 4, { timeoutMs: 30_000, message: 'the primary started and sent four snapshots (2 s)' });
+    await waitFor(() => snapshots().length >= 4, {
+      timeoutMs: 30_000,
+      message: 'the primary started and sent four snapshots (2 s)',
+    });
     assert.deepEqual(crawler.workerPids(), [], 'no worker process while there is nothing to fetch');
-    assert.deepEqual(snapshots().map((s) => s.status.workers), [0, 0, 0, 0], 'and the status says 0 workers all along');
-    assert.equal(crawler.messages.some((m) => m.type === 'error'), false, 'an idle crawler reports no problem');
+    assert.deepEqual(
+      snapshots().map((s) => s.status.workers),
+      [0, 0, 0, 0],
+      'and the status says 0 workers all along',
+    );
+    assert.equal(
+      crawler.messages.some((m) => m.type === 'error'),
+      false,
+      'an idle crawler reports no problem',
+    );
 
     const seededAt = performance.timeOrigin + performance.now();
     crawler.addSeed(site.url('/'), { depth: 1 });
-    await waitFor(() => crawlWorkerPids(crawler).length === 2, { timeoutMs: 30_000, message: 'the seed to start both workers' });
+    await waitFor(() => crawlWorkerPids(crawler).length === 2, {
+      timeoutMs: 30_000,
+      message: 'the seed to start both workers',
+    });
     await crawler.waitIdle({ minDone: PAGES, timeoutMs: 30_000 });
-    console.log(`# crawl-idle-workers: first request ${Math.round(site.log[0].start - seededAt)} ms after the seed (worker start-up included, tsx)`);
+    console.log(
+      `# crawl-idle-workers: first request ${Math.round(site.log[0].start - seededAt)} ms after the seed (worker start-up included, tsx)`,
+    );
     assert.equal(site.log.length, PAGES + 1, 'robots.txt and every page');
     assert.deepEqual(politenessReport(site.log, DELAY_MS).violations, []);
-    await waitFor(() => snapshots().at(-1)?.status.workers === 2, { timeoutMs: 5_000, message: 'the status to count both workers' });
+    await waitFor(() => snapshots().at(-1)?.status.workers === 2, {
+      timeoutMs: 5_000,
+      message: 'the status to count both workers',
+    });
   } finally {
     await crawler.close();
     await web.close();

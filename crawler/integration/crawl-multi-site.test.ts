@@ -28,7 +28,14 @@ function maxConcurrent(records: RequestRecord[]): number {
 
 test(`${WORKERS} workers, ${SITES} sites of ${PAGES} pages, ${DELAY_MS} ms delay: each site polite on its own clock, the sites crawled in parallel`, async () => {
   const web = await startTestWeb(
-    Array.from({ length: SITES }, (_, i) => generateSite({ pages: PAGES, prefix: `site${i}`, delayMs: 40, robots: i % 2 === 0 ? 'User-agent: *\nAllow: /\n' : undefined })),
+    Array.from({ length: SITES }, (_, i) =>
+      generateSite({
+        pages: PAGES,
+        prefix: `site${i}`,
+        delayMs: 40,
+        robots: i % 2 === 0 ? 'User-agent: *\nAllow: /\n' : undefined,
+      }),
+    ),
   );
   const crawler = startCrawler({ CRAWL_WORKERS: String(WORKERS), CRAWL_DELAY_MS: String(DELAY_MS) });
   try {
@@ -44,7 +51,11 @@ test(`${WORKERS} workers, ${SITES} sites of ${PAGES} pages, ${DELAY_MS} ms delay
       assert.equal(new Set(pages).size, PAGES, `${site.host}: no page fetched twice`);
       const report = politenessReport(log, DELAY_MS);
       assert.equal(report.maxInFlight, 1, `${site.host}: never two requests in flight`);
-      assert.deepEqual(report.violations.map((v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`), [], `${site.host}: gaps below ${DELAY_MS} ms`);
+      assert.deepEqual(
+        report.violations.map((v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`),
+        [],
+        `${site.host}: gaps below ${DELAY_MS} ms`,
+      );
     }
 
     // Parallel, from the logs alone: requests of different sites were in flight at the same moment
@@ -53,20 +64,31 @@ test(`${WORKERS} workers, ${SITES} sites of ${PAGES} pages, ${DELAY_MS} ms delay
     const all = web.sites.flatMap((s) => s.log);
     const concurrent = maxConcurrent(all);
     assert.ok(concurrent >= 2, `requests of different sites overlapped in time (max in flight ${concurrent})`);
-    assert.ok(concurrent <= WORKERS * FETCH_DEFAULTS.fetchesPerWorker, `never more requests in flight than the workers' fetch slots (${concurrent})`);
+    assert.ok(
+      concurrent <= WORKERS * FETCH_DEFAULTS.fetchesPerWorker,
+      `never more requests in flight than the workers' fetch slots (${concurrent})`,
+    );
     const spans = web.sites.map((s) => Math.max(...s.log.map((r) => r.end)) - Math.min(...s.log.map((r) => r.start)));
     const serial = spans.reduce((a, b) => a + b, 0);
     const total = Math.max(...all.map((r) => r.end)) - Math.min(...all.map((r) => r.start));
-    assert.ok(total < serial / 3, `whole crawl ${Math.round(total)} ms vs ${Math.round(serial)} ms for the sites one after another`);
+    assert.ok(
+      total < serial / 3,
+      `whole crawl ${Math.round(total)} ms vs ${Math.round(serial)} ms for the sites one after another`,
+    );
     // Every site's crawl span overlaps every other's.
     const firstEnd = Math.min(...web.sites.map((s) => Math.max(...s.log.map((r) => r.end))));
     const lastStart = Math.max(...web.sites.map((s) => Math.min(...s.log.map((r) => r.start))));
     assert.ok(lastStart < firstEnd, 'the last site to start began before the first site to finish ended');
 
-    const stored = crawler.db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT url) AS d FROM pages').get() as { n: number; d: number };
+    const stored = crawler.db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT url) AS d FROM pages').get() as {
+      n: number;
+      d: number;
+    };
     assert.deepEqual(stored, { n: SITES * PAGES, d: SITES * PAGES }, 'every page stored exactly once');
     for (const site of web.sites) {
-      const perSite = crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE origin = ?').get(site.origin) as { n: number };
+      const perSite = crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE origin = ?').get(site.origin) as {
+        n: number;
+      };
       assert.equal(perSite.n, PAGES, `${site.host}: ${PAGES} pages stored`);
     }
   } finally {
@@ -85,12 +107,18 @@ test(`a host goes back to the worker that last fetched from it: 3 sites, ${WORKE
     // Workers start with the first due job (worker-lifecycle.ts), all at once; the first one ready takes
     // the first jobs, so a host may well stay with one worker from its first request on.
     for (const site of web.sites) crawler.addSeed(site.url('/'), { depth: 1 });
-    await waitFor(() => crawler.messages.some((m) => m.type === 'snapshot' && m.status.workers === WORKERS), { message: `${WORKERS} workers ready` });
+    await waitFor(() => crawler.messages.some((m) => m.type === 'snapshot' && m.status.workers === WORKERS), {
+      message: `${WORKERS} workers ready`,
+    });
     await crawler.waitIdle({ minDone: 3 * 8, timeoutMs: 60_000 });
     for (const site of web.sites) {
       const connections = new Set(site.log.map((r) => r.connection));
       assert.equal(site.log.length, 9, `${site.host}: robots.txt and 8 pages`);
-      assert.equal(connections.size, 1, `${site.host}: ${site.log.length} requests came over ${connections.size} connections`);
+      assert.equal(
+        connections.size,
+        1,
+        `${site.host}: ${site.log.length} requests came over ${connections.size} connections`,
+      );
     }
   } finally {
     await crawler.close();

@@ -6,7 +6,13 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { generateSite, startTestWeb, type RequestRecord, type SiteSpec, type TestSite } from '../../test-support/test-web.ts';
+import {
+  generateSite,
+  startTestWeb,
+  type RequestRecord,
+  type SiteSpec,
+  type TestSite,
+} from '../../test-support/test-web.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
 import { startCrawler } from '../../test-support/crawler-harness.ts';
 import { BACKOFF } from '../politeness/backoff.ts';
@@ -29,46 +35,73 @@ function pairs(log: readonly RequestRecord[]): Array<[RequestRecord, RequestReco
   return pages.slice(1).map((next, i) => [pages[i], next]);
 }
 
-test(`a host that turns slow mid-crawl waits ${FACTOR} x its response time between requests`, { timeout: 60_000 }, async () => {
+test(`a host that turns slow mid-crawl waits ${FACTOR} x its response time between requests`, {
+  timeout: 60_000,
+}, async () => {
   const spec = generateSite({ pages: 9 });
   const web = await startTestWeb([spec]);
   const site = web.sites[0];
   const crawler = startCrawler({ CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_PACING_FACTOR: String(FACTOR) });
   try {
     crawler.addSeed(site.url('/'), { depth: 1 });
-    await waitFor(() => site.log.filter((r) => r.path !== '/robots.txt' && !Number.isNaN(r.end)).length >= 4, { message: 'four fast pages' });
+    await waitFor(() => site.log.filter((r) => r.path !== '/robots.txt' && !Number.isNaN(r.end)).length >= 4, {
+      message: 'four fast pages',
+    });
     slowDown(site, spec, SLOW_MS);
-    await waitFor(() => crawler.domain(site.host)?.delaySource === 'pacing', { timeoutMs: 20_000, message: 'Domains to say pacing sets the delay' });
-    assert.match(crawler.domain(site.host)!.delayText, new RegExp(`^\\d+\\.\\d s: ${FACTOR} x 0\\.\\d s response time$`));
+    await waitFor(() => crawler.domain(site.host)?.delaySource === 'pacing', {
+      timeoutMs: 20_000,
+      message: 'Domains to say pacing sets the delay',
+    });
+    assert.match(
+      crawler.domain(site.host)!.delayText,
+      new RegExp(`^\\d+\\.\\d s: ${FACTOR} x 0\\.\\d s response time$`),
+    );
     await crawler.waitIdle({ minDone: 9, timeoutMs: 40_000 });
 
     const all = pairs(site.log);
     const afterSlow = all.filter(([prev]) => prev.end - prev.start >= SLOW_MS);
     const afterFast = all.filter(([prev]) => prev.end - prev.start < 50);
-    assert.ok(afterSlow.length >= 3 && afterFast.length >= 2, `slow and fast answers both seen (${afterSlow.length} slow, ${afterFast.length} fast)`);
+    assert.ok(
+      afterSlow.length >= 3 && afterFast.length >= 2,
+      `slow and fast answers both seen (${afterSlow.length} slow, ${afterFast.length} fast)`,
+    );
     for (const [prev, next] of afterSlow) {
       const response = prev.end - prev.start;
       const gap = next.start - prev.end;
-      assert.ok(gap >= FACTOR * response, `after a ${response.toFixed(0)} ms answer the gap is ${gap.toFixed(0)} ms, at least ${FACTOR} x the response time`);
+      assert.ok(
+        gap >= FACTOR * response,
+        `after a ${response.toFixed(0)} ms answer the gap is ${gap.toFixed(0)} ms, at least ${FACTOR} x the response time`,
+      );
     }
     // Fast answers are held by the configured delay only (their pacing is far below it).
-    for (const [prev, next] of afterFast) assert.ok(next.start - prev.end < FACTOR * SLOW_MS, `a fast answer's gap (${(next.start - prev.end).toFixed(0)} ms) is not paced as a slow one's`);
+    for (const [prev, next] of afterFast)
+      assert.ok(
+        next.start - prev.end < FACTOR * SLOW_MS,
+        `a fast answer's gap (${(next.start - prev.end).toFixed(0)} ms) is not paced as a slow one's`,
+      );
   } finally {
     await crawler.close();
     await web.close();
   }
 });
 
-test('a host that starts answering 500 is slowed at the first error, backed off only after the second', { timeout: 60_000 }, async () => {
+test('a host that starts answering 500 is slowed at the first error, backed off only after the second', {
+  timeout: 60_000,
+}, async () => {
   const spec = generateSite({ pages: 9, delayMs: 200 });
   const web = await startTestWeb([spec]);
   const site = web.sites[0];
   const crawler = startCrawler({ CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_PACING_FACTOR: String(FACTOR) });
   try {
     crawler.addSeed(site.url('/'), { depth: 1 });
-    await waitFor(() => site.log.filter((r) => r.path !== '/robots.txt' && !Number.isNaN(r.end)).length >= 3, { message: 'three good pages' });
+    await waitFor(() => site.log.filter((r) => r.path !== '/robots.txt' && !Number.isNaN(r.end)).length >= 3, {
+      message: 'three good pages',
+    });
     slowDown(site, spec, 200, 500);
-    await waitFor(() => site.log.filter((r) => r.status === 500).length >= 3, { timeoutMs: 40_000, message: 'three 500s' });
+    await waitFor(() => site.log.filter((r) => r.status === 500).length >= 3, {
+      timeoutMs: 40_000,
+      message: 'three 500s',
+    });
 
     const log = site.log.filter((r) => r.path !== '/robots.txt').sort((a, b) => a.start - b.start);
     const first = log.findIndex((r) => r.status === 500);
@@ -80,10 +113,16 @@ test('a host that starts answering 500 is slowed at the first error, backed off 
     const r1 = e1.end - e1.start;
     // Good answers: FACTOR x ~200 ms. After the first 500 the factor doubles: at least 2 x FACTOR x its time...
     assert.ok(goodGap >= FACTOR * (good.end - good.start), `a good answer's gap ${goodGap.toFixed(0)} ms is paced`);
-    assert.ok(gap1 >= 2 * FACTOR * r1, `after the first 500 the gap (${gap1.toFixed(0)} ms) is at least 2 x ${FACTOR} x ${r1.toFixed(0)} ms`);
+    assert.ok(
+      gap1 >= 2 * FACTOR * r1,
+      `after the first 500 the gap (${gap1.toFixed(0)} ms) is at least 2 x ${FACTOR} x ${r1.toFixed(0)} ms`,
+    );
     // ... but it is not yet a backoff: that waits for the error streak (BACKOFF.errorsBeforeBackoff), then holds the host.
     assert.ok(gap1 < BACKOFF.firstMs, `after the first 500 the host is slowed, not backed off (${gap1.toFixed(0)} ms)`);
-    assert.ok(gap2 >= BACKOFF.firstMs, `after the second 500 the host is backed off (${gap2.toFixed(0)} ms ≥ ${BACKOFF.firstMs} ms)`);
+    assert.ok(
+      gap2 >= BACKOFF.firstMs,
+      `after the second 500 the host is backed off (${gap2.toFixed(0)} ms ≥ ${BACKOFF.firstMs} ms)`,
+    );
   } finally {
     await crawler.close();
     await web.close();

@@ -11,7 +11,9 @@ import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-ha
 const DELAY_MS = 30;
 
 function html(title: string, links: string[]): string {
-  return `<!doctype html><title>${title}</title><h1>${title}</h1>` + links.map((l) => `<a href="${l}">${l}</a>`).join(' ');
+  return (
+    `<!doctype html><title>${title}</title><h1>${title}</h1>` + links.map((l) => `<a href="${l}">${l}</a>`).join(' ')
+  );
 }
 
 describe('a seed with the path scope', () => {
@@ -20,23 +22,31 @@ describe('a seed with the path scope', () => {
   let site: TestSite;
 
   before(async () => {
-    web = await startTestWeb([{
-      robots: 'User-agent: *\nAllow: /\n',
-      pages: {
-        '/': html('Home', ['/docs/', '/blog/x']),
-        '/docs/': html('Docs', ['/docs/a', 'b/', '/blog/x', '/docs-old/y', '/', '../blog/y', '/docs/moved']),
-        '/docs/a': html('A', ['/docs/b/c', '/about']),
-        '/docs/b/': html('B', ['c']),
-        '/docs/b/c': html('C', ['/docs/']),
-        '/docs/moved': { status: 301, headers: { location: '/blog/moved' }, body: '' },
-        '/blog/x': html('Blog', []), '/blog/y': html('Blog y', []), '/blog/moved': html('Moved', []),
-        '/docs-old/y': html('Old', []), '/about': html('About', []),
+    web = await startTestWeb([
+      {
+        robots: 'User-agent: *\nAllow: /\n',
+        pages: {
+          '/': html('Home', ['/docs/', '/blog/x']),
+          '/docs/': html('Docs', ['/docs/a', 'b/', '/blog/x', '/docs-old/y', '/', '../blog/y', '/docs/moved']),
+          '/docs/a': html('A', ['/docs/b/c', '/about']),
+          '/docs/b/': html('B', ['c']),
+          '/docs/b/c': html('C', ['/docs/']),
+          '/docs/moved': { status: 301, headers: { location: '/blog/moved' }, body: '' },
+          '/blog/x': html('Blog', []),
+          '/blog/y': html('Blog y', []),
+          '/blog/moved': html('Moved', []),
+          '/docs-old/y': html('Old', []),
+          '/about': html('About', []),
+        },
       },
-    }]);
+    ]);
     site = web.sites[0];
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
     crawler.addSeed(site.url('/docs/'), { depth: 3, scope: 'path' });
-    await waitFor(() => crawler.frontier(site.url('/docs/b/c'))?.state === 'done', { timeoutMs: 30_000, message: '/docs/b/c fetched' });
+    await waitFor(() => crawler.frontier(site.url('/docs/b/c'))?.state === 'done', {
+      timeoutMs: 30_000,
+      message: '/docs/b/c fetched',
+    });
     await crawler.waitIdle({ origin: site.origin, timeoutMs: 30_000 });
   });
 
@@ -45,7 +55,7 @@ describe('a seed with the path scope', () => {
     await web?.close();
   });
 
-  test('only the seed\'s folder is requested', () => {
+  test("only the seed's folder is requested", () => {
     const paths = site.log.map((r) => r.path).sort();
     assert.deepEqual(paths, ['/docs/', '/docs/a', '/docs/b/', '/docs/b/c', '/docs/moved', '/robots.txt']);
     assert.deepEqual(politenessReport(site.log, DELAY_MS).violations, []);

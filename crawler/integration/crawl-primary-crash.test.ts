@@ -12,14 +12,21 @@ import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-ha
 const DELAY_MS = 100;
 
 function storedCounts(crawler: CrawlerHarness): { n: number; d: number } {
-  return crawler.db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT url) AS d FROM pages').get() as { n: number; d: number };
+  return crawler.db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT url) AS d FROM pages').get() as {
+    n: number;
+    d: number;
+  };
 }
 
 function assertPolite(sites: TestSite[]): void {
   for (const site of sites) {
     const report = politenessReport(site.log, DELAY_MS);
     assert.equal(report.maxInFlight, 1, `${site.host}: never two requests in flight`);
-    assert.deepEqual(report.violations.map((v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`), [], `${site.host}: gaps below ${DELAY_MS} ms`);
+    assert.deepEqual(
+      report.violations.map((v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`),
+      [],
+      `${site.host}: gaps below ${DELAY_MS} ms`,
+    );
   }
 }
 
@@ -46,52 +53,96 @@ test('kill -9 the primary mid-crawl and start it again: leases return, every pag
   ]);
   const [a, b, throttled, slow] = web.sites;
   const crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
-  const host = crawler.db.prepare('SELECT backoff_until AS backoffUntil, robots_status AS robots FROM hosts WHERE origin = ?');
+  const host = crawler.db.prepare(
+    'SELECT backoff_until AS backoffUntil, robots_status AS robots FROM hosts WHERE origin = ?',
+  );
   const hostRow = (origin: string) => host.get(origin) as { backoffUntil: number; robots: string } | undefined;
   try {
     for (const site of web.sites) crawler.addSeed(site.url('/'), { depth: 1 });
-    await waitFor(() => storedCounts(crawler).n >= 6 && (hostRow(throttled.origin)?.backoffUntil ?? 0) > Date.now() &&
-      hostRow(slow.origin)?.robots === 'ok' && inFlight(web.sites) > 0, {
-      timeoutMs: 30_000, message: 'pages stored, the 429 and the Crawl-delay recorded, and a request in flight',
-    });
+    await waitFor(
+      () =>
+        storedCounts(crawler).n >= 6 &&
+        (hostRow(throttled.origin)?.backoffUntil ?? 0) > Date.now() &&
+        hostRow(slow.origin)?.robots === 'ok' &&
+        inFlight(web.sites) > 0,
+      {
+        timeoutMs: 30_000,
+        message: 'pages stored, the 429 and the Crawl-delay recorded, and a request in flight',
+      },
+    );
     await crawler.kill('SIGKILL'); // waits for its workers to be gone too
     const killedAt = performance.timeOrigin + performance.now();
     assert.ok((crawler.states().leased ?? 0) >= 1, 'the dead primary left at least one URL leased');
     assert.ok(storedCounts(crawler).n < 2 * PAGES, 'the crawl was cut short');
     // The sites see the sockets close a moment after the processes are gone: wait for that, bounded.
-    await waitFor(() => inFlight(web.sites) === 0, { timeoutMs: 5_000, message: 'no request outlives the primary and its workers' });
+    await waitFor(() => inFlight(web.sites) === 0, {
+      timeoutMs: 5_000,
+      message: 'no request outlives the primary and its workers',
+    });
 
     await crawler.restart();
     for (const site of [a, b]) await crawler.waitIdle({ origin: site.origin, minDone: PAGES, timeoutMs: 40_000 });
     for (const site of [a, b]) {
-      assert.ok(site.log.some((r) => r.start > killedAt), `${site.host}: crawled by the restarted primary`);
-      assert.equal(site.requestsTo('/robots.txt').length, 1, `${site.host}: robots.txt is remembered across the restart`);
-      assert.equal(site.requestsTo('/').length, 1, `${site.host}: the seed, long done, is not crawled again after the restart`);
+      assert.ok(
+        site.log.some((r) => r.start > killedAt),
+        `${site.host}: crawled by the restarted primary`,
+      );
+      assert.equal(
+        site.requestsTo('/robots.txt').length,
+        1,
+        `${site.host}: robots.txt is remembered across the restart`,
+      );
+      assert.equal(
+        site.requestsTo('/').length,
+        1,
+        `${site.host}: the seed, long done, is not crawled again after the restart`,
+      );
       assert.equal(new Set(site.log.map((r) => r.path)).size, PAGES + 1, `${site.host}: every page requested`);
     }
     assertPolite(web.sites);
     const expected = 2 * PAGES + 1; // both sites, and the throttled site's home page
     assert.deepEqual(storedCounts(crawler), { n: expected, d: expected }, 'every page stored exactly once');
-    assert.deepEqual(crawler.states(), { done: expected, queued: 4 }, 'nothing leased; only the held-back URLs still queued');
+    assert.deepEqual(
+      crawler.states(),
+      { done: expected, queued: 4 },
+      'nothing leased; only the held-back URLs still queued',
+    );
 
     // The backoff and the clock outlived the crash: the restarted primary left both hosts alone.
     const t1 = throttled.requestsTo('/t1')[0];
-    assert.deepEqual(throttled.log.map((r) => `${r.path} ${r.status}`), ['/robots.txt 404', '/ 200', '/t1 429'], 'no request after the 429');
-    assert.deepEqual(slow.log.map((r) => r.path), ['/robots.txt'], 'nothing before its Crawl-delay ran out');
-    const domains = await waitFor(() => {
-      const t = crawler.domain(throttled.host);
-      const s = crawler.domain(slow.host);
-      return t && s && { t, s };
-    }, { message: 'a snapshot from the restarted primary' });
+    assert.deepEqual(
+      throttled.log.map((r) => `${r.path} ${r.status}`),
+      ['/robots.txt 404', '/ 200', '/t1 429'],
+      'no request after the 429',
+    );
+    assert.deepEqual(
+      slow.log.map((r) => r.path),
+      ['/robots.txt'],
+      'nothing before its Crawl-delay ran out',
+    );
+    const domains = await waitFor(
+      () => {
+        const t = crawler.domain(throttled.host);
+        const s = crawler.domain(slow.host);
+        return t && s && { t, s };
+      },
+      { message: 'a snapshot from the restarted primary' },
+    );
     // The restored times are the ones set before the crash (counted from the end of the 429 and of
     // robots.txt), not recomputed at the restart, which came seconds later. The primary's clock and
     // the site's log differ by the time the answer took to reach the primary (and by scheduling
     // delays of the test process under load), hence the band rather than equality.
     const near = (iso: string | null, expected: number) => Math.abs(Date.parse(iso ?? '') - expected) < 1000;
     assert.equal(domains.t.state, 'backoff');
-    assert.ok(near(domains.t.backoffUntil, t1.end + LONG_S * 1000), `backoff until ${domains.t.backoffUntil}, the 429 ended ${new Date(t1.end).toISOString()}`);
+    assert.ok(
+      near(domains.t.backoffUntil, t1.end + LONG_S * 1000),
+      `backoff until ${domains.t.backoffUntil}, the 429 ended ${new Date(t1.end).toISOString()}`,
+    );
     assert.equal(domains.s.state, 'waiting');
-    assert.ok(near(domains.s.nextFetchAt, slow.log[0].end + LONG_S * 1000), `next fetch at ${domains.s.nextFetchAt}, robots.txt ended ${new Date(slow.log[0].end).toISOString()}`);
+    assert.ok(
+      near(domains.s.nextFetchAt, slow.log[0].end + LONG_S * 1000),
+      `next fetch at ${domains.s.nextFetchAt}, robots.txt ended ${new Date(slow.log[0].end).toISOString()}`,
+    );
   } finally {
     await crawler.close();
     await web.close();

@@ -6,15 +6,23 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestWeb, politenessReport, type PageSpec, type TestSite, type TestWeb } from '../../test-support/test-web.ts';
+import {
+  startTestWeb,
+  politenessReport,
+  type PageSpec,
+  type TestSite,
+  type TestWeb,
+} from '../../test-support/test-web.ts';
 import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-harness.ts';
 import { MAX_REDIRECTS } from '../coordination/coordinator.ts';
 
 const DELAY_MS = 100;
 
 function page(title: string, links: string[] = []): string {
-  return `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>` +
-    `<p>Text of ${title}.</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
+  return (
+    `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>` +
+    `<p>Text of ${title}.</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`
+  );
 }
 
 function moved(location: string): PageSpec {
@@ -59,7 +67,10 @@ describe('redirects through the real cluster', () => {
 
   test('/a → /b → /c (301 each): /c stored, each hop requested once and spaced, no page stored for the hops', async () => {
     await crawler.waitIdle({ origin: chain.origin, minDone: 4, timeoutMs: 30_000 });
-    assert.deepEqual(chain.log.map((r) => `${r.path} ${r.status}`), ['/robots.txt 404', '/ 200', '/a 301', '/b 301', '/c 200']);
+    assert.deepEqual(
+      chain.log.map((r) => `${r.path} ${r.status}`),
+      ['/robots.txt 404', '/ 200', '/a 301', '/b 301', '/c 200'],
+    );
     assert.deepEqual(politenessReport(chain.log, DELAY_MS).violations, []);
     assert.ok(isStored(crawler, chain.url('/c')), '/c stored');
     assert.ok(!isStored(crawler, chain.url('/a')) && !isStored(crawler, chain.url('/b')), 'the hops are not pages');
@@ -69,7 +80,10 @@ describe('redirects through the real cluster', () => {
 
   test('/x → /y → /x: the loop ends after one request each, with a clear last_error', async () => {
     await crawler.waitIdle({ origin: loop.origin, minDone: 3, timeoutMs: 30_000 });
-    assert.deepEqual(loop.log.map((r) => r.path), ['/robots.txt', '/', '/x', '/y']);
+    assert.deepEqual(
+      loop.log.map((r) => r.path),
+      ['/robots.txt', '/', '/x', '/y'],
+    );
     const y = crawler.frontier(loop.url('/y'));
     assert.match(y?.lastError ?? '', /loop/);
     assert.ok(y?.lastError?.includes(loop.url('/x')), `last_error names the target: ${y?.lastError}`);
@@ -78,18 +92,32 @@ describe('redirects through the real cluster', () => {
   test(`a chain longer than ${MAX_REDIRECTS} fails with 'too many redirects' and the next hop is never requested`, async () => {
     await crawler.waitIdle({ origin: long.origin, minDone: 2 + MAX_REDIRECTS, timeoutMs: 30_000 });
     const requested = long.log.map((r) => r.path).filter((p) => /^\/r\d+$/.test(p));
-    assert.deepEqual(requested, Array.from({ length: MAX_REDIRECTS + 1 }, (_, i) => `/r${i}`), `hops requested: ${requested.join(' ')}`);
+    assert.deepEqual(
+      requested,
+      Array.from({ length: MAX_REDIRECTS + 1 }, (_, i) => `/r${i}`),
+      `hops requested: ${requested.join(' ')}`,
+    );
     const last = crawler.frontier(long.url(`/r${MAX_REDIRECTS}`));
     assert.equal(last?.state, 'failed');
     assert.match(last?.lastError ?? '', /too many redirects/);
-    assert.equal(crawler.frontier(long.url(`/r${MAX_REDIRECTS + 1}`)), undefined, 'the hop past the limit is not even queued');
+    assert.equal(
+      crawler.frontier(long.url(`/r${MAX_REDIRECTS + 1}`)),
+      undefined,
+      'the hop past the limit is not even queued',
+    );
     assert.deepEqual(politenessReport(long.log, DELAY_MS).violations, []);
   });
 
   test("a redirect to another host is queued there: that host's robots.txt first, then the target, which is stored", async () => {
     await crawler.waitIdle({ origin: to.origin, minDone: 1, timeoutMs: 30_000 });
-    assert.deepEqual(from.log.map((r) => `${r.path} ${r.status}`), ['/robots.txt 404', '/ 301']);
-    assert.deepEqual(to.log.map((r) => `${r.path} ${r.status}`), ['/robots.txt 200', '/landing 200']);
+    assert.deepEqual(
+      from.log.map((r) => `${r.path} ${r.status}`),
+      ['/robots.txt 404', '/ 301'],
+    );
+    assert.deepEqual(
+      to.log.map((r) => `${r.path} ${r.status}`),
+      ['/robots.txt 200', '/landing 200'],
+    );
     assert.ok(isStored(crawler, to.url('/landing')));
   });
 });

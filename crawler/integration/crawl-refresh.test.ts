@@ -13,8 +13,11 @@ const DELAY_MS = 50;
 const REFRESH_MS = 2000;
 
 function html(title: string, links: string[] = []): string {
-  return `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>` +
-    links.map((l) => `<a href="${l}">${l}</a>`).join(' ') + '</body></html>';
+  return (
+    `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>` +
+    links.map((l) => `<a href="${l}">${l}</a>`).join(' ') +
+    '</body></html>'
+  );
 }
 
 describe('seeds are crawled again on their own after CRAWL_REFRESH', () => {
@@ -33,12 +36,22 @@ describe('seeds are crawled again on their own after CRAWL_REFRESH', () => {
   });
 
   before(async () => {
-    web = await startTestWeb([{ robots: 'User-agent: *\nAllow: /\n', pages: { '/': tagged('/', ['/a', '/b']), '/a': tagged('/a'), '/b': html('b') } }]);
+    web = await startTestWeb([
+      {
+        robots: 'User-agent: *\nAllow: /\n',
+        pages: { '/': tagged('/', ['/a', '/b']), '/a': tagged('/a'), '/b': html('b') },
+      },
+    ]);
     site = web.sites[0];
-    crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_REFRESH: `${REFRESH_MS / 1000}s` });
+    crawler = startCrawler({
+      CRAWL_WORKERS: '2',
+      CRAWL_DELAY_MS: String(DELAY_MS),
+      CRAWL_REFRESH: `${REFRESH_MS / 1000}s`,
+    });
     crawler.addSeed(site.url('/'), { depth: 1 });
     await waitFor(() => ['/', '/a', '/b'].every((p) => site.requestsTo(p).length >= 2), {
-      timeoutMs: 30_000, message: 'every page of the seed requested a second time, with no one asking',
+      timeoutMs: 30_000,
+      message: 'every page of the seed requested a second time, with no one asking',
     });
     await crawler.waitIdle({ origin: site.origin, timeoutMs: 30_000 });
   });
@@ -50,7 +63,10 @@ describe('seeds are crawled again on their own after CRAWL_REFRESH', () => {
 
   test('the second crawl starts no sooner than the interval after the seed page was fetched', () => {
     const [first, second] = site.requestsTo('/');
-    assert.ok(second.start - first.end >= REFRESH_MS - 5, `refreshed ${Math.round(second.start - first.end)} ms after the first fetch`);
+    assert.ok(
+      second.start - first.end >= REFRESH_MS - 5,
+      `refreshed ${Math.round(second.start - first.end)} ms after the first fetch`,
+    );
     const firstCrawlEnd = Math.max(...['/a', '/b'].map((p) => site.requestsTo(p)[0].end));
     assert.ok(second.start > firstCrawlEnd, 'not while the first crawl was still going');
   });
@@ -58,8 +74,20 @@ describe('seeds are crawled again on their own after CRAWL_REFRESH', () => {
   test('pages with an ETag are asked for conditionally and answer 304; the others are fetched in full', () => {
     assert.deepEqual(ifNoneMatch.get('/')?.slice(0, 2), [undefined, '"/"']);
     assert.deepEqual(ifNoneMatch.get('/a')?.slice(0, 2), [undefined, '"/a"']);
-    assert.deepEqual(site.requestsTo('/a').slice(0, 2).map((r) => r.status), [200, 304]);
-    assert.deepEqual(site.requestsTo('/b').slice(0, 2).map((r) => r.status), [200, 200]);
+    assert.deepEqual(
+      site
+        .requestsTo('/a')
+        .slice(0, 2)
+        .map((r) => r.status),
+      [200, 304],
+    );
+    assert.deepEqual(
+      site
+        .requestsTo('/b')
+        .slice(0, 2)
+        .map((r) => r.status),
+      [200, 200],
+    );
     const pages = crawler.db.prepare('SELECT COUNT(*) AS n FROM pages').get() as { n: number };
     assert.equal(pages.n, 3, 'each page stored once');
   });

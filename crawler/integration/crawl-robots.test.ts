@@ -14,8 +14,10 @@ const DELAY_MS = 100;
 
 /** A small HTML page linking to `links`. */
 function page(title: string, links: string[]): string {
-  return `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>` +
-    `<p>Some words about ${title}.</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`;
+  return (
+    `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1>` +
+    `<p>Some words about ${title}.</p>${links.map((l) => `<a href="${l}">${l}</a>`).join(' ')}</body></html>`
+  );
 }
 
 /** A site of `n` pages: '/' links to '/p1'..'/p<n-1>'. */
@@ -42,7 +44,8 @@ describe('robots.txt through the real cluster', () => {
         // 503 with Retry-After: 1 once, then a real robots.txt: the crawl starts after the re-fetch.
         robots: {
           handler: (_req, res) => {
-            if (recoveringRobotsCalls++ === 0) res.writeHead(503, { 'retry-after': '1', 'content-type': 'text/plain' }).end('busy');
+            if (recoveringRobotsCalls++ === 0)
+              res.writeHead(503, { 'retry-after': '1', 'content-type': 'text/plain' }).end('busy');
             else res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
           },
         },
@@ -76,24 +79,40 @@ describe('robots.txt through the real cluster', () => {
     assert.equal(log.length, 6, `robots.txt + 5 pages, got ${log.map((r) => r.path).join(' ')}`);
     const report = politenessReport(log.slice(1), 500);
     assert.equal(report.maxInFlight, 1);
-    assert.deepEqual(report.violations.map((v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`), []);
+    assert.deepEqual(
+      report.violations.map((v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`),
+      [],
+    );
     // The first page waits for the Crawl-delay too, counted from the end of the robots.txt request.
     assert.ok(log[1].start - log[0].end >= 500, `gap after robots.txt ${(log[1].start - log[0].end).toFixed(1)} ms`);
   });
 
   test('robots.txt 503: nothing else fetched, robots.txt asked again only after the backoff, host shown robots-unreachable', async () => {
-    await waitFor(() => unavailable.requestsTo('/robots.txt').length >= 2 && unavailable.log.every((r) => !Number.isNaN(r.end)), {
-      timeoutMs: BACKOFF.firstMs + 15_000,
-      message: 'robots.txt requested a second time',
-    });
+    await waitFor(
+      () => unavailable.requestsTo('/robots.txt').length >= 2 && unavailable.log.every((r) => !Number.isNaN(r.end)),
+      {
+        timeoutMs: BACKOFF.firstMs + 15_000,
+        message: 'robots.txt requested a second time',
+      },
+    );
     const log = unavailable.log;
-    assert.deepEqual(log.map((r) => r.path), ['/robots.txt', '/robots.txt'], 'only robots.txt, twice so far');
+    assert.deepEqual(
+      log.map((r) => r.path),
+      ['/robots.txt', '/robots.txt'],
+      'only robots.txt, twice so far',
+    );
     const gap = log[1].start - log[0].end;
-    assert.ok(gap >= BACKOFF.firstMs, `second robots.txt request ${gap.toFixed(0)} ms after the first ended (backoff ${BACKOFF.firstMs} ms)`);
-    const row = await waitFor(() => {
-      const d = crawler.domain(unavailable.host);
-      return d?.state === 'robots-unreachable' && d;
-    }, { timeoutMs: 5_000, message: 'a snapshot showing the host robots-unreachable' });
+    assert.ok(
+      gap >= BACKOFF.firstMs,
+      `second robots.txt request ${gap.toFixed(0)} ms after the first ended (backoff ${BACKOFF.firstMs} ms)`,
+    );
+    const row = await waitFor(
+      () => {
+        const d = crawler.domain(unavailable.host);
+        return d?.state === 'robots-unreachable' && d;
+      },
+      { timeoutMs: 5_000, message: 'a snapshot showing the host robots-unreachable' },
+    );
     assert.equal(row.robots.status, 'unreachable');
     assert.equal(row.robots.httpStatus, 503);
     assert.match(row.stateText, /robots\.txt unreachable/);
@@ -104,9 +123,21 @@ describe('robots.txt through the real cluster', () => {
   test('robots.txt 503 with Retry-After: 1, then 200: asked again after 1 s, then the site is crawled', async () => {
     await crawler.waitIdle({ origin: recovering.origin, minDone: 3, timeoutMs: 20_000 });
     const log = recovering.log;
-    assert.deepEqual(log.slice(0, 2).map((r) => `${r.path} ${r.status}`), ['/robots.txt 503', '/robots.txt 200']);
-    assert.ok(log[1].start - log[0].end >= 1000, `robots.txt asked again ${(log[1].start - log[0].end).toFixed(0)} ms after the 503`);
-    assert.deepEqual(log.slice(2).map((r) => r.path).sort(), ['/', '/p1', '/p2']);
+    assert.deepEqual(
+      log.slice(0, 2).map((r) => `${r.path} ${r.status}`),
+      ['/robots.txt 503', '/robots.txt 200'],
+    );
+    assert.ok(
+      log[1].start - log[0].end >= 1000,
+      `robots.txt asked again ${(log[1].start - log[0].end).toFixed(0)} ms after the 503`,
+    );
+    assert.deepEqual(
+      log
+        .slice(2)
+        .map((r) => r.path)
+        .sort(),
+      ['/', '/p1', '/p2'],
+    );
   });
 
   test('robots.txt 404: robots.txt first, then every page', async () => {
@@ -114,8 +145,16 @@ describe('robots.txt through the real cluster', () => {
     const log = missing.log;
     assert.equal(log[0].path, '/robots.txt');
     assert.equal(log[0].status, 404);
-    assert.deepEqual(log.slice(1).map((r) => r.path).sort(), ['/', '/p1', '/p2', '/p3', '/p4']);
-    const stored = crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE origin = ?').get(missing.origin) as { n: number };
+    assert.deepEqual(
+      log
+        .slice(1)
+        .map((r) => r.path)
+        .sort(),
+      ['/', '/p1', '/p2', '/p3', '/p4'],
+    );
+    const stored = crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE origin = ?').get(missing.origin) as {
+      n: number;
+    };
     assert.equal(stored.n, 5);
   });
 

@@ -26,7 +26,11 @@ describe('a seed removed while it is crawled', () => {
   const searchable = (word: string): number =>
     (crawler.db.prepare('SELECT COUNT(*) AS n FROM pages_fts WHERE pages_fts MATCH ?').get(word) as { n: number }).n;
   const indexedOf = (origin: string): number =>
-    (crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE origin = ? AND indexed = 1').get(origin) as { n: number }).n;
+    (
+      crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE origin = ? AND indexed = 1').get(origin) as {
+        n: number;
+      }
+    ).n;
   const seedRow = (url: string) => crawler.db.prepare('SELECT id FROM seeds WHERE url = ?').get(url);
 
   before(async () => {
@@ -40,9 +44,16 @@ describe('a seed removed while it is crawled', () => {
     await waitFor(() => indexedOf(a.origin) >= 5, { timeoutMs: 30_000, message: '5 pages of A stored' });
     storedBefore = indexedOf(a.origin);
     assert.ok(crawler.removeSeed(a.url('/')));
-    await waitFor(() => seedRow(a.url('/')) === undefined && Object.keys(crawler.states(a.origin)).length === 0 && indexedOf(a.origin) === 0, {
-      timeoutMs: 30_000, message: 'the removal applied: seed row, URLs and searchable pages of A gone',
-    });
+    await waitFor(
+      () =>
+        seedRow(a.url('/')) === undefined &&
+        Object.keys(crawler.states(a.origin)).length === 0 &&
+        indexedOf(a.origin) === 0,
+      {
+        timeoutMs: 30_000,
+        message: 'the removal applied: seed row, URLs and searchable pages of A gone',
+      },
+    );
     appliedAt = performance.timeOrigin + performance.now();
     // Another seed crawled from now on: time in which A, were its queue not dropped, would be asked again and again.
     crawler.addSeed(b.url('/'), { depth: generatedDepth(B_PAGES) });
@@ -54,10 +65,14 @@ describe('a seed removed while it is crawled', () => {
     await web?.close();
   });
 
-  test('the removed seed\'s site is not contacted once the removal is applied', () => {
+  test("the removed seed's site is not contacted once the removal is applied", () => {
     assert.ok(storedBefore < A_PAGES, 'removed in the middle of the crawl');
     const late = a.log.filter((r) => r.start > appliedAt);
-    assert.deepEqual(late.map((r) => r.path), [], 'no request to A after the removal was applied');
+    assert.deepEqual(
+      late.map((r) => r.path),
+      [],
+      'no request to A after the removal was applied',
+    );
     assert.ok(a.log.length < A_PAGES + 1, `A was not crawled to the end (${a.log.length} requests)`);
   });
 
@@ -99,11 +114,20 @@ describe('a seed removed while the crawler is down', () => {
     await crawler.kill('SIGKILL');
     assert.ok(crawler.removeSeed(site.url('/')), 'marked removed, as the server does while the crawler is gone');
     await crawler.restart();
-    const indexed = () => (crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
+    const indexed = () =>
+      (crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
     await waitFor(() => indexed() === 0 && crawler.db.prepare('SELECT 1 FROM seeds').get() === undefined, {
-      timeoutMs: 30_000, message: 'the removal applied after the restart',
+      timeoutMs: 30_000,
+      message: 'the removal applied after the restart',
     });
     assert.equal((crawler.db.prepare('SELECT COUNT(*) AS n FROM frontier').get() as { n: number }).n, 0);
-    assert.equal((crawler.db.prepare('SELECT COUNT(*) AS n FROM pages_fts WHERE pages_fts MATCH ?').get(uniqueToken(2, 'gamma')) as { n: number }).n, 0);
+    assert.equal(
+      (
+        crawler.db
+          .prepare('SELECT COUNT(*) AS n FROM pages_fts WHERE pages_fts MATCH ?')
+          .get(uniqueToken(2, 'gamma')) as { n: number }
+      ).n,
+      0,
+    );
   });
 });

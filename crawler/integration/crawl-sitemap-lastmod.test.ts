@@ -14,7 +14,9 @@ import { startCrawler } from '../../test-support/crawler-harness.ts';
 const XML = { 'content-type': 'application/xml' };
 const LONG_AGO = '2000-01-01T00:00:00Z';
 
-test('sitemap lastmod: an old one skips a due page up to the ceiling; a new one brings the page back at the next refresh', { timeout: 120_000 }, async () => {
+test('sitemap lastmod: an old one skips a due page up to the ceiling; a new one brings the page back at the next refresh', {
+  timeout: 120_000,
+}, async () => {
   const web = await startTestWeb([{ pages: {} }]);
   const site = web.sites[0];
   let newLastmod = LONG_AGO;
@@ -35,17 +37,33 @@ test('sitemap lastmod: an old one skips a due page up to the ceiling; a new one 
     const crawlOf = (r: RequestRecord) => site.requestsTo('/').filter((s) => s.start <= r.start).length - 1;
     const crawlsOf = (path: string) => site.requestsTo(path).map(crawlOf);
 
-    await waitFor(() => crawlsOf('/plain').includes(1) && crawlsOf('/sitemap.xml').includes(1), { timeoutMs: 40_000, message: 'the 1st refresh, its sitemap read' });
+    await waitFor(() => crawlsOf('/plain').includes(1) && crawlsOf('/sitemap.xml').includes(1), {
+      timeoutMs: 40_000,
+      message: 'the 1st refresh, its sitemap read',
+    });
     newLastmod = new Date().toISOString(); // /new changed after its last request
-    await waitFor(() => crawlsOf('/old').length >= 2, { timeoutMs: 60_000, message: '/old asked for again once the ceiling passed' });
+    await waitFor(() => crawlsOf('/old').length >= 2, {
+      timeoutMs: 60_000,
+      message: '/old asked for again once the ceiling passed',
+    });
 
     assert.deepEqual(crawlsOf('/plain').slice(0, 2), [0, 1], 'a page no sitemap names is due at the 1st refresh');
-    assert.ok(!crawlsOf('/old').includes(1), `its sitemap vouched for /old at the 1st refresh (asked at ${crawlsOf('/old')})`);
+    assert.ok(
+      !crawlsOf('/old').includes(1),
+      `its sitemap vouched for /old at the 1st refresh (asked at ${crawlsOf('/old')})`,
+    );
     assert.ok(!crawlsOf('/new').includes(1), `... and for /new (asked at ${crawlsOf('/new')})`);
-    assert.deepEqual(crawlsOf('/new').slice(0, 2), [0, 2], 'a lastmod after the last request: asked for at the next refresh');
+    assert.deepEqual(
+      crawlsOf('/new').slice(0, 2),
+      [0, 2],
+      'a lastmod after the last request: asked for at the next refresh',
+    );
     const [first, again] = crawlsOf('/old');
     assert.equal(first, 0);
-    assert.ok(again >= 3 && again <= 5, `the sitemap stands for /old at most the ceiling (4 periods) since its request: asked again at refresh ${again}`);
+    assert.ok(
+      again >= 3 && again <= 5,
+      `the sitemap stands for /old at most the ceiling (4 periods) since its request: asked again at refresh ${again}`,
+    );
   } finally {
     await crawler.close();
     await web.close();

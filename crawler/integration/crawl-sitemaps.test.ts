@@ -14,8 +14,11 @@ const DELAY_MS = 50;
 const XML = { 'content-type': 'application/xml' };
 
 function html(title: string, links: string[] = []): string {
-  return `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${title.replace(/\W/g, '')}word</p>` +
-    links.map((l) => `<a href="${l}">${l}</a>`).join(' ') + '</body></html>';
+  return (
+    `<!doctype html><html><head><title>${title}</title></head><body><h1>${title}</h1><p>${title.replace(/\W/g, '')}word</p>` +
+    links.map((l) => `<a href="${l}">${l}</a>`).join(' ') +
+    '</body></html>'
+  );
 }
 const urlset = (urls: string[]) =>
   `<?xml version="1.0" encoding="UTF-8"?><urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">${urls.map((u) => `<url><loc>${u}</loc></url>`).join('')}</urlset>`;
@@ -32,20 +35,32 @@ describe('sitemaps listed in robots.txt', () => {
   let e: TestSite; // its sitemaps redirect: once within the origin, in a loop, and to another host
 
   const loopRequests = () => e.requestsTo('/loop-a.xml').length + e.requestsTo('/loop-b.xml').length;
-  const stored = (url: string): boolean => crawler.db.prepare('SELECT 1 FROM pages WHERE url = ?').get(url) !== undefined;
+  const stored = (url: string): boolean =>
+    crawler.db.prepare('SELECT 1 FROM pages WHERE url = ?').get(url) !== undefined;
 
   before(async () => {
     web = await startTestWeb([{ pages: {} }, { pages: {} }, { pages: {} }, { pages: {} }, { pages: {} }]);
     [a, b, c, d, e] = web.sites;
-    a.setRobots(`User-agent: *\nDisallow: /private\n\nSitemap: ${a.url('/sitemap-index.xml')}\nSitemap: ${b.url('/sitemap.xml')}\n`);
+    a.setRobots(
+      `User-agent: *\nDisallow: /private\n\nSitemap: ${a.url('/sitemap-index.xml')}\nSitemap: ${b.url('/sitemap.xml')}\n`,
+    );
     a.setPage('/', html('Home', ['/linked']));
     a.setPage('/linked', html('Linked'));
     a.setPage('/orphan-1', html('Orphan one'));
     a.setPage('/orphan-2', html('Orphan two'));
     a.setPage('/private/x', html('Private'));
-    a.setPage('/sitemap-index.xml', { body: sitemapIndex([a.url('/sitemap-1.xml'), a.url('/sitemap-2.xml.gz'), b.url('/sitemap.xml')]), headers: XML });
-    a.setPage('/sitemap-1.xml', { body: urlset([a.url('/orphan-1'), a.url('/private/x'), b.url('/page'), a.url('/linked')]), headers: XML });
-    a.setPage('/sitemap-2.xml.gz', { body: zlib.gzipSync(urlset([a.url('/orphan-2'), a.url('/orphan-1')])), headers: { 'content-type': 'application/gzip' } });
+    a.setPage('/sitemap-index.xml', {
+      body: sitemapIndex([a.url('/sitemap-1.xml'), a.url('/sitemap-2.xml.gz'), b.url('/sitemap.xml')]),
+      headers: XML,
+    });
+    a.setPage('/sitemap-1.xml', {
+      body: urlset([a.url('/orphan-1'), a.url('/private/x'), b.url('/page'), a.url('/linked')]),
+      headers: XML,
+    });
+    a.setPage('/sitemap-2.xml.gz', {
+      body: zlib.gzipSync(urlset([a.url('/orphan-2'), a.url('/orphan-1')])),
+      headers: { 'content-type': 'application/gzip' },
+    });
     b.setPage('/sitemap.xml', { body: urlset([b.url('/page')]), headers: XML });
     b.setPage('/page', html('Elsewhere'));
     c.setRobots(`User-agent: *\nAllow: /\nSitemap: ${c.url('/sitemap.xml')}\n`);
@@ -56,10 +71,15 @@ describe('sitemaps listed in robots.txt', () => {
     d.setRobots(`User-agent: *\nAllow: /\nSitemap: ${d.url('/bomb.xml.gz')}\n`);
     d.setPage('/', html('D home'));
     // 40 MiB of zeros in about 40 KiB of gzip: past the 10 MiB a sitemap may decompress to.
-    d.setPage('/bomb.xml.gz', { body: zlib.gzipSync(Buffer.alloc(40 * 1024 * 1024)), headers: { 'content-type': 'application/gzip' } });
+    d.setPage('/bomb.xml.gz', {
+      body: zlib.gzipSync(Buffer.alloc(40 * 1024 * 1024)),
+      headers: { 'content-type': 'application/gzip' },
+    });
 
     const moved = (to: string) => ({ status: 301, headers: { location: to }, body: '' });
-    e.setRobots(`User-agent: *\nAllow: /\nSitemap: ${e.url('/sitemap.xml')}\nSitemap: ${e.url('/loop-a.xml')}\nSitemap: ${e.url('/away.xml')}\n`);
+    e.setRobots(
+      `User-agent: *\nAllow: /\nSitemap: ${e.url('/sitemap.xml')}\nSitemap: ${e.url('/loop-a.xml')}\nSitemap: ${e.url('/away.xml')}\n`,
+    );
     e.setPage('/', html('E home'));
     e.setPage('/sitemap.xml', moved('/sitemap_index.xml')); // as some site generators do
     e.setPage('/sitemap_index.xml', { body: sitemapIndex([e.url('/post-sitemap.xml')]), headers: XML });
@@ -74,10 +94,16 @@ describe('sitemaps listed in robots.txt', () => {
     crawler.addSeed(c.url('/'), { depth: 0 });
     crawler.addSeed(d.url('/'), { depth: 1 });
     crawler.addSeed(e.url('/'), { depth: 1 });
-    await waitFor(() => stored(a.url('/orphan-1')) && stored(a.url('/orphan-2')) && stored(e.url('/post')), { timeoutMs: 30_000, message: 'the orphan pages stored' });
+    await waitFor(() => stored(a.url('/orphan-1')) && stored(a.url('/orphan-2')) && stored(e.url('/post')), {
+      timeoutMs: 30_000,
+      message: 'the orphan pages stored',
+    });
     await crawler.waitIdle({ timeoutMs: 30_000 });
     // Sitemap jobs are not frontier rows: e is done when its row says idle (nothing queued, nothing in flight).
-    await waitFor(() => loopRequests() >= 6 && crawler.domain(e.host)?.state === 'idle', { timeoutMs: 30_000, message: `${e.host} idle after its sitemap loop` });
+    await waitFor(() => loopRequests() >= 6 && crawler.domain(e.host)?.state === 'idle', {
+      timeoutMs: 30_000,
+      message: `${e.host} idle after its sitemap loop`,
+    });
   });
 
   after(async () => {
@@ -88,21 +114,32 @@ describe('sitemaps listed in robots.txt', () => {
   test('pages only the sitemaps name are crawled, one step from the seed; each sitemap is read once', () => {
     assert.equal(crawler.frontier(a.url('/orphan-1'))?.depth, 1);
     assert.equal(crawler.frontier(a.url('/orphan-2'))?.depth, 1);
-    for (const path of ['/sitemap-index.xml', '/sitemap-1.xml', '/sitemap-2.xml.gz', '/orphan-1', '/orphan-2', '/linked']) {
+    for (const path of [
+      '/sitemap-index.xml',
+      '/sitemap-1.xml',
+      '/sitemap-2.xml.gz',
+      '/orphan-1',
+      '/orphan-2',
+      '/linked',
+    ]) {
       assert.equal(a.requestsTo(path).length, 1, `${path} requested once`);
     }
     assert.equal(a.log[0].path, '/robots.txt', 'robots.txt first');
   });
 
-  test('what robots.txt disallows, other hosts\' sitemaps and pages, and a depth-0 seed\'s sitemap are never requested', () => {
+  test("what robots.txt disallows, other hosts' sitemaps and pages, and a depth-0 seed's sitemap are never requested", () => {
     assert.equal(a.requestsTo('/private/x').length, 0);
     assert.deepEqual(b.log, [], 'the other host was never contacted');
-    assert.deepEqual(c.log.map((r) => r.path), ['/robots.txt', '/']);
+    assert.deepEqual(
+      c.log.map((r) => r.path),
+      ['/robots.txt', '/'],
+    );
   });
 
-  test('a sitemap that is a gzip bomb is read no further than the cap; the host\'s row says so and its pages are crawled', async () => {
+  test("a sitemap that is a gzip bomb is read no further than the cap; the host's row says so and its pages are crawled", async () => {
     await waitFor(() => crawler.domain(d.host)?.lastError?.includes('larger than 10 MiB once decompressed'), {
-      timeoutMs: 10_000, message: `the domain row of ${d.host} to say why its sitemap was not read`,
+      timeoutMs: 10_000,
+      message: `the domain row of ${d.host} to say why its sitemap was not read`,
     });
     assert.equal(d.requestsTo('/bomb.xml.gz').length, 1, 'a fatal failure: not retried');
     assert.ok(stored(d.url('/')));
@@ -125,7 +162,10 @@ describe('sitemaps listed in robots.txt', () => {
 
   test('the seed submitted again reads its sitemaps again', async () => {
     crawler.addSeed(a.url('/'), { depth: 1 });
-    await waitFor(() => a.requestsTo('/sitemap-2.xml.gz').length === 2, { timeoutMs: 30_000, message: 'the gzip sitemap read a second time' });
+    await waitFor(() => a.requestsTo('/sitemap-2.xml.gz').length === 2, {
+      timeoutMs: 30_000,
+      message: 'the gzip sitemap read a second time',
+    });
     await crawler.waitIdle({ timeoutMs: 30_000 });
     assert.equal(a.requestsTo('/sitemap-index.xml').length, 2);
     assert.equal(a.requestsTo('/orphan-1').length, 2, 'its pages are re-crawled with the seed');

@@ -6,26 +6,46 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestWeb, generateSite, politenessReport, waitFor, type PageSpec, type SiteSpec, type TestSite } from '../../test-support/test-web.ts';
+import {
+  startTestWeb,
+  generateSite,
+  politenessReport,
+  waitFor,
+  type PageSpec,
+  type SiteSpec,
+  type TestSite,
+} from '../../test-support/test-web.ts';
 import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-harness.ts';
 import { FETCH_DEFAULTS } from '../fetch/fetcher.ts';
 
 const DELAY_MS = 100;
 
 function storedCounts(crawler: CrawlerHarness): { n: number; d: number } {
-  return crawler.db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT url) AS d FROM pages').get() as { n: number; d: number };
+  return crawler.db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT url) AS d FROM pages').get() as {
+    n: number;
+    d: number;
+  };
 }
 
 function assertPolite(sites: TestSite[]): void {
   for (const site of sites) {
     const report = politenessReport(site.log, DELAY_MS);
     assert.equal(report.maxInFlight, 1, `${site.host}: never two requests in flight`);
-    assert.deepEqual(report.violations.map((v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`), [], `${site.host}: gaps below ${DELAY_MS} ms`);
+    assert.deepEqual(
+      report.violations.map((v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`),
+      [],
+      `${site.host}: gaps below ${DELAY_MS} ms`,
+    );
   }
 }
 
 /** A page request in flight, with the TCP connection it came on. */
-interface Fetching { path: string; clientPort: number; serverAddress: string; serverPort: number }
+interface Fetching {
+  path: string;
+  clientPort: number;
+  serverAddress: string;
+  serverPort: number;
+}
 
 /**
  * A generated site whose pages answer after `delayMs`, remembering the connection of each request
@@ -37,9 +57,17 @@ function slowSite(pages: number, prefix: string, delayMs: number, inFlight: Set<
   for (const [path, html] of Object.entries(spec.pages)) {
     wrapped[path] = {
       handler: (req, res) => {
-        const conn = { path, clientPort: req.socket.remotePort!, serverAddress: req.socket.localAddress!, serverPort: req.socket.localPort! };
+        const conn = {
+          path,
+          clientPort: req.socket.remotePort!,
+          serverAddress: req.socket.localAddress!,
+          serverPort: req.socket.localPort!,
+        };
         inFlight.add(conn);
-        const timer = setTimeout(() => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html), delayMs);
+        const timer = setTimeout(
+          () => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html),
+          delayMs,
+        );
         res.once('close', () => {
           clearTimeout(timer);
           inFlight.delete(conn);
@@ -59,23 +87,29 @@ test('kill -9 the worker in the middle of a fetch: it is replaced, its URL goes 
     for (const site of web.sites) crawler.addSeed(site.url('/'), { depth: 1 });
     // A page request in flight, and the worker process that holds its connection. The kill follows
     // the check without yielding to the event loop, so the site has not answered in between.
-    const { victim, cut } = await waitFor(() => {
-      if (storedCounts(crawler).n < 3) return undefined;
-      for (const conn of fetching) {
-        const pid = crawler.workerByConnection(conn);
-        if (pid !== undefined) return { victim: pid, cut: conn };
-      }
-      return undefined;
-    }, { timeoutMs: 40_000, message: 'a worker in the middle of fetching a page' });
+    const { victim, cut } = await waitFor(
+      () => {
+        if (storedCounts(crawler).n < 3) return undefined;
+        for (const conn of fetching) {
+          const pid = crawler.workerByConnection(conn);
+          if (pid !== undefined) return { victim: pid, cut: conn };
+        }
+        return undefined;
+      },
+      { timeoutMs: 40_000, message: 'a worker in the middle of fetching a page' },
+    );
     process.kill(victim, 'SIGKILL');
     const killedAt = performance.timeOrigin + performance.now();
     const cutSite = web.sites.find((s) => s.address === cut.serverAddress && s.port === cut.serverPort)!;
 
     // A new worker takes its place.
-    await waitFor(() => {
-      const pids = crawler.workerPids();
-      return pids.length === 2 && !pids.includes(victim);
-    }, { timeoutMs: 20_000, message: 'a replacement worker' });
+    await waitFor(
+      () => {
+        const pids = crawler.workerPids();
+        return pids.length === 2 && !pids.includes(victim);
+      },
+      { timeoutMs: 20_000, message: 'a replacement worker' },
+    );
 
     await crawler.waitIdle({ minDone: 2 * PAGES, timeoutMs: 40_000 });
     assert.deepEqual(storedCounts(crawler), { n: 2 * PAGES, d: 2 * PAGES }, 'every page stored exactly once');
@@ -90,22 +124,33 @@ test('kill -9 the worker in the middle of a fetch: it is replaced, its URL goes 
     for (const [url, starts] of requests) assert.ok(starts.length <= 2, `${url}: requested ${starts.length} times`);
     const twice = [...requests].filter(([, starts]) => starts.length === 2).map(([url]) => url);
     assert.ok(twice.includes(cutSite.url(cut.path)), `${cut.path} (cut off) was requested again`);
-    assert.ok(twice.length <= FETCH_DEFAULTS.fetchesPerWorker, `at most one worker's fetches repeated: ${twice.join(', ')}`);
+    assert.ok(
+      twice.length <= FETCH_DEFAULTS.fetchesPerWorker,
+      `at most one worker's fetches repeated: ${twice.join(', ')}`,
+    );
     for (const url of twice) {
       const retried = crawler.frontier(url);
       assert.equal(retried?.state, 'done', `${url} (cut off) was fetched again and stored`);
       assert.equal(retried?.attempts, 2, `${url}: the cut-off fetch counts as an attempt`);
     }
-    const attempted = (crawler.db.prepare('SELECT url FROM frontier WHERE attempts > 1').all() as Array<{ url: string }>).map((r) => r.url);
-    assert.ok(attempted.length <= FETCH_DEFAULTS.fetchesPerWorker, `at most one worker's jobs counted as cut off: ${attempted.join(', ')}`);
+    const attempted = (
+      crawler.db.prepare('SELECT url FROM frontier WHERE attempts > 1').all() as Array<{ url: string }>
+    ).map((r) => r.url);
+    assert.ok(
+      attempted.length <= FETCH_DEFAULTS.fetchesPerWorker,
+      `at most one worker's jobs counted as cut off: ${attempted.join(', ')}`,
+    );
     // The URLs counted as cut off are those requested twice, plus any whose job the victim held but had
     // not yet sent: those were requested once, after the kill (by the retry).
     const sentAfterKillOnly = attempted.filter((url) => {
       const starts = requests.get(url) ?? [];
       return starts.length === 1 && starts[0] > killedAt;
     });
-    assert.deepEqual(attempted.sort(), [...twice, ...sentAfterKillOnly].sort(),
-      'the URLs counted as cut off are exactly those requested twice or only after the kill');
+    assert.deepEqual(
+      attempted.sort(),
+      [...twice, ...sentAfterKillOnly].sort(),
+      'the URLs counted as cut off are exactly those requested twice or only after the kill',
+    );
     assertPolite(web.sites);
   } finally {
     await crawler.close();

@@ -24,7 +24,10 @@ const PAGES = 150;
 /** About 25 KB of words no other page has (so each page grows the full-text index too). */
 function wordyBody(n: number): string {
   const random = seededRandom(n + 1);
-  const word = () => Array.from({ length: 5 + Math.floor(random() * 4) }, () => String.fromCharCode(97 + Math.floor(random() * 26))).join('');
+  const word = () =>
+    Array.from({ length: 5 + Math.floor(random() * 4) }, () =>
+      String.fromCharCode(97 + Math.floor(random() * 26)),
+    ).join('');
   return `<p>page${n} ${Array.from({ length: 3500 }, word).join(' ')}</p>`;
 }
 
@@ -33,7 +36,10 @@ describe('the disk budget (CRAWL_MAX_DB_SIZE)', () => {
   let h: CrawlerHarness;
   before(async () => {
     const pages: Record<string, string> = {};
-    pages['/'] = htmlPage('Big', Array.from({ length: PAGES }, (_, i) => `/p/${i}`));
+    pages['/'] = htmlPage(
+      'Big',
+      Array.from({ length: PAGES }, (_, i) => `/p/${i}`),
+    );
     for (let i = 0; i < PAGES; i++) pages[`/p/${i}`] = htmlPage(`Page ${i}`, [], wordyBody(i));
     web = await startTestWeb([{ pages }, { pages: { '/': htmlPage('Small', ['/a']), '/a': htmlPage('Small a') } }]);
     h = startCrawler({ CRAWL_MAX_DB_SIZE: '1MB', CRAWL_DELAY_MS: '100' });
@@ -52,15 +58,22 @@ describe('the disk budget (CRAWL_MAX_DB_SIZE)', () => {
     const status = disk()!;
     assert.ok(status.dbBytes! > LIMIT, `the check read ${status.dbBytes} bytes`);
     assert.ok(databaseBytes(h.db) > LIMIT, 'the database really is past 1 MB (read through a connection of its own)');
-    assert.match(status.reason!, /^crawling is paused: the database holds \d+(\.\d+)? MB \(CRAWL_MAX_DB_SIZE is 1 MB\): remove a seed, or raise CRAWL_MAX_DB_SIZE\. Nothing new is queued or stored meanwhile/);
+    assert.match(
+      status.reason!,
+      /^crawling is paused: the database holds \d+(\.\d+)? MB \(CRAWL_MAX_DB_SIZE is 1 MB\): remove a seed, or raise CRAWL_MAX_DB_SIZE\. Nothing new is queued or stored meanwhile/,
+    );
     const requestsAtPause = big.log.length;
     assert.ok(requestsAtPause < PAGES, `paused before the crawl was over (${requestsAtPause} requests)`);
 
     h.addSeed(small.url('/'), { depth: 1 });
     const checked = status.checkedAt;
     // Two checks later (10 s): at most the request in flight at the pause came since, and the new seed waits.
-    await waitFor(() => disk()?.checkedAt !== checked && disk()!.checkedAt! > new Date(Date.parse(checked!) + PRIMARY_TIMING.diskCheckMs).toISOString(),
-      { timeoutMs: 20_000, message: 'two more checks' });
+    await waitFor(
+      () =>
+        disk()?.checkedAt !== checked &&
+        disk()!.checkedAt! > new Date(Date.parse(checked!) + PRIMARY_TIMING.diskCheckMs).toISOString(),
+      { timeoutMs: 20_000, message: 'two more checks' },
+    );
     assert.equal(disk()!.paused, true);
     assert.ok(big.log.length <= requestsAtPause + 1, `${big.log.length - requestsAtPause} requests after the pause`);
     assert.equal(small.log.length, 0, 'the seed added while paused is not contacted');

@@ -9,7 +9,16 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type http from 'node:http';
-import { startTestWeb, generateSite, politenessReport, waitFor, type PageSpec, type RequestRecord, type TestSite, type TestWeb } from '../../test-support/test-web.ts';
+import {
+  startTestWeb,
+  generateSite,
+  politenessReport,
+  waitFor,
+  type PageSpec,
+  type RequestRecord,
+  type TestSite,
+  type TestWeb,
+} from '../../test-support/test-web.ts';
 import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-harness.ts';
 import { crawlWorkerPids, htmlPage, storedPage } from '../../test-support/hostile-pages.ts';
 import { sampleMemory, type MemorySampler } from '../../test-support/memory-sampler.ts';
@@ -22,7 +31,9 @@ const RSS_BOUND_MiB = 250;
 
 /** Requests that came closer than DELAY_MS after the previous one ended, for a readable failure. */
 function gaps(log: RequestRecord[]): string[] {
-  return politenessReport(log, DELAY_MS).violations.map((v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`);
+  return politenessReport(log, DELAY_MS).violations.map(
+    (v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`,
+  );
 }
 
 const MALFORMED = `<!doctype html><html><head><title>Broken &amp; proud</title><meta name=description content=unquoted>
@@ -34,17 +45,33 @@ const MALFORMED = `<!doctype html><html><head><title>Broken &amp; proud</title><
 
 /** 'Café crème – “quoted” 10 €' in Windows-1252 bytes, in a page the server labels UTF-8. */
 const WINDOWS_1252 = Buffer.concat([
-  Buffer.from('<!doctype html><html><head><title>Caf'), Buffer.from([0xe9]), Buffer.from(' cr'), Buffer.from([0xe8]),
-  Buffer.from('me</title></head><body><p>Br'), Buffer.from([0xfb]), Buffer.from('l'), Buffer.from([0xe9]),
-  Buffer.from('e '), Buffer.from([0x96]), Buffer.from(' '), Buffer.from([0x93]), Buffer.from('quoted'), Buffer.from([0x94]),
-  Buffer.from(' for 10 '), Buffer.from([0x80]), Buffer.from('</p></body></html>'),
+  Buffer.from('<!doctype html><html><head><title>Caf'),
+  Buffer.from([0xe9]),
+  Buffer.from(' cr'),
+  Buffer.from([0xe8]),
+  Buffer.from('me</title></head><body><p>Br'),
+  Buffer.from([0xfb]),
+  Buffer.from('l'),
+  Buffer.from([0xe9]),
+  Buffer.from('e '),
+  Buffer.from([0x96]),
+  Buffer.from(' '),
+  Buffer.from([0x93]),
+  Buffer.from('quoted'),
+  Buffer.from([0x94]),
+  Buffer.from(' for 10 '),
+  Buffer.from([0x80]),
+  Buffer.from('</p></body></html>'),
 ]);
 
 /** 日本語のページ in Shift_JIS, declared only by a <meta charset> (the header says text/html alone). */
 const NIHONGO_SJIS = Buffer.from([0x93, 0xfa, 0x96, 0x7b, 0x8c, 0xea, 0x82, 0xcc, 0x83, 0x79, 0x81, 0x5b, 0x83, 0x57]);
 const SHIFT_JIS = Buffer.concat([
-  Buffer.from('<!doctype html><html><head><meta charset="Shift_JIS"><title>'), NIHONGO_SJIS,
-  Buffer.from('</title></head><body><p>'), NIHONGO_SJIS, Buffer.from(' (Nihongo)</p></body></html>'),
+  Buffer.from('<!doctype html><html><head><meta charset="Shift_JIS"><title>'),
+  NIHONGO_SJIS,
+  Buffer.from('</title></head><body><p>'),
+  NIHONGO_SJIS,
+  Buffer.from(' (Nihongo)</p></body></html>'),
 ]);
 
 /** A PNG signature and 8 KiB of noise, served as text/html. */
@@ -113,7 +140,10 @@ describe('hostile content through the real cluster', () => {
     crawler.addSeed(lies.url('/'), { depth: 1 });
     crawler.addSeed(normal.url('/'), { depth: 2 });
     // Workers start with the first due job (worker-lifecycle.ts); memory is sampled from then on (VmHWM keeps any earlier peak).
-    workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), { timeoutMs: 30_000, message: 'two workers' });
+    workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), {
+      timeoutMs: 30_000,
+      message: 'two workers',
+    });
     memory = sampleMemory(() => crawlWorkerPids(crawler));
   });
 
@@ -131,9 +161,18 @@ describe('hostile content through the real cluster', () => {
   test('meanwhile: the normal site is crawled completely, politely and at full speed while the lying host is still failing', async () => {
     await crawler.waitIdle({ origin: normal.origin, minDone: NORMAL_PAGES, timeoutMs: 30_000 });
     const long = crawler.frontier(lies.url('/long'));
-    assert.ok(long && ['queued', 'leased'].includes(long.state), `${lies.url('/long')} is not finished yet (${long?.state}): the normal site did not wait for it`);
-    assert.ok(long.attempts >= 1 && long.attempts < BACKOFF.maxAttempts, `${lies.url('/long')} had failed ${long.attempts} time(s) by then: the lying host was still failing`);
-    assert.equal((crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE origin = ?').get(normal.origin) as { n: number }).n, NORMAL_PAGES);
+    assert.ok(
+      long && ['queued', 'leased'].includes(long.state),
+      `${lies.url('/long')} is not finished yet (${long?.state}): the normal site did not wait for it`,
+    );
+    assert.ok(
+      long.attempts >= 1 && long.attempts < BACKOFF.maxAttempts,
+      `${lies.url('/long')} had failed ${long.attempts} time(s) by then: the lying host was still failing`,
+    );
+    assert.equal(
+      (crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE origin = ?').get(normal.origin) as { n: number }).n,
+      NORMAL_PAGES,
+    );
     assert.deepEqual(gaps(normal.log), []);
     const starts = normal.log.map((r) => r.start).sort((a, b) => a - b);
     const maxGap = Math.max(...starts.slice(1).map((t, i) => t - starts[i]));
@@ -147,11 +186,25 @@ describe('hostile content through the real cluster', () => {
     await crawler.waitIdle({ origin: site.origin, minDone: 9, timeoutMs: 30_000 });
     const page = storedPage(crawler, site.url('/malformed'));
     assert.equal(page?.title, 'Broken & proud');
-    for (const words of ['First bold crossed tags stay readable.', 'cell one', 'cell two', 'still text', 'the link after the mess', 'Last sentence before an unterminated comment.']) {
+    for (const words of [
+      'First bold crossed tags stay readable.',
+      'cell one',
+      'cell two',
+      'still text',
+      'the link after the mess',
+      'Last sentence before an unterminated comment.',
+    ]) {
       assert.ok(page?.body.includes(words), `body has "${words}": ${JSON.stringify(page?.body)}`);
     }
-    assert.ok(!page?.body.includes('hidden') && !page?.body.includes('gone') && !page?.body.includes('alert(1)'), 'no comment or script text');
-    assert.equal(storedPage(crawler, site.url('/after-malformed'))?.title, 'After', 'the link inside the mess was followed');
+    assert.ok(
+      !page?.body.includes('hidden') && !page?.body.includes('gone') && !page?.body.includes('alert(1)'),
+      'no comment or script text',
+    );
+    assert.equal(
+      storedPage(crawler, site.url('/after-malformed'))?.title,
+      'After',
+      'the link inside the mess was followed',
+    );
   });
 
   test('a page declared UTF-8 that is really Windows-1252 is stored with the right characters', () => {
@@ -176,7 +229,10 @@ describe('hostile content through the real cluster', () => {
   test('an empty body is kept for bookkeeping, out of the search index, with a note', () => {
     const page = storedPage(crawler, site.url('/empty'));
     assert.deepEqual(page, { title: '', body: '', indexed: 0 });
-    assert.equal(crawler.frontier(site.url('/empty'))?.lastError, 'the page has no text to index (an empty body, or markup only)');
+    assert.equal(
+      crawler.frontier(site.url('/empty'))?.lastError,
+      'the page has no text to index (an empty body, or markup only)',
+    );
   });
 
   test('a Content-Length shorter than the body: the announced bytes are read as the page, the rest ignored', () => {
@@ -188,24 +244,37 @@ describe('hostile content through the real cluster', () => {
 
   test(`a Content-Length longer than the body, then a closed connection: an error per attempt, never a hang; failed after ${BACKOFF.maxAttempts} attempts`, async () => {
     const url = lies.url('/long');
-    const row = await waitFor(() => {
-      const r = crawler.frontier(url);
-      return r?.state === 'failed' && r;
-    }, { timeoutMs: 45_000, message: `${url} to fail` });
+    const row = await waitFor(
+      () => {
+        const r = crawler.frontier(url);
+        return r?.state === 'failed' && r;
+      },
+      { timeoutMs: 45_000, message: `${url} to fail` },
+    );
     assert.equal(row.attempts, BACKOFF.maxAttempts);
     assert.match(row.lastError ?? '', /closed the connection mid-answer/);
     const requests = lies.requestsTo('/long');
     assert.equal(requests.length, BACKOFF.maxAttempts);
-    for (const r of requests) assert.ok(r.end - r.start < 5_000, `each attempt ended at once (${Math.round(r.end - r.start)} ms)`);
+    for (const r of requests)
+      assert.ok(r.end - r.start < 5_000, `each attempt ended at once (${Math.round(r.end - r.start)} ms)`);
     assert.equal(storedPage(crawler, url), undefined);
-    await waitFor(() => {
-      const d = crawler.domain(lies.host);
-      return d?.lastError?.includes('closed the connection mid-answer') && d.errors === BACKOFF.maxAttempts;
-    }, { timeoutMs: 5_000, message: `the host row to name the error, counted ${BACKOFF.maxAttempts} times` });
+    await waitFor(
+      () => {
+        const d = crawler.domain(lies.host);
+        return d?.lastError?.includes('closed the connection mid-answer') && d.errors === BACKOFF.maxAttempts;
+      },
+      { timeoutMs: 5_000, message: `the host row to name the error, counted ${BACKOFF.maxAttempts} times` },
+    );
     // Between attempts the host backed off, and its row said so in words.
     const backing = rows(lies.host).find((d) => d.state === 'backoff');
-    assert.ok(backing, `a snapshot showed ${lies.host} backing off (states: ${[...new Set(rows(lies.host).map((d) => d.state))].join(', ')})`);
-    assert.match(backing.stateText, /^backing off until \d\d:\d\d:\d\d UTC after \d failures in a row \(connection reset\): fetcher: 127\.[\d.:]+ closed the connection mid-answer$/);
+    assert.ok(
+      backing,
+      `a snapshot showed ${lies.host} backing off (states: ${[...new Set(rows(lies.host).map((d) => d.state))].join(', ')})`,
+    );
+    assert.match(
+      backing.stateText,
+      /^backing off until \d\d:\d\d:\d\d UTC after \d failures in a row \(connection reset\): fetcher: 127\.[\d.:]+ closed the connection mid-answer$/,
+    );
     assert.notEqual(backing.backoffUntil, null);
   });
 
@@ -213,8 +282,13 @@ describe('hostile content through the real cluster', () => {
     assert.deepEqual(crawlWorkerPids(crawler), workersAtStart, 'the same two workers as at the start');
     assert.equal(crawler.primary.exitCode, null);
     const mem = memory.stop();
-    console.log(`# hostile-content: peak worker RSS ${mem.peakRssMiB} MiB (VmHWM ${mem.peakHwmMiB} MiB) over ${mem.samples} samples`);
+    console.log(
+      `# hostile-content: peak worker RSS ${mem.peakRssMiB} MiB (VmHWM ${mem.peakHwmMiB} MiB) over ${mem.samples} samples`,
+    );
     assert.ok(mem.samples > 3);
-    assert.ok(mem.peakHwmMiB < RSS_BOUND_MiB, `peak worker memory ${mem.peakHwmMiB} MiB stays under ${RSS_BOUND_MiB} MiB`);
+    assert.ok(
+      mem.peakHwmMiB < RSS_BOUND_MiB,
+      `peak worker memory ${mem.peakHwmMiB} MiB stays under ${RSS_BOUND_MiB} MiB`,
+    );
   });
 });

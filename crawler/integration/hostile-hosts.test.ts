@@ -27,24 +27,41 @@ describe('a site that answers on endless names', () => {
     await h?.close();
     await site?.close();
   });
-  const seedRow = () => seedQueries(h.db).listSeeds().find((s) => s.url === site.names[0].url('/'))!;
+  const seedRow = () =>
+    seedQueries(h.db)
+      .listSeeds()
+      .find((s) => s.url === site.names[0].url('/'))!;
 
   test('the seed reaches CRAWL_MAX_HOSTS_PER_SEED hosts and no more; its row and its host say so', async () => {
     h.addSeed(site.names[0].url('/'), { depth: 3, scope: 'any' });
     await h.waitIdle({ minDone: LIMIT });
-    await waitFor(() => seedRow()?.hosts === LIMIT && seedRow().hostsRefused > 0, { message: 'the seed\'s figures to be stored' });
+    await waitFor(() => seedRow()?.hosts === LIMIT && seedRow().hostsRefused > 0, {
+      message: "the seed's figures to be stored",
+    });
     const contacted = site.contacted();
     assert.equal(contacted.length, LIMIT, `contacted: ${contacted.map((s) => s.host).join(', ')}`);
-    assert.ok(contacted.includes(site.names[0]), 'the seed\'s own name is one of them');
-    for (const s of contacted) assert.deepEqual(s.log.map((r) => r.path).sort(), ['/', '/robots.txt'], `${s.host}: robots.txt and its page`);
+    assert.ok(contacted.includes(site.names[0]), "the seed's own name is one of them");
+    for (const s of contacted)
+      assert.deepEqual(s.log.map((r) => r.path).sort(), ['/', '/robots.txt'], `${s.host}: robots.txt and its page`);
     const row = seedRow();
     // Each of the 5 pages links to the 25 names never reached.
-    assert.deepEqual({ hosts: row.hosts, refused: row.hostsRefused }, { hosts: LIMIT, refused: LIMIT * (NAMES - LIMIT) });
-    assert.ok(site.names.some((s) => s.host === row.lastRefusedHost && !contacted.includes(s)), `the last host left out is named: ${row.lastRefusedHost}`);
+    assert.deepEqual(
+      { hosts: row.hosts, refused: row.hostsRefused },
+      { hosts: LIMIT, refused: LIMIT * (NAMES - LIMIT) },
+    );
+    assert.ok(
+      site.names.some((s) => s.host === row.lastRefusedHost && !contacted.includes(s)),
+      `the last host left out is named: ${row.lastRefusedHost}`,
+    );
     await waitFor(() => /stopped following links to new hosts/.test(h.domain(site.names[0].host)?.stateText ?? ''), {
-      message: 'the seed\'s host to say why in its Domains row',
+      message: "the seed's host to say why in its Domains row",
     });
-    assert.match(h.domain(site.names[0].host)!.lastError!, new RegExp(`has reached ${LIMIT} hosts \\(the limit per seed, CRAWL_MAX_HOSTS_PER_SEED\\); not followed, e\\.g\\. 127\\.`));
+    assert.match(
+      h.domain(site.names[0].host)!.lastError!,
+      new RegExp(
+        `has reached ${LIMIT} hosts \\(the limit per seed, CRAWL_MAX_HOSTS_PER_SEED\\); not followed, e\\.g\\. 127\\.`,
+      ),
+    );
   });
 
   test('after a restart the count comes from the database: crawled again, the seed reaches no further host', async () => {
@@ -56,8 +73,13 @@ describe('a site that answers on endless names', () => {
     await h.waitIdle({ minDone: LIMIT });
     const contacted = site.contacted();
     assert.equal(contacted.length, LIMIT, `contacted: ${contacted.map((s) => s.host).join(', ')}`);
-    assert.ok(site.names.every((s, i) => (before[i] === 0) === (s.log.length === 0)), 'no name that was left out got a request');
+    assert.ok(
+      site.names.every((s, i) => (before[i] === 0) === (s.log.length === 0)),
+      'no name that was left out got a request',
+    );
     assert.equal(seedRow().hosts, LIMIT);
-    await waitFor(() => seedRow().hostsRefused > LIMIT * (NAMES - LIMIT), { message: 'the refusals of the second crawl to add up' });
+    await waitFor(() => seedRow().hostsRefused > LIMIT * (NAMES - LIMIT), {
+      message: 'the refusals of the second crawl to add up',
+    });
   });
 });

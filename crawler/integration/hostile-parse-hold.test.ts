@@ -30,17 +30,30 @@ function longestWait(log: RequestRecord[]): number {
   return Math.max(...sorted.slice(1).map((r, i) => r.start - sorted[i].end - DELAY_MS));
 }
 
-test(`one worker, a neighbour serving pages of ${LINKS.toLocaleString('en-US')} links: the healthy site's requests keep their spacing`, { timeout: 180_000 }, async () => {
+test(`one worker, a neighbour serving pages of ${LINKS.toLocaleString('en-US')} links: the healthy site's requests keep their spacing`, {
+  timeout: 180_000,
+}, async () => {
   const pages = Object.fromEntries(Array.from({ length: BIG_PAGES }, (_, n) => [`/big${n}`, bigPage(n)]));
-  for (const html of Object.values(pages)) assert.ok(Buffer.byteLength(html) < FETCH_DEFAULTS.maxBodyBytes, 'each big page is read, not refused as too large');
+  for (const html of Object.values(pages))
+    assert.ok(Buffer.byteLength(html) < FETCH_DEFAULTS.maxBodyBytes, 'each big page is read, not refused as too large');
   // What a worker would hold its other fetches for if it parsed such a page in one go: a whole parse
   // here, now (the median of three).
   const body = Buffer.from(pages['/big0']);
-  const wholeParseMs = [0, 1, 2].map(() => {
-    const t0 = performance.now();
-    processPage({ url: 'http://127.0.0.1/big0', body, contentType: 'text/html', xRobotsTag: undefined, userAgent: 'LanternBot/test', allowPrivate: true, maxLinks: FETCH_DEFAULTS.maxLinks });
-    return performance.now() - t0;
-  }).sort((a, b) => a - b)[1];
+  const wholeParseMs = [0, 1, 2]
+    .map(() => {
+      const t0 = performance.now();
+      processPage({
+        url: 'http://127.0.0.1/big0',
+        body,
+        contentType: 'text/html',
+        xRobotsTag: undefined,
+        userAgent: 'LanternBot/test',
+        allowPrivate: true,
+        maxLinks: FETCH_DEFAULTS.maxLinks,
+      });
+      return performance.now() - t0;
+    })
+    .sort((a, b) => a - b)[1];
 
   const web = await startTestWeb([{ pages }, generateSite({ pages: HEALTHY_PAGES, prefix: 'healthy' })]);
   const [neighbour, healthy] = web.sites;
@@ -51,7 +64,9 @@ test(`one worker, a neighbour serving pages of ${LINKS.toLocaleString('en-US')} 
     await crawler.waitIdle({ origin: healthy.origin, minDone: HEALTHY_PAGES, timeoutMs: 120_000 });
     await crawler.waitIdle({ origin: neighbour.origin, minDone: BIG_PAGES, timeoutMs: 120_000 });
 
-    const bigStored = crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE origin = ?').get(neighbour.origin) as { n: number };
+    const bigStored = crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE origin = ?').get(neighbour.origin) as {
+      n: number;
+    };
     assert.equal(bigStored.n, BIG_PAGES, 'every big page was parsed and stored');
     // The big pages were read while the healthy site was being crawled (otherwise this proves nothing).
     const healthyStart = Math.min(...healthy.log.map((r) => r.start));
@@ -63,9 +78,13 @@ test(`one worker, a neighbour serving pages of ${LINKS.toLocaleString('en-US')} 
     assert.equal(healthy.log.length, HEALTHY_PAGES + 1, 'robots.txt and every page of the healthy site');
     assert.deepEqual(politenessReport(healthy.log, DELAY_MS).violations, [], 'the healthy site was crawled politely');
     const wait = longestWait(healthy.log);
-    console.log(`# hostile-parse-hold: one whole parse of a big page here ${Math.round(wholeParseMs)} ms; the healthy site's longest wait beyond its delay ${Math.round(wait)} ms`);
-    assert.ok(wait < wholeParseMs / 2,
-      `the healthy site never waited for a big page's parse (longest wait beyond the delay ${Math.round(wait)} ms; one whole parse takes ${Math.round(wholeParseMs)} ms)`);
+    console.log(
+      `# hostile-parse-hold: one whole parse of a big page here ${Math.round(wholeParseMs)} ms; the healthy site's longest wait beyond its delay ${Math.round(wait)} ms`,
+    );
+    assert.ok(
+      wait < wholeParseMs / 2,
+      `the healthy site never waited for a big page's parse (longest wait beyond the delay ${Math.round(wait)} ms; one whole parse takes ${Math.round(wholeParseMs)} ms)`,
+    );
   } finally {
     await crawler.close();
     await web.close();

@@ -11,7 +11,16 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { startTestWeb, generateSite, politenessReport, waitFor, type PageSpec, type RequestRecord, type TestSite, type TestWeb } from '../../test-support/test-web.ts';
+import {
+  startTestWeb,
+  generateSite,
+  politenessReport,
+  waitFor,
+  type PageSpec,
+  type RequestRecord,
+  type TestSite,
+  type TestWeb,
+} from '../../test-support/test-web.ts';
 import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-harness.ts';
 import { crawlWorkerPids, htmlPage, moved, storedPage } from '../../test-support/hostile-pages.ts';
 import { sampleMemory, type MemorySampler } from '../../test-support/memory-sampler.ts';
@@ -27,7 +36,9 @@ const RSS_BOUND_MiB = 250;
 
 /** Requests that came closer than DELAY_MS after the previous one ended, for a readable failure. */
 function gaps(log: RequestRecord[]): string[] {
-  return politenessReport(log, DELAY_MS).violations.map((v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`);
+  return politenessReport(log, DELAY_MS).violations.map(
+    (v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`,
+  );
 }
 const CHAIN = 10;
 
@@ -48,10 +59,13 @@ describe('hostile redirects through the real cluster', () => {
       {
         pages: {
           '/': htmlPage('Loops', ['/x', '/self', '/p', '/q', '/old', '/c']),
-          '/x': moved('/y'), '/y': moved('/x'), // found from /x: /y closes the loop
+          '/x': moved('/y'),
+          '/y': moved('/x'), // found from /x: /y closes the loop
           '/self': moved('/self'),
-          '/p': moved('/q'), '/q': moved('/p'), // both linked: /q is already known when /p redirects to it
-          '/old': moved('/c'), '/c': htmlPage('C'), // a redirect to a known URL that is no loop
+          '/p': moved('/q'),
+          '/q': moved('/p'), // both linked: /q is already known when /p redirects to it
+          '/old': moved('/c'),
+          '/c': htmlPage('C'), // a redirect to a known URL that is no loop
         },
       },
       { pages: chainPages },
@@ -73,7 +87,10 @@ describe('hostile redirects through the real cluster', () => {
     crawler.addSeed(schemes.url('/'), { depth: 1 });
     crawler.addSeed(normal.url('/'), { depth: 2 });
     // Workers start with the first due job (worker-lifecycle.ts); memory is sampled from then on (VmHWM keeps any earlier peak).
-    workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), { timeoutMs: 30_000, message: 'two workers' });
+    workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), {
+      timeoutMs: 30_000,
+      message: 'two workers',
+    });
     memory = sampleMemory(() => crawlWorkerPids(crawler));
   });
 
@@ -85,14 +102,20 @@ describe('hostile redirects through the real cluster', () => {
 
   test('meanwhile: the normal site is crawled completely, politely and at full speed, alongside the redirect chain', async () => {
     await crawler.waitIdle({ origin: normal.origin, minDone: NORMAL_PAGES, timeoutMs: 30_000 });
-    assert.equal((crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE origin = ?').get(normal.origin) as { n: number }).n, NORMAL_PAGES);
+    assert.equal(
+      (crawler.db.prepare('SELECT COUNT(*) AS n FROM pages WHERE origin = ?').get(normal.origin) as { n: number }).n,
+      NORMAL_PAGES,
+    );
     assert.deepEqual(gaps(normal.log), []);
     // The chain's hops come one by one on its host's clock; the normal site did not wait for them to end.
     await crawler.waitIdle({ origin: chain.origin, minDone: MAX_REDIRECTS + 1, timeoutMs: 30_000 });
     const hops = chain.log.filter((r) => r.path !== '/robots.txt');
     const [first, last] = [hops[0].start, hops[hops.length - 1].start];
     const during = normal.log.filter((r) => r.start > first && r.start < last);
-    assert.ok(during.length >= 2, `the normal site was crawled while the chain was followed (${during.length} requests meanwhile)`);
+    assert.ok(
+      during.length >= 2,
+      `the normal site was crawled while the chain was followed (${during.length} requests meanwhile)`,
+    );
     const starts = normal.log.map((r) => r.start).sort((a, b) => a - b);
     const maxGap = Math.max(...starts.slice(1).map((t, i) => t - starts[i]));
     console.log(`# hostile-redirects: largest gap between two requests to the normal site ${Math.round(maxGap)} ms`);
@@ -103,8 +126,18 @@ describe('hostile redirects through the real cluster', () => {
   test('loops end after one request per URL; every URL of a loop fails with "redirect loop" naming the loop', async () => {
     await crawler.waitIdle({ origin: loops.origin, minDone: 8, timeoutMs: 30_000 });
     const requested = loops.log.map((r) => r.path).filter((p) => p !== '/robots.txt' && p !== '/');
-    assert.deepEqual([...requested].sort(), ['/c', '/old', '/p', '/q', '/self', '/x', '/y'], 'each URL requested exactly once');
-    for (const [p, loop] of [['/y', ['/y', '/x', '/y']], ['/x', ['/y', '/x', '/y']], ['/self', ['/self', '/self']], ['/q', ['/q', '/p', '/q']], ['/p', ['/q', '/p', '/q']]] as const) {
+    assert.deepEqual(
+      [...requested].sort(),
+      ['/c', '/old', '/p', '/q', '/self', '/x', '/y'],
+      'each URL requested exactly once',
+    );
+    for (const [p, loop] of [
+      ['/y', ['/y', '/x', '/y']],
+      ['/x', ['/y', '/x', '/y']],
+      ['/self', ['/self', '/self']],
+      ['/q', ['/q', '/p', '/q']],
+      ['/p', ['/q', '/p', '/q']],
+    ] as const) {
       const row = crawler.frontier(loops.url(p));
       assert.equal(row?.state, 'failed', `${p} failed`);
       assert.equal(row?.lastError, `redirect loop: ${loop.map((u) => loops.url(u)).join(' → ')}`, p);
@@ -114,32 +147,56 @@ describe('hostile redirects through the real cluster', () => {
     assert.equal(old?.lastError, `redirects to ${loops.url('/c')} (already known)`);
     assert.equal(storedPage(crawler, loops.url('/c'))?.title, 'C');
     // The host row says it in words, and counts one error per loop found.
-    await waitFor(() => {
-      const d = crawler.domain(loops.host);
-      return d?.lastError?.startsWith('redirect loop: ') && d.errors === 3 && d;
-    }, { timeoutMs: 5_000, message: 'the host row to say "redirect loop" with 3 errors' });
+    await waitFor(
+      () => {
+        const d = crawler.domain(loops.host);
+        return d?.lastError?.startsWith('redirect loop: ') && d.errors === 3 && d;
+      },
+      { timeoutMs: 5_000, message: 'the host row to say "redirect loop" with 3 errors' },
+    );
   });
 
   test(`a chain of ${CHAIN}: ${MAX_REDIRECTS} hops followed, then 'too many redirects'; the rest never requested`, async () => {
     await crawler.waitIdle({ origin: chain.origin, minDone: MAX_REDIRECTS + 1, timeoutMs: 30_000 });
-    assert.deepEqual(chain.log.map((r) => r.path), ['/robots.txt', ...Array.from({ length: MAX_REDIRECTS + 1 }, (_, i) => `/r${i}`)]);
+    assert.deepEqual(
+      chain.log.map((r) => r.path),
+      ['/robots.txt', ...Array.from({ length: MAX_REDIRECTS + 1 }, (_, i) => `/r${i}`)],
+    );
     const last = crawler.frontier(chain.url(`/r${MAX_REDIRECTS}`));
     assert.equal(last?.state, 'failed');
     assert.equal(last?.lastError, `too many redirects (more than ${MAX_REDIRECTS})`);
     assert.equal(last?.redirects, MAX_REDIRECTS);
     assert.equal(crawler.frontier(chain.url(`/r${MAX_REDIRECTS + 1}`)), undefined, 'the next hop is not even queued');
     assert.deepEqual(gaps(chain.log), []);
-    const row = await waitFor(() => crawler.domain(chain.host)?.lastError?.includes('too many redirects') && crawler.domain(chain.host), { timeoutMs: 5_000, message: 'host row' });
+    const row = await waitFor(
+      () => crawler.domain(chain.host)?.lastError?.includes('too many redirects') && crawler.domain(chain.host),
+      { timeoutMs: 5_000, message: 'host row' },
+    );
     assert.match(row.lastError ?? '', new RegExp(`/r${MAX_REDIRECTS}: too many redirects`));
   });
 
   test('redirects to file:, FILE: and javascript: are refused (unsupported scheme) with CRAWL_ALLOW_PRIVATE=1; nothing is read', async () => {
     await crawler.waitIdle({ origin: schemes.origin, minDone: 5, timeoutMs: 30_000 });
-    assert.deepEqual(schemes.log.map((r) => r.path).slice(2).sort(), ['/file', '/file-odd', '/js', '/ok']);
+    assert.deepEqual(
+      schemes.log
+        .map((r) => r.path)
+        .slice(2)
+        .sort(),
+      ['/file', '/file-odd', '/js', '/ok'],
+    );
     const expectations: Array<[string, string]> = [
-      ['/file', 'redirect refused: url: "file:///etc/passwd" uses the file: scheme; Lantern crawls only http and https URLs'],
-      ['/file-odd', 'redirect refused: url: "FILE://localhost/etc/shadow" uses the file: scheme; Lantern crawls only http and https URLs'],
-      ['/js', 'redirect refused: url: "javascript:alert(1)" uses the javascript: scheme; Lantern crawls only http and https URLs'],
+      [
+        '/file',
+        'redirect refused: url: "file:///etc/passwd" uses the file: scheme; Lantern crawls only http and https URLs',
+      ],
+      [
+        '/file-odd',
+        'redirect refused: url: "FILE://localhost/etc/shadow" uses the file: scheme; Lantern crawls only http and https URLs',
+      ],
+      [
+        '/js',
+        'redirect refused: url: "javascript:alert(1)" uses the javascript: scheme; Lantern crawls only http and https URLs',
+      ],
     ];
     for (const [p, error] of expectations) {
       const row = crawler.frontier(schemes.url(p));
@@ -155,9 +212,14 @@ describe('hostile redirects through the real cluster', () => {
     assert.deepEqual(crawlWorkerPids(crawler), workersAtStart, 'the same two workers as at the start');
     assert.equal(crawler.primary.exitCode, null, 'the primary is running');
     const mem = memory.stop();
-    console.log(`# hostile-redirects: peak worker RSS ${mem.peakRssMiB} MiB (VmHWM ${mem.peakHwmMiB} MiB) over ${mem.samples} samples`);
+    console.log(
+      `# hostile-redirects: peak worker RSS ${mem.peakRssMiB} MiB (VmHWM ${mem.peakHwmMiB} MiB) over ${mem.samples} samples`,
+    );
     assert.ok(mem.samples > 3);
-    assert.ok(mem.peakHwmMiB < RSS_BOUND_MiB, `peak worker memory ${mem.peakHwmMiB} MiB stays under ${RSS_BOUND_MiB} MiB`);
+    assert.ok(
+      mem.peakHwmMiB < RSS_BOUND_MiB,
+      `peak worker memory ${mem.peakHwmMiB} MiB stays under ${RSS_BOUND_MiB} MiB`,
+    );
   });
 });
 
@@ -182,15 +244,34 @@ describe('a redirect to a private address with CRAWL_ALLOW_PRIVATE=0, judged by 
       const config = loadConfig({ DATA_DIR: dir, CRAWL_ALLOW_PRIVATE: '0', CRAWL_DELAY_MS: '0' });
       const seeds = seedQueries(db);
       targets.forEach((_, i) => {
-        seeds.upsertSeed({ url: `https://site${i}.example/`, origin: `https://site${i}.example`, depth: 2, scope: 'any' }, 1000);
+        seeds.upsertSeed(
+          { url: `https://site${i}.example/`, origin: `https://site${i}.example`, depth: 2, scope: 'any' },
+          1000,
+        );
       });
       const coordinator = new Coordinator(db, config, 'test-run');
       let t = 10_000;
       coordinator.start(t);
-      const answer = (jobId: number, part: Partial<FetchResult>): void => coordinator.onResult({
-        jobId, startedAt: t, endedAt: t + 1, status: null, contentType: null, etag: null, lastModified: null, retryAfterMs: null,
-        location: null, locationRefusal: null, robotsBody: null, page: null, error: null, ...part,
-      }, t + 1);
+      const answer = (jobId: number, part: Partial<FetchResult>): void =>
+        coordinator.onResult(
+          {
+            jobId,
+            startedAt: t,
+            endedAt: t + 1,
+            status: null,
+            contentType: null,
+            etag: null,
+            lastModified: null,
+            retryAfterMs: null,
+            location: null,
+            locationRefusal: null,
+            robotsBody: null,
+            page: null,
+            error: null,
+            ...part,
+          },
+          t + 1,
+        );
       // Each host: robots.txt (404: allow all), then its seed answers 301 to a private address.
       for (let round = 0; round < 3; round++) {
         for (let job = coordinator.dispatch(t); job; job = coordinator.dispatch(t)) {
@@ -201,7 +282,9 @@ describe('a redirect to a private address with CRAWL_ALLOW_PRIVATE=0, judged by 
         t += 1000;
       }
       targets.forEach(([target, kind], i) => {
-        const row = db.prepare('SELECT state, last_error AS lastError FROM frontier WHERE url = ?').get(`https://site${i}.example/`) as { state: string; lastError: string };
+        const row = db
+          .prepare('SELECT state, last_error AS lastError FROM frontier WHERE url = ?')
+          .get(`https://site${i}.example/`) as { state: string; lastError: string };
         assert.equal(row.state, 'failed', target);
         assert.match(row.lastError, /^redirect refused: url: /);
         assert.match(row.lastError, kind);
@@ -213,7 +296,10 @@ describe('a redirect to a private address with CRAWL_ALLOW_PRIVATE=0, judged by 
       assert.equal(domains.length, targets.length, 'no host row for any private target');
       for (const d of domains) {
         // The host row names the URL, then why its redirect was refused: the kind of address of its own target.
-        assert.match(d.lastError ?? '', /^https:\/\/site\d\.example\/: redirect refused: url: .*(private|loopback|metadata)/);
+        assert.match(
+          d.lastError ?? '',
+          /^https:\/\/site\d\.example\/: redirect refused: url: .*(private|loopback|metadata)/,
+        );
         assert.match(d.lastError ?? '', targets[Number(/^site(\d+)\./.exec(d.host)![1])][1]);
       }
     } finally {

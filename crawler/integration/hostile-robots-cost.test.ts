@@ -9,7 +9,16 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestWeb, generateSite, generatedDepth, politenessReport, waitFor, type RequestRecord, type TestSite, type TestWeb } from '../../test-support/test-web.ts';
+import {
+  startTestWeb,
+  generateSite,
+  generatedDepth,
+  politenessReport,
+  waitFor,
+  type RequestRecord,
+  type TestSite,
+  type TestWeb,
+} from '../../test-support/test-web.ts';
 import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-harness.ts';
 import { COSTLY_ROBOTS, longPaths } from '../../test-support/costly-robots.ts';
 import { crawlWorkerPids } from '../../test-support/hostile-pages.ts';
@@ -37,7 +46,8 @@ const NEAR_BUDGET_DELAY_S = 2;
 const RSS_BOUND_MiB = 250;
 
 /** A page of plain links (each link once: a long path is 2,000 characters). */
-const linkPage = (paths: readonly string[]) => `<!doctype html><title>Links</title>${paths.map((p) => `<a href="${p}">x</a>`).join('')}`;
+const linkPage = (paths: readonly string[]) =>
+  `<!doctype html><title>Links</title>${paths.map((p) => `<a href="${p}">x</a>`).join('')}`;
 
 /** How long after it was due (the previous request's end plus the delay) the latest request of `log` started, and which. */
 function latest(log: readonly RequestRecord[]): { ms: number; which: string } {
@@ -45,7 +55,8 @@ function latest(log: readonly RequestRecord[]): { ms: number; which: string } {
   let worst = { ms: 0, which: 'none' };
   for (let i = 1; i < sorted.length; i++) {
     const ms = sorted[i].start - sorted[i - 1].end - DELAY_MS;
-    if (ms > worst.ms) worst = { ms, which: `${sorted[i].path}, ${Math.round(sorted[i].start - sorted[0].start)} ms into the crawl` };
+    if (ms > worst.ms)
+      worst = { ms, which: `${sorted[i].path}, ${Math.round(sorted[i].start - sorted[0].start)} ms into the crawl` };
   }
   return worst;
 }
@@ -82,7 +93,11 @@ describe('costly robots.txt files through the real cluster', () => {
       ...sites.map((name) => ({
         // The near-budget host's Crawl-delay spaces its turns, so that its links are judged all along the healthy crawl.
         robots: COSTLY_ROBOTS[name].body() + (name === 'near-budget' ? `Crawl-delay: ${NEAR_BUDGET_DELAY_S}\n` : ''),
-        pages: { '/': linkPage([...plan[name].home, '/ok']), '/ok': '<title>ok</title>', '/more': linkPage(plan[name].more) },
+        pages: {
+          '/': linkPage([...plan[name].home, '/ok']),
+          '/ok': '<title>ok</title>',
+          '/more': linkPage(plan[name].more),
+        },
       })),
     ]);
     [healthy, again] = web.sites;
@@ -91,12 +106,18 @@ describe('costly robots.txt files through the real cluster', () => {
       links.set(name, plan[name]);
     });
     crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
-    memory = sampleMemory(() => [...crawlWorkerPids(crawler), ...(crawler.primary.pid === undefined ? [] : [crawler.primary.pid])]);
+    memory = sampleMemory(() => [
+      ...crawlWorkerPids(crawler),
+      ...(crawler.primary.pid === undefined ? [] : [crawler.primary.pid]),
+    ]);
     // The near-budget host's page of long links is read first: a worker parsing a page of megabytes holds
     // that worker's other fetches (a cost of big pages, measured in hostile-traps), which is not what this
     // file is about. Its links are then judged while everything else happens.
     crawler.addSeed(site('near-budget').url('/'), { depth: 1 });
-    await waitFor(() => (crawler.states(site('near-budget').origin).queued ?? 0) >= NEAR_BUDGET_LINKS / 2, { timeoutMs: 30_000, message: 'the near-budget host\'s links queued' });
+    await waitFor(() => (crawler.states(site('near-budget').origin).queued ?? 0) >= NEAR_BUDGET_LINKS / 2, {
+      timeoutMs: 30_000,
+      message: "the near-budget host's links queued",
+    });
     crawler.addSeed(healthy.url('/'), { depth: generatedDepth(HEALTHY_PAGES) });
     for (const name of sites) if (name !== 'near-budget') crawler.addSeed(site(name).url('/'), { depth: 1 });
   });
@@ -109,24 +130,39 @@ describe('costly robots.txt files through the real cluster', () => {
 
   const states = (name: (typeof sites)[number]) => crawler.states(site(name).origin);
   /** Every row the primary's snapshots showed for `host`, oldest first. */
-  const rows = (host: string): DomainInfo[] => crawler.messages.flatMap((m) => (m.type === 'snapshot' ? m.domains.filter((d) => d.host === host) : []));
+  const rows = (host: string): DomainInfo[] =>
+    crawler.messages.flatMap((m) => (m.type === 'snapshot' ? m.domains.filter((d) => d.host === host) : []));
 
   test('meanwhile: the healthy site keeps its spacing, while the near-budget host is still being judged a turn at a time', async () => {
     await crawler.waitIdle({ origin: healthy.origin, minDone: HEALTHY_PAGES, timeoutMs: 60_000 });
     assert.equal(healthy.log.length, HEALTHY_PAGES + 1, 'robots.txt and every page, once');
     assert.deepEqual(politenessReport(healthy.log, DELAY_MS).violations, [], 'never closer than the delay');
     const worst = latest(healthy.log);
-    console.log(`# hostile-robots-cost: latest healthy request ${Math.round(worst.ms)} ms after it was due (${worst.which})`);
-    assert.ok(worst.ms < LATE_MS, `every healthy request started within ${LATE_MS} ms of its due time (the latest: ${Math.round(worst.ms)} ms, ${worst.which})`);
+    console.log(
+      `# hostile-robots-cost: latest healthy request ${Math.round(worst.ms)} ms after it was due (${worst.which})`,
+    );
+    assert.ok(
+      worst.ms < LATE_MS,
+      `every healthy request started within ${LATE_MS} ms of its due time (the latest: ${Math.round(worst.ms)} ms, ${worst.which})`,
+    );
     // Judged a turn at a time: all its links checked at once would have held the primary for a second or more.
     const near = states('near-budget');
-    assert.ok((near.skipped ?? 0) > 0 && (near.queued ?? 0) > 0, `the near-budget host's links were still being judged all along (${JSON.stringify(near)})`);
+    assert.ok(
+      (near.skipped ?? 0) > 0 && (near.queued ?? 0) > 0,
+      `the near-budget host's links were still being judged all along (${JSON.stringify(near)})`,
+    );
   });
 
   test('costly files whose checks fit the budget are obeyed: long links disallowed, the rest fetched', async () => {
     for (const name of ['stars', 'repeated', 'single'] as const) {
       await crawler.waitIdle({ origin: site(name).origin, minDone: 62, timeoutMs: 30_000 });
-      assert.deepEqual(site(name).log.map((r) => r.path).sort(), ['/', '/ok', '/robots.txt'], `${name}: only robots.txt, / and /ok requested`);
+      assert.deepEqual(
+        site(name)
+          .log.map((r) => r.path)
+          .sort(),
+        ['/', '/ok', '/robots.txt'],
+        `${name}: only robots.txt, / and /ok requested`,
+      );
       for (const path of links.get(name)!.home.slice(0, 3)) {
         const row = crawler.frontier(site(name).url(path));
         assert.deepEqual([row?.state, row?.lastError], ['skipped', 'disallowed by robots.txt'], name);
@@ -137,21 +173,45 @@ describe('costly robots.txt files through the real cluster', () => {
 
   test(`a file whose checks pass ${ROBOTS_COST.checkSteps.toLocaleString('en-US')} steps: the host is marked unusable and backed off in Domains, asks robots.txt again after the backoff, and is crawled once it gives usable rules`, async () => {
     const distinct = site('distinct');
-    const row = await waitFor(() => rows(distinct.host).find((d) => d.state === 'robots-unusable'), { timeoutMs: 20_000, message: 'a row marked robots-unusable' });
+    const row = await waitFor(() => rows(distinct.host).find((d) => d.state === 'robots-unusable'), {
+      timeoutMs: 20_000,
+      message: 'a row marked robots-unusable',
+    });
     assert.equal(row.robots.status, 'unusable');
     assert.notEqual(row.backoffUntil, null, 'backed off');
-    assert.match(row.stateText, /^robots\.txt unusable \(robots: its 25,000 rules for this crawler take more than [\d,]+ steps to check one URL \(http:\/\/127\.[\d.:]+\/b\/b+…\); they are too costly to use\); nothing fetched until a later robots\.txt gives usable rules, asked again at \d\d:\d\d:\d\d UTC$/);
-    assert.deepEqual(distinct.log.filter((r) => r.path !== '/robots.txt').map((r) => r.path), ['/'], 'no long link fetched');
-    assert.equal(crawler.frontier(distinct.url(links.get('distinct')!.home[0]))?.state, 'queued', 'its links wait, not lost');
+    assert.match(
+      row.stateText,
+      /^robots\.txt unusable \(robots: its 25,000 rules for this crawler take more than [\d,]+ steps to check one URL \(http:\/\/127\.[\d.:]+\/b\/b+…\); they are too costly to use\); nothing fetched until a later robots\.txt gives usable rules, asked again at \d\d:\d\d:\d\d UTC$/,
+    );
+    assert.deepEqual(
+      distinct.log.filter((r) => r.path !== '/robots.txt').map((r) => r.path),
+      ['/'],
+      'no long link fetched',
+    );
+    assert.equal(
+      crawler.frontier(distinct.url(links.get('distinct')!.home[0]))?.state,
+      'queued',
+      'its links wait, not lost',
+    );
     // Its next robots.txt gives usable rules: asked again only after the backoff, then its links are fetched.
     distinct.setRobots('User-agent: *\nDisallow: /nothing\n');
-    await waitFor(() => distinct.requestsTo('/robots.txt').length >= 2, { timeoutMs: BACKOFF.firstMs + 20_000, message: 'robots.txt asked again' });
+    await waitFor(() => distinct.requestsTo('/robots.txt').length >= 2, {
+      timeoutMs: BACKOFF.firstMs + 20_000,
+      message: 'robots.txt asked again',
+    });
     const home = distinct.log.find((r) => r.path === '/')!;
     const second = distinct.requestsTo('/robots.txt')[1];
-    assert.ok(second.start - home.end >= BACKOFF.firstMs, `asked again ${Math.round(second.start - home.end)} ms after its home page, past the ${BACKOFF.firstMs} ms backoff`);
+    assert.ok(
+      second.start - home.end >= BACKOFF.firstMs,
+      `asked again ${Math.round(second.start - home.end)} ms after its home page, past the ${BACKOFF.firstMs} ms backoff`,
+    );
     await crawler.waitIdle({ origin: distinct.origin, minDone: 12, timeoutMs: 30_000 });
     assert.equal(crawler.domain(distinct.host)?.robots.status, 'ok');
-    assert.equal(distinct.log.filter((r) => r.path.startsWith('/b/')).length, links.get('distinct')!.home.length, 'its links fetched once the rules are usable');
+    assert.equal(
+      distinct.log.filter((r) => r.path.startsWith('/b/')).length,
+      links.get('distinct')!.home.length,
+      'its links fetched once the rules are usable',
+    );
   });
 
   test('a restart reads the same stored rules and stays as fast: robots.txt not asked again, new long links judged, another healthy site keeps its spacing', async () => {
@@ -163,16 +223,28 @@ describe('costly robots.txt files through the real cluster', () => {
     await crawler.waitIdle({ origin: again.origin, minDone: HEALTHY_PAGES, timeoutMs: 60_000 });
     assert.deepEqual(politenessReport(again.log, DELAY_MS).violations, []);
     const worst = latest(again.log);
-    console.log(`# hostile-robots-cost: after the restart, latest healthy request ${Math.round(worst.ms)} ms after it was due (${worst.which})`);
+    console.log(
+      `# hostile-robots-cost: after the restart, latest healthy request ${Math.round(worst.ms)} ms after it was due (${worst.which})`,
+    );
     assert.ok(worst.ms < LATE_MS, `after the restart too (the latest: ${Math.round(worst.ms)} ms, ${worst.which})`);
     for (const name of ['stars', 'repeated', 'single'] as const) {
       await crawler.waitIdle({ origin: site(name).origin, minDone: 62 + 31, timeoutMs: 30_000 });
-      assert.equal(site(name).requestsTo('/robots.txt').length, robotsBefore.get(name), `${name}: its stored rules were used`);
-      assert.equal(crawler.frontier(site(name).url(links.get(name)!.more[0]))?.state, 'skipped', `${name}: a new long link judged by them`);
+      assert.equal(
+        site(name).requestsTo('/robots.txt').length,
+        robotsBefore.get(name),
+        `${name}: its stored rules were used`,
+      );
+      assert.equal(
+        crawler.frontier(site(name).url(links.get(name)!.more[0]))?.state,
+        'skipped',
+        `${name}: a new long link judged by them`,
+      );
     }
     assert.equal(crawler.primary.exitCode, null, 'the restarted primary runs');
     const mem = memory.stop();
-    console.log(`# hostile-robots-cost: peak RSS of the workers and the primary ${mem.peakRssMiB} MiB (VmHWM ${mem.peakHwmMiB} MiB) over ${mem.samples} samples`);
+    console.log(
+      `# hostile-robots-cost: peak RSS of the workers and the primary ${mem.peakRssMiB} MiB (VmHWM ${mem.peakHwmMiB} MiB) over ${mem.samples} samples`,
+    );
     assert.ok(mem.samples > 3);
     assert.ok(mem.peakHwmMiB < RSS_BOUND_MiB, `peak memory ${mem.peakHwmMiB} MiB stays under ${RSS_BOUND_MiB} MiB`);
   });

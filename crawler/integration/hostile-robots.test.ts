@@ -10,7 +10,15 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type http from 'node:http';
-import { startTestWeb, generateSite, politenessReport, waitFor, type RequestRecord, type TestSite, type TestWeb } from '../../test-support/test-web.ts';
+import {
+  startTestWeb,
+  generateSite,
+  politenessReport,
+  waitFor,
+  type RequestRecord,
+  type TestSite,
+  type TestWeb,
+} from '../../test-support/test-web.ts';
 import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-harness.ts';
 import { crawlWorkerPids, htmlPage } from '../../test-support/hostile-pages.ts';
 import { sampleMemory, type MemorySampler } from '../../test-support/memory-sampler.ts';
@@ -25,7 +33,9 @@ const RSS_BOUND_MiB = 250;
 
 /** Requests that came closer than DELAY_MS after the previous one ended, for a readable failure. */
 function gaps(log: RequestRecord[]): string[] {
-  return politenessReport(log, DELAY_MS).violations.map((v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`);
+  return politenessReport(log, DELAY_MS).violations.map(
+    (v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`,
+  );
 }
 
 /** CRAWL_TIMEOUT_MS: a request may take 3 s in all; the wait for headers gets half of it. */
@@ -81,12 +91,18 @@ describe('hostile robots.txt through the real cluster', () => {
     web = await startTestWeb([
       { robots, pages: pagesLinking(['/early', '/middle', '/late']) },
       { pages: pagesLinking(['/secret', '/b-only', '/open']) }, // its robots.txt redirects to the next site
-      { robots: 'User-agent: *\nDisallow: /b-only\n', pages: { '/rules-for-a.txt': { body: 'User-agent: *\nDisallow: /secret\n', headers: { 'content-type': 'text/plain' } } } },
+      {
+        robots: 'User-agent: *\nDisallow: /b-only\n',
+        pages: {
+          '/rules-for-a.txt': { body: 'User-agent: *\nDisallow: /secret\n', headers: { 'content-type': 'text/plain' } },
+        },
+      },
       { robots: { status: 500, body: 'internal error' }, pages: pagesLinking(['/a']) },
       {
         robots: {
           handler: (_req: http.IncomingMessage, res: http.ServerResponse) => {
-            if (throttledCalls++ === 0) res.writeHead(429, { 'retry-after': '1', 'content-type': 'text/plain' }).end('slow down');
+            if (throttledCalls++ === 0)
+              res.writeHead(429, { 'retry-after': '1', 'content-type': 'text/plain' }).end('slow down');
             else res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /no\n');
           },
         },
@@ -101,10 +117,18 @@ describe('hostile robots.txt through the real cluster', () => {
     ]);
     [huge, asker, target, failing, throttled, silent, odd, normal] = web.sites;
     asker.setRobots({ status: 301, headers: { location: target.url('/rules-for-a.txt') } });
-    crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_TIMEOUT_MS: String(TIMEOUT_MS) });
-    for (const site of [huge, asker, failing, throttled, silent, odd, normal]) crawler.addSeed(site.url('/'), { depth: 1 });
+    crawler = startCrawler({
+      CRAWL_WORKERS: '2',
+      CRAWL_DELAY_MS: String(DELAY_MS),
+      CRAWL_TIMEOUT_MS: String(TIMEOUT_MS),
+    });
+    for (const site of [huge, asker, failing, throttled, silent, odd, normal])
+      crawler.addSeed(site.url('/'), { depth: 1 });
     // Workers start with the first due job (worker-lifecycle.ts); memory is sampled from then on (VmHWM keeps any earlier peak).
-    workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), { timeoutMs: 30_000, message: 'two workers' });
+    workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), {
+      timeoutMs: 30_000,
+      message: 'two workers',
+    });
     memory = sampleMemory(() => crawlWorkerPids(crawler));
   });
 
@@ -121,7 +145,10 @@ describe('hostile robots.txt through the real cluster', () => {
 
   /** The first snapshot row that showed `host` with robots.txt unreachable (waiting for one if none yet). */
   function unreachableRow(host: string): Promise<DomainInfo> {
-    return waitFor(() => rows(host).find((d) => d.state === 'robots-unreachable'), { timeoutMs: 5_000, message: `a snapshot of ${host} with robots.txt unreachable` });
+    return waitFor(() => rows(host).find((d) => d.state === 'robots-unreachable'), {
+      timeoutMs: 5_000,
+      message: `a snapshot of ${host} with robots.txt unreachable`,
+    });
   }
 
   test('meanwhile: the normal site is crawled completely, politely and at full speed while the broken robots.txt files still fail', async () => {
@@ -132,78 +159,160 @@ describe('hostile robots.txt through the real cluster', () => {
     assert.equal(normal.log.length, NORMAL_PAGES + 1);
     assert.deepEqual(gaps(normal.log), []);
     const hang = silent.log[0];
-    const during = normal.log.filter((r) => r.start > hang.start && r.start < (Number.isNaN(hang.end) ? Infinity : hang.end));
-    assert.ok(during.length >= 2, `the normal site was crawled while the silent robots.txt hung (${during.length} requests meanwhile)`);
+    const during = normal.log.filter(
+      (r) => r.start > hang.start && r.start < (Number.isNaN(hang.end) ? Infinity : hang.end),
+    );
+    assert.ok(
+      during.length >= 2,
+      `the normal site was crawled while the silent robots.txt hung (${during.length} requests meanwhile)`,
+    );
     const starts = normal.log.map((r) => r.start).sort((a, b) => a - b);
     const maxGap = Math.max(...starts.slice(1).map((t, i) => t - starts[i]));
     console.log(`# hostile-robots: largest gap between two requests to the normal site ${Math.round(maxGap)} ms`);
-    assert.ok(maxGap < LIMITS.headersTimeoutMs, `the normal site never waited for the silent robots.txt (largest gap ${Math.round(maxGap)} ms; its fetch hangs ${LIMITS.headersTimeoutMs} ms)`);
+    assert.ok(
+      maxGap < LIMITS.headersTimeoutMs,
+      `the normal site never waited for the silent robots.txt (largest gap ${Math.round(maxGap)} ms; its fetch hangs ${LIMITS.headersTimeoutMs} ms)`,
+    );
   });
 
   test('a 2 MB robots.txt: only its first 500 KiB count; a rule after them is ignored, one before it obeyed', async () => {
     await crawler.waitIdle({ origin: huge.origin, minDone: 4, timeoutMs: 30_000 });
     assert.equal(robotsRequests(huge).length, 1);
-    assert.deepEqual(huge.log.slice(1).map((r) => r.path).sort(), ['/', '/late', '/middle'], '/late fetched, /early not');
+    assert.deepEqual(
+      huge.log
+        .slice(1)
+        .map((r) => r.path)
+        .sort(),
+      ['/', '/late', '/middle'],
+      '/late fetched, /early not',
+    );
     assert.equal(crawler.frontier(huge.url('/early'))?.state, 'skipped');
     assert.equal(crawler.frontier(huge.url('/early'))?.lastError, 'disallowed by robots.txt');
-    const stored = crawler.db.prepare('SELECT length(robots_body) AS n FROM hosts WHERE origin = ?').get(huge.origin) as { n: number };
+    const stored = crawler.db
+      .prepare('SELECT length(robots_body) AS n FROM hosts WHERE origin = ?')
+      .get(huge.origin) as { n: number };
     assert.ok(stored.n <= ROBOTS_MAX_BYTES, `stored robots.txt is ${stored.n} characters`);
   });
 
   test("robots.txt redirected to another host: followed on that host's clock, and its rules apply to the host that asked", async () => {
     await crawler.waitIdle({ origin: asker.origin, minDone: 4, timeoutMs: 30_000 });
     assert.deepEqual(asker.log.map((r) => `${r.path} ${r.status}`).slice(0, 1), ['/robots.txt 301']);
-    assert.deepEqual(asker.log.slice(1).map((r) => r.path).sort(), ['/', '/b-only', '/open'], '/secret (the target\'s rule) never fetched; /b-only (the target\'s own rule) is');
+    assert.deepEqual(
+      asker.log
+        .slice(1)
+        .map((r) => r.path)
+        .sort(),
+      ['/', '/b-only', '/open'],
+      "/secret (the target's rule) never fetched; /b-only (the target's own rule) is",
+    );
     assert.equal(crawler.frontier(asker.url('/secret'))?.state, 'skipped');
-    await waitFor(() => target.log.length >= 2 && target.log.every((r) => !Number.isNaN(r.end)), { timeoutMs: 10_000, message: 'the target site to be asked twice' });
-    assert.deepEqual(target.log.map((r) => r.path).sort(), ['/robots.txt', '/rules-for-a.txt'], "the target's own robots.txt, then the hop");
+    await waitFor(() => target.log.length >= 2 && target.log.every((r) => !Number.isNaN(r.end)), {
+      timeoutMs: 10_000,
+      message: 'the target site to be asked twice',
+    });
+    assert.deepEqual(
+      target.log.map((r) => r.path).sort(),
+      ['/robots.txt', '/rules-for-a.txt'],
+      "the target's own robots.txt, then the hop",
+    );
     assert.deepEqual(gaps(target.log), [], "the hop waited for the target host's clock");
-    const row = await waitFor(() => crawler.domain(asker.host)?.robots.status === 'ok' && crawler.domain(asker.host), { timeoutMs: 5_000, message: 'asker row' });
+    const row = await waitFor(() => crawler.domain(asker.host)?.robots.status === 'ok' && crawler.domain(asker.host), {
+      timeoutMs: 5_000,
+      message: 'asker row',
+    });
     assert.equal(row.robots.httpStatus, 200);
   });
 
   test(`robots.txt answering 500: nothing else fetched; asked again only after the backoff (${BACKOFF.firstMs} ms); the row says why`, async () => {
-    await waitFor(() => robotsRequests(failing).length >= 2 && failing.log.every((r) => !Number.isNaN(r.end)), { timeoutMs: BACKOFF.firstMs + 20_000, message: 'robots.txt asked twice' });
-    assert.deepEqual(failing.log.map((r) => r.path), ['/robots.txt', '/robots.txt']);
+    await waitFor(() => robotsRequests(failing).length >= 2 && failing.log.every((r) => !Number.isNaN(r.end)), {
+      timeoutMs: BACKOFF.firstMs + 20_000,
+      message: 'robots.txt asked twice',
+    });
+    assert.deepEqual(
+      failing.log.map((r) => r.path),
+      ['/robots.txt', '/robots.txt'],
+    );
     const [first, second] = failing.log;
-    assert.ok(second.start - first.end >= BACKOFF.firstMs, `asked again after ${Math.round(second.start - first.end)} ms`);
-    const row = await waitFor(() => crawler.domain(failing.host)?.state === 'robots-unreachable' && crawler.domain(failing.host), { timeoutMs: 5_000, message: 'row' });
+    assert.ok(
+      second.start - first.end >= BACKOFF.firstMs,
+      `asked again after ${Math.round(second.start - first.end)} ms`,
+    );
+    const row = await waitFor(
+      () => crawler.domain(failing.host)?.state === 'robots-unreachable' && crawler.domain(failing.host),
+      { timeoutMs: 5_000, message: 'row' },
+    );
     assert.equal(row.lastError, 'robots.txt answered HTTP 500');
-    assert.match(row.stateText, /^robots\.txt unreachable \(robots\.txt answered HTTP 500\); nothing fetched until it answers/);
+    assert.match(
+      row.stateText,
+      /^robots\.txt unreachable \(robots\.txt answered HTTP 500\); nothing fetched until it answers/,
+    );
     assert.equal(crawler.frontier(failing.url('/'))?.state, 'queued', 'the seed waits, not lost');
   });
 
   test('robots.txt answering 429 with Retry-After: 1: nothing fetched for 1 s, then the rules that came are obeyed', async () => {
     await crawler.waitIdle({ origin: throttled.origin, minDone: 3, timeoutMs: 30_000 });
     const log = throttled.log;
-    assert.deepEqual(log.slice(0, 2).map((r) => `${r.path} ${r.status}`), ['/robots.txt 429', '/robots.txt 200']);
+    assert.deepEqual(
+      log.slice(0, 2).map((r) => `${r.path} ${r.status}`),
+      ['/robots.txt 429', '/robots.txt 200'],
+    );
     assert.ok(log[1].start - log[0].end >= 1000, `asked again after ${Math.round(log[1].start - log[0].end)} ms`);
-    assert.deepEqual(log.slice(2).map((r) => r.path).sort(), ['/', '/yes']);
+    assert.deepEqual(
+      log
+        .slice(2)
+        .map((r) => r.path)
+        .sort(),
+      ['/', '/yes'],
+    );
     assert.equal(crawler.frontier(throttled.url('/no'))?.state, 'skipped');
     // For that second, the host's row said why nothing was fetched.
     const row = await unreachableRow(throttled.host);
     assert.equal(row.lastError, 'robots.txt answered HTTP 429');
-    assert.match(row.stateText, /^robots\.txt unreachable \(robots\.txt answered HTTP 429\); nothing fetched until it answers(, retry at \d\d:\d\d:\d\d UTC)?$/);
+    assert.match(
+      row.stateText,
+      /^robots\.txt unreachable \(robots\.txt answered HTTP 429\); nothing fetched until it answers(, retry at \d\d:\d\d:\d\d UTC)?$/,
+    );
     assert.equal(row.fetched, 0);
   });
 
   test(`robots.txt that never answers: a timeout (CRAWL_TIMEOUT_MS=${TIMEOUT_MS}) disallows all, is retried after the backoff, and the row says so`, async () => {
-    await waitFor(() => robotsRequests(silent).length >= 2, { timeoutMs: BACKOFF.firstMs + 20_000, message: 'robots.txt asked twice' });
+    await waitFor(() => robotsRequests(silent).length >= 2, {
+      timeoutMs: BACKOFF.firstMs + 20_000,
+      message: 'robots.txt asked twice',
+    });
     const [first, second] = silent.log;
     assert.ok(first.aborted, 'the crawler gave up on the first request');
-    assert.ok(first.end - first.start < TIMEOUT_MS + 2_000, `it gave up after ${Math.round(first.end - first.start)} ms`);
-    assert.ok(second.start - first.end >= BACKOFF.firstMs - HANG_UP_SLACK_MS, `asked again after ${Math.round(second.start - first.end)} ms`);
-    assert.ok(silent.log.every((r) => r.path === '/robots.txt'), 'nothing but robots.txt was requested');
+    assert.ok(
+      first.end - first.start < TIMEOUT_MS + 2_000,
+      `it gave up after ${Math.round(first.end - first.start)} ms`,
+    );
+    assert.ok(
+      second.start - first.end >= BACKOFF.firstMs - HANG_UP_SLACK_MS,
+      `asked again after ${Math.round(second.start - first.end)} ms`,
+    );
+    assert.ok(
+      silent.log.every((r) => r.path === '/robots.txt'),
+      'nothing but robots.txt was requested',
+    );
     const row = await unreachableRow(silent.host);
     assert.equal(row.robots.status, 'unreachable');
     assert.match(row.lastError ?? '', /^fetcher: 127\.[\d.:]+ sent no response headers within 1\.5 s$/);
-    assert.match(row.stateText, /^robots\.txt unreachable \(fetcher: 127\.[\d.:]+ sent no response headers within 1\.5 s\); nothing fetched until it answers(, retry at \d\d:\d\d:\d\d UTC)?$/);
+    assert.match(
+      row.stateText,
+      /^robots\.txt unreachable \(fetcher: 127\.[\d.:]+ sent no response headers within 1\.5 s\); nothing fetched until it answers(, retry at \d\d:\d\d:\d\d UTC)?$/,
+    );
     assert.equal(crawler.frontier(silent.url('/'))?.state, 'queued', 'the seed waits, not lost');
   });
 
   test('a robots.txt with a BOM, CRLF line ends and odd casing is obeyed (paths stay case-sensitive)', async () => {
     await crawler.waitIdle({ origin: odd.origin, minDone: 4, timeoutMs: 30_000 });
-    assert.deepEqual(odd.log.slice(1).map((r) => r.path).sort(), ['/', '/SECRET', '/public']);
+    assert.deepEqual(
+      odd.log
+        .slice(1)
+        .map((r) => r.path)
+        .sort(),
+      ['/', '/SECRET', '/public'],
+    );
     assert.equal(crawler.frontier(odd.url('/secret'))?.state, 'skipped');
   });
 
@@ -211,8 +320,13 @@ describe('hostile robots.txt through the real cluster', () => {
     assert.deepEqual(crawlWorkerPids(crawler), workersAtStart, 'the same two workers as at the start');
     assert.equal(crawler.primary.exitCode, null);
     const mem = memory.stop();
-    console.log(`# hostile-robots: peak worker RSS ${mem.peakRssMiB} MiB (VmHWM ${mem.peakHwmMiB} MiB) over ${mem.samples} samples`);
+    console.log(
+      `# hostile-robots: peak worker RSS ${mem.peakRssMiB} MiB (VmHWM ${mem.peakHwmMiB} MiB) over ${mem.samples} samples`,
+    );
     assert.ok(mem.samples > 3);
-    assert.ok(mem.peakHwmMiB < RSS_BOUND_MiB, `peak worker memory ${mem.peakHwmMiB} MiB stays under ${RSS_BOUND_MiB} MiB`);
+    assert.ok(
+      mem.peakHwmMiB < RSS_BOUND_MiB,
+      `peak worker memory ${mem.peakHwmMiB} MiB stays under ${RSS_BOUND_MiB} MiB`,
+    );
   });
 });

@@ -29,7 +29,12 @@ describe('slow sites through the real cluster', () => {
   before(() => {
     // Pacing off: after a timeout it would hold the slow host 5 x 2 x its wait (20 s and more) before the
     // second attempt (crawl-pacing.test.ts proves that); here the fetch limits and the backoff are the subject.
-    crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_TIMEOUT_MS: String(TIMEOUT_MS), CRAWL_PACING_FACTOR: '0' });
+    crawler = startCrawler({
+      CRAWL_WORKERS: '2',
+      CRAWL_DELAY_MS: String(DELAY_MS),
+      CRAWL_TIMEOUT_MS: String(TIMEOUT_MS),
+      CRAWL_PACING_FACTOR: '0',
+    });
   });
 
   after(async () => {
@@ -43,43 +48,69 @@ describe('slow sites through the real cluster', () => {
    * time). The hostile site is closed at the end, so its later retries fail fast and hold no worker.
    */
   async function slowCase(hostile: HostilePage, error: RegExp, cutAfterMs: number): Promise<void> {
-    const web = await startTestWeb([{ pages: { '/': hostile } }, generateSite({ pages: HEALTHY_PAGES, prefix: 'healthy' })]);
+    const web = await startTestWeb([
+      { pages: { '/': hostile } },
+      generateSite({ pages: HEALTHY_PAGES, prefix: 'healthy' }),
+    ]);
     const [slow, healthy] = web.sites;
     try {
       crawler.addSeed(slow.url('/'), { depth: 0 });
       crawler.addSeed(healthy.url('/'), { depth: 1 });
       if (workers === undefined) {
         // Workers start with the first due job (worker-lifecycle.ts); memory is sampled from then on (VmHWM keeps any earlier peak).
-        workers = await waitFor(() => crawler.workerPids().length === 2 && crawler.workerPids(), { timeoutMs: 45_000, message: 'two workers' });
+        workers = await waitFor(() => crawler.workerPids().length === 2 && crawler.workerPids(), {
+          timeoutMs: 45_000,
+          message: 'two workers',
+        });
         memory = sampleMemory(() => crawler.workerPids());
       }
 
       // The healthy site is crawled while the slow request hangs, and finishes while the slow URL is unfinished.
       await waitFor(() => hostile.transfers.length > 0, { message: 'the slow page to be requested' });
       await crawler.waitIdle({ origin: healthy.origin, minDone: HEALTHY_PAGES, timeoutMs: 20_000 });
-      assert.ok(['queued', 'leased'].includes(crawler.frontier(slow.url('/'))!.state), 'the slow URL is still unfinished when the healthy site is done');
+      assert.ok(
+        ['queued', 'leased'].includes(crawler.frontier(slow.url('/'))!.state),
+        'the slow URL is still unfinished when the healthy site is done',
+      );
       const first = hostile.transfers[0];
-      const during = healthy.log.filter((r) => r.start > first.start && r.start < (Number.isNaN(first.end) ? Infinity : first.end));
-      assert.ok(during.length >= 2, `the healthy site was crawled while the slow request hung (${during.length} requests meanwhile)`);
+      const during = healthy.log.filter(
+        (r) => r.start > first.start && r.start < (Number.isNaN(first.end) ? Infinity : first.end),
+      );
+      assert.ok(
+        during.length >= 2,
+        `the healthy site was crawled while the slow request hung (${during.length} requests meanwhile)`,
+      );
       const starts = healthy.log.map((r) => r.start).sort((a, b) => a - b);
       const maxGap = Math.max(...starts.slice(1).map((t, i) => t - starts[i]));
-      assert.ok(maxGap < cutAfterMs, `the healthy site never waited for the slow one (largest gap ${Math.round(maxGap)} ms; the slow fetch takes ${cutAfterMs} ms)`);
+      assert.ok(
+        maxGap < cutAfterMs,
+        `the healthy site never waited for the slow one (largest gap ${Math.round(maxGap)} ms; the slow fetch takes ${cutAfterMs} ms)`,
+      );
       assert.deepEqual(politenessReport(healthy.log, DELAY_MS).violations, []);
 
       // The URL's own error, after its first attempt.
-      const row = await waitFor(() => {
-        const r = crawler.frontier(slow.url('/'));
-        return r && r.lastError !== null && r;
-      }, { timeoutMs: cutAfterMs + 10_000, message: 'the slow URL to fail once' });
+      const row = await waitFor(
+        () => {
+          const r = crawler.frontier(slow.url('/'));
+          return r && r.lastError !== null && r;
+        },
+        { timeoutMs: cutAfterMs + 10_000, message: 'the slow URL to fail once' },
+      );
       assert.match(row.lastError!, error);
       assert.ok(row.state === 'queued' || row.state === 'leased', 'a timeout is retried later');
 
       // A second failure backs the host off; its row says so, with the error in words.
-      const backoff = await waitFor(() => {
-        const d = crawler.domain(slow.host);
-        return d && d.state === 'backoff' && d;
-      }, { timeoutMs: 2 * cutAfterMs + 15_000, message: `${slow.host} to back off` });
-      assert.match(backoff.stateText, /^backing off until \d\d:\d\d:\d\d UTC after 2 failures in a row \(timeouts\): fetcher: /);
+      const backoff = await waitFor(
+        () => {
+          const d = crawler.domain(slow.host);
+          return d && d.state === 'backoff' && d;
+        },
+        { timeoutMs: 2 * cutAfterMs + 15_000, message: `${slow.host} to back off` },
+      );
+      assert.match(
+        backoff.stateText,
+        /^backing off until \d\d:\d\d:\d\d UTC after 2 failures in a row \(timeouts\): fetcher: /,
+      );
       assert.match(backoff.lastError ?? '', error);
       assert.ok(backoff.stateText.endsWith(backoff.lastError!));
       assert.equal(backoff.errors, 2);
@@ -91,28 +122,48 @@ describe('slow sites through the real cluster', () => {
       for (const t of cut) {
         assert.ok(t.cutOff && !t.complete, 'the crawler hung up');
         const took = t.end - t.start;
-        assert.ok(took >= cutAfterMs - 300 && took < cutAfterMs + 5000, `cut off after ${Math.round(took)} ms (limit ${cutAfterMs} ms)`);
+        assert.ok(
+          took >= cutAfterMs - 300 && took < cutAfterMs + 5000,
+          `cut off after ${Math.round(took)} ms (limit ${cutAfterMs} ms)`,
+        );
       }
 
       assert.deepEqual(crawler.workerPids().sort(), [...workers!].sort(), 'the same two workers, none crashed');
       assert.equal(crawler.primary.exitCode, null, 'the crawl is still running');
       const mem = memory.report();
-      console.log(`# hostile-slow ${slow.host}: peak worker RSS so far ${mem.peakRssMiB} MiB (VmHWM ${mem.peakHwmMiB} MiB) over ${mem.samples} samples`);
-      assert.ok(mem.peakHwmMiB < RSS_BOUND_MiB, `peak worker memory ${mem.peakHwmMiB} MiB stays under ${RSS_BOUND_MiB} MiB`);
+      console.log(
+        `# hostile-slow ${slow.host}: peak worker RSS so far ${mem.peakRssMiB} MiB (VmHWM ${mem.peakHwmMiB} MiB) over ${mem.samples} samples`,
+      );
+      assert.ok(
+        mem.peakHwmMiB < RSS_BOUND_MiB,
+        `peak worker memory ${mem.peakHwmMiB} MiB stays under ${RSS_BOUND_MiB} MiB`,
+      );
     } finally {
       await web.close();
     }
   }
 
   test('headers only after 20 s: cut at the 2 s header limit, the host backs off, a healthy site goes on', async () => {
-    await slowCase(lateHeaders(20_000), /^fetcher: 127\.[\d.:]+ sent no response headers within 2 s$/, LIMITS.headersTimeoutMs);
+    await slowCase(
+      lateHeaders(20_000),
+      /^fetcher: 127\.[\d.:]+ sent no response headers within 2 s$/,
+      LIMITS.headersTimeoutMs,
+    );
   });
 
   test('a body that drips one byte a second: cut at the 4 s total limit, the host backs off, a healthy site goes on', async () => {
-    await slowCase(drip(1000), /^fetcher: 127\.[\d.:]+ did not finish its answer within 4 s; \d+ bytes? of body had arrived \(it drips slowly or never ends\)$/, LIMITS.totalTimeoutMs);
+    await slowCase(
+      drip(1000),
+      /^fetcher: 127\.[\d.:]+ did not finish its answer within 4 s; \d+ bytes? of body had arrived \(it drips slowly or never ends\)$/,
+      LIMITS.totalTimeoutMs,
+    );
   });
 
   test('a body that never ends (1 KiB every 50 ms): cut at the 4 s total limit, the host backs off, a healthy site goes on', async () => {
-    await slowCase(endlessBody(1024, 50), /^fetcher: 127\.[\d.:]+ did not finish its answer within 4 s; \d+ KiB of body had arrived \(it drips slowly or never ends\)$/, LIMITS.totalTimeoutMs);
+    await slowCase(
+      endlessBody(1024, 50),
+      /^fetcher: 127\.[\d.:]+ did not finish its answer within 4 s; \d+ KiB of body had arrived \(it drips slowly or never ends\)$/,
+      LIMITS.totalTimeoutMs,
+    );
   });
 });

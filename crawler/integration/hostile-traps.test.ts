@@ -12,7 +12,15 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import { startTestWeb, generateSite, politenessReport, waitFor, type RequestRecord, type TestSite, type TestWeb } from '../../test-support/test-web.ts';
+import {
+  startTestWeb,
+  generateSite,
+  politenessReport,
+  waitFor,
+  type RequestRecord,
+  type TestSite,
+  type TestWeb,
+} from '../../test-support/test-web.ts';
 import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-harness.ts';
 import { crawlWorkerPids, frontierCount, htmlPage } from '../../test-support/hostile-pages.ts';
 import { sampleMemory, type MemorySampler } from '../../test-support/memory-sampler.ts';
@@ -23,7 +31,9 @@ const DELAY_MS = 50;
 
 /** Requests that came closer than DELAY_MS after the previous one ended, for a readable failure. */
 function gaps(log: RequestRecord[]): string[] {
-  return politenessReport(log, DELAY_MS).violations.map((v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`);
+  return politenessReport(log, DELAY_MS).violations.map(
+    (v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`,
+  );
 }
 const BUDGET = 40;
 const DEPTH = 10;
@@ -62,7 +72,8 @@ function calendar(path: string): string {
   const m = /^\/cal\/(\d{4}-\d{2})(?:-(\d{2}))?$/.exec(path);
   if (!m) return htmlPage('Calendar', ['/cal/2024-01']);
   const [, ym, day] = m;
-  if (day) return htmlPage(`${ym}-${day}`, [`/cal/${ym}`, `/cal/${ym}-${String((Number(day) % 28) + 1).padStart(2, '0')}`]);
+  if (day)
+    return htmlPage(`${ym}-${day}`, [`/cal/${ym}`, `/cal/${ym}-${String((Number(day) % 28) + 1).padStart(2, '0')}`]);
   const days = Array.from({ length: 28 }, (_, i) => `/cal/${ym}-${String(i + 1).padStart(2, '0')}`);
   return htmlPage(`Month ${ym}`, [`/cal/${month(ym, -1)}`, `/cal/${month(ym, 1)}`, ...days]);
 }
@@ -95,7 +106,8 @@ describe('crawler traps through the real cluster', () => {
       endless(calendar),
       endless(sessions),
       endless((path) => htmlPage(`Path ${path}`, ['a/'])), // '/a/' links 'a/': '/a/a/', '/a/a/a/', ...
-      endless((path) => { // each hop adds three new segments: '/s1a/s1b/s1c/s2a/s2b/s2c/...'
+      endless((path) => {
+        // each hop adds three new segments: '/s1a/s1b/s1c/s2a/s2b/s2c/...'
         const level = path.split('/').filter(Boolean).length / 3 + 1;
         return htmlPage(`Deep ${path}`, [`s${level}a/s${level}b/s${level}c/`]);
       }),
@@ -103,7 +115,11 @@ describe('crawler traps through the real cluster', () => {
       generateSite({ pages: NORMAL_PAGES, prefix: 'normal' }),
     ]);
     [cal, sess, repeat, deep, many, normal] = web.sites;
-    crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_MAX_URLS_PER_HOST: String(BUDGET) });
+    crawler = startCrawler({
+      CRAWL_WORKERS: '2',
+      CRAWL_DELAY_MS: String(DELAY_MS),
+      CRAWL_MAX_URLS_PER_HOST: String(BUDGET),
+    });
     primaryMemory = sampleMemory(() => [crawler.primary.pid!]);
     crawler.addSeed(cal.url('/cal/2024-01'), { depth: DEPTH });
     crawler.addSeed(sess.url('/'), { depth: DEPTH });
@@ -112,7 +128,10 @@ describe('crawler traps through the real cluster', () => {
     crawler.addSeed(many.url('/'), { depth: DEPTH });
     crawler.addSeed(normal.url('/'), { depth: 2 });
     // Workers start with the first due job (worker-lifecycle.ts); memory is sampled from then on (VmHWM keeps any earlier peak).
-    workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), { timeoutMs: 30_000, message: 'two workers' });
+    workersAtStart = await waitFor(() => crawlWorkerPids(crawler).length === 2 && crawlWorkerPids(crawler), {
+      timeoutMs: 30_000,
+      message: 'two workers',
+    });
     workerMemory = sampleMemory(() => crawlWorkerPids(crawler));
   });
 
@@ -126,10 +145,18 @@ describe('crawler traps through the real cluster', () => {
   /** The crawler's peak memory so far (workers, primary), printed, and bounded. */
   function assertMemoryBounded(when: string, stop = false): void {
     const [workers, primary] = [workerMemory, primaryMemory].map((m) => (stop ? m.stop() : m.report()));
-    console.log(`# hostile-traps ${when}: peak worker RSS ${workers.peakRssMiB} MiB (VmHWM ${workers.peakHwmMiB} MiB), primary ${primary.peakRssMiB} MiB (VmHWM ${primary.peakHwmMiB} MiB) over ${workers.samples} samples`);
+    console.log(
+      `# hostile-traps ${when}: peak worker RSS ${workers.peakRssMiB} MiB (VmHWM ${workers.peakHwmMiB} MiB), primary ${primary.peakRssMiB} MiB (VmHWM ${primary.peakHwmMiB} MiB) over ${workers.samples} samples`,
+    );
     assert.ok(workers.samples > 3 && primary.samples > 3);
-    assert.ok(workers.peakHwmMiB < WORKER_RSS_BOUND_MiB, `peak worker memory ${workers.peakHwmMiB} MiB stays under ${WORKER_RSS_BOUND_MiB} MiB`);
-    assert.ok(primary.peakHwmMiB < RSS_BOUND_MiB, `peak primary memory ${primary.peakHwmMiB} MiB stays under ${RSS_BOUND_MiB} MiB`);
+    assert.ok(
+      workers.peakHwmMiB < WORKER_RSS_BOUND_MiB,
+      `peak worker memory ${workers.peakHwmMiB} MiB stays under ${WORKER_RSS_BOUND_MiB} MiB`,
+    );
+    assert.ok(
+      primary.peakHwmMiB < RSS_BOUND_MiB,
+      `peak primary memory ${primary.peakHwmMiB} MiB stays under ${RSS_BOUND_MiB} MiB`,
+    );
   }
 
   test('meanwhile: the normal site is crawled completely, politely and at full speed while the longest traps are still being crawled', async () => {
@@ -137,7 +164,10 @@ describe('crawler traps through the real cluster', () => {
     // As the trap sites' own logs show: each had asked for fewer than its budget of pages by then.
     for (const site of [cal, many]) {
       const asked = pages(site).length;
-      assert.ok(asked < BUDGET, `${site.origin} is still being crawled (${asked} of ${BUDGET} pages asked for): the normal site did not wait for it`);
+      assert.ok(
+        asked < BUDGET,
+        `${site.origin} is still being crawled (${asked} of ${BUDGET} pages asked for): the normal site did not wait for it`,
+      );
     }
     assert.equal(pages(normal).length, NORMAL_PAGES);
     assert.deepEqual(gaps(normal.log), []);
@@ -157,30 +187,54 @@ describe('crawler traps through the real cluster', () => {
     assert.equal(requested.length, BUDGET, `one request per kept URL, got ${requested.length}`);
     assert.equal(new Set(requested).size, requested.length, 'no URL requested twice');
     assert.deepEqual(gaps(cal.log), []);
-    const row = await waitFor(() => crawler.domain(cal.host)?.lastError === budgetMessage(BUDGET) && crawler.domain(cal.host), { timeoutMs: 5_000, message: 'the calendar row to name the budget' });
-    assert.equal(row.lastError, `stopped following links: ${BUDGET} URLs already found on this host (the limit per host, CRAWL_MAX_URLS_PER_HOST)`);
+    const row = await waitFor(
+      () => crawler.domain(cal.host)?.lastError === budgetMessage(BUDGET) && crawler.domain(cal.host),
+      { timeoutMs: 5_000, message: 'the calendar row to name the budget' },
+    );
+    assert.equal(
+      row.lastError,
+      `stopped following links: ${BUDGET} URLs already found on this host (the limit per host, CRAWL_MAX_URLS_PER_HOST)`,
+    );
   });
 
   test(`a fresh session ID in every link: the IDs are dropped, so each of the ${SESSION_PAGES + 1} pages is fetched once`, async () => {
     await crawler.waitIdle({ origin: sess.origin, minDone: SESSION_PAGES + 1, timeoutMs: 40_000 });
     const requested = pages(sess).map((r) => r.path);
-    assert.deepEqual([...requested].sort(), ['/', ...Array.from({ length: SESSION_PAGES }, (_, i) => `/s/${i}`)].sort());
-    assert.ok(requested.every((p) => !p.includes('sid=')), 'no request carried a session ID');
+    assert.deepEqual(
+      [...requested].sort(),
+      ['/', ...Array.from({ length: SESSION_PAGES }, (_, i) => `/s/${i}`)].sort(),
+    );
+    assert.ok(
+      requested.every((p) => !p.includes('sid=')),
+      'no request carried a session ID',
+    );
     assert.equal(frontierCount(crawler, sess.origin), SESSION_PAGES + 1);
   });
 
   test(`relative links that repeat a segment: '/a/a/a/' is followed, '/a/a/a/a/' is not (more than ${CRAWL_LIMITS.maxRepeats} repeats)`, async () => {
     await crawler.waitIdle({ origin: repeat.origin, minDone: 4, timeoutMs: 30_000 });
-    assert.deepEqual(pages(repeat).map((r) => r.path), ['/', '/a/', '/a/a/', '/a/a/a/']);
-    const row = await waitFor(() => crawler.domain(repeat.host)?.lastError?.includes('endless URL space') && crawler.domain(repeat.host), { timeoutMs: 5_000, message: 'row names the trap' });
-    assert.equal(row.lastError, `stopped following a link that looks like an endless URL space, e.g. ${repeat.url('/a/a/a/a/')} (the path repeats "a/" 4 times in a row (more than 3))`);
+    assert.deepEqual(
+      pages(repeat).map((r) => r.path),
+      ['/', '/a/', '/a/a/', '/a/a/a/'],
+    );
+    const row = await waitFor(
+      () => crawler.domain(repeat.host)?.lastError?.includes('endless URL space') && crawler.domain(repeat.host),
+      { timeoutMs: 5_000, message: 'row names the trap' },
+    );
+    assert.equal(
+      row.lastError,
+      `stopped following a link that looks like an endless URL space, e.g. ${repeat.url('/a/a/a/a/')} (the path repeats "a/" 4 times in a row (more than 3))`,
+    );
   });
 
   test(`relative links that add segments: paths stop at ${CRAWL_LIMITS.maxPathSegments} segments`, async () => {
     await crawler.waitIdle({ origin: deep.origin, minDone: 7, timeoutMs: 30_000 });
     const segments = pages(deep).map((r) => r.path.split('/').filter(Boolean).length);
     assert.deepEqual(segments, [0, 3, 6, 9, 12, 15, 18]);
-    const row = await waitFor(() => crawler.domain(deep.host)?.lastError?.includes('segments') && crawler.domain(deep.host), { timeoutMs: 5_000, message: 'row names the trap' });
+    const row = await waitFor(
+      () => crawler.domain(deep.host)?.lastError?.includes('segments') && crawler.domain(deep.host),
+      { timeoutMs: 5_000, message: 'row names the trap' },
+    );
     assert.match(row.lastError ?? '', /\(the path has 21 segments \(more than 20\)\)$/);
   });
 
@@ -190,10 +244,13 @@ describe('crawler traps through the real cluster', () => {
     const requested = pages(many).map((r) => r.path);
     assert.equal(requested.length, BUDGET);
     assert.deepEqual(requested.slice(0, 3), ['/', '/l/0', '/l/1'], 'the first links of the page, in page order');
-    await waitFor(() => {
-      const d = crawler.domain(many.host);
-      return d?.lastError === budgetMessage(BUDGET) && d.fetched === BUDGET && d.queued === 0;
-    }, { timeoutMs: 5_000, message: `the row to name the budget, with ${BUDGET} fetched and nothing queued` });
+    await waitFor(
+      () => {
+        const d = crawler.domain(many.host);
+        return d?.lastError === budgetMessage(BUDGET) && d.fetched === BUDGET && d.queued === 0;
+      },
+      { timeoutMs: 5_000, message: `the row to name the budget, with ${BUDGET} fetched and nothing queued` },
+    );
     assertMemoryBounded(`after the page of ${LINKS} links`);
   });
 

@@ -19,10 +19,16 @@ test('4 workers, 200 ms delay, one 30-page site: every page once, robots.txt fir
     assert.equal(report.maxInFlight, 1);
     assert.deepEqual(report.violations, [], `gaps below 200 ms: ${JSON.stringify(report.violations.slice(0, 3))}`);
     assert.ok(report.minGapMs >= 200, `smallest gap ${report.minGapMs} ms`);
-    const stored = crawler.db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT url) AS d FROM pages').get() as { n: number; d: number };
+    const stored = crawler.db.prepare('SELECT COUNT(*) AS n, COUNT(DISTINCT url) AS d FROM pages').get() as {
+      n: number;
+      d: number;
+    };
     assert.equal(stored.n, 30);
     assert.equal(stored.d, 30);
-    assert.ok(log.every((r) => r.userAgent.startsWith('LanternBot/')), 'every request carries our User-Agent');
+    assert.ok(
+      log.every((r) => r.userAgent.startsWith('LanternBot/')),
+      'every request carries our User-Agent',
+    );
   } finally {
     await crawler.close();
     await web.close();

@@ -66,13 +66,18 @@ export function explainDelay(f: DelayFacts): DelayReason {
   const host = f.hostBackoff;
   if (host.until > f.now && host.until - from > r.ms) {
     const ms = host.until - from;
-    r = { ms, source: host.source, text: `${seconds(ms)}: ${host.source === 'retry-after' ? 'the site asked to wait (Retry-After)' : 'backing off after errors'}` };
+    r = {
+      ms,
+      source: host.source,
+      text: `${seconds(ms)}: ${host.source === 'retry-after' ? 'the site asked to wait (Retry-After)' : 'backing off after errors'}`,
+    };
   }
   const group = f.groupBackoff;
   if (group.until > f.now && group.until - from > r.ms) {
     const ms = group.until - from;
     r = {
-      ms, source: group.source,
+      ms,
+      source: group.source,
       text: `${seconds(ms)}: ${group.source === 'retry-after' ? `a host of ${f.group} asked to wait (Retry-After)` : `backing off: a host of ${f.group} said the server is overloaded`}`,
     };
   }

@@ -5,10 +5,14 @@ import { BinaryHeap, IndexedHeap } from './heap.ts';
 /** A small deterministic generator (an LCG), so a failure can be replayed. */
 function rng(seed: number): () => number {
   let s = seed;
-  return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  return () => (s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
 }
 
-interface Item { key: number; id: number; heapPos: number }
+interface Item {
+  key: number;
+  id: number;
+  heapPos: number;
+}
 const less = (a: Item, b: Item) => a.key < b.key || (a.key === b.key && a.id < b.id);
 const byOrder = (a: Item, b: Item) => (less(a, b) ? -1 : less(b, a) ? 1 : 0);
 
@@ -36,7 +40,10 @@ describe('BinaryHeap', () => {
     const items = Array.from({ length: 200 }, (_, i) => ({ key: (i * 37) % 101, id: i, heapPos: -1 }));
     for (const item of items) heap.push(item);
     const removed = heap.removeWhere((x) => x.key % 3 === 0);
-    assert.deepEqual(removed.map((x) => x.id).sort((a, b) => a - b), items.filter((x) => x.key % 3 === 0).map((x) => x.id));
+    assert.deepEqual(
+      removed.map((x) => x.id).sort((a, b) => a - b),
+      items.filter((x) => x.key % 3 === 0).map((x) => x.id),
+    );
     const rest: Item[] = [];
     for (let x = heap.pop(); x; x = heap.pop()) rest.push(x);
     assert.deepEqual(rest, items.filter((x) => x.key % 3 !== 0).sort(byOrder));

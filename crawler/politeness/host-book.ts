@@ -1,10 +1,21 @@
-import { hostQueries, newHostRow, type HostRow } from '../../db/hosts.ts';
-import { sitemapJobQueries, type SitemapJobRow } from '../../db/sitemap-jobs.ts';
+import { type hostQueries, newHostRow, type HostRow } from '../../db/hosts.ts';
+import type { sitemapJobQueries, SitemapJobRow } from '../../db/sitemap-jobs.ts';
 import type { Scheduler } from './scheduler.ts';
 import { BACKOFF, nextBackoffMs, type BackoffRule, type BackoffScope } from './backoff.ts';
 import {
-  allowAllRules, compileRobots, disallowAllRules, isCompiledFor, robotsCostMessage, robotsOutcomeForStatus, robotsRules, rulesLater,
-  ROBOTS_CACHE_MS, ROBOTS_COST, ROBOTS_MAX_REDIRECTS, type CompiledRobots, type RobotsRules,
+  allowAllRules,
+  compileRobots,
+  disallowAllRules,
+  isCompiledFor,
+  robotsCostMessage,
+  robotsOutcomeForStatus,
+  robotsRules,
+  rulesLater,
+  ROBOTS_CACHE_MS,
+  ROBOTS_COST,
+  ROBOTS_MAX_REDIRECTS,
+  type CompiledRobots,
+  type RobotsRules,
 } from './robots.ts';
 import { describeGroups, describeHost, RequestRing } from './host-report.ts';
 import { SITEMAPS_PER_FILE } from '../extract/sitemap.ts';
@@ -77,13 +88,23 @@ export class HostBook {
       this.scheduler.restoreClock(row.origin, row.lastRequestEnd ?? -Infinity);
       this.scheduler.setBackoffUntil(row.origin, row.backoffUntil);
       // Rules kept compiled for another product token (or from before they were kept compiled) are asked again.
-      const usable = row.robotsStatus === 'allow-all' || (row.robotsStatus === 'ok' && isCompiledFor(row.robotsRules, this.userAgent));
+      const usable =
+        row.robotsStatus === 'allow-all' ||
+        (row.robotsStatus === 'ok' && isCompiledFor(row.robotsRules, this.userAgent));
       if (usable && (row.robotsExpiresAt ?? 0) > now) {
         const compiled = row.robotsRules!;
-        this.rules.set(row.origin, row.robotsStatus === 'ok' ? rulesLater(() => robotsRules(`${row.origin}/robots.txt`, JSON.parse(compiled))) : allowAllRules());
+        this.rules.set(
+          row.origin,
+          row.robotsStatus === 'ok'
+            ? rulesLater(() => robotsRules(`${row.origin}/robots.txt`, JSON.parse(compiled)))
+            : allowAllRules(),
+        );
         this.scheduler.setCrawlDelay(row.origin, row.crawlDelayMs ?? undefined);
       } else {
-        this.needRobots(row.origin, row.robotsStatus === 'unreachable' || row.robotsStatus === 'unusable' ? row.backoffUntil : 0);
+        this.needRobots(
+          row.origin,
+          row.robotsStatus === 'unreachable' || row.robotsStatus === 'unusable' ? row.backoffUntil : 0,
+        );
       }
     }
     for (const job of this.sitemapJobs.pendingSitemapJobs()) this.addSitemapJob(job);
@@ -111,10 +132,22 @@ export class HostBook {
   needRobots(origin: string, notBefore: number): void {
     this.rules.set(origin, disallowAllRules());
     this.scheduler.setPaused(origin, true);
-    this.scheduler.add(origin, {
-      notBefore, kind: 'robots', url: `${origin}/robots.txt`, frontierId: 0, seedId: 0, depth: 0, attempts: 0,
-      redirects: 0, forOrigin: origin, hops: 0,
-    }, true);
+    this.scheduler.add(
+      origin,
+      {
+        notBefore,
+        kind: 'robots',
+        url: `${origin}/robots.txt`,
+        frontierId: 0,
+        seedId: 0,
+        depth: 0,
+        attempts: 0,
+        redirects: 0,
+        forOrigin: origin,
+        hops: 0,
+      },
+      true,
+    );
   }
 
   /**
@@ -124,7 +157,14 @@ export class HostBook {
    */
   robotsValidators(job: CrawlJob): { etag: string | null; lastModified: string | null } | undefined {
     const h = this.rows.get(job.forOrigin);
-    if (!isOwnRobotsFile(job) || !h || h.robotsStatus !== 'ok' || h.robotsRules === null || (h.robotsEtag === null && h.robotsLastModified === null)) return undefined;
+    if (
+      !isOwnRobotsFile(job) ||
+      !h ||
+      h.robotsStatus !== 'ok' ||
+      h.robotsRules === null ||
+      (h.robotsEtag === null && h.robotsLastModified === null)
+    )
+      return undefined;
     return { etag: h.robotsEtag, lastModified: h.robotsLastModified };
   }
 
@@ -170,14 +210,22 @@ export class HostBook {
   }
 
   /** Records the end of a request: the host's clock, and the request in its timeline. */
-  recordEnd(origin: string, url: string, result: Pick<FetchResult, 'status' | 'startedAt' | 'endedAt' | 'error'>, now: number): void {
+  recordEnd(
+    origin: string,
+    url: string,
+    result: Pick<FetchResult, 'status' | 'startedAt' | 'endedAt' | 'error'>,
+    now: number,
+  ): void {
     const h = this.get(origin);
     h.lastRequestEnd = now;
     const ring = this.rings.get(origin) ?? new RequestRing();
     this.rings.set(origin, ring);
     ring.push({
-      url, status: result.status, startedAt: new Date(result.startedAt).toISOString(),
-      durationMs: Math.round(result.endedAt - result.startedAt), error: result.error?.message ?? null,
+      url,
+      status: result.status,
+      startedAt: new Date(result.startedAt).toISOString(),
+      durationMs: Math.round(result.endedAt - result.startedAt),
+      error: result.error?.message ?? null,
     });
   }
 
@@ -224,7 +272,9 @@ export class HostBook {
     this.noteError(origin, failure.message);
     const h = this.get(origin);
     if (failure.streak) h.consecutiveErrors++;
-    const backOff = failure.backoff === 'now' || (failure.backoff === 'after-streak' && h.consecutiveErrors >= BACKOFF.errorsBeforeBackoff);
+    const backOff =
+      failure.backoff === 'now' ||
+      (failure.backoff === 'after-streak' && h.consecutiveErrors >= BACKOFF.errorsBeforeBackoff);
     return backOff ? this.backOff(origin, now, failure.backoffReason, failure.retryAfterMs, failure.scope) : undefined;
   }
 
@@ -249,7 +299,13 @@ export class HostBook {
    * every host of its politeness group too (a 503 or 429: the server wants less); returns when it may be
    * contacted again. The group's backoff lives in the scheduler only: after a restart each host's own stays.
    */
-  backOff(origin: string, now: number, reason: string, retryAfterMs: number | null, scope: BackoffScope = 'host'): number {
+  backOff(
+    origin: string,
+    now: number,
+    reason: string,
+    retryAfterMs: number | null,
+    scope: BackoffScope = 'host',
+  ): number {
     const h = this.get(origin);
     h.backoffMs = retryAfterMs ?? nextBackoffMs(h.backoffMs);
     h.backoffUntil = now + h.backoffMs;
@@ -305,26 +361,43 @@ export class HostBook {
       this.scheduler.add(next, { ...job, url: result.location!, hops: job.hops + 1, notBefore: 0 }, true);
       return [];
     }
-    const outcome = notModified ? 'rules' : result.error || result.status === null ? 'disallow-all'
-      : hop ? 'allow-all' : robotsOutcomeForStatus(result.status);
+    const outcome = notModified
+      ? 'rules'
+      : result.error || result.status === null
+        ? 'disallow-all'
+        : hop
+          ? 'allow-all'
+          : robotsOutcomeForStatus(result.status);
     target.robotsHttpStatus = result.status;
     target.robotsFetchedAt = now;
     if (outcome === 'disallow-all') {
       target.robotsStatus = 'unreachable';
       target.lastError = result.error?.message ?? `robots.txt answered HTTP ${result.status}`;
       target.errorCount++;
-      const retryAt = this.backOff(job.forOrigin, now, `robots.txt ${result.error ? result.error.code : `HTTP ${result.status}`}`, result.retryAfterMs);
+      const retryAt = this.backOff(
+        job.forOrigin,
+        now,
+        `robots.txt ${result.error ? result.error.code : `HTTP ${result.status}`}`,
+        result.retryAfterMs,
+      );
       this.rules.set(job.forOrigin, disallowAllRules());
-      this.scheduler.add(job.forOrigin, { ...job, url: `${job.forOrigin}/robots.txt`, hops: 0, notBefore: retryAt }, true);
+      this.scheduler.add(
+        job.forOrigin,
+        { ...job, url: `${job.forOrigin}/robots.txt`, hops: 0, notBefore: retryAt },
+        true,
+      );
       if (job.forOrigin !== new URL(job.url).origin) this.save(job.forOrigin, now);
       return [];
     }
-    const rules = outcome === 'rules' ? this.rulesOf(target, notModified ? null : result) : this.rulesOf(target, undefined);
+    const rules =
+      outcome === 'rules' ? this.rulesOf(target, notModified ? null : result) : this.rulesOf(target, undefined);
     target.robotsStatus = outcome === 'rules' ? 'ok' : 'allow-all';
     // Validators of the file the rules come from (a 304 may send fresh ones; a redirected file's are not kept).
     const sameFile = outcome === 'rules' && isOwnRobotsFile(job);
-    target.robotsEtag = sameFile ? result.etag ?? (notModified ? target.robotsEtag : null) : null;
-    target.robotsLastModified = sameFile ? result.lastModified ?? (notModified ? target.robotsLastModified : null) : null;
+    target.robotsEtag = sameFile ? (result.etag ?? (notModified ? target.robotsEtag : null)) : null;
+    target.robotsLastModified = sameFile
+      ? (result.lastModified ?? (notModified ? target.robotsLastModified : null))
+      : null;
     target.robotsExpiresAt = now + ROBOTS_CACHE_MS;
     target.crawlDelayMs = rules.crawlDelayMs ?? null;
     // After unusable rules the backoff streak stays (a page fetched ends it): if these rules prove unusable
@@ -347,7 +420,9 @@ export class HostBook {
   private rulesOf(h: HostRow, result: FetchResult | null | undefined): RobotsRules {
     const url = `${h.origin}/robots.txt`;
     if (result === null) return robotsRules(url, JSON.parse(h.robotsRules!) as CompiledRobots);
-    const compiled = result ? result.robotsRules ?? compileRobots(url, result.robotsBody ?? '', this.userAgent) : null;
+    const compiled = result
+      ? (result.robotsRules ?? compileRobots(url, result.robotsBody ?? '', this.userAgent))
+      : null;
     h.robotsRules = compiled && JSON.stringify(compiled);
     h.robotsBody = null; // kept compiled instead (robots_body holds files stored by earlier versions)
     this.write(() => this.hostsDb.saveRobotsFile(h.origin, h.robotsBody, h.robotsRules));
@@ -374,7 +449,16 @@ export class HostBook {
   private addSitemapJob({ url, origin, seedId, hops, redirects }: SitemapJobRow): void {
     this.sitemapsQueued.add(url);
     this.scheduler.add(origin, {
-      notBefore: 0, kind: 'sitemap', url, frontierId: 0, seedId, depth: 0, attempts: 0, redirects, forOrigin: origin, hops,
+      notBefore: 0,
+      kind: 'sitemap',
+      url,
+      frontierId: 0,
+      seedId,
+      depth: 0,
+      attempts: 0,
+      redirects,
+      forOrigin: origin,
+      hops,
     });
   }
 
@@ -407,10 +491,20 @@ export class HostBook {
     const domains: DomainInfo[] = [];
     for (const [origin, row] of this.rows) {
       const clock = this.scheduler.host(origin);
-      domains.push(describeHost({
-        row, queued: clock.queue.length + beyond(origin) + clock.priority.length + clock.inFlight, inFlight: clock.inFlight, dueAt: this.scheduler.dueAt(origin),
-        delay: this.scheduler.delayReason(origin, now), robotsSkipped: this.robotsSkipped.get(origin) ?? 0, group: clock.group,
-      }, now));
+      domains.push(
+        describeHost(
+          {
+            row,
+            queued: clock.queue.length + beyond(origin) + clock.priority.length + clock.inFlight,
+            inFlight: clock.inFlight,
+            dueAt: this.scheduler.dueAt(origin),
+            delay: this.scheduler.delayReason(origin, now),
+            robotsSkipped: this.robotsSkipped.get(origin) ?? 0,
+            group: clock.group,
+          },
+          now,
+        ),
+      );
     }
     return describeGroups(domains).sort((a, b) => a.host.localeCompare(b.host));
   }

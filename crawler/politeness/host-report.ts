@@ -52,21 +52,27 @@ export function describeHost(f: HostFacts, now: number): DomainInfo {
   if (f.inFlight > 0) {
     state = 'crawling';
     const forMs = r.lastRequestStart === null ? 0 : now - r.lastRequestStart;
-    stateText = forMs >= SLOW_FETCH_MS ? `fetching now, for ${Math.floor(forMs / 1000)} s: the site is slow to answer` : 'fetching now';
+    stateText =
+      forMs >= SLOW_FETCH_MS
+        ? `fetching now, for ${Math.floor(forMs / 1000)} s: the site is slow to answer`
+        : 'fetching now';
   } else if (r.robotsStatus === 'unreachable') {
     state = 'robots-unreachable';
-    stateText = `robots.txt unreachable (${r.lastError ?? `HTTP ${r.robotsHttpStatus}`}); nothing fetched until it answers` +
+    stateText =
+      `robots.txt unreachable (${r.lastError ?? `HTTP ${r.robotsHttpStatus}`}); nothing fetched until it answers` +
       (backingOff ? `, retry at ${clock(r.backoffUntil)} UTC` : '');
   } else if (r.robotsStatus === 'unusable') {
     state = 'robots-unusable';
-    stateText = `robots.txt unusable (${r.lastError ?? 'its rules cost too much to check'}); nothing fetched until a later robots.txt gives usable rules` +
+    stateText =
+      `robots.txt unusable (${r.lastError ?? 'its rules cost too much to check'}); nothing fetched until a later robots.txt gives usable rules` +
       (backingOff ? `, asked again at ${clock(r.backoffUntil)} UTC` : '');
   } else if (backingOff && f.queued > 0) {
     state = 'backoff';
     const reason = r.backoffReason ?? 'errors';
-    stateText = CODE_WORDS[reason] !== undefined && r.lastError
-      ? `backing off until ${clock(r.backoffUntil)} UTC after ${plural(r.consecutiveErrors, 'failure')} in a row (${CODE_WORDS[reason]}): ${r.lastError}`
-      : `backing off until ${clock(r.backoffUntil)} UTC (${reason})`;
+    stateText =
+      CODE_WORDS[reason] !== undefined && r.lastError
+        ? `backing off until ${clock(r.backoffUntil)} UTC after ${plural(r.consecutiveErrors, 'failure')} in a row (${CODE_WORDS[reason]}): ${r.lastError}`
+        : `backing off until ${clock(r.backoffUntil)} UTC (${reason})`;
   } else if (f.queued === 0 && f.robotsSkipped > 0 && r.fetchedCount === 0) {
     state = 'robots-blocked';
     stateText = 'blocked by robots.txt: every URL found is disallowed';
@@ -79,8 +85,12 @@ export function describeHost(f: HostFacts, now: number): DomainInfo {
   } else if (f.queued === 0) {
     state = 'idle';
     // A note without an error (links not followed: a trap, a seed's host limit) stays in view once the host is idle.
-    stateText = r.errorCount > 0 && r.lastError ? `idle: nothing queued; ${plural(r.errorCount, 'error')}, the last: ${r.lastError}`
-      : r.lastError ? `idle: nothing queued; ${r.lastError}` : 'idle: nothing queued';
+    stateText =
+      r.errorCount > 0 && r.lastError
+        ? `idle: nothing queued; ${plural(r.errorCount, 'error')}, the last: ${r.lastError}`
+        : r.lastError
+          ? `idle: nothing queued; ${r.lastError}`
+          : 'idle: nothing queued';
   } else {
     state = 'waiting';
     if (r.consecutiveErrors > 0 && r.lastError) stateText = `waiting to retry after an error: ${r.lastError}`;
@@ -96,7 +106,10 @@ export function describeHost(f: HostFacts, now: number): DomainInfo {
     errors: r.errorCount,
     inFlight: f.inFlight,
     lastFetchAt: iso(r.lastRequestEnd),
-    nextFetchAt: f.queued > 0 || r.robotsStatus === 'pending' || r.robotsStatus === 'unreachable' || r.robotsStatus === 'unusable' ? iso(Math.max(f.dueAt, now)) : null,
+    nextFetchAt:
+      f.queued > 0 || r.robotsStatus === 'pending' || r.robotsStatus === 'unreachable' || r.robotsStatus === 'unusable'
+        ? iso(Math.max(f.dueAt, now))
+        : null,
     crawlDelayMs: Math.round(f.delay.ms),
     delaySource: f.delay.source,
     delayText: f.delay.text,

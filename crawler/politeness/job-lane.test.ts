@@ -2,14 +2,20 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { JobLane } from './job-lane.ts';
 
-interface J { notBefore: number; name: string }
+interface J {
+  notBefore: number;
+  name: string;
+}
 const job = (name: string, notBefore = 0): J => ({ name, notBefore });
 
 describe('JobLane', () => {
   test('jobs due at once come out in arrival order', () => {
     const lane = new JobLane<J>();
-    ['a', 'b', 'c'].forEach((n, i) => lane.add(job(n, i === 1 ? -Infinity : 0), i));
-    assert.deepEqual([lane.take(0), lane.take(0), lane.take(0)].map((j) => j?.name), ['a', 'b', 'c']);
+    ['a', 'b', 'c'].forEach((n, i) => void lane.add(job(n, i === 1 ? -Infinity : 0), i));
+    assert.deepEqual(
+      [lane.take(0), lane.take(0), lane.take(0)].map((j) => j?.name),
+      ['a', 'b', 'c'],
+    );
     assert.equal(lane.take(0), undefined);
     assert.equal(lane.earliest(), Infinity);
   });

@@ -1,10 +1,26 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkPacing, describePacing, nextPace, NO_PACE, pacingMs, PACING, PacingSettingsError, serverSignal, type Pace, type ServerSignal } from './pacing.ts';
+import {
+  checkPacing,
+  describePacing,
+  nextPace,
+  NO_PACE,
+  pacingMs,
+  PACING,
+  PacingSettingsError,
+  serverSignal,
+  type Pace,
+  type ServerSignal,
+} from './pacing.ts';
 import { BACKOFF } from './backoff.ts';
 
 const answer = (status: number | null, ms: number, code?: string) =>
-  serverSignal({ status, startedAt: 1000, endedAt: 1000 + ms, error: code ? { kind: 'retryable', code, message: code } : null });
+  serverSignal({
+    status,
+    startedAt: 1000,
+    endedAt: 1000 + ms,
+    error: code ? { kind: 'retryable', code, message: code } : null,
+  });
 const feed = (signals: ServerSignal[], from: Pace = NO_PACE): Pace => signals.reduce(nextPace, from);
 const FIVE = { factor: 5, ceilingMs: PACING.ceilingMs };
 
@@ -38,7 +54,10 @@ describe('pacing', () => {
     pace = nextPace(pace, answer(200, 100));
     assert.equal(pace.responseMs, 1100);
     pace = feed([answer(200, 100), answer(200, 100), answer(200, 100), answer(200, 100), answer(200, 100)], pace);
-    assert.ok(pace.responseMs! < 100 + 1500 / 10, `after six fast answers a slow one has faded below a tenth (${pace.responseMs})`);
+    assert.ok(
+      pace.responseMs! < 100 + 1500 / 10,
+      `after six fast answers a slow one has faded below a tenth (${pace.responseMs})`,
+    );
   });
 
   test('the factor part is capped at the ceiling, and says so', () => {
@@ -48,10 +67,17 @@ describe('pacing', () => {
   });
 
   test('a server that strains is slowed before the error streak backs it off: each 5xx doubles the factor, a success restores it', () => {
-    assert.ok(BACKOFF.errorsBeforeBackoff >= 2, 'the backoff waits for a streak, so the first error is the slowdown\'s to handle');
+    assert.ok(
+      BACKOFF.errorsBeforeBackoff >= 2,
+      "the backoff waits for a streak, so the first error is the slowdown's to handle",
+    );
     let pace = feed([answer(200, 400)]);
     pace = nextPace(pace, answer(500, 400));
-    assert.equal(pacingMs(pace, FIVE), 4000, 'one error, below the streak of BACKOFF.errorsBeforeBackoff: already twice the delay');
+    assert.equal(
+      pacingMs(pace, FIVE),
+      4000,
+      'one error, below the streak of BACKOFF.errorsBeforeBackoff: already twice the delay',
+    );
     assert.equal(describePacing(pace, FIVE), '5 x 2 (slowed after 1 server error in a row) x 0.4 s response time');
     pace = feed([answer(502, 400), answer(null, 400, 'timeout'), answer(503, 400)], pace);
     assert.equal(pace.slowdown, PACING.maxSlowdown, 'doubling stops at the maximum');
@@ -63,7 +89,10 @@ describe('pacing', () => {
   });
 
   test('settings out of range get a typed error naming the setting', () => {
-    assert.throws(() => checkPacing({ factor: -1, ceilingMs: 1000 }), (e: unknown) => e instanceof PacingSettingsError && /^pacing: factor -1/.test(e.message));
+    assert.throws(
+      () => checkPacing({ factor: -1, ceilingMs: 1000 }),
+      (e: unknown) => e instanceof PacingSettingsError && /^pacing: factor -1/.test(e.message),
+    );
     assert.throws(() => checkPacing({ factor: 5, ceilingMs: Number.NaN }), PacingSettingsError);
   });
 });

@@ -68,8 +68,12 @@ export class PacingSettingsError extends Error {
 
 /** Checks pacing settings: a factor and a ceiling that are finite and not negative. */
 export function checkPacing(s: PacingSettings): PacingSettings {
-  if (!Number.isFinite(s.factor) || s.factor < 0) throw new PacingSettingsError(`pacing: factor ${s.factor} must be a finite number ≥ 0 (0 turns pacing off, 5 waits five times the response time)`);
-  if (!Number.isFinite(s.ceilingMs) || s.ceilingMs < 0) throw new PacingSettingsError(`pacing: ceilingMs ${s.ceilingMs} must be a finite number of milliseconds ≥ 0`);
+  if (!Number.isFinite(s.factor) || s.factor < 0)
+    throw new PacingSettingsError(
+      `pacing: factor ${s.factor} must be a finite number ≥ 0 (0 turns pacing off, 5 waits five times the response time)`,
+    );
+  if (!Number.isFinite(s.ceilingMs) || s.ceilingMs < 0)
+    throw new PacingSettingsError(`pacing: ceilingMs ${s.ceilingMs} must be a finite number of milliseconds ≥ 0`);
   return s;
 }
 
@@ -89,9 +93,13 @@ export function serverSignal(r: Pick<FetchResult, 'status' | 'startedAt' | 'ende
 export function nextPace(p: Pace, s: ServerSignal): Pace {
   let responseMs = p.responseMs;
   if (s.responseMs !== undefined) {
-    responseMs = responseMs === undefined || s.responseMs >= responseMs ? s.responseMs : responseMs + PACING.easing * (s.responseMs - responseMs);
+    responseMs =
+      responseMs === undefined || s.responseMs >= responseMs
+        ? s.responseMs
+        : responseMs + PACING.easing * (s.responseMs - responseMs);
   }
-  if (s.load === 'strained') return { responseMs, slowdown: Math.min(PACING.maxSlowdown, p.slowdown * 2), strained: p.strained + 1 };
+  if (s.load === 'strained')
+    return { responseMs, slowdown: Math.min(PACING.maxSlowdown, p.slowdown * 2), strained: p.strained + 1 };
   if (s.load === 'ok') return { responseMs, slowdown: 1, strained: 0 };
   return { responseMs, slowdown: p.slowdown, strained: p.strained };
 }
@@ -111,7 +119,8 @@ export function seconds(ms: number): string {
 export function describePacing(p: Pace, s: PacingSettings): string {
   if (s.factor <= 0 || p.responseMs === undefined) return 'no pacing';
   const parts = [String(s.factor)];
-  if (p.slowdown > 1) parts.push(`${p.slowdown} (slowed after ${p.strained} server error${p.strained === 1 ? '' : 's'} in a row)`);
+  if (p.slowdown > 1)
+    parts.push(`${p.slowdown} (slowed after ${p.strained} server error${p.strained === 1 ? '' : 's'} in a row)`);
   parts.push(`${seconds(p.responseMs)} response time`);
   const capped = s.factor * p.slowdown * p.responseMs > s.ceilingMs ? `, capped at ${seconds(s.ceilingMs)}` : '';
   return parts.join(' x ') + capped;

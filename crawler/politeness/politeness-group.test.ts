@@ -4,7 +4,12 @@ import { politenessGroup, PolitenessGroupError } from './politeness-group.ts';
 
 describe('politenessGroup', () => {
   test("'domain': the names of one registrable domain share a group, whatever the scheme or port", () => {
-    for (const o of ['https://www.python.org', 'https://docs.python.org', 'http://python.org', 'http://wiki.python.org:8080']) {
+    for (const o of [
+      'https://www.python.org',
+      'https://docs.python.org',
+      'http://python.org',
+      'http://wiki.python.org:8080',
+    ]) {
       assert.equal(politenessGroup(o, 'domain'), 'python.org', o);
     }
     assert.equal(politenessGroup('https://www.bbc.co.uk', 'domain'), 'bbc.co.uk');
@@ -24,7 +29,11 @@ describe('politenessGroup', () => {
     assert.equal(politenessGroup('http://[::1]:8080', 'domain'), '::1');
     assert.equal(politenessGroup('http://localhost:3000', 'domain'), 'localhost');
     assert.equal(politenessGroup('http://intranet', 'domain'), 'intranet');
-    assert.equal(politenessGroup('https://github.io', 'domain'), 'github.io', 'a public suffix as a host name is its own group');
+    assert.equal(
+      politenessGroup('https://github.io', 'domain'),
+      'github.io',
+      'a public suffix as a host name is its own group',
+    );
   });
 
   test("'host': every origin is its own group", () => {
@@ -33,6 +42,9 @@ describe('politenessGroup', () => {
   });
 
   test('a string that is not an origin gets a typed error that says what to pass', () => {
-    assert.throws(() => politenessGroup('not a url', 'domain'), (e: unknown) => e instanceof PolitenessGroupError && /^politeness-group: .*normalized origin/.test(e.message));
+    assert.throws(
+      () => politenessGroup('not a url', 'domain'),
+      (e: unknown) => e instanceof PolitenessGroupError && /^politeness-group: .*normalized origin/.test(e.message),
+    );
   });
 });

@@ -30,8 +30,13 @@ export function politenessGroup(origin: string, mode: GroupMode): string {
   try {
     hostname = new URL(origin).hostname;
   } catch {
-    throw new PolitenessGroupError(`politeness-group: ${JSON.stringify(origin.slice(0, 80))} is not an origin (scheme://host[:port]); pass a normalized origin such as https://example.org`);
+    throw new PolitenessGroupError(
+      `politeness-group: ${JSON.stringify(origin.slice(0, 80))} is not an origin (scheme://host[:port]); pass a normalized origin such as https://example.org`,
+    );
   }
-  if (hostname === '') throw new PolitenessGroupError(`politeness-group: ${JSON.stringify(origin.slice(0, 80))} has no host name; pass a normalized origin such as https://example.org`);
+  if (hostname === '')
+    throw new PolitenessGroupError(
+      `politeness-group: ${JSON.stringify(origin.slice(0, 80))} has no host name; pass a normalized origin such as https://example.org`,
+    );
   return registrableDomain(hostname);
 }

@@ -125,15 +125,25 @@ export function* compileRules(rules: readonly RobotsRule[]): Generator<void, Com
   const ids = [...keys.keys()];
   const shapes: Shape[] = [];
   for (let from = 0; from < ids.length; from += WORK_PER_PAUSE) {
-    for (let i = from; i < Math.min(ids.length, from + WORK_PER_PAUSE); i++) shapes.push(shapeOf(ids[i], keys.get(ids[i])!));
+    for (let i = from; i < Math.min(ids.length, from + WORK_PER_PAUSE); i++)
+      shapes.push(shapeOf(ids[i], keys.get(ids[i])!));
     yield;
   }
   const sorted = shapes.map((shape) => shape.prefix).sort();
   const prefixes = sorted.filter((p, i) => i === 0 || p !== sorted[i - 1]);
   const out: CompactRules = {
-    size: keys.size, prefixes, parent: linkPrefixes(prefixes),
-    literalKey: new Array<number>(prefixes.length).fill(-1), exactKey: new Array<number>(prefixes.length).fill(-1),
-    wildAt: [0], key: [], anchored: [], minLength: [], segAt: [0], charAt: [0], chars: '',
+    size: keys.size,
+    prefixes,
+    parent: linkPrefixes(prefixes),
+    literalKey: new Array<number>(prefixes.length).fill(-1),
+    exactKey: new Array<number>(prefixes.length).fill(-1),
+    wildAt: [0],
+    key: [],
+    anchored: [],
+    minLength: [],
+    segAt: [0],
+    charAt: [0],
+    chars: '',
   };
   yield;
   const wild: Shape[][] = Array.from({ length: prefixes.length }, () => []);

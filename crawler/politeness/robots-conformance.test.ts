@@ -110,7 +110,8 @@ test('GoogleOnly_AcceptUserAgentUpToFirstSpace', () => {
 test('ID_GlobalGroups_Secondary', () => {
   const empty = '';
   const global = 'user-agent: *\nallow: /\nuser-agent: FooBot\ndisallow: /\n';
-  const onlySpecific = 'user-agent: FooBot\nallow: /\nuser-agent: BarBot\ndisallow: /\nuser-agent: BazBot\ndisallow: /\n';
+  const onlySpecific =
+    'user-agent: FooBot\nallow: /\nuser-agent: BarBot\ndisallow: /\nuser-agent: BazBot\ndisallow: /\n';
   const url = 'http://foo.bar/x/y';
   allowed(empty, 'FooBot', url);
   disallowed(global, 'FooBot', url);
@@ -215,7 +216,14 @@ test('GoogleOnly_DocumentationChecks', () => {
     for (const path of yes) allowed(robotstxt, 'FooBot', `http://foo.bar${path}`);
     for (const path of no) disallowed(robotstxt, 'FooBot', `http://foo.bar${path}`);
   };
-  const fishYes = ['/fish', '/fish.html', '/fish/salmon.html', '/fishheads', '/fishheads/yummy.html', '/fish.html?id=anything'];
+  const fishYes = [
+    '/fish',
+    '/fish.html',
+    '/fish/salmon.html',
+    '/fishheads',
+    '/fishheads/yummy.html',
+    '/fish.html?id=anything',
+  ];
   check('/fish', fishYes, ['/bar', '/Fish.asp', '/catfish', '/?id=fish']);
   // "/fish*" equals "/fish".
   check('/fish*', fishYes, ['/bar', '/Fish.bar', '/catfish', '/?id=fish']);
@@ -227,13 +235,29 @@ test('GoogleOnly_DocumentationChecks', () => {
   );
   check(
     '/*.php',
-    ['/filename.php', '/folder/filename.php', '/folder/filename.php?parameters', '//folder/any.php.file.html', '/filename.php/', '/index?f=filename.php/'],
+    [
+      '/filename.php',
+      '/folder/filename.php',
+      '/folder/filename.php?parameters',
+      '//folder/any.php.file.html',
+      '/filename.php/',
+      '/index?f=filename.php/',
+    ],
     ['/bar', '/php/', '/index?php', '/windows.PHP'],
   );
   check(
     '/*.php$',
     ['/filename.php', '/folder/filename.php'],
-    ['/bar', '/filename.php?parameters', '/filename.php/', '/filename.php5', '/php/', '/filename?php', '/aaaphpaaa', '//windows.PHP'],
+    [
+      '/bar',
+      '/filename.php?parameters',
+      '/filename.php/',
+      '/filename.php5',
+      '/php/',
+      '/filename?php',
+      '/aaaphpaaa',
+      '//windows.PHP',
+    ],
   );
   check('/fish*.php', ['/fish.php', '/fishheads/catfish.php?parameters'], ['/bar', '/Fish.PHP']);
   // Section "Order of precedence for group-member records".

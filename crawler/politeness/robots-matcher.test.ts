@@ -52,7 +52,13 @@ describe('compiled rules: patterns', () => {
   });
 
   test('prefixes nested in each other all apply, and a sibling sorted between them does not', () => {
-    const rules = [disallow('/a*1'), disallow('/a/b*2'), disallow('/a/b/c*3'), disallow('/a/bz*4'), disallow('/a/b.*5')];
+    const rules = [
+      disallow('/a*1'),
+      disallow('/a/b*2'),
+      disallow('/a/b/c*3'),
+      disallow('/a/bz*4'),
+      disallow('/a/b.*5'),
+    ];
     assert.equal(verdict(rules, '/a/b/c/1'), 'disallowed');
     assert.equal(verdict(rules, '/a/b/c/2'), 'disallowed');
     assert.equal(verdict(rules, '/a/b/c/3'), 'disallowed');
@@ -110,7 +116,10 @@ describe('compiled rules: cost', () => {
       const result = rules.check(path);
       assert.equal(result.kind, 'over-budget', path.slice(0, 10));
       assert.ok(result.steps > ROBOTS_COST.checkSteps, 'past the budget');
-      assert.ok(result.steps <= ROBOTS_COST.checkSteps + 3 * path.length + 100, `stopped soon after it: ${result.steps}`);
+      assert.ok(
+        result.steps <= ROBOTS_COST.checkSteps + 3 * path.length + 100,
+        `stopped soon after it: ${result.steps}`,
+      );
     }
   });
 

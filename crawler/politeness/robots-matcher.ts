@@ -114,7 +114,8 @@ export class CompiledRules {
     if (last >= 0) {
       const found = prefixes[last];
       let common = 0;
-      while (common < found.length && common < path.length && found.charCodeAt(common) === path.charCodeAt(common)) common++;
+      while (common < found.length && common < path.length && found.charCodeAt(common) === path.charCodeAt(common))
+        common++;
       probe.steps += common + 1;
       let node = last;
       while (node >= 0 && prefixes[node].length > common) {
@@ -166,7 +167,8 @@ export class CompiledRules {
     const path = probe.path;
     probe.steps += STEP.search + m;
     if (path.length - m < pos) return false;
-    for (let q = 0; q < m; q++) if (path.charCodeAt(path.length - m + q) !== this.text.charCodeAt(from + q)) return false;
+    for (let q = 0; q < m; q++)
+      if (path.charCodeAt(path.length - m + q) !== this.text.charCodeAt(from + q)) return false;
     return true;
   }
 

@@ -46,8 +46,14 @@ describe('robots-parser as the oracle', () => {
     test(`matching: 4,000 generated rule sets over "${alphabet}" agree`, () => {
       for (let seed = 1; seed <= 4_000; seed++) {
         const random = seededRandom(seed);
-        const rules: RobotsRule[] = Array.from({ length: 1 + Math.floor(random() * 6) }, () => ({ allow: random() < 0.5, pattern: pattern(random, alphabet) }));
-        const oracle = robotsParser(`${ORIGIN}/robots.txt`, `User-agent: *\n${rules.map((r) => `${r.allow ? 'Allow' : 'Disallow'}: ${r.pattern}`).join('\n')}\n`);
+        const rules: RobotsRule[] = Array.from({ length: 1 + Math.floor(random() * 6) }, () => ({
+          allow: random() < 0.5,
+          pattern: pattern(random, alphabet),
+        }));
+        const oracle = robotsParser(
+          `${ORIGIN}/robots.txt`,
+          `User-agent: *\n${rules.map((r) => `${r.allow ? 'Allow' : 'Disallow'}: ${r.pattern}`).join('\n')}\n`,
+        );
         const ours = new CompiledRules(finish(compileRules(rules)));
         for (let k = 0; k < 8; k++) {
           const p = path(random, alphabet);
@@ -65,16 +71,22 @@ describe('robots-parser as the oracle', () => {
       const lines: string[] = [];
       if (random() < 0.2) lines.push(`Disallow: ${pattern(random, 'ab/')}`); // before any group: ignored by both
       for (let g = Math.floor(random() * 4); g >= 0; g--) {
-        for (let a = Math.floor(random() * 2); a >= 0; a--) lines.push(`User-agent: ${agents[Math.floor(random() * agents.length)]}`);
+        for (let a = Math.floor(random() * 2); a >= 0; a--)
+          lines.push(`User-agent: ${agents[Math.floor(random() * agents.length)]}`);
         if (random() < 0.3) lines.push(`Crawl-delay: ${Math.floor(random() * 10)}`);
-        for (let r = Math.floor(random() * 4); r >= 0; r--) lines.push(`${random() < 0.5 ? 'Allow' : 'Disallow'}: ${pattern(random, 'ab/')}`);
+        for (let r = Math.floor(random() * 4); r >= 0; r--)
+          lines.push(`${random() < 0.5 ? 'Allow' : 'Disallow'}: ${pattern(random, 'ab/')}`);
         if (random() < 0.5) lines.push('');
       }
       const file = `${lines.join('\n')}\n`;
       const ours = parseRobots(`${ORIGIN}/robots.txt`, file, 'LanternBot/1.0');
       const oracle = robotsParser(`${ORIGIN}/robots.txt`, file);
       const delay = oracle.getCrawlDelay('LanternBot');
-      assert.equal(ours.crawlDelayMs, delay === undefined ? undefined : delay * 1000, `seed ${seed}: Crawl-delay of\n${file}`);
+      assert.equal(
+        ours.crawlDelayMs,
+        delay === undefined ? undefined : delay * 1000,
+        `seed ${seed}: Crawl-delay of\n${file}`,
+      );
       for (let k = 0; k < 8; k++) {
         const url = ORIGIN + path(random, 'ab/');
         assert.equal(ours.isAllowed(url), oracle.isAllowed(url, 'LanternBot'), `seed ${seed}: ${url} under\n${file}`);

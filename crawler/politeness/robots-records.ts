@@ -37,7 +37,10 @@ type Key = (typeof KEYS)[number];
  * LF or CRLF. A generator that pauses (yields) every LINES_PER_PAUSE lines, so that its caller can let
  * other work run between them; it returns the records.
  */
-export function* readRecords(text: string, robotsUrl: string): Generator<void, { groups: Group[]; sitemaps: string[] }> {
+export function* readRecords(
+  text: string,
+  robotsUrl: string,
+): Generator<void, { groups: Group[]; sitemaps: string[] }> {
   const reader = new RecordReader(text, robotsUrl);
   // The lines are read by a plain method, which V8 optimizes as it runs; a generator's own loop it would not.
   while (!reader.read(LINES_PER_PAUSE)) yield;
@@ -54,7 +57,10 @@ class RecordReader {
   private readonly scanner: Scanner;
   private readonly line: Line = { key: 'allow', valueStart: 0, valueEnd: 0 };
 
-  constructor(private readonly text: string, private readonly robotsUrl: string) {
+  constructor(
+    private readonly text: string,
+    private readonly robotsUrl: string,
+  ) {
     this.scanner = new Scanner(text);
   }
 

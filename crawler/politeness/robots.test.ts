@@ -62,7 +62,8 @@ describe('parseRobots: groups', () => {
   });
 
   test('groups for the same agent are merged, wherever they stand', () => {
-    const body = 'User-agent: lanternbot\nDisallow: /a\n\nUser-agent: *\nDisallow: /\n\nUser-agent: LANTERNBOT\nDisallow: /b\n';
+    const body =
+      'User-agent: lanternbot\nDisallow: /a\n\nUser-agent: *\nDisallow: /\n\nUser-agent: LANTERNBOT\nDisallow: /b\n';
     assert.equal(allowedPath(body, '/a'), false);
     assert.equal(allowedPath(body, '/b'), false);
     assert.equal(allowedPath(body, '/c'), true);
@@ -83,7 +84,8 @@ describe('parseRobots: groups', () => {
   });
 
   test('BOM, CRLF, odd key case, whitespace and comments', () => {
-    const body = '\uFEFF# our rules\r\n  USER-AGENT :\tLanternBot  # us\r\n\tdisallow\t:\t/x # not /\r\nALLOW: /x/ok\r\n';
+    const body =
+      '\uFEFF# our rules\r\n  USER-AGENT :\tLanternBot  # us\r\n\tdisallow\t:\t/x # not /\r\nALLOW: /x/ok\r\n';
     assert.equal(allowedPath(body, '/x/no'), false);
     assert.equal(allowedPath(body, '/x/ok'), true);
     assert.equal(allowedPath(body, '/y'), true);
@@ -129,11 +131,17 @@ describe('parseRobots: origin', () => {
 
   test('refuses URLs of another origin and invalid URLs', () => {
     const r = parseRobots('http://127.0.0.2:41234/robots.txt', 'User-agent: *\nDisallow: /a\n', UA);
-    assert.throws(() => r.isAllowed('http://127.0.0.2:41235/a'), /^Error: robots: .*is not on http:\/\/127\.0\.0\.2:41234/);
+    assert.throws(
+      () => r.isAllowed('http://127.0.0.2:41235/a'),
+      /^Error: robots: .*is not on http:\/\/127\.0\.0\.2:41234/,
+    );
     assert.throws(() => r.isAllowed('https://127.0.0.2:41234/a'), /^Error: robots: /);
     assert.throws(() => r.isAllowed('http://127.0.0.3:41234/a'), /^Error: robots: /);
     assert.throws(() => r.isAllowed('/a'), /^Error: robots: URL is not a valid URL/);
-    assert.throws(() => parseRobots('ftp://example.com/robots.txt', '', UA), /^Error: robots: robots URL is not http\(s\)/);
+    assert.throws(
+      () => parseRobots('ftp://example.com/robots.txt', '', UA),
+      /^Error: robots: robots URL is not http\(s\)/,
+    );
   });
 });
 
@@ -205,8 +213,14 @@ describe('parseRobots: files built to be costly', () => {
     const r = rules(body);
     const url = `http://example.com${longPath('/b')}`;
     assert.equal(r.check(url).kind, 'over-budget');
-    assert.throws(() => r.isAllowed(url), (err: unknown) => err instanceof RobotsCostError &&
-      /^robots: its 25,000 rules for this crawler take more than [\d,]+ steps to check one URL \(http:\/\/example\.com\/baaa+…\); they are too costly to use$/.test(err.message));
+    assert.throws(
+      () => r.isAllowed(url),
+      (err: unknown) =>
+        err instanceof RobotsCostError &&
+        /^robots: its 25,000 rules for this crawler take more than [\d,]+ steps to check one URL \(http:\/\/example\.com\/baaa+…\); they are too costly to use$/.test(
+          err.message,
+        ),
+    );
     assert.equal(r.isAllowed('http://example.com/robots.txt'), true, 'robots.txt itself needs no check');
   });
 });
@@ -239,7 +253,8 @@ describe('parseRobots: crawl-delay', () => {
   });
 
   test('the last valid value of our groups wins; an invalid one does not clear it', () => {
-    const body = 'User-agent: LanternBot\nCrawl-delay: 2\nCrawl-delay: soon\n\nUser-agent: *\nCrawl-delay: 7\n\nUser-agent: LanternBot\nCrawl-delay: 4\n';
+    const body =
+      'User-agent: LanternBot\nCrawl-delay: 2\nCrawl-delay: soon\n\nUser-agent: *\nCrawl-delay: 7\n\nUser-agent: LanternBot\nCrawl-delay: 4\n';
     assert.equal(rules(body).crawlDelayMs, 4000);
     assert.equal(rules('User-agent: LanternBot\nCrawl-delay: 2\nCrawl-delay: soon\n').crawlDelayMs, 2000);
   });
@@ -256,18 +271,38 @@ describe('parseRobots: sitemaps', () => {
     const body =
       'SITEMAP: http://example.com/a.xml\nUser-agent: *\nsitemap:/b.xml\nDisallow: /x\nSitemap: http://example.com/a.xml\n' +
       'Sitemap: ftp://example.com/c.xml\nSitemap: http://[bad\nSitemap:\nSitemap: https://cdn.example.net/d.xml # ours\n';
-    assert.deepEqual(rules(body).sitemaps, ['http://example.com/a.xml', 'http://example.com/b.xml', 'https://cdn.example.net/d.xml']);
+    assert.deepEqual(rules(body).sitemaps, [
+      'http://example.com/a.xml',
+      'http://example.com/b.xml',
+      'https://cdn.example.net/d.xml',
+    ]);
   });
 });
 
 describe('robotsOutcomeForStatus', () => {
   test('maps statuses as RFC 9309 says', () => {
     const expected: [number, string][] = [
-      [200, 'rules'], [204, 'rules'], [299, 'rules'],
-      [301, 'allow-all'], [304, 'allow-all'], [399, 'allow-all'],
-      [400, 'allow-all'], [401, 'allow-all'], [403, 'allow-all'], [404, 'allow-all'], [410, 'allow-all'], [499, 'allow-all'],
-      [429, 'disallow-all'], [500, 'disallow-all'], [503, 'disallow-all'], [599, 'disallow-all'],
-      [100, 'disallow-all'], [0, 'disallow-all'], [600, 'disallow-all'], [200.5, 'disallow-all'], [Number.NaN, 'disallow-all'],
+      [200, 'rules'],
+      [204, 'rules'],
+      [299, 'rules'],
+      [301, 'allow-all'],
+      [304, 'allow-all'],
+      [399, 'allow-all'],
+      [400, 'allow-all'],
+      [401, 'allow-all'],
+      [403, 'allow-all'],
+      [404, 'allow-all'],
+      [410, 'allow-all'],
+      [499, 'allow-all'],
+      [429, 'disallow-all'],
+      [500, 'disallow-all'],
+      [503, 'disallow-all'],
+      [599, 'disallow-all'],
+      [100, 'disallow-all'],
+      [0, 'disallow-all'],
+      [600, 'disallow-all'],
+      [200.5, 'disallow-all'],
+      [Number.NaN, 'disallow-all'],
     ];
     for (const [status, outcome] of expected) assert.equal(robotsOutcomeForStatus(status), outcome, String(status));
   });
@@ -308,7 +343,10 @@ describe('compileRobots / robotsRules / rulesLater', () => {
     for (const path of ['/private/x', '/private/a.css', '/private/a.css?x', '/open']) {
       assert.equal(adopted.isAllowed(`http://example.com${path}`), direct.isAllowed(`http://example.com${path}`), path);
     }
-    assert.deepEqual([adopted.crawlDelayMs, adopted.sitemaps, adopted.ruleCount], [2000, ['http://example.com/s.xml'], 2]);
+    assert.deepEqual(
+      [adopted.crawlDelayMs, adopted.sitemaps, adopted.ruleCount],
+      [2000, ['http://example.com/s.xml'], 2],
+    );
     assert.equal(compiled.token, 'lanternbot', 'says which crawler name it was compiled for');
   });
 

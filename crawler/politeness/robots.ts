@@ -71,7 +71,10 @@ export const ROBOTS_CACHE_MS = 24 * 60 * 60 * 1000;
  * (the crawler handles its host as broken until a later robots.txt gives usable rules).
  */
 export class RobotsCostError extends Error {
-  constructor(readonly url: string, readonly ruleCount: number) {
+  constructor(
+    readonly url: string,
+    readonly ruleCount: number,
+  ) {
     super(robotsCostMessage(url, ruleCount));
     this.name = 'RobotsCostError';
   }
@@ -80,8 +83,10 @@ export class RobotsCostError extends Error {
 /** Says, for a person, that checking `url` against a file of `ruleCount` rules passed the budget (the URL cut to 100 characters). */
 export function robotsCostMessage(url: string, ruleCount: number): string {
   const shown = url.length > 100 ? `${url.slice(0, 100)}…` : url;
-  return `robots: its ${ruleCount.toLocaleString('en-US')} rules for this crawler take more than ` +
-    `${ROBOTS_COST.checkSteps.toLocaleString('en-US')} steps to check one URL (${shown}); they are too costly to use`;
+  return (
+    `robots: its ${ruleCount.toLocaleString('en-US')} rules for this crawler take more than ` +
+    `${ROBOTS_COST.checkSteps.toLocaleString('en-US')} steps to check one URL (${shown}); they are too costly to use`
+  );
 }
 
 const ENCODER = new TextEncoder();
@@ -168,7 +173,11 @@ export function compileRobots(robotsUrl: string, body: string | Uint8Array, user
  * compileRobots as a generator that pauses (yields) every few thousand lines or rules, so that a worker
  * reading a file of tens of thousands of lines keeps serving its other fetches between the pauses.
  */
-export function* compileRobotsInSteps(robotsUrl: string, body: string | Uint8Array, userAgent: string): Generator<void, CompiledRobots> {
+export function* compileRobotsInSteps(
+  robotsUrl: string,
+  body: string | Uint8Array,
+  userAgent: string,
+): Generator<void, CompiledRobots> {
   parseHttpUrl(robotsUrl, 'robots URL');
   const parsed = yield* readRecords(limitedText(body), robotsUrl);
   const token = productToken(userAgent).toLowerCase();
@@ -285,8 +294,15 @@ function parseHttpUrl(url: string, what: string): URL {
 /** The first ROBOTS_MAX_BYTES of the body as text, cut after the last line end, any UTF-8 BOM dropped. */
 function limitedText(body: string | Uint8Array): string {
   // The common case, a text that fits and starts with no BOM (whole or cut): it is already what we read.
-  if (typeof body === 'string' && body.length <= ROBOTS_MAX_BYTES && Buffer.byteLength(body) <= ROBOTS_MAX_BYTES &&
-    !body.startsWith('\uFEFF') && !body.startsWith('\uFFFD') && !/[\uD800-\uDFFF]/.test(body)) return body;
+  if (
+    typeof body === 'string' &&
+    body.length <= ROBOTS_MAX_BYTES &&
+    Buffer.byteLength(body) <= ROBOTS_MAX_BYTES &&
+    !body.startsWith('\uFEFF') &&
+    !body.startsWith('\uFFFD') &&
+    !/[\uD800-\uDFFF]/.test(body)
+  )
+    return body;
   let bytes: Uint8Array;
   if (typeof body === 'string') {
     // Each character takes at least one byte, so nothing past this many characters can fit.

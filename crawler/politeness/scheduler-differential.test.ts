@@ -8,13 +8,27 @@ import assert from 'node:assert/strict';
 import { Scheduler, type SchedulerOptions, type ServerSignal } from './scheduler.ts';
 import { ReferenceScheduler } from '../../test-support/reference-scheduler.ts';
 
-interface J { notBefore: number; id: number }
+interface J {
+  notBefore: number;
+  id: number;
+}
 
 const ORIGINS = [
-  'http://a.test', 'https://www.example.org', 'https://docs.example.org', 'http://blog.example.org:8080',
-  'https://wiki.example.org', 'https://alice.github.io', 'https://bob.github.io', 'http://127.0.0.2:8001',
-  'http://127.0.0.2:8002', 'http://localhost:3000', 'http://[::1]:8080', 'https://example.co.uk',
-  'https://www.example.co.uk', 'http://b.test', 'https://shop.b.test',
+  'http://a.test',
+  'https://www.example.org',
+  'https://docs.example.org',
+  'http://blog.example.org:8080',
+  'https://wiki.example.org',
+  'https://alice.github.io',
+  'https://bob.github.io',
+  'http://127.0.0.2:8001',
+  'http://127.0.0.2:8002',
+  'http://localhost:3000',
+  'http://[::1]:8080',
+  'https://example.co.uk',
+  'https://www.example.co.uk',
+  'http://b.test',
+  'https://shop.b.test',
 ];
 
 /** A small deterministic generator (mulberry32). */
@@ -47,12 +61,19 @@ function drive(seed: number, steps: number, delayMs: number, options: SchedulerO
     const origin = pick(ORIGINS);
     if (op < 0.35) {
       const r = random();
-      const notBefore = r < 0.6 ? 0 : r < 0.7 ? -Infinity : r < 0.8 ? Math.max(1, now - Math.floor(random() * 500)) : now + Math.floor(random() * 3000);
+      const notBefore =
+        r < 0.6
+          ? 0
+          : r < 0.7
+            ? -Infinity
+            : r < 0.8
+              ? Math.max(1, now - Math.floor(random() * 500))
+              : now + Math.floor(random() * 3000);
       const job = { id: nextId++, notBefore };
       const priority = random() < 0.12;
       fast.add(origin, job, priority);
       ref.add(origin, job, priority);
-    } else if (op < 0.40) {
+    } else if (op < 0.4) {
       const paused = random() < 0.5;
       fast.setPaused(origin, paused);
       ref.setPaused(origin, paused);
@@ -64,7 +85,7 @@ function drive(seed: number, steps: number, delayMs: number, options: SchedulerO
       const until = random() < 0.5 ? 0 : now + Math.floor(random() * 2000);
       fast.setBackoffUntil(origin, until);
       ref.setBackoffUntil(origin, until);
-    } else if (op < 0.50) {
+    } else if (op < 0.5) {
       const until = random() < 0.5 ? 0 : now + Math.floor(random() * 2000);
       fast.setGroupBackoffUntil(origin, until);
       ref.setGroupBackoffUntil(origin, until);
@@ -78,8 +99,14 @@ function drive(seed: number, steps: number, delayMs: number, options: SchedulerO
       ref.setDefaultDelay(ms);
     } else if (op < 0.54) {
       const mod = 2 + Math.floor(random() * 3);
-      const a = fast.remove(origin, (j) => j.id % mod === 0).map((j) => j.id).sort((x, y) => x - y);
-      const b = ref.remove(origin, (j) => j.id % mod === 0).map((j) => j.id).sort((x, y) => x - y);
+      const a = fast
+        .remove(origin, (j) => j.id % mod === 0)
+        .map((j) => j.id)
+        .sort((x, y) => x - y);
+      const b = ref
+        .remove(origin, (j) => j.id % mod === 0)
+        .map((j) => j.id)
+        .sort((x, y) => x - y);
       assert.deepEqual(a, b, where(step, `remove(${origin})`));
     } else {
       // Time moves to the next event: a request ending, the wake-up, or a little further.
@@ -94,8 +121,10 @@ function drive(seed: number, steps: number, delayMs: number, options: SchedulerO
         const r = running.shift()!;
         const dropped = random() < 0.08;
         const roll = random();
-        const signal: ServerSignal | undefined = dropped || roll < 0.3 ? undefined
-          : { responseMs: r.end - r.start, load: roll < 0.45 ? 'strained' : roll < 0.5 ? 'unknown' : 'ok' };
+        const signal: ServerSignal | undefined =
+          dropped || roll < 0.3
+            ? undefined
+            : { responseMs: r.end - r.start, load: roll < 0.45 ? 'strained' : roll < 0.5 ? 'unknown' : 'ok' };
         fast.complete(r.origin, dropped ? -Infinity : r.end, signal);
         ref.complete(r.origin, dropped ? -Infinity : r.end, signal);
       }

@@ -7,27 +7,51 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Scheduler, type SchedulerOptions } from './scheduler.ts';
 
-interface J { notBefore: number; name: string }
+interface J {
+  notBefore: number;
+  name: string;
+}
 const job = (name: string, notBefore = 0): J => ({ name, notBefore });
-interface Req { origin: string; start: number; end: number }
+interface Req {
+  origin: string;
+  start: number;
+  end: number;
+}
 
-const NAMES = ['https://www.example.org', 'https://docs.example.org', 'https://blog.example.org', 'https://wiki.example.org'];
+const NAMES = [
+  'https://www.example.org',
+  'https://docs.example.org',
+  'https://blog.example.org',
+  'https://wiki.example.org',
+];
 
 /**
  * Runs `s` with `workers` workers until its queues are empty (or `until`), each request taking
  * `duration(origin)` ms, and returns every request in start order.
  */
-function run(s: Scheduler<J>, workers: number, duration: (origin: string, i: number) => number, until = Infinity): Req[] {
+function run(
+  s: Scheduler<J>,
+  workers: number,
+  duration: (origin: string, i: number) => number,
+  until = Infinity,
+): Req[] {
   const running: Req[] = [];
   const done: Req[] = [];
   let now = 0;
   let i = 0;
   while ((s.queuedCount() > 0 || running.length > 0) && now < until) {
-    for (let d = running.length < workers ? s.next(now) : undefined; d; d = running.length < workers ? s.next(now) : undefined) {
+    for (
+      let d = running.length < workers ? s.next(now) : undefined;
+      d;
+      d = running.length < workers ? s.next(now) : undefined
+    ) {
       running.push({ origin: d.origin, start: now, end: now + duration(d.origin, i++) });
     }
     const wake = s.nextWakeAt();
-    now = Math.min(...running.map((r) => r.end), running.length < workers && wake !== undefined ? Math.max(wake, now) : Infinity);
+    now = Math.min(
+      ...running.map((r) => r.end),
+      running.length < workers && wake !== undefined ? Math.max(wake, now) : Infinity,
+    );
     if (now === Infinity) break;
     for (const r of running.filter((x) => x.end <= now)) {
       running.splice(running.indexOf(r), 1);
@@ -43,7 +67,10 @@ function violations(reqs: Req[], gapMs: number): string[] {
   const bad: string[] = [];
   for (let k = 1; k < reqs.length; k++) {
     const gap = reqs[k].start - reqs[k - 1].end;
-    if (gap < gapMs) bad.push(`${reqs[k - 1].origin} ended ${reqs[k - 1].end}, ${reqs[k].origin} started ${reqs[k].start} (gap ${gap})`);
+    if (gap < gapMs)
+      bad.push(
+        `${reqs[k - 1].origin} ended ${reqs[k - 1].end}, ${reqs[k].origin} started ${reqs[k].start} (gap ${gap})`,
+      );
   }
   return bad;
 }
@@ -71,7 +98,11 @@ describe('Scheduler: politeness groups', () => {
     for (const o of NAMES) for (let k = 0; k < 5; k++) s.add(o, job(`${o}/${k}`));
     const order = run(s, 2, () => 10).map((r) => r.origin);
     for (let round = 0; round < 5; round++) {
-      assert.deepEqual(new Set(order.slice(round * 4, round * 4 + 4)), new Set(NAMES), `round ${round}: ${order.slice(round * 4, round * 4 + 4).join(' ')}`);
+      assert.deepEqual(
+        new Set(order.slice(round * 4, round * 4 + 4)),
+        new Set(NAMES),
+        `round ${round}: ${order.slice(round * 4, round * 4 + 4).join(' ')}`,
+      );
     }
   });
 
@@ -85,7 +116,13 @@ describe('Scheduler: politeness groups', () => {
 
   test('IP addresses and single-label names are groups of their own; ports of one address share one', () => {
     const s = new Scheduler<J>(1000, domain);
-    const own = ['http://127.0.0.2:8001', 'http://127.0.0.3:8001', 'http://localhost:3000', 'http://[::1]:8080', 'http://intranet'];
+    const own = [
+      'http://127.0.0.2:8001',
+      'http://127.0.0.3:8001',
+      'http://localhost:3000',
+      'http://[::1]:8080',
+      'http://intranet',
+    ];
     for (const o of own) s.add(o, job(o));
     s.add('http://127.0.0.2:8002', job('same address, other port'));
     const first = own.map(() => s.next(0)?.origin);
@@ -110,7 +147,11 @@ describe('Scheduler: politeness groups', () => {
       assert.ok(gap >= (reqs[k].origin === www ? 1000 : 100), `${reqs[k].origin} after ${gap} ms`);
       assert.ok(gap <= (reqs[k].origin === www ? 1000 : 100), `and no longer: ${reqs[k].origin} after ${gap} ms`);
     }
-    assert.deepEqual(reqs.map((r) => r.origin), [www, docs, www, docs, www, docs, www, docs], 'the two take turns');
+    assert.deepEqual(
+      reqs.map((r) => r.origin),
+      [www, docs, www, docs, www, docs, www, docs],
+      'the two take turns',
+    );
   });
 
   test("a name's backoff never delays its siblings; the group's backoff holds them all", () => {
@@ -119,7 +160,10 @@ describe('Scheduler: politeness groups', () => {
     for (let k = 0; k < 3; k++) for (const o of [www, docs, blog]) s.add(o, job(`${o}/${k}`));
     s.setBackoffUntil(www, 10_000);
     const early = run(s, 2, () => 10, 10_000).filter((r) => r.start < 10_000);
-    assert.ok(early.every((r) => r.origin !== www), 'www waits for its backoff');
+    assert.ok(
+      early.every((r) => r.origin !== www),
+      'www waits for its backoff',
+    );
     assert.equal(early.length, 6, 'docs and blog went on, every 110 ms');
     assert.equal(s.dueAt(www), 10_000);
 

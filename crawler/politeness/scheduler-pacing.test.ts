@@ -8,12 +8,16 @@ import assert from 'node:assert/strict';
 import { Scheduler, type ServerSignal } from './scheduler.ts';
 import { serverSignal } from './pacing.ts';
 
-interface J { notBefore: number; name: string }
+interface J {
+  notBefore: number;
+  name: string;
+}
 const job = (name: string, notBefore = 0): J => ({ name, notBefore });
 const A = 'https://www.example.org';
 const B = 'https://docs.example.org';
 const ok = (ms: number): ServerSignal => ({ responseMs: ms, load: 'ok' });
-const failed = (status: number, ms: number): ServerSignal => serverSignal({ status, startedAt: 0, endedAt: ms, error: null });
+const failed = (status: number, ms: number): ServerSignal =>
+  serverSignal({ status, startedAt: 0, endedAt: ms, error: null });
 
 /** Dispatches one job of `origin` at `start` and completes it `ms` later with `signal`; returns its end. */
 function request(s: Scheduler<J>, origin: string, start: number, ms: number, signal: ServerSignal): number {
@@ -32,7 +36,11 @@ describe('Scheduler: pacing by response time', () => {
     assert.equal(s.nextWakeAt(), end + 2000);
     assert.equal(s.next(end + 1999), undefined);
     assert.equal(s.next(end + 2000)?.job.name, 'next');
-    assert.deepEqual(s.delayReason(A, end + 2000), { ms: 2000, source: 'pacing', text: '2.0 s: 5 x 0.4 s response time' });
+    assert.deepEqual(s.delayReason(A, end + 2000), {
+      ms: 2000,
+      source: 'pacing',
+      text: '2.0 s: 5 x 0.4 s response time',
+    });
   });
 
   test('a fast server is held by the configured delay, never less', () => {
@@ -61,7 +69,10 @@ describe('Scheduler: pacing by response time', () => {
     let end = request(s, A, 0, 400, ok(400));
     end = request(s, A, s.dueAt(A), 400, failed(500, 400));
     assert.equal(s.dueAt(A) - end, 4000, 'one 500: twice the pacing, with no backoff set');
-    assert.match(s.delayReason(A, end).text, /^4\.0 s: 5 x 2 \(slowed after 1 server error in a row\) x 0\.4 s response time$/);
+    assert.match(
+      s.delayReason(A, end).text,
+      /^4\.0 s: 5 x 2 \(slowed after 1 server error in a row\) x 0\.4 s response time$/,
+    );
     end = request(s, A, s.dueAt(A), 400, failed(503, 400));
     assert.equal(s.dueAt(A) - end, 8000, 'a second: four times');
     end = request(s, A, s.dueAt(A), 400, ok(400));
@@ -79,7 +90,11 @@ describe('Scheduler: pacing by response time', () => {
     const paced = new Scheduler<J>(300, { pacing: { factor: 0 } });
     const plain = new Scheduler<J>(300);
     let t = 0;
-    for (const [ms, sig] of [[2000, ok(2000)], [5000, failed(503, 5000)], [10, ok(10)]] as const) {
+    for (const [ms, sig] of [
+      [2000, ok(2000)],
+      [5000, failed(503, 5000)],
+      [10, ok(10)],
+    ] as const) {
       request(paced, A, t, ms, sig);
       request(plain, A, t, ms, sig);
       assert.equal(paced.dueAt(A), plain.dueAt(A));
@@ -112,9 +127,17 @@ describe('Scheduler.delayReason: backoff', () => {
     const s = new Scheduler<J>(1000);
     request(s, A, 0, 100, ok(100));
     s.setBackoffUntil(A, 30_100);
-    assert.deepEqual(s.delayReason(A, 200), { ms: 30_000, source: 'backoff', text: '30.0 s: backing off after errors' });
+    assert.deepEqual(s.delayReason(A, 200), {
+      ms: 30_000,
+      source: 'backoff',
+      text: '30.0 s: backing off after errors',
+    });
     s.setBackoffUntil(A, 120_100, 'retry-after');
-    assert.deepEqual(s.delayReason(A, 200), { ms: 120_000, source: 'retry-after', text: '120.0 s: the site asked to wait (Retry-After)' });
+    assert.deepEqual(s.delayReason(A, 200), {
+      ms: 120_000,
+      source: 'retry-after',
+      text: '120.0 s: the site asked to wait (Retry-After)',
+    });
     assert.equal(s.delayReason(A, 120_100).source, 'default', 'a backoff that is over is no reason');
   });
 
@@ -122,6 +145,10 @@ describe('Scheduler.delayReason: backoff', () => {
     const s = new Scheduler<J>(1000, { grouping: 'domain' });
     request(s, A, 0, 100, ok(100));
     s.setGroupBackoffUntil(A, 10_100);
-    assert.deepEqual(s.delayReason(B, 200), { ms: 10_000, source: 'backoff', text: '10.0 s: backing off: a host of example.org said the server is overloaded' });
+    assert.deepEqual(s.delayReason(B, 200), {
+      ms: 10_000,
+      source: 'backoff',
+      text: '10.0 s: backing off: a host of example.org said the server is overloaded',
+    });
   });
 });

@@ -2,7 +2,10 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Scheduler } from './scheduler.ts';
 
-interface J { notBefore: number; name: string }
+interface J {
+  notBefore: number;
+  name: string;
+}
 const job = (name: string, notBefore = 0): J => ({ name, notBefore });
 const A = 'http://a.test';
 const B = 'http://b.test';
@@ -117,7 +120,10 @@ describe('Scheduler', () => {
     s.add(A, job('/private/1'));
     s.add(A, job('/public'));
     const removed = s.remove(A, (j) => j.name.startsWith('/private'));
-    assert.deepEqual(removed.map((j) => j.name), ['/private/1']);
+    assert.deepEqual(
+      removed.map((j) => j.name),
+      ['/private/1'],
+    );
     assert.equal(s.queuedCount(), 1);
   });
 
@@ -127,7 +133,7 @@ describe('Scheduler', () => {
     const hosts = [A, B, 'http://c.test'];
     for (const h of hosts) for (let i = 0; i < 40; i++) s.add(h, job(`${h}/${i}`));
     let rand = 7;
-    const random = () => ((rand = (rand * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+    const random = () => (rand = (rand * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
     const running: Array<{ origin: string; end: number; start: number }> = [];
     const timeline = new Map<string, Array<{ start: number; end: number }>>();
     let now = 0;
@@ -149,7 +155,8 @@ describe('Scheduler', () => {
     }
     for (const [origin, reqs] of timeline) {
       assert.equal(reqs.length, 40, origin);
-      for (let i = 1; i < reqs.length; i++) assert.ok(reqs[i].start - reqs[i - 1].end >= 200, `${origin} gap ${reqs[i].start - reqs[i - 1].end}`);
+      for (let i = 1; i < reqs.length; i++)
+        assert.ok(reqs[i].start - reqs[i - 1].end >= 200, `${origin} gap ${reqs[i].start - reqs[i - 1].end}`);
     }
   });
 });

@@ -21,7 +21,16 @@
 import { IndexedHeap, type HeapItem } from './heap.ts';
 import { JobLane, type SchedulerJob } from './job-lane.ts';
 import { politenessGroup, type GroupMode } from './politeness-group.ts';
-import { checkPacing, nextPace, NO_PACE, pacingMs, PACING, type Pace, type PacingSettings, type ServerSignal } from './pacing.ts';
+import {
+  checkPacing,
+  nextPace,
+  NO_PACE,
+  pacingMs,
+  PACING,
+  type Pace,
+  type PacingSettings,
+  type ServerSignal,
+} from './pacing.ts';
 import { explainDelay, gapMs, type BackoffSource, type DelayReason } from './delay-reason.ts';
 
 export type { SchedulerJob } from './job-lane.ts';
@@ -89,7 +98,10 @@ class GroupState<J extends SchedulerJob> implements GroupClock, HeapItem {
   readonly turns = new IndexedHeap<HostState<J>>(
     (a, b) => a.turnAt < b.turnAt || (a.turnAt === b.turnAt && a.seq < b.seq),
   );
-  constructor(readonly key: string, readonly seq: number) {}
+  constructor(
+    readonly key: string,
+    readonly seq: number,
+  ) {}
 }
 
 class HostState<J extends SchedulerJob> implements HostClock, HeapItem {
@@ -105,7 +117,11 @@ class HostState<J extends SchedulerJob> implements HostClock, HeapItem {
   /** When the host's own wait ends: its backoff, its earliest job, the end of its last request. */
   turnAt = Infinity;
   heapPos = -1;
-  constructor(readonly origin: string, readonly groupState: GroupState<J>, readonly seq: number) {}
+  constructor(
+    readonly origin: string,
+    readonly groupState: GroupState<J>,
+    readonly seq: number,
+  ) {}
   get group(): string {
     return this.groupState.key;
   }
@@ -126,9 +142,15 @@ export class Scheduler<J extends SchedulerJob> {
   /** How hosts are grouped (fixed for the scheduler's life). */
   readonly grouping: GroupMode;
 
-  constructor(private defaultDelayMs: number, options: SchedulerOptions = {}) {
+  constructor(
+    private defaultDelayMs: number,
+    options: SchedulerOptions = {},
+  ) {
     this.grouping = options.grouping ?? 'host';
-    this.pacing = checkPacing({ factor: options.pacing?.factor ?? PACING.factor, ceilingMs: options.pacing?.ceilingMs ?? PACING.ceilingMs });
+    this.pacing = checkPacing({
+      factor: options.pacing?.factor ?? PACING.factor,
+      ceilingMs: options.pacing?.ceilingMs ?? PACING.ceilingMs,
+    });
   }
 
   /** The host's clock, created (unpaused, never contacted) on first use. */
@@ -229,7 +251,9 @@ export class Scheduler<J extends SchedulerJob> {
   /** The configured part of a host's delay: the default or its robots.txt Crawl-delay, whichever is longer (see delayReason for pacing and backoff). */
   effectiveDelay(origin: string): { ms: number; source: 'default' | 'crawl-delay' } {
     const crawl = this.state(origin).crawlDelayMs ?? 0;
-    return crawl > this.defaultDelayMs ? { ms: crawl, source: 'crawl-delay' } : { ms: this.defaultDelayMs, source: 'default' };
+    return crawl > this.defaultDelayMs
+      ? { ms: crawl, source: 'crawl-delay' }
+      : { ms: this.defaultDelayMs, source: 'default' };
   }
 
   /** The delay in force before the host's next request, the rule that set it, and that in words (delay-reason.ts). */
@@ -237,10 +261,15 @@ export class Scheduler<J extends SchedulerJob> {
     const h = this.state(origin);
     const g = h.groupState;
     return explainDelay({
-      defaultMs: this.defaultDelayMs, crawlDelayMs: h.crawlDelayMs, pace: g.pace, pacing: this.pacing,
+      defaultMs: this.defaultDelayMs,
+      crawlDelayMs: h.crawlDelayMs,
+      pace: g.pace,
+      pacing: this.pacing,
       hostBackoff: { until: h.backoffUntil, source: h.backoffSource },
       groupBackoff: { until: g.backoffUntil, source: g.backoffSource },
-      group: g.key, lastEnd: g.lastEnd, now,
+      group: g.key,
+      lastEnd: g.lastEnd,
+      now,
     });
   }
 
@@ -262,7 +291,10 @@ export class Scheduler<J extends SchedulerJob> {
     let job = h.priority.take(now);
     const priority = job !== undefined;
     if (!job && !h.paused) job = h.queue.take(now);
-    if (!job) throw new SchedulerError(`scheduler: ${h.origin} was due at ${g.readyAt} but had no job it may run at ${now}; this is a bug in the scheduler's bookkeeping`);
+    if (!job)
+      throw new SchedulerError(
+        `scheduler: ${h.origin} was due at ${g.readyAt} but had no job it may run at ${now}; this is a bug in the scheduler's bookkeeping`,
+      );
     this.queued--;
     h.inFlight++;
     g.inFlight++;

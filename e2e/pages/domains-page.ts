@@ -2,7 +2,16 @@ import type { Locator, Page } from '@playwright/test';
 import { AppShell } from './app-shell.ts';
 
 /** The columns of a host's row after its host name, in order. */
-export const DOMAIN_COLUMNS = ['State', 'Fetched', 'Queued', 'Errors', 'Delay', 'Last fetch', 'Next fetch', 'robots.txt'] as const;
+export const DOMAIN_COLUMNS = [
+  'State',
+  'Fetched',
+  'Queued',
+  'Errors',
+  'Delay',
+  'Last fetch',
+  'Next fetch',
+  'robots.txt',
+] as const;
 
 /** One of DOMAIN_COLUMNS. */
 export type DomainColumn = (typeof DOMAIN_COLUMNS)[number];
@@ -26,7 +35,10 @@ export class DomainsPage extends AppShell {
     this.stateFilter = page.getByLabel('Filter by state');
     this.pager = page.getByRole('navigation', { name: 'Pages of hosts' });
     this.table = page.getByRole('table', { name: /Hosts and their crawl state/ });
-    this.liveStatus = this.main.getByRole('status').filter({ hasText: /live|reconnecting|connecting/ }).first();
+    this.liveStatus = this.main
+      .getByRole('status')
+      .filter({ hasText: /live|reconnecting|connecting/ })
+      .first();
   }
 
   /** Opens the Domains view directly. */
@@ -36,7 +48,10 @@ export class DomainsPage extends AppShell {
 
   /** The value shown for a crawl-wide number ('Pages stored', 'Queued', 'Fetch rate', 'Workers alive', 'Crawler'). */
   stat(name: string): Locator {
-    return this.stats.locator('div.stat').filter({ has: this.page.getByText(name, { exact: true }) }).locator('dd');
+    return this.stats
+      .locator('div.stat')
+      .filter({ has: this.page.getByText(name, { exact: true }) })
+      .locator('dd');
   }
 
   /** The button in a host's row that expands its timeline. */
@@ -71,6 +86,8 @@ export class DomainsPage extends AppShell {
 
   /** The expanded timeline of a host (an inline SVG with one mark per request). */
   timeline(host: string): Locator {
-    return this.table.getByRole('img', { name: new RegExp(`requests to ${host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`) });
+    return this.table.getByRole('img', {
+      name: new RegExp(`requests to ${host.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`),
+    });
   }
 }

@@ -18,14 +18,19 @@ export async function visibleText(locator: Locator): Promise<string> {
         range.setStart(node, i);
         range.setEnd(node, i + width);
         const rect = range.getClientRects()[0];
-        if (rect !== undefined && rect.width > 0) drawn.push({ ch: text.slice(i, i + width), top: rect.top, left: rect.left });
+        if (rect !== undefined && rect.width > 0)
+          drawn.push({ ch: text.slice(i, i + width), top: rect.top, left: rect.left });
         else if (rect !== undefined && /\s/.test(text[i])) drawn.push({ ch: ' ', top: rect.top, left: rect.left });
         i += width;
       }
     }
     const lineOf = (top: number) => Math.round(top / 4); // characters of one line share their top within a few pixels
     drawn.sort((a, b) => lineOf(a.top) - lineOf(b.top) || a.left - b.left);
-    return drawn.map((d) => d.ch).join('').replace(/\s+/g, ' ').trim();
+    return drawn
+      .map((d) => d.ch)
+      .join('')
+      .replace(/\s+/g, ' ')
+      .trim();
   });
 }
 

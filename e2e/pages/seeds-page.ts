@@ -87,6 +87,8 @@ export class SeedsPage extends AppShell {
     const headers = await this.table.getByRole('columnheader').allTextContents();
     const index = headers.findIndex((text) => text.trim() === column);
     if (index < 0) throw new Error(`seeds-page: no column named ${column} (have ${headers.join(', ')})`);
-    return this.row(url).getByRole(index === 0 ? 'rowheader' : 'cell').nth(index === 0 ? 0 : index - 1);
+    return this.row(url)
+      .getByRole(index === 0 ? 'rowheader' : 'cell')
+      .nth(index === 0 ? 0 : index - 1);
   }
 }

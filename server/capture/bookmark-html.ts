@@ -11,8 +11,18 @@ import type { BookmarkEntry } from './bookmark-entry.ts';
 
 /** Top-level folder names browsers use for their own containers (folded: lower case, no spaces). */
 const CONTAINER_NAMES = new Set([
-  'bookmarksbar', 'bookmarkstoolbar', 'bookmarksmenu', 'otherbookmarks', 'mobilebookmarks',
-  'favoritesbar', 'favouritesbar', 'otherfavorites', 'otherfavourites', 'favorites', 'favourites', 'bookmarks',
+  'bookmarksbar',
+  'bookmarkstoolbar',
+  'bookmarksmenu',
+  'otherbookmarks',
+  'mobilebookmarks',
+  'favoritesbar',
+  'favouritesbar',
+  'otherfavorites',
+  'otherfavourites',
+  'favorites',
+  'favourites',
+  'bookmarks',
 ]);
 
 const TAG = /<(\/?)(dl|h3|a)\b([^>]*)>/gi;
@@ -24,7 +34,9 @@ const ATTR = /([a-z_:][-a-z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/g
 /** True when a text looks like a Netscape bookmark file (its doctype, or a `<DL>` list with links). */
 export function looksLikeBookmarkHtml(text: string): boolean {
   const head = text.slice(0, 4096);
-  return /<!doctype\s+netscape-bookmark-file/i.test(head) || (/<dl[\s>]/i.test(text) && /<a\s[^>]*href\s*=/i.test(text));
+  return (
+    /<!doctype\s+netscape-bookmark-file/i.test(head) || (/<dl[\s>]/i.test(text) && /<a\s[^>]*href\s*=/i.test(text))
+  );
 }
 
 function attributes(raw: string): Map<string, string> {
@@ -35,10 +47,15 @@ function attributes(raw: string): Map<string, string> {
 
 /** The readable text of an element's inside: tags dropped, entities decoded, spaces collapsed. */
 function innerText(html: string): string {
-  return decodeHTML(html.replace(/<[^>]*>/g, '')).replace(/\s+/g, ' ').trim();
+  return decodeHTML(html.replace(/<[^>]*>/g, ''))
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
-interface Folder { name: string; container: boolean }
+interface Folder {
+  name: string;
+  container: boolean;
+}
 
 /** Every bookmark of a Netscape bookmark file, in file order, with its folder path and line. */
 export function parseBookmarkHtml(text: string): BookmarkEntry[] {
@@ -75,13 +92,20 @@ export function parseBookmarkHtml(text: string): BookmarkEntry[] {
     const folders = stack.filter((f): f is Folder => f !== null);
     if (tag === 'h3') {
       const name = innerText(inner);
-      const flagged = attrs.has('personal_toolbar_folder') || attrs.has('unfiled_bookmarks_folder') || /^com\.apple\./.test(attrs.get('id') ?? '');
-      const container = folders.length === 0 && (flagged || CONTAINER_NAMES.has(name.toLowerCase().replace(/\s+/g, '')));
+      const flagged =
+        attrs.has('personal_toolbar_folder') ||
+        attrs.has('unfiled_bookmarks_folder') ||
+        /^com\.apple\./.test(attrs.get('id') ?? '');
+      const container =
+        folders.length === 0 && (flagged || CONTAINER_NAMES.has(name.toLowerCase().replace(/\s+/g, '')));
       pending = { name, container };
       continue;
     }
     const at = lineAt(m.index);
-    const tags = (attrs.get('tags') ?? '').split(',').map((t) => t.trim()).filter((t) => t !== '');
+    const tags = (attrs.get('tags') ?? '')
+      .split(',')
+      .map((t) => t.trim())
+      .filter((t) => t !== '');
     out.push({
       line: at,
       url: (attrs.get('href') ?? '').trim(),

@@ -1,6 +1,12 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { CHROME_EXPORT, EDGE_EXPORT, FIREFOX_EXPORT, SAFARI_EXPORT, largeBookmarkExport } from '../../test-support/bookmark-exports.ts';
+import {
+  CHROME_EXPORT,
+  EDGE_EXPORT,
+  FIREFOX_EXPORT,
+  SAFARI_EXPORT,
+  largeBookmarkExport,
+} from '../../test-support/bookmark-exports.ts';
 import { planImport, type ImportPlan } from './import-plan.ts';
 import { parseCsv } from './url-list.ts';
 import { toLabel } from './label.ts';
@@ -17,7 +23,12 @@ describe('bookmark exports, as each browser writes them', () => {
     assert.deepEqual(seeds(p), [
       ['https://example.org/', 'Example & Co', 'Bookmarks bar', []],
       ['https://doc.rust-lang.org/book/?x=1&y=2', 'The Rust <Book>', 'Bookmarks bar / Dev Tools', ['dev-tools']],
-      ['https://xn--e1afmkfd.xn--p1ai/%D1%81%D1%82%D0%B0%D1%82%D1%8C%D1%8F', 'Статья 📚', 'Bookmarks bar / Dev Tools / Библиотеки', ['dev-tools', 'библиотеки']],
+      [
+        'https://xn--e1afmkfd.xn--p1ai/%D1%81%D1%82%D0%B0%D1%82%D1%8C%D1%8F',
+        'Статья 📚',
+        'Bookmarks bar / Dev Tools / Библиотеки',
+        ['dev-tools', 'библиотеки'],
+      ],
       ["https://news.example.com/it's", "It's news", 'Other bookmarks', []],
     ]);
     assert.equal(p.duplicates, 1, 'https://example.org/#top is https://example.org/ once normalized: merged, not lost');
@@ -43,7 +54,12 @@ describe('bookmark exports, as each browser writes them', () => {
     assert.deepEqual(seeds(p), [
       ['https://support.mozilla.example/products/firefox', 'Get Help', 'Mozilla Firefox', ['mozilla-firefox']],
       ['https://doc.rust-lang.org/book/?y=2&x=1', 'Rust book (Firefox)', 'Bookmarks Toolbar', ['rust', 'reading-list']],
-      ['https://greek.example.org/%CE%BA%CE%B1%CE%BB%CE%B7%CE%BC%CE%AD%CF%81%CE%B1', 'Καλημέρα κόσμε', 'Bookmarks Toolbar / Ελληνικά', ['ελληνικα']],
+      [
+        'https://greek.example.org/%CE%BA%CE%B1%CE%BB%CE%B7%CE%BC%CE%AD%CF%81%CE%B1',
+        'Καλημέρα κόσμε',
+        'Bookmarks Toolbar / Ελληνικά',
+        ['ελληνικα'],
+      ],
     ]);
     assert.deepEqual(refused(p), [
       [12, 'unsupported-scheme', 'place:parent=menu________&queryType=1&sort=12&maxResults=10&excludeQueries=1'],
@@ -65,7 +81,9 @@ describe('bookmark exports, as each browser writes them', () => {
   });
 
   test('a broken file never throws: unbalanced lists, unclosed anchors and folders', () => {
-    const p = plan('<DL><p><DT><H3>A</H3><DL><DT><A HREF="https://a.example/">one<DT><A HREF="https://b.example/">two</A></DL></DL></DL><DT><A HREF="https://c.example/">three');
+    const p = plan(
+      '<DL><p><DT><H3>A</H3><DL><DT><A HREF="https://a.example/">one<DT><A HREF="https://b.example/">two</A></DL></DL></DL><DT><A HREF="https://c.example/">three',
+    );
     assert.deepEqual(seeds(p), [
       ['https://a.example/', 'one', 'A', ['a']],
       ['https://b.example/', 'two', 'A', ['a']],
@@ -74,7 +92,9 @@ describe('bookmark exports, as each browser writes them', () => {
   });
 
   test('duplicates merge their labels into the first seed', () => {
-    const p = plan('<DL><DT><H3>x</H3><DL><DT><A HREF="https://a.example/">A</A></DL><DT><H3>y</H3><DL><DT><A HREF="https://A.example">A again</A></DL></DL>');
+    const p = plan(
+      '<DL><DT><H3>x</H3><DL><DT><A HREF="https://a.example/">A</A></DL><DT><H3>y</H3><DL><DT><A HREF="https://A.example">A again</A></DL></DL>',
+    );
     assert.deepEqual(seeds(p), [['https://a.example/', 'A', 'x', ['x', 'y']]]);
     assert.equal(p.duplicates, 1);
   });
@@ -89,22 +109,40 @@ describe('bookmark exports, as each browser writes them', () => {
 
 describe('plain lists of URLs', () => {
   test('one per line: blank and # lines skipped, the rest of a line is the title, bad lines refused with their number', () => {
-    const p = plan('# my links\nhttps://a.example/ The A site\n\nexample.org\nhttp://localhost:8080/\r\nhttps://b.example/x\n');
+    const p = plan(
+      '# my links\nhttps://a.example/ The A site\n\nexample.org\nhttp://localhost:8080/\r\nhttps://b.example/x\n',
+    );
     assert.equal(p.format, 'lines');
-    assert.deepEqual(seeds(p), [['https://a.example/', 'The A site', null, []], ['https://b.example/x', null, null, []]]);
-    assert.deepEqual(refused(p), [[4, 'malformed', 'example.org'], [5, 'private-address', 'http://localhost:8080/']]);
+    assert.deepEqual(seeds(p), [
+      ['https://a.example/', 'The A site', null, []],
+      ['https://b.example/x', null, null, []],
+    ]);
+    assert.deepEqual(refused(p), [
+      [4, 'malformed', 'example.org'],
+      [5, 'private-address', 'http://localhost:8080/'],
+    ]);
   });
 
   test('CSV with a URL column (Pocket-like): quoted fields, commas and line breaks inside quotes, tags as labels', () => {
-    const csv = 'title,url,time_added,tags\n"Hello, world",https://a.example/,1700000000,rust|web\n"Two\nlines",https://b.example/,1,\nNo url,,1,\n';
+    const csv =
+      'title,url,time_added,tags\n"Hello, world",https://a.example/,1700000000,rust|web\n"Two\nlines",https://b.example/,1,\nNo url,,1,\n';
     const p = plan(csv);
     assert.equal(p.format, 'csv');
-    assert.deepEqual(seeds(p), [['https://a.example/', 'Hello, world', null, ['rust', 'web']], ['https://b.example/', 'Two\nlines', null, []]]);
+    assert.deepEqual(seeds(p), [
+      ['https://a.example/', 'Hello, world', null, ['rust', 'web']],
+      ['https://b.example/', 'Two\nlines', null, []],
+    ]);
     assert.deepEqual(refused(p), [[5, 'missing', '']]);
   });
 
   test('CSV parsing follows RFC 4180 (doubled quotes, CRLF)', () => {
-    assert.deepEqual(parseCsv('a,"b ""q""",c\r\n1,2,3').map((r) => r.fields), [['a', 'b "q"', 'c'], ['1', '2', '3']]);
+    assert.deepEqual(
+      parseCsv('a,"b ""q""",c\r\n1,2,3').map((r) => r.fields),
+      [
+        ['a', 'b "q"', 'c'],
+        ['1', '2', '3'],
+      ],
+    );
   });
 });
 

@@ -66,7 +66,13 @@ export function planImport(text: string, opts: { allowPrivate: boolean; extraLab
     const checked = checkUrl(e.url, { allowPrivate: opts.allowPrivate });
     const title = Array.from(e.title).slice(0, MAX_TITLE_CHARS).join('');
     if (!checked.ok) {
-      plan.refused.push({ line: e.line, url: e.url.slice(0, 300), title, error: checked.code, message: checked.message });
+      plan.refused.push({
+        line: e.line,
+        url: e.url.slice(0, 300),
+        title,
+        error: checked.code,
+        message: checked.message,
+      });
       continue;
     }
     const labels = toLabels([...e.labelNames, ...(opts.extraLabels ?? [])]);

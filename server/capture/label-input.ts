@@ -12,12 +12,20 @@ export function checkLabels(names: readonly string[]): string[] {
   for (const name of names) {
     const label = toLabel(name);
     if (label === undefined) {
-      throw new HttpError(400, 'invalid-label', `labels: ${JSON.stringify(name.slice(0, 100))} has no letter or digit; a label is a word such as "rust" or "dev-tools"`);
+      throw new HttpError(
+        400,
+        'invalid-label',
+        `labels: ${JSON.stringify(name.slice(0, 100))} has no letter or digit; a label is a word such as "rust" or "dev-tools"`,
+      );
     }
     if (!out.includes(label)) out.push(label);
   }
   if (out.length > MAX_LABELS_PER_SEED) {
-    throw new HttpError(400, 'invalid-label', `labels: ${out.length} labels given; a seed carries at most ${MAX_LABELS_PER_SEED}`);
+    throw new HttpError(
+      400,
+      'invalid-label',
+      `labels: ${out.length} labels given; a seed carries at most ${MAX_LABELS_PER_SEED}`,
+    );
   }
   return out;
 }

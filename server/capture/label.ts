@@ -15,7 +15,10 @@ export function toLabel(name: string): string | undefined {
     .replace(/[^\p{L}\p{N}_.-]+/gu, '')
     .replace(/-{2,}/g, '-')
     .replace(/^[-_.]+|[-_.]+$/g, '');
-  const cut = Array.from(folded).slice(0, MAX_LABEL_CHARS).join('').replace(/[-_.]+$/g, '');
+  const cut = Array.from(folded)
+    .slice(0, MAX_LABEL_CHARS)
+    .join('')
+    .replace(/[-_.]+$/g, '');
   return cut === '' ? undefined : cut;
 }
 

@@ -13,7 +13,10 @@ const FOLDER_COLUMNS = new Set(['folder', 'path']);
 const LABEL_COLUMNS = new Set(['labels', 'tags', 'label', 'tag']);
 
 /** One CSV record: its fields and the line it starts on. */
-interface CsvRecord { line: number; fields: string[] }
+interface CsvRecord {
+  line: number;
+  fields: string[];
+}
 
 /** Splits CSV text into records (RFC 4180, also accepting bare LF line ends). */
 export function parseCsv(text: string): CsvRecord[] {
@@ -66,7 +69,12 @@ export function parseCsv(text: string): CsvRecord[] {
 
 /** The column indexes of a CSV header, or undefined when it names no URL column. */
 function csvColumns(header: string[]): { url: number; title: number; folder: number; labels: number } | undefined {
-  const names = header.map((h) => h.trim().toLowerCase().replace(/^\ufeff/, ''));
+  const names = header.map((h) =>
+    h
+      .trim()
+      .toLowerCase()
+      .replace(/^\ufeff/, ''),
+  );
   const find = (set: Set<string>) => names.findIndex((n) => set.has(n));
   const url = find(URL_COLUMNS);
   if (url === -1) return undefined;
@@ -87,9 +95,21 @@ export function parseCsvBookmarks(text: string): BookmarkEntry[] {
   if (columns === undefined) return [];
   const at = (r: CsvRecord, i: number): string => (i === -1 ? '' : (r.fields[i] ?? '').trim());
   return records.slice(1).map((r) => {
-    const folder = at(r, columns.folder).split('/').map((f) => f.trim()).filter((f) => f !== '');
-    const labels = at(r, columns.labels).split(/[,;|]/).map((t) => t.trim()).filter((t) => t !== '');
-    return { line: r.line, url: at(r, columns.url), title: at(r, columns.title), folder, labelNames: [...folder, ...labels] };
+    const folder = at(r, columns.folder)
+      .split('/')
+      .map((f) => f.trim())
+      .filter((f) => f !== '');
+    const labels = at(r, columns.labels)
+      .split(/[,;|]/)
+      .map((t) => t.trim())
+      .filter((t) => t !== '');
+    return {
+      line: r.line,
+      url: at(r, columns.url),
+      title: at(r, columns.title),
+      folder,
+      labelNames: [...folder, ...labels],
+    };
   });
 }
 

@@ -24,9 +24,20 @@ async function appWithRoutes(env: Record<string, string> = {}) {
   const onRoute = (route: RouteOptions) => {
     for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
   };
-  const t = await createTestApp({ LANTERN_SECRET: SECRET, SESSION_LIFETIME: '1h', ...env }, { webRoot: web.root, now: () => clock.now, onRoute });
+  const t = await createTestApp(
+    { LANTERN_SECRET: SECRET, SESSION_LIFETIME: '1h', ...env },
+    { webRoot: web.root, now: () => clock.now, onRoute },
+  );
   await t.app.ready();
-  return { t, routes, clock, close: async () => { await t.close(); web.remove(); } };
+  return {
+    t,
+    routes,
+    clock,
+    close: async () => {
+      await t.close();
+      web.remove();
+    },
+  };
 }
 
 /** The cookie a sign-in set, as a browser would send it back. */
@@ -38,21 +49,40 @@ function sessionCookie(res: { headers: Record<string, unknown> }): string {
 
 /** Routes that answer without a sign-in, and why: nothing private is in them. Anything else needs one. */
 const PUBLIC = new Set([
-  'GET /api/health', 'HEAD /api/health', // says that Lantern runs, and its version
-  'GET /api/session', 'HEAD /api/session', 'POST /api/session', 'DELETE /api/session', // the sign-in itself
-  'GET /', 'HEAD /', 'GET /index.html', 'HEAD /index.html', 'GET /assets/app.js', 'HEAD /assets/app.js', // the web app's files
+  'GET /api/health',
+  'HEAD /api/health', // says that Lantern runs, and its version
+  'GET /api/session',
+  'HEAD /api/session',
+  'POST /api/session',
+  'DELETE /api/session', // the sign-in itself
+  'GET /',
+  'HEAD /',
+  'GET /index.html',
+  'HEAD /index.html',
+  'GET /assets/app.js',
+  'HEAD /assets/app.js', // the web app's files
 ]);
 
 describe('with a secret, every route but the public ones needs a sign-in', () => {
   let a: Awaited<ReturnType<typeof appWithRoutes>>;
-  before(async () => { a = await appWithRoutes(); });
+  before(async () => {
+    a = await appWithRoutes();
+  });
   after(() => a.close());
 
   const call = (route: string, headers: Record<string, string> = {}) => {
     const [method, url] = route.split(' ');
-    const path = url.replace(/:host/g, 'example.org').replace(/:[a-z]+/g, '1').replace(/\*/g, 'x');
+    const path = url
+      .replace(/:host/g, 'example.org')
+      .replace(/:[a-z]+/g, '1')
+      .replace(/\*/g, 'x');
     const body = method === 'POST' || method === 'PUT' || method === 'PATCH' || method === 'DELETE';
-    return a.t.app.inject({ method: method as 'GET', url: path, headers: { ...(body ? json : {}), ...headers }, ...(body ? { payload: {} } : {}) });
+    return a.t.app.inject({
+      method: method as 'GET',
+      url: path,
+      headers: { ...(body ? json : {}), ...headers },
+      ...(body ? { payload: {} } : {}),
+    });
   };
 
   test('each route without a session: 401 unauthenticated, unless it is one of the few public ones', async () => {
@@ -66,35 +96,58 @@ describe('with a secret, every route but the public ones needs a sign-in', () =>
       assert.equal(res.statusCode, 401, `${route} answered ${res.statusCode} without a sign-in`);
       assert.equal(res.headers['www-authenticate'], 'Bearer realm="Lantern"');
       if (!route.startsWith('HEAD')) {
-        assert.deepEqual(res.json(), {
-          error: 'unauthenticated',
-          message: 'auth: sign in first: open Lantern in a browser and enter its secret, or send Authorization: Bearer <LANTERN_SECRET>',
-        }, route);
+        assert.deepEqual(
+          res.json(),
+          {
+            error: 'unauthenticated',
+            message:
+              'auth: sign in first: open Lantern in a browser and enter its secret, or send Authorization: Bearer <LANTERN_SECRET>',
+          },
+          route,
+        );
       }
     }
-    assert.deepEqual([...PUBLIC].filter((r) => !a.routes.includes(r)), [], 'every public route exists');
+    assert.deepEqual(
+      [...PUBLIC].filter((r) => !a.routes.includes(r)),
+      [],
+      'every public route exists',
+    );
   });
 
-  test('unknown paths: the web app\'s page for its own routes (no data in it), 401 under /api and for other methods', async () => {
+  test("unknown paths: the web app's page for its own routes (no data in it), 401 under /api and for other methods", async () => {
     const shell = await a.t.app.inject({ url: '/seeds' });
     assert.equal(shell.statusCode, 200);
     assert.match(shell.body, /<div id="root">/);
     assert.equal((await a.t.app.inject({ url: '/stored?url=https://example.org/' })).statusCode, 200);
-    for (const [method, url] of [['GET', '/api/nothing-here'], ['GET', '/api'], ['POST', '/seeds'], ['DELETE', '/x']] as const) {
+    for (const [method, url] of [
+      ['GET', '/api/nothing-here'],
+      ['GET', '/api'],
+      ['POST', '/seeds'],
+      ['DELETE', '/x'],
+    ] as const) {
       assert.equal((await a.t.app.inject({ method, url })).statusCode, 401, `${method} ${url}`);
     }
   });
 
   test('with a session, the protected routes answer (none 401), the OpenSearch description and suggestions included', async () => {
-    const cookie = sessionCookie(await a.t.app.inject({ method: 'POST', url: '/api/session', payload: { secret: SECRET } }));
+    const cookie = sessionCookie(
+      await a.t.app.inject({ method: 'POST', url: '/api/session', payload: { secret: SECRET } }),
+    );
     for (const route of a.routes.filter((r) => !PUBLIC.has(r))) {
       assert.notEqual((await call(route, { cookie })).statusCode, 401, route);
     }
     const osd = await a.t.app.inject({ url: '/opensearch.xml', headers: { cookie } });
     assert.equal(osd.statusCode, 200);
     assert.match(osd.body, /api\/suggest\?q=\{searchTerms\}&amp;format=opensearch/);
-    const proxied = await a.t.app.inject({ url: '/opensearch.xml', headers: { cookie, host: 'localhost', 'x-forwarded-proto': 'https' } });
-    assert.match(proxied.body, /template="https:\/\/localhost\/\?q=\{searchTerms\}"/, 'behind a TLS proxy the browser is sent to https, where its Secure cookie goes');
+    const proxied = await a.t.app.inject({
+      url: '/opensearch.xml',
+      headers: { cookie, host: 'localhost', 'x-forwarded-proto': 'https' },
+    });
+    assert.match(
+      proxied.body,
+      /template="https:\/\/localhost\/\?q=\{searchTerms\}"/,
+      'behind a TLS proxy the browser is sent to https, where its Secure cookie goes',
+    );
     const suggest = await a.t.app.inject({ url: '/api/suggest?q=tele&format=opensearch', headers: { cookie } });
     assert.equal(suggest.statusCode, 200);
     assert.deepEqual(suggest.json(), ['tele', []]);
@@ -103,7 +156,9 @@ describe('with a secret, every route but the public ones needs a sign-in', () =>
 
 describe('sign-in, cookie, sign-out', () => {
   let a: Awaited<ReturnType<typeof appWithRoutes>>;
-  before(async () => { a = await appWithRoutes(); });
+  before(async () => {
+    a = await appWithRoutes();
+  });
   after(() => a.close());
   const signIn = (secret: string, headers: Record<string, string> = {}, remoteAddress = '127.0.0.1') =>
     a.t.app.inject({ method: 'POST', url: '/api/session', payload: { secret }, headers, remoteAddress });
@@ -111,21 +166,44 @@ describe('sign-in, cookie, sign-out', () => {
   test('the wrong secret: 401 wrong-secret and no cookie; the right one: a session cookie, HttpOnly, SameSite=Strict, for SESSION_LIFETIME', async () => {
     const wrong = await signIn('not the secret at all');
     assert.equal(wrong.statusCode, 401);
-    assert.deepEqual(wrong.json(), { error: 'wrong-secret', message: 'session: that is not Lantern\'s secret; it is the value of LANTERN_SECRET where Lantern runs' });
+    assert.deepEqual(wrong.json(), {
+      error: 'wrong-secret',
+      message: "session: that is not Lantern's secret; it is the value of LANTERN_SECRET where Lantern runs",
+    });
     assert.equal(wrong.headers['set-cookie'], undefined);
 
     const right = await signIn(SECRET);
     assert.equal(right.statusCode, 200, right.body);
-    assert.deepEqual(right.json(), { required: true, signedIn: true, expiresAt: new Date(a.clock.now + HOUR).toISOString() });
+    assert.deepEqual(right.json(), {
+      required: true,
+      signedIn: true,
+      expiresAt: new Date(a.clock.now + HOUR).toISOString(),
+    });
     const set = String(right.headers['set-cookie']);
-    const attributes = set.split(';').slice(1).map((s) => s.trim()).sort();
-    assert.deepEqual(attributes, ['HttpOnly', 'Max-Age=3600', 'Path=/', 'SameSite=Strict'], 'over plain http: not Secure (the browser would drop it)');
+    const attributes = set
+      .split(';')
+      .slice(1)
+      .map((s) => s.trim())
+      .sort();
+    assert.deepEqual(
+      attributes,
+      ['HttpOnly', 'Max-Age=3600', 'Path=/', 'SameSite=Strict'],
+      'over plain http: not Secure (the browser would drop it)',
+    );
     assert.match(sessionCookie(right), new RegExp(`^${SESSION_COOKIE}=[A-Za-z0-9_-]{43}$`));
 
     const cookie = sessionCookie(right);
     assert.equal((await a.t.app.inject({ url: '/api/seeds', headers: { cookie } })).statusCode, 200);
-    assert.deepEqual((await a.t.app.inject({ url: '/api/session', headers: { cookie } })).json(), { required: true, signedIn: true, expiresAt: new Date(a.clock.now + HOUR).toISOString() });
-    assert.deepEqual((await a.t.app.inject({ url: '/api/session' })).json(), { required: true, signedIn: false, expiresAt: null });
+    assert.deepEqual((await a.t.app.inject({ url: '/api/session', headers: { cookie } })).json(), {
+      required: true,
+      signedIn: true,
+      expiresAt: new Date(a.clock.now + HOUR).toISOString(),
+    });
+    assert.deepEqual((await a.t.app.inject({ url: '/api/session' })).json(), {
+      required: true,
+      signedIn: false,
+      expiresAt: null,
+    });
   });
 
   test('behind a TLS-terminating proxy (X-Forwarded-Proto: https) the cookie is Secure', async () => {
@@ -151,14 +229,22 @@ describe('sign-in, cookie, sign-out', () => {
     const out = await a.t.app.inject({ method: 'DELETE', url: '/api/session', headers: { cookie } });
     assert.equal(out.statusCode, 200);
     assert.deepEqual(out.json(), { required: true, signedIn: false, expiresAt: null });
-    assert.match(String(out.headers['set-cookie']), new RegExp(`^${SESSION_COOKIE}=;.*Expires=Thu, 01 Jan 1970`), 'the browser drops the cookie');
+    assert.match(
+      String(out.headers['set-cookie']),
+      new RegExp(`^${SESSION_COOKIE}=;.*Expires=Thu, 01 Jan 1970`),
+      'the browser drops the cookie',
+    );
     const after = await a.t.app.inject({ url: '/api/seeds', headers: { cookie: copy } });
     assert.equal(after.statusCode, 401);
     assert.equal(after.json().error, 'unauthenticated');
-    assert.equal((await a.t.app.inject({ method: 'DELETE', url: '/api/session' })).statusCode, 200, 'signing out without a session is no error');
+    assert.equal(
+      (await a.t.app.inject({ method: 'DELETE', url: '/api/session' })).statusCode,
+      200,
+      'signing out without a session is no error',
+    );
   });
 
-  test('a sign-in from another site\'s page is refused (no login CSRF); a body that is not {secret} is a 400', async () => {
+  test("a sign-in from another site's page is refused (no login CSRF); a body that is not {secret} is a 400", async () => {
     const cross = await signIn(SECRET, { origin: 'https://evil.example' });
     assert.equal(cross.statusCode, 403);
     assert.equal(cross.headers['set-cookie'], undefined);
@@ -170,8 +256,16 @@ describe('sign-in, cookie, sign-out', () => {
     }
     // An unknown field is named, as for every body (server/plugins/strict-input.ts).
     const extra = await a.t.app.inject({ method: 'POST', url: '/api/session', payload: { secret: SECRET, extra: 1 } });
-    assert.deepEqual([extra.statusCode, extra.json()], [400, { error: 'invalid-body', message: 'unknown field "extra"; send secret only' }]);
-    const form = await a.t.app.inject({ method: 'POST', url: '/api/session', payload: `secret=${SECRET}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    assert.deepEqual(
+      [extra.statusCode, extra.json()],
+      [400, { error: 'invalid-body', message: 'unknown field "extra"; send secret only' }],
+    );
+    const form = await a.t.app.inject({
+      method: 'POST',
+      url: '/api/session',
+      payload: `secret=${SECRET}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
     assert.equal(form.statusCode, 415);
   });
 });
@@ -180,14 +274,22 @@ describe('wrong secrets are rate-limited per client, Bearer included; sessions e
   test('5 wrong secrets, then 429 with Retry-After, even for the right one; another client is not affected; after the wait it works', async () => {
     const a = await appWithRoutes();
     try {
-      const signIn = (secret: string, remoteAddress: string) => a.t.app.inject({ method: 'POST', url: '/api/session', payload: { secret }, remoteAddress });
+      const signIn = (secret: string, remoteAddress: string) =>
+        a.t.app.inject({ method: 'POST', url: '/api/session', payload: { secret }, remoteAddress });
       for (let i = 0; i < 5; i++) assert.equal((await signIn(`wrong guess ${i}`, '10.0.0.7')).statusCode, 401);
       const limited = await signIn(SECRET, '10.0.0.7');
       assert.equal(limited.statusCode, 429);
       assert.equal(limited.headers['retry-after'], '12');
-      assert.deepEqual(limited.json(), { error: 'rate-limited', message: 'auth: too many wrong secrets from this address; try again in 12 s' });
+      assert.deepEqual(limited.json(), {
+        error: 'rate-limited',
+        message: 'auth: too many wrong secrets from this address; try again in 12 s',
+      });
       assert.equal(limited.headers['set-cookie'], undefined);
-      const bearer = await a.t.app.inject({ url: '/api/seeds', headers: { authorization: `Bearer ${SECRET}` }, remoteAddress: '10.0.0.7' });
+      const bearer = await a.t.app.inject({
+        url: '/api/seeds',
+        headers: { authorization: `Bearer ${SECRET}` },
+        remoteAddress: '10.0.0.7',
+      });
       assert.equal(bearer.statusCode, 429, 'the Bearer header is no way around the limit');
       assert.equal((await signIn(SECRET, '10.0.0.8')).statusCode, 200, 'another client');
       a.clock.now += 12_000;
@@ -200,9 +302,16 @@ describe('wrong secrets are rate-limited per client, Bearer included; sessions e
   test('Authorization: Bearer <secret> lets a script in; a wrong one is a 401 that counts as a wrong guess', async () => {
     const a = await appWithRoutes();
     try {
-      const get = (authorization: string) => a.t.app.inject({ url: '/api/seeds', headers: { authorization }, remoteAddress: '10.0.0.9' });
-      for (let i = 0; i < 20; i++) assert.equal((await get(`Bearer ${SECRET}`)).statusCode, 200, 'a script using the secret is never slowed');
-      const post = await a.t.app.inject({ method: 'POST', url: '/api/seeds', payload: { url: 'https://example.org/' }, headers: { authorization: `Bearer ${SECRET}` } });
+      const get = (authorization: string) =>
+        a.t.app.inject({ url: '/api/seeds', headers: { authorization }, remoteAddress: '10.0.0.9' });
+      for (let i = 0; i < 20; i++)
+        assert.equal((await get(`Bearer ${SECRET}`)).statusCode, 200, 'a script using the secret is never slowed');
+      const post = await a.t.app.inject({
+        method: 'POST',
+        url: '/api/seeds',
+        payload: { url: 'https://example.org/' },
+        headers: { authorization: `Bearer ${SECRET}` },
+      });
       assert.equal(post.statusCode, 201);
       for (let i = 0; i < 5; i++) {
         const wrong = await get(`Bearer wrong-${i}`);
@@ -210,7 +319,11 @@ describe('wrong secrets are rate-limited per client, Bearer included; sessions e
         assert.equal(wrong.json().error, 'wrong-secret');
       }
       assert.equal((await get(`Bearer ${SECRET}`)).statusCode, 429);
-      assert.equal((await get(`Basic ${Buffer.from(`x:${SECRET}`).toString('base64')}`)).statusCode, 401, 'only Bearer carries the secret');
+      assert.equal(
+        (await get(`Basic ${Buffer.from(`x:${SECRET}`).toString('base64')}`)).statusCode,
+        401,
+        'only Bearer carries the secret',
+      );
     } finally {
       await a.close();
     }
@@ -219,9 +332,15 @@ describe('wrong secrets are rate-limited per client, Bearer included; sessions e
   test('a session ends when SESSION_LIFETIME is over (an injected clock, no waiting)', async () => {
     const a = await appWithRoutes();
     try {
-      const cookie = sessionCookie(await a.t.app.inject({ method: 'POST', url: '/api/session', payload: { secret: SECRET } }));
+      const cookie = sessionCookie(
+        await a.t.app.inject({ method: 'POST', url: '/api/session', payload: { secret: SECRET } }),
+      );
       a.clock.now += HOUR - 1;
-      assert.equal((await a.t.app.inject({ url: '/api/seeds', headers: { cookie } })).statusCode, 200, 'a millisecond before the end');
+      assert.equal(
+        (await a.t.app.inject({ url: '/api/seeds', headers: { cookie } })).statusCode,
+        200,
+        'a millisecond before the end',
+      );
       a.clock.now += 1;
       assert.equal((await a.t.app.inject({ url: '/api/seeds', headers: { cookie } })).statusCode, 401, 'at the end');
       assert.deepEqual((await a.t.app.inject({ url: '/api/session', headers: { cookie } })).json().signedIn, false);
@@ -236,7 +355,11 @@ describe('without a secret (loopback)', () => {
     const t = await createTestApp();
     try {
       assert.equal((await t.app.inject({ url: '/api/seeds' })).statusCode, 200);
-      assert.deepEqual((await t.app.inject({ url: '/api/session' })).json(), { required: false, signedIn: false, expiresAt: null });
+      assert.deepEqual((await t.app.inject({ url: '/api/session' })).json(), {
+        required: false,
+        signedIn: false,
+        expiresAt: null,
+      });
       const res = await t.app.inject({ method: 'POST', url: '/api/session', payload: { secret: SECRET } });
       assert.equal(res.statusCode, 409);
       assert.equal(res.json().error, 'no-secret');

@@ -47,75 +47,82 @@ function isApiPath(url: string): boolean {
  * otherwise. Unauthenticated requests get `401 unauthenticated`. Without a secret it does nothing
  * (Lantern bound to loopback only: shared/config.ts refuses to start otherwise).
  */
-export default fp(async function auth(app: FastifyInstance, opts: { now?: () => number }) {
-  const now = opts.now ?? Date.now;
-  const secret = app.config.secret;
-  const lifetimeMs = app.config.sessionLifetimeMs;
-  const sessions = sessionQueries(app.db);
-  const guard = secret === null ? null : new SignInGuard(secret);
-  await app.register(fastifyCookie);
+export default fp(
+  async function auth(app: FastifyInstance, opts: { now?: () => number }) {
+    const now = opts.now ?? Date.now;
+    const secret = app.config.secret;
+    const lifetimeMs = app.config.sessionLifetimeMs;
+    const sessions = sessionQueries(app.db);
+    const guard = secret === null ? null : new SignInGuard(secret);
+    await app.register(fastifyCookie);
 
-  const cookieToken = (request: FastifyRequest): string | null => {
-    const value = request.cookies[SESSION_COOKIE];
-    return value !== undefined && isSessionToken(value) ? value : null;
-  };
-  const cookieOptions = (request: FastifyRequest) =>
-    ({ path: '/', httpOnly: true, sameSite: 'strict', secure: requestScheme(request) === 'https' }) as const;
+    const cookieToken = (request: FastifyRequest): string | null => {
+      const value = request.cookies[SESSION_COOKIE];
+      return value !== undefined && isSessionToken(value) ? value : null;
+    };
+    const cookieOptions = (request: FastifyRequest) =>
+      ({ path: '/', httpOnly: true, sameSite: 'strict', secure: requestScheme(request) === 'https' }) as const;
 
-  const authApi: Auth = {
-    required: secret !== null,
-    session(request) {
-      const token = cookieToken(request);
-      const row = token === null ? undefined : sessions.liveSession(tokenDigest(token), now());
-      return row === undefined ? null : { expiresAt: row.expiresAt };
-    },
-    check(request, given) {
-      return guard === null ? { ok: false, retryAfterMs: null } : guard.check(request.ip, given, now());
-    },
-    startSession(request, reply) {
-      const token = newSessionToken();
-      const at = now();
-      const expiresAt = at + lifetimeMs;
-      sessions.startSession(tokenDigest(token), at, expiresAt);
-      reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: Math.floor(lifetimeMs / 1000) });
-      return { expiresAt };
-    },
-    endSession(request, reply) {
-      const token = cookieToken(request);
-      if (token !== null) sessions.endSession(tokenDigest(token));
-      reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
-    },
-  };
-  app.decorate('auth', authApi);
-  if (guard === null) return;
+    const authApi: Auth = {
+      required: secret !== null,
+      session(request) {
+        const token = cookieToken(request);
+        const row = token === null ? undefined : sessions.liveSession(tokenDigest(token), now());
+        return row === undefined ? null : { expiresAt: row.expiresAt };
+      },
+      check(request, given) {
+        return guard === null ? { ok: false, retryAfterMs: null } : guard.check(request.ip, given, now());
+      },
+      startSession(request, reply) {
+        const token = newSessionToken();
+        const at = now();
+        const expiresAt = at + lifetimeMs;
+        sessions.startSession(tokenDigest(token), at, expiresAt);
+        reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: Math.floor(lifetimeMs / 1000) });
+        return { expiresAt };
+      },
+      endSession(request, reply) {
+        const token = cookieToken(request);
+        if (token !== null) sessions.endSession(tokenDigest(token));
+        reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
+      },
+    };
+    app.decorate('auth', authApi);
+    if (guard === null) return;
 
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config.public === true) return;
-    // The web app's page for a path it routes itself (/seeds, /stored?url=...): the same page as `/`.
-    if (request.is404 && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url)) return;
-    const bearer = bearerToken(request.headers.authorization);
-    if (bearer !== null) {
-      const checked = authApi.check(request, bearer);
-      if (checked.ok) return;
-      if (checked.retryAfterMs !== null) return refuseTooMany(reply, checked.retryAfterMs);
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.routeOptions.config.public === true) return;
+      // The web app's page for a path it routes itself (/seeds, /stored?url=...): the same page as `/`.
+      if (request.is404 && (request.method === 'GET' || request.method === 'HEAD') && !isApiPath(request.url)) return;
+      const bearer = bearerToken(request.headers.authorization);
+      if (bearer !== null) {
+        const checked = authApi.check(request, bearer);
+        if (checked.ok) return;
+        if (checked.retryAfterMs !== null) return refuseTooMany(reply, checked.retryAfterMs);
+        return reply.code(401).header('www-authenticate', 'Bearer realm="Lantern"').send({
+          error: 'wrong-secret',
+          message: "auth: the Authorization: Bearer token is not Lantern's secret (LANTERN_SECRET)",
+        });
+      }
+      if (authApi.session(request) !== null) return;
       return reply.code(401).header('www-authenticate', 'Bearer realm="Lantern"').send({
-        error: 'wrong-secret',
-        message: 'auth: the Authorization: Bearer token is not Lantern\'s secret (LANTERN_SECRET)',
+        error: 'unauthenticated',
+        message:
+          'auth: sign in first: open Lantern in a browser and enter its secret, or send Authorization: Bearer <LANTERN_SECRET>',
       });
-    }
-    if (authApi.session(request) !== null) return;
-    return reply.code(401).header('www-authenticate', 'Bearer realm="Lantern"').send({
-      error: 'unauthenticated',
-      message: 'auth: sign in first: open Lantern in a browser and enter its secret, or send Authorization: Bearer <LANTERN_SECRET>',
     });
-  });
-}, { name: 'auth', dependencies: ['services'] });
+  },
+  { name: 'auth', dependencies: ['services'] },
+);
 
 /** The one answer to a client out of guesses: 429 with Retry-After in whole seconds. */
 export function refuseTooMany(reply: FastifyReply, retryAfterMs: number): FastifyReply {
   const seconds = Math.max(1, Math.ceil(retryAfterMs / 1000));
-  return reply.code(429).header('retry-after', String(seconds)).send({
-    error: 'rate-limited',
-    message: `auth: too many wrong secrets from this address; try again in ${seconds} s`,
-  });
+  return reply
+    .code(429)
+    .header('retry-after', String(seconds))
+    .send({
+      error: 'rate-limited',
+      message: `auth: too many wrong secrets from this address; try again in ${seconds} s`,
+    });
 }

@@ -8,6 +8,9 @@ import { neutralizeBidiDeep } from '../crawled-text.ts';
  * Domains and Seeds alike, whichever route sends them, so a field added later is covered too. A string
  * without such characters is passed as it is (a scan, no copy).
  */
-export default fp(async function bidiGuard(app: FastifyInstance) {
-  app.addHook('preSerialization', async (_request, _reply, payload) => neutralizeBidiDeep(payload));
-}, { name: 'bidi-guard' });
+export default fp(
+  async function bidiGuard(app: FastifyInstance) {
+    app.addHook('preSerialization', async (_request, _reply, payload) => neutralizeBidiDeep(payload));
+  },
+  { name: 'bidi-guard' },
+);

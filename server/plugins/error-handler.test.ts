@@ -17,7 +17,10 @@ after(() => t.close());
 test('an unexpected error is a 500 that says where to look and leaks nothing of the error', async () => {
   const res = await t.app.inject({ url: '/api/test/bug' });
   assert.equal(res.statusCode, 500);
-  assert.deepEqual(res.json(), { error: 'internal', message: 'Lantern hit an internal error; the server log has the details' });
+  assert.deepEqual(res.json(), {
+    error: 'internal',
+    message: 'Lantern hit an internal error; the server log has the details',
+  });
   assert.doesNotMatch(res.body, /secret|hunter2|lantern\.key|at /);
 });
 
@@ -29,8 +32,11 @@ test('a database that refuses writes: adding a seed is a 503 that says what is w
     assert.equal(res.headers['retry-after'], '10');
     const { error, message } = res.json();
     assert.equal(error, 'storage-unavailable');
-    assert.equal(message, `cannot write to the database in ${t.dataDir} (SQLITE_READONLY: attempt to write a readonly database): ` +
-      'is the disk full or the file read-only? Nothing was saved; try again once the disk has space or the file is writable.');
+    assert.equal(
+      message,
+      `cannot write to the database in ${t.dataDir} (SQLITE_READONLY: attempt to write a readonly database): ` +
+        'is the disk full or the file read-only? Nothing was saved; try again once the disk has space or the file is writable.',
+    );
   } finally {
     t.app.db.pragma('query_only = 0');
   }
@@ -42,25 +48,73 @@ test('a database that refuses writes: adding a seed is a 503 that says what is w
 test("Fastify's own refusals come in Lantern's {error, message} shape, with a code for each kind", async () => {
   const json = { 'content-type': 'application/json' };
   const cases: Array<[string, InjectOptions, number, { error: string; message: string }]> = [
-    ['a body that is not JSON', { method: 'POST', url: '/api/seeds', payload: '{"url": ', headers: json }, 400,
-      { error: 'invalid-json', message: 'the body is not valid JSON' }],
-    ['an empty body', { method: 'POST', url: '/api/seeds', payload: '', headers: json }, 400,
-      { error: 'invalid-json', message: 'the body is empty; send a JSON object' }],
-    ['a body over the limit', { method: 'POST', url: '/api/seeds', payload: JSON.stringify({ url: `https://example.org/${'a'.repeat(70_000)}` }), headers: json }, 413,
-      { error: 'body-too-large', message: 'the request body is too large' }],
-    ['a body that is not JSON at all', { method: 'POST', url: '/api/seeds', payload: '<url/>', headers: { 'content-type': 'application/xml' } }, 415,
-      { error: 'unsupported-media-type', message: 'send the body as application/json' }],
-    ['a path parameter over maxParamLength', { method: 'GET', url: `/api/domains/${'h'.repeat(301)}/requests` }, 414,
-      { error: 'url-too-long', message: 'error-handler: a part of the address is longer than 300 characters; no seed id or host name is that long' }],
-    ['an unknown route', { method: 'GET', url: '/api/nope' }, 404, { error: 'not-found', message: 'no route GET /api/nope' }],
-    ['a method the path does not take', { method: 'PUT', url: '/api/seeds' }, 405,
-      { error: 'method-not-allowed', message: 'error-handler: /api/seeds does not take PUT; use GET, HEAD, POST' }],
-    ['a method a parameter path does not take', { method: 'GET', url: '/api/seeds/3' }, 405,
-      { error: 'method-not-allowed', message: 'error-handler: /api/seeds/3 does not take GET; use DELETE' }],
-    ['a broken percent-encoding', { method: 'DELETE', url: '/api/seeds/%E0%A4%A' }, 400, {
-      error: 'malformed-url',
-      message: 'error-handler: the address has a broken percent-encoding (a % must be followed by two hex digits, and the bytes must be UTF-8); encode it with encodeURIComponent',
-    }],
+    [
+      'a body that is not JSON',
+      { method: 'POST', url: '/api/seeds', payload: '{"url": ', headers: json },
+      400,
+      { error: 'invalid-json', message: 'the body is not valid JSON' },
+    ],
+    [
+      'an empty body',
+      { method: 'POST', url: '/api/seeds', payload: '', headers: json },
+      400,
+      { error: 'invalid-json', message: 'the body is empty; send a JSON object' },
+    ],
+    [
+      'a body over the limit',
+      {
+        method: 'POST',
+        url: '/api/seeds',
+        payload: JSON.stringify({ url: `https://example.org/${'a'.repeat(70_000)}` }),
+        headers: json,
+      },
+      413,
+      { error: 'body-too-large', message: 'the request body is too large' },
+    ],
+    [
+      'a body that is not JSON at all',
+      { method: 'POST', url: '/api/seeds', payload: '<url/>', headers: { 'content-type': 'application/xml' } },
+      415,
+      { error: 'unsupported-media-type', message: 'send the body as application/json' },
+    ],
+    [
+      'a path parameter over maxParamLength',
+      { method: 'GET', url: `/api/domains/${'h'.repeat(301)}/requests` },
+      414,
+      {
+        error: 'url-too-long',
+        message:
+          'error-handler: a part of the address is longer than 300 characters; no seed id or host name is that long',
+      },
+    ],
+    [
+      'an unknown route',
+      { method: 'GET', url: '/api/nope' },
+      404,
+      { error: 'not-found', message: 'no route GET /api/nope' },
+    ],
+    [
+      'a method the path does not take',
+      { method: 'PUT', url: '/api/seeds' },
+      405,
+      { error: 'method-not-allowed', message: 'error-handler: /api/seeds does not take PUT; use GET, HEAD, POST' },
+    ],
+    [
+      'a method a parameter path does not take',
+      { method: 'GET', url: '/api/seeds/3' },
+      405,
+      { error: 'method-not-allowed', message: 'error-handler: /api/seeds/3 does not take GET; use DELETE' },
+    ],
+    [
+      'a broken percent-encoding',
+      { method: 'DELETE', url: '/api/seeds/%E0%A4%A' },
+      400,
+      {
+        error: 'malformed-url',
+        message:
+          'error-handler: the address has a broken percent-encoding (a % must be followed by two hex digits, and the bytes must be UTF-8); encode it with encodeURIComponent',
+      },
+    ],
   ];
   for (const [what, request, status, body] of cases) {
     const res = await t.app.inject(request);

@@ -21,7 +21,11 @@ export class HttpError extends Error {
   }
 }
 
-interface Answer { status: number; error: string; message: string }
+interface Answer {
+  status: number;
+  error: string;
+  message: string;
+}
 
 /**
  * Fastify's own refusals, by Fastify's error code, each as a Lantern code and a message that says
@@ -29,14 +33,27 @@ interface Answer { status: number; error: string; message: string }
  * them into an HttpError with the field's own code and message.
  */
 const FASTIFY_ANSWERS: Record<string, (request: FastifyRequest) => Answer> = {
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => ({ status: 415, error: 'unsupported-media-type', message: 'send the body as application/json' }),
-  FST_ERR_CTP_BODY_TOO_LARGE: () => ({ status: 413, error: 'body-too-large', message: 'the request body is too large' }),
-  FST_ERR_CTP_EMPTY_JSON_BODY: () => ({ status: 400, error: 'invalid-json', message: 'the body is empty; send a JSON object' }),
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: () => ({
+    status: 415,
+    error: 'unsupported-media-type',
+    message: 'send the body as application/json',
+  }),
+  FST_ERR_CTP_BODY_TOO_LARGE: () => ({
+    status: 413,
+    error: 'body-too-large',
+    message: 'the request body is too large',
+  }),
+  FST_ERR_CTP_EMPTY_JSON_BODY: () => ({
+    status: 400,
+    error: 'invalid-json',
+    message: 'the body is empty; send a JSON object',
+  }),
   FST_ERR_CTP_INVALID_JSON_BODY: () => ({ status: 400, error: 'invalid-json', message: 'the body is not valid JSON' }),
   FST_ERR_BAD_URL: () => ({
     status: 400,
     error: 'malformed-url',
-    message: 'error-handler: the address has a broken percent-encoding (a % must be followed by two hex digits, and the bytes must be UTF-8); encode it with encodeURIComponent',
+    message:
+      'error-handler: the address has a broken percent-encoding (a % must be followed by two hex digits, and the bytes must be UTF-8); encode it with encodeURIComponent',
   }),
   FST_ERR_MAX_PARAM_LENGTH: (request) => ({
     status: 414,
@@ -51,7 +68,8 @@ function fastifyAnswer(err: FastifyError, request: FastifyRequest): Answer | und
   if (known) return known(request);
   const status = err.statusCode ?? 500;
   if (status < 400 || status >= 500) return undefined;
-  if (err.code?.startsWith('FST_ERR_CTP') || err instanceof SyntaxError) return { status, error: 'invalid-json', message: 'the body is not valid JSON' };
+  if (err.code?.startsWith('FST_ERR_CTP') || err instanceof SyntaxError)
+    return { status, error: 'invalid-json', message: 'the body is not valid JSON' };
   return { status, error: 'bad-request', message: err.message };
 }
 
@@ -81,34 +99,47 @@ declare module 'fastify' {
  * refusals); a database that cannot be written (full disk, read-only file) is a 503 that says so;
  * anything else is logged and answered with a 500 that leaks nothing. It knows no route's fields.
  */
-export default fp(async function errorHandler(app: FastifyInstance) {
-  const routes = new RouteMethods();
-  app.addHook('onRoute', (route) => routes.add(route.method, route.url));
-  app.decorate('routeMiss', (method: string, path: string): HttpError => {
-    const allowed = routes.allowed(path);
-    if (allowed.length === 0) return new HttpError(404, 'not-found', `no route ${method} ${path}`);
-    return new HttpError(405, 'method-not-allowed', `error-handler: ${path} does not take ${method}; use ${allowed.join(', ')}`, {
-      allow: allowed.join(', '),
+export default fp(
+  async function errorHandler(app: FastifyInstance) {
+    const routes = new RouteMethods();
+    app.addHook('onRoute', (route) => routes.add(route.method, route.url));
+    app.decorate('routeMiss', (method: string, path: string): HttpError => {
+      const allowed = routes.allowed(path);
+      if (allowed.length === 0) return new HttpError(404, 'not-found', `no route ${method} ${path}`);
+      return new HttpError(
+        405,
+        'method-not-allowed',
+        `error-handler: ${path} does not take ${method}; use ${allowed.join(', ')}`,
+        {
+          allow: allowed.join(', '),
+        },
+      );
     });
-  });
 
-  app.setErrorHandler((err: FastifyError, request, reply) => {
-    if (err instanceof HttpError) {
-      return reply.code(err.statusCode).headers(err.headers).send({ error: err.code, message: err.message });
-    }
-    const answer = fastifyAnswer(err, request);
-    if (answer !== undefined) return reply.code(answer.status).send({ error: answer.error, message: answer.message });
-    const storage = storageErrorDetail(err);
-    if (storage !== null) {
-      // The machine's trouble, not a bug: say what is wrong and that nothing was saved, so the person can act and retry.
-      const where = app.hasDecorator('config') ? app.config.dataDir : 'DATA_DIR';
-      request.log.error({ err }, 'error-handler: the database refused a write');
-      return reply.code(503).header('retry-after', '10').send({
-        error: 'storage-unavailable',
-        message: `${storageErrorAdvice(where, storage)} Nothing was saved; try again once the disk has space or the file is writable.`,
-      });
-    }
-    request.log.error({ err }, 'error-handler: unexpected error');
-    return reply.code(500).send({ error: 'internal', message: 'Lantern hit an internal error; the server log has the details' });
-  });
-}, { name: 'error-handler' });
+    app.setErrorHandler((err: FastifyError, request, reply) => {
+      if (err instanceof HttpError) {
+        return reply.code(err.statusCode).headers(err.headers).send({ error: err.code, message: err.message });
+      }
+      const answer = fastifyAnswer(err, request);
+      if (answer !== undefined) return reply.code(answer.status).send({ error: answer.error, message: answer.message });
+      const storage = storageErrorDetail(err);
+      if (storage !== null) {
+        // The machine's trouble, not a bug: say what is wrong and that nothing was saved, so the person can act and retry.
+        const where = app.hasDecorator('config') ? app.config.dataDir : 'DATA_DIR';
+        request.log.error({ err }, 'error-handler: the database refused a write');
+        return reply
+          .code(503)
+          .header('retry-after', '10')
+          .send({
+            error: 'storage-unavailable',
+            message: `${storageErrorAdvice(where, storage)} Nothing was saved; try again once the disk has space or the file is writable.`,
+          });
+      }
+      request.log.error({ err }, 'error-handler: unexpected error');
+      return reply
+        .code(500)
+        .send({ error: 'internal', message: 'Lantern hit an internal error; the server log has the details' });
+    });
+  },
+  { name: 'error-handler' },
+);

@@ -39,16 +39,28 @@ const requests = [
   { method: 'GET', url: '/opensearch.xml' },
 ] as const;
 
-test('another name in Host gets 421 for everything: API, files, the web app\'s page; with the security headers and what to set', async () => {
-  for (const host of ['evil.test', 'evil.test:80', 'localhost:3000', '127.0.0.1:8080', '127.0.0.1.nip.io:80', 'good.test.evil.test:80']) {
+test("another name in Host gets 421 for everything: API, files, the web app's page; with the security headers and what to set", async () => {
+  for (const host of [
+    'evil.test',
+    'evil.test:80',
+    'localhost:3000',
+    '127.0.0.1:8080',
+    '127.0.0.1.nip.io:80',
+    'good.test.evil.test:80',
+  ]) {
     for (const r of requests) {
-      const res = await t.app.inject({ ...r, headers: { ...auth, ...('headers' in r ? r.headers : {}), host, origin: `http://${host}` } });
+      const res = await t.app.inject({
+        ...r,
+        headers: { ...auth, ...('headers' in r ? r.headers : {}), host, origin: `http://${host}` },
+      });
       assert.equal(res.statusCode, 421, `${host} ${r.method} ${r.url}`);
-      for (const [name, value] of Object.entries(SECURITY_HEADERS)) assert.equal(res.headers[name], value, `${name} on the 421`);
+      for (const [name, value] of Object.entries(SECURITY_HEADERS))
+        assert.equal(res.headers[name], value, `${name} on the 421`);
       const name = host.replace(/:\d+$/, '');
       assert.deepEqual(res.json(), {
         error: 'misdirected-request',
-        message: `host-check: Lantern does not answer requests for ${JSON.stringify(host)}, so that a page whose name points at this machine reads nothing; ` +
+        message:
+          `host-check: Lantern does not answer requests for ${JSON.stringify(host)}, so that a page whose name points at this machine reads nothing; ` +
           `to reach Lantern by that name, add it to PUBLIC_HOSTS (e.g. PUBLIC_HOSTS=${name})`,
       });
     }
@@ -56,8 +68,17 @@ test('another name in Host gets 421 for everything: API, files, the web app\'s p
   assert.deepEqual((await t.app.inject({ url: '/api/seeds', headers: auth })).json().seeds, [], 'nothing was added');
 });
 
-test('Lantern\'s own names are answered: loopback on its port, and PUBLIC_HOSTS', async () => {
-  for (const host of ['localhost:80', 'localhost', '127.0.0.1', '127.0.0.1:80', '[::1]:80', 'good.test', 'good.test:80', 'GOOD.TEST']) {
+test("Lantern's own names are answered: loopback on its port, and PUBLIC_HOSTS", async () => {
+  for (const host of [
+    'localhost:80',
+    'localhost',
+    '127.0.0.1',
+    '127.0.0.1:80',
+    '[::1]:80',
+    'good.test',
+    'good.test:80',
+    'GOOD.TEST',
+  ]) {
     const page = await t.app.inject({ url: '/', headers: { host } }); // the web app's page needs no sign-in
     assert.equal(page.statusCode, 200, host);
     assert.match(page.body, /<div id="root">/);
@@ -65,10 +86,14 @@ test('Lantern\'s own names are answered: loopback on its port, and PUBLIC_HOSTS'
   }
 });
 
-test('a write must come from a page of one of Lantern\'s names, whatever Host says', async () => {
-  const post = (origin: string, host?: string) => t.app.inject({
-    method: 'POST', url: '/api/seeds', payload: { url: `https://example.org/${encodeURIComponent(origin)}` }, headers: { ...json, origin, ...(host ? { host } : {}) },
-  });
+test("a write must come from a page of one of Lantern's names, whatever Host says", async () => {
+  const post = (origin: string, host?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/seeds',
+      payload: { url: `https://example.org/${encodeURIComponent(origin)}` },
+      headers: { ...json, origin, ...(host ? { host } : {}) },
+    });
   assert.equal((await post('http://good.test', 'localhost:80')).statusCode, 201, 'a page of another of its own names');
   assert.equal((await post('http://127.0.0.1')).statusCode, 201);
   for (const origin of ['http://evil.test', 'http://localhost:3000', 'null', 'https://good.test.evil.test']) {

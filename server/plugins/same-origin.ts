@@ -8,17 +8,20 @@ import type { FastifyInstance } from 'fastify';
  * request's own Host, which a rebinding page controls.
  * Only JSON bodies are accepted (a plain HTML form cannot send application/json without CORS).
  */
-export default fp(async function sameOrigin(app: FastifyInstance) {
-  app.removeContentTypeParser(['text/plain']);
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
-    const origin = request.headers.origin;
-    if (origin === undefined) return;
-    if (!app.allowedHosts.allowsOrigin(origin)) {
-      return reply.code(403).send({
-        error: 'cross-origin',
-        message: `same-origin: requests from ${JSON.stringify(origin)} may not change Lantern; use Lantern's own page`,
-      });
-    }
-  });
-}, { name: 'same-origin', dependencies: ['host-check'] });
+export default fp(
+  async function sameOrigin(app: FastifyInstance) {
+    app.removeContentTypeParser(['text/plain']);
+    app.addHook('onRequest', async (request, reply) => {
+      if (request.method === 'GET' || request.method === 'HEAD' || request.method === 'OPTIONS') return;
+      const origin = request.headers.origin;
+      if (origin === undefined) return;
+      if (!app.allowedHosts.allowsOrigin(origin)) {
+        return reply.code(403).send({
+          error: 'cross-origin',
+          message: `same-origin: requests from ${JSON.stringify(origin)} may not change Lantern; use Lantern's own page`,
+        });
+      }
+    });
+  },
+  { name: 'same-origin', dependencies: ['host-check'] },
+);

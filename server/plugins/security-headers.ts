@@ -9,8 +9,15 @@ import type { FastifyInstance } from 'fastify';
  */
 export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'content-security-policy': [
-    "default-src 'self'", "script-src 'self'", "style-src 'self'", "img-src 'self' data:", "connect-src 'self'",
-    "object-src 'none'", "base-uri 'none'", "form-action 'self'", "frame-ancestors 'none'",
+    "default-src 'self'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "connect-src 'self'",
+    "object-src 'none'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
   ].join('; '),
   'x-content-type-options': 'nosniff',
   'referrer-policy': 'no-referrer',
@@ -19,8 +26,11 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 /** Sets SECURITY_HEADERS on every answer (API, web app and errors alike). */
-export default fp(async function securityHeaders(app: FastifyInstance) {
-  app.addHook('onRequest', async (_request, reply) => {
-    reply.headers(SECURITY_HEADERS);
-  });
-}, { name: 'security-headers' });
+export default fp(
+  async function securityHeaders(app: FastifyInstance) {
+    app.addHook('onRequest', async (_request, reply) => {
+      reply.headers(SECURITY_HEADERS);
+    });
+  },
+  { name: 'security-headers' },
+);

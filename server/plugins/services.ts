@@ -30,12 +30,15 @@ declare module 'fastify' {
 }
 
 /** Decorates the app with the services and the prepared queries the routes use. */
-export default fp(async function services(app: FastifyInstance, opts: Services) {
-  app.decorate('config', opts.config);
-  app.decorate('db', opts.db);
-  app.decorate('crawler', opts.crawler);
-  app.decorate('searcher', opts.search);
-  app.decorate('seeds', seedQueries(opts.db));
-  app.decorate('pages', pageQueries(opts.db));
-  app.decorate('seedLabels', seedLabelQueries(opts.db));
-}, { name: 'services' });
+export default fp(
+  async function services(app: FastifyInstance, opts: Services) {
+    app.decorate('config', opts.config);
+    app.decorate('db', opts.db);
+    app.decorate('crawler', opts.crawler);
+    app.decorate('searcher', opts.search);
+    app.decorate('seeds', seedQueries(opts.db));
+    app.decorate('pages', pageQueries(opts.db));
+    app.decorate('seedLabels', seedLabelQueries(opts.db));
+  },
+  { name: 'services' },
+);

@@ -9,8 +9,12 @@ const ID_MESSAGE = 'the seed id must be a whole number from 1 up, as GET /api/se
 
 describe('strict input: read as written, never coerced', () => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(async () => {
+    await t.close();
+  });
 
   const post = (payload: string, contentType = 'application/json') =>
     t.app.inject({ method: 'POST', url: '/api/seeds', payload, headers: { 'content-type': contentType } });
@@ -23,7 +27,12 @@ describe('strict input: read as written, never coerced', () => {
     ['a depth that is not whole', { url: 'https://example.org/', depth: 2.5 }, 'invalid-depth', DEPTH_MESSAGE],
     ['a depth that is true', { url: 'https://example.org/', depth: true }, 'invalid-depth', DEPTH_MESSAGE],
     ['a scope in an array', { url: 'https://example.org/', scope: ['host'] }, 'invalid-scope', SCOPE_MESSAGE],
-    ['an unknown field', { url: 'https://example.org/', color: 'red' }, 'invalid-body', 'unknown field "color"; send url, depth, scope, title and labels only'],
+    [
+      'an unknown field',
+      { url: 'https://example.org/', color: 'red' },
+      'invalid-body',
+      'unknown field "color"; send url, depth, scope, title and labels only',
+    ],
   ];
   for (const [what, body, code, message] of bodies) {
     test(`POST /api/seeds: 400 ${code} for ${what}`, async () => {
@@ -78,12 +87,18 @@ describe('strict input: read as written, never coerced', () => {
     const res = await t.app.inject({ url: '/api/search?q=x&limit=50&offset=0' });
     assert.equal(res.statusCode, 200, res.body);
     const suggest = await t.app.inject({ url: '/api/suggest?q=x&limit=1e1' });
-    assert.deepEqual([suggest.statusCode, suggest.json()], [400, { error: 'invalid-query', message: 'limit must be an integer from 1 to 20' }]);
+    assert.deepEqual(
+      [suggest.statusCode, suggest.json()],
+      [400, { error: 'invalid-query', message: 'limit must be an integer from 1 to 20' }],
+    );
     const format = await t.app.inject({ url: '/api/suggest?q=x&format=xml' });
-    assert.deepEqual([format.statusCode, format.json()], [400, { error: 'invalid-query', message: 'format must be "json" or "opensearch"' }]);
+    assert.deepEqual(
+      [format.statusCode, format.json()],
+      [400, { error: 'invalid-query', message: 'format must be "json" or "opensearch"' }],
+    );
   });
 
-  test('GET /api/pages with url given twice, or not at all: 400 malformed, the url field\'s own answer', async () => {
+  test("GET /api/pages with url given twice, or not at all: 400 malformed, the url field's own answer", async () => {
     for (const query of ['?url=https://a.example/&url=https://b.example/', '']) {
       const res = await t.app.inject({ url: `/api/pages${query}` });
       assert.equal(res.statusCode, 400, res.body);
@@ -93,7 +108,10 @@ describe('strict input: read as written, never coerced', () => {
 
   for (const charset of ['latin1', 'ISO-8859-1', 'utf-16', '"windows-1252"']) {
     test(`a JSON body declared as charset=${charset} is refused: 415 unsupported-charset`, async () => {
-      const res = await post(JSON.stringify({ url: 'https://charset.example/' }), `application/json; charset=${charset}`);
+      const res = await post(
+        JSON.stringify({ url: 'https://charset.example/' }),
+        `application/json; charset=${charset}`,
+      );
       assert.equal(res.statusCode, 415, res.body);
       const bare = charset.replace(/"/g, '');
       assert.deepEqual(res.json(), {
@@ -105,7 +123,10 @@ describe('strict input: read as written, never coerced', () => {
 
   for (const charset of ['utf-8', 'UTF-8', 'Utf-8', '"utf-8"']) {
     test(`a JSON body declared as charset=${charset} is read`, async () => {
-      const res = await post(JSON.stringify({ url: `https://utf8.example/${encodeURIComponent(charset)}/é` }), `application/json; charset=${charset}`);
+      const res = await post(
+        JSON.stringify({ url: `https://utf8.example/${encodeURIComponent(charset)}/é` }),
+        `application/json; charset=${charset}`,
+      );
       assert.ok(res.statusCode === 201 || res.statusCode === 200, res.body);
       assert.match(res.json().seed.url, /\/%C3%A9$/, 'the body was read as UTF-8');
     });

@@ -38,7 +38,9 @@ function saysNumber(schema: Schema | undefined): boolean {
 
 /** The top-level fields of a query string or path schema that hold numbers. */
 function numberFields(schema: Schema): string[] {
-  return Object.entries(schema.properties ?? {}).filter(([, s]) => saysNumber(s)).map(([name]) => name);
+  return Object.entries(schema.properties ?? {})
+    .filter(([, s]) => saysNumber(s))
+    .map(([name]) => name);
 }
 
 /**
@@ -70,11 +72,16 @@ function refusalOf(error: ErrorObject | undefined, httpPart: string): HttpError 
   const params = (error?.params ?? {}) as { missingProperty?: string; additionalProperty?: string };
   if (error?.keyword === 'additionalProperties' && params.additionalProperty !== undefined) {
     const names = Object.keys(parent?.properties ?? {});
-    return new HttpError(400, part.code, `unknown field ${JSON.stringify(params.additionalProperty)}; send ${listed(names)} only`);
+    return new HttpError(
+      400,
+      part.code,
+      `unknown field ${JSON.stringify(params.additionalProperty)}; send ${listed(names)} only`,
+    );
   }
-  const own = error?.keyword === 'required' && params.missingProperty !== undefined
-    ? parent?.properties?.[params.missingProperty]?.onInvalid
-    : parent?.onInvalid;
+  const own =
+    error?.keyword === 'required' && params.missingProperty !== undefined
+      ? parent?.properties?.[params.missingProperty]?.onInvalid
+      : parent?.onInvalid;
   if (own !== undefined) return new HttpError(400, own.error, own.message);
   const where = error?.instancePath ? `${part.name} field ${JSON.stringify(error.instancePath.slice(1))}` : part.name;
   return new HttpError(400, part.code, `${where} ${error?.message ?? 'is invalid'}`);
@@ -85,13 +92,19 @@ const UTF8 = new Set(['utf-8', 'utf8']);
 
 /** The refusal of a JSON body declared in another charset than UTF-8, or null when it may be read. */
 function charsetRefusal(contentType: string | undefined): HttpError | null {
-  const param = (contentType ?? '').split(';').slice(1).map((p) => p.trim().split('='))
+  const param = (contentType ?? '')
+    .split(';')
+    .slice(1)
+    .map((p) => p.trim().split('='))
     .find(([name]) => name.trim().toLowerCase() === 'charset');
   if (param === undefined) return null;
   const charset = (param[1] ?? '').trim().replace(/^"(.*)"$/, '$1');
   if (UTF8.has(charset.toLowerCase())) return null;
-  return new HttpError(415, 'unsupported-charset',
-    `strict-input: the body is declared as charset=${charset.replace(/[^\w.:-]/g, '?').slice(0, 40)}; send JSON as UTF-8 (application/json, or application/json; charset=utf-8)`);
+  return new HttpError(
+    415,
+    'unsupported-charset',
+    `strict-input: the body is declared as charset=${charset.replace(/[^\w.:-]/g, '?').slice(0, 40)}; send JSON as UTF-8 (application/json, or application/json; charset=utf-8)`,
+  );
 }
 
 /**
@@ -102,33 +115,42 @@ function charsetRefusal(contentType: string | undefined): HttpError | null {
  * own code and message (see onInvalid), which the one error handler sends. A JSON body declared in a
  * charset other than UTF-8 is refused with a 415 before it is parsed.
  */
-export default fp(async function strictInput(app: FastifyInstance) {
-  const ajv = new Ajv({ coerceTypes: false, useDefaults: true, removeAdditional: false, allErrors: false, verbose: true });
-  ajv.addKeyword({
-    keyword: 'onInvalid',
-    schemaType: 'object',
-    metaSchema: {
-      type: 'object',
-      properties: { error: { type: 'string' }, message: { type: 'string' } },
-      required: ['error', 'message'],
-      additionalProperties: false,
-    },
-  });
-  app.setValidatorCompiler(({ schema, httpPart }) => {
-    const validate = ajv.compile(schema as object);
-    const part = httpPart ?? 'body';
-    const numbers = part === 'body' ? [] : numberFields(schema as Schema);
-    return (data: unknown) => {
-      readNumbers(data, numbers);
-      return validate(data) ? { value: data } : { error: refusalOf(validate.errors?.[0], part) };
-    };
-  });
+export default fp(
+  async function strictInput(app: FastifyInstance) {
+    const ajv = new Ajv({
+      coerceTypes: false,
+      useDefaults: true,
+      removeAdditional: false,
+      allErrors: false,
+      verbose: true,
+    });
+    ajv.addKeyword({
+      keyword: 'onInvalid',
+      schemaType: 'object',
+      metaSchema: {
+        type: 'object',
+        properties: { error: { type: 'string' }, message: { type: 'string' } },
+        required: ['error', 'message'],
+        additionalProperties: false,
+      },
+    });
+    app.setValidatorCompiler(({ schema, httpPart }) => {
+      const validate = ajv.compile(schema as object);
+      const part = httpPart ?? 'body';
+      const numbers = part === 'body' ? [] : numberFields(schema as Schema);
+      return (data: unknown) => {
+        readNumbers(data, numbers);
+        return validate(data) ? { value: data } : { error: refusalOf(validate.errors?.[0], part) };
+      };
+    });
 
-  const parseJson = app.getDefaultJsonParser('error', 'error');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser<string>('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const refused = charsetRefusal(request.headers['content-type']);
-    if (refused !== null) return done(refused, undefined);
-    return parseJson(request, body, done);
-  });
-}, { name: 'strict-input' });
+    const parseJson = app.getDefaultJsonParser('error', 'error');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser<string>('application/json', { parseAs: 'string' }, (request, body, done) => {
+      const refused = charsetRefusal(request.headers['content-type']);
+      if (refused !== null) return done(refused, undefined);
+      return parseJson(request, body, done);
+    });
+  },
+  { name: 'strict-input' },
+);

@@ -21,21 +21,35 @@ export const IMPORT_BODY_LIMIT = 32 * 1024 * 1024;
  * The body of `POST /api/seeds/import`, read strictly (no coercion: `"2"` is not a depth, a number is
  * not a file). Whether each label folds to a label is checkLabels' call.
  */
-export const ImportRequestSchema = Type.Object({
-  file: Type.String({
-    pattern: '\\S',
-    ...onInvalid('invalid-file', 'import: file must be the text of a bookmark export (HTML), a CSV with a url column, or one URL per line'),
-  }),
-  depth: Type.Integer({
-    minimum: 0, maximum: 10, default: IMPORT_DEFAULTS.depth,
-    ...onInvalid('invalid-depth', 'import: depth must be an integer from 0 to 10 (0: just the bookmarked page)'),
-  }),
-  scope: stringEnum(SCOPES, { default: IMPORT_DEFAULTS.scope, ...onInvalid('invalid-scope', 'import: scope must be "path", "host", "domain" or "any"') }),
-  labels: labelListField('import', { default: [] }),
-}, {
-  additionalProperties: false,
-  ...onInvalid('invalid-body', 'import: send a JSON object such as {"file": "<the bookmark file\'s text>", "depth": 0, "scope": "host"}'),
-});
+export const ImportRequestSchema = Type.Object(
+  {
+    file: Type.String({
+      pattern: '\\S',
+      ...onInvalid(
+        'invalid-file',
+        'import: file must be the text of a bookmark export (HTML), a CSV with a url column, or one URL per line',
+      ),
+    }),
+    depth: Type.Integer({
+      minimum: 0,
+      maximum: 10,
+      default: IMPORT_DEFAULTS.depth,
+      ...onInvalid('invalid-depth', 'import: depth must be an integer from 0 to 10 (0: just the bookmarked page)'),
+    }),
+    scope: stringEnum(SCOPES, {
+      default: IMPORT_DEFAULTS.scope,
+      ...onInvalid('invalid-scope', 'import: scope must be "path", "host", "domain" or "any"'),
+    }),
+    labels: labelListField('import', { default: [] }),
+  },
+  {
+    additionalProperties: false,
+    ...onInvalid(
+      'invalid-body',
+      'import: send a JSON object such as {"file": "<the bookmark file\'s text>", "depth": 0, "scope": "host"}',
+    ),
+  },
+);
 /** What a client sends to import (depth, scope and labels may be left out: IMPORT_DEFAULTS, no labels). */
 export type ImportRequest = Partial<Static<typeof ImportRequestSchema>> & { file: string };
 
@@ -67,12 +81,15 @@ export const ImportResultSchema = Type.Object({
 export type ImportResult = Static<typeof ImportResultSchema>;
 
 /** The body of `PUT /api/seeds/:id/labels`: the seed's labels, all of them. */
-export const SeedLabelsSchema = Type.Object({
-  labels: labelListField('labels'),
-}, {
-  additionalProperties: false,
-  ...onInvalid('invalid-body', 'labels: send a JSON object such as {"labels": ["rust", "dev-tools"]}'),
-});
+export const SeedLabelsSchema = Type.Object(
+  {
+    labels: labelListField('labels'),
+  },
+  {
+    additionalProperties: false,
+    ...onInvalid('invalid-body', 'labels: send a JSON object such as {"labels": ["rust", "dev-tools"]}'),
+  },
+);
 export type SeedLabels = Static<typeof SeedLabelsSchema>;
 
 /** A label and how many live seeds carry it. */
@@ -91,48 +108,76 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const limiter = new RateLimiter(IMPORT_RATE.burst, IMPORT_RATE.perSecond);
 
-  app.post('/api/seeds/import', {
-    bodyLimit: IMPORT_BODY_LIMIT,
-    schema: { body: ImportRequestSchema, response: { 200: ImportResultSchema, '4xx': ErrorBodySchema } },
-  }, async (request) => {
-    const started = performance.now();
-    const body = request.body;
-    const labels = checkLabels(body.labels);
-    // After the body was read and found sound: a refused body does not count against the client.
-    const waitMs = limiter.take(request.ip, Date.now());
-    if (waitMs > 0) {
-      const seconds = Math.ceil(waitMs / 1000);
-      throw new HttpError(429, 'rate-limited', `import: too many imports at once; try again in ${seconds} s`, { 'retry-after': String(seconds) });
-    }
-    const plan = planImport(body.file, { allowPrivate: app.config.allowPrivate, extraLabels: labels });
-    if (plan.entries > MAX_IMPORT_ENTRIES) {
-      throw new HttpError(413, 'too-many-bookmarks', `import: the file holds ${plan.entries} bookmarks; one import takes at most ${MAX_IMPORT_ENTRIES}: split the file`);
-    }
-    if (plan.entries === 0) {
-      throw new HttpError(400, 'no-bookmarks', 'import: the file holds no bookmarks; send a browser\'s bookmark export (HTML), a CSV with a url column, or one URL per line');
-    }
-    const stored = app.seedLabels.importSeeds(plan.seeds, { depth: body.depth, scope: body.scope }, Date.now());
-    if (stored.created.length > 0) app.crawler.notifySeeds();
-    return {
-      format: plan.format,
-      entries: plan.entries,
-      created: stored.created.length,
-      merged: stored.merged.length + plan.duplicates,
-      duplicates: plan.duplicates,
-      refused: plan.refused,
-      tookMs: Math.round(performance.now() - started),
-    };
-  });
+  app.post(
+    '/api/seeds/import',
+    {
+      bodyLimit: IMPORT_BODY_LIMIT,
+      schema: { body: ImportRequestSchema, response: { 200: ImportResultSchema, '4xx': ErrorBodySchema } },
+    },
+    async (request) => {
+      const started = performance.now();
+      const body = request.body;
+      const labels = checkLabels(body.labels);
+      // After the body was read and found sound: a refused body does not count against the client.
+      const waitMs = limiter.take(request.ip, Date.now());
+      if (waitMs > 0) {
+        const seconds = Math.ceil(waitMs / 1000);
+        throw new HttpError(429, 'rate-limited', `import: too many imports at once; try again in ${seconds} s`, {
+          'retry-after': String(seconds),
+        });
+      }
+      const plan = planImport(body.file, { allowPrivate: app.config.allowPrivate, extraLabels: labels });
+      if (plan.entries > MAX_IMPORT_ENTRIES) {
+        throw new HttpError(
+          413,
+          'too-many-bookmarks',
+          `import: the file holds ${plan.entries} bookmarks; one import takes at most ${MAX_IMPORT_ENTRIES}: split the file`,
+        );
+      }
+      if (plan.entries === 0) {
+        throw new HttpError(
+          400,
+          'no-bookmarks',
+          "import: the file holds no bookmarks; send a browser's bookmark export (HTML), a CSV with a url column, or one URL per line",
+        );
+      }
+      const stored = app.seedLabels.importSeeds(plan.seeds, { depth: body.depth, scope: body.scope }, Date.now());
+      if (stored.created.length > 0) app.crawler.notifySeeds();
+      return {
+        format: plan.format,
+        entries: plan.entries,
+        created: stored.created.length,
+        merged: stored.merged.length + plan.duplicates,
+        duplicates: plan.duplicates,
+        refused: plan.refused,
+        tookMs: Math.round(performance.now() - started),
+      };
+    },
+  );
 
-  app.put('/api/seeds/:id/labels', {
-    schema: { params: SeedIdSchema, body: SeedLabelsSchema, response: { 200: SeedAnswerSchema, '4xx': ErrorBodySchema } },
-  }, async (request) => {
-    const labels = checkLabels(request.body.labels);
-    if (!app.seedLabels.setLabels(request.params.id, labels)) {
-      throw new HttpError(404, 'unknown-seed', `labels: no seed ${request.params.id} (removed already?); see GET /api/seeds`);
-    }
-    return { seed: toApi(app.seeds.getSeed(request.params.id)!, app.config) };
-  });
+  app.put(
+    '/api/seeds/:id/labels',
+    {
+      schema: {
+        params: SeedIdSchema,
+        body: SeedLabelsSchema,
+        response: { 200: SeedAnswerSchema, '4xx': ErrorBodySchema },
+      },
+    },
+    async (request) => {
+      const labels = checkLabels(request.body.labels);
+      if (!app.seedLabels.setLabels(request.params.id, labels)) {
+        throw new HttpError(
+          404,
+          'unknown-seed',
+          `labels: no seed ${request.params.id} (removed already?); see GET /api/seeds`,
+        );
+      }
+      return { seed: toApi(app.seeds.getSeed(request.params.id)!, app.config) };
+    },
+  );
 
-  app.get('/api/labels', { schema: { response: { 200: LabelListSchema } } }, async () => ({ labels: app.seedLabels.listLabels() }));
+  app.get('/api/labels', { schema: { response: { 200: LabelListSchema } } }, async () => ({
+    labels: app.seedLabels.listLabels(),
+  }));
 }

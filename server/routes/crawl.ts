@@ -1,7 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import { CrawlStatusSchema, DiskStatusSchema, DomainInfoSchema, RequestLogEntrySchema } from '../../crawler/coordination/protocol.ts';
+import {
+  CrawlStatusSchema,
+  DiskStatusSchema,
+  DomainInfoSchema,
+  RequestLogEntrySchema,
+} from '../../crawler/coordination/protocol.ts';
 import { CRAWLER_STATES, DOMAIN_SORT_KEYS, DOMAIN_STATES, SORT_DIRECTIONS } from '../../shared/enumerations.ts';
 import { nullableString, stringEnum } from '../../shared/json-schema.ts';
 import { ErrorBodySchema, HttpError } from '../plugins/error-handler.ts';
@@ -28,15 +33,31 @@ export const DOMAINS_PAGE = { max: 1000, default: 100 };
 
 /** What `GET /api/domains` takes: a part of the host name, a state, a column and direction to sort by, and the page. */
 export const DomainsQuerySchema = Type.Object({
-  q: Type.String({ maxLength: 300, default: '', ...onInvalid('invalid-query', 'q must be given once, as text of at most 300 characters') }),
-  state: Type.Optional(stringEnum(DOMAIN_STATES, onInvalid('invalid-query', `state must be one of ${DOMAIN_STATES.join(', ')}`))),
-  sort: stringEnum(DOMAIN_SORT_KEYS, { default: 'host', ...onInvalid('invalid-query', `sort must be one of ${DOMAIN_SORT_KEYS.join(', ')}`) }),
+  q: Type.String({
+    maxLength: 300,
+    default: '',
+    ...onInvalid('invalid-query', 'q must be given once, as text of at most 300 characters'),
+  }),
+  state: Type.Optional(
+    stringEnum(DOMAIN_STATES, onInvalid('invalid-query', `state must be one of ${DOMAIN_STATES.join(', ')}`)),
+  ),
+  sort: stringEnum(DOMAIN_SORT_KEYS, {
+    default: 'host',
+    ...onInvalid('invalid-query', `sort must be one of ${DOMAIN_SORT_KEYS.join(', ')}`),
+  }),
   dir: stringEnum(SORT_DIRECTIONS, { default: 'asc', ...onInvalid('invalid-query', 'dir must be "asc" or "desc"') }),
   limit: Type.Integer({
-    minimum: 1, maximum: DOMAINS_PAGE.max, default: DOMAINS_PAGE.default,
+    minimum: 1,
+    maximum: DOMAINS_PAGE.max,
+    default: DOMAINS_PAGE.default,
     ...onInvalid('invalid-query', `limit must be an integer from 1 to ${DOMAINS_PAGE.max}`),
   }),
-  offset: Type.Integer({ minimum: 0, maximum: 10_000_000, default: 0, ...onInvalid('invalid-query', 'offset must be an integer from 0 to 10000000') }),
+  offset: Type.Integer({
+    minimum: 0,
+    maximum: 10_000_000,
+    default: 0,
+    ...onInvalid('invalid-query', 'offset must be an integer from 0 to 10000000'),
+  }),
 });
 /** The query of `GET /api/domains` as a client writes it: every field may be left to its default. */
 export type DomainsQuery = Partial<Static<typeof DomainsQuerySchema>>;
@@ -51,14 +72,22 @@ export const DomainsResponseSchema = Type.Object({
   now: Type.String(),
   total: Type.Integer(),
   hosts: Type.Integer(),
-  states: Type.Object(Object.fromEntries(DOMAIN_STATES.map((s) => [s, Type.Integer()])) as Record<(typeof DOMAIN_STATES)[number], ReturnType<typeof Type.Integer>>),
+  states: Type.Object(
+    Object.fromEntries(DOMAIN_STATES.map((s) => [s, Type.Integer()])) as Record<
+      (typeof DOMAIN_STATES)[number],
+      ReturnType<typeof Type.Integer>
+    >,
+  ),
   offset: Type.Integer(),
   limit: Type.Integer(),
 });
 export type DomainsResponse = Static<typeof DomainsResponseSchema>;
 
 /** `GET /api/domains/:host/requests`: the last requests to one host, oldest first. */
-export const HostRequestsResponseSchema = Type.Object({ host: Type.String(), requests: Type.Array(RequestLogEntrySchema) });
+export const HostRequestsResponseSchema = Type.Object({
+  host: Type.String(),
+  requests: Type.Array(RequestLogEntrySchema),
+});
 export type HostRequestsResponse = Static<typeof HostRequestsResponseSchema>;
 
 /** A host as GET /api/domains names it; its length is bounded by the router (maxParamLength). */
@@ -81,17 +110,29 @@ export async function crawlRoutes(fastify: FastifyInstance): Promise<void> {
     };
   });
 
-  app.get('/api/domains', { schema: { querystring: DomainsQuerySchema, response: { 200: DomainsResponseSchema, '4xx': ErrorBodySchema } } },
+  app.get(
+    '/api/domains',
+    { schema: { querystring: DomainsQuerySchema, response: { 200: DomainsResponseSchema, '4xx': ErrorBodySchema } } },
     async (request) => {
       const page = queryDomains(app.crawler.domains, request.query);
       return { ...page, now: new Date().toISOString(), offset: request.query.offset, limit: request.query.limit };
-    });
+    },
+  );
 
-  app.get('/api/domains/:host/requests', {
-    schema: { params: HostParamsSchema, response: { 200: HostRequestsResponseSchema, '4xx': ErrorBodySchema } },
-  }, async (request) => {
-    const domain = app.crawler.domains.find((d) => d.host === request.params.host);
-    if (!domain) throw new HttpError(404, 'unknown-host', `no crawled host ${JSON.stringify(request.params.host)}; see GET /api/domains`);
-    return { host: domain.host, requests: await app.crawler.requests(domain.origin) };
-  });
+  app.get(
+    '/api/domains/:host/requests',
+    {
+      schema: { params: HostParamsSchema, response: { 200: HostRequestsResponseSchema, '4xx': ErrorBodySchema } },
+    },
+    async (request) => {
+      const domain = app.crawler.domains.find((d) => d.host === request.params.host);
+      if (!domain)
+        throw new HttpError(
+          404,
+          'unknown-host',
+          `no crawled host ${JSON.stringify(request.params.host)}; see GET /api/domains`,
+        );
+      return { host: domain.host, requests: await app.crawler.requests(domain.origin) };
+    },
+  );
 }

@@ -25,13 +25,19 @@ describe('crawled text in every answer', () => {
   before(async () => {
     t = await createTestApp();
     const db = openDatabase(t.dataDir); // as the crawler primary writes it
-    pageQueries(db).upsertPage(makePage(URL_, {
-      title: TITLE, body: `quarterly ${RLO}report\u2066 ${WORD} the end`, description: `${RLO}fdp.txt`,
-    }));
+    pageQueries(db).upsertPage(
+      makePage(URL_, {
+        title: TITLE,
+        body: `quarterly ${RLO}report\u2066 ${WORD} the end`,
+        description: `${RLO}fdp.txt`,
+      }),
+    );
     db.close();
     t.app.searcher.refresh();
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t.close();
+  });
   const get = async (url: string) => {
     const res = await t.app.inject({ method: 'GET', url });
     assert.equal(res.statusCode, 200, res.body);
@@ -50,7 +56,10 @@ describe('crawled text in every answer', () => {
 
   test('suggestions and stored text', async () => {
     const { suggestions } = await get('/api/suggest?q=invoi');
-    assert.ok(suggestions.some((s: { text: string }) => s.text === 'invoice gnp.exe quarterly'), JSON.stringify(suggestions));
+    assert.ok(
+      suggestions.some((s: { text: string }) => s.text === 'invoice gnp.exe quarterly'),
+      JSON.stringify(suggestions),
+    );
     const [, texts] = await get('/api/suggest?q=invoi&format=opensearch');
     assert.ok(texts.includes('invoice gnp.exe quarterly'));
     const { page } = await get(`/api/pages?url=${encodeURIComponent(URL_)}`);
@@ -59,20 +68,41 @@ describe('crawled text in every answer', () => {
     assert.ok(page.text.startsWith('quarterly report '), page.text.slice(0, 40));
   });
 
-  test('Domains: a host\'s state, last error and name; Seeds: a refused host', async () => {
+  test("Domains: a host's state, last error and name; Seeds: a refused host", async () => {
     const row: DomainInfo = {
-      host: `a${RLO}gro.example`, origin: 'https://a.example', state: 'failing', stateText: `failing: fetcher: ${URL_}${RLO}fdp.exe timed out`,
-      queued: 0, fetched: 0, errors: 1, inFlight: 0, lastFetchAt: null, nextFetchAt: null, crawlDelayMs: 1000, delaySource: 'default',
-      delayText: '1.0 s: the default delay', group: { name: 'a.example', hosts: 1, inFlight: 0, lastFetchAt: null, nextFetchAt: null },
-      backoffUntil: null, lastError: `fetcher: ${URL_}${RLO}fdp.exe timed out`, robots: { status: 'ok', httpStatus: 200, fetchedAt: null, crawlDelayMs: null },
+      host: `a${RLO}gro.example`,
+      origin: 'https://a.example',
+      state: 'failing',
+      stateText: `failing: fetcher: ${URL_}${RLO}fdp.exe timed out`,
+      queued: 0,
+      fetched: 0,
+      errors: 1,
+      inFlight: 0,
+      lastFetchAt: null,
+      nextFetchAt: null,
+      crawlDelayMs: 1000,
+      delaySource: 'default',
+      delayText: '1.0 s: the default delay',
+      group: { name: 'a.example', hosts: 1, inFlight: 0, lastFetchAt: null, nextFetchAt: null },
+      backoffUntil: null,
+      lastError: `fetcher: ${URL_}${RLO}fdp.exe timed out`,
+      robots: { status: 'ok', httpStatus: 200, fetchedAt: null, crawlDelayMs: null },
     };
     t.app.crawler.domains = [row]; // what a snapshot of the primary sets (server/crawler-link.ts)
     const { domains } = await get('/api/domains');
     assert.equal(domains[0].lastError, `fetcher: ${URL_}fdp.exe timed out`);
     assert.equal(t.app.crawler.domains[0].lastError, row.lastError, 'the snapshot itself is not modified');
-    const { seed } = (await t.app.inject({ method: 'POST', url: '/api/seeds', payload: { url: 'https://wild.example/' } })).json();
+    const { seed } = (
+      await t.app.inject({ method: 'POST', url: '/api/seeds', payload: { url: 'https://wild.example/' } })
+    ).json();
     const db = openDatabase(t.dataDir);
-    seedHostQueries(db).saveSeedHosts({ seedId: seed.id, hosts: 1000, refused: 3, refusedExample: `a${RLO}moc.example`, refusedAt: 1 });
+    seedHostQueries(db).saveSeedHosts({
+      seedId: seed.id,
+      hosts: 1000,
+      refused: 3,
+      refusedExample: `a${RLO}moc.example`,
+      refusedAt: 1,
+    });
     db.close();
     const { seeds } = await get('/api/seeds');
     assert.equal(seeds[0].lastRefusedHost, 'amoc.example');

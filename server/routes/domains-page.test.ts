@@ -15,20 +15,28 @@ describe('GET /api/domains with 5,000 hosts', () => {
     t = await createTestApp();
     t.app.crawler.domains = syntheticHosts(HOSTS, Date.UTC(2026, 0, 1));
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t.close();
+  });
   const get = async (query = '') => {
     const res = await t.app.inject({ method: 'GET', url: `/api/domains${query}` });
     return { status: res.statusCode, body: res.json(), bytes: res.body.length };
   };
 
-  test('unasked, the first 100 hosts by name, with every field of a row, the totals and the server\'s clock', async () => {
+  test("unasked, the first 100 hosts by name, with every field of a row, the totals and the server's clock", async () => {
     const { status, body, bytes } = await get();
     assert.equal(status, 200);
     assert.deepEqual(Object.keys(body).sort(), ['domains', 'hosts', 'limit', 'now', 'offset', 'states', 'total']);
-    assert.deepEqual([body.domains.length, body.total, body.hosts, body.offset, body.limit], [100, HOSTS, HOSTS, 0, 100]);
+    assert.deepEqual(
+      [body.domains.length, body.total, body.hosts, body.offset, body.limit],
+      [100, HOSTS, HOSTS, 0, 100],
+    );
     assert.deepEqual(body.domains[0], t.app.crawler.domains[0], 'a row keeps every field of the unpaged answer');
     assert.equal(body.domains[99].host, 'h0099.wild.example');
-    assert.equal(Object.values(body.states as Record<string, number>).reduce((a, b) => a + b, 0), HOSTS);
+    assert.equal(
+      Object.values(body.states as Record<string, number>).reduce((a, b) => a + b, 0),
+      HOSTS,
+    );
     assert.ok(bytes < 80_000, `one page is ${bytes} bytes (all 5,000 rows would be about 50 times that)`);
   });
 
@@ -36,8 +44,14 @@ describe('GET /api/domains with 5,000 hosts', () => {
     const { body } = await get('?q=H04&state=failing&sort=fetched&dir=desc&limit=5&offset=5');
     const failing04 = t.app.crawler.domains.filter((d) => d.host.includes('h04') && d.state === 'failing');
     assert.equal(body.total, failing04.length);
-    const expected = [...failing04].sort((a, b) => b.fetched - a.fetched || (a.host < b.host ? -1 : 1)).slice(5, 10).map((d) => d.host);
-    assert.deepEqual(body.domains.map((d: { host: string }) => d.host), expected);
+    const expected = [...failing04]
+      .sort((a, b) => b.fetched - a.fetched || (a.host < b.host ? -1 : 1))
+      .slice(5, 10)
+      .map((d) => d.host);
+    assert.deepEqual(
+      body.domains.map((d: { host: string }) => d.host),
+      expected,
+    );
     assert.equal(body.hosts, HOSTS);
     const idle = await get('?state=idle&limit=1000');
     const idleHosts = t.app.crawler.domains.filter((d) => d.state === 'idle').length; // the synthetic hosts cycle through every state

@@ -14,7 +14,12 @@ test('health answers ok; unknown API paths are JSON 404s; status and domains ans
     const status = await t.app.inject({ method: 'GET', url: '/api/status' });
     assert.equal(status.statusCode, 200);
     assert.deepEqual(
-      { pages: status.json().pages, queued: status.json().queued, workers: status.json().workers, crawler: status.json().crawler },
+      {
+        pages: status.json().pages,
+        queued: status.json().queued,
+        workers: status.json().workers,
+        crawler: status.json().crawler,
+      },
       { pages: 0, queued: 0, workers: 0, crawler: 'stopped' },
     );
     const domains = await t.app.inject({ method: 'GET', url: '/api/domains' });

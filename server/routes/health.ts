@@ -9,8 +9,12 @@ export const HealthSchema = Type.Object({ ok: Type.Boolean(), version: Type.Stri
 /** `GET /api/health`: answers as long as the server runs, whatever the crawler does. */
 export async function healthRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('/api/health', {
-    config: { public: true }, // answers without a sign-in: it says nothing but that Lantern runs
-    schema: { response: { 200: HealthSchema } },
-  }, async () => ({ ok: true, version: VERSION }));
+  app.get(
+    '/api/health',
+    {
+      config: { public: true }, // answers without a sign-in: it says nothing but that Lantern runs
+      schema: { response: { 200: HealthSchema } },
+    },
+    async () => ({ ok: true, version: VERSION }),
+  );
 }

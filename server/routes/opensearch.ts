@@ -8,7 +8,9 @@ function escapeXml(s: string): string {
 /** `/opensearch.xml`: lets a browser add Lantern as a search engine, with its suggestion URL. */
 export async function opensearchRoutes(app: FastifyInstance): Promise<void> {
   app.get('/opensearch.xml', async (request, reply) => {
-    const base = escapeXml(`${requestScheme(request)}://${request.headers.host ?? `${app.config.host}:${app.config.port}`}`);
+    const base = escapeXml(
+      `${requestScheme(request)}://${request.headers.host ?? `${app.config.host}:${app.config.port}`}`,
+    );
     reply.type('application/opensearchdescription+xml; charset=utf-8');
     return `<?xml version="1.0" encoding="UTF-8"?>
 <OpenSearchDescription xmlns="http://a9.com/-/spec/opensearch/1.1/">

@@ -19,22 +19,37 @@ describe('GET /api/pages for documents', () => {
 
   before(async () => {
     t = await createTestApp();
-    const pdf = await textPdf({ title: 'Field guide', pages: [{ lines: ['Owls of the north'] }, { lines: ['Совы и филины'] }] });
+    const pdf = await textPdf({
+      title: 'Field guide',
+      pages: [{ lines: ['Owls of the north'] }, { lines: ['Совы и филины'] }],
+    });
     const text = await extractPdf(pdf, 'https://docs.example/guide.pdf');
     const db = openDatabase(t.dataDir); // as the crawler primary writes pages
     const pages = pageQueries(db);
-    for (const [url, header] of [['https://docs.example/guide.pdf', undefined], ['https://docs.example/private.pdf', 'noarchive']] as const) {
+    for (const [url, header] of [
+      ['https://docs.example/guide.pdf', undefined],
+      ['https://docs.example/private.pdf', 'noarchive'],
+    ] as const) {
       const page = pdfPage({ url, xRobotsTag: header, userAgent: 'LanternBot/0.1' }, text);
-      pages.upsertPage(makePage(url, {
-        contentType: 'application/pdf', title: page.title, body: page.text, headings: page.headings,
-        noarchive: page.noarchive, fileType: 'pdf', pageStarts: page.pageStarts,
-      }));
+      pages.upsertPage(
+        makePage(url, {
+          contentType: 'application/pdf',
+          title: page.title,
+          body: page.text,
+          headings: page.headings,
+          noarchive: page.noarchive,
+          fileType: 'pdf',
+          pageStarts: page.pageStarts,
+        }),
+      );
     }
     db.close();
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t.close();
+  });
 
-  test('a PDF\'s stored text is its pages\' text, in order, as plain text', async () => {
+  test("a PDF's stored text is its pages' text, in order, as plain text", async () => {
     const res = await get('https://docs.example/guide.pdf');
     assert.equal(res.statusCode, 200, res.body);
     const { page } = res.json();
@@ -48,7 +63,8 @@ describe('GET /api/pages for documents', () => {
     const found = await t.app.inject({ method: 'GET', url: '/api/search?q=owls' });
     const results = found.json().results as Array<{ url: string; stored: boolean; fileType: string }>;
     assert.deepEqual(results.map((r) => [r.url, r.stored, r.fileType]).sort(), [
-      ['https://docs.example/guide.pdf', true, 'pdf'], ['https://docs.example/private.pdf', false, 'pdf'],
+      ['https://docs.example/guide.pdf', true, 'pdf'],
+      ['https://docs.example/private.pdf', false, 'pdf'],
     ]);
   });
 });

@@ -14,24 +14,60 @@ describe('GET /api/pages?url=', () => {
     t = await createTestApp();
     const db = openDatabase(t.dataDir); // as the crawler primary writes pages
     const pages = pageQueries(db);
-    pages.upsertPage(makePage('https://site.example/a', {
-      title: '<script>alert(1)</script> Title', headings: ['First'], body: 'Body text\nsecond line', fetchedAt: Date.UTC(2026, 0, 2),
-    }));
-    pages.upsertPage(makePage('https://site.example/hidden', { title: 'Hidden', body: 'not for search', noindex: true, indexed: false }));
-    pages.upsertPage(makePage('https://site.example/long', { title: 'Long', body: 'x'.repeat(STORED_TEXT_MAX_CHARS + 10) }));
-    pages.upsertPage(makePage('https://site.example/private-copy', { title: 'No copy', body: 'searchable, not shown', noarchive: true }));
+    pages.upsertPage(
+      makePage('https://site.example/a', {
+        title: '<script>alert(1)</script> Title',
+        headings: ['First'],
+        body: 'Body text\nsecond line',
+        fetchedAt: Date.UTC(2026, 0, 2),
+      }),
+    );
+    pages.upsertPage(
+      makePage('https://site.example/hidden', {
+        title: 'Hidden',
+        body: 'not for search',
+        noindex: true,
+        indexed: false,
+      }),
+    );
+    pages.upsertPage(
+      makePage('https://site.example/long', { title: 'Long', body: 'x'.repeat(STORED_TEXT_MAX_CHARS + 10) }),
+    );
+    pages.upsertPage(
+      makePage('https://site.example/private-copy', {
+        title: 'No copy',
+        body: 'searchable, not shown',
+        noarchive: true,
+      }),
+    );
     db.close();
   });
-  after(async () => { await t.close(); });
+  after(async () => {
+    await t.close();
+  });
 
-  test('a stored page\'s text, as plain text, looked up by its URL as typed or normalized', async () => {
+  test("a stored page's text, as plain text, looked up by its URL as typed or normalized", async () => {
     for (const url of ['https://site.example/a', 'HTTPS://Site.Example:443/a#top']) {
       const res = await get(url);
       assert.equal(res.statusCode, 200, res.body);
       const { page } = res.json();
       assert.deepEqual(
-        { url: page.url, title: page.title, headings: page.headings, text: page.text, truncated: page.truncated, fetchedAt: page.fetchedAt },
-        { url: 'https://site.example/a', title: '<script>alert(1)</script> Title', headings: ['First'], text: 'Body text\nsecond line', truncated: false, fetchedAt: '2026-01-02T00:00:00.000Z' },
+        {
+          url: page.url,
+          title: page.title,
+          headings: page.headings,
+          text: page.text,
+          truncated: page.truncated,
+          fetchedAt: page.fetchedAt,
+        },
+        {
+          url: 'https://site.example/a',
+          title: '<script>alert(1)</script> Title',
+          headings: ['First'],
+          text: 'Body text\nsecond line',
+          truncated: false,
+          fetchedAt: '2026-01-02T00:00:00.000Z',
+        },
       );
     }
   });
@@ -41,7 +77,8 @@ describe('GET /api/pages?url=', () => {
     assert.equal(res.statusCode, 403);
     assert.deepEqual(res.json(), {
       error: 'no-archive',
-      message: 'pages: https://site.example/private-copy asks that its stored copy not be shown (noarchive); open the page itself',
+      message:
+        'pages: https://site.example/private-copy asks that its stored copy not be shown (noarchive); open the page itself',
     });
   });
 

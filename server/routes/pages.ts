@@ -36,26 +36,49 @@ const StoredPageQuerySchema = Type.Object({ url: Type.String({ minLength: 1, max
  */
 export async function pageRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('/api/pages', {
-    schema: { querystring: StoredPageQuerySchema, response: { 200: Type.Object({ page: StoredPageSchema }), '4xx': ErrorBodySchema } },
-  }, async (request) => {
-    // Normalized as the crawler stored it; any address, since this only looks a page up.
-    const checked = checkUrl(request.query.url, { allowPrivate: true });
-    if (!checked.ok) throw new HttpError(400, checked.code, checked.message);
-    const page = app.pages.getPage(checked.url);
-    if (page === undefined || !page.indexed) {
-      throw new HttpError(404, 'unknown-page', `pages: no searchable page stored for ${checked.url}; search for it, or add its site as a seed`);
-    }
-    if (page.noarchive) {
-      throw new HttpError(403, 'no-archive', `pages: ${checked.url} asks that its stored copy not be shown (noarchive); open the page itself`);
-    }
-    const truncated = page.body.length > STORED_TEXT_MAX_CHARS;
-    return {
-      page: {
-        url: page.url, finalUrl: page.finalUrl, host: page.host, title: page.title, description: page.description,
-        headings: page.headings, text: truncated ? page.body.slice(0, STORED_TEXT_MAX_CHARS) : page.body, truncated,
-        lang: page.lang, status: page.status, fetchedAt: new Date(page.fetchedAt).toISOString(),
+  app.get(
+    '/api/pages',
+    {
+      schema: {
+        querystring: StoredPageQuerySchema,
+        response: { 200: Type.Object({ page: StoredPageSchema }), '4xx': ErrorBodySchema },
       },
-    };
-  });
+    },
+    async (request) => {
+      // Normalized as the crawler stored it; any address, since this only looks a page up.
+      const checked = checkUrl(request.query.url, { allowPrivate: true });
+      if (!checked.ok) throw new HttpError(400, checked.code, checked.message);
+      const page = app.pages.getPage(checked.url);
+      if (page === undefined || !page.indexed) {
+        throw new HttpError(
+          404,
+          'unknown-page',
+          `pages: no searchable page stored for ${checked.url}; search for it, or add its site as a seed`,
+        );
+      }
+      if (page.noarchive) {
+        throw new HttpError(
+          403,
+          'no-archive',
+          `pages: ${checked.url} asks that its stored copy not be shown (noarchive); open the page itself`,
+        );
+      }
+      const truncated = page.body.length > STORED_TEXT_MAX_CHARS;
+      return {
+        page: {
+          url: page.url,
+          finalUrl: page.finalUrl,
+          host: page.host,
+          title: page.title,
+          description: page.description,
+          headings: page.headings,
+          text: truncated ? page.body.slice(0, STORED_TEXT_MAX_CHARS) : page.body,
+          truncated,
+          lang: page.lang,
+          status: page.status,
+          fetchedAt: new Date(page.fetchedAt).toISOString(),
+        },
+      };
+    },
+  );
 }

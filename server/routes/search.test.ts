@@ -35,14 +35,35 @@ test('GET /api/search answers in the documented shape', async () => {
   const res = await app.inject({ method: 'GET', url: '/api/search', query: { q: 'andromeda', limit: '5' } });
   assert.equal(res.statusCode, 200);
   const body = res.json();
-  assert.deepEqual(Object.keys(body).sort(), ['correction', 'indexing', 'mode', 'notice', 'query', 'results', 'tookMs', 'total']);
+  assert.deepEqual(Object.keys(body).sort(), [
+    'correction',
+    'indexing',
+    'mode',
+    'notice',
+    'query',
+    'results',
+    'tookMs',
+    'total',
+  ]);
   assert.equal(body.query, 'andromeda');
   assert.equal(body.total, 1);
   assert.equal(body.mode, 'and');
   assert.equal(body.notice, null);
   assert.equal(body.indexing, false);
   const [r] = body.results;
-  assert.deepEqual(Object.keys(r).sort(), ['fetchedAt', 'fileType', 'folded', 'host', 'labels', 'page', 'score', 'snippet', 'stored', 'title', 'url']);
+  assert.deepEqual(Object.keys(r).sort(), [
+    'fetchedAt',
+    'fileType',
+    'folded',
+    'host',
+    'labels',
+    'page',
+    'score',
+    'snippet',
+    'stored',
+    'title',
+    'url',
+  ]);
   assert.equal(r.url, CORPUS.galaxies.url);
   assert.ok(r.snippet.some((p: { text: string; match: boolean }) => p.match && p.text === 'Andromeda'));
 });
@@ -51,7 +72,10 @@ test('limit and offset default, page, and are validated', async () => {
   const all = (await app.inject({ url: '/api/search?q=collection' })).json();
   assert.equal(all.results.length, 10);
   const second = (await app.inject({ url: '/api/search?q=collection&limit=5&offset=5' })).json();
-  assert.deepEqual(second.results.map((r: { url: string }) => r.url), all.results.slice(5, 10).map((r: { url: string }) => r.url));
+  assert.deepEqual(
+    second.results.map((r: { url: string }) => r.url),
+    all.results.slice(5, 10).map((r: { url: string }) => r.url),
+  );
   for (const bad of ['limit=0', 'limit=51', 'offset=-1', 'offset=1001', 'limit=abc']) {
     const res = await app.inject({ url: `/api/search?q=collection&${bad}` });
     assert.equal(res.statusCode, 400, bad);
@@ -67,9 +91,24 @@ test('nothing searchable → 400 bad-query; hostile text → 200 or 400, never 5
   }
   const missing = await app.inject({ url: '/api/search' });
   assert.equal(missing.statusCode, 400);
-  for (const q of ['"', 'NEAR(', 'a:b', '^x', 'AND OR NOT', '"unbalanced phrase', 'x*y*', '\u0000a', 'k'.repeat(1000), '(("a', 'title:x OR body:y']) {
+  for (const q of [
+    '"',
+    'NEAR(',
+    'a:b',
+    '^x',
+    'AND OR NOT',
+    '"unbalanced phrase',
+    'x*y*',
+    '\u0000a',
+    'k'.repeat(1000),
+    '(("a',
+    'title:x OR body:y',
+  ]) {
     const res = await app.inject({ url: '/api/search', query: { q } });
-    assert.ok(res.statusCode === 200 || res.statusCode === 400, `${JSON.stringify(q.slice(0, 20))} → ${res.statusCode}`);
+    assert.ok(
+      res.statusCode === 200 || res.statusCode === 400,
+      `${JSON.stringify(q.slice(0, 20))} → ${res.statusCode}`,
+    );
     const sres = await app.inject({ url: '/api/suggest', query: { q } });
     assert.equal(sres.statusCode, 200);
   }
@@ -80,7 +119,10 @@ test('a query string that is too long, or gives q twice, is a 400 that says what
     for (const query of [`q=telescope+${'x'.repeat(1000)}`, 'q=telescope&q=andromeda']) {
       const res = await app.inject({ url: `${url}?${query}` });
       assert.equal(res.statusCode, 400, `${url}?${query.slice(0, 30)}`);
-      assert.deepEqual(res.json(), { error: 'invalid-query', message: 'q must be given once, as text of at most 1000 characters' });
+      assert.deepEqual(res.json(), {
+        error: 'invalid-query',
+        message: 'q must be given once, as text of at most 1000 characters',
+      });
     }
   }
   const longest = await app.inject({ url: '/api/search', query: { q: `telescope ${'x'.repeat(990)}` } });
@@ -95,7 +137,9 @@ test('GET /api/suggest answers completions', async () => {
   assert.equal(body.query, 'tele');
   assert.ok(body.suggestions.length > 0 && body.suggestions.length <= 4);
   assert.ok(body.suggestions.some((s: { kind: string; text: string }) => s.kind === 'term' && s.text === 'telescope'));
-  assert.ok(body.suggestions.some((s: { kind: string; url?: string }) => s.kind === 'title' && s.url === CORPUS.telescope.url));
+  assert.ok(
+    body.suggestions.some((s: { kind: string; url?: string }) => s.kind === 'title' && s.url === CORPUS.telescope.url),
+  );
   assert.deepEqual((await app.inject({ url: '/api/suggest' })).json(), { query: '', suggestions: [] });
   assert.equal((await app.inject({ url: '/api/suggest?q=x&limit=21' })).statusCode, 400);
 });

@@ -5,11 +5,20 @@ import { openDatabase } from '../../db/open.ts';
 
 describe('POST /api/seeds and GET /api/seeds', () => {
   let t: Awaited<ReturnType<typeof createTestApp>>;
-  before(async () => { t = await createTestApp(); });
-  after(async () => { await t.close(); });
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(async () => {
+    await t.close();
+  });
 
   const post = (payload: unknown, headers: Record<string, string> = {}) =>
-    t.app.inject({ method: 'POST', url: '/api/seeds', payload: payload as string, headers: { 'content-type': 'application/json', ...headers } });
+    t.app.inject({
+      method: 'POST',
+      url: '/api/seeds',
+      payload: payload as string,
+      headers: { 'content-type': 'application/json', ...headers },
+    });
 
   test('201 with the normalized URL and defaults', async () => {
     const res = await post({ url: 'HTTPS://Example.ORG:443/a/../b#frag' });
@@ -28,30 +37,51 @@ describe('POST /api/seeds and GET /api/seeds', () => {
     assert.equal(res.statusCode, 200);
     const { seeds } = res.json();
     const net = seeds.find((s: { url: string }) => s.url === 'https://example.net/');
-    assert.deepEqual({ depth: net.depth, scope: net.scope, fetched: net.fetched, queued: net.queued }, { depth: 0, scope: 'domain', fetched: 0, queued: 0 });
+    assert.deepEqual(
+      { depth: net.depth, scope: net.scope, fetched: net.fetched, queued: net.queued },
+      { depth: 0, scope: 'domain', fetched: 0, queued: 0 },
+    );
   });
 
   test('a seed says when it was last crawled and when it will be again on its own (CRAWL_REFRESH, 7 days by default)', async () => {
     const seed = (await post({ url: 'https://crawled.example/' })).json().seed;
-    assert.deepEqual({ last: seed.lastCrawledAt, next: seed.nextCrawlAt }, { last: null, next: null }, 'not crawled yet');
+    assert.deepEqual(
+      { last: seed.lastCrawledAt, next: seed.nextCrawlAt },
+      { last: null, next: null },
+      'not crawled yet',
+    );
     const db = openDatabase(t.dataDir); // as the crawler primary writes it
     const at = Date.UTC(2026, 0, 1);
-    const add = db.prepare('INSERT INTO frontier (url, origin, seed_id, depth, redirects, discovered_at, state, finished_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)');
+    const add = db.prepare(
+      'INSERT INTO frontier (url, origin, seed_id, depth, redirects, discovered_at, state, finished_at) VALUES (?, ?, ?, ?, 0, ?, ?, ?)',
+    );
     add.run('https://crawled.example/', 'https://crawled.example', seed.id, 0, at, 'done', at);
-    const listed = async () => (await t.app.inject({ method: 'GET', url: '/api/seeds' })).json().seeds.find((s: { id: number }) => s.id === seed.id);
-    assert.deepEqual(await listed().then((s) => [s.lastCrawledAt, s.nextCrawlAt]), ['2026-01-01T00:00:00.000Z', '2026-01-08T00:00:00.000Z']);
+    const listed = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/seeds' }))
+        .json()
+        .seeds.find((s: { id: number }) => s.id === seed.id);
+    assert.deepEqual(await listed().then((s) => [s.lastCrawledAt, s.nextCrawlAt]), [
+      '2026-01-01T00:00:00.000Z',
+      '2026-01-08T00:00:00.000Z',
+    ]);
     add.run('https://crawled.example/more', 'https://crawled.example', seed.id, 1, at, 'queued', null);
-    assert.deepEqual(await listed().then((s) => [s.lastCrawledAt, s.nextCrawlAt]), ['2026-01-01T00:00:00.000Z', null], 'no next crawl while this one goes on');
+    assert.deepEqual(
+      await listed().then((s) => [s.lastCrawledAt, s.nextCrawlAt]),
+      ['2026-01-01T00:00:00.000Z', null],
+      'no next crawl while this one goes on',
+    );
     db.close();
   });
 
   test('DELETE removes a seed from the list; removing it again is a 404; submitting its URL again adds it anew', async () => {
     const { seed } = (await post({ url: 'https://removed.example/', depth: 3 })).json();
-    const del = (id: unknown, headers: Record<string, string> = {}) => t.app.inject({ method: 'DELETE', url: `/api/seeds/${id}`, headers });
-    const listed = async () => (await t.app.inject({ method: 'GET', url: '/api/seeds' })).json().seeds.map((s: { url: string }) => s.url);
+    const del = (id: unknown, headers: Record<string, string> = {}) =>
+      t.app.inject({ method: 'DELETE', url: `/api/seeds/${id}`, headers });
+    const listed = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/seeds' })).json().seeds.map((s: { url: string }) => s.url);
 
     const crossSite = await del(seed.id, { origin: 'https://evil.example' });
-    assert.equal(crossSite.statusCode, 403, 'another site\'s page cannot remove seeds');
+    assert.equal(crossSite.statusCode, 403, "another site's page cannot remove seeds");
     assert.ok((await listed()).includes('https://removed.example/'));
 
     const res = await del(seed.id);
@@ -65,7 +95,10 @@ describe('POST /api/seeds and GET /api/seeds', () => {
     assert.match(again.json().message, new RegExp(`no seed ${seed.id}`));
     const bad = await del('abc');
     assert.equal(bad.statusCode, 400);
-    assert.deepEqual(bad.json(), { error: 'invalid-id', message: 'the seed id must be a whole number from 1 up, as GET /api/seeds lists it' });
+    assert.deepEqual(bad.json(), {
+      error: 'invalid-id',
+      message: 'the seed id must be a whole number from 1 up, as GET /api/seeds lists it',
+    });
     assert.equal((await del(0)).statusCode, 400);
 
     const back = await post({ url: 'https://removed.example/', depth: 1 });
@@ -78,8 +111,10 @@ describe('POST /api/seeds and GET /api/seeds', () => {
     const res = await post({ url: 'https://docs.example/guide/', scope: 'path' });
     assert.equal(res.statusCode, 201, res.body);
     assert.equal(res.json().seed.scope, 'path');
-    const listed = async () => (await t.app.inject({ method: 'GET', url: '/api/seeds' })).json().seeds
-      .find((s: { url: string }) => s.url === 'https://docs.example/guide/').scope;
+    const listed = async () =>
+      (await t.app.inject({ method: 'GET', url: '/api/seeds' }))
+        .json()
+        .seeds.find((s: { url: string }) => s.url === 'https://docs.example/guide/').scope;
     assert.equal(await listed(), 'path');
     assert.equal((await post({ url: 'https://docs.example/guide/', scope: 'host' })).json().seed.scope, 'host');
     assert.equal(await listed(), 'host');
@@ -132,7 +167,10 @@ describe('POST /api/seeds and GET /api/seeds', () => {
     for (const [type, payload] of [
       ['application/x-www-form-urlencoded', 'url=https://example.org/'],
       ['text/plain', '{"url": "https://example.org/"}'],
-      ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="url"\r\n\r\nhttps://example.org/\r\n--x--\r\n'],
+      [
+        'multipart/form-data; boundary=x',
+        '--x\r\nContent-Disposition: form-data; name="url"\r\n\r\nhttps://example.org/\r\n--x--\r\n',
+      ],
     ]) {
       const res = await t.app.inject({ method: 'POST', url: '/api/seeds', payload, headers: { 'content-type': type } });
       assert.equal(res.statusCode, 415, type);
@@ -178,7 +216,7 @@ describe('a burst of seed removals', () => {
     const t = await createTestApp();
     try {
       const codes: number[] = [];
-      let last;
+      let last: Awaited<ReturnType<typeof t.app.inject>> | undefined;
       for (let i = 0; i < 70; i++) {
         last = await t.app.inject({ method: 'DELETE', url: `/api/seeds/${i + 1}` });
         codes.push(last.statusCode);
@@ -189,7 +227,11 @@ describe('a burst of seed removals', () => {
       assert.equal(last!.headers['retry-after'], '1');
       const other = await t.app.inject({ method: 'DELETE', url: '/api/seeds/1', remoteAddress: '127.0.0.9' });
       assert.equal(other.statusCode, 404, 'another client has its own allowance');
-      const adding = await t.app.inject({ method: 'POST', url: '/api/seeds', payload: { url: 'https://example.org/' } });
+      const adding = await t.app.inject({
+        method: 'POST',
+        url: '/api/seeds',
+        payload: { url: 'https://example.org/' },
+      });
       assert.equal(adding.statusCode, 201, 'removals and submissions are counted apart');
     } finally {
       await t.close();
@@ -202,7 +244,7 @@ describe('a burst of seed submissions', () => {
     const t = await createTestApp();
     try {
       const codes: number[] = [];
-      let last;
+      let last: Awaited<ReturnType<typeof t.app.inject>> | undefined;
       for (let i = 0; i < 70; i++) {
         last = await t.app.inject({ method: 'POST', url: '/api/seeds', payload: { url: `https://example.org/p${i}` } });
         codes.push(last.statusCode);

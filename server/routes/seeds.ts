@@ -67,21 +67,42 @@ export type Seed = Static<typeof SeedSchema>;
  * message names the one refused).
  */
 export function labelListField(module: string, options: Record<string, unknown> = {}) {
-  const refusal = onInvalid('invalid-label', `${module}: labels must be an array of at most ${MAX_LABELS_PER_SEED} strings such as ["rust", "dev-tools"]`);
-  return Type.Array(Type.String({ maxLength: 200, ...refusal }), { maxItems: MAX_LABELS_PER_SEED, ...options, ...refusal });
+  const refusal = onInvalid(
+    'invalid-label',
+    `${module}: labels must be an array of at most ${MAX_LABELS_PER_SEED} strings such as ["rust", "dev-tools"]`,
+  );
+  return Type.Array(Type.String({ maxLength: 200, ...refusal }), {
+    maxItems: MAX_LABELS_PER_SEED,
+    ...options,
+    ...refusal,
+  });
 }
 
 /** The body of `POST /api/seeds`; a missing url is refused by checkUrl (`missing`), like an empty one. */
-export const NewSeedSchema = Type.Object({
-  url: Type.Optional(Type.String({ maxLength: 100_000, ...URL_FIELD })),
-  depth: Type.Optional(Type.Integer({
-    minimum: 0, maximum: 10, ...onInvalid('invalid-depth', 'depth must be an integer from 0 to 10 (links followed from the seed)'),
-  })),
-  scope: Type.Optional(stringEnum(SCOPES, onInvalid('invalid-scope', 'scope must be "path", "host", "domain" or "any"'))),
-  /** The seed's title, as a bookmark's (cut to MAX_TITLE_CHARS characters; blank: none). */
-  title: Type.Optional(Type.String({ maxLength: 1000, ...onInvalid('invalid-title', 'seeds: title must be a string of at most 1000 characters') })),
-  labels: Type.Optional(labelListField('seeds')),
-}, { additionalProperties: false });
+export const NewSeedSchema = Type.Object(
+  {
+    url: Type.Optional(Type.String({ maxLength: 100_000, ...URL_FIELD })),
+    depth: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 10,
+        ...onInvalid('invalid-depth', 'depth must be an integer from 0 to 10 (links followed from the seed)'),
+      }),
+    ),
+    scope: Type.Optional(
+      stringEnum(SCOPES, onInvalid('invalid-scope', 'scope must be "path", "host", "domain" or "any"')),
+    ),
+    /** The seed's title, as a bookmark's (cut to MAX_TITLE_CHARS characters; blank: none). */
+    title: Type.Optional(
+      Type.String({
+        maxLength: 1000,
+        ...onInvalid('invalid-title', 'seeds: title must be a string of at most 1000 characters'),
+      }),
+    ),
+    labels: Type.Optional(labelListField('seeds')),
+  },
+  { additionalProperties: false },
+);
 export type NewSeed = Static<typeof NewSeedSchema>;
 
 /** What `DELETE /api/seeds/:id` answers. */
@@ -95,15 +116,22 @@ export const MAX_SEED_OFFSET = 1_000_000;
 
 /** The query of `GET /api/seeds`: one label's seeds, and which page of them (newest first). */
 export const SeedListQuerySchema = Type.Object({
-  label: Type.Optional(Type.String({
-    maxLength: 200, ...onInvalid('invalid-query', 'seeds: label must be given once, as text of at most 200 characters'),
-  })),
+  label: Type.Optional(
+    Type.String({
+      maxLength: 200,
+      ...onInvalid('invalid-query', 'seeds: label must be given once, as text of at most 200 characters'),
+    }),
+  ),
   limit: Type.Integer({
-    minimum: 1, maximum: MAX_SEED_PAGE, default: MAX_SEED_PAGE,
+    minimum: 1,
+    maximum: MAX_SEED_PAGE,
+    default: MAX_SEED_PAGE,
     ...onInvalid('invalid-query', `seeds: limit must be an integer from 1 to ${MAX_SEED_PAGE}`),
   }),
   offset: Type.Integer({
-    minimum: 0, maximum: MAX_SEED_OFFSET, default: 0,
+    minimum: 0,
+    maximum: MAX_SEED_OFFSET,
+    default: 0,
     ...onInvalid('invalid-query', `seeds: offset must be an integer from 0 to ${MAX_SEED_OFFSET}`),
   }),
 });
@@ -117,7 +145,10 @@ export type SeedList = Static<typeof SeedListSchema>;
 export const SeedAnswerSchema = Type.Object({ seed: SeedSchema });
 /** A seed's id in a path (`/api/seeds/:id`, `/api/seeds/:id/labels`). */
 export const SeedIdSchema = Type.Object({
-  id: Type.Integer({ minimum: 1, ...onInvalid('invalid-id', 'the seed id must be a whole number from 1 up, as GET /api/seeds lists it') }),
+  id: Type.Integer({
+    minimum: 1,
+    ...onInvalid('invalid-id', 'the seed id must be a whole number from 1 up, as GET /api/seeds lists it'),
+  }),
 });
 
 /**
@@ -142,7 +173,10 @@ export function toApi(seed: SeedRow, config: Pick<Config, 'crawlRefreshMs' | 'cr
     lastCrawledAt: last === null ? null : new Date(last).toISOString(),
     nextCrawlAt: next === null ? null : new Date(next).toISOString(),
     // Done: something was found and nothing is left queued; when its last URL was finished.
-    doneAt: seed.queued === 0 && seed.found > 0 && seed.lastFinishedAt !== null ? new Date(seed.lastFinishedAt).toISOString() : null,
+    doneAt:
+      seed.queued === 0 && seed.found > 0 && seed.lastFinishedAt !== null
+        ? new Date(seed.lastFinishedAt).toISOString()
+        : null,
     title: seed.title,
     folder: seed.folder,
     labels: seed.labels,
@@ -158,7 +192,9 @@ function throttle(limiter: RateLimiter, request: FastifyRequest, what: string): 
   const waitMs = limiter.take(request.ip, Date.now());
   if (waitMs === 0) return;
   const seconds = Math.ceil(waitMs / 1000);
-  throw new HttpError(429, 'rate-limited', `too many ${what} at once; try again in ${seconds} s`, { 'retry-after': String(seconds) });
+  throw new HttpError(429, 'rate-limited', `too many ${what} at once; try again in ${seconds} s`, {
+    'retry-after': String(seconds),
+  });
 }
 
 /**
@@ -171,45 +207,68 @@ export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
   const adding = new RateLimiter(SEED_RATE.burst, SEED_RATE.perSecond);
   const removing = new RateLimiter(SEED_RATE.burst, SEED_RATE.perSecond);
 
-  app.post('/api/seeds', {
-    bodyLimit: 16 * 1024,
-    schema: { body: NewSeedSchema, response: { 200: SeedAnswerSchema, 201: SeedAnswerSchema, '4xx': ErrorBodySchema } },
-  }, async (request, reply) => {
-    throttle(adding, request, 'seeds');
-    const checked = checkUrl(request.body.url, { allowPrivate: app.config.allowPrivate });
-    if (!checked.ok) throw new HttpError(400, checked.code, checked.message);
-    const labels = checkLabels(request.body.labels ?? []);
-    const title = request.body.title?.trim();
-    const { seed, created } = app.seeds.upsertSeed({
-      url: checked.url,
-      origin: checked.origin,
-      depth: request.body.depth ?? SEED_DEFAULTS.depth,
-      scope: request.body.scope ?? SEED_DEFAULTS.scope,
-      ...(title ? { title: Array.from(title).slice(0, MAX_TITLE_CHARS).join('') } : {}),
-    }, Date.now());
-    if (labels.length > 0) app.seedLabels.addLabels(seed.id, labels);
-    app.crawler.notifySeeds();
-    const stored = labels.length > 0 ? app.seeds.getSeed(seed.id)! : seed;
-    return reply.code(created ? 201 : 200).send({ seed: toApi(stored, app.config) });
-  });
+  app.post(
+    '/api/seeds',
+    {
+      bodyLimit: 16 * 1024,
+      schema: {
+        body: NewSeedSchema,
+        response: { 200: SeedAnswerSchema, 201: SeedAnswerSchema, '4xx': ErrorBodySchema },
+      },
+    },
+    async (request, reply) => {
+      throttle(adding, request, 'seeds');
+      const checked = checkUrl(request.body.url, { allowPrivate: app.config.allowPrivate });
+      if (!checked.ok) throw new HttpError(400, checked.code, checked.message);
+      const labels = checkLabels(request.body.labels ?? []);
+      const title = request.body.title?.trim();
+      const { seed, created } = app.seeds.upsertSeed(
+        {
+          url: checked.url,
+          origin: checked.origin,
+          depth: request.body.depth ?? SEED_DEFAULTS.depth,
+          scope: request.body.scope ?? SEED_DEFAULTS.scope,
+          ...(title ? { title: Array.from(title).slice(0, MAX_TITLE_CHARS).join('') } : {}),
+        },
+        Date.now(),
+      );
+      if (labels.length > 0) app.seedLabels.addLabels(seed.id, labels);
+      app.crawler.notifySeeds();
+      const stored = labels.length > 0 ? app.seeds.getSeed(seed.id)! : seed;
+      return reply.code(created ? 201 : 200).send({ seed: toApi(stored, app.config) });
+    },
+  );
 
-  app.delete('/api/seeds/:id', {
-    schema: { params: SeedIdSchema, response: { 200: RemovedSeedSchema, '4xx': ErrorBodySchema } },
-  }, async (request) => {
-    throttle(removing, request, 'removals');
-    const removed = app.seeds.markSeedRemoved(request.params.id, Date.now());
-    if (!removed) throw new HttpError(404, 'unknown-seed', `seeds: no seed ${request.params.id} (removed already?); see GET /api/seeds`);
-    app.crawler.notifySeeds();
-    return { removed };
-  });
+  app.delete(
+    '/api/seeds/:id',
+    {
+      schema: { params: SeedIdSchema, response: { 200: RemovedSeedSchema, '4xx': ErrorBodySchema } },
+    },
+    async (request) => {
+      throttle(removing, request, 'removals');
+      const removed = app.seeds.markSeedRemoved(request.params.id, Date.now());
+      if (!removed)
+        throw new HttpError(
+          404,
+          'unknown-seed',
+          `seeds: no seed ${request.params.id} (removed already?); see GET /api/seeds`,
+        );
+      app.crawler.notifySeeds();
+      return { removed };
+    },
+  );
 
-  app.get('/api/seeds', {
-    schema: { querystring: SeedListQuerySchema, response: { 200: SeedListSchema, '4xx': ErrorBodySchema } },
-  }, async (request) => {
-    const { limit, offset } = request.query;
-    // A label that folds to nothing is no label any seed carries: an empty list, not every seed.
-    const label = request.query.label === undefined ? undefined : (toLabel(request.query.label) ?? '');
-    const seeds = app.seeds.listSeeds({ limit, offset, label });
-    return { seeds: seeds.map((s) => toApi(s, app.config)), total: app.seeds.countSeeds(label) };
-  });
+  app.get(
+    '/api/seeds',
+    {
+      schema: { querystring: SeedListQuerySchema, response: { 200: SeedListSchema, '4xx': ErrorBodySchema } },
+    },
+    async (request) => {
+      const { limit, offset } = request.query;
+      // A label that folds to nothing is no label any seed carries: an empty list, not every seed.
+      const label = request.query.label === undefined ? undefined : (toLabel(request.query.label) ?? '');
+      const seeds = app.seeds.listSeeds({ limit, offset, label });
+      return { seeds: seeds.map((s) => toApi(s, app.config)), total: app.seeds.countSeeds(label) };
+    },
+  );
 }

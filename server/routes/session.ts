@@ -18,13 +18,18 @@ export const SessionSchema = Type.Object({
 });
 export type Session = Static<typeof SessionSchema>;
 
-const BODY_HINT = onInvalid('invalid-body',
-  `session: send {"secret": "..."} as JSON, the secret as text of 1 to ${MAX_SECRET_CHARS} characters, and nothing else`);
+const BODY_HINT = onInvalid(
+  'invalid-body',
+  `session: send {"secret": "..."} as JSON, the secret as text of 1 to ${MAX_SECRET_CHARS} characters, and nothing else`,
+);
 
 /** The body of `POST /api/session`. */
-export const SignInSchema = Type.Object({
-  secret: Type.String({ minLength: 1, maxLength: MAX_SECRET_CHARS, ...BODY_HINT }),
-}, { additionalProperties: false, ...BODY_HINT });
+export const SignInSchema = Type.Object(
+  {
+    secret: Type.String({ minLength: 1, maxLength: MAX_SECRET_CHARS, ...BODY_HINT }),
+  },
+  { additionalProperties: false, ...BODY_HINT },
+);
 
 /**
  * The sign-in session (with LANTERN_SECRET set; server/plugins/auth.ts): `GET /api/session` says whether
@@ -39,34 +44,55 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
     expiresAt: expiresAt === null ? null : new Date(expiresAt).toISOString(),
   });
 
-  app.get('/api/session', {
-    config: { public: true },
-    schema: { response: { 200: SessionSchema } },
-  }, async (request) => {
-    const session = app.auth.session(request);
-    return answer(session !== null, session?.expiresAt ?? null);
-  });
+  app.get(
+    '/api/session',
+    {
+      config: { public: true },
+      schema: { response: { 200: SessionSchema } },
+    },
+    async (request) => {
+      const session = app.auth.session(request);
+      return answer(session !== null, session?.expiresAt ?? null);
+    },
+  );
 
-  app.post('/api/session', {
-    config: { public: true },
-    bodyLimit: 4 * 1024,
-    schema: { body: SignInSchema, response: { 200: SessionSchema, '4xx': ErrorBodySchema } },
-  }, async (request, reply) => {
-    if (!app.auth.required) {
-      throw new HttpError(409, 'no-secret', 'session: Lantern has no secret (LANTERN_SECRET is not set), so there is nothing to sign in to');
-    }
-    const checked = app.auth.check(request, request.body.secret);
-    if (!checked.ok && checked.retryAfterMs !== null) return refuseTooMany(reply, checked.retryAfterMs);
-    if (!checked.ok) throw new HttpError(401, 'wrong-secret', 'session: that is not Lantern\'s secret; it is the value of LANTERN_SECRET where Lantern runs');
-    const { expiresAt } = app.auth.startSession(request, reply);
-    return answer(true, expiresAt);
-  });
+  app.post(
+    '/api/session',
+    {
+      config: { public: true },
+      bodyLimit: 4 * 1024,
+      schema: { body: SignInSchema, response: { 200: SessionSchema, '4xx': ErrorBodySchema } },
+    },
+    async (request, reply) => {
+      if (!app.auth.required) {
+        throw new HttpError(
+          409,
+          'no-secret',
+          'session: Lantern has no secret (LANTERN_SECRET is not set), so there is nothing to sign in to',
+        );
+      }
+      const checked = app.auth.check(request, request.body.secret);
+      if (!checked.ok && checked.retryAfterMs !== null) return refuseTooMany(reply, checked.retryAfterMs);
+      if (!checked.ok)
+        throw new HttpError(
+          401,
+          'wrong-secret',
+          "session: that is not Lantern's secret; it is the value of LANTERN_SECRET where Lantern runs",
+        );
+      const { expiresAt } = app.auth.startSession(request, reply);
+      return answer(true, expiresAt);
+    },
+  );
 
-  app.delete('/api/session', {
-    config: { public: true },
-    schema: { response: { 200: SessionSchema } },
-  }, async (request, reply) => {
-    app.auth.endSession(request, reply);
-    return answer(false, null);
-  });
+  app.delete(
+    '/api/session',
+    {
+      config: { public: true },
+      schema: { response: { 200: SessionSchema } },
+    },
+    async (request, reply) => {
+      app.auth.endSession(request, reply);
+      return answer(false, null);
+    },
+  );
 }

@@ -66,14 +66,20 @@ export class CandidateLists {
    * only the title index makes (a prefix, a typo, a URL word): those must pass the phrases,
    * exclusions and site: filters, checked in SQL for just those ids.
    */
-  attempt(
-    parsed: ParsedQuery, mode: 'and' | 'or',
-    q: AttemptShape, depth: number,
-  ): Attempt {
-    const title = this.#titles.search(q.words, { prefixLast: q.prefixLast, limit: depth, combineWith: mode === 'and' ? 'AND' : 'OR' });
+  attempt(parsed: ParsedQuery, mode: 'and' | 'or', q: AttemptShape, depth: number): Attempt {
+    const title = this.#titles.search(q.words, {
+      prefixLast: q.prefixLast,
+      limit: depth,
+      combineWith: mode === 'and' ? 'AND' : 'OR',
+    });
     const hits = title.hits;
     const match = matchExpression(parsed, mode) as string;
-    const filters: HostFilters = { sites: parsed.sites, excludedSites: parsed.excludedSites, labels: parsed.labels, fileTypes: parsed.fileTypes };
+    const filters: HostFilters = {
+      sites: parsed.sites,
+      excludedSites: parsed.excludedSites,
+      labels: parsed.labels,
+      fileTypes: parsed.fileTypes,
+    };
     const ftsTotal = this.#fts.count(match, COUNT_CAP, filters);
     const ftsIds = this.#ranked(parsed, mode, match, ftsTotal, depth, q.want, filters);
     const identMatch = identExpression(parsed, mode);
@@ -86,7 +92,10 @@ export class CandidateLists {
     const extrasAllowed = mode === 'or' || title.complete;
     const inTop = new Set(ftsIds);
     let outside = hits.filter((h) => !inTop.has(h.id)).map((h) => h.id);
-    if (outside.length > 0 && (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters))) {
+    if (
+      outside.length > 0 &&
+      (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters))
+    ) {
       const ok = this.#fts.withinHosts(outside, filters);
       outside = outside.filter((id) => ok.has(id));
     }
@@ -112,7 +121,10 @@ export class CandidateLists {
         { ids: hits.filter((h) => keep.has(h.id)).map((h) => h.id), weight: 1 },
         { ids: exactIds, weight: 2 },
         // Words that many pages have are left to the other lists: ranking their anchors would cost what #ranked avoids.
-        { ids: ftsTotal > this.#rankAllMax ? [] : this.#anchored(parsed, match, filters, complete ? inTop : undefined), weight: 1 },
+        {
+          ids: ftsTotal > this.#rankAllMax ? [] : this.#anchored(parsed, match, filters, complete ? inTop : undefined),
+          weight: 1,
+        },
       ],
       titleHits: new Map(hits.map((h) => [h.id, h])),
       ftsTotal,
@@ -128,8 +140,13 @@ export class CandidateLists {
    * RANK_SAMPLE matches anywhere.
    */
   #ranked(
-    parsed: ParsedQuery, mode: 'and' | 'or', match: string, total: number,
-    depth: number, want: number, filters: HostFilters,
+    parsed: ParsedQuery,
+    mode: 'and' | 'or',
+    match: string,
+    total: number,
+    depth: number,
+    want: number,
+    filters: HostFilters,
   ): number[] {
     if (total <= this.#rankAllMax) return this.#fts.top(match, depth, filters);
     const short = matchExpression(parsed, mode, undefined, ['title', 'headings', 'description']) as string;
@@ -149,7 +166,12 @@ export class CandidateLists {
    * its site: filters): anchor text ranks a page, it does not make one match. `known`: the complete
    * set of full-text matches, when the top list holds them all (no lookup needed).
    */
-  #anchored(parsed: ParsedQuery, match: string, filters: HostFilters, known: ReadonlySet<number> | undefined): number[] {
+  #anchored(
+    parsed: ParsedQuery,
+    match: string,
+    filters: HostFilters,
+    known: ReadonlySet<number> | undefined,
+  ): number[] {
     if (!this.#anchors) return [];
     let ids = this.#fts.anchorTop(matchExpression(parsed, 'or') as string, ANCHOR_CANDIDATES);
     if (ids.length === 0) return ids;

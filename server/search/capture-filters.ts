@@ -50,7 +50,9 @@ export class CaptureSearch {
   readonly #position: Statement;
 
   constructor(db: Database) {
-    this.#meta = db.prepare('SELECT p.id, p.file_type AS fileType FROM json_each(?) AS j CROSS JOIN pages p ON p.id = j.value');
+    this.#meta = db.prepare(
+      'SELECT p.id, p.file_type AS fileType FROM json_each(?) AS j CROSS JOIN pages p ON p.id = j.value',
+    );
     this.#labels = db.prepare(`SELECT j.value AS id, l.label FROM json_each(?) AS j CROSS JOIN pages p ON p.id = j.value
         JOIN seed_labels l ON l.seed_id = p.seed_id
       UNION SELECT j.value AS id, l.label FROM json_each(?) AS j CROSS JOIN pages p ON p.id = j.value
@@ -64,8 +66,10 @@ export class CaptureSearch {
     const out = new Map<number, CaptureMeta>();
     if (ids.length === 0) return out;
     const json = JSON.stringify(ids);
-    for (const r of this.#meta.all(json) as Array<{ id: number; fileType: FileTypeName }>) out.set(r.id, { labels: [], fileType: r.fileType });
-    for (const r of this.#labels.all(json, json) as Array<{ id: number; label: string }>) out.get(r.id)?.labels.push(r.label);
+    for (const r of this.#meta.all(json) as Array<{ id: number; fileType: FileTypeName }>)
+      out.set(r.id, { labels: [], fileType: r.fileType });
+    for (const r of this.#labels.all(json, json) as Array<{ id: number; label: string }>)
+      out.get(r.id)?.labels.push(r.label);
     return out;
   }
 

@@ -14,7 +14,13 @@ export type FileTypeName = FileType;
 export const MAX_CAPTURE_FILTERS = 8;
 
 const FILE_TYPE_WORDS: Record<string, FileTypeName> = {
-  pdf: 'pdf', html: 'html', htm: 'html', txt: 'text', text: 'text', md: 'markdown', markdown: 'markdown',
+  pdf: 'pdf',
+  html: 'html',
+  htm: 'html',
+  txt: 'text',
+  text: 'text',
+  md: 'markdown',
+  markdown: 'markdown',
 };
 
 /** One operator found in a query word. */

@@ -22,21 +22,68 @@ describe('label: and filetype:', () => {
   before(async () => {
     const seeds = seedQueries(env.db);
     const labels = seedLabelQueries(env.db);
-    const astro = seeds.upsertSeed({ url: 'https://astro.example/', origin: 'https://astro.example', depth: 1, scope: 'host' }, 1).seed.id;
-    const other = seeds.upsertSeed({ url: 'https://other.example/', origin: 'https://other.example', depth: 2, scope: 'any' }, 1).seed.id;
-    seeds.upsertSeed({ url: 'https://other.example/kept.html', origin: 'https://other.example', depth: 0, scope: 'host' }, 1);
+    const astro = seeds.upsertSeed(
+      { url: 'https://astro.example/', origin: 'https://astro.example', depth: 1, scope: 'host' },
+      1,
+    ).seed.id;
+    const other = seeds.upsertSeed(
+      { url: 'https://other.example/', origin: 'https://other.example', depth: 2, scope: 'any' },
+      1,
+    ).seed.id;
+    seeds.upsertSeed(
+      { url: 'https://other.example/kept.html', origin: 'https://other.example', depth: 0, scope: 'host' },
+      1,
+    );
     labels.setLabels(astro, ['astronomy', 'reading']);
     labels.setLabels(seeds.listSeeds().find((s) => s.url === 'https://other.example/kept.html')!.id, ['keepers']);
     const pages = pageQueries(env.db);
-    const manualPages = [`Mounting the telescope. ${FILLER}`, `${FILLER}Collimation of the telescope mirror needs patience.`, `${FILLER}Eyepiece care and cleaning.`];
+    const manualPages = [
+      `Mounting the telescope. ${FILLER}`,
+      `${FILLER}Collimation of the telescope mirror needs patience.`,
+      `${FILLER}Eyepiece care and cleaning.`,
+    ];
     const starts: number[] = [];
     let at = 0;
-    for (const p of manualPages) { starts.push(at); at += p.length + 2; }
-    pages.upsertPage(makePage('https://astro.example/manual.pdf', { seedId: astro, title: 'Telescope manual', body: manualPages.join('\n\n'), contentType: 'application/pdf', fileType: 'pdf', pageStarts: starts }));
-    pages.upsertPage(makePage('https://astro.example/', { seedId: astro, title: 'Astro club', body: `Our telescope nights. ${FILLER}` }));
-    pages.upsertPage(makePage('https://other.example/', { seedId: other, title: 'Other', body: `A telescope for sale. ${FILLER}` }));
-    pages.upsertPage(makePage('https://other.example/kept.html', { seedId: other, title: 'Kept page', body: `A telescope review worth keeping. ${FILLER}` }));
-    pages.upsertPage(makePage('https://other.example/notes.txt', { seedId: other, title: 'Notes', body: `telescope shopping list ${FILLER}`, contentType: 'text/plain', fileType: 'text' }));
+    for (const p of manualPages) {
+      starts.push(at);
+      at += p.length + 2;
+    }
+    pages.upsertPage(
+      makePage('https://astro.example/manual.pdf', {
+        seedId: astro,
+        title: 'Telescope manual',
+        body: manualPages.join('\n\n'),
+        contentType: 'application/pdf',
+        fileType: 'pdf',
+        pageStarts: starts,
+      }),
+    );
+    pages.upsertPage(
+      makePage('https://astro.example/', {
+        seedId: astro,
+        title: 'Astro club',
+        body: `Our telescope nights. ${FILLER}`,
+      }),
+    );
+    pages.upsertPage(
+      makePage('https://other.example/', { seedId: other, title: 'Other', body: `A telescope for sale. ${FILLER}` }),
+    );
+    pages.upsertPage(
+      makePage('https://other.example/kept.html', {
+        seedId: other,
+        title: 'Kept page',
+        body: `A telescope review worth keeping. ${FILLER}`,
+      }),
+    );
+    pages.upsertPage(
+      makePage('https://other.example/notes.txt', {
+        seedId: other,
+        title: 'Notes',
+        body: `telescope shopping list ${FILLER}`,
+        contentType: 'text/plain',
+        fileType: 'text',
+      }),
+    );
     service = new SearchService(env.db);
     service.start();
     await waitFor(() => service.ready, { timeoutMs: 5000, message: 'title index ready' });
@@ -46,17 +93,28 @@ describe('label: and filetype:', () => {
     env.cleanup();
   });
 
-  const urls = (q: string) => service.search(q, LIMIT).results.map((r) => r.url).sort();
+  const urls = (q: string) =>
+    service
+      .search(q, LIMIT)
+      .results.map((r) => r.url)
+      .sort();
 
   test('the operators parse, fold, and leave the words alone', () => {
     const p = parseQuery('telescope label:Dev_Tools label:"x" filetype:PDF type:md filetype:exe label:!!');
-    assert.deepEqual([p.items.map((i) => (i.kind === 'term' ? i.text : '')), p.labels, p.fileTypes], [['telescope', 'x'], ['dev_tools'], ['pdf', 'markdown']]);
+    assert.deepEqual(
+      [p.items.map((i) => (i.kind === 'term' ? i.text : '')), p.labels, p.fileTypes],
+      [['telescope', 'x'], ['dev_tools'], ['pdf', 'markdown']],
+    );
   });
 
-  test('label: keeps pages found by a seed carrying the label, or that are themselves a labelled seed\'s page', () => {
+  test("label: keeps pages found by a seed carrying the label, or that are themselves a labelled seed's page", () => {
     assert.deepEqual(urls('telescope label:astronomy'), ['https://astro.example/', 'https://astro.example/manual.pdf']);
     assert.deepEqual(urls('telescope label:Keepers'), ['https://other.example/kept.html']);
-    assert.deepEqual(urls('telescope label:astronomy label:keepers'), ['https://astro.example/', 'https://astro.example/manual.pdf', 'https://other.example/kept.html'], 'several labels OR');
+    assert.deepEqual(
+      urls('telescope label:astronomy label:keepers'),
+      ['https://astro.example/', 'https://astro.example/manual.pdf', 'https://other.example/kept.html'],
+      'several labels OR',
+    );
     assert.deepEqual(urls('telescope label:nothing'), []);
   });
 
@@ -64,8 +122,15 @@ describe('label: and filetype:', () => {
     assert.deepEqual(urls('telescope filetype:pdf'), ['https://astro.example/manual.pdf']);
     assert.deepEqual(urls('telescope filetype:txt'), ['https://other.example/notes.txt']);
     assert.deepEqual(urls('telescope filetype:pdf label:keepers'), []);
-    assert.deepEqual(urls('telescope filetype:html site:other.example'), ['https://other.example/', 'https://other.example/kept.html']);
-    assert.deepEqual(urls('filetype:pdf manu'), ['https://astro.example/manual.pdf'], 'a title-index prefix match passes the filter too');
+    assert.deepEqual(urls('telescope filetype:html site:other.example'), [
+      'https://other.example/',
+      'https://other.example/kept.html',
+    ]);
+    assert.deepEqual(
+      urls('filetype:pdf manu'),
+      ['https://astro.example/manual.pdf'],
+      'a title-index prefix match passes the filter too',
+    );
     assert.deepEqual(urls('filetype:html manu'), []);
   });
 
@@ -75,18 +140,28 @@ describe('label: and filetype:', () => {
     assert.deepEqual([r[0].labels, r[0].fileType, r[0].page], [['astronomy', 'reading'], 'pdf', 2]);
     assert.equal(service.search('eyepiece cleaning', LIMIT).results[0].page, 3);
     assert.equal(service.search('mounting', LIMIT).results[0].page, 1);
-    assert.equal(service.search('patience', LIMIT).results[0].page, 2, 'the page of the matched word, though the snippet starts on the page before');
+    assert.equal(
+      service.search('patience', LIMIT).results[0].page,
+      2,
+      'the page of the matched word, though the snippet starts on the page before',
+    );
     const kept = service.search('review keeping', LIMIT).results[0];
     assert.deepEqual([kept.labels, kept.fileType, kept.page], [['keepers'], 'html', null]);
   });
 
   test('suggestions keep label: and filetype: as typed and offer only the pages they keep', () => {
-    const pagesFor = (q: string) => service.suggest(q, 8).suggestions.filter((s) => s.kind === 'title').map((s) => s.url);
+    const pagesFor = (q: string) =>
+      service
+        .suggest(q, 8)
+        .suggestions.filter((s) => s.kind === 'title')
+        .map((s) => s.url);
     assert.deepEqual(pagesFor('filetype:pdf tele'), ['https://astro.example/manual.pdf']);
     assert.deepEqual(pagesFor('label:astronomy tele'), ['https://astro.example/manual.pdf']);
     assert.deepEqual(pagesFor('filetype:txt tele'), []);
     assert.deepEqual(pagesFor('label:keepers tele'), []);
-    assert.ok(service.suggest('label:keepers tele', 8).suggestions.every((s) => s.text.startsWith('label:keepers tele')));
+    assert.ok(
+      service.suggest('label:keepers tele', 8).suggestions.every((s) => s.text.startsWith('label:keepers tele')),
+    );
   });
 
   test('only operators is still a bad query', () => {

@@ -70,15 +70,28 @@ export class Completions {
     // prefix too short for the title index is matched here, among the pages of the words before it).
     const short = !open && words.length > 0 && words[words.length - 1].length < MIN_PREFIX_CHARS;
     const searched = short ? words.slice(0, -1) : words;
-    const search = (fuzzy: boolean) => this.#titles.search(searched, {
-      prefixLast: !open && !short, fuzzyLast: fuzzy, limit: CANDIDATE_PAGES, combineWith: 'AND', fields: ['title', 'headings'],
-    }).hits;
+    const search = (fuzzy: boolean) =>
+      this.#titles.search(searched, {
+        prefixLast: !open && !short,
+        fuzzyLast: fuzzy,
+        limit: CANDIDATE_PAGES,
+        combineWith: 'AND',
+        fields: ['title', 'headings'],
+      }).hits;
     let hits = searched.length === 0 ? [] : search(false);
     const typo = hits.length === 0 && searched.length > 0;
     if (typo) hits = search(true);
     let ids = hits.map((h) => h.id);
-    const filters: HostFilters = { sites: parsed.sites, excludedSites: parsed.excludedSites, labels: parsed.labels, fileTypes: parsed.fileTypes };
-    if (ids.length > 0 && (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters))) {
+    const filters: HostFilters = {
+      sites: parsed.sites,
+      excludedSites: parsed.excludedSites,
+      labels: parsed.labels,
+      fileTypes: parsed.fileTypes,
+    };
+    if (
+      ids.length > 0 &&
+      (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters))
+    ) {
       const ok = this.#fts.withinHosts(ids, filters);
       ids = ids.filter((id) => ok.has(id));
     }
@@ -86,7 +99,8 @@ export class Completions {
     const pages: CandidatePage[] = [];
     for (const id of ids) {
       const t = texts.get(id);
-      if (t !== undefined) pages.push({ title: t.title, headings: t.headings, weight: pageWeight(t.inlinks, t.linkDensity) });
+      if (t !== undefined)
+        pages.push({ title: t.title, headings: t.headings, weight: pageWeight(t.inlinks, t.linkDensity) });
     }
 
     const queries: Suggestion[] = [];
@@ -98,7 +112,10 @@ export class Completions {
         const last = words[words.length - 1];
         added = completeWord(last, pages, wanted).map((c) => c.added);
         if (added.length === 0 && words.length === 1) {
-          added = this.#titles.complete(last, wanted).filter((w) => w.startsWith(last) && w !== last).map((w) => w.slice(last.length));
+          added = this.#titles
+            .complete(last, wanted)
+            .filter((w) => w.startsWith(last) && w !== last)
+            .map((w) => w.slice(last.length));
         }
       }
       for (const a of added) queries.push({ text: `${typed}${a}`, kind: 'term' });
@@ -113,12 +130,14 @@ export class Completions {
       titles.push({ text: t.title.replace(/\s*¶/g, ''), kind: 'title', url: t.url, host: t.host });
     }
     const seen = new Set<string>();
-    const suggestions = [...queries.slice(0, max - titles.length), ...titles].filter((s) => {
-      const key = `${s.kind}:${foldCase(s.text)}:${s.url ?? ''}`;
-      if (seen.has(key) || (s.kind === 'term' && foldCase(s.text.trim()) === foldCase(parsed.text))) return false;
-      seen.add(key);
-      return true;
-    }).slice(0, max);
+    const suggestions = [...queries.slice(0, max - titles.length), ...titles]
+      .filter((s) => {
+        const key = `${s.kind}:${foldCase(s.text)}:${s.url ?? ''}`;
+        if (seen.has(key) || (s.kind === 'term' && foldCase(s.text.trim()) === foldCase(parsed.text))) return false;
+        seen.add(key);
+        return true;
+      })
+      .slice(0, max);
     return { query: parsed.text, suggestions };
   }
 }
@@ -129,7 +148,12 @@ export class Completions {
  */
 function titleHasWords(title: string, words: readonly string[], open: boolean): boolean {
   const own = foldedWords(title);
-  return words.every((w, i) => own.some((t) => t === w
-    || (i === words.length - 1 && !open && t.startsWith(w))
-    || (w.length >= FUZZY_MIN_CHARS && osaDistance(t, w) <= maxEdits(w.length))));
+  return words.every((w, i) =>
+    own.some(
+      (t) =>
+        t === w ||
+        (i === words.length - 1 && !open && t.startsWith(w)) ||
+        (w.length >= FUZZY_MIN_CHARS && osaDistance(t, w) <= maxEdits(w.length)),
+    ),
+  );
 }

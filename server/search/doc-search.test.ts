@@ -22,10 +22,22 @@ let service: SearchService;
 before(() => {
   env = tempDatabase();
   indexSite(env.db, TOY, docSite('Toy 1.0', TOY_PAGES));
-  indexSite(env.db, BLOG, docSite('Blog', [
-    { path: '/post.html', title: 'Why I like list comprehensions', sections: [{ heading: 'Lists', text: 'A list comprehension is neat.' }] },
-    { path: '/typo.html', title: 'Notes', sections: [{ heading: 'Draft', text: 'My notes on comprehnsions, to be written.' }] },
-  ]));
+  indexSite(
+    env.db,
+    BLOG,
+    docSite('Blog', [
+      {
+        path: '/post.html',
+        title: 'Why I like list comprehensions',
+        sections: [{ heading: 'Lists', text: 'A list comprehension is neat.' }],
+      },
+      {
+        path: '/typo.html',
+        title: 'Notes',
+        sections: [{ heading: 'Draft', text: 'My notes on comprehnsions, to be written.' }],
+      },
+    ]),
+  );
   service = new SearchService(env.db);
   service.refresh();
 });
@@ -35,7 +47,11 @@ after(() => {
 });
 
 const LIMIT = { limit: 10, offset: 0 };
-const terms = (q: string) => service.suggest(q, 8).suggestions.filter((s) => s.kind === 'term').map((s) => s.text);
+const terms = (q: string) =>
+  service
+    .suggest(q, 8)
+    .suggestions.filter((s) => s.kind === 'term')
+    .map((s) => s.text);
 const pagesOf = (q: string) => service.suggest(q, 8).suggestions.filter((s) => s.kind === 'title');
 const urls = (q: string, opts = LIMIT) => service.search(q, opts).results.map((r) => r.url);
 
@@ -56,7 +72,11 @@ describe('completions continue what was typed', () => {
   test('a word being typed is never replaced by a different one (no typo completions)', () => {
     assert.deepEqual(terms('list comprehx'), []);
     assert.deepEqual(terms('zqxj'), []);
-    assert.deepEqual(terms('pythn'), [], 'no page has a word starting "pythn": nothing to complete ("python" would drop a letter)');
+    assert.deepEqual(
+      terms('pythn'),
+      [],
+      'no page has a word starting "pythn": nothing to complete ("python" would drop a letter)',
+    );
   });
 
   test('page suggestions have every typed word in their title, and carry their site', () => {
@@ -67,7 +87,10 @@ describe('completions continue what was typed', () => {
       assert.equal(p.host, new URL(p.url!).host);
     }
     const os = pagesOf('os.pa');
-    assert.deepEqual(os.map((p) => p.url), [`${TOY}/library/os.path.html`]);
+    assert.deepEqual(
+      os.map((p) => p.url),
+      [`${TOY}/library/os.path.html`],
+    );
     assert.ok(!pagesOf('gnu').some((p) => !/gnu/i.test(p.text)));
   });
 
@@ -108,7 +131,7 @@ describe('notices say what happened', () => {
 });
 
 describe('results a person can scan', () => {
-  test('a site\'s third and later results on a page fold when several sites match; one site stays a plain list', () => {
+  test("a site's third and later results on a page fold when several sites match; one site stays a plain list", () => {
     const r = service.search('list', LIMIT);
     const hosts = new Set(r.results.map((x) => x.host));
     assert.ok(hosts.size >= 2);
@@ -134,8 +157,11 @@ describe('results a person can scan', () => {
 
 describe('ranking from links', () => {
   test('pages that are mostly links rank below the pages they link to', () => {
-    for (const [q, page] of [['str.split', '/library/stdtypes.html'], ['list comprehensions', '/tutorial/datastructures.html'],
-      ['split a string', '/faq/programming.html']] as const) {
+    for (const [q, page] of [
+      ['str.split', '/library/stdtypes.html'],
+      ['list comprehensions', '/tutorial/datastructures.html'],
+      ['split a string', '/faq/programming.html'],
+    ] as const) {
       const got = urls(q);
       const at = got.indexOf(`${TOY}${page}`);
       assert.ok(at >= 0, `${q}: ${got.join(' ')}`);
@@ -158,32 +184,53 @@ describe('each link signal on its own', () => {
     const pages = pageQueries(e.db);
     const links = linkTargetQueries(e.db);
     // A contents page that lists every sorting section (mostly links), the howto it links to, and pages linking the howto by name.
-    pages.upsertPage(makePage('http://s.test/contents', {
-      title: 'Contents', linkDensity: 0.95,
-      body: 'Sorting HOWTO. Sorting basics. Key functions for sorting. Sorting stability. Sorting keys. Sorting in reverse. Sorting lists.',
-    }));
-    const howto = pages.upsertPage(makePage('http://s.test/howto/sorting', { title: 'HOWTO', linkDensity: 0.05, body: TEXT.repeat(3) }));
-    const other = pages.upsertPage(makePage('http://s.test/library/functions', {
-      title: 'Built-in functions', linkDensity: 0.1, body: `${'sorted() returns a new sorted list; sorting keys and reverse. '.repeat(3)}`,
-    }));
+    pages.upsertPage(
+      makePage('http://s.test/contents', {
+        title: 'Contents',
+        linkDensity: 0.95,
+        body: 'Sorting HOWTO. Sorting basics. Key functions for sorting. Sorting stability. Sorting keys. Sorting in reverse. Sorting lists.',
+      }),
+    );
+    const howto = pages.upsertPage(
+      makePage('http://s.test/howto/sorting', { title: 'HOWTO', linkDensity: 0.05, body: TEXT.repeat(3) }),
+    );
+    const other = pages.upsertPage(
+      makePage('http://s.test/library/functions', {
+        title: 'Built-in functions',
+        linkDensity: 0.1,
+        body: `${'sorted() returns a new sorted list; sorting keys and reverse. '.repeat(3)}`,
+      }),
+    );
     for (let i = 0; i < 6; i++) {
-      const from = pages.upsertPage(makePage(`http://s.test/ref${i}`, { title: `Reference ${i}`, body: 'See the guide.' }));
+      const from = pages.upsertPage(
+        makePage(`http://s.test/ref${i}`, { title: `Reference ${i}`, body: 'See the guide.' }),
+      );
       links.recordLinks(from, [{ url: 'http://s.test/howto/sorting', text: 'Sorting HOWTO: sorting keys' }]);
     }
     void howto;
     void other;
     const s = new SearchService(e.db, { ranking });
     s.refresh();
-    return { s, close: () => { s.close(); e.cleanup(); } };
+    return {
+      s,
+      close: () => {
+        s.close();
+        e.cleanup();
+      },
+    };
   }
 
   test('a page that is mostly links ranks below the page it links to (and above it without the penalty)', () => {
     const on = service2({ anchors: false, linkDensity: true });
     const off = service2({ anchors: false, linkDensity: false });
     try {
-      const order = (svc: SearchService) => svc.search('sorting keys', LIMIT).results.map((r) => new URL(r.url).pathname);
+      const order = (svc: SearchService) =>
+        svc.search('sorting keys', LIMIT).results.map((r) => new URL(r.url).pathname);
       assert.equal(order(off.s)[0], '/contents', `without: ${order(off.s).join(' ')}`);
-      assert.ok(order(on.s).indexOf('/howto/sorting') < order(on.s).indexOf('/contents'), `with: ${order(on.s).join(' ')}`);
+      assert.ok(
+        order(on.s).indexOf('/howto/sorting') < order(on.s).indexOf('/contents'),
+        `with: ${order(on.s).join(' ')}`,
+      );
     } finally {
       on.close();
       off.close();
@@ -194,9 +241,13 @@ describe('each link signal on its own', () => {
     const on = service2({ anchors: true, linkDensity: false });
     const off = service2({ anchors: false, linkDensity: false });
     try {
-      const rank = (svc: SearchService) => svc.search('sorting reverse', LIMIT).results.map((r) => new URL(r.url).pathname);
-      assert.ok(rank(on.s).indexOf('/howto/sorting') < rank(off.s).indexOf('/howto/sorting') || rank(on.s)[0] === '/howto/sorting',
-        `with: ${rank(on.s).join(' ')}; without: ${rank(off.s).join(' ')}`);
+      const rank = (svc: SearchService) =>
+        svc.search('sorting reverse', LIMIT).results.map((r) => new URL(r.url).pathname);
+      assert.ok(
+        rank(on.s).indexOf('/howto/sorting') < rank(off.s).indexOf('/howto/sorting') ||
+          rank(on.s)[0] === '/howto/sorting',
+        `with: ${rank(on.s).join(' ')}; without: ${rank(off.s).join(' ')}`,
+      );
       assert.equal(rank(on.s)[0], '/howto/sorting', rank(on.s).join(' '));
       assert.notEqual(rank(off.s)[0], '/howto/sorting', rank(off.s).join(' '));
     } finally {

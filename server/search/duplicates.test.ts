@@ -2,7 +2,15 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { firstPerContent } from './duplicates.ts';
 
-const hashes = new Map<number, string | null>([[1, 'a'], [2, 'b'], [3, 'a'], [4, null], [5, null], [6, 'b'], [7, 'c']]);
+const hashes = new Map<number, string | null>([
+  [1, 'a'],
+  [2, 'b'],
+  [3, 'a'],
+  [4, null],
+  [5, null],
+  [6, 'b'],
+  [7, 'c'],
+]);
 const ranked = [1, 2, 3, 4, 5, 6, 7].map((id) => ({ id }));
 const fold = (list: Array<{ id: number }>) => firstPerContent(list, (id) => hashes.get(id) ?? null).map((r) => r.id);
 

@@ -10,7 +10,10 @@
  * Because it keeps first occurrences, the folded list's first n entries depend only on the ranked
  * list's prefix up to them, so pagination stays consistent.
  */
-export function firstPerContent<T extends { id: number }>(ranked: readonly T[], hashOf: (id: number) => string | null): T[] {
+export function firstPerContent<T extends { id: number }>(
+  ranked: readonly T[],
+  hashOf: (id: number) => string | null,
+): T[] {
   const seen = new Set<string>();
   const out: T[] = [];
   for (const r of ranked) {

@@ -30,7 +30,10 @@ export function itemExpression(item: QueryItem, corrections?: Corrections): stri
  * apply to every column). Undefined when there is nothing to search.
  */
 export function matchExpression(
-  q: ParsedQuery, mode: 'and' | 'or', corrections?: Corrections, columns?: readonly string[],
+  q: ParsedQuery,
+  mode: 'and' | 'or',
+  corrections?: Corrections,
+  columns?: readonly string[],
 ): string | undefined {
   if (q.items.length === 0) return undefined;
   let positive = `(${q.items.map((it) => itemExpression(it, corrections)).join(mode === 'and' ? ' AND ' : ' OR ')})`;
@@ -57,7 +60,9 @@ export function phrasesExpression(q: ParsedQuery): string | undefined {
  * or ORed, or undefined when the query has none.
  */
 export function identExpression(q: ParsedQuery, mode: 'and' | 'or'): string | undefined {
-  const idents = q.items.flatMap((it) => (it.kind === 'term' && it.ident !== undefined ? [quote(it.ident) + (it.prefix ? '*' : '')] : []));
+  const idents = q.items.flatMap((it) =>
+    it.kind === 'term' && it.ident !== undefined ? [quote(it.ident) + (it.prefix ? '*' : '')] : [],
+  );
   if (idents.length === 0) return undefined;
   return `(${idents.join(mode === 'and' ? ' AND ' : ' OR ')})`;
 }

@@ -68,7 +68,8 @@ function siteClause(site: SiteFilter): { sql: string; params: Array<string | num
 /** The JOIN and WHERE additions for host filters (empty when there are none). */
 export function hostFilterSql(filters: HostFilters): { join: string; where: string; params: Array<string | number> } {
   const capture = captureFilterSql(filters);
-  if (filters.sites.length === 0 && filters.excludedSites.length === 0 && capture.where === '') return { join: '', where: '', params: [] };
+  if (filters.sites.length === 0 && filters.excludedSites.length === 0 && capture.where === '')
+    return { join: '', where: '', params: [] };
   const params: Array<string | number> = [];
   let where = capture.where;
   params.push(...capture.params);
@@ -148,7 +149,10 @@ export class FtsSearch {
   prefixSpread(prefix: string, maxTerms: number): { terms: number; pages: number } {
     const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
     const row = this.#prepare(`SELECT count(*) AS terms, coalesce(sum(doc), 0) AS pages
-      FROM (SELECT doc FROM pages_fts_vocab WHERE term >= ? AND term < ? LIMIT ?)`).get(prefix, end, maxTerms + 1) as { terms: number; pages: number };
+      FROM (SELECT doc FROM pages_fts_vocab WHERE term >= ? AND term < ? LIMIT ?)`).get(prefix, end, maxTerms + 1) as {
+      terms: number;
+      pages: number;
+    };
     return row;
   }
 
@@ -168,7 +172,10 @@ export class FtsSearch {
   #byIds(columns: string, match: string, ids: readonly number[]): unknown[] {
     if (/"\*/.test(match)) {
       return this.#prepare(`SELECT pages_fts.rowid AS id, ${columns} FROM pages_fts
-        WHERE pages_fts MATCH ? AND +pages_fts.rowid IN (SELECT value FROM json_each(?))`).all(match, JSON.stringify(ids));
+        WHERE pages_fts MATCH ? AND +pages_fts.rowid IN (SELECT value FROM json_each(?))`).all(
+        match,
+        JSON.stringify(ids),
+      );
     }
     return this.#prepare(`SELECT j.value AS id, ${columns} FROM json_each(?) AS j
       CROSS JOIN pages_fts ON pages_fts.rowid = j.value WHERE pages_fts MATCH ?`).all(JSON.stringify(ids), match);
@@ -198,8 +205,11 @@ export class FtsSearch {
     }
     if (elsewhere.length === 0) return out;
     // The words matched only in other columns: show the description or headings passage if it has one.
-    const more = this.#byIds(`snippet(pages_fts, 2, ${m}) AS description, snippet(pages_fts, 1, ${m}) AS headings`,
-      match, elsewhere) as Array<{ id: number; description: string; headings: string }>;
+    const more = this.#byIds(
+      `snippet(pages_fts, 2, ${m}) AS description, snippet(pages_fts, 1, ${m}) AS headings`,
+      match,
+      elsewhere,
+    ) as Array<{ id: number; description: string; headings: string }>;
     for (const r of more) {
       const pick = [r.description, r.headings].find((s) => s.includes(MARK_START));
       if (pick !== undefined || out.get(r.id) === '') out.set(r.id, pick ?? r.description);
@@ -210,8 +220,9 @@ export class FtsSearch {
   /** The ids among `ids` whose host passes the filters. */
   withinHosts(ids: readonly number[], filters: HostFilters): Set<number> {
     const f = hostFilterSql(filters);
-    const rows = this.#prepare(`SELECT p.id FROM json_each(?) AS j CROSS JOIN pages p ON p.id = j.value WHERE 1${f.where}`)
-      .all(JSON.stringify(ids), ...f.params) as Array<{ id: number }>;
+    const rows = this.#prepare(
+      `SELECT p.id FROM json_each(?) AS j CROSS JOIN pages p ON p.id = j.value WHERE 1${f.where}`,
+    ).all(JSON.stringify(ids), ...f.params) as Array<{ id: number }>;
     return new Set(rows.map((r) => r.id));
   }
 
@@ -230,7 +241,9 @@ export class FtsSearch {
         coalesce(${inlinks}, 0) AS inlinks, p.noarchive, p.nosnippet, p.content_hash AS contentHash,
         p.link_density AS linkDensity
       FROM json_each(?) AS j CROSS JOIN pages p ON p.id = j.value
-      WHERE p.indexed = 1`).all(JSON.stringify(ids)) as Array<Omit<PageMeta, 'noarchive' | 'nosnippet'> & { noarchive: number; nosnippet: number }>;
+      WHERE p.indexed = 1`).all(JSON.stringify(ids)) as Array<
+      Omit<PageMeta, 'noarchive' | 'nosnippet'> & { noarchive: number; nosnippet: number }
+    >;
     for (const r of rows) out.set(r.id, { ...r, noarchive: r.noarchive === 1, nosnippet: r.nosnippet === 1 });
     return out;
   }
@@ -241,8 +254,9 @@ export class FtsSearch {
     if (ids.length === 0) return out;
     const rows = this.#prepare(`SELECT p.id, p.url, p.host, p.title, p.headings, p.link_density AS linkDensity,
         coalesce((SELECT t.inlinks FROM link_targets t WHERE t.url = p.url), 0) AS inlinks
-      FROM json_each(?) AS j CROSS JOIN pages p INDEXED BY pages_short_texts ON p.id = j.value WHERE p.indexed = 1`)
-      .all(JSON.stringify(ids)) as Array<Omit<ShortTexts, 'headings'> & { id: number; headings: string }>;
+      FROM json_each(?) AS j CROSS JOIN pages p INDEXED BY pages_short_texts ON p.id = j.value WHERE p.indexed = 1`).all(
+      JSON.stringify(ids),
+    ) as Array<Omit<ShortTexts, 'headings'> & { id: number; headings: string }>;
     for (const r of rows) out.set(r.id, { ...r, headings: r.headings === '' ? [] : r.headings.split('\n') });
     return out;
   }
@@ -253,11 +267,19 @@ export class FtsSearch {
    */
   anchorTop(match: string, k: number): number[] {
     // The ranking alone first (FTS5 keeps a top-k), then its few targets mapped to searchable pages, in order.
-    const targets = (this.#prepare('SELECT rowid AS id FROM anchors_fts WHERE anchors_fts MATCH ? ORDER BY rank LIMIT ?')
-      .all(match, 2 * k) as Array<{ id: number }>).map((r) => r.id);
+    const targets = (
+      this.#prepare('SELECT rowid AS id FROM anchors_fts WHERE anchors_fts MATCH ? ORDER BY rank LIMIT ?').all(
+        match,
+        2 * k,
+      ) as Array<{ id: number }>
+    ).map((r) => r.id);
     if (targets.length === 0) return [];
-    const rows = this.#prepare(`SELECT j.key AS at, p.id FROM json_each(?) AS j CROSS JOIN link_targets t ON t.id = j.value
-      CROSS JOIN pages p ON p.url = t.url WHERE p.indexed = 1 ORDER BY j.key LIMIT ?`).all(JSON.stringify(targets), k) as Array<{ id: number }>;
+    const rows =
+      this.#prepare(`SELECT j.key AS at, p.id FROM json_each(?) AS j CROSS JOIN link_targets t ON t.id = j.value
+      CROSS JOIN pages p ON p.url = t.url WHERE p.indexed = 1 ORDER BY j.key LIMIT ?`).all(
+        JSON.stringify(targets),
+        k,
+      ) as Array<{ id: number }>;
     return rows.map((r) => r.id);
   }
 
@@ -272,7 +294,9 @@ export class FtsSearch {
 
   /** The opening of a page's body (for results that matched only in the title index). */
   bodyStart(id: number, chars: number): string {
-    const row = this.#prepare('SELECT substr(body, 1, ?) AS s FROM pages WHERE id = ?').get(chars, id) as { s: string } | undefined;
+    const row = this.#prepare('SELECT substr(body, 1, ?) AS s FROM pages WHERE id = ?').get(chars, id) as
+      | { s: string }
+      | undefined;
     return row?.s ?? '';
   }
 }

@@ -12,7 +12,7 @@ function same(p: PackedPostings, m: Map<number, number>, why: string): void {
   assert.deepEqual([...p.keys()], [...m.keys()], `${why}: keys`);
   assert.deepEqual([...p.values()], [...m.values()], `${why}: values`);
   const seen: Array<[number, number]> = [];
-  p.forEach((freq, id) => seen.push([id, freq]));
+  p.forEach((freq, id) => void seen.push([id, freq]));
   assert.deepEqual(seen, [...m], `${why}: forEach (value, key)`);
 }
 
@@ -23,8 +23,15 @@ test('behaves like a Map under the operations MiniSearch makes, in random order'
     const shared = new Uint32Array([3, 1, 7, 2, 9, 1, 4, 5, 8, 1]);
     const a = new PackedPostings(shared, 0, 6);
     const b = new PackedPostings(shared, 6, 10);
-    const ma = new Map([[3, 1], [7, 2], [9, 1]]);
-    const mb = new Map([[4, 5], [8, 1]]);
+    const ma = new Map([
+      [3, 1],
+      [7, 2],
+      [9, 1],
+    ]);
+    const mb = new Map([
+      [4, 5],
+      [8, 1],
+    ]);
     let nextId = 10;
     for (let step = 0; step < 400; step++) {
       const [p, m] = rand() < 0.7 ? [a, ma] : [b, mb];
@@ -56,7 +63,10 @@ test('behaves like a Map under the operations MiniSearch makes, in random order'
             m.delete(id);
           }
         }
-        assert.ok(got.every(([, f]) => f !== undefined && f > 0), 'every iterated id has its frequency');
+        assert.ok(
+          got.every(([, f]) => f !== undefined && f > 0),
+          'every iterated id has its frequency',
+        );
       } else {
         const probe = Math.floor(rand() * (nextId + 2));
         assert.equal(p.get(probe), m.get(probe), `seed ${seed} step ${step}: get ${probe}`);
@@ -72,7 +82,14 @@ test('behaves like a Map under the operations MiniSearch makes, in random order'
 
 test('ids out of order are sorted; a smaller id than the last is inserted in order; duplicates are refused', () => {
   const p = new PackedPostings(new Uint32Array([9, 1, 2, 3, 5, 1]));
-  assert.deepEqual([...p], [[2, 3], [5, 1], [9, 1]]);
+  assert.deepEqual(
+    [...p],
+    [
+      [2, 3],
+      [5, 1],
+      [9, 1],
+    ],
+  );
   p.set(4, 2);
   p.set(1, 1);
   assert.deepEqual([...p.keys()], [1, 2, 4, 5, 9]);
@@ -81,7 +98,20 @@ test('ids out of order are sorted; a smaller id than the last is inserted in ord
 
 test('an index restored onto packed postings keeps answering like MiniSearch through adds, discards, replacements and a vacuum', async () => {
   const rand = seededRandom(99);
-  const words = ['harbour', 'pilot', 'lamp', 'keeper', 'storm', 'tide', 'fog', 'bell', 'coast', 'signal', 'anchor', 'rope'];
+  const words = [
+    'harbour',
+    'pilot',
+    'lamp',
+    'keeper',
+    'storm',
+    'tide',
+    'fog',
+    'bell',
+    'coast',
+    'signal',
+    'anchor',
+    'rope',
+  ];
   const doc = (id: number): TitleDoc => {
     const pick = (n: number) => Array.from({ length: n }, () => words[Math.floor(rand() * words.length)]).join(' ');
     return { id, title: pick(4), headings: pick(3), url: pick(2) };
@@ -94,7 +124,8 @@ test('an index restored onto packed postings keeps answering like MiniSearch thr
     fn(reference);
     fn(packed);
   };
-  const answers = (ms: TermSearch) => [...words, 'harb', 'sig'].map((q) => ms.search(q, { prefix: true, fuzzy: 0.2 }).map((r) => [r.id, r.score]));
+  const answers = (ms: TermSearch) =>
+    [...words, 'harb', 'sig'].map((q) => ms.search(q, { prefix: true, fuzzy: 0.2 }).map((r) => [r.id, r.score]));
 
   for (let id = 301; id <= 380; id++) {
     const d = doc(id);

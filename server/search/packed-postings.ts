@@ -56,7 +56,8 @@ export class PackedPostings {
       order.forEach((k, i) => {
         this.#pairs[2 * i] = pairs[from + 2 * k];
         this.#pairs[2 * i + 1] = pairs[from + 2 * k + 1];
-        if (i > 0 && this.#pairs[2 * i] === this.#pairs[2 * i - 2]) throw new Error(`packed-postings: duplicate id ${this.#pairs[2 * i]}`);
+        if (i > 0 && this.#pairs[2 * i] === this.#pairs[2 * i - 2])
+          throw new Error(`packed-postings: duplicate id ${this.#pairs[2 * i]}`);
       });
     }
     this.#capacity = n;

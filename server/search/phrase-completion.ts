@@ -48,15 +48,26 @@ export function foldedWords(text: string): string[] {
   return [...text.matchAll(WORD)].map((m) => foldCase(m[0]));
 }
 
-interface Token { start: number; end: number; folded: string }
+interface Token {
+  start: number;
+  end: number;
+  folded: string;
+}
 
 function tokens(segment: string): Token[] {
-  return [...segment.matchAll(WORD)].map((m) => ({ start: m.index, end: m.index + m[0].length, folded: foldCase(m[0]) }));
+  return [...segment.matchAll(WORD)].map((m) => ({
+    start: m.index,
+    end: m.index + m[0].length,
+    folded: foldCase(m[0]),
+  }));
 }
 
 /** The segments of a title or heading (see the file comment). */
 export function segments(text: string): string[] {
-  return text.split(SEPARATOR).map((s) => s.replace(/\s+/g, ' ').trim()).filter((s) => s !== '');
+  return text
+    .split(SEPARATOR)
+    .map((s) => s.replace(/\s+/g, ' ').trim())
+    .filter((s) => s !== '');
 }
 
 /**
@@ -82,7 +93,10 @@ export function completePhrases(typed: TypedWords, pages: readonly CandidatePage
     found.set(key, entry);
   };
   pages.forEach((page, index) => {
-    const texts: Array<[string, number]> = [[page.title, 1], ...page.headings.map((h): [string, number] => [h, HEADING_WEIGHT])];
+    const texts: Array<[string, number]> = [
+      [page.title, 1],
+      ...page.headings.map((h): [string, number] => [h, HEADING_WEIGHT]),
+    ];
     const seen = new Set<string>();
     for (const [text, placeWeight] of texts) {
       // Most titles and headings of a candidate page do not hold the first typed word at all: skip them cheaply.
@@ -116,7 +130,10 @@ export function completePhrases(typed: TypedWords, pages: readonly CandidatePage
   });
   return [...found.values()]
     .filter((c) => c.added !== '')
-    .sort((a, b) => b.score - a.score || b.pages - a.pages || a.added.length - b.added.length || (a.added < b.added ? -1 : 1))
+    .sort(
+      (a, b) =>
+        b.score - a.score || b.pages - a.pages || a.added.length - b.added.length || (a.added < b.added ? -1 : 1),
+    )
     .slice(0, limit)
     .map(({ added, pages: count, score }) => ({ added, pages: count, score }));
 }
@@ -135,7 +152,12 @@ function matchesAt(toks: readonly Token[], j: number, typed: TypedWords): boolea
 
 /** Notes the completion that runs on to the end of the segment, when that is at most MAX_EXTRA_WORDS more words. */
 function addTail(
-  segment: string, toks: readonly Token[], lastIndex: number, from: number, page: number, weight: number,
+  segment: string,
+  toks: readonly Token[],
+  lastIndex: number,
+  from: number,
+  page: number,
+  weight: number,
   note: (added: string, page: number, weight: number) => void,
 ): void {
   const more = toks.length - 1 - lastIndex;

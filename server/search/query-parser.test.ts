@@ -8,7 +8,9 @@ import { asIdentifier, extractIdentifiers } from '../../shared/identifiers.ts';
 function summary(q: string) {
   const p = parseQuery(q);
   return {
-    items: p.items.map((it) => (it.kind === 'phrase' ? `"${it.words.join(' ')}"` : `${it.text}${it.prefix ? '*' : ''}${it.ident ? '#' : ''}`)),
+    items: p.items.map((it) =>
+      it.kind === 'phrase' ? `"${it.words.join(' ')}"` : `${it.text}${it.prefix ? '*' : ''}${it.ident ? '#' : ''}`,
+    ),
     excluded: p.excluded.map((it) => (it.kind === 'phrase' ? `"${it.words.join(' ')}"` : it.text)),
     sites: p.sites.map((s) => `${s.name}${s.port ? `:${s.port}` : ''}`),
     excludedSites: p.excludedSites.map((s) => s.name),
@@ -17,10 +19,23 @@ function summary(q: string) {
 
 describe('parseQuery', () => {
   test('words, phrases, exclusions, sites and prefixes', () => {
-    assert.deepEqual(summary('rust ownership'), { items: ['rust', 'ownership*'], excluded: [], sites: [], excludedSites: [] });
-    assert.deepEqual(summary('rust ownership '), { items: ['rust', 'ownership'], excluded: [], sites: [], excludedSites: [] });
+    assert.deepEqual(summary('rust ownership'), {
+      items: ['rust', 'ownership*'],
+      excluded: [],
+      sites: [],
+      excludedSites: [],
+    });
+    assert.deepEqual(summary('rust ownership '), {
+      items: ['rust', 'ownership'],
+      excluded: [],
+      sites: [],
+      excludedSites: [],
+    });
     assert.deepEqual(summary('"borrow checker" rules -unsafe -"raw pointer" site:doc.rust-lang.org -site:evil.com'), {
-      items: ['"borrow checker"', 'rules'], excluded: ['unsafe', '"raw pointer"'], sites: ['doc.rust-lang.org'], excludedSites: ['evil.com'],
+      items: ['"borrow checker"', 'rules'],
+      excluded: ['unsafe', '"raw pointer"'],
+      sites: ['doc.rust-lang.org'],
+      excludedSites: ['evil.com'],
     });
     assert.deepEqual(summary('site:127.0.0.1:8080 foo*').sites, ['127.0.0.1:8080']);
     assert.deepEqual(summary('foo* bar').items, ['foo*', 'bar*']);
@@ -36,7 +51,11 @@ describe('parseQuery', () => {
     assert.deepEqual(summary('*** ^ : - -- + "" " "').items, []);
     assert.deepEqual(summary('title:foo').items, ['title:foo*']);
     assert.deepEqual(summary('-').excluded, []);
-    assert.deepEqual(summary('aa\u0000bb\u0001ccc').items, ['aa', 'bb', 'ccc*'], 'control characters separate words (NUL would end an FTS5 string)');
+    assert.deepEqual(
+      summary('aa\u0000bb\u0001ccc').items,
+      ['aa', 'bb', 'ccc*'],
+      'control characters separate words (NUL would end an FTS5 string)',
+    );
   });
 
   test('long queries are cut to 1000 characters; word and item counts are bounded', () => {
@@ -52,7 +71,11 @@ describe('parseQuery', () => {
     assert.deepEqual(parseSite('Example.ORG.'), { name: 'example.org', port: undefined });
     assert.deepEqual(parseSite('https://example.org:8443/path?q'), { name: 'example.org', port: 8443 });
     assert.deepEqual(parseSite('[::1]:8080'), { name: '[::1]', port: 8080 });
-    assert.deepEqual(parseSite('example.org:80'), { name: 'example.org', port: undefined }, 'default ports are dropped, as in pages.host');
+    assert.deepEqual(
+      parseSite('example.org:80'),
+      { name: 'example.org', port: undefined },
+      'default ports are dropped, as in pages.host',
+    );
     assert.equal(parseSite(''), undefined);
     assert.equal(parseSite('%%%'), undefined);
   });
@@ -70,9 +93,14 @@ describe('identifiers', () => {
     assert.equal(asIdentifier('plain'), undefined);
     assert.equal(asIdentifier('a=b_c'), undefined);
     assert.equal(asIdentifier('___'), undefined);
-    assert.equal(extractIdentifiers('Use capture_output=True; see git-rebase and capture_output.', 'well-known'),
-      'capture_output git-rebase well-known');
-    assert.equal(extractIdentifiers(Array.from({ length: 3000 }, (_, i) => `id_${i}`).join(' ')).split(' ').length, 2000);
+    assert.equal(
+      extractIdentifiers('Use capture_output=True; see git-rebase and capture_output.', 'well-known'),
+      'capture_output git-rebase well-known',
+    );
+    assert.equal(
+      extractIdentifiers(Array.from({ length: 3000 }, (_, i) => `id_${i}`).join(' ')).split(' ').length,
+      2000,
+    );
   });
 });
 
@@ -81,7 +109,10 @@ describe('FTS5 expressions', () => {
     const p = parseQuery('"a b" c -d -"e f" g_h');
     assert.equal(matchExpression(p, 'and'), '("a b" AND "c" AND "g_h"*) NOT ("d" OR "e f")');
     assert.equal(matchExpression(p, 'or'), '("a b" OR "c" OR "g_h"*) NOT ("d" OR "e f")');
-    assert.equal(matchExpression(p, 'and', new Map([['c', ['cc', 'ca']]])), '("a b" AND ("c" OR "cc" OR "ca") AND "g_h"*) NOT ("d" OR "e f")');
+    assert.equal(
+      matchExpression(p, 'and', new Map([['c', ['cc', 'ca']]])),
+      '("a b" AND ("c" OR "cc" OR "ca") AND "g_h"*) NOT ("d" OR "e f")',
+    );
     assert.equal(identExpression(p, 'and'), '("g_h"*)');
     assert.equal(phrasesExpression(p), '("a b")');
     assert.equal(excludedExpression(p), '("d" OR "e f")');
@@ -98,16 +129,56 @@ describe('FTS5 expressions', () => {
       const run = db.prepare('SELECT rowid FROM t WHERE t MATCH ?');
       const runIdent = db.prepare('SELECT rowid FROM i WHERE i MATCH ?');
       let seed = 11;
-      const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-      const parts = ['"', '""', '-', '*', '^', ':', '(', ')', '{', '}', 'AND', 'OR', 'NOT', 'NEAR(', 'NEAR/2', 'site:', ' ', ' ',
-        'alpha', 'beta', 'x_y', 'a-b', '+', ',', '\\', "'", '\u0000', '🔥', 'ü', 'a:', 'col:', '[', ']', '\ud800', 'x\udfff'];
+      const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      const parts = [
+        '"',
+        '""',
+        '-',
+        '*',
+        '^',
+        ':',
+        '(',
+        ')',
+        '{',
+        '}',
+        'AND',
+        'OR',
+        'NOT',
+        'NEAR(',
+        'NEAR/2',
+        'site:',
+        ' ',
+        ' ',
+        'alpha',
+        'beta',
+        'x_y',
+        'a-b',
+        '+',
+        ',',
+        '\\',
+        "'",
+        '\u0000',
+        '🔥',
+        'ü',
+        'a:',
+        'col:',
+        '[',
+        ']',
+        '\ud800',
+        'x\udfff',
+      ];
       let checked = 0;
       for (let i = 0; i < 2000; i++) {
         let s = '';
         const n = 1 + Math.floor(rand() * 14);
         for (let j = 0; j < n; j++) s += parts[Math.floor(rand() * parts.length)];
         const p = parseQuery(s);
-        for (const expr of [matchExpression(p, 'and'), matchExpression(p, 'or', new Map([['alpha', ['beta']]])), phrasesExpression(p), excludedExpression(p)]) {
+        for (const expr of [
+          matchExpression(p, 'and'),
+          matchExpression(p, 'or', new Map([['alpha', ['beta']]])),
+          phrasesExpression(p),
+          excludedExpression(p),
+        ]) {
           if (expr === undefined) continue;
           assert.doesNotThrow(() => run.all(expr), `${JSON.stringify(s)} → ${expr}`);
           checked++;
@@ -116,7 +187,11 @@ describe('FTS5 expressions', () => {
         if (ident !== undefined) assert.doesNotThrow(() => runIdent.all(ident), `${JSON.stringify(s)} → ${ident}`);
       }
       assert.ok(checked > 1000);
-      assert.deepEqual(run.all(matchExpression(parseQuery('NEAR( AND'), 'and') as string), [{ rowid: 1 }], 'operators are searched as words');
+      assert.deepEqual(
+        run.all(matchExpression(parseQuery('NEAR( AND'), 'and') as string),
+        [{ rowid: 1 }],
+        'operators are searched as words',
+      );
     } finally {
       db.close();
     }

@@ -133,7 +133,10 @@ function termItem(raw: string, prefix: boolean): TermItem | undefined {
 }
 
 function phraseItem(raw: string): QueryItem | undefined {
-  const words = raw.split(/\s+/).map((w) => w.slice(0, MAX_WORD_CHARS)).filter(hasWordChar);
+  const words = raw
+    .split(/\s+/)
+    .map((w) => w.slice(0, MAX_WORD_CHARS))
+    .filter(hasWordChar);
   if (words.length === 0) return undefined;
   if (words.length === 1) return termItem(words[0], false);
   return { kind: 'phrase', words };
@@ -143,7 +146,10 @@ function phraseItem(raw: string): QueryItem | undefined {
 export function parseQuery(input: string): ParsedQuery {
   const raw = typeof input === 'string' ? input : '';
   // Control characters become spaces: NUL would end an FTS5 string early, the others mean nothing here.
-  const cut = (raw.length > MAX_QUERY_CHARS ? raw.slice(0, MAX_QUERY_CHARS) : raw).replace(/[\u0000-\u001f\u007f]/g, ' ');
+  const cut = (raw.length > MAX_QUERY_CHARS ? raw.slice(0, MAX_QUERY_CHARS) : raw).replace(
+    /[\u0000-\u001f\u007f]/g,
+    ' ',
+  );
   const text = cut.trim();
   const truncated = raw.length > MAX_QUERY_CHARS;
   // No automatic prefix after a trailing space (the word is finished) or on a word cut in half.
@@ -163,8 +169,18 @@ export function parseQuery(input: string): ParsedQuery {
     }
     const capture = tok.sign === '-' ? undefined : captureOperator(tok.value);
     if (capture !== undefined) {
-      if (capture?.kind === 'label' && (parsed.labels ??= []).length < MAX_CAPTURE_FILTERS && !parsed.labels.includes(capture.label)) parsed.labels.push(capture.label);
-      if (capture?.kind === 'filetype' && (parsed.fileTypes ??= []).length < MAX_CAPTURE_FILTERS && !parsed.fileTypes.includes(capture.fileType)) parsed.fileTypes.push(capture.fileType);
+      if (
+        capture?.kind === 'label' &&
+        (parsed.labels ??= []).length < MAX_CAPTURE_FILTERS &&
+        !parsed.labels.includes(capture.label)
+      )
+        parsed.labels.push(capture.label);
+      if (
+        capture?.kind === 'filetype' &&
+        (parsed.fileTypes ??= []).length < MAX_CAPTURE_FILTERS &&
+        !parsed.fileTypes.includes(capture.fileType)
+      )
+        parsed.fileTypes.push(capture.fileType);
       return;
     }
     const lower = tok.value.toLowerCase();
@@ -179,7 +195,8 @@ export function parseQuery(input: string): ParsedQuery {
     const word = explicitPrefix ? tok.value.replace(/\*+$/, '') : tok.value;
     const item = termItem(word, false);
     if (item === undefined) return;
-    const autoPrefix = isLast && tok.last && !noAutoPrefix && tok.sign !== '-' && item.text.length >= MIN_AUTO_PREFIX_CHARS;
+    const autoPrefix =
+      isLast && tok.last && !noAutoPrefix && tok.sign !== '-' && item.text.length >= MIN_AUTO_PREFIX_CHARS;
     item.prefix = (explicitPrefix || autoPrefix) && item.text.length >= MIN_AUTO_PREFIX_CHARS;
     if (tok.sign === '-') {
       item.prefix = false;

@@ -37,22 +37,28 @@ export class QuerySpelling {
    */
   fixRare(parsed: ParsedQuery): QueryFix | undefined {
     const cap = RARE_PAGES * COMMON_FACTOR + COMMON_PAGES;
-    return this.#fix(parsed, (item) => this.#fts.count(quote(item.text), RARE_PAGES + 1) <= RARE_PAGES, (item, to) => {
-      const own = this.#fts.count(quote(item.text), cap);
-      const theirs = this.#fts.count(quote(to), cap);
-      return theirs >= Math.max(COMMON_PAGES, COMMON_FACTOR * own);
-    });
+    return this.#fix(
+      parsed,
+      (item) => this.#fts.count(quote(item.text), RARE_PAGES + 1) <= RARE_PAGES,
+      (item, to) => {
+        const own = this.#fts.count(quote(item.text), cap);
+        const theirs = this.#fts.count(quote(to), cap);
+        return theirs >= Math.max(COMMON_PAGES, COMMON_FACTOR * own);
+      },
+    );
   }
 
   #fix(
-    parsed: ParsedQuery, suspect: (item: { text: string; prefix: boolean }) => boolean,
+    parsed: ParsedQuery,
+    suspect: (item: { text: string; prefix: boolean }) => boolean,
     accept: (item: { text: string }, to: string) => boolean = () => true,
   ): QueryFix | undefined {
     let text = parsed.text;
     const changed: QueryFix['changed'] = [];
     for (const item of parsed.items) {
       if (item.kind !== 'term' || item.ident !== undefined || item.folded.length < MIN_SPELL_CHARS) continue;
-      if (!/^[\p{L}\p{N}]+$/u.test(item.folded) || changed.some((c) => c.from === item.folded) || !suspect(item)) continue;
+      if (!/^[\p{L}\p{N}]+$/u.test(item.folded) || changed.some((c) => c.from === item.folded) || !suspect(item))
+        continue;
       const to = bestCorrection(item.folded, this.#titles.spellings(item.folded, 2));
       if (to === undefined || !accept(item, to)) continue;
       text = replaceWord(text, item.text, to);

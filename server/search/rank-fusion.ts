@@ -105,10 +105,13 @@ export function fuseRankings(lists: readonly RankedList[], signals: ReadonlyMap<
   const out: FusedResult[] = [];
   for (const [id, base] of rrf) {
     const s = signals.get(id);
-    const boost = s === undefined
-      ? 1
-      : (1 + 0.2 * Math.max(0, Math.min(1, s.titleMatch))) * (1 + 0.1 * cleanUrl(s.url)) * (1 + 0.1 * popularity(s.inlinks))
-        * linkPenalty(s.linkDensity);
+    const boost =
+      s === undefined
+        ? 1
+        : (1 + 0.2 * Math.max(0, Math.min(1, s.titleMatch))) *
+          (1 + 0.1 * cleanUrl(s.url)) *
+          (1 + 0.1 * popularity(s.inlinks)) *
+          linkPenalty(s.linkDensity);
     out.push({ id, score: base * boost });
   }
   return out.sort((a, b) => b.score - a.score || a.id - b.id);

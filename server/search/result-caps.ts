@@ -49,12 +49,17 @@ export function capSearchResponse(response: SearchResponse): SearchResponse {
   return {
     ...response,
     results: response.results.map((r) => ({
-      ...r, title: capText(r.title, RESULT_CAPS.titleChars), snippet: capSnippet(r.snippet, RESULT_CAPS.snippetChars),
+      ...r,
+      title: capText(r.title, RESULT_CAPS.titleChars),
+      snippet: capSnippet(r.snippet, RESULT_CAPS.snippetChars),
     })),
   };
 }
 
 /** A suggest answer with every suggestion within RESULT_CAPS.suggestionChars. */
 export function capSuggestResponse(response: SuggestResponse): SuggestResponse {
-  return { ...response, suggestions: response.suggestions.map((s) => ({ ...s, text: capText(s.text, RESULT_CAPS.suggestionChars) })) };
+  return {
+    ...response,
+    suggestions: response.suggestions.map((s) => ({ ...s, text: capText(s.text, RESULT_CAPS.suggestionChars) })),
+  };
 }

@@ -22,4 +22,3 @@ export interface SearchOptions {
   /** false: search the words exactly as typed, without a spelling correction ("search instead for"). */
   correct?: boolean;
 }
-

@@ -26,23 +26,49 @@ async function setup(opts: { refreshIntervalMs?: number } = {}) {
   const service = new SearchService(env.db, opts);
   service.start();
   await waitFor(() => service.ready, { timeoutMs: 5000, message: 'title index ready' });
-  return { env, pages, service, cleanup: () => { service.close(); env.cleanup(); } };
+  return {
+    env,
+    pages,
+    service,
+    cleanup: () => {
+      service.close();
+      env.cleanup();
+    },
+  };
 }
 
 describe('SearchService over a known corpus', () => {
   let ctx: Awaited<ReturnType<typeof setup>>;
-  before(async () => { ctx = await setup(); });
+  before(async () => {
+    ctx = await setup();
+  });
   after(() => ctx.cleanup());
 
   const intended: Array<[string, keyof typeof CORPUS]> = [
-    ['ownership borrow', 'rust'], ['subprocess', 'python'], ['sourdough starter', 'sourdough'],
-    ['telescope aperture', 'telescope'], ['andromeda', 'galaxies'], ['entanglement', 'quantum'],
-    ['calvin cycle', 'photosynthesis'], ['volcano iceland', 'volcano'], ['sicilian defence', 'chess'],
-    ['merino yarn', 'knitting'], ['kubernetes deployment', 'kubernetes'], ['gin index postgresql', 'postgres'],
-    ['puncture inner tube', 'bicycle'], ['jazz autumn leaves', 'jazz'], ['orchids watering', 'orchids'],
-    ['marathon tapering', 'marathon'], ['espresso grinder', 'espresso'], ['honey hive', 'beekeeping'],
-    ['origami crane', 'origami'], ['moon tides', 'tides'], ['typescript generics', 'typescript'],
-    ['wal checkpoint', 'sqlite'], ['death cap mushroom', 'mushrooms'], ['paris cafe', 'cafe'],
+    ['ownership borrow', 'rust'],
+    ['subprocess', 'python'],
+    ['sourdough starter', 'sourdough'],
+    ['telescope aperture', 'telescope'],
+    ['andromeda', 'galaxies'],
+    ['entanglement', 'quantum'],
+    ['calvin cycle', 'photosynthesis'],
+    ['volcano iceland', 'volcano'],
+    ['sicilian defence', 'chess'],
+    ['merino yarn', 'knitting'],
+    ['kubernetes deployment', 'kubernetes'],
+    ['gin index postgresql', 'postgres'],
+    ['puncture inner tube', 'bicycle'],
+    ['jazz autumn leaves', 'jazz'],
+    ['orchids watering', 'orchids'],
+    ['marathon tapering', 'marathon'],
+    ['espresso grinder', 'espresso'],
+    ['honey hive', 'beekeeping'],
+    ['origami crane', 'origami'],
+    ['moon tides', 'tides'],
+    ['typescript generics', 'typescript'],
+    ['wal checkpoint', 'sqlite'],
+    ['death cap mushroom', 'mushrooms'],
+    ['paris cafe', 'cafe'],
   ];
   for (const [q, key] of intended) {
     test(`"${q}" finds ${key} first`, () => {
@@ -69,7 +95,11 @@ describe('SearchService over a known corpus', () => {
     assert.ok(matchedWords(r).includes('galaxy'));
     const text = first.snippet.map((p) => p.text).join('');
     assert.match(text, /Andromeda galaxy is a spiral galaxy/);
-    for (const [q, word] of [['espresso grinder', 'grinder'], ['calvin cycle', 'calvin'], ['merino', 'merino']]) {
+    for (const [q, word] of [
+      ['espresso grinder', 'grinder'],
+      ['calvin cycle', 'calvin'],
+      ['merino', 'merino'],
+    ]) {
       assert.ok(matchedWords(ctx.service.search(q, LIMIT)).includes(word), q);
     }
     assert.equal(typeof r.tookMs, 'number');
@@ -99,7 +129,9 @@ describe('SearchService over a known corpus', () => {
     assert.equal(ctx.service.search('site:127.0.0.1:9999 telescope', LIMIT).total, 0);
     assert.deepEqual(urls(ctx.service.search('ownership site:example.org', LIMIT)), [CORPUS.rust.url]);
     assert.deepEqual(urls(ctx.service.search('ownership site:blog.example.org', LIMIT)), []);
-    assert.deepEqual(urls(ctx.service.search('ownership site:http://docs.example.org/any/path', LIMIT)), [CORPUS.rust.url]);
+    assert.deepEqual(urls(ctx.service.search('ownership site:http://docs.example.org/any/path', LIMIT)), [
+      CORPUS.rust.url,
+    ]);
     const git = urls(ctx.service.search('git -site:docs.example.org', LIMIT));
     assert.deepEqual(git, [CORPUS.gitProse.url]);
     // title-index-only (prefix) hits obey site: too
@@ -111,7 +143,11 @@ describe('SearchService over a known corpus', () => {
     assert.equal(ctx.service.search('kuber', LIMIT).results[0]?.url, CORPUS.kubernetes.url);
     assert.equal(ctx.service.search('orchid care', LIMIT).results[0]?.url, CORPUS.orchids.url);
     assert.equal(ctx.service.search('kuber ', LIMIT).total, 0);
-    assert.equal(ctx.service.search('punc', LIMIT).results[0]?.url, CORPUS.bicycle.url, 'a 4-letter prefix reaches bodies');
+    assert.equal(
+      ctx.service.search('punc', LIMIT).results[0]?.url,
+      CORPUS.bicycle.url,
+      'a 4-letter prefix reaches bodies',
+    );
     assert.equal(ctx.service.search('pun', LIMIT).total, 0, 'a 3-letter prefix does not (titles only)');
     assert.equal(ctx.service.search('marath* tapering', LIMIT).results[0]?.url, CORPUS.marathon.url);
   });
@@ -133,7 +169,11 @@ describe('SearchService over a known corpus', () => {
     const git = ctx.service.search('git-rebase', LIMIT);
     assert.equal(git.results[0]?.url, CORPUS.git.url, JSON.stringify(urls(git)));
     assert.equal(ctx.service.search('git-rebase interactive', LIMIT).results[0]?.url, CORPUS.git.url);
-    assert.equal(ctx.service.search('capture_out', LIMIT).results[0]?.url, CORPUS.python.url, 'prefix of an identifier');
+    assert.equal(
+      ctx.service.search('capture_out', LIMIT).results[0]?.url,
+      CORPUS.python.url,
+      'prefix of an identifier',
+    );
   });
 
   test('when no page has all the words, it falls back to any of them and says so', () => {
@@ -154,21 +194,100 @@ describe('SearchService over a known corpus', () => {
     const p2 = ctx.service.search('collection', { limit: 5, offset: 5 });
     assert.deepEqual([...urls(p1), ...urls(p2)], urls(all).slice(0, 10));
     assert.deepEqual(ctx.service.search('collection', { limit: 5, offset: 1000 }).results, []);
-    assert.equal(ctx.service.search('collection', { limit: 500, offset: -3 }).results.length, 28, 'limit clamped to 50');
+    assert.equal(
+      ctx.service.search('collection', { limit: 500, offset: -3 }).results.length,
+      28,
+      'limit clamped to 50',
+    );
   });
 
   test('hostile queries answer or throw BadQueryError, never anything else', () => {
     const hostile = [
-      '', ' ', '\t\n', '"', '""', '"""', '***', '^', '^foo', 'NEAR(', 'NEAR(a b)', 'NEAR(a b, 3)', 'a:b', 'title:foo',
-      'body:"x"', ':', '-', '--', '- -', '-"', 'AND', 'OR', 'NOT', 'a AND', 'OR b', 'NOT NOT', '(', ')', '((a', '{a b}',
-      'a*', '*a', '"a', 'a"b"c', '\\', "'", "';DROP TABLE pages;--", '\u0000', '\u0001kuber\u0002', '🔥', '🔥 sourdough',
-      'site:', 'site:::', 'site:[::1]:80 x', 'site:%%% x', '-site:x', '+', '+"a b"', 'x'.repeat(3000), 'word '.repeat(600),
-      '"' + 'a '.repeat(800), 'ünïcödé', '中文 搜索', 'a\u0301', '\u200b', 'col:umn:s', '*"*"*', 'NEAR/3', 'a OR b NOT c',
+      '',
+      ' ',
+      '\t\n',
+      '"',
+      '""',
+      '"""',
+      '***',
+      '^',
+      '^foo',
+      'NEAR(',
+      'NEAR(a b)',
+      'NEAR(a b, 3)',
+      'a:b',
+      'title:foo',
+      'body:"x"',
+      ':',
+      '-',
+      '--',
+      '- -',
+      '-"',
+      'AND',
+      'OR',
+      'NOT',
+      'a AND',
+      'OR b',
+      'NOT NOT',
+      '(',
+      ')',
+      '((a',
+      '{a b}',
+      'a*',
+      '*a',
+      '"a',
+      'a"b"c',
+      '\\',
+      "'",
+      "';DROP TABLE pages;--",
+      '\u0000',
+      '\u0001kuber\u0002',
+      '🔥',
+      '🔥 sourdough',
+      'site:',
+      'site:::',
+      'site:[::1]:80 x',
+      'site:%%% x',
+      '-site:x',
+      '+',
+      '+"a b"',
+      'x'.repeat(3000),
+      'word '.repeat(600),
+      '"' + 'a '.repeat(800),
+      'ünïcödé',
+      '中文 搜索',
+      'a\u0301',
+      '\u200b',
+      'col:umn:s',
+      '*"*"*',
+      'NEAR/3',
+      'a OR b NOT c',
     ];
     // and a few hundred pseudo-random strings of operator characters and words
     let seed = 7;
-    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
-    const parts = ['"', '-', '*', '^', ':', '(', ')', 'AND', 'OR', 'NOT', 'NEAR(', 'site:', ' ', 'sour', 'dough', 'x_y', 'a-b', '+', ',', '\\'];
+    const rand = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+    const parts = [
+      '"',
+      '-',
+      '*',
+      '^',
+      ':',
+      '(',
+      ')',
+      'AND',
+      'OR',
+      'NOT',
+      'NEAR(',
+      'site:',
+      ' ',
+      'sour',
+      'dough',
+      'x_y',
+      'a-b',
+      '+',
+      ',',
+      '\\',
+    ];
     for (let i = 0; i < 300; i++) {
       let s = '';
       const n = 1 + Math.floor(rand() * 12);
@@ -184,7 +303,10 @@ describe('SearchService over a known corpus', () => {
         assert.ok(r.query.length <= 1000);
         answered++;
       } catch (err) {
-        assert.ok(err instanceof BadQueryError, `${JSON.stringify(q.slice(0, 60))}: ${(err as Error).message} ${String((err as Error).cause)}`);
+        assert.ok(
+          err instanceof BadQueryError,
+          `${JSON.stringify(q.slice(0, 60))}: ${(err as Error).message} ${String((err as Error).cause)}`,
+        );
         assert.equal(err.code, 'bad-query');
         refused++;
       }
@@ -207,12 +329,25 @@ describe('SearchService over a known corpus', () => {
   test('suggest completes the last word and offers matching titles', () => {
     const s = ctx.service.suggest('tele', 8);
     assert.equal(s.query, 'tele');
-    assert.ok(s.suggestions.some((x) => x.kind === 'term' && x.text === 'telescope'), JSON.stringify(s));
-    assert.ok(s.suggestions.some((x) => x.kind === 'title' && x.text === 'Choosing a telescope' && x.url === CORPUS.telescope.url));
+    assert.ok(
+      s.suggestions.some((x) => x.kind === 'term' && x.text === 'telescope'),
+      JSON.stringify(s),
+    );
+    assert.ok(
+      s.suggestions.some(
+        (x) => x.kind === 'title' && x.text === 'Choosing a telescope' && x.url === CORPUS.telescope.url,
+      ),
+    );
     const two = ctx.service.suggest('baking sour', 8);
-    assert.ok(two.suggestions.some((x) => x.kind === 'term' && x.text === 'baking sourdough'), JSON.stringify(two));
+    assert.ok(
+      two.suggestions.some((x) => x.kind === 'term' && x.text === 'baking sourdough'),
+      JSON.stringify(two),
+    );
     const typo = ctx.service.suggest('photosinthesis', 8);
-    assert.ok(typo.suggestions.some((x) => x.kind === 'title' && x.url === CORPUS.photosynthesis.url), JSON.stringify(typo));
+    assert.ok(
+      typo.suggestions.some((x) => x.kind === 'title' && x.url === CORPUS.photosynthesis.url),
+      JSON.stringify(typo),
+    );
     assert.deepEqual(ctx.service.suggest('', 8).suggestions, []);
     assert.ok(ctx.service.suggest('t', 3).suggestions.length <= 3);
   });
@@ -245,7 +380,8 @@ describe('SearchService freshness', () => {
     const env = tempDatabase();
     const pages = pageQueries(env.db);
     env.db.transaction(() => {
-      for (let i = 0; i < 60; i++) pages.upsertPage(makePage(`http://a.test/${i}`, { title: `Page number ${i}`, body: `common words ${i}` }));
+      for (let i = 0; i < 60; i++)
+        pages.upsertPage(makePage(`http://a.test/${i}`, { title: `Page number ${i}`, body: `common words ${i}` }));
     })();
     const service = new SearchService(env.db, { chunkRows: 10 });
     try {
@@ -265,26 +401,46 @@ describe('SearchService freshness', () => {
     const ctx = await setup({ refreshIntervalMs: 60_000 });
     try {
       const { pages, service } = ctx;
-      pages.upsertPage({ ...CORPUS.python, title: 'Zygomorphic flowers', headings: [], description: 'Botany.', body: 'Orchid blossoms are zygomorphic.' });
+      pages.upsertPage({
+        ...CORPUS.python,
+        title: 'Zygomorphic flowers',
+        headings: [],
+        description: 'Botany.',
+        body: 'Orchid blossoms are zygomorphic.',
+      });
       service.refresh();
       assert.deepEqual(urls(service.search('zygomorphic', LIMIT)), [CORPUS.python.url]);
       assert.equal(service.search('stderr', LIMIT).total, 0, 'old body is gone');
       assert.equal(service.search('"running programs"', LIMIT).total, 0, 'old title is gone from both indexes');
       assert.deepEqual(service.suggest('running progr', 8).suggestions, []);
-      assert.equal(service.search('subprocess', LIMIT).results[0]?.title, 'Zygomorphic flowers', 'URL words still match');
-      assert.ok(service.suggest('zygomor', 8).suggestions.some((s) => s.kind === 'title' && s.url === CORPUS.python.url));
+      assert.equal(
+        service.search('subprocess', LIMIT).results[0]?.title,
+        'Zygomorphic flowers',
+        'URL words still match',
+      );
+      assert.ok(
+        service.suggest('zygomor', 8).suggestions.some((s) => s.kind === 'title' && s.url === CORPUS.python.url),
+      );
 
       pages.markPageGone(CORPUS.origami.url, 404, Date.now());
       assert.equal(service.search('origami', LIMIT).total, 0, 'gone before the title index even heard of it');
       service.refresh();
       assert.equal(service.search('origam', LIMIT).total, 0);
-      assert.deepEqual(service.suggest('origam', 8).suggestions.filter((s) => s.kind === 'title'), []);
+      assert.deepEqual(
+        service.suggest('origam', 8).suggestions.filter((s) => s.kind === 'title'),
+        [],
+      );
 
       const started = performance.now();
-      pages.upsertPage(makePage('http://new.test/quokka', { title: 'Quokkas of Rottnest Island', body: 'A small marsupial.' }));
+      pages.upsertPage(
+        makePage('http://new.test/quokka', { title: 'Quokkas of Rottnest Island', body: 'A small marsupial.' }),
+      );
       service.refresh();
       assert.deepEqual(urls(service.search('quokkas', LIMIT)), ['http://new.test/quokka']);
-      assert.ok(service.suggest('quokk', 8).suggestions.some((s) => s.kind === 'title'), 'the title index has it');
+      assert.ok(
+        service.suggest('quokk', 8).suggestions.some((s) => s.kind === 'title'),
+        'the title index has it',
+      );
       assert.ok(performance.now() - started < 1000);
     } finally {
       ctx.cleanup();
@@ -294,9 +450,14 @@ describe('SearchService freshness', () => {
   test('without refresh(), the backstop timer picks up a stored page within a second', async () => {
     const ctx = await setup({ refreshIntervalMs: 100 });
     try {
-      ctx.pages.upsertPage(makePage('http://new.test/axolotl', { title: 'Axolotl regeneration', body: 'Salamanders regrow limbs.' }));
+      ctx.pages.upsertPage(
+        makePage('http://new.test/axolotl', { title: 'Axolotl regeneration', body: 'Salamanders regrow limbs.' }),
+      );
       // suggest reads only the title index, so this waits for the timer, not for FTS5 (always current)
-      await waitFor(() => ctx.service.suggest('axolo', 8).suggestions.some((s) => s.kind === 'title'), { timeoutMs: 1000, message: 'title index caught up' });
+      await waitFor(() => ctx.service.suggest('axolo', 8).suggestions.some((s) => s.kind === 'title'), {
+        timeoutMs: 1000,
+        message: 'title index caught up',
+      });
     } finally {
       ctx.cleanup();
     }
@@ -308,9 +469,22 @@ describe('what a page allows to be shown', () => {
     const ctx = await setup();
     try {
       const pages = [
-        makePage('http://shown.test/wombat', { title: 'Wombat burrows', description: 'Wombats dig.', body: 'The wombat digs burrows with its claws.' }),
-        makePage('http://quiet.test/wombat', { title: 'Wombat diet', description: 'Wombats graze.', body: 'The wombat grazes on grasses at night.', nosnippet: true }),
-        makePage('http://private.test/wombat', { title: 'Wombat cubes', body: 'The wombat leaves cube-shaped droppings.', noarchive: true }),
+        makePage('http://shown.test/wombat', {
+          title: 'Wombat burrows',
+          description: 'Wombats dig.',
+          body: 'The wombat digs burrows with its claws.',
+        }),
+        makePage('http://quiet.test/wombat', {
+          title: 'Wombat diet',
+          description: 'Wombats graze.',
+          body: 'The wombat grazes on grasses at night.',
+          nosnippet: true,
+        }),
+        makePage('http://private.test/wombat', {
+          title: 'Wombat cubes',
+          body: 'The wombat leaves cube-shaped droppings.',
+          noarchive: true,
+        }),
       ];
       for (const p of pages) ctx.pages.upsertPage(p);
       ctx.service.refresh();
@@ -322,7 +496,9 @@ describe('what a page allows to be shown', () => {
           assert.equal(byUrl.size, 3, 'all three are found');
           assert.ok(byUrl.get('http://shown.test/wombat')!.snippet.length > 0, 'a page that allows it has its snippet');
           assert.deepEqual([...byUrl.values()].map((r) => [r.url, r.stored]).sort(), [
-            ['http://private.test/wombat', false], ['http://quiet.test/wombat', true], ['http://shown.test/wombat', true],
+            ['http://private.test/wombat', false],
+            ['http://quiet.test/wombat', true],
+            ['http://shown.test/wombat', true],
           ]);
         }
       }
@@ -337,17 +513,35 @@ describe('one result per content', () => {
   test('pages with the same title and text at several addresses appear once, under the best-ranked; pages go on after them', async () => {
     const ctx = await setup();
     try {
-      const same = { title: 'Numbat habitat', body: 'The numbat lives in eucalyptus woodland.', contentHash: 'numbat-home' };
+      const same = {
+        title: 'Numbat habitat',
+        body: 'The numbat lives in eucalyptus woodland.',
+        contentHash: 'numbat-home',
+      };
       ctx.pages.upsertPage(makePage('http://numbat.test/', same));
       ctx.pages.upsertPage(makePage('http://numbat.test/index.html', same));
       ctx.pages.upsertPage(makePage('https://numbat.test/?ref=feed', same));
-      ctx.pages.upsertPage(makePage('http://numbat.test/diet', { title: 'What numbats eat', body: 'A numbat eats termites.', contentHash: 'numbat-diet' }));
+      ctx.pages.upsertPage(
+        makePage('http://numbat.test/diet', {
+          title: 'What numbats eat',
+          body: 'A numbat eats termites.',
+          contentHash: 'numbat-diet',
+        }),
+      );
       ctx.service.refresh();
       const r = ctx.service.search('numbat', LIMIT);
-      assert.deepEqual(urls(r).sort(), ['http://numbat.test/', 'http://numbat.test/diet'], 'the copies fold into the shortest address');
+      assert.deepEqual(
+        urls(r).sort(),
+        ['http://numbat.test/', 'http://numbat.test/diet'],
+        'the copies fold into the shortest address',
+      );
       assert.equal(r.total, 2, 'folded copies are not counted');
       const pages = [0, 1].map((offset) => urls(ctx.service.search('numbat', { limit: 1, offset })));
-      assert.deepEqual(pages.flat().sort(), ['http://numbat.test/', 'http://numbat.test/diet'], 'one page each, no copy on page 2');
+      assert.deepEqual(
+        pages.flat().sort(),
+        ['http://numbat.test/', 'http://numbat.test/diet'],
+        'one page each, no copy on page 2',
+      );
     } finally {
       ctx.cleanup();
     }
@@ -357,15 +551,31 @@ describe('one result per content', () => {
     const ctx = await setup();
     try {
       for (let i = 0; i < 60; i++) {
-        ctx.pages.upsertPage(makePage(`http://mirror.test/copy/${i}`, { title: 'Quoll quoll quoll', body: 'Quoll facts.', contentHash: 'quoll-copy' }));
+        ctx.pages.upsertPage(
+          makePage(`http://mirror.test/copy/${i}`, {
+            title: 'Quoll quoll quoll',
+            body: 'Quoll facts.',
+            contentHash: 'quoll-copy',
+          }),
+        );
       }
       for (let i = 0; i < 10; i++) {
-        ctx.pages.upsertPage(makePage(`http://other.test/page/${i}`, { title: `Marsupial notes ${i}`, body: `Note ${i} mentions a quoll once.`, contentHash: `note-${i}` }));
+        ctx.pages.upsertPage(
+          makePage(`http://other.test/page/${i}`, {
+            title: `Marsupial notes ${i}`,
+            body: `Note ${i} mentions a quoll once.`,
+            contentHash: `note-${i}`,
+          }),
+        );
       }
       ctx.service.refresh();
       const r = ctx.service.search('quoll', LIMIT);
       assert.equal(r.results.length, 10, 'ten different pages');
-      assert.equal(r.results.filter((x) => x.url.startsWith('http://mirror.test/')).length, 1, 'the 60 copies are one result');
+      assert.equal(
+        r.results.filter((x) => x.url.startsWith('http://mirror.test/')).length,
+        1,
+        'the 60 copies are one result',
+      );
     } finally {
       ctx.cleanup();
     }

@@ -85,10 +85,17 @@ export class SearchService {
    * `rankAllMax` and `rankSample` default to CHUNK_ROWS, RANK_ALL_MAX and RANK_SAMPLE (tests shrink
    * them). With `snapshot`, the title index starts from (and keeps) a snapshot file (title-index.ts).
    */
-  constructor(db: Database, opts: {
-    refreshIntervalMs?: number; chunkRows?: number; rankAllMax?: number; rankSample?: number; snapshot?: TitleSnapshotOptions;
-    ranking?: Partial<RankingOptions>;
-  } = {}) {
+  constructor(
+    db: Database,
+    opts: {
+      refreshIntervalMs?: number;
+      chunkRows?: number;
+      rankAllMax?: number;
+      rankSample?: number;
+      snapshot?: TitleSnapshotOptions;
+      ranking?: Partial<RankingOptions>;
+    } = {},
+  ) {
     this.#fts = new FtsSearch(db);
     this.#capture = new CaptureSearch(db);
     this.#prefixes = new FtsPrefixes(this.#fts);
@@ -98,7 +105,9 @@ export class SearchService {
     this.#spelling = new QuerySpelling(this.#titles, this.#fts);
     this.#ranking = { anchors: true, linkInlinks: true, linkDensity: true, ...opts.ranking };
     this.#candidates = new CandidateLists(this.#fts, this.#titles, {
-      rankAllMax: opts.rankAllMax ?? RANK_ALL_MAX, rankSample: opts.rankSample ?? RANK_SAMPLE, anchors: this.#ranking.anchors,
+      rankAllMax: opts.rankAllMax ?? RANK_ALL_MAX,
+      rankSample: opts.rankSample ?? RANK_SAMPLE,
+      anchors: this.#ranking.anchors,
     });
   }
 
@@ -176,8 +185,11 @@ export class SearchService {
           const missing = fix.changed.map((c) => `“${c.from}”`).join(', ');
           const notice = `No page contains ${missing}. Showing results for “${fix.text}”; search instead for “${typed.text}”.`;
           return {
-            ...fixed, query: typed.text, correction: { query: fix.text, applied: true },
-            notice: [notice, fixed.notice].filter((n) => n !== null).join(' '), tookMs: round(performance.now() - started),
+            ...fixed,
+            query: typed.text,
+            correction: { query: fix.text, applied: true },
+            notice: [notice, fixed.notice].filter((n) => n !== null).join(' '),
+            tookMs: round(performance.now() - started),
           };
         }
       }
@@ -199,9 +211,11 @@ export class SearchService {
     const offset = clampInt(opts.offset, 0, MAX_OFFSET, 0);
     const typed = parseQuery(q);
     if (typed.items.length === 0) {
-      throw new BadQueryError(typed.text === ''
-        ? 'search: type some words to search for'
-        : 'search: nothing to search for (only operators, excluded words or site:, label: or filetype: filters)');
+      throw new BadQueryError(
+        typed.text === ''
+          ? 'search: type some words to search for'
+          : 'search: nothing to search for (only operators, excluded words or site:, label: or filetype: filters)',
+      );
     }
     const parsed = this.#prefixes.apply(typed);
     const depth = Math.max(CANDIDATES, offset + limit);
@@ -228,9 +242,15 @@ export class SearchService {
     const { fused, meta, window, folded } = this.#rank(attempt, queryTerms, offset + limit);
     const page = fused.slice(offset, offset + limit);
     const sites = new Set(fused.map((r) => meta.get(r.id)!.host)).size;
-    const folds = foldFlags(page.map((r) => meta.get(r.id)!.host), sites);
+    const folds = foldFlags(
+      page.map((r) => meta.get(r.id)!.host),
+      sites,
+    );
     // A page that said nosnippet shows no text of its own: no snippet is made for it.
-    const snippets = this.#fts.snippets(attempt.match, page.filter((r) => !meta.get(r.id)!.nosnippet).map((r) => r.id));
+    const snippets = this.#fts.snippets(
+      attempt.match,
+      page.filter((r) => !meta.get(r.id)!.nosnippet).map((r) => r.id),
+    );
     const capture = this.#capture.meta(page.map((r) => r.id));
     const results: SearchResult[] = page.map((r, i) => {
       const m = meta.get(r.id) as PageMeta;
@@ -241,22 +261,32 @@ export class SearchService {
         url: m.url,
         title: withoutPermalinks(m.title),
         host: m.host,
-        snippet: m.nosnippet ? [] : withoutPermalinkPieces(marked !== undefined ? piecesFromMarked(marked, MARK_START, MARK_END) : this.#ownSnippet(m, words)),
+        snippet: m.nosnippet
+          ? []
+          : withoutPermalinkPieces(
+              marked !== undefined ? piecesFromMarked(marked, MARK_START, MARK_END) : this.#ownSnippet(m, words),
+            ),
         score: round(r.score),
         fetchedAt: new Date(m.fetchedAt).toISOString(),
         stored: !m.noarchive,
         folded: folds[i],
         labels: c?.labels ?? [],
         fileType,
-        page: fileType === 'pdf' && marked !== undefined && !m.nosnippet ? this.#capture.pageOf(r.id, marked, MARK_START, MARK_END) : null,
+        page:
+          fileType === 'pdf' && marked !== undefined && !m.nosnippet
+            ? this.#capture.pageOf(r.id, marked, MARK_START, MARK_END)
+            : null,
       };
     });
     const response: SearchResponse = {
       query: parsed.text,
       // Duplicates folded in the window are not counted; any beyond it are (their content is not read).
-      total: Math.max(fused.length, attempt.ftsTotal >= COUNT_CAP
-        ? COUNT_CAP
-        : attempt.ftsTotal + attempt.extra.filter((id) => meta.has(id) || !window.has(id)).length - folded),
+      total: Math.max(
+        fused.length,
+        attempt.ftsTotal >= COUNT_CAP
+          ? COUNT_CAP
+          : attempt.ftsTotal + attempt.extra.filter((id) => meta.has(id) || !window.has(id)).length - folded,
+      ),
       tookMs: round(performance.now() - started),
       mode,
       notice: notices.length > 0 ? notices.join(' ') : null,
@@ -283,8 +313,14 @@ export class SearchService {
       const signals = new Map<number, PageSignals>();
       for (const [id, m] of meta) {
         const hit = attempt.titleHits.get(id);
-        const titleMatch = hit === undefined || queryTerms.length === 0 ? 0 : Math.min(1, hit.titleTerms / queryTerms.length);
-        signals.set(id, { url: m.url, inlinks: m.inlinks, titleMatch, linkDensity: this.#ranking.linkDensity ? m.linkDensity : null });
+        const titleMatch =
+          hit === undefined || queryTerms.length === 0 ? 0 : Math.min(1, hit.titleTerms / queryTerms.length);
+        signals.set(id, {
+          url: m.url,
+          inlinks: m.inlinks,
+          titleMatch,
+          linkDensity: this.#ranking.linkDensity ? m.linkDensity : null,
+        });
       }
       // Pages gone since the title index last caught up have no meta: they are left out (and not counted).
       const ranked = fuseRankings(attempt.lists, signals).filter((r) => meta.has(r.id));
@@ -301,4 +337,3 @@ export class SearchService {
     return makeSnippet(text, words, 200);
   }
 }
-

@@ -11,18 +11,31 @@ test('a swap of two neighbouring letters is one edit', () => {
 });
 
 test('the closest indexed word wins, then the most widespread; too far is no correction', () => {
-  const c = [{ term: 'python', weight: 5 }, { term: 'pylon', weight: 50 }, { term: 'typhoon', weight: 1 }];
+  const c = [
+    { term: 'python', weight: 5 },
+    { term: 'pylon', weight: 50 },
+    { term: 'typhoon', weight: 1 },
+  ];
   assert.equal(bestCorrection('pyhton', c), 'python');
-  assert.equal(bestCorrection('pythn', [{ term: 'python', weight: 1 }, { term: 'pythons', weight: 9 }]), 'python');
+  assert.equal(
+    bestCorrection('pythn', [
+      { term: 'python', weight: 1 },
+      { term: 'pythons', weight: 9 },
+    ]),
+    'python',
+  );
   assert.equal(bestCorrection('zzzzzz', c), undefined);
 });
 
 test('a word is replaced whole, operators and other words kept', () => {
-  assert.equal(replaceWord('site:docs.example.org pyhton list', 'pyhton', 'python'), 'site:docs.example.org python list');
+  assert.equal(
+    replaceWord('site:docs.example.org pyhton list', 'pyhton', 'python'),
+    'site:docs.example.org python list',
+  );
   assert.equal(replaceWord('Pyhton pyhtonic', 'pyhton', 'python'), 'python pyhtonic');
 });
 
-test('folding: a site\'s third and later results on a page, only when several sites match', () => {
+test("folding: a site's third and later results on a page, only when several sites match", () => {
   assert.deepEqual(foldFlags(['a', 'a', 'b', 'a', 'a', 'b', 'b'], 2), [false, false, false, true, true, false, true]);
   assert.deepEqual(foldFlags(['a', 'a', 'a'], 1), [false, false, false]);
 });

@@ -61,7 +61,11 @@ export function bestCorrection(word: string, candidates: readonly Candidate[]): 
     if (c.term === word || !/^[\p{L}\p{N}]+$/u.test(c.term)) continue;
     const d = osaDistance(word, c.term);
     if (d > limit) continue;
-    if (best === undefined || d < best.d || (d === best.d && (c.weight > best.weight || (c.weight === best.weight && c.term < best.term)))) {
+    if (
+      best === undefined ||
+      d < best.d ||
+      (d === best.d && (c.weight > best.weight || (c.weight === best.weight && c.term < best.term)))
+    ) {
       best = { term: c.term, d, weight: c.weight };
     }
   }
@@ -74,5 +78,8 @@ export function bestCorrection(word: string, candidates: readonly Candidate[]): 
  */
 export function replaceWord(text: string, from: string, to: string): string {
   const escaped = from.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return text.replace(new RegExp(`(^|[^\\p{L}\\p{N}_])${escaped}(?=$|[^\\p{L}\\p{N}_])`, 'giu'), (_, lead: string) => `${lead}${to}`);
+  return text.replace(
+    new RegExp(`(^|[^\\p{L}\\p{N}_])${escaped}(?=$|[^\\p{L}\\p{N}_])`, 'giu'),
+    (_, lead: string) => `${lead}${to}`,
+  );
 }

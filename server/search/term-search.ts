@@ -111,7 +111,8 @@ export class TermSearch extends MiniSearch<TitleDoc> {
 
   /** True when some current (not discarded) document holds the term; usually the first one looked at. */
   #alive(data: TermData): boolean {
-    for (const docs of data.values()) for (const shortId of docs.keys()) if (this._documentIds.has(shortId)) return true;
+    for (const docs of data.values())
+      for (const shortId of docs.keys()) if (this._documentIds.has(shortId)) return true;
     return false;
   }
 
@@ -128,7 +129,8 @@ export class TermSearch extends MiniSearch<TitleDoc> {
         if (this.#alive(data)) found.set(term, this.#weigh(data) / 2);
       }
     }
-    return [...found].map(([term, weight]) => ({ term, weight }))
+    return [...found]
+      .map(([term, weight]) => ({ term, weight }))
       .sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0))
       .slice(0, limit);
   }
@@ -158,8 +160,10 @@ export class TermSearch extends MiniSearch<TitleDoc> {
     for (const [t, [data, d]] of this._index.fuzzyGet(term, distance)) {
       if (t !== term && this.#alive(data)) found.push({ term: t, distance: d, weight: this.#weigh(data) });
     }
-    return found.sort((a, b) => a.distance - b.distance || b.weight - a.weight || a.term.localeCompare(b.term))
-      .slice(0, limit).map((f) => f.term);
+    return found
+      .sort((a, b) => a.distance - b.distance || b.weight - a.weight || a.term.localeCompare(b.term))
+      .slice(0, limit)
+      .map((f) => f.term);
   }
 
   /** Indexed words within `distance` edits of `term` (not `term` itself), with their weight (see #weigh). */
@@ -243,8 +247,14 @@ export class TermSearch extends MiniSearch<TitleDoc> {
       }
     }
     return {
-      documentCount: this._documentCount, nextId: this._nextId, avgFieldLength: [...this._avgFieldLength],
-      shortIds, ids, fieldLengths, terms, postings: out.done(),
+      documentCount: this._documentCount,
+      nextId: this._nextId,
+      avgFieldLength: [...this._avgFieldLength],
+      shortIds,
+      ids,
+      fieldLengths,
+      terms,
+      postings: out.done(),
     };
   }
 
@@ -259,7 +269,8 @@ export class TermSearch extends MiniSearch<TitleDoc> {
     const fail = (what: string): never => {
       throw new TermStateError(`term-search: snapshot state is inconsistent (${what})`);
     };
-    if (state.ids.length !== n || state.fieldLengths.length !== n * F || state.documentCount !== n) fail('document arrays');
+    if (state.ids.length !== n || state.fieldLengths.length !== n * F || state.documentCount !== n)
+      fail('document arrays');
     if (state.avgFieldLength.length !== F || !Number.isSafeInteger(state.nextId) || state.nextId < n) fail('counters');
     const ms = new TermSearch(options);
     ms._documentCount = n;

@@ -9,10 +9,33 @@ import { OPTIONS, processTerm, tokenize } from './title-doc.ts';
 /** Documents with repeated words, empty fields, accents, case, identifiers, punctuation and overlong words. */
 function documents(count: number, seed: number): TitleDoc[] {
   const rand = seededRandom(seed);
-  const vocabulary = ['Lighthouse', 'keeper', 'café', 'CAFE', 'capture_output', 'git-rebase', 'Ωmega', 'tide', 'tides',
-    'a', 'x'.repeat(45), 'storm', 'coast', 'naïve', '2024', 'north-west', 'bell', 'lamp', 'fog', 'sea'];
-  const words = (max: number) => Array.from({ length: Math.floor(rand() * max) },
-    () => vocabulary[Math.floor(rand() ** 2 * vocabulary.length)]).join(rand() < 0.2 ? ', ' : ' ');
+  const vocabulary = [
+    'Lighthouse',
+    'keeper',
+    'café',
+    'CAFE',
+    'capture_output',
+    'git-rebase',
+    'Ωmega',
+    'tide',
+    'tides',
+    'a',
+    'x'.repeat(45),
+    'storm',
+    'coast',
+    'naïve',
+    '2024',
+    'north-west',
+    'bell',
+    'lamp',
+    'fog',
+    'sea',
+  ];
+  const words = (max: number) =>
+    Array.from(
+      { length: Math.floor(rand() * max) },
+      () => vocabulary[Math.floor(rand() ** 2 * vocabulary.length)],
+    ).join(rand() < 0.2 ? ', ' : ' ');
   return Array.from({ length: count }, (_, i) => ({
     id: 1000 + i * 7 + Math.floor(rand() * 5),
     title: words(10),
@@ -59,7 +82,10 @@ test('the built state is what exporting an addAll index of the same documents gi
   assert.deepEqual([...actual.fieldLengths], [...expected.fieldLengths]);
   assert.deepEqual(postingsByTerm(actual), postingsByTerm(expected));
   assert.deepEqual(actual.terms, [...actual.terms].sort(), 'terms in alphabetical order');
-  assert.ok(actual.terms.includes('cafe') && !actual.terms.includes('x'.repeat(45)), 'processTerm folded and dropped terms');
+  assert.ok(
+    actual.terms.includes('cafe') && !actual.terms.includes('x'.repeat(45)),
+    'processTerm folded and dropped terms',
+  );
 });
 
 test('an index restored from the built state answers like one built by addAll', () => {
@@ -80,7 +106,10 @@ test('an index restored from the built state answers like one built by addAll', 
 test('no documents, and a duplicate id is refused as MiniSearch refuses it', () => {
   const empty = built([]);
   assert.equal(empty.documentCount, 0);
-  assert.deepEqual(empty.avgFieldLength, FIELDS.map(() => 0));
+  assert.deepEqual(
+    empty.avgFieldLength,
+    FIELDS.map(() => 0),
+  );
   assert.equal(empty.postings.length, 0);
   const builder = new TermStateBuilder({ tokenize, processTerm });
   builder.add({ id: 1, title: 'a', headings: '', url: '' });

@@ -150,7 +150,7 @@ export class TermStateBuilder {
         out[w++] = f;
         const countAt = w++;
         let docs = 0;
-        for (let i = from; i < to;) {
+        for (let i = from; i < to; ) {
           const sid = grouped[i];
           let freq = 0;
           while (i < to && grouped[i] === sid) {

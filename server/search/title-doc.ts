@@ -42,9 +42,10 @@ export function urlWords(url: string): string {
     return '';
   }
   const suffix = getPublicSuffix(u.hostname);
-  const host = suffix !== null && suffix !== u.hostname && u.hostname.endsWith(`.${suffix}`)
-    ? u.hostname.slice(0, -suffix.length - 1)
-    : u.hostname;
+  const host =
+    suffix !== null && suffix !== u.hostname && u.hostname.endsWith(`.${suffix}`)
+      ? u.hostname.slice(0, -suffix.length - 1)
+      : u.hostname;
   const path = (() => {
     try {
       return decodeURIComponent(u.pathname);
@@ -88,9 +89,22 @@ let fingerprintCache: string | undefined;
 export function indexFingerprint(): string {
   if (fingerprintCache !== undefined) return fingerprintCache;
   const entry = createRequire(import.meta.url).resolve('minisearch');
-  const pkg = JSON.parse(readFileSync(path.join(path.dirname(entry), '..', '..', 'package.json'), 'utf8')) as { version: string };
-  const parts = [TITLE_INDEX_VERSION, FIELDS, MAX_HEADINGS, MAX_HEADING_CHARS, MAX_TERM_CHARS, [...URL_NOISE],
-    pkg.version, String(tokenize), String(processTerm), String(urlWords), String(toDoc)];
+  const pkg = JSON.parse(readFileSync(path.join(path.dirname(entry), '..', '..', 'package.json'), 'utf8')) as {
+    version: string;
+  };
+  const parts = [
+    TITLE_INDEX_VERSION,
+    FIELDS,
+    MAX_HEADINGS,
+    MAX_HEADING_CHARS,
+    MAX_TERM_CHARS,
+    [...URL_NOISE],
+    pkg.version,
+    String(tokenize),
+    String(processTerm),
+    String(urlWords),
+    String(toDoc),
+  ];
   fingerprintCache = createHash('sha256').update(JSON.stringify(parts)).digest('hex');
   return fingerprintCache;
 }

@@ -41,7 +41,10 @@ export async function drive<T>(steps: Generator<void, T, void>, closed: () => bo
  * gets a seq above S, for the caller's catch-up to apply. Undefined when there was nothing to build.
  */
 export async function buildFromPages(
-  pages: PageQueries, from: { cursor: number; cursorId: number }, chunkRows: number, closed: () => boolean,
+  pages: PageQueries,
+  from: { cursor: number; cursorId: number },
+  chunkRows: number,
+  closed: () => boolean,
 ): Promise<LoadedIndex | undefined> {
   const upTo = pages.seqCheck(0).maxSeq;
   const builder = new TermStateBuilder({ tokenize, processTerm });
@@ -75,7 +78,9 @@ export async function buildFromPages(
  * used.
  */
 export async function restoreFromSnapshot(
-  pages: PageQueries, file: string, closed: () => boolean,
+  pages: PageQueries,
+  file: string,
+  closed: () => boolean,
 ): Promise<{ loaded: LoadedIndex; at: SnapshotCursor } | undefined> {
   const buf = await readSnapshotFile(file);
   if (buf === undefined || closed()) return undefined;
@@ -95,8 +100,10 @@ export async function restoreFromSnapshot(
  */
 export function verifySnapshot(pages: PageQueries, at: SnapshotCursor): void {
   const { maxSeq, idAtSeq } = pages.seqCheck(at.cursor);
-  if (at.cursor > maxSeq) throw new SnapshotError(`title-index: snapshot cursor ${at.cursor} is past the last page write (${maxSeq})`);
-  if (idAtSeq !== undefined && idAtSeq !== at.cursorId) throw new SnapshotError('title-index: snapshot cursor names another page');
+  if (at.cursor > maxSeq)
+    throw new SnapshotError(`title-index: snapshot cursor ${at.cursor} is past the last page write (${maxSeq})`);
+  if (idAtSeq !== undefined && idAtSeq !== at.cursorId)
+    throw new SnapshotError('title-index: snapshot cursor names another page');
   for (const check of at.checks) {
     const page = pages.pageSeq(check.id);
     if (page === undefined || page.url !== check.url || (page.seq <= at.cursor && !page.indexed)) {
@@ -112,7 +119,12 @@ const SPOT_CHECKS = 32;
  * A snapshot of the index state `state` whose last page change is `cursor` (page `cursorId`), with
  * SPOT_CHECKS pages spread over it recorded by id and url, for restoreFromSnapshot to look up.
  */
-export function encodeIndexSnapshot(pages: PageQueries, state: TermSearchState, cursor: number, cursorId: number): Buffer[] {
+export function encodeIndexSnapshot(
+  pages: PageQueries,
+  state: TermSearchState,
+  cursor: number,
+  cursorId: number,
+): Buffer[] {
   const checks: SnapshotCursor['checks'] = [];
   const n = state.ids.length;
   const picks = Math.min(n, SPOT_CHECKS);

@@ -6,7 +6,9 @@ import { TitleIndex, urlWords } from './title-index.ts';
 import { makePage, tempDatabase } from '../../test-support/test-corpus.ts';
 
 let env: ReturnType<typeof tempDatabase>;
-beforeEach(() => { env = tempDatabase(); });
+beforeEach(() => {
+  env = tempDatabase();
+});
 afterEach(() => env.cleanup());
 
 test('the build at start reads in chunks, lets the event loop turn, and shows the index only when whole', async () => {
@@ -30,7 +32,11 @@ test('the build at start reads in chunks, lets the event loop turn, and shows th
   assert.equal(index.size, 50);
   assert.equal(index.cursor, 50);
   assert.ok(seen.length >= 10, `the event loop turned while 10 chunks were read (${seen.length} turns)`);
-  assert.deepEqual([...new Set(seen)].filter((n) => n !== 0 && n !== 50), [], 'never a partial index');
+  assert.deepEqual(
+    [...new Set(seen)].filter((n) => n !== 0 && n !== 50),
+    [],
+    'never a partial index',
+  );
   assert.equal(index.search(['keeper', '42'], { prefixLast: false, limit: 5, combineWith: 'AND' }).hits.length, 1);
   index.catchUp(); // caught up: nothing to read
   assert.equal(index.size, 50);
@@ -56,7 +62,7 @@ test('pages re-stored, made unsearchable or added during the build are indexed a
   assert.equal(index.size, 40, '40 pages, one gone, one new');
   const ids = (w: string) => index.search([w], { prefixLast: false, limit: 50 }).hits.length;
   assert.equal(ids('foghorn'), 1);
-  assert.equal(ids('harbour'), 38, 'neither the re-stored page\'s old title nor the gone page');
+  assert.equal(ids('harbour'), 38, "neither the re-stored page's old title nor the gone page");
   assert.equal(ids('lightship'), 1);
   assert.equal(index.cursor, 43);
   assert.equal(errors.mock.callCount(), 0, 'built in one go, not by the fallback');
@@ -65,7 +71,13 @@ test('pages re-stored, made unsearchable or added during the build are indexed a
 
 test('catchUp adds, replaces and discards; search, prefix, typo and completion', () => {
   const pages = pageQueries(env.db);
-  pages.upsertPage(makePage('http://a.test/lighthouse', { title: 'Lighthouse keepers', headings: ['Lamps'], description: 'Coastal history.' }));
+  pages.upsertPage(
+    makePage('http://a.test/lighthouse', {
+      title: 'Lighthouse keepers',
+      headings: ['Lamps'],
+      description: 'Coastal history.',
+    }),
+  );
   pages.upsertPage(makePage('http://a.test/harbour', { title: 'Harbour pilots' }));
   const index = new TitleIndex(pages);
   index.catchUp();
@@ -74,12 +86,31 @@ test('catchUp adds, replaces and discards; search, prefix, typo and completion',
   const hit = index.search(['lighthouse'], { prefixLast: false, limit: 10 }).hits;
   assert.equal(hit.length, 1);
   assert.equal(hit[0].titleTerms, 1);
-  assert.deepEqual(index.search(['lighth'], { prefixLast: true, limit: 10 }).hits.map((h) => h.id), [hit[0].id]);
+  assert.deepEqual(
+    index.search(['lighth'], { prefixLast: true, limit: 10 }).hits.map((h) => h.id),
+    [hit[0].id],
+  );
   assert.deepEqual(index.search(['lighth'], { prefixLast: false, limit: 10 }).hits, []);
-  assert.deepEqual(index.search(['lighthuose'], { prefixLast: false, limit: 10 }).hits.map((h) => h.id), [hit[0].id], 'typo');
-  assert.deepEqual(index.search(['lamps'], { prefixLast: false, limit: 10 }).hits.map((h) => h.id), [hit[0].id], 'headings');
-  assert.deepEqual(index.search(['coastal'], { prefixLast: false, limit: 10 }).hits, [], 'descriptions are left to FTS5');
-  assert.deepEqual(index.search(['harbour'], { prefixLast: false, limit: 10 }).hits.length, 1, 'title and URL words of one page');
+  assert.deepEqual(
+    index.search(['lighthuose'], { prefixLast: false, limit: 10 }).hits.map((h) => h.id),
+    [hit[0].id],
+    'typo',
+  );
+  assert.deepEqual(
+    index.search(['lamps'], { prefixLast: false, limit: 10 }).hits.map((h) => h.id),
+    [hit[0].id],
+    'headings',
+  );
+  assert.deepEqual(
+    index.search(['coastal'], { prefixLast: false, limit: 10 }).hits,
+    [],
+    'descriptions are left to FTS5',
+  );
+  assert.deepEqual(
+    index.search(['harbour'], { prefixLast: false, limit: 10 }).hits.length,
+    1,
+    'title and URL words of one page',
+  );
   assert.equal(index.search(['test'], { prefixLast: false, limit: 10 }).hits.length, 0, 'no public suffix');
   assert.deepEqual(index.complete('ligh', 5), ['lighthouse']);
   assert.deepEqual(index.complete('li', 5), ['lighthouse'], 'short prefixes are cached...');
@@ -89,14 +120,21 @@ test('catchUp adds, replaces and discards; search, prefix, typo and completion',
   pages.markPageGone('http://a.test/lizards', 404, 1);
   index.catchUp();
   assert.deepEqual(index.corrections('lighthuose', 3), ['lighthouse']);
-  assert.deepEqual(index.search(['lighthouse', 'pilots'], { prefixLast: false, limit: 10, combineWith: 'AND' }).hits, []);
+  assert.deepEqual(
+    index.search(['lighthouse', 'pilots'], { prefixLast: false, limit: 10, combineWith: 'AND' }).hits,
+    [],
+  );
 
   pages.upsertPage(makePage('http://a.test/lighthouse', { title: 'Foghorn signals' }));
   pages.markPageGone('http://a.test/harbour', 404, 1);
   index.catchUp();
   assert.equal(index.size, 1);
   assert.deepEqual(index.search(['keepers'], { prefixLast: false, limit: 10 }).hits, [], 'old title replaced');
-  assert.equal(index.search(['lighthouse'], { prefixLast: false, limit: 10 }).hits[0]?.titleTerms, 0, 'still in the URL, no longer in the title');
+  assert.equal(
+    index.search(['lighthouse'], { prefixLast: false, limit: 10 }).hits[0]?.titleTerms,
+    0,
+    'still in the URL, no longer in the title',
+  );
   assert.equal(index.search(['foghorn'], { prefixLast: false, limit: 10 }).hits.length, 1);
   assert.deepEqual(index.search(['pilots'], { prefixLast: false, limit: 10 }).hits, [], 'gone page discarded');
   assert.deepEqual(index.complete('pilo', 5), [], 'words of discarded pages are not completed');
@@ -104,7 +142,10 @@ test('catchUp adds, replaces and discards; search, prefix, typo and completion',
 });
 
 test('urlWords keeps host labels and path words', () => {
-  assert.equal(urlWords('https://www.docs.example.com/guide/getting-started.html?x=1'), 'docs example guide getting started');
+  assert.equal(
+    urlWords('https://www.docs.example.com/guide/getting-started.html?x=1'),
+    'docs example guide getting started',
+  );
   assert.equal(urlWords('https://news.bbc.co.uk/sport'), 'news bbc sport');
   assert.equal(urlWords('http://127.0.0.1:8080/a/42/b'), 'a b');
   assert.equal(urlWords('http://a.test/caf%C3%A9'), 'a café');
@@ -114,7 +155,8 @@ test('urlWords keeps host labels and path words', () => {
 test('a word with more postings than the budget is left out of the query; a wide prefix is not expanded', () => {
   const pages = pageQueries(env.db);
   const names = ['alpha', 'bravo', 'charlie', 'delta', 'echo'];
-  for (const [i, name] of names.entries()) pages.upsertPage(makePage(`http://a.test/${i}`, { title: `Lighthouse ${name}` }));
+  for (const [i, name] of names.entries())
+    pages.upsertPage(makePage(`http://a.test/${i}`, { title: `Lighthouse ${name}` }));
   pages.upsertPage(makePage('http://a.test/x', { title: 'Lightship' }));
   const index = new TitleIndex(pages, { postingsBudget: 3 });
   index.catchUp();
@@ -125,6 +167,10 @@ test('a word with more postings than the budget is left out of the query; a wide
   assert.equal(mixed.hits.length, 1, 'searched for charlie only');
   const prefix = index.search(['ligh'], { prefixLast: true, limit: 10 });
   assert.deepEqual(prefix, { hits: [], complete: true }, '"ligh" is searched as a word, not expanded to 6 pages');
-  assert.equal(index.search(['lights'], { prefixLast: true, limit: 10 }).hits.length, 1, 'a narrow prefix still expands');
+  assert.equal(
+    index.search(['lights'], { prefixLast: true, limit: 10 }).hits.length,
+    1,
+    'a narrow prefix still expands',
+  );
   index.close();
 });

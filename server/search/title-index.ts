@@ -24,7 +24,7 @@
  * so a page stored meanwhile reaches the title index that much later (FTS5 has it at once).
  */
 import type { PageQueries } from '../../db/pages.ts';
-import { indexFingerprint, OPTIONS, processTerm, toDoc, tokenize } from './title-doc.ts';
+import { OPTIONS, processTerm, toDoc, tokenize } from './title-doc.ts';
 import { TermSearch } from './term-search.ts';
 import type { TermSearchState, TitleDoc } from './term-search.ts';
 import { buildFromPages, drive, encodeIndexSnapshot, restoreFromSnapshot } from './title-index-load.ts';
@@ -94,7 +94,10 @@ export class TitleIndex {
    * `postingsBudget` default to CHUNK_ROWS and POSTINGS_BUDGET; without `snapshot`, no file is read
    * or written.
    */
-  constructor(pages: PageQueries, opts: { chunkRows?: number; postingsBudget?: number; snapshot?: TitleSnapshotOptions } = {}) {
+  constructor(
+    pages: PageQueries,
+    opts: { chunkRows?: number; postingsBudget?: number; snapshot?: TitleSnapshotOptions } = {},
+  ) {
     this.#pages = pages;
     this.#chunkRows = opts.chunkRows ?? CHUNK_ROWS;
     this.#budget = opts.postingsBudget ?? POSTINGS_BUDGET;
@@ -150,13 +153,15 @@ export class TitleIndex {
     this.#restoreDone = (async () => {
       if (snap !== undefined) await this.#restore(snap);
       if (this.#restored === undefined && !this.#closed) await this.#build();
-    })().catch((err: unknown) => {
-      // Not expected (the pages table could not be read): the chunked catch-up below builds the index instead.
-      this.#warn(`title-index: bulk build failed, adding pages one chunk at a time (${(err as Error).message})`);
-    }).finally(() => {
-      this.#loading = false;
-      if (!this.#closed) this.#schedule();
-    });
+    })()
+      .catch((err: unknown) => {
+        // Not expected (the pages table could not be read): the chunked catch-up below builds the index instead.
+        this.#warn(`title-index: bulk build failed, adding pages one chunk at a time (${(err as Error).message})`);
+      })
+      .finally(() => {
+        this.#loading = false;
+        if (!this.#closed) this.#schedule();
+      });
   }
 
   /** Reports a problem that only costs time (through the snapshot options' `warn`, else the console). */
@@ -167,7 +172,12 @@ export class TitleIndex {
 
   /** The build at start (see buildFromPages); the index stays empty until it is swapped in whole. */
   async #build(): Promise<void> {
-    const built = await buildFromPages(this.#pages, { cursor: this.#cursor, cursorId: this.#cursorId }, this.#chunkRows, () => this.#closed);
+    const built = await buildFromPages(
+      this.#pages,
+      { cursor: this.#cursor, cursorId: this.#cursorId },
+      this.#chunkRows,
+      () => this.#closed,
+    );
     if (built === undefined) return; // nothing to build (or closed): the ordinary catch-up reads what there is
     this.#load(built);
     this.#changesSinceSnapshot += built.changes;
@@ -184,13 +194,18 @@ export class TitleIndex {
   async #restore(snap: TitleSnapshotOptions): Promise<void> {
     try {
       const stale = await removeStaleTemps(snap.file);
-      if (stale.length > 0) snap.warn(`title-index: removed ${stale.length} unfinished snapshot file(s) of an earlier run: ${stale.join(', ')}`);
+      if (stale.length > 0)
+        snap.warn(
+          `title-index: removed ${stale.length} unfinished snapshot file(s) of an earlier run: ${stale.join(', ')}`,
+        );
       const restored = await restoreFromSnapshot(this.#pages, snap.file, () => this.#closed);
       if (restored === undefined) return;
       this.#load(restored.loaded);
       this.#restored = restored.at;
     } catch (err) {
-      snap.warn(`title-index: snapshot ${snap.file} not used, building from the pages table (${(err as Error).message})`);
+      snap.warn(
+        `title-index: snapshot ${snap.file} not used, building from the pages table (${(err as Error).message})`,
+      );
     }
   }
 
@@ -202,9 +217,11 @@ export class TitleIndex {
     const snap = this.#snapshot;
     if (snap === undefined) return Promise.resolve();
     this.#pendingWrites++;
-    const job = this.#writes.then(() => this.#snapshotNow(snap)).finally(() => {
-      this.#pendingWrites--;
-    });
+    const job = this.#writes
+      .then(() => this.#snapshotNow(snap))
+      .finally(() => {
+        this.#pendingWrites--;
+      });
     this.#writes = job;
     return job;
   }
@@ -304,7 +321,13 @@ export class TitleIndex {
 
   /** The folded terms the title index searches for these words (same tokenizer and folding as the index). */
   queryTerms(words: readonly string[]): string[] {
-    return [...new Set(tokenize(words.join(' ')).map(processTerm).filter((t): t is string => t !== null))];
+    return [
+      ...new Set(
+        tokenize(words.join(' '))
+          .map(processTerm)
+          .filter((t): t is string => t !== null),
+      ),
+    ];
   }
 
   /** The best `limit` pages for `words`, within the postings budget (see searchTerms in title-search.ts). */

@@ -48,19 +48,25 @@ export const RARE_POSTINGS = 3;
  * or more that are (almost) absent from the index, within `budget` postings (see the file comment).
  */
 export function searchTerms(
-  ms: TermSearch, terms: readonly string[], opts: TitleSearchOptions, budget: number,
+  ms: TermSearch,
+  terms: readonly string[],
+  opts: TitleSearchOptions,
+  budget: number,
 ): { hits: TitleHit[]; complete: boolean } {
   if (terms.length === 0 || ms.documentCount === 0) return { hits: [], complete: terms.length > 0 };
   const fuzzyLast = opts.fuzzyLast ?? true;
   // Rarest words first, each taken while the query's postings stay within the budget.
-  const planned = terms.map((term, i) => {
-    const last = i === terms.length - 1;
-    const postings = ms.postings(term);
-    const wantsPrefix = opts.prefixLast && last && term.length >= MIN_PREFIX_CHARS;
-    const withPrefix = wantsPrefix ? ms.prefixPostings(term, budget) : postings;
-    const fuzzy: number | false = term.length >= FUZZY_MIN_CHARS && postings < RARE_POSTINGS && (fuzzyLast || !last) ? 0.2 : false;
-    return { term, postings, withPrefix, fuzzy };
-  }).sort((a, b) => a.postings - b.postings);
+  const planned = terms
+    .map((term, i) => {
+      const last = i === terms.length - 1;
+      const postings = ms.postings(term);
+      const wantsPrefix = opts.prefixLast && last && term.length >= MIN_PREFIX_CHARS;
+      const withPrefix = wantsPrefix ? ms.prefixPostings(term, budget) : postings;
+      const fuzzy: number | false =
+        term.length >= FUZZY_MIN_CHARS && postings < RARE_POSTINGS && (fuzzyLast || !last) ? 0.2 : false;
+      return { term, postings, withPrefix, fuzzy };
+    })
+    .sort((a, b) => a.postings - b.postings);
   const queries: Array<{ queries: string[]; prefix: boolean; fuzzy: number | false }> = [];
   let spent = 0;
   for (const p of planned) {
@@ -77,7 +83,8 @@ export function searchTerms(
   );
   const hits = results.slice(0, opts.limit).map((r) => {
     let titleTerms = 0;
-    for (const fields of Object.values(r.match)) if (fields.includes('title') || fields.includes('headings')) titleTerms++;
+    for (const fields of Object.values(r.match))
+      if (fields.includes('title') || fields.includes('headings')) titleTerms++;
     return { id: r.id as number, score: r.score, queryTerms: r.queryTerms, terms: r.terms, titleTerms };
   });
   return { hits, complete };

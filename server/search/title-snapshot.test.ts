@@ -41,10 +41,20 @@ async function started(index: TitleIndex): Promise<TitleIndex> {
 
 /** What an index answers for a fixed set of searches, completions and corrections. */
 function answers(index: TitleIndex): unknown {
-  const words = [['telescope'], ['sourdough', 'starter'], ['galax'], ['subprocess'], ['telescpe'], ['volcano', 'iceland'], ['ches']];
+  const words = [
+    ['telescope'],
+    ['sourdough', 'starter'],
+    ['galax'],
+    ['subprocess'],
+    ['telescpe'],
+    ['volcano', 'iceland'],
+    ['ches'],
+  ];
   return {
     size: index.size,
-    searches: words.map((w) => index.search(w, { prefixLast: true, limit: 10 }).hits.map((h) => [h.id, h.score.toFixed(9), h.titleTerms])),
+    searches: words.map((w) =>
+      index.search(w, { prefixLast: true, limit: 10 }).hits.map((h) => [h.id, h.score.toFixed(9), h.titleTerms]),
+    ),
     completions: ['te', 'sour', 'gal', 'vol'].map((p) => index.complete(p, 5)),
     corrections: index.corrections('telescpe', 3),
   };
@@ -61,7 +71,11 @@ test('a restored index answers exactly like the one it was taken from, and catch
 
   const second = await started(new TitleIndex(pages, { snapshot: snapshotOpts() }));
   assert.equal(second.restoredFrom?.cursor, first.cursor);
-  assert.equal(second.restoredFrom?.checks.length, Object.keys(CORPUS).length, 'every page is a spot check in a small index');
+  assert.equal(
+    second.restoredFrom?.checks.length,
+    Object.keys(CORPUS).length,
+    'every page is a spot check in a small index',
+  );
   assert.deepEqual(answers(second), before);
   assert.deepEqual(warnings, []);
   second.close();
@@ -94,7 +108,11 @@ test('exportState and restoreSteps round-trip an index with discarded documents'
   assert.equal(restored.documentCount, ms.documentCount);
   assert.equal(restored.has(rows[0].id), false);
   for (const q of ['telescope', 'ownership borrow', 'galaxies']) {
-    assert.deepEqual(restored.search(q, { prefix: true }).map((r) => r.id), ms.search(q, { prefix: true }).map((r) => r.id), q);
+    assert.deepEqual(
+      restored.search(q, { prefix: true }).map((r) => r.id),
+      ms.search(q, { prefix: true }).map((r) => r.id),
+      q,
+    );
   }
   assert.deepEqual(restored.completions('te', 5, 0), ms.completions('te', 5, 0));
 });
@@ -107,7 +125,11 @@ test('a missing snapshot file means a build, without a warning; a built index wr
   await waitFor(() => existsSync(file), { timeoutMs: 5000, message: 'snapshot written after the build' });
   assert.deepEqual(warnings, []);
   index.close();
-  assert.deepEqual(readdirSync(env.dir).filter((f) => f.endsWith('.tmp')), [], 'no temp file left');
+  assert.deepEqual(
+    readdirSync(env.dir).filter((f) => f.endsWith('.tmp')),
+    [],
+    'no temp file left',
+  );
 });
 
 test('unfinished snapshot files of a crashed run are removed at start, and nothing else', async () => {
@@ -117,7 +139,7 @@ test('unfinished snapshot files of a crashed run are removed at start, and nothi
   writeFileSync(path.join(env.dir, stale), Buffer.alloc(1024));
   writeFileSync(path.join(env.dir, 'notes.4242.0badf00d.tmp'), 'not ours');
   const index = await started(new TitleIndex(pages, { snapshot: snapshotOpts() }));
-  assert.equal(existsSync(path.join(env.dir, stale)), false, 'the crashed write\'s temp file is gone');
+  assert.equal(existsSync(path.join(env.dir, stale)), false, "the crashed write's temp file is gone");
   assert.equal(existsSync(path.join(env.dir, 'notes.4242.0badf00d.tmp')), true, 'another file is left alone');
   assert.equal(warnings.length, 1);
   assert.match(warnings[0], /removed 1 unfinished snapshot file/);
@@ -148,6 +170,7 @@ async function snapshotOfCorpus(pages: PageQueries): Promise<unknown> {
 }
 
 /** Writes a good snapshot of the corpus, lets `spoil` change the file, and checks the next start ignores it. */
+// biome-ignore lint/suspicious/noConfusingVoidType: a spoiler either changes the buffer in place (returns nothing) or returns a new one
 async function expectFallback(spoil: (buf: Buffer) => Buffer | void, reason: RegExp): Promise<void> {
   const pages = pageQueries(env.db);
   const expected = await snapshotOfCorpus(pages);
@@ -162,7 +185,9 @@ async function expectFallback(spoil: (buf: Buffer) => Buffer | void, reason: Reg
 }
 
 test('a corrupt snapshot (one byte changed) is ignored', async () => {
-  await expectFallback((buf) => { buf[buf.length - 5] ^= 0xff; }, /checksum/);
+  await expectFallback((buf) => {
+    buf[buf.length - 5] ^= 0xff;
+  }, /checksum/);
 });
 
 test('a truncated snapshot is ignored', async () => {
@@ -174,11 +199,17 @@ test('a file that is not a snapshot is ignored', async () => {
 });
 
 test('a snapshot of another format version is ignored', async () => {
-  await expectFallback((buf) => Buffer.from(buf.toString('latin1').replace('"format":1,', '"format":7,'), 'latin1'), /format 7/);
+  await expectFallback(
+    (buf) => Buffer.from(buf.toString('latin1').replace('"format":1,', '"format":7,'), 'latin1'),
+    /format 7/,
+  );
 });
 
 test('a snapshot taken with other index options is ignored', async () => {
-  await expectFallback((buf) => Buffer.from(buf.toString('latin1').replace(/"fingerprint":"[0-9a-f]/, '"fingerprint":"x'), 'latin1'), /other index options/);
+  await expectFallback(
+    (buf) => Buffer.from(buf.toString('latin1').replace(/"fingerprint":"[0-9a-f]/, '"fingerprint":"x'), 'latin1'),
+    /other index options/,
+  );
 });
 
 test('a snapshot of another database is ignored', async () => {
@@ -218,7 +249,12 @@ test('decodeSnapshot refuses garbage with SnapshotError', () => {
   ms.add({ id: 1, title: 'one two', headings: '', url: '' });
   const good = Buffer.concat(encodeSnapshot(ms.exportState(), { cursor: 1, cursorId: 1, checks: [] }, 'fp'));
   assert.equal(decodeSnapshot(good, 'fp').state.terms.length, 2);
-  for (const bad of [Buffer.alloc(0), Buffer.from('LANTERN-TITLE-INDEX\n'), good.subarray(0, 40), Buffer.concat([good, Buffer.from('x')])]) {
+  for (const bad of [
+    Buffer.alloc(0),
+    Buffer.from('LANTERN-TITLE-INDEX\n'),
+    good.subarray(0, 40),
+    Buffer.concat([good, Buffer.from('x')]),
+  ]) {
     assert.throws(() => decodeSnapshot(bad, 'fp'), SnapshotError);
   }
   assert.throws(() => decodeSnapshot(good, 'other'), /other index options/);
@@ -232,7 +268,8 @@ test('a search service restarted on its snapshot answers as before', async () =>
     const service = new SearchService(env.db, { snapshot: snapshotOpts() });
     service.start();
     await waitFor(() => service.ready, { timeoutMs: 5000, message: 'ready' });
-    const results = queries.map((q) => service.search(q, { limit: 10, offset: 0 }))
+    const results = queries
+      .map((q) => service.search(q, { limit: 10, offset: 0 }))
       .map((r) => ({ total: r.total, results: r.results.map((x) => [x.url, x.score]), notice: r.notice }));
     const suggestions = service.suggest('tel', 8).suggestions;
     const restored = service.restoredFromSnapshot;

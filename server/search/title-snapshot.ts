@@ -86,10 +86,21 @@ export function encodeSnapshot(state: TermSearchState, at: SnapshotCursor, finge
   let crc = 0;
   for (const b of body) crc = crc32(b, crc);
   const header: Header = {
-    format: SNAPSHOT_FORMAT, fingerprint, endianness: os.endianness(), cursor: at.cursor, cursorId: at.cursorId, checks: at.checks,
-    documentCount: state.documentCount, nextId: state.nextId, avgFieldLength: state.avgFieldLength, docs,
-    fieldsPerDoc: docs === 0 ? 0 : state.fieldLengths.length / docs, termCount: state.terms.length,
-    termsBytes: terms.length, postings: state.postings.length, crc,
+    format: SNAPSHOT_FORMAT,
+    fingerprint,
+    endianness: os.endianness(),
+    cursor: at.cursor,
+    cursorId: at.cursorId,
+    checks: at.checks,
+    documentCount: state.documentCount,
+    nextId: state.nextId,
+    avgFieldLength: state.avgFieldLength,
+    docs,
+    fieldsPerDoc: docs === 0 ? 0 : state.fieldLengths.length / docs,
+    termCount: state.terms.length,
+    termsBytes: terms.length,
+    postings: state.postings.length,
+    crc,
   };
   const json = Buffer.from(JSON.stringify(header), 'utf8');
   const headerLength = align8(MAGIC.length + 4 + json.length) - MAGIC.length - 4;
@@ -101,7 +112,13 @@ export function encodeSnapshot(state: TermSearchState, at: SnapshotCursor, finge
 }
 
 /** A typed-array view of `length` bytes of `buf` at `offset` (copied when not aligned for the type). */
-function view<T>(buf: Buffer, offset: number, length: number, bytes: number, make: (ab: ArrayBufferLike, off: number, n: number) => T): T {
+function view<T>(
+  buf: Buffer,
+  offset: number,
+  length: number,
+  bytes: number,
+  make: (ab: ArrayBufferLike, off: number, n: number) => T,
+): T {
   const at = buf.byteOffset + offset;
   if (at % bytes === 0) return make(buf.buffer, at, length / bytes);
   const copy = new Uint8Array(length);
@@ -115,7 +132,9 @@ function view<T>(buf: Buffer, offset: number, length: number, bytes: number, mak
  * body's checksum is left to checksumSteps (the caller's job then).
  */
 export function decodeSnapshot(
-  buf: Buffer, fingerprint: string, opts: { checksum?: boolean } = {},
+  buf: Buffer,
+  fingerprint: string,
+  opts: { checksum?: boolean } = {},
 ): { state: TermSearchState; at: SnapshotCursor } {
   if (buf.length < MAGIC.length + 4 || !buf.subarray(0, MAGIC.length).equals(MAGIC)) {
     throw new SnapshotError('title-snapshot: not a title index snapshot');
@@ -129,17 +148,32 @@ export function decodeSnapshot(
   } catch (err) {
     throw new SnapshotError(`title-snapshot: unreadable header (${(err as Error).message})`);
   }
-  if (h.format !== SNAPSHOT_FORMAT) throw new SnapshotError(`title-snapshot: format ${h.format}, expected ${SNAPSHOT_FORMAT}`);
+  if (h.format !== SNAPSHOT_FORMAT)
+    throw new SnapshotError(`title-snapshot: format ${h.format}, expected ${SNAPSHOT_FORMAT}`);
   if (h.fingerprint !== fingerprint) throw new SnapshotError('title-snapshot: written with other index options');
-  if (h.endianness !== os.endianness()) throw new SnapshotError('title-snapshot: written on a machine of the other byte order');
-  const counts = [h.cursor, h.cursorId, h.documentCount, h.nextId, h.docs, h.fieldsPerDoc, h.termCount, h.termsBytes, h.postings, h.crc];
-  const checksOk = Array.isArray(h.checks) && h.checks.every((c) => Number.isSafeInteger(c?.id) && typeof c?.url === 'string');
+  if (h.endianness !== os.endianness())
+    throw new SnapshotError('title-snapshot: written on a machine of the other byte order');
+  const counts = [
+    h.cursor,
+    h.cursorId,
+    h.documentCount,
+    h.nextId,
+    h.docs,
+    h.fieldsPerDoc,
+    h.termCount,
+    h.termsBytes,
+    h.postings,
+    h.crc,
+  ];
+  const checksOk =
+    Array.isArray(h.checks) && h.checks.every((c) => Number.isSafeInteger(c?.id) && typeof c?.url === 'string');
   if (!counts.every((n) => Number.isSafeInteger(n) && n >= 0) || !Array.isArray(h.avgFieldLength) || !checksOk) {
     throw new SnapshotError('title-snapshot: bad header values');
   }
   const lengths = sections(h);
   const bodyLength = lengths.reduce((sum, n) => sum + align8(n), 0);
-  if (buf.length !== bodyAt + bodyLength) throw new SnapshotError('title-snapshot: wrong length (truncated or extended)');
+  if (buf.length !== bodyAt + bodyLength)
+    throw new SnapshotError('title-snapshot: wrong length (truncated or extended)');
   const body = buf.subarray(bodyAt);
   if (opts.checksum !== false && crc32(body) !== h.crc) throw new SnapshotError('title-snapshot: checksum mismatch');
   const offsets: number[] = [];
@@ -151,7 +185,9 @@ export function decodeSnapshot(
   const terms = h.termsBytes === 0 ? [] : body.toString('utf8', offsets[3], offsets[3] + lengths[3]).split('\n');
   if (terms.length !== h.termCount) throw new SnapshotError('title-snapshot: term count mismatch');
   const state: TermSearchState = {
-    documentCount: h.documentCount, nextId: h.nextId, avgFieldLength: h.avgFieldLength,
+    documentCount: h.documentCount,
+    nextId: h.nextId,
+    avgFieldLength: h.avgFieldLength,
     ids: view(body, offsets[0], lengths[0], 8, (ab, o, n) => new Float64Array(ab, o, n)),
     shortIds: view(body, offsets[1], lengths[1], 4, (ab, o, n) => new Uint32Array(ab, o, n)),
     fieldLengths: view(body, offsets[2], lengths[2], 4, (ab, o, n) => new Uint32Array(ab, o, n)),

@@ -22,17 +22,20 @@ describe('the API types', () => {
     const declared: string[] = [];
     const sources: string[] = [];
     const visit = (node: ts.Node): void => {
-      if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isEnumDeclaration(node)) declared.push(node.name.text);
+      if (ts.isInterfaceDeclaration(node) || ts.isTypeAliasDeclaration(node) || ts.isEnumDeclaration(node))
+        declared.push(node.name.text);
       // Type imports and re-exports must come from the server's layers; value imports of the web's own modules may not.
       if (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) {
         const typeOnly = ts.isImportDeclaration(node) ? node.importClause?.isTypeOnly === true : node.isTypeOnly;
-        if (typeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)) sources.push(node.moduleSpecifier.text);
+        if (typeOnly && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier))
+          sources.push(node.moduleSpecifier.text);
       }
       ts.forEachChild(node, visit);
     };
     visit(source);
-    assert.deepEqual(declared, [], 'a shape declared here would be a second copy of the server\'s');
+    assert.deepEqual(declared, [], "a shape declared here would be a second copy of the server's");
     assert.ok(sources.length > 0);
-    for (const from of sources) assert.match(from, /^\.\.\/\.\.\/(server|shared|crawler)\//, `${from}: API types come from the server's layers`);
+    for (const from of sources)
+      assert.match(from, /^\.\.\/\.\.\/(server|shared|crawler)\//, `${from}: API types come from the server's layers`);
   });
 });

@@ -9,8 +9,19 @@ export type { Status, DomainsQuery, DomainsResponse, HostRequestsResponse } from
 export type { Seed, NewSeed, RemovedSeed, SeedList } from '../../server/routes/seeds.ts';
 export type { ImportRequest, ImportResult, ImportRefusal, LabelCount, LabelList } from '../../server/routes/capture.ts';
 export type { StoredPage } from '../../server/routes/pages.ts';
-export type { Correction, SnippetPiece, SearchResponse, SearchResult, Suggestion, SuggestResponse } from '../../server/search/types.ts';
-export type { DomainInfo as Domain, RobotsInfo, RequestLogEntry as HostRequest } from '../../crawler/coordination/protocol.ts';
+export type {
+  Correction,
+  SnippetPiece,
+  SearchResponse,
+  SearchResult,
+  Suggestion,
+  SuggestResponse,
+} from '../../server/search/types.ts';
+export type {
+  DomainInfo as Domain,
+  RobotsInfo,
+  RequestLogEntry as HostRequest,
+} from '../../crawler/coordination/protocol.ts';
 export type { ErrorBody } from '../../server/plugins/error-handler.ts';
 export type { Session } from '../../server/routes/session.ts';
 import type { DomainsQuery, DomainsResponse, HostRequestsResponse, Status } from '../../server/routes/crawl.ts';
@@ -83,7 +94,13 @@ export function getStatus(signal?: AbortSignal): Promise<Status> {
 }
 
 /** Runs a search; `offset` counts results, not pages; `correct` false searches the words as typed. */
-export function search(q: string, offset: number, limit: number, signal?: AbortSignal, correct = true): Promise<SearchResponse> {
+export function search(
+  q: string,
+  offset: number,
+  limit: number,
+  signal?: AbortSignal,
+  correct = true,
+): Promise<SearchResponse> {
   const params = new URLSearchParams({ q, limit: String(limit), offset: String(offset) });
   if (!correct) params.set('correct', 'false');
   return request<SearchResponse>(`/api/search?${params}`, { signal });
@@ -113,7 +130,12 @@ export async function addSeed(seed: NewSeed, signal?: AbortSignal): Promise<{ se
 
 /** Removes a seed: the crawler stops fetching what it found, and its pages leave search. */
 export async function removeSeed(id: Seed['id'], signal?: AbortSignal): Promise<RemovedSeed> {
-  return (await request<{ removed: RemovedSeed }>(`/api/seeds/${encodeURIComponent(String(id))}`, { method: 'DELETE', signal })).removed;
+  return (
+    await request<{ removed: RemovedSeed }>(`/api/seeds/${encodeURIComponent(String(id))}`, {
+      method: 'DELETE',
+      signal,
+    })
+  ).removed;
 }
 
 /** The text Lantern stored for a searchable page. */
@@ -124,7 +146,8 @@ export async function storedPage(url: string, signal?: AbortSignal): Promise<Sto
 /** One page of the known hosts with their crawl state, filtered and sorted by the server (docs/api.md, Domains). */
 export function listDomains(query: DomainsQuery = {}, signal?: AbortSignal): Promise<DomainsResponse> {
   const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query)) if (value !== undefined && value !== '') params.set(name, String(value));
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined && value !== '') params.set(name, String(value));
   const search = params.toString();
   return request<DomainsResponse>(`/api/domains${search === '' ? '' : `?${search}`}`, { signal });
 }
@@ -136,14 +159,24 @@ export function hostRequests(host: string, signal?: AbortSignal): Promise<HostRe
 
 /** Imports a bookmark export (or a list of URLs) as seeds. */
 export function importBookmarks(body: ImportRequest, signal?: AbortSignal): Promise<ImportResult> {
-  return request<ImportResult>('/api/seeds/import', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), signal });
+  return request<ImportResult>('/api/seeds/import', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
 }
 
 /** Sets a seed's labels; answers the seed as it now is. */
 export async function setSeedLabels(id: Seed['id'], labels: string[], signal?: AbortSignal): Promise<Seed> {
-  return (await request<{ seed: Seed }>(`/api/seeds/${encodeURIComponent(String(id))}/labels`, {
-    method: 'PUT', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ labels }), signal,
-  })).seed;
+  return (
+    await request<{ seed: Seed }>(`/api/seeds/${encodeURIComponent(String(id))}/labels`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ labels }),
+      signal,
+    })
+  ).seed;
 }
 
 /** Every label in use, with how many seeds carry it. */

@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import { Link } from './components/link.tsx';
 import { NavBar } from './components/nav-bar.tsx';
 import { useLocation } from './router.ts';
@@ -39,14 +39,22 @@ export function App() {
   }, [path]);
 
   const info = session.info;
-  const signInNeeded = info !== null && info.required && !info.signedIn;
-  let view;
-  if (info === null) view = null; // asking the server whether a sign-in is needed
+  const signInNeeded = info?.required && !info.signedIn;
+  let view: ReactNode;
+  if (info === null)
+    view = null; // asking the server whether a sign-in is needed
   else if (signInNeeded) view = <SignInView onSignedIn={session.set} />;
   else if (path === '/') view = <SearchView />;
   else if (path === '/seeds') view = <SeedsView />;
   else if (path === '/domains') view = <DomainsView />;
-  else if (path === '/stored') view = <StoredView url={location.params.get('url') ?? ''} query={location.params.get('q') ?? ''} page={parsePage(location.params.get('page'))} />;
+  else if (path === '/stored')
+    view = (
+      <StoredView
+        url={location.params.get('url') ?? ''}
+        query={location.params.get('q') ?? ''}
+        page={parsePage(location.params.get('page'))}
+      />
+    );
   else view = <NotFoundView path={location.path} />;
 
   return (
@@ -65,7 +73,9 @@ export function App() {
             <span>Lantern</span>
           </Link>
           {info !== null && !signInNeeded ? <NavBar path={path} /> : null}
-          {info !== null && info.required && info.signedIn ? <SignOutButton onSignOut={async () => session.set(await signOut())} /> : null}
+          {info?.required && info.signedIn ? (
+            <SignOutButton onSignOut={async () => session.set(await signOut())} />
+          ) : null}
         </div>
       </header>
       <main id="main" ref={mainRef} tabIndex={-1}>

@@ -16,7 +16,10 @@ describe('stateDetail', () => {
   test('drops the label the badge already shows', () => {
     assert.equal(stateDetail('idle', 'idle: nothing queued'), 'nothing queued');
     assert.equal(stateDetail('waiting', 'waiting 0.4 s for its turn'), '0.4 s for its turn');
-    assert.equal(stateDetail('backoff', 'backing off until 14:03:05 UTC (429 Retry-After)'), 'until 14:03:05 UTC (429 Retry-After)');
+    assert.equal(
+      stateDetail('backoff', 'backing off until 14:03:05 UTC (429 Retry-After)'),
+      'until 14:03:05 UTC (429 Retry-After)',
+    );
     assert.equal(stateDetail('failing', 'failing: connect ECONNREFUSED'), 'connect ECONNREFUSED');
   });
   test('keeps a sentence that says something else, or that would start mid-phrase', () => {
@@ -36,7 +39,10 @@ describe('stateDetail', () => {
 
 describe('robotsText', () => {
   test('says the status in words with the HTTP status, and what a 304 means', () => {
-    const robots = (status: 'ok' | 'allow-all' | 'unreachable' | 'unusable' | 'pending', httpStatus: number | null) => ({ status, httpStatus, fetchedAt: null, crawlDelayMs: null });
+    const robots = (
+      status: 'ok' | 'allow-all' | 'unreachable' | 'unusable' | 'pending',
+      httpStatus: number | null,
+    ) => ({ status, httpStatus, fetchedAt: null, crawlDelayMs: null });
     assert.equal(robotsText(robots('ok', 200)), 'ok (200)');
     assert.equal(robotsText(robots('ok', 304)), 'ok (304, unchanged)');
     assert.equal(robotsText(robots('allow-all', 404)), 'allow all (404)');

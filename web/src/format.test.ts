@@ -1,6 +1,15 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { displayUrl, formatAgo, formatCountdown, formatDelay, formatDuration, formatTook, plural, seedCountText } from './format.ts';
+import {
+  displayUrl,
+  formatAgo,
+  formatCountdown,
+  formatDelay,
+  formatDuration,
+  formatTook,
+  plural,
+  seedCountText,
+} from './format.ts';
 
 const NOW = Date.UTC(2025, 0, 1, 12, 0, 0);
 const at = (offsetMs: number): string => new Date(NOW + offsetMs).toISOString();
@@ -46,7 +55,11 @@ describe('format', () => {
     assert.equal(formatCountdown(at(0), NOW), 'due now');
     assert.equal(formatCountdown(at(-5000), NOW), 'due now');
     assert.equal(formatCountdown('garbage', NOW), '—');
-    assert.equal(formatCountdown(at(7 * 86_400_000 - 5000), NOW), 'in 7 d', 'a week less a few seconds is still "in 7 d"');
+    assert.equal(
+      formatCountdown(at(7 * 86_400_000 - 5000), NOW),
+      'in 7 d',
+      'a week less a few seconds is still "in 7 d"',
+    );
     assert.equal(formatCountdown(at(90 * 60_000), NOW), 'in 2 h');
   });
   test('displayUrl drops the scheme and a bare trailing slash', () => {

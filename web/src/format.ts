@@ -71,7 +71,12 @@ export function formatCountdown(iso: string | null, now: number): string {
 
 const dateFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium' });
 const dateTimeFormat = new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeStyle: 'short' });
-const timeFormat = new Intl.DateTimeFormat('en', { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+const timeFormat = new Intl.DateTimeFormat('en', {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hour12: false,
+});
 
 /** A calendar date ("Dec 2, 2025"), or "—" when missing or invalid. */
 export function formatDate(iso: string | null): string {
@@ -107,7 +112,9 @@ export function urlParts(url: string): { site: string; path: string } {
     return { site: url, path: '' };
   }
   const site = u.host.replace(/^www\./, '');
-  let path = decodeSafely(u.pathname).replace(/^\/+|\/+$/g, '').replace(/\//g, ' › ');
+  let path = decodeSafely(u.pathname)
+    .replace(/^\/+|\/+$/g, '')
+    .replace(/\//g, ' › ');
   if (u.search !== '') path += `${path === '' ? '' : ' '}${u.search}`;
   return { site, path };
 }

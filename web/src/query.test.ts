@@ -7,7 +7,8 @@ describe('parsePage', () => {
     assert.equal(parsePage('3'), 3);
   });
   test('anything missing, zero, negative or not a number is page 1', () => {
-    for (const raw of [null, '', '0', '-2', 'abc', '2.5', '1e3', '9999999']) assert.equal(parsePage(raw), 1, String(raw));
+    for (const raw of [null, '', '0', '-2', 'abc', '2.5', '1e3', '9999999'])
+      assert.equal(parsePage(raw), 1, String(raw));
   });
 });
 

@@ -13,6 +13,9 @@ describe('parseDepth', () => {
 
 describe('seedLines', () => {
   test('one URL per line, trimmed, blank lines and repeats dropped, order kept', () => {
-    assert.deepEqual(seedLines(' https://a.example/ \r\n\nftp://b/\nhttps://a.example/\n  \n'), ['https://a.example/', 'ftp://b/']);
+    assert.deepEqual(seedLines(' https://a.example/ \r\n\nftp://b/\nhttps://a.example/\n  \n'), [
+      'https://a.example/',
+      'ftp://b/',
+    ]);
   });
 });

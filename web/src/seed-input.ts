@@ -9,5 +9,12 @@ export function parseDepth(raw: string): number | null {
 
 /** Splits pasted text into seed lines: trimmed, blank lines dropped, duplicates kept once. */
 export function seedLines(text: string): string[] {
-  return [...new Set(text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== ''))];
+  return [
+    ...new Set(
+      text
+        .split(/\r?\n/)
+        .map((line) => line.trim())
+        .filter((line) => line !== ''),
+    ),
+  ];
 }

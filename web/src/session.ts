@@ -4,13 +4,15 @@ import { useCallback, useEffect, useState } from 'react';
 import { ApiError, forPeople, isAbort, type Session } from './api.ts';
 import { SIGNED_OUT_EVENT } from './signed-out.ts';
 
-
 async function call(method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<Session> {
   let response: Response;
   try {
     response = await fetch('/api/session', {
       method,
-      headers: body === undefined ? { accept: 'application/json' } : { accept: 'application/json', 'content-type': 'application/json' },
+      headers:
+        body === undefined
+          ? { accept: 'application/json' }
+          : { accept: 'application/json', 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (error) {
@@ -19,8 +21,13 @@ async function call(method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<
   }
   const answer = (await response.json().catch(() => null)) as (Session & { error?: string; message?: string }) | null;
   if (!response.ok || answer === null) {
-    const message = typeof answer?.message === 'string' ? forPeople(answer.message) : `The server answered ${response.status}`;
-    throw new ApiError(typeof answer?.error === 'string' ? answer.error : `http-${response.status}`, message, response.status);
+    const message =
+      typeof answer?.message === 'string' ? forPeople(answer.message) : `The server answered ${response.status}`;
+    throw new ApiError(
+      typeof answer?.error === 'string' ? answer.error : `http-${response.status}`,
+      message,
+      response.status,
+    );
   }
   return answer;
 }

@@ -40,12 +40,7 @@ export function statusClass(request: HostRequest): StatusClass {
  * Places requests on an axis `width` units wide: the span runs from the first start to the last end
  * (at least `minSpanMs`), each mark's width is its duration, never thinner than `minWidth` units.
  */
-export function layoutTimeline(
-  requests: HostRequest[],
-  width: number,
-  minWidth = 3,
-  minSpanMs = 5000,
-): TimelineLayout {
+export function layoutTimeline(requests: HostRequest[], width: number, minWidth = 3, minSpanMs = 5000): TimelineLayout {
   const timed = requests
     .map((request) => ({ request, start: Date.parse(request.startedAt) }))
     .filter((item) => !Number.isNaN(item.start));

@@ -18,7 +18,11 @@ export interface Polled<T> {
  * Polling pauses while the page is hidden. `load` may change identity freely; the latest one is used.
  * `initial`: data to show until the first answer (what the view showed when the person left it).
  */
-export function usePoll<T>(load: (signal: AbortSignal) => Promise<T>, intervalMs: number, initial: T | null = null): Polled<T> {
+export function usePoll<T>(
+  load: (signal: AbortSignal) => Promise<T>,
+  intervalMs: number,
+  initial: T | null = null,
+): Polled<T> {
   const [data, setData] = useState<T | null>(initial);
   const [error, setError] = useState<Error | null>(null);
   const loadRef = useRef(load);

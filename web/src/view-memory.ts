@@ -74,13 +74,17 @@ function install(): void {
   installed = true;
   window.history.scrollRestoration = 'manual';
   let frame = 0;
-  window.addEventListener('scroll', () => {
-    if (frame !== 0) return;
-    frame = window.requestAnimationFrame(() => {
-      frame = 0;
-      entry(entryKey()).scrollY = window.scrollY;
-    });
-  }, { passive: true });
+  window.addEventListener(
+    'scroll',
+    () => {
+      if (frame !== 0) return;
+      frame = window.requestAnimationFrame(() => {
+        frame = 0;
+        entry(entryKey()).scrollY = window.scrollY;
+      });
+    },
+    { passive: true },
+  );
   window.addEventListener('pagehide', () => {
     entry(entryKey()).scrollY = window.scrollY;
     persist();

@@ -19,10 +19,17 @@ export function BookmarkletLink() {
   }, []);
   return (
     <p className="bookmarklet-row">
-      <a ref={ref} className="bookmarklet button" onClick={(event) => event.preventDefault()} title="Drag this to your bookmarks bar">
+      <a
+        ref={ref}
+        className="bookmarklet button"
+        onClick={(event) => event.preventDefault()}
+        title="Drag this to your bookmarks bar"
+      >
         Add to Lantern
       </a>{' '}
-      <span className="hint">Drag this to your bookmarks bar; on any page, click it to open this form with the page filled in, then confirm.</span>
+      <span className="hint">
+        Drag this to your bookmarks bar; on any page, click it to open this form with the page filled in, then confirm.
+      </span>
     </p>
   );
 }

@@ -52,7 +52,12 @@ export function BulkSeedForm({ depth, scope, onAdded }: BulkSeedFormProps) {
       }
       setOutcomes([...results]);
     }
-    setText(results.filter((r) => r.state === 'refused').map((r) => r.line).join('\n'));
+    setText(
+      results
+        .filter((r) => r.state === 'refused')
+        .map((r) => r.line)
+        .join('\n'),
+    );
     setPending(false);
     onAdded();
   };
@@ -61,7 +66,12 @@ export function BulkSeedForm({ depth, scope, onAdded }: BulkSeedFormProps) {
   const refused = outcomes.filter((o) => o.state === 'refused').length;
 
   return (
-    <form className="bulk-form card" onSubmit={(event) => void handleSubmit(event)} noValidate aria-labelledby={`${id}-title`}>
+    <form
+      className="bulk-form card"
+      onSubmit={(event) => void handleSubmit(event)}
+      noValidate
+      aria-labelledby={`${id}-title`}
+    >
       <h2 id={`${id}-title`}>Add several</h2>
       <div className="field">
         <label htmlFor={`${id}-urls`}>URLs, one per line</label>

@@ -21,6 +21,9 @@ export function DiskNotice({ disk }: { disk: Status['disk'] | undefined }) {
 
 /** The DiskNotice of a view that does not poll `/api/status` itself (Seeds): asks every 5 s. */
 export function CrawlPauseNotice() {
-  const status = usePoll(useCallback((signal: AbortSignal) => getStatus(signal), []), POLL_MS);
+  const status = usePoll(
+    useCallback((signal: AbortSignal) => getStatus(signal), []),
+    POLL_MS,
+  );
   return <DiskNotice disk={status.data?.disk} />;
 }

@@ -16,21 +16,26 @@ export interface DomainGroupRowProps {
  * start, and when the last ended. The hosts' own rows follow it.
  */
 export function DomainGroupRow({ group: { group, domains }, columns, now }: DomainGroupRowProps) {
-  const next = group.inFlight > 0 ? 'a request in flight' : group.nextFetchAt !== null ? (
-    <>
-      next request{' '}
-      <time dateTime={group.nextFetchAt} title={formatDateTime(group.nextFetchAt)}>
-        {formatCountdown(group.nextFetchAt, now)}
-      </time>
-    </>
-  ) : 'nothing queued';
+  const next =
+    group.inFlight > 0 ? (
+      'a request in flight'
+    ) : group.nextFetchAt !== null ? (
+      <>
+        next request{' '}
+        <time dateTime={group.nextFetchAt} title={formatDateTime(group.nextFetchAt)}>
+          {formatCountdown(group.nextFetchAt, now)}
+        </time>
+      </>
+    ) : (
+      'nothing queued'
+    );
   return (
     <tr role="row" className="group-row" data-group={group.name}>
       <td role="cell" colSpan={columns}>
         <span className="group-name">{group.name}</span>{' '}
         <span className="muted">
-          {plural(group.hosts, 'host')} share one clock{domains.length < group.hosts ? ` (${domains.length} shown)` : ''}: one
-          request at a time, spaced across them
+          {plural(group.hosts, 'host')} share one clock
+          {domains.length < group.hosts ? ` (${domains.length} shown)` : ''}: one request at a time, spaced across them
         </span>
         {' · '}
         <span className="nowrap">{next}</span>

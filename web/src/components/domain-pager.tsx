@@ -4,7 +4,12 @@ import { formatCount } from '../format.ts';
  * Which hosts of how many the Domains table shows, and buttons to the previous and next page (the server
  * sends one page: the browser never holds thousands of hosts). Nothing when everything fits on one page.
  */
-export function DomainPager({ offset, limit, total, onOffset }: {
+export function DomainPager({
+  offset,
+  limit,
+  total,
+  onOffset,
+}: {
   offset: number;
   limit: number;
   total: number;
@@ -15,7 +20,12 @@ export function DomainPager({ offset, limit, total, onOffset }: {
   const last = Math.min(offset + limit, total);
   return (
     <nav className="domain-pager" aria-label="Pages of hosts">
-      <button type="button" className="button" disabled={offset === 0} onClick={() => onOffset(Math.max(0, offset - limit))}>
+      <button
+        type="button"
+        className="button"
+        disabled={offset === 0}
+        onClick={() => onOffset(Math.max(0, offset - limit))}
+      >
         Previous<span className="visually-hidden"> {limit} hosts</span>
       </button>
       <span className="muted" aria-live="polite">

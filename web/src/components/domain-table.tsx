@@ -82,81 +82,90 @@ export function DomainTable({ domains, sort, onSort, expanded, onToggle, now }: 
             <Fragment key={`group:${g.group.name}`}>
               {isSharedGroup(g) ? <DomainGroupRow group={g} columns={COLUMNS.length} now={now} /> : null}
               {g.domains.map((domain) => {
-            const open = expanded.has(domain.host);
-            const timelineId = `${id}-timeline-${domain.host.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
-            return (
-              <Fragment key={domain.host}>
-                <tr role="row" className={[open ? 'expanded' : '', isSharedGroup(g) ? 'in-group' : ''].join(' ').trim() || undefined}>
-                  <th scope="row" role="rowheader" className="host-cell">
-                    <button
-                      type="button"
-                      className="host-button"
-                      aria-expanded={open}
-                      aria-controls={open ? timelineId : undefined}
-                      onClick={() => onToggle(domain.host)}
+                const open = expanded.has(domain.host);
+                const timelineId = `${id}-timeline-${domain.host.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
+                return (
+                  <Fragment key={domain.host}>
+                    <tr
+                      role="row"
+                      className={
+                        [open ? 'expanded' : '', isSharedGroup(g) ? 'in-group' : ''].join(' ').trim() || undefined
+                      }
                     >
-                      <span className="chevron" aria-hidden="true">
-                        {open ? '▾' : '▸'}
-                      </span>
-                      {domain.host}
-                    </button>
-                  </th>
-                  <td role="cell" className="state-cell" data-label="State">
-                    <StateBadge state={domain.state} text={domain.stateText} />
-                    {domain.lastError !== null && domain.state !== 'idle' && !domain.stateText.includes(domain.lastError) ? (
-                      <div className="cell-note" title={domain.lastError}>
-                        {domain.lastError}
-                      </div>
+                      <th scope="row" role="rowheader" className="host-cell">
+                        <button
+                          type="button"
+                          className="host-button"
+                          aria-expanded={open}
+                          aria-controls={open ? timelineId : undefined}
+                          onClick={() => onToggle(domain.host)}
+                        >
+                          <span className="chevron" aria-hidden="true">
+                            {open ? '▾' : '▸'}
+                          </span>
+                          {domain.host}
+                        </button>
+                      </th>
+                      <td role="cell" className="state-cell" data-label="State">
+                        <StateBadge state={domain.state} text={domain.stateText} />
+                        {domain.lastError !== null &&
+                        domain.state !== 'idle' &&
+                        !domain.stateText.includes(domain.lastError) ? (
+                          <div className="cell-note" title={domain.lastError}>
+                            {domain.lastError}
+                          </div>
+                        ) : null}
+                      </td>
+                      <td role="cell" className="num" data-label="Fetched">
+                        {formatCount(domain.fetched)}
+                      </td>
+                      <td role="cell" className="num" data-label="Queued">
+                        {formatCount(domain.queued)}
+                      </td>
+                      <td role="cell" className={domain.errors > 0 ? 'num warn-text' : 'num'} data-label="Errors">
+                        {formatCount(domain.errors)}
+                      </td>
+                      <td role="cell" className="nowrap" data-label="Delay">
+                        <span className="nowrap" title={domain.delayText}>
+                          {formatDelay(domain.crawlDelayMs)}
+                        </span>{' '}
+                        · <span className="nowrap">{DELAY_SOURCE_TEXT[domain.delaySource] ?? domain.delaySource}</span>
+                        <div className="cell-note delay-reason">{domain.delayText.replace(/^[^:]*: /, '')}</div>
+                      </td>
+                      <td role="cell" className="nowrap" data-label="Last fetch">
+                        {domain.lastFetchAt !== null ? (
+                          <time dateTime={domain.lastFetchAt} title={formatDateTime(domain.lastFetchAt)}>
+                            {formatAgo(domain.lastFetchAt, now)}
+                          </time>
+                        ) : (
+                          '—'
+                        )}
+                      </td>
+                      <td role="cell" className="nowrap countdown" data-label="Next fetch">
+                        {domain.state === 'crawling' ? (
+                          'after this one'
+                        ) : domain.nextFetchAt !== null ? (
+                          <time dateTime={domain.nextFetchAt} title={formatDateTime(domain.nextFetchAt)}>
+                            {formatCountdownPrecise(domain.nextFetchAt, now)}
+                          </time>
+                        ) : (
+                          '—'
+                        )}
+                      </td>
+                      <td role="cell" data-label="robots.txt">
+                        <span className={`robots robots-${domain.robots.status}`}>{robotsText(domain.robots)}</span>
+                      </td>
+                    </tr>
+                    {open ? (
+                      <tr role="row" className="timeline-row">
+                        <td role="cell" colSpan={COLUMNS.length}>
+                          <HostTimeline host={domain.host} id={timelineId} />
+                        </td>
+                      </tr>
                     ) : null}
-                  </td>
-                  <td role="cell" className="num" data-label="Fetched">
-                    {formatCount(domain.fetched)}
-                  </td>
-                  <td role="cell" className="num" data-label="Queued">
-                    {formatCount(domain.queued)}
-                  </td>
-                  <td role="cell" className={domain.errors > 0 ? 'num warn-text' : 'num'} data-label="Errors">
-                    {formatCount(domain.errors)}
-                  </td>
-                  <td role="cell" className="nowrap" data-label="Delay">
-                    <span className="nowrap" title={domain.delayText}>{formatDelay(domain.crawlDelayMs)}</span> ·{' '}
-                    <span className="nowrap">{DELAY_SOURCE_TEXT[domain.delaySource] ?? domain.delaySource}</span>
-                    <div className="cell-note delay-reason">{domain.delayText.replace(/^[^:]*: /, '')}</div>
-                  </td>
-                  <td role="cell" className="nowrap" data-label="Last fetch">
-                    {domain.lastFetchAt !== null ? (
-                      <time dateTime={domain.lastFetchAt} title={formatDateTime(domain.lastFetchAt)}>
-                        {formatAgo(domain.lastFetchAt, now)}
-                      </time>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                  <td role="cell" className="nowrap countdown" data-label="Next fetch">
-                    {domain.state === 'crawling' ? (
-                      'after this one'
-                    ) : domain.nextFetchAt !== null ? (
-                      <time dateTime={domain.nextFetchAt} title={formatDateTime(domain.nextFetchAt)}>
-                        {formatCountdownPrecise(domain.nextFetchAt, now)}
-                      </time>
-                    ) : (
-                      '—'
-                    )}
-                  </td>
-                  <td role="cell" data-label="robots.txt">
-                    <span className={`robots robots-${domain.robots.status}`}>{robotsText(domain.robots)}</span>
-                  </td>
-                </tr>
-                {open ? (
-                  <tr role="row" className="timeline-row">
-                    <td role="cell" colSpan={COLUMNS.length}>
-                      <HostTimeline host={domain.host} id={timelineId} />
-                    </td>
-                  </tr>
-                ) : null}
-              </Fragment>
-            );
-          })}
+                  </Fragment>
+                );
+              })}
             </Fragment>
           ))}
         </tbody>

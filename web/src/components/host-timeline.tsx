@@ -10,16 +10,22 @@ const HEIGHT = 40;
 const REFRESH_MS = 2000;
 const CLASSES: StatusClass[] = ['2xx', '3xx', '4xx', '5xx', 'error', 'none'];
 const CLASS_TEXT: Record<StatusClass, string> = {
-  '2xx': '2xx', '3xx': '3xx', '4xx': '4xx', '5xx': '5xx', error: 'error', none: 'no robots.txt',
+  '2xx': '2xx',
+  '3xx': '3xx',
+  '4xx': '4xx',
+  '5xx': '5xx',
+  error: 'error',
+  none: 'no robots.txt',
 };
 
 function outcome(mark: TimelineMark): string {
   const { request } = mark;
-  if (request.status !== null) return request.error !== null ? `${request.status} (${request.error})` : String(request.status);
+  if (request.status !== null)
+    return request.error !== null ? `${request.status} (${request.error})` : String(request.status);
   return request.error ?? 'no answer';
 }
 
-function describe(mark: TimelineMark): string {
+function describeMark(mark: TimelineMark): string {
   return `${mark.request.url} — ${outcome(mark)} — ${formatDuration(mark.request.durationMs)}`;
 }
 
@@ -29,7 +35,10 @@ function describe(mark: TimelineMark): string {
  * available as a list for keyboards and screen readers.
  */
 export function HostTimeline({ host, id }: { host: string; id: string }) {
-  const polled = usePoll(useCallback((signal: AbortSignal) => hostRequests(host, signal), [host]), REFRESH_MS);
+  const polled = usePoll(
+    useCallback((signal: AbortSignal) => hostRequests(host, signal), [host]),
+    REFRESH_MS,
+  );
   const requests = polled.data?.requests ?? [];
   const layout = layoutTimeline(requests, WIDTH);
   const counts = new Map<StatusClass, number>();
@@ -78,7 +87,7 @@ export function HostTimeline({ host, id }: { host: string; id: string }) {
                 width={mark.width}
                 height={HEIGHT - 12}
               >
-                <title>{describe(mark)}</title>
+                <title>{describeMark(mark)}</title>
               </rect>
             ))}
           </svg>

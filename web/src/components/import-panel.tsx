@@ -11,7 +11,10 @@ export interface ImportPanelProps {
 }
 
 /** What the chosen file is. */
-interface Chosen { name: string; text: string }
+interface Chosen {
+  name: string;
+  text: string;
+}
 
 /**
  * "Import bookmarks": a file picker and a drop zone for a browser's bookmark export (or a CSV with a url
@@ -72,7 +75,12 @@ export function ImportPanel({ onImported }: ImportPanelProps) {
   };
 
   return (
-    <form className="import-panel card" onSubmit={(event) => void submit(event)} noValidate aria-labelledby={`${id}-title`}>
+    <form
+      className="import-panel card"
+      onSubmit={(event) => void submit(event)}
+      noValidate
+      aria-labelledby={`${id}-title`}
+    >
       <h2 id={`${id}-title`}>Import bookmarks</h2>
       <div
         className={dragging ? 'drop-zone dragging' : 'drop-zone'}
@@ -94,14 +102,24 @@ export function ImportPanel({ onImported }: ImportPanelProps) {
           aria-describedby={`${id}-hint`}
         />
         <p id={`${id}-hint`} className="hint">
-          Your browser's bookmark export (Chrome, Edge, Firefox, Safari), a CSV with a url column, or one URL per line. Or drop it here.
+          Your browser's bookmark export (Chrome, Edge, Firefox, Safari), a CSV with a url column, or one URL per line.
+          Or drop it here.
         </p>
         {chosen !== null ? <p className="chosen-file">Ready: {chosen.name}</p> : null}
       </div>
       <div className="field-row">
         <div className="field">
           <label htmlFor={`${id}-depth`}>Depth</label>
-          <input id={`${id}-depth`} type="number" min={0} max={10} step={1} value={depth} onChange={(event) => setDepth(event.target.value)} aria-describedby={`${id}-depth-hint`} />
+          <input
+            id={`${id}-depth`}
+            type="number"
+            min={0}
+            max={10}
+            step={1}
+            value={depth}
+            onChange={(event) => setDepth(event.target.value)}
+            aria-describedby={`${id}-depth-hint`}
+          />
           <p id={`${id}-depth-hint`} className="hint">
             0: just the page.
           </p>
@@ -118,7 +136,14 @@ export function ImportPanel({ onImported }: ImportPanelProps) {
       </div>
       <div className="field">
         <label htmlFor={`${id}-labels`}>Extra labels</label>
-        <input id={`${id}-labels`} type="text" value={labels} placeholder="imported, reading" onChange={(event) => setLabels(event.target.value)} aria-describedby={`${id}-labels-hint`} />
+        <input
+          id={`${id}-labels`}
+          type="text"
+          value={labels}
+          placeholder="imported, reading"
+          onChange={(event) => setLabels(event.target.value)}
+          aria-describedby={`${id}-labels-hint`}
+        />
         <p id={`${id}-labels-hint`} className="hint">
           Optional, comma-separated: added to every bookmark of this file, besides its folders.
         </p>
@@ -143,7 +168,8 @@ function ImportReport({ name, answer }: { name: string; answer: ImportResult }) 
   return (
     <div className="import-report">
       <p role="status">
-        {name}: {plural(answer.created, 'new seed')}, {answer.merged} merged with seeds already there, {answer.refused.length} refused.
+        {name}: {plural(answer.created, 'new seed')}, {answer.merged} merged with seeds already there,{' '}
+        {answer.refused.length} refused.
       </p>
       {answer.refused.length > 0 ? (
         <ul aria-label="Refused bookmarks" className="refused-list">

@@ -40,14 +40,26 @@ export function LabelEditor({ seed, onChanged }: { seed: Seed; onChanged: () => 
         {labels.map((label) => (
           <li key={label} className="label-chip">
             {label}
-            <button type="button" className="chip-remove" disabled={pending} aria-label={`Remove label ${label} from ${seed.url}`} onClick={() => void save(labels.filter((l) => l !== label))}>
+            <button
+              type="button"
+              className="chip-remove"
+              disabled={pending}
+              aria-label={`Remove label ${label} from ${seed.url}`}
+              onClick={() => void save(labels.filter((l) => l !== label))}
+            >
               ×
             </button>
           </li>
         ))}
       </ul>
       <form className="label-add" onSubmit={add} aria-label={`Add labels to ${seed.url}`}>
-        <input type="text" value={text} placeholder="label" aria-label={`New label for ${seed.url}`} onChange={(event) => setText(event.target.value)} />
+        <input
+          type="text"
+          value={text}
+          placeholder="label"
+          aria-label={`New label for ${seed.url}`}
+          onChange={(event) => setText(event.target.value)}
+        />
         <button type="submit" className="button small" disabled={pending || text.trim() === ''}>
           Add<span className="visually-hidden"> label to {seed.url}</span>
         </button>

@@ -4,7 +4,10 @@ import { usePoll } from '../use-poll.ts';
 
 /** The Seeds view's label filter: every label in use, with its count; choosing one shows only its seeds. */
 export function LabelFilter({ value, onChange }: { value: string; onChange: (label: string) => void }) {
-  const labels = usePoll(useCallback((signal: AbortSignal) => listLabels(signal), []), 5000);
+  const labels = usePoll(
+    useCallback((signal: AbortSignal) => listLabels(signal), []),
+    5000,
+  );
   const options = labels.data ?? [];
   return (
     <div className="field label-filter">

@@ -10,12 +10,26 @@ import type { SearchResult } from '../api.ts';
 import { ResultItem } from './result-item.tsx';
 
 const result: SearchResult = {
-  url: 'https://site.example/wombat', title: 'Wombats', host: 'site.example',
-  snippet: [{ text: 'The ', match: false }, { text: 'wombat', match: true }, { text: ' digs.', match: false }],
-  score: 1, fetchedAt: '2026-12-01T10:00:00.000Z', stored: true, folded: false, labels: [], fileType: 'html', page: null,
+  url: 'https://site.example/wombat',
+  title: 'Wombats',
+  host: 'site.example',
+  snippet: [
+    { text: 'The ', match: false },
+    { text: 'wombat', match: true },
+    { text: ' digs.', match: false },
+  ],
+  score: 1,
+  fetchedAt: '2026-12-01T10:00:00.000Z',
+  stored: true,
+  folded: false,
+  labels: [],
+  fileType: 'html',
+  page: null,
 };
 const render = (r: SearchResult) =>
-  renderToStaticMarkup(createElement(ResultItem, { result: r, moreHref: '/?q=site%3Asite.example', storedHref: '/stored?url=x' }));
+  renderToStaticMarkup(
+    createElement(ResultItem, { result: r, moreHref: '/?q=site%3Asite.example', storedHref: '/stored?url=x' }),
+  );
 
 test('a page that allows it: its snippet, its stored text and more from its site', () => {
   const html = render(result);

@@ -65,28 +65,38 @@ export function ResultItem({ result, moreHref, storedHref, hidden = false, class
           ·
         </span>
         <span className="result-date">
-          <time dateTime={result.fetchedAt} title={`fetched ${formatDateTime(result.fetchedAt)}`}>{formatDate(result.fetchedAt)}</time>
+          <time dateTime={result.fetchedAt} title={`fetched ${formatDateTime(result.fetchedAt)}`}>
+            {formatDate(result.fetchedAt)}
+          </time>
         </span>
       </p>
       <ResultMarks result={result} />
       {result.snippet.length > 0 ? <Snippet pieces={result.snippet} /> : null}
       <p className="result-more">
-        {result.stored ? (
-          <>
-            <Link href={storedHref}>
-              Stored text<span className="visually-hidden"> of {title}</span>
-            </Link>
-            <span className="meta-sep" aria-hidden="true">
-              ·
-            </span>
-          </>
-        ) : null /* the page said noarchive: its site owner asked that no stored copy be shown */}
+        {
+          result.stored ? (
+            <>
+              <Link href={storedHref}>
+                Stored text<span className="visually-hidden"> of {title}</span>
+              </Link>
+              <span className="meta-sep" aria-hidden="true">
+                ·
+              </span>
+            </>
+          ) : null /* the page said noarchive: its site owner asked that no stored copy be shown */
+        }
         <Link href={moreHref}>
           More from this site<span className="visually-hidden"> ({result.host})</span>
         </Link>
       </p>
       {fold !== undefined ? (
-        <button type="button" className="fold-button" aria-expanded={fold.open} aria-controls={fold.controls} onClick={fold.onToggle}>
+        <button
+          type="button"
+          className="fold-button"
+          aria-expanded={fold.open}
+          aria-controls={fold.controls}
+          onClick={fold.onToggle}
+        >
           {fold.open ? 'Fewer' : `${fold.count} more`} from {result.host}
         </button>
       ) : null}

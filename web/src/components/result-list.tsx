@@ -39,7 +39,7 @@ export function arrangeResults(results: readonly SearchResult[]): Shown[] {
   const out: Shown[] = [];
   results.forEach((result, index) => {
     if (result.folded && lastShown.has(result.host)) return;
-    const folded = !result.folded && lastShown.get(result.host) === index ? foldedByHost.get(result.host) ?? [] : [];
+    const folded = !result.folded && lastShown.get(result.host) === index ? (foldedByHost.get(result.host) ?? []) : [];
     out.push({ result, index, foldedUnder: null, folds: folded.length });
     for (const f of folded) out.push({ result: f.result, index: f.index, foldedUnder: result.host, folds: 0 });
   });
@@ -73,12 +73,19 @@ export function ResultList({ results, start, moreHref, storedHref }: ResultListP
           hidden={foldedUnder !== null && !open.has(foldedUnder)}
           className={foldedUnder !== null ? 'result folded' : undefined}
           id={foldedUnder !== null ? `${foldId(foldedUnder)}-${index}` : undefined}
-          fold={folds > 0 ? {
-            count: folds,
-            open: open.has(result.host),
-            controls: shown.filter((s) => s.foldedUnder === result.host).map((s) => `${foldId(result.host)}-${s.index}`).join(' '),
-            onToggle: () => toggle(result.host),
-          } : undefined}
+          fold={
+            folds > 0
+              ? {
+                  count: folds,
+                  open: open.has(result.host),
+                  controls: shown
+                    .filter((s) => s.foldedUnder === result.host)
+                    .map((s) => `${foldId(result.host)}-${s.index}`)
+                    .join(' '),
+                  onToggle: () => toggle(result.host),
+                }
+              : undefined
+          }
         />
       ))}
     </ol>

@@ -1,7 +1,12 @@
 import type { SearchResult } from '../api.ts';
 
 /** The mark of each kind of document; a web page (html) has none. */
-const KIND: Record<SearchResult['fileType'], string | undefined> = { html: undefined, pdf: 'PDF', text: 'Text', markdown: 'Markdown' };
+const KIND: Record<SearchResult['fileType'], string | undefined> = {
+  html: undefined,
+  pdf: 'PDF',
+  text: 'Text',
+  markdown: 'Markdown',
+};
 
 /** What a result is beyond a web page: its kind ("PDF"), the PDF page of its snippet, and the labels it came from. */
 export function ResultMarks({ result }: { result: SearchResult }) {

@@ -49,6 +49,7 @@ export function SearchBox({ value, onChange, onSubmit, autoFocus = false }: Sear
     inFlight.current = null;
   };
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: cancels what is pending when the box goes away, once
   useEffect(() => cancelPending, []);
 
   const requestSuggestions = (text: string): void => {

@@ -18,14 +18,21 @@ export function CorrectionNotice({ response, searchHref }: { response: SearchRes
   if (correction.applied) {
     return (
       <p className="notice info correction">
-        Showing results for <Link href={searchHref(correction.query)}><strong>{correction.query}</strong></Link>; search instead for{' '}
-        <Link href={searchHref(response.query, { exact: true })}>{response.query}</Link>.
+        Showing results for{' '}
+        <Link href={searchHref(correction.query)}>
+          <strong>{correction.query}</strong>
+        </Link>
+        ; search instead for <Link href={searchHref(response.query, { exact: true })}>{response.query}</Link>.
       </p>
     );
   }
   return (
     <p className="notice info correction">
-      Did you mean <Link href={searchHref(correction.query)}><strong>{correction.query}</strong></Link>?
+      Did you mean{' '}
+      <Link href={searchHref(correction.query)}>
+        <strong>{correction.query}</strong>
+      </Link>
+      ?
     </p>
   );
 }
@@ -39,11 +46,20 @@ function parts(query: string): string[] {
  * What a search that found nothing says: what was searched, and what to try — fewer words, a site:
  * (or all sites, when it had one), the spelling — and "add seeds" only while little is indexed.
  */
-export function NoResults({ query, status, searchHref }: { query: string; status: Status | null; searchHref: SearchHref }) {
+export function NoResults({
+  query,
+  status,
+  searchHref,
+}: {
+  query: string;
+  status: Status | null;
+  searchHref: SearchHref;
+}) {
   const words = parts(query);
   const plain = words.filter((w) => !/^-?site:/i.test(w));
   const sited = plain.length !== words.length;
-  const fewer = plain.length > 1 ? [...words.filter((w) => /^-?site:/i.test(w)), ...plain.slice(0, -1)].join(' ') : null;
+  const fewer =
+    plain.length > 1 ? [...words.filter((w) => /^-?site:/i.test(w)), ...plain.slice(0, -1)].join(' ') : null;
   const little = status !== null && status.indexed < LITTLE_INDEXED;
   return (
     <div className="empty no-results">
@@ -72,7 +88,8 @@ export function NoResults({ query, status, searchHref }: { query: string; status
         <li>checking the spelling</li>
         {little ? (
           <li>
-            <Link href="/seeds">adding seeds</Link>: only {plural(status.indexed, 'page')} {status.indexed === 1 ? 'is' : 'are'} indexed so far
+            <Link href="/seeds">adding seeds</Link>: only {plural(status.indexed, 'page')}{' '}
+            {status.indexed === 1 ? 'is' : 'are'} indexed so far
           </li>
         ) : null}
       </ul>

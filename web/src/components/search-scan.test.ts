@@ -15,15 +15,30 @@ import { seedPhase } from './seed-progress.tsx';
 import { crawlerWord } from './status-header.tsx';
 
 const r = (host: string, n: number, folded = false): SearchResult => ({
-  url: `http://${host}/p${n}`, title: `${host} ${n}`, host, snippet: [], score: 1, fetchedAt: '2026-12-01T10:00:00.000Z', stored: true, folded,
-  labels: [], fileType: 'html', page: null,
+  url: `http://${host}/p${n}`,
+  title: `${host} ${n}`,
+  host,
+  snippet: [],
+  score: 1,
+  fetchedAt: '2026-12-01T10:00:00.000Z',
+  stored: true,
+  folded,
+  labels: [],
+  fileType: 'html',
+  page: null,
 });
 
-test('folded results move under their site\'s last shown one, which carries the count; hidden until opened', () => {
+test("folded results move under their site's last shown one, which carries the count; hidden until opened", () => {
   const page = [r('a', 1), r('a', 2), r('b', 1), r('a', 3, true), r('b', 2), r('a', 4, true)];
-  assert.deepEqual(arrangeResults(page).map((s) => `${s.result.url.slice(7)}${s.foldedUnder ? '(f)' : ''}${s.folds ? `+${s.folds}` : ''}`),
-    ['a/p1', 'a/p2+2', 'a/p3(f)', 'a/p4(f)', 'b/p1', 'b/p2']);
-  const html = renderToStaticMarkup(createElement(ResultList, { results: page, start: 1, moreHref: () => '/', storedHref: () => '/' }));
+  assert.deepEqual(
+    arrangeResults(page).map(
+      (s) => `${s.result.url.slice(7)}${s.foldedUnder ? '(f)' : ''}${s.folds ? `+${s.folds}` : ''}`,
+    ),
+    ['a/p1', 'a/p2+2', 'a/p3(f)', 'a/p4(f)', 'b/p1', 'b/p2'],
+  );
+  const html = renderToStaticMarkup(
+    createElement(ResultList, { results: page, start: 1, moreHref: () => '/', storedHref: () => '/' }),
+  );
   assert.equal((html.match(/<li /g) ?? []).length, 6, 'every result stays in the list');
   assert.equal((html.match(/<li [^>]*hidden=""/g) ?? []).length, 2);
   assert.match(html, /aria-expanded="false"[^>]*>2 more from a</);
@@ -31,13 +46,34 @@ test('folded results move under their site\'s last shown one, which carries the 
 });
 
 test('a URL shows as its site and path, once', () => {
-  assert.deepEqual(urlParts('https://www.docs.example.org/3/library/os.path.html'), { site: 'docs.example.org', path: '3 › library › os.path.html' });
+  assert.deepEqual(urlParts('https://www.docs.example.org/3/library/os.path.html'), {
+    site: 'docs.example.org',
+    path: '3 › library › os.path.html',
+  });
   assert.deepEqual(urlParts('http://127.0.0.2:4000/'), { site: '127.0.0.2:4000', path: '' });
 });
 
 test('the header says idle when the crawler runs and no host has work', () => {
-  const s: Status = { pages: 5, indexed: 5, queued: 0, inFlight: 0, workers: 2, fetchRatePerMin: 0, crawler: 'running', searchReady: true, lastError: null,
-    disk: { paused: false, reason: null, freeBytes: null, dbBytes: null, minFreeBytes: 0, maxDbBytes: 0, checkedAt: null } };
+  const s: Status = {
+    pages: 5,
+    indexed: 5,
+    queued: 0,
+    inFlight: 0,
+    workers: 2,
+    fetchRatePerMin: 0,
+    crawler: 'running',
+    searchReady: true,
+    lastError: null,
+    disk: {
+      paused: false,
+      reason: null,
+      freeBytes: null,
+      dbBytes: null,
+      minFreeBytes: 0,
+      maxDbBytes: 0,
+      checkedAt: null,
+    },
+  };
   assert.deepEqual(crawlerWord(s), { word: 'idle', tone: 'idle' });
   assert.equal(crawlerWord({ ...s, queued: 3 }).word, 'running');
   assert.equal(crawlerWord({ ...s, crawler: 'stopped' }).word, 'stopped');
@@ -60,9 +96,26 @@ test('the next fetch in tenths of a second under 10 s', () => {
 
 test('a seed is starting, crawling, then done', () => {
   const seed: Seed = {
-    id: 1, url: 'http://a/', host: 'a', depth: 1, scope: 'host', createdAt: '2026-12-01T10:00:00.000Z', found: 0, fetched: 0,
-    queued: 0, failed: 0, lastCrawledAt: null, nextCrawlAt: null, doneAt: null,
-    title: null, folder: null, labels: [], hosts: 1, maxHosts: 1000, hostsRefused: 0, lastRefusedHost: null,
+    id: 1,
+    url: 'http://a/',
+    host: 'a',
+    depth: 1,
+    scope: 'host',
+    createdAt: '2026-12-01T10:00:00.000Z',
+    found: 0,
+    fetched: 0,
+    queued: 0,
+    failed: 0,
+    lastCrawledAt: null,
+    nextCrawlAt: null,
+    doneAt: null,
+    title: null,
+    folder: null,
+    labels: [],
+    hosts: 1,
+    maxHosts: 1000,
+    hostsRefused: 0,
+    lastRefusedHost: null,
   };
   assert.equal(seedPhase(seed), 'starting');
   assert.equal(seedPhase({ ...seed, found: 5, fetched: 2, queued: 3 }), 'crawling');

@@ -12,7 +12,12 @@ export interface SeedOptions {
 }
 
 /** The scope choices, in the order shown: a Record, so a scope added to shared/enumerations.ts must be named here. */
-const SCOPE_CHOICES: Record<Scope, string> = { path: 'Under this path', host: 'Same host', domain: 'Same domain', any: 'Any site' };
+const SCOPE_CHOICES: Record<Scope, string> = {
+  path: 'Under this path',
+  host: 'Same host',
+  domain: 'Same domain',
+  any: 'Any site',
+};
 
 /** Props of the single-seed form. */
 export interface SeedFormProps {
@@ -52,11 +57,21 @@ export function SeedForm({ options, onOptionsChange, onAdded, prefill }: SeedFor
     setDepthError(null);
     setPending(true);
     try {
-      const { seed, created } = await addSeed({ url: url.trim(), depth, scope: options.scope, labels: labelList(labels), ...(title !== '' ? { title } : {}) });
+      const { seed, created } = await addSeed({
+        url: url.trim(),
+        depth,
+        scope: options.scope,
+        labels: labelList(labels),
+        ...(title !== '' ? { title } : {}),
+      });
       setUrl('');
       setLabels('');
       setUrlError(null);
-      setMessage(created ? `Added ${seed.url}. Crawling starts shortly.` : `${seed.url} was already a seed; it was updated and will be crawled again.`);
+      setMessage(
+        created
+          ? `Added ${seed.url}. Crawling starts shortly.`
+          : `${seed.url} was already a seed; it was updated and will be crawled again.`,
+      );
       onAdded(seed, created);
       urlRef.current?.focus();
     } catch (error) {
@@ -70,11 +85,22 @@ export function SeedForm({ options, onOptionsChange, onAdded, prefill }: SeedFor
   const urlDescribedBy = [`${id}-url-hint`, urlError !== null ? `${id}-url-error` : null].filter(Boolean).join(' ');
 
   return (
-    <form className="seed-form card" onSubmit={(event) => void handleSubmit(event)} noValidate aria-labelledby={`${id}-title`}>
+    <form
+      className="seed-form card"
+      onSubmit={(event) => void handleSubmit(event)}
+      noValidate
+      aria-labelledby={`${id}-title`}
+    >
       <h2 id={`${id}-title`}>Add a seed</h2>
       {prefill !== undefined ? (
         <p className="notice info prefill-note">
-          Add the page you were on{title !== '' ? <>: <strong>{title}</strong></> : null}? Check it and press Add seed.
+          Add the page you were on
+          {title !== '' ? (
+            <>
+              : <strong>{title}</strong>
+            </>
+          ) : null}
+          ? Check it and press Add seed.
         </p>
       ) : null}
       <div className="field field-url">
@@ -146,7 +172,9 @@ export function SeedForm({ options, onOptionsChange, onAdded, prefill }: SeedFor
             aria-describedby={`${id}-scope-hint`}
           >
             {(Object.entries(SCOPE_CHOICES) as Array<[Scope, string]>).map(([value, label]) => (
-              <option key={value} value={value}>{label}</option>
+              <option key={value} value={value}>
+                {label}
+              </option>
             ))}
           </select>
           <p id={`${id}-scope-hint`} className="hint">
@@ -156,7 +184,15 @@ export function SeedForm({ options, onOptionsChange, onAdded, prefill }: SeedFor
       </div>
       <div className="field">
         <label htmlFor={`${id}-labels`}>Labels</label>
-        <input id={`${id}-labels`} type="text" name="labels" value={labels} placeholder="reading, rust" onChange={(event) => setLabels(event.target.value)} aria-describedby={`${id}-labels-hint`} />
+        <input
+          id={`${id}-labels`}
+          type="text"
+          name="labels"
+          value={labels}
+          placeholder="reading, rust"
+          onChange={(event) => setLabels(event.target.value)}
+          aria-describedby={`${id}-labels-hint`}
+        />
         <p id={`${id}-labels-hint`} className="hint">
           Optional, comma-separated; search them with label:NAME.
         </p>

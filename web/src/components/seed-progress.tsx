@@ -17,9 +17,12 @@ export function seedPhase(seed: Seed): SeedPhase {
 export function SeedProgress({ seed }: { seed: Seed }) {
   const phase = seedPhase(seed);
   const finished = seed.found - seed.queued;
-  const label = phase === 'done'
-    ? `done at ${formatTimeOfDay(seed.doneAt as string)}`
-    : phase === 'starting' ? 'starting' : `${formatCount(seed.queued)} queued`;
+  const label =
+    phase === 'done'
+      ? `done at ${formatTimeOfDay(seed.doneAt as string)}`
+      : phase === 'starting'
+        ? 'starting'
+        : `${formatCount(seed.queued)} queued`;
   return (
     <div className={`seed-progress seed-${phase}`}>
       <progress

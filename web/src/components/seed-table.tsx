@@ -14,7 +14,14 @@ const SCOPE_TEXT: Record<Seed['scope'], string> = { path: 'this path', host: 'ho
  * per seed on a phone (CSS).
  * The explicit table roles keep it a table for screen readers when CSS changes its display.
  */
-export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId, onLabelsChanged }: {
+export function SeedTable({
+  seeds,
+  now,
+  onCrawlAgain,
+  onRemove,
+  pendingId,
+  onLabelsChanged,
+}: {
   seeds: Seed[];
   now: number;
   /** Submits the seed again, so that everything it found is checked for changes. */
@@ -36,19 +43,45 @@ export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId, onLab
         </caption>
         <thead role="rowgroup">
           <tr role="row">
-            <th scope="col" role="columnheader">URL</th>
-            <th scope="col" role="columnheader">Progress</th>
-            <th scope="col" role="columnheader" className="num">Depth</th>
-            <th scope="col" role="columnheader">Scope</th>
-            <th scope="col" role="columnheader">Labels</th>
-            <th scope="col" role="columnheader" className="num">Found</th>
-            <th scope="col" role="columnheader" className="num">Hosts</th>
-            <th scope="col" role="columnheader" className="num">Fetched</th>
-            <th scope="col" role="columnheader" className="num">Queued</th>
-            <th scope="col" role="columnheader" className="num">Failed</th>
-            <th scope="col" role="columnheader">Crawled</th>
-            <th scope="col" role="columnheader">Added</th>
-            <th scope="col" role="columnheader"><span className="visually-hidden">Actions</span></th>
+            <th scope="col" role="columnheader">
+              URL
+            </th>
+            <th scope="col" role="columnheader">
+              Progress
+            </th>
+            <th scope="col" role="columnheader" className="num">
+              Depth
+            </th>
+            <th scope="col" role="columnheader">
+              Scope
+            </th>
+            <th scope="col" role="columnheader">
+              Labels
+            </th>
+            <th scope="col" role="columnheader" className="num">
+              Found
+            </th>
+            <th scope="col" role="columnheader" className="num">
+              Hosts
+            </th>
+            <th scope="col" role="columnheader" className="num">
+              Fetched
+            </th>
+            <th scope="col" role="columnheader" className="num">
+              Queued
+            </th>
+            <th scope="col" role="columnheader" className="num">
+              Failed
+            </th>
+            <th scope="col" role="columnheader">
+              Crawled
+            </th>
+            <th scope="col" role="columnheader">
+              Added
+            </th>
+            <th scope="col" role="columnheader">
+              <span className="visually-hidden">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody role="rowgroup">
@@ -62,16 +95,28 @@ export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId, onLab
               <td role="cell" className="progress-cell" data-label="Progress">
                 <SeedProgress seed={seed} />
               </td>
-              <td role="cell" className="num" data-label="Depth">{seed.depth}</td>
-              <td role="cell" data-label="Scope">{SCOPE_TEXT[seed.scope] ?? seed.scope}</td>
+              <td role="cell" className="num" data-label="Depth">
+                {seed.depth}
+              </td>
+              <td role="cell" data-label="Scope">
+                {SCOPE_TEXT[seed.scope] ?? seed.scope}
+              </td>
               <td role="cell" data-label="Labels">
                 {seed.title ? <span className="cell-note seed-title">{seed.title}</span> : null}
                 <LabelEditor seed={seed} onChanged={() => onLabelsChanged?.()} />
               </td>
-              <td role="cell" className="num" data-label="Found">{formatCount(seed.found)}</td>
-              <td role="cell" className="num" data-label="Hosts"><SeedHosts seed={seed} /></td>
-              <td role="cell" className="num" data-label="Fetched">{formatCount(seed.fetched)}</td>
-              <td role="cell" className="num" data-label="Queued">{formatCount(seed.queued)}</td>
+              <td role="cell" className="num" data-label="Found">
+                {formatCount(seed.found)}
+              </td>
+              <td role="cell" className="num" data-label="Hosts">
+                <SeedHosts seed={seed} />
+              </td>
+              <td role="cell" className="num" data-label="Fetched">
+                {formatCount(seed.fetched)}
+              </td>
+              <td role="cell" className="num" data-label="Queued">
+                {formatCount(seed.queued)}
+              </td>
               <td role="cell" className={seed.failed > 0 ? 'num warn-text' : 'num'} data-label="Failed">
                 {formatCount(seed.failed)}
               </td>
@@ -100,9 +145,7 @@ export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId, onLab
                       if (e.key === 'Escape') setConfirming(null);
                     }}
                   >
-                    <span className="confirm-text">
-                      Remove it and its {plural(seed.fetched, 'page')} from search?
-                    </span>
+                    <span className="confirm-text">Remove it and its {plural(seed.fetched, 'page')} from search?</span>
                     <button
                       type="button"
                       className="button danger"
@@ -120,17 +163,19 @@ export function SeedTable({ seeds, now, onCrawlAgain, onRemove, pendingId, onLab
                   </div>
                 ) : (
                   <div className="row-actions">
-                    {seedPhase(seed) === 'done' ? (
-                      <button
-                        type="button"
-                        className="button"
-                        aria-label={`Crawl ${seed.url} again`}
-                        disabled={pendingId === seed.id}
-                        onClick={() => onCrawlAgain(seed)}
-                      >
-                        Crawl again
-                      </button>
-                    ) : null /* offered once a crawl is over: until then it is being crawled */}
+                    {
+                      seedPhase(seed) === 'done' ? (
+                        <button
+                          type="button"
+                          className="button"
+                          aria-label={`Crawl ${seed.url} again`}
+                          disabled={pendingId === seed.id}
+                          onClick={() => onCrawlAgain(seed)}
+                        >
+                          Crawl again
+                        </button>
+                      ) : null /* offered once a crawl is over: until then it is being crawled */
+                    }
                     <button
                       type="button"
                       className="button"

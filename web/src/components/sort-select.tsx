@@ -14,29 +14,39 @@ const ORDERS: Array<{ label: string; sort: Sort }> = [
   { label: 'robots.txt status', sort: { key: 'robots', dir: 'asc' } },
 ];
 
-const valueOf = (sort: Sort): string => `${sort.key}:${sort.dir}`;
+const orderValue = (sort: Sort): string => `${sort.key}:${sort.dir}`;
 
 /**
  * Sorting as one control (a select), for phones, where the table's header of nine sort buttons would
  * fill the screen before any host. Shows the current order even when it was chosen by a column header.
  */
-export function SortSelect({ sort, onChange, className }: { sort: Sort; onChange: (sort: Sort) => void; className?: string }) {
+export function SortSelect({
+  sort,
+  onChange,
+  className,
+}: {
+  sort: Sort;
+  onChange: (sort: Sort) => void;
+  className?: string;
+}) {
   const id = useId();
-  const known = ORDERS.some((o) => valueOf(o.sort) === valueOf(sort));
+  const known = ORDERS.some((o) => orderValue(o.sort) === orderValue(sort));
   return (
     <span className={className}>
       <label htmlFor={`${id}-sort`}>Sort</label>
       <select
         id={`${id}-sort`}
-        value={valueOf(sort)}
+        value={orderValue(sort)}
         onChange={(event) => {
           const [key, dir] = event.target.value.split(':') as [SortKey, Sort['dir']];
           onChange({ key, dir });
         }}
       >
-        {known ? null : <option value={valueOf(sort)}>{`${sort.key} (${sort.dir === 'asc' ? 'ascending' : 'descending'})`}</option>}
+        {known ? null : (
+          <option value={orderValue(sort)}>{`${sort.key} (${sort.dir === 'asc' ? 'ascending' : 'descending'})`}</option>
+        )}
         {ORDERS.map((o) => (
-          <option key={valueOf(o.sort)} value={valueOf(o.sort)}>
+          <option key={orderValue(o.sort)} value={orderValue(o.sort)}>
             {o.label}
           </option>
         ))}

@@ -3,10 +3,23 @@ import { stateLabel } from '../domain-state.ts';
 import { formatCount } from '../format.ts';
 
 /** The states the filter offers, busiest first (as sorting by state lists them). */
-const STATES: DomainState[] = ['crawling', 'waiting', 'backoff', 'failing', 'robots-unreachable', 'robots-blocked', 'idle'];
+const STATES: DomainState[] = [
+  'crawling',
+  'waiting',
+  'backoff',
+  'failing',
+  'robots-unreachable',
+  'robots-blocked',
+  'idle',
+];
 
 /** A choice of one state for the Domains table (all by default), each with how many hosts are in it. */
-export function StateFilter({ id, value, counts, onChange }: {
+export function StateFilter({
+  id,
+  value,
+  counts,
+  onChange,
+}: {
   id: string;
   value: DomainState | '';
   counts: DomainsResponse['states'] | undefined;

@@ -10,25 +10,45 @@ import type { Status } from '../api.ts';
 import { StatusHeader } from './status-header.tsx';
 
 const status: Status = {
-  pages: 120, indexed: 118, queued: 40, inFlight: 1, workers: 2, fetchRatePerMin: 300,
-  crawler: 'running', searchReady: true, lastError: null,
-  disk: { paused: false, reason: null, freeBytes: 5e10, dbBytes: 1e6, minFreeBytes: 1024 ** 3, maxDbBytes: 20 * 1024 ** 3, checkedAt: null },
+  pages: 120,
+  indexed: 118,
+  queued: 40,
+  inFlight: 1,
+  workers: 2,
+  fetchRatePerMin: 300,
+  crawler: 'running',
+  searchReady: true,
+  lastError: null,
+  disk: {
+    paused: false,
+    reason: null,
+    freeBytes: 5e10,
+    dbBytes: 1e6,
+    minFreeBytes: 1024 ** 3,
+    maxDbBytes: 20 * 1024 ** 3,
+    checkedAt: null,
+  },
 };
 
 test('a crawler problem is shown as an alert, in words', () => {
-  const message = 'cannot write to the database in /data (SQLITE_FULL: database or disk is full): is the disk full or the file read-only?';
+  const message =
+    'cannot write to the database in /data (SQLITE_FULL: database or disk is full): is the disk full or the file read-only?';
   const html = renderToStaticMarkup(createElement(StatusHeader, { status: { ...status, lastError: message } }));
   assert.match(html, /<p class="notice error crawler-error" role="alert"><strong>Crawler problem:<\/strong> /);
   assert.ok(html.includes('database or disk is full'), html);
 });
 
 test('a running crawler without workers says it is idle; with workers, or stopped, only the number', () => {
-  const idle = renderToStaticMarkup(createElement(StatusHeader, { status: { ...status, queued: 0, inFlight: 0, workers: 0 } }));
+  const idle = renderToStaticMarkup(
+    createElement(StatusHeader, { status: { ...status, queued: 0, inFlight: 0, workers: 0 } }),
+  );
   assert.match(idle, /<dt>Workers alive<\/dt><dd>0<span class="unit" title="[^"]*"> \(idle\)<\/span><\/dd>/);
   assert.ok(!idle.includes('role="alert"'), 'no problem is reported');
   const busy = renderToStaticMarkup(createElement(StatusHeader, { status }));
   assert.match(busy, /<dt>Workers alive<\/dt><dd>2<\/dd>/);
-  const stopped = renderToStaticMarkup(createElement(StatusHeader, { status: { ...status, workers: 0, crawler: 'stopped' } }));
+  const stopped = renderToStaticMarkup(
+    createElement(StatusHeader, { status: { ...status, workers: 0, crawler: 'stopped' } }),
+  );
   assert.match(stopped, /<dt>Workers alive<\/dt><dd>0<\/dd>/);
 });
 
@@ -39,9 +59,20 @@ test('no problem, no alert', () => {
 });
 
 test('a crawl paused for want of room says why, and what to do', () => {
-  const reason = 'crawling is paused: only 512 MB free on the disk of /data (CRAWL_MIN_FREE_DISK is 1 GB): free some space, or lower CRAWL_MIN_FREE_DISK. ' +
+  const reason =
+    'crawling is paused: only 512 MB free on the disk of /data (CRAWL_MIN_FREE_DISK is 1 GB): free some space, or lower CRAWL_MIN_FREE_DISK. ' +
     'Nothing new is queued or stored meanwhile; what is stored stays searchable, and the crawl resumes by itself once there is room';
-  const html = renderToStaticMarkup(createElement(StatusHeader, { status: { ...status, disk: { ...status.disk, paused: true, reason } } }));
-  assert.ok(html.includes('<p class="notice warn crawl-paused" role="status">Crawling is paused: only 512 MB free on the disk of /data'), html);
-  assert.ok(!renderToStaticMarkup(createElement(StatusHeader, { status })).includes('crawl-paused'), 'not while there is room');
+  const html = renderToStaticMarkup(
+    createElement(StatusHeader, { status: { ...status, disk: { ...status.disk, paused: true, reason } } }),
+  );
+  assert.ok(
+    html.includes(
+      '<p class="notice warn crawl-paused" role="status">Crawling is paused: only 512 MB free on the disk of /data',
+    ),
+    html,
+  );
+  assert.ok(
+    !renderToStaticMarkup(createElement(StatusHeader, { status })).includes('crawl-paused'),
+    'not while there is room',
+  );
 });

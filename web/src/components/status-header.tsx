@@ -11,7 +11,8 @@ const CRAWLER_TEXT: Record<Status['crawler'], string> = {
 
 /** The crawler's state in a word: "idle" when it runs but no host has work (nothing queued or in flight). */
 export function crawlerWord(status: Status): { word: string; tone: string } {
-  if (status.crawler === 'running' && status.queued === 0 && status.inFlight === 0) return { word: 'idle', tone: 'idle' };
+  if (status.crawler === 'running' && status.queued === 0 && status.inFlight === 0)
+    return { word: 'idle', tone: 'idle' };
   return { word: CRAWLER_TEXT[status.crawler] ?? status.crawler, tone: status.crawler };
 }
 
@@ -45,7 +46,10 @@ export function StatusHeader({ status }: { status: Status }) {
           <dd>
             {formatCount(status.workers)}
             {status.workers === 0 && status.crawler === 'running' ? (
-              <span className="unit" title="Workers start when something is due and leave after a minute without work"> (idle)</span>
+              <span className="unit" title="Workers start when something is due and leave after a minute without work">
+                {' '}
+                (idle)
+              </span>
             ) : null}
           </dd>
         </div>

@@ -56,7 +56,12 @@ export function DomainsView() {
   const [stateFilter, setStateFilter] = useState<DomainState | ''>(remembered?.stateFilter ?? '');
   const [offset, setOffset] = useState(remembered?.offset ?? 0);
   const query: DomainsQuery = {
-    q: filter.trim(), state: stateFilter === '' ? undefined : stateFilter, sort: sort.key, dir: sort.dir, limit: PAGE_SIZE, offset,
+    q: filter.trim(),
+    state: stateFilter === '' ? undefined : stateFilter,
+    sort: sort.key,
+    dir: sort.dir,
+    limit: PAGE_SIZE,
+    offset,
   };
   const queryKey = JSON.stringify(query);
   const snapshot = usePoll(
@@ -75,14 +80,23 @@ export function DomainsView() {
     refresh();
   }, [queryKey, refresh]);
   /** A filter or order changes the list: back to its first page. */
-  const reset = <T,>(set: (value: T) => void) => (value: T): void => {
-    set(value);
-    setOffset(0);
-  };
+  const reset =
+    <T,>(set: (value: T) => void) =>
+    (value: T): void => {
+      set(value);
+      setOffset(0);
+    };
   // Back to this view shows the last answer, order, filters, page and open rows at once, and the scroll position.
   useEffect(() => {
     if (snapshot.data !== null) {
-      rememberData('domains', { snapshot: snapshot.data, sort, filter, stateFilter, offset, expanded: [...expanded] } satisfies Remembered);
+      rememberData('domains', {
+        snapshot: snapshot.data,
+        sort,
+        filter,
+        stateFilter,
+        offset,
+        expanded: [...expanded],
+      } satisfies Remembered);
     }
   }, [snapshot.data, sort, filter, stateFilter, offset, expanded]);
   useScrollMemory(snapshot.data !== null, cause, 'domains');
@@ -105,7 +119,8 @@ export function DomainsView() {
   const filtered = filter.trim() !== '' || stateFilter !== '';
   // Hosts left (a seed removed): a page past the end moves back to the last one.
   useEffect(() => {
-    if (page !== undefined && page.offset > 0 && page.offset >= page.total) setOffset(Math.max(0, Math.floor((page.total - 1) / PAGE_SIZE) * PAGE_SIZE));
+    if (page !== undefined && page.offset > 0 && page.offset >= page.total)
+      setOffset(Math.max(0, Math.floor((page.total - 1) / PAGE_SIZE) * PAGE_SIZE));
   }, [page]);
 
   return (
@@ -153,7 +168,12 @@ export function DomainsView() {
         <p className="empty">No hosts yet. Hosts appear here as soon as a seed is added.</p>
       ) : total === 0 ? (
         <p className="empty">
-          No host {filter.trim() !== '' ? <>matches “<bdi>{filter.trim()}</bdi>”</> : null}
+          No host{' '}
+          {filter.trim() !== '' ? (
+            <>
+              matches “<bdi>{filter.trim()}</bdi>”
+            </>
+          ) : null}
           {filter.trim() !== '' && stateFilter !== '' ? ' and ' : null}
           {stateFilter !== '' ? <>is {stateFilter}</> : null}.
         </p>

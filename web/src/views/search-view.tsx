@@ -62,6 +62,7 @@ export function SearchView() {
   useTitle(q.trim() === '' ? 'Search' : q);
 
   const fromMemory = state.kind === 'done' && state.key === key;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs for a new query only; a list restored from memory (Back) is not fetched again
   useEffect(() => {
     if (q.trim() === '') {
       setState({ kind: 'idle' });
@@ -69,7 +70,10 @@ export function SearchView() {
     }
     if (fromMemory) return;
     const controller = new AbortController();
-    setState((old) => ({ kind: 'loading', previous: old.kind === 'done' ? old.response : old.kind === 'loading' ? old.previous : null }));
+    setState((old) => ({
+      kind: 'loading',
+      previous: old.kind === 'done' ? old.response : old.kind === 'loading' ? old.previous : null,
+    }));
     search(q, (page - 1) * PAGE_SIZE, PAGE_SIZE, controller.signal, !exact)
       .then((response) => {
         setState({ kind: 'done', response, key });
@@ -90,6 +94,7 @@ export function SearchView() {
   useScrollMemory(state.kind === 'done' || state.kind === 'idle' || state.kind === 'error', location.cause, key);
 
   const needStatus = state.kind === 'idle' || (state.kind === 'done' && state.response.total === 0);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: the page count is asked again for each new query
   useEffect(() => {
     if (!needStatus) return;
     const controller = new AbortController();

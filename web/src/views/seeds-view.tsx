@@ -33,14 +33,19 @@ export function SeedsView() {
   // Back to this view: the list it showed, at once, and its scroll position; polling then updates it in place.
   const [remembered] = useState(() => recallData<SeedList>('seeds', location.cause) ?? null);
   const seeds = usePoll(
-    useCallback((signal: AbortSignal) => (label === '' ? listSeeds(signal) : listSeedsWithLabel(label, signal)), [label]),
-    REFRESH_MS, remembered,
+    useCallback(
+      (signal: AbortSignal) => (label === '' ? listSeeds(signal) : listSeedsWithLabel(label, signal)),
+      [label],
+    ),
+    REFRESH_MS,
+    remembered,
   );
   useEffect(() => {
     if (seeds.data !== null) rememberData('seeds', seeds.data);
   }, [seeds.data]);
   useScrollMemory(seeds.data !== null, location.cause, 'seeds');
   const refresh = seeds.refresh;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new label filter is asked for at once
   useEffect(() => refresh(), [label, refresh]); // a new label filter shows its seeds at once, not at the next poll
   const [again, setAgain] = useState<{ text: string; failed: boolean } | null>(null);
   const [pendingId, setPendingId] = useState<Seed['id'] | null>(null);
@@ -52,10 +57,16 @@ export function SeedsView() {
     setPendingId(seed.id);
     try {
       await addSeed({ url: seed.url, depth: seed.depth, scope: seed.scope });
-      setAgain({ text: `Crawling ${seed.url} again: every page it found (depth ${seed.depth}) is checked for changes.`, failed: false });
+      setAgain({
+        text: `Crawling ${seed.url} again: every page it found (depth ${seed.depth}) is checked for changes.`,
+        failed: false,
+      });
       refresh();
     } catch (error) {
-      setAgain({ text: `${seed.url} could not be crawled again: ${error instanceof Error ? error.message : String(error)}`, failed: true });
+      setAgain({
+        text: `${seed.url} could not be crawled again: ${error instanceof Error ? error.message : String(error)}`,
+        failed: true,
+      });
     } finally {
       setPendingId(null);
     }
@@ -67,10 +78,16 @@ export function SeedsView() {
     try {
       await removeSeed(seed.id);
       listHeading.current?.focus();
-      setAgain({ text: `Removed ${seed.url}: the crawler stops fetching what it found, and its pages leave search.`, failed: false });
+      setAgain({
+        text: `Removed ${seed.url}: the crawler stops fetching what it found, and its pages leave search.`,
+        failed: false,
+      });
       refresh();
     } catch (error) {
-      setAgain({ text: `${seed.url} could not be removed: ${error instanceof Error ? error.message : String(error)}`, failed: true });
+      setAgain({
+        text: `${seed.url} could not be removed: ${error instanceof Error ? error.message : String(error)}`,
+        failed: true,
+      });
     } finally {
       setPendingId(null);
     }
@@ -81,7 +98,9 @@ export function SeedsView() {
       <h1 id="seeds-heading" tabIndex={-1}>
         Seeds
       </h1>
-      <p className="lede">Seeds are where crawling starts. Lantern fetches each one and follows its links up to the depth you choose.</p>
+      <p className="lede">
+        Seeds are where crawling starts. Lantern fetches each one and follows its links up to the depth you choose.
+      </p>
       <CrawlPauseNotice />
       <div className="seed-forms">
         <SeedForm
@@ -103,7 +122,9 @@ export function SeedsView() {
         <h2 id="seed-list-heading" ref={listHeading} tabIndex={-1}>
           Seed list
         </h2>
-        {seeds.data !== null ? <span className="muted">{seedCountText(seeds.data.seeds.length, seeds.data.total, label !== '')}</span> : null}
+        {seeds.data !== null ? (
+          <span className="muted">{seedCountText(seeds.data.seeds.length, seeds.data.total, label !== '')}</span>
+        ) : null}
         <LabelFilter value={label} onChange={(next) => navigate(href('/seeds', { label: next }), { replace: true })} />
         {seeds.failing ? (
           <span className="live-status failing" role="status">
@@ -127,7 +148,14 @@ export function SeedsView() {
       ) : seeds.data.seeds.length === 0 ? (
         <p className="empty">No seeds yet. Add a URL above to start crawling.</p>
       ) : (
-        <SeedTable seeds={seeds.data.seeds} now={Date.now()} onCrawlAgain={(seed) => void crawlAgain(seed)} onRemove={(seed) => void remove(seed)} pendingId={pendingId} onLabelsChanged={refresh} />
+        <SeedTable
+          seeds={seeds.data.seeds}
+          now={Date.now()}
+          onCrawlAgain={(seed) => void crawlAgain(seed)}
+          onRemove={(seed) => void remove(seed)}
+          pendingId={pendingId}
+          onLabelsChanged={refresh}
+        />
       )}
     </section>
   );

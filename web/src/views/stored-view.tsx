@@ -25,7 +25,15 @@ function Paragraph({ text, words }: { text: string; words: string[] }) {
  * fetched, with the search's words marked, so a person can read what matched even when the live page
  * changed or is gone. Reached from a search result.
  */
-export function StoredView({ url, query, page }: { url: string; query: string; /** The results page it was opened from. */ page: number }) {
+export function StoredView({
+  url,
+  query,
+  page,
+}: {
+  url: string;
+  query: string /** The results page it was opened from. */;
+  page: number;
+}) {
   const { cause } = useLocation();
   const [state, setState] = useState<State>(() => {
     const back = recallData<StoredPage>('stored', cause);
@@ -35,6 +43,7 @@ export function StoredView({ url, query, page }: { url: string; query: string; /
   useScrollMemory(state.kind !== 'loading', cause, url);
   useTitle(state.kind === 'ready' ? `Stored text: ${state.page.title || displayUrl(state.page.url)}` : 'Stored text');
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs for a new URL only; the page restored from memory (Back) is not fetched again
   useEffect(() => {
     if (state.kind === 'ready' && state.page.url === url) return; // remembered (Back): not fetched again
     const controller = new AbortController();
@@ -45,7 +54,8 @@ export function StoredView({ url, query, page }: { url: string; query: string; /
         rememberData('stored', page);
       },
       (error: unknown) => {
-        if (!controller.signal.aborted) setState({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
+        if (!controller.signal.aborted)
+          setState({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
       },
     );
     return () => controller.abort();
@@ -74,7 +84,10 @@ export function StoredView({ url, query, page }: { url: string; query: string; /
               stored text as fetched <time dateTime={state.page.fetchedAt}>{formatDateTime(state.page.fetchedAt)}</time>
             </span>
           </p>
-          <p className="notice info">This is the text Lantern indexed for this page, without its layout, links or images. The live page may have changed since.</p>
+          <p className="notice info">
+            This is the text Lantern indexed for this page, without its layout, links or images. The live page may have
+            changed since.
+          </p>
           <div className="stored-text" lang={state.page.lang ?? undefined}>
             {state.page.text
               .split('\n')
