@@ -17,6 +17,10 @@ const LIGHTHOUSE_PAGE = 4;
 
 let web: TestWeb | null = null;
 
+// Pacing off: with the default factor of 5, a site that takes 1 s per page would be asked every 5 s (pacing is
+// proven in crawler/integration/crawl-pacing.test.ts and e2e/domain-groups.spec.ts); here the crawl is watched.
+test.use({ appEnv: { CRAWL_PACING_FACTOR: '0' } });
+
 test.afterEach(async () => {
   await web?.close();
   web = null;
@@ -86,7 +90,9 @@ test('a person adds a site, watches its domain being crawled, and finds a page o
   await expect(fetched).toHaveText(String(PAGES)); // ...then all of it
   await expect(domains.cell(site.host, 'Queued')).toHaveText('0');
   await expect(domains.cell(site.host, 'Errors')).toHaveText('0');
-  await expect(domains.cell(site.host, 'Delay')).toHaveText('1.0 s · Crawl-delay');
+  // The delay, and under it the rule that set it (docs/politeness.md).
+  await expect(domains.cell(site.host, 'Delay')).toHaveText(/^1\.0 s · Crawl-delay/);
+  await expect(domains.cell(site.host, 'Delay').locator('.delay-reason')).toHaveText('robots.txt Crawl-delay');
   await expect(domains.cell(site.host, 'robots.txt')).toHaveText('ok (200)');
   await expect(domains.stat('Pages stored')).toHaveText(String(PAGES));
 
