@@ -8,7 +8,13 @@ import { errorCode, storageErrorAdvice, storageErrorDetail } from './storage-err
 /** The database file's name inside DATA_DIR. */
 export const DB_FILE = 'lantern.db';
 
-/** Opens (creating if missing) Lantern's SQLite file in `dataDir`, set up for one writer and many readers. */
+/**
+ * Opens (creating if missing) Lantern's SQLite file in `dataDir`, set up for one writer and many readers.
+ * Two processes write it (the server: seeds, labels, sessions; the crawler primary: everything else), so a
+ * transaction that reads before it writes must begin IMMEDIATE (`fn.immediate(...)`): a deferred one whose
+ * read snapshot turns into a write after the other process committed fails at once with SQLITE_BUSY,
+ * whatever busy_timeout says; an immediate one waits for the lock.
+ */
 export function openDatabase(dataDir: string, opts: { readonly?: boolean; migrate?: boolean } = {}): Database {
   mkdirSync(dataDir, { recursive: true });
   const db = new BetterSqlite3(path.join(dataDir, DB_FILE), { readonly: opts.readonly ?? false });

@@ -115,15 +115,15 @@ export function seedLabelQueries(db: Database) {
      * and gains the labels (no re-crawl).
      */
     importSeeds(list: readonly ImportedSeed[], opts: { depth: number; scope: Scope }, now: number): ImportOutcome {
-      return importAll(list, opts, now);
+      return importAll.immediate(list, opts, now);
     },
     /** Sets a live seed's labels to exactly `labels` (the first MAX_LABELS_PER_SEED); false if there is no such live seed. */
     setLabels(seedId: number, labels: readonly string[]): boolean {
-      return replace(seedId, labels);
+      return replace.immediate(seedId, labels);
     },
     /** Adds labels to a seed, keeping those it has (up to MAX_LABELS_PER_SEED in all). */
     addLabels(seedId: number, labels: readonly string[]): void {
-      merge(seedId, labels);
+      merge.immediate(seedId, labels);
     },
     /** Every label in use by a live seed, with how many seeds carry it, by name (at most `limit`). */
     listLabels(limit = 1000): LabelCount[] {

@@ -110,13 +110,17 @@ export class Coordinator {
       compactSearchIndexStep: searchIndexCompaction(db).compactSearchIndexStep,
       requeueDue: (seed, now) => this.revisits.refreshDue(seed.id, seed.depth, seed.url, now).rows,
     });
-    this.syncInTransaction = db.transaction((now: number, recrawl: boolean) => this.seedLife.sync(now, recrawl));
+    // Transactions that read before they write begin IMMEDIATE: the server writes the same file, and a read
+    // snapshot that turns into a write after the server's commit fails at once (SQLITE_BUSY), busy_timeout or not.
+    const sync = db.transaction((now: number, recrawl: boolean) => this.seedLife.sync(now, recrawl));
+    this.syncInTransaction = (now, recrawl) => sync.immediate(now, recrawl);
     // Before a request goes out, its lease and the host's start are on disk (a crash must not forget a
     // request in flight); one transaction, so one commit per request rather than two.
-    this.recordStart = db.transaction((job: CrawlJob, origin: string, now: number) => {
+    const recordStart = db.transaction((job: CrawlJob, origin: string, now: number) => {
       if (job.kind === 'page') this.frontier.leaseUrl(job.frontierId, this.runId, now);
       this.hosts.recordStart(origin, now);
     });
+    this.recordStart = (job, origin, now) => recordStart.immediate(job, origin, now);
   }
 
   /**

@@ -48,10 +48,13 @@ export class WriteBatch {
     const writes = this.writes;
     this.writes = [];
     try {
-      this.db.transaction(() => {
-        for (const w of writes) w(now);
-        closing?.(now);
-      })();
+      // IMMEDIATE: a write may read first, and the server writes the same file (see db/open.ts).
+      this.db
+        .transaction(() => {
+          for (const w of writes) w(now);
+          closing?.(now);
+        })
+        .immediate();
     } catch (err) {
       this.writes = writes.concat(this.writes);
       throw err;

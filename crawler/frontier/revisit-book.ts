@@ -38,7 +38,7 @@ export class RevisitBook {
     private readonly settings: RevisitSettings,
   ) {
     this.q = revisitQueries(db);
-    this.pickDue = db.transaction((seedId: number, maxDepth: number, skipUrl: string, now: number): RefreshChoice => {
+    const pickDue = db.transaction((seedId: number, maxDepth: number, skipUrl: string, now: number): RefreshChoice => {
       const choice: RefreshChoice = { rows: [], notDue: 0, vouched: 0 };
       // This cycle's length: since the seed's last crawl started (revisit.ts counts intervals in cycles); this
       // crawl starts now, and the pages it asks for count their next interval from here (noteVisit).
@@ -60,6 +60,8 @@ export class RevisitBook {
       }
       return choice;
     });
+    // IMMEDIATE: it reads, then writes; the server writes the same file (see db/open.ts).
+    this.pickDue = (seedId, maxDepth, skipUrl, now) => pickDue.immediate(seedId, maxDepth, skipUrl, now);
     this.readLastmods = db.transaction(
       (lastmod: Readonly<Record<string, number>>, urls: readonly string[]): FrontierRow[] => {
         const rows: FrontierRow[] = [];
