@@ -23,14 +23,18 @@ export interface FrontierShape {
 /** The issue's figure: 10,000 hosts × 100 URLs = 1,000,000 queued, in 10 seeds of 100,000 URLs. */
 export const MILLION: FrontierShape = { hosts: 10_000, urlsPerHost: 100, seeds: 10 };
 
-/** The origin of generated host `i` (names only: nothing is contacted). */
-export const hostOrigin = (i: number): string => `http://host-${i}.bench.test`;
+/**
+ * The origin of generated host `i` (names only: nothing is contacted): each its own registrable domain, so
+ * each its own politeness group under the default CRAWL_POLITENESS_GROUP=domain (as `host-N.bench.test`,
+ * all 10,000 were one site, crawled one request a second).
+ */
+export const hostOrigin = (i: number): string => `http://host-${i}.test`;
 
 /** The seed id owning host `i`. */
 export const seedOfHost = (shape: FrontierShape, i: number): number => 1 + Math.floor(i / (shape.hosts / shape.seeds));
 
 function shapeName(s: FrontierShape): string {
-  return `${s.hosts}x${s.urlsPerHost}-${s.seeds}`;
+  return `${s.hosts}x${s.urlsPerHost}-${s.seeds}-sites`; // -sites: one registrable domain per host
 }
 
 /**

@@ -15,6 +15,7 @@ import { frontierQueries, type FrontierRow } from '../../db/frontier.ts';
 import { Scheduler } from '../politeness/scheduler.ts';
 import { seededRandom } from '../../test-support/seeded-random.ts';
 import { FrontierWindow, type WindowSizes } from './frontier-window.ts';
+import { windowCap } from './window-sizes.ts';
 import type { CrawlJob } from './crawl-job.ts';
 
 const A = 'https://a.example';
@@ -29,7 +30,7 @@ interface Taken {
 /** The coordinator's part, by hand: one frontier, one scheduler, one window, writes batched until `flush`. */
 class Crawl {
   readonly frontier;
-  readonly scheduler = new Scheduler<CrawlJob>(0);
+  readonly scheduler: Scheduler<CrawlJob>;
   readonly live = new Set<number>();
   readonly window: FrontierWindow;
   private writes: Array<() => void> = [];
@@ -37,7 +38,9 @@ class Crawl {
   constructor(
     readonly db: Database,
     sizes: Partial<WindowSizes> = SIZES,
+    delayMs = 0,
   ) {
+    this.scheduler = new Scheduler<CrawlJob>(delayMs);
     this.frontier = frontierQueries(db);
     this.window = new FrontierWindow({
       scheduler: this.scheduler,
@@ -418,5 +421,65 @@ describe('FrontierWindow', () => {
         assert.equal(c.window.waiting(origin), 0);
       }
     }
+  });
+  test('with many hosts waiting, each window holds its share of the total: the same URLs come out in the same order as with full windows', () => {
+    // Two crawls of the same frontier (two database files), one with windows of 8, one sharing 10 jobs
+    // among 5 hosts (2 each, read again when empty); hosts take turns by a delay of 20 ms.
+    const origins = [
+      'https://a.example',
+      'https://b.example',
+      'https://c.example',
+      'https://d.example',
+      'https://e.example',
+    ];
+    const run = (sizes: Partial<WindowSizes>): { order: string[]; maxWindow: number; maxEntries: number } => {
+      const d = mkdtempSync(path.join(os.tmpdir(), 'lantern-window-cap-'));
+      const file = openDatabase(d);
+      try {
+        const c = new Crawl(file, sizes, 20);
+        c.seed(1);
+        for (const o of origins) c.add(o, paths(12, `/${o[8]}`));
+        c.load();
+        const random = seededRandom(7);
+        const order: string[] = [];
+        let maxWindow = 0;
+        let maxEntries = 0;
+        const inFlight: Taken[] = [];
+        for (let now = 0; now < 2000; now += 7) {
+          for (let t = c.next(now); t; t = c.next(now)) {
+            order.push(`${t.origin} ${new URL(t.job.url).pathname}`);
+            inFlight.push(t);
+          }
+          for (const t of inFlight.splice(0)) {
+            if (random() < 0.1 && t.job.attempts === 0) c.retry(t, now + 30, now);
+            else c.finish(t, now);
+          }
+          if (random() < 0.5) c.flush();
+          for (const o of origins) maxWindow = Math.max(maxWindow, c.inScheduler(o));
+          maxEntries = Math.max(maxEntries, c.window.entryCount());
+        }
+        return { order, maxWindow, maxEntries };
+      } finally {
+        file.close();
+        rmSync(d, { recursive: true, force: true });
+      }
+    };
+    const full = run({ ...SIZES, size: 8, low: 4, total: 1000, min: 2 });
+    const shared = run({ ...SIZES, size: 8, low: 4, total: 10, min: 2 });
+    assert.equal(new Set(full.order).size, 60, 'every one of the 60 URLs handed out');
+    assert.ok(full.order.length > 60, 'some of them again after a retry');
+    assert.equal(full.maxWindow, 8, 'the full windows fill to their size');
+    assert.ok(shared.maxWindow <= 2, `a window of 2 each when 5 hosts share 10 (held ${shared.maxWindow})`);
+    assert.ok(shared.maxEntries <= 10, `10 jobs in memory at most (held ${shared.maxEntries})`);
+    assert.deepEqual(shared.order, full.order, 'the same URLs in the same order');
+  });
+
+  test("a host's share of the windows' total: the whole window while they fit, else total / hosts, never below min", () => {
+    const sizes = { ...SIZES, size: 16, low: 8, total: 40_000, min: 4 };
+    assert.deepEqual(windowCap(sizes, 100), { cap: 16, low: 8 });
+    assert.deepEqual(windowCap(sizes, 2_500), { cap: 16, low: 8 });
+    assert.deepEqual(windowCap(sizes, 5_000), { cap: 8, low: 4 });
+    assert.deepEqual(windowCap(sizes, 10_000), { cap: 4, low: 2 });
+    assert.deepEqual(windowCap(sizes, 1_000_000), { cap: 4, low: 2 });
   });
 });

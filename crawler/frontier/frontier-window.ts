@@ -20,6 +20,13 @@
  * is never lost to a refill that read past it while its write was pending), else it is placed once its
  * batch committed (`committed`).
  *
+ * The windows' total is bounded too: with many hosts waiting, each host's window is filled to fewer jobs
+ * (WINDOW.total over the hosts with URLs waiting, never below WINDOW.min nor above WINDOW.size), so the
+ * memory of 10,000 hosts' windows is that of 40,000 jobs, not 160,000. Which jobs a window holds never
+ * changes what is handed out: the scheduler needs only each host's first job to order the hosts, and a
+ * host left without one reads on at once, within its dispatch (`syncBelow`); a smaller window only means
+ * more reads, each a few rows.
+ *
  * A window may overflow (entries that had to be entered before the cursor); `committed` trims it back,
  * moving the cursor before what it let go. Rows of removed seeds are not entered (their deletion follows
  * in chunks, seed-lifecycle.ts); should such a seed come back, the hosts where its rows were passed over
@@ -28,35 +35,9 @@
 import type { DroppedUrl, FrontierRow } from '../../db/frontier.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
 import type { CrawlJob } from './crawl-job.ts';
+import { WINDOW, windowCap, type WindowSizes } from './window-sizes.ts';
 
-/**
- * The window's sizes, measured with `npm run bench:frontier` (docs/benchmarks.md): `size` page jobs per
- * host at most; a host with fewer than `low` is read again after the next flush (refills batched per
- * flush, at most `perFlush` hosts a flush, so no flush is long), or at once, within its dispatch, when it
- * has fewer than `syncBelow` (none left: its next job must not wait for a flush); one refill reads at
- * most `readBudget` rows (rows of a removed seed are read and passed over, so a long run of them is
- * crossed over several flushes, never in one long stall). At start `startHosts` hosts get their window
- * before the first dispatch, so that a restart reads little before it dispatches; the flushes that
- * follow read the others' (a read costs about the same for 2 rows as for 16: it is the seek that costs).
- */
-export const WINDOW: Readonly<WindowSizes> = {
-  size: 16,
-  low: 8,
-  syncBelow: 1,
-  readBudget: 256,
-  perFlush: 128,
-  startHosts: 256,
-};
-
-/** How big a host's window is and when it is read again (see WINDOW). */
-export interface WindowSizes {
-  size: number;
-  low: number;
-  syncBelow: number;
-  readBudget: number;
-  perFlush: number;
-  startHosts: number;
-}
+export { WINDOW, type WindowSizes } from './window-sizes.ts';
 
 /** Where the window reads the frontier (db/frontier.ts). */
 export interface WindowSource {
@@ -97,8 +78,8 @@ interface HostWindow {
   retries: CrawlJob[];
 }
 
-/** The page job of a frontier row. */
-export function pageJob(row: FrontierRow): CrawlJob {
+/** The page job of a frontier row; `origin` is the row's (passed when one string can serve every job of the host). */
+export function pageJob(row: FrontierRow, origin: string = row.origin): CrawlJob {
   return {
     notBefore: row.nextAttemptAt,
     kind: 'page',
@@ -108,7 +89,7 @@ export function pageJob(row: FrontierRow): CrawlJob {
     depth: row.depth,
     attempts: row.attempts,
     redirects: row.redirects,
-    forOrigin: row.origin,
+    forOrigin: origin,
     hops: 0,
     refetch: row.finishedBefore === 1,
   };
@@ -134,6 +115,8 @@ export class FrontierWindow {
   /** Hosts whose count is read again from the database after the next commit. */
   private readonly recounts = new Set<HostWindow>();
   private loaded = false;
+  /** Hosts with URLs waiting (waiting > 0): the windows' `total` is shared among them. */
+  private active = 0;
 
   constructor(private readonly p: FrontierWindowParts) {
     this.sizes = { ...WINDOW, ...p.sizes };
@@ -148,7 +131,8 @@ export class FrontierWindow {
   load(queued: ReadonlyArray<{ origin: string; n: number }>): void {
     for (const { origin, n } of queued) {
       if (n === 0) continue;
-      this.host(origin).waiting += n;
+      const h = this.host(origin);
+      this.setWaiting(h, h.waiting + n);
       this.p.hostSeen(origin);
     }
     for (const h of this.hosts.values()) {
@@ -162,8 +146,8 @@ export class FrontierWindow {
   /** A row committed as queued (a new URL, a URL queued again): an entry, or it waits beyond the cursor. */
   arrived(row: FrontierRow): void {
     const h = this.host(row.origin);
-    h.waiting++;
-    if (this.loaded) this.place(h, row.nextAttemptAt, row.id, () => pageJob(row));
+    this.setWaiting(h, h.waiting + 1);
+    if (this.loaded) this.place(h, row.nextAttemptAt, row.id, () => pageJob(row, h.origin));
   }
 
   /**
@@ -172,8 +156,8 @@ export class FrontierWindow {
    */
   retry(origin: string, job: CrawlJob): void {
     const h = this.host(origin);
-    h.waiting++;
-    if (!afterCursor(h, job.notBefore, job.frontierId) || (!h.more && h.entries.size < this.sizes.size)) {
+    this.setWaiting(h, h.waiting + 1);
+    if (!afterCursor(h, job.notBefore, job.frontierId) || (!h.more && h.entries.size < this.cap())) {
       this.place(h, job.notBefore, job.frontierId, () => job);
       return;
     }
@@ -189,16 +173,16 @@ export class FrontierWindow {
   taken(origin: string, job: CrawlJob, live: boolean): void {
     const h = this.host(origin);
     h.entries.delete(job.frontierId);
-    if (live) h.waiting--;
+    if (live) this.setWaiting(h, h.waiting - 1);
     else this.passOver(job.seedId, h);
     if (h.more && h.entries.size < this.sizes.syncBelow) this.fill(h);
-    else if (h.more && h.entries.size < this.sizes.low) this.hungry.add(h);
+    else if (h.more && h.entries.size < this.low()) this.hungry.add(h);
   }
 
   /** A job taken a moment ago goes back unchanged (it was not handed out after all: its row is still queued). */
   putBack(origin: string, job: CrawlJob): void {
     const h = this.host(origin);
-    h.waiting++;
+    this.setWaiting(h, h.waiting + 1);
     this.enter(h, job.notBefore, job.frontierId, job);
   }
 
@@ -265,7 +249,7 @@ export class FrontierWindow {
     this.withRetries.clear();
     this.applyDeleted();
     this.p.source.inOneRead(() => {
-      for (const h of this.recounts) h.waiting = this.p.source.queuedCount(h.origin) + h.retries.length;
+      for (const h of this.recounts) this.setWaiting(h, this.p.source.queuedCount(h.origin) + h.retries.length);
       this.recounts.clear();
       for (const h of this.rewinds) this.rewind(h);
       this.rewinds.clear();
@@ -302,6 +286,22 @@ export class FrontierWindow {
     return n;
   }
 
+  /** How many jobs a host's window is filled to now (window-sizes.ts windowCap). */
+  cap(): number {
+    return windowCap(this.sizes, this.active).cap;
+  }
+
+  /** Below how many jobs a host's window is read again now. */
+  private low(): number {
+    return windowCap(this.sizes, this.active).low;
+  }
+
+  /** Sets the host's count of URLs waiting, keeping the count of hosts with some. */
+  private setWaiting(h: HostWindow, n: number): void {
+    if (h.waiting > 0 !== n > 0) this.active += n > 0 ? 1 : -1;
+    h.waiting = n;
+  }
+
   private host(origin: string): HostWindow {
     let h = this.hosts.get(origin);
     if (!h) {
@@ -315,7 +315,7 @@ export class FrontierWindow {
   private place(h: HostWindow, at: number, id: number, job: () => CrawlJob): void {
     if (!afterCursor(h, at, id)) {
       this.enter(h, at, id, job());
-    } else if (!h.more && h.entries.size < this.sizes.size) {
+    } else if (!h.more && h.entries.size < this.cap()) {
       this.enter(h, at, id, job());
       h.tailAt = at;
       h.tailId = id;
@@ -339,21 +339,22 @@ export class FrontierWindow {
   /** Reads the host's queue on from its cursor until its window is full, its queue read, or the read budget spent. */
   private fill(h: HostWindow): void {
     let budget = this.sizes.readBudget;
-    while (h.more && h.entries.size < this.sizes.size && budget > 0) {
-      const want = Math.min(this.sizes.size - h.entries.size, budget);
+    const cap = this.cap();
+    while (h.more && h.entries.size < cap && budget > 0) {
+      const want = Math.min(cap - h.entries.size, budget);
       const rows = this.p.source.queuedAfter(h.origin, h.tailAt, h.tailId, want);
       budget -= want;
       for (const row of rows) {
         h.tailAt = row.nextAttemptAt;
         h.tailId = row.id;
-        if (this.p.isLive(row.seedId)) this.enter(h, row.nextAttemptAt, row.id, pageJob(row));
+        if (this.p.isLive(row.seedId)) this.enter(h, row.nextAttemptAt, row.id, pageJob(row, h.origin));
         else this.passOver(row.seedId, h);
       }
       if (rows.length < want) h.more = false;
     }
     // Out of the hungry set, and back at its end if still hungry (the budget spent on a removed seed's rows).
     this.hungry.delete(h);
-    if (h.more && h.entries.size < this.sizes.low) this.hungry.add(h);
+    if (h.more && h.entries.size < this.low()) this.hungry.add(h);
   }
 
   /** Takes the given entries out of the scheduler's queue. */
@@ -392,7 +393,7 @@ export class FrontierWindow {
       const h = this.hosts.get(r.origin);
       if (!h) continue;
       const entry = h.entries.has(r.id);
-      if (entry || r.state === 'queued') h.waiting--;
+      if (entry || r.state === 'queued') this.setWaiting(h, h.waiting - 1);
       if (!entry) continue;
       let ids = gone.get(h);
       if (!ids) gone.set(h, (ids = new Set()));
@@ -400,7 +401,7 @@ export class FrontierWindow {
     }
     for (const [h, ids] of gone) {
       this.evict(h, ids);
-      if (h.more && h.entries.size < this.sizes.low) this.hungry.add(h);
+      if (h.more && h.entries.size < this.low()) this.hungry.add(h);
     }
   }
 }
