@@ -40,8 +40,15 @@ export function makePage(url: string, fields: Partial<PageRecord> = {}): PageRec
 }
 
 /** A migrated database in a fresh temporary directory; `cleanup` closes it and removes the directory. */
-export function tempDatabase(): { db: Database; dir: string; cleanup(): void } {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-search-'));
+export interface TempDatabase {
+  db: Database;
+  dir: string;
+  cleanup(): void;
+}
+
+/** A TempDatabase in a directory named `lantern-<name>-…`, so a left-over folder says which tests made it. */
+export function tempDatabase(name = 'search'): TempDatabase {
+  const dir = mkdtempSync(path.join(os.tmpdir(), `lantern-${name}-`));
   const db = openDatabase(dir);
   return {
     db,

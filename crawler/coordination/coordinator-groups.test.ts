@@ -5,57 +5,27 @@
  */
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import type { Database } from 'better-sqlite3';
-import { openDatabase } from '../../db/open.ts';
 import { seedQueries } from '../../db/seeds.ts';
-import { loadConfig } from '../../shared/config.ts';
 import { BACKOFF } from '../politeness/backoff.ts';
-import { Coordinator } from './coordinator.ts';
-import type { FetchResult } from './protocol.ts';
+import type { Coordinator } from './coordinator.ts';
+import { fetchResult, startCoordinator } from '../../test-support/coordinator-fixtures.ts';
+import { type TempDatabase, tempDatabase } from '../../test-support/test-corpus.ts';
 
 const DELAY_MS = 100;
 const DOCS = 'https://docs.site.example';
 const WWW = 'https://www.site.example';
 
-function result(jobId: number, part: Partial<FetchResult>): FetchResult {
-  return {
-    jobId,
-    startedAt: 0,
-    endedAt: 0,
-    status: 200,
-    contentType: 'text/html',
-    etag: null,
-    lastModified: null,
-    retryAfterMs: null,
-    location: null,
-    locationRefusal: null,
-    robotsBody: null,
-    page: null,
-    error: null,
-    ...part,
-  };
-}
-
 describe('coordinator: politeness groups', () => {
-  let dir: string;
-  let db: Database;
+  let tmp: TempDatabase;
   let coordinator: Coordinator;
 
   beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-groups-'));
-    db = openDatabase(dir);
+    tmp = tempDatabase('groups');
     for (const origin of [DOCS, WWW])
-      seedQueries(db).upsertSeed({ url: `${origin}/`, origin, depth: 1, scope: 'host' }, 1000);
-    coordinator = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS) }), 'test-run');
-    coordinator.start(10_000);
+      seedQueries(tmp.db).upsertSeed({ url: `${origin}/`, origin, depth: 1, scope: 'host' }, 1000);
+    coordinator = startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'test-run', 10_000);
   });
-  afterEach(() => {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => tmp.cleanup());
 
   /** Both robots.txt (404), one delay apart: the two names share one clock. Returns the time the second ended. */
   function pastRobots(): number {
@@ -66,19 +36,19 @@ describe('coordinator: politeness groups', () => {
       undefined,
       'the other name waits: one request at a time to site.example',
     );
-    coordinator.onResult(result(first.jobId, { status: 404 }), 10_010);
+    coordinator.onResult(fetchResult(first.jobId, { status: 404 }), 10_010);
     assert.equal(coordinator.dispatch(10_010 + DELAY_MS - 1), undefined, 'and a delay after it ended');
     const second = coordinator.dispatch(10_010 + DELAY_MS)!;
     assert.equal(second.kind, 'robots');
     assert.notEqual(second.origin, first.origin);
-    coordinator.onResult(result(second.jobId, { status: 404 }), 10_120);
+    coordinator.onResult(fetchResult(second.jobId, { status: 404 }), 10_120);
     return 10_120;
   }
 
   test('a 503 on one name holds the whole group; a good answer of any name clears it', () => {
     const t = pastRobots();
     const page = coordinator.dispatch(t + DELAY_MS)!;
-    coordinator.onResult(result(page.jobId, { status: 503 }), t + DELAY_MS + 10);
+    coordinator.onResult(fetchResult(page.jobId, { status: 503 }), t + DELAY_MS + 10);
     const failedAt = t + DELAY_MS + 10;
     assert.equal(
       coordinator.dispatch(failedAt + 10 * DELAY_MS),
@@ -91,7 +61,7 @@ describe('coordinator: politeness groups', () => {
     assert.match(row.delayText, /^5\.0 s: backing off: a host of site\.example said the server is overloaded$/);
     const next = coordinator.dispatch(failedAt + BACKOFF.firstMs)!;
     assert.equal(next.origin, other, "after the backoff, the other name (the 503's own URL waits for its retry)");
-    coordinator.onResult(result(next.jobId, { status: 200 }), failedAt + BACKOFF.firstMs + 10);
+    coordinator.onResult(fetchResult(next.jobId, { status: 200 }), failedAt + BACKOFF.firstMs + 10);
     assert.equal(
       coordinator.snapshot(failedAt + BACKOFF.firstMs + 11, 1).domains.find((d) => d.origin === other)!.delaySource,
       'default',
@@ -101,7 +71,7 @@ describe('coordinator: politeness groups', () => {
   test("a 500 holds only its own name; the other goes on at the group's pace", () => {
     const t = pastRobots();
     const page = coordinator.dispatch(t + DELAY_MS)!;
-    coordinator.onResult(result(page.jobId, { status: 500 }), t + DELAY_MS + 10);
+    coordinator.onResult(fetchResult(page.jobId, { status: 500 }), t + DELAY_MS + 10);
     const next = coordinator.dispatch(t + 2 * DELAY_MS + 10 + 5 * 10)!; // pacing: 5 x 2 (one error) x 0 ms answers
     assert.equal(next?.origin, page.origin === DOCS ? WWW : DOCS);
   });
@@ -110,7 +80,7 @@ describe('coordinator: politeness groups', () => {
     const t = pastRobots();
     const page = coordinator.dispatch(t + DELAY_MS)!;
     const end = t + DELAY_MS + 400;
-    coordinator.onResult(result(page.jobId, { status: 200, startedAt: t + DELAY_MS, endedAt: end }), end);
+    coordinator.onResult(fetchResult(page.jobId, { status: 200, startedAt: t + DELAY_MS, endedAt: end }), end);
     const rows = coordinator.snapshot(end + 1, 1).domains;
     for (const row of rows) {
       assert.equal(row.delaySource, 'pacing');

@@ -5,88 +5,44 @@
  */
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { openDatabase } from '../../db/open.ts';
 import { seedQueries } from '../../db/seeds.ts';
-import { loadConfig } from '../../shared/config.ts';
-import { Coordinator } from './coordinator.ts';
-import type { FetchJob, FetchResult, ParsedPage } from './protocol.ts';
+import type { Coordinator } from './coordinator.ts';
+import type { FetchJob, FetchResult } from './protocol.ts';
+import { fetchResult, parsedPage, startCoordinator } from '../../test-support/coordinator-fixtures.ts';
+import { type TempDatabase, tempDatabase } from '../../test-support/test-corpus.ts';
 
 const ORIGIN = 'https://site.example';
 const WEEK = 7 * 86_400_000;
 const YEAR_AGO = 10_000 - 365 * 86_400_000;
 
-function result(jobId: number, part: Partial<FetchResult>): FetchResult {
-  return {
-    jobId,
-    startedAt: 0,
-    endedAt: 0,
-    status: 200,
-    contentType: 'text/html',
-    etag: null,
-    lastModified: null,
-    retryAfterMs: null,
-    location: null,
-    locationRefusal: null,
-    robotsBody: null,
-    page: null,
-    error: null,
-    ...part,
-  };
-}
-
-function page(url: string, links: string[], hash: string): ParsedPage {
-  return {
-    finalUrl: url,
-    title: url,
-    description: '',
-    headings: [],
-    text: 'words',
-    lang: null,
-    canonical: null,
-    links,
-    noindex: false,
-    nofollow: false,
-    noarchive: false,
-    nosnippet: false,
-    contentHash: hash,
-  };
-}
-
 describe('coordinator: revisits', () => {
-  let dir: string;
+  let tmp: TempDatabase;
   let db: Database;
   let coordinator: Coordinator;
   /** The sitemap's <lastmod> per path, as the site says it now. */
   let lastmod: Record<string, number>;
 
   beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-revisits-'));
-    db = openDatabase(dir);
+    tmp = tempDatabase('revisits');
+    db = tmp.db;
     seedQueries(db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 1, scope: 'host' }, 1000);
-    coordinator = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: '100' }), 'test-run');
-    coordinator.start(10_000);
+    coordinator = startCoordinator(tmp, { CRAWL_DELAY_MS: '100' }, 'test-run', 10_000);
     lastmod = { '/a': YEAR_AGO, '/b': YEAR_AGO };
   });
-  afterEach(() => {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => tmp.cleanup());
 
   /** What the site answers: robots.txt lists the sitemap; '/' links to /a and /b; a request with validators gets a 304. */
   function answer(job: FetchJob, t: number): FetchResult {
     const p = new URL(job.url).pathname;
     if (job.kind === 'robots')
-      return result(job.jobId, {
+      return fetchResult(job.jobId, {
         status: 200,
         robotsBody: `User-agent: *\nAllow: /\nSitemap: ${ORIGIN}/sitemap.xml\n`,
       });
     if (job.kind === 'sitemap') {
       const urls = Object.keys(lastmod).map((k) => `${ORIGIN}${k}`);
-      return result(job.jobId, {
+      return fetchResult(job.jobId, {
         sitemap: {
           index: false,
           urls,
@@ -95,10 +51,13 @@ describe('coordinator: revisits', () => {
         },
       });
     }
-    if (job.validators) return result(job.jobId, { status: 304 });
-    return result(job.jobId, {
+    if (job.validators) return fetchResult(job.jobId, { status: 304 });
+    return fetchResult(job.jobId, {
       etag: `"${p}"`,
-      page: page(job.url, p === '/' ? [`${ORIGIN}/a`, `${ORIGIN}/b`] : [], `hash${p}`),
+      page: parsedPage(job.url, p === '/' ? [`${ORIGIN}/a`, `${ORIGIN}/b`] : [], {
+        title: job.url,
+        contentHash: `hash${p}`,
+      }),
       startedAt: t,
       endedAt: t,
     });

@@ -4,11 +4,7 @@
  */
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { openDatabase } from '../../db/open.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { seedLabelQueries } from '../../db/seed-labels.ts';
 import { loadConfig } from '../../shared/config.ts';
@@ -18,71 +14,34 @@ import { RETIRE_CHUNK, SEED_CHUNK, URL_CHUNK } from '../frontier/seed-lifecycle.
 import { WINDOW } from '../frontier/frontier-window.ts';
 import { frontierQueries } from '../../db/frontier.ts';
 import { pageQueries } from '../../db/pages.ts';
-import { makePage } from '../../test-support/test-corpus.ts';
+import { fetchResult, parsedPage, startCoordinator } from '../../test-support/coordinator-fixtures.ts';
+import { makePage, type TempDatabase, tempDatabase } from '../../test-support/test-corpus.ts';
 import type { FetchJob, FetchResult, ParsedPage } from './protocol.ts';
 
 const DELAY_MS = 100;
 const ORIGIN = 'https://site.example';
 
-function result(jobId: number, part: Partial<FetchResult>): FetchResult {
-  return {
-    jobId,
-    startedAt: 0,
-    endedAt: 0,
-    status: 200,
-    contentType: 'text/html',
-    etag: null,
-    lastModified: null,
-    retryAfterMs: null,
-    location: null,
-    locationRefusal: null,
-    robotsBody: null,
-    page: null,
-    error: null,
-    ...part,
-  };
-}
-
-function page(links: string[]): ParsedPage {
-  return {
-    finalUrl: `${ORIGIN}/`,
-    title: 'Home',
-    description: '',
-    headings: [],
-    text: 'words',
-    lang: null,
-    canonical: null,
-    links,
-    noindex: false,
-    nofollow: false,
-    noarchive: false,
-    nosnippet: false,
-    contentHash: 'h',
-  };
-}
+/** What a worker parsed, whichever page it fetched: the home page's URL and one content hash for all. */
+const page = (links: string[]): ParsedPage => parsedPage(`${ORIGIN}/`, links, { contentHash: 'h' });
 
 describe('coordinator', () => {
-  let dir: string;
+  let tmp: TempDatabase;
   let db: Database;
   let coordinator: Coordinator;
 
   beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-coordinator-'));
-    db = openDatabase(dir);
+    tmp = tempDatabase('coordinator');
+    db = tmp.db;
     seedQueries(db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 2, scope: 'host' }, 1000);
-    coordinator = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS) }), 'test-run');
-    coordinator.start(10_000);
+    coordinator = startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'test-run', 10_000);
   });
-  afterEach(() => {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => tmp.cleanup());
 
   /** Fetches robots.txt (404: allow all) at t, reported at t + 10; returns the seed's job, due a delay later. */
   function pastRobots(t: number): FetchJob {
     const robots = coordinator.dispatch(t)!;
     assert.equal(robots.kind, 'robots');
-    coordinator.onResult(result(robots.jobId, { status: 404 }), t + 10);
+    coordinator.onResult(fetchResult(robots.jobId, { status: 404 }), t + 10);
     assert.equal(coordinator.dispatch(t + 10 + DELAY_MS - 1), undefined, 'not before a delay after the end');
     return coordinator.dispatch(t + 10 + DELAY_MS)!;
   }
@@ -95,7 +54,7 @@ describe('coordinator', () => {
     assert.deepEqual(counts(10_000), { header: 2, rows: [2] }, 'robots.txt and the seed page wait');
     const robots = coordinator.dispatch(10_000)!;
     assert.deepEqual(counts(10_001), { header: 2, rows: [2] }, 'robots.txt in flight, the seed page waits');
-    coordinator.onResult(result(robots.jobId, { status: 404 }), 10_010);
+    coordinator.onResult(fetchResult(robots.jobId, { status: 404 }), 10_010);
     assert.deepEqual(counts(10_011), { header: 1, rows: [1] });
   });
 
@@ -103,7 +62,7 @@ describe('coordinator', () => {
     const seed = pastRobots(10_000);
     const t = 10_110;
     // The worker read the last byte at t + 5 and reported 30 ms later, after parsing.
-    coordinator.onResult(result(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`]) }), t + 35, 30);
+    coordinator.onResult(fetchResult(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`]) }), t + 35, 30);
     coordinator.flush(t + 35);
     assert.equal(coordinator.dispatch(t + 5 + DELAY_MS - 1), undefined, 'one ms early is too early');
     assert.equal(coordinator.dispatch(t + 5 + DELAY_MS)?.url, `${ORIGIN}/a`, 'due a delay after the response ended');
@@ -113,7 +72,7 @@ describe('coordinator', () => {
     const seed = pastRobots(10_000);
     const t = 10_110;
     // A report claiming the response ended long before the request was sent is not believed.
-    coordinator.onResult(result(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`]) }), t + 20, 5_000);
+    coordinator.onResult(fetchResult(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`]) }), t + 20, 5_000);
     coordinator.flush(t + 20);
     assert.equal(coordinator.dispatch(t + DELAY_MS - 1), undefined);
     assert.equal(coordinator.dispatch(t + DELAY_MS)?.url, `${ORIGIN}/a`);
@@ -128,27 +87,27 @@ describe('coordinator', () => {
 
   test('a page is stamped with the time of the flush that stores it, the time the coordinator is given (no clock of its own)', () => {
     const seed = pastRobots(10_000);
-    coordinator.onResult(result(seed.jobId, { status: 200, page: page([]) }), 10_120);
+    coordinator.onResult(fetchResult(seed.jobId, { status: 200, page: page([]) }), 10_120);
     coordinator.flush(10_170);
     assert.deepEqual(db.prepare('SELECT fetched_at AS at FROM pages').all(), [{ at: 10_170 }]);
   });
 
   test('links to a host with nothing queued ask for an immediate flush; links to a busy host do not', () => {
     const seed = pastRobots(10_000);
-    coordinator.onResult(result(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`, `${ORIGIN}/b`]) }), 10_120);
+    coordinator.onResult(fetchResult(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`, `${ORIGIN}/b`]) }), 10_120);
     assert.equal(coordinator.takeUrgent(), true, 'the host has nothing queued: its new links are stored at once');
     assert.equal(coordinator.takeUrgent(), false, 'reading it clears it');
     coordinator.flush(10_120);
     const a = coordinator.dispatch(10_220)!;
     assert.equal(a.url, `${ORIGIN}/a`);
-    coordinator.onResult(result(a.jobId, { status: 200, page: page([`${ORIGIN}/c`]) }), 10_230);
+    coordinator.onResult(fetchResult(a.jobId, { status: 200, page: page([`${ORIGIN}/c`]) }), 10_230);
     assert.equal(coordinator.takeUrgent(), false, '/b is still queued: the links wait for the next batch');
   });
 
   test('a 304 to a request that was not conditional fails the URL instead of keeping a page that was never stored', () => {
     const seed = pastRobots(10_000);
     assert.equal(seed.validators, undefined, 'nothing stored yet: the request is not conditional');
-    coordinator.onResult(result(seed.jobId, { status: 304 }), 10_120);
+    coordinator.onResult(fetchResult(seed.jobId, { status: 304 }), 10_120);
     coordinator.flush(10_120);
     const row = db.prepare('SELECT state, last_error AS lastError FROM frontier WHERE url = ?').get(`${ORIGIN}/`) as {
       state: string;
@@ -163,11 +122,11 @@ describe('coordinator', () => {
   test('a seed is crawled again once its last crawl is CRAWL_REFRESH old (7 days by default), conditionally, and not while it is still crawled', () => {
     const WEEK = 7 * 86_400_000;
     const seed = pastRobots(10_000);
-    coordinator.onResult(result(seed.jobId, { status: 200, etag: '"v1"', page: page([`${ORIGIN}/a`]) }), 10_120);
+    coordinator.onResult(fetchResult(seed.jobId, { status: 200, etag: '"v1"', page: page([`${ORIGIN}/a`]) }), 10_120);
     coordinator.flush(10_120);
     assert.equal(coordinator.refreshSeeds(10_120 + WEEK), 0, '/a is still queued: the first crawl is not over');
     const a = coordinator.dispatch(10_220)!;
-    coordinator.onResult(result(a.jobId, { status: 200, page: page([]) }), 10_230);
+    coordinator.onResult(fetchResult(a.jobId, { status: 200, page: page([]) }), 10_230);
     coordinator.flush(10_230);
     assert.equal(coordinator.refreshSeeds(10_120 + WEEK - 1), 0, 'one ms early');
     assert.equal(coordinator.dispatch(10_120 + WEEK), undefined, 'nothing queued before the refresh');
@@ -176,10 +135,10 @@ describe('coordinator', () => {
     // robots.txt is older than its 24 h too: asked again first, then the pages, the seed conditionally.
     const robots = coordinator.dispatch(10_120 + WEEK)!;
     assert.equal(robots.kind, 'robots');
-    coordinator.onResult(result(robots.jobId, { status: 404 }), 10_130 + WEEK);
+    coordinator.onResult(fetchResult(robots.jobId, { status: 404 }), 10_130 + WEEK);
     const first = coordinator.dispatch(10_130 + WEEK + DELAY_MS)!;
     coordinator.onResult(
-      result(first.jobId, first.validators ? { status: 304 } : { status: 200, page: page([]) }),
+      fetchResult(first.jobId, first.validators ? { status: 304 } : { status: 200, page: page([]) }),
       10_140 + WEEK + DELAY_MS,
     );
     const second = coordinator.dispatch(10_140 + WEEK + 2 * DELAY_MS)!;
@@ -195,11 +154,11 @@ describe('coordinator', () => {
   test('CRAWL_REFRESH=0 never crawls a seed again on its own', () => {
     const off = new Coordinator(
       db,
-      loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_REFRESH: '0' }),
+      loadConfig({ DATA_DIR: tmp.dir, CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_REFRESH: '0' }),
       'test-run-2',
     );
     const seed = pastRobots(10_000);
-    coordinator.onResult(result(seed.jobId, { status: 200, page: page([]) }), 10_120);
+    coordinator.onResult(fetchResult(seed.jobId, { status: 200, page: page([]) }), 10_120);
     coordinator.flush(10_120);
     off.start(20_000);
     assert.equal(off.refreshSeeds(10_120 + 1000 * 86_400_000), 0);
@@ -211,7 +170,7 @@ describe('coordinator', () => {
     const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
     assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
     coordinator.syncSeeds(10_050);
-    coordinator.onResult(result(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`]) }), 10_120);
+    coordinator.onResult(fetchResult(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`]) }), 10_120);
     coordinator.flush(10_120);
     while (coordinator.hasRemovalStep()) coordinator.removalStep(); // the removal, in steps of its own
     coordinator.flush(10_130);
@@ -280,7 +239,7 @@ describe('coordinator', () => {
   test('Domains, /api/status and Seeds count every queued URL, though only a window of them is in memory', () => {
     const links = Array.from({ length: 3 * WINDOW.size }, (_, i) => `${ORIGIN}/l${i}`);
     const seed = pastRobots(10_000);
-    coordinator.onResult(result(seed.jobId, { status: 200, page: page(links) }), 10_120);
+    coordinator.onResult(fetchResult(seed.jobId, { status: 200, page: page(links) }), 10_120);
     coordinator.flush(10_120);
     assert.ok(coordinator.scheduler.host(ORIGIN).queue.length <= WINDOW.size, 'the scheduler holds a window');
     const counts = (t: number) => {
@@ -294,7 +253,7 @@ describe('coordinator', () => {
       { header: links.length, row: links.length, seeds: links.length },
       'one in flight is still queued',
     );
-    coordinator.onResult(result(a.jobId, { status: 200, page: page([]) }), 10_230);
+    coordinator.onResult(fetchResult(a.jobId, { status: 200, page: page([]) }), 10_230);
     coordinator.flush(10_230);
     assert.deepEqual(counts(10_231), { header: links.length - 1, row: links.length - 1, seeds: links.length - 1 });
   });
@@ -312,8 +271,7 @@ describe('coordinator', () => {
       for (let i = 0; i < 10; i++)
         frontier.addUrl({ url: `${other}/p/${i}`, origin: other, seedId: otherSeed, depth: 1, redirects: 0 }, 10_000);
     })();
-    const restarted = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS) }), 'run-2');
-    restarted.start(10_000);
+    const restarted = startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'run-2', 10_000);
     assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
     restarted.syncSeeds(10_050);
     const left = () => (db.prepare('SELECT COUNT(*) AS n FROM frontier WHERE seed_id = ?').get(id) as { n: number }).n;
@@ -327,7 +285,7 @@ describe('coordinator', () => {
       const job = restarted.dispatch(t); // the other host goes on between the batches
       if (job)
         restarted.onResult(
-          result(job.jobId, job.kind === 'robots' ? { status: 404 } : { status: 200, page: page([]) }),
+          fetchResult(job.jobId, job.kind === 'robots' ? { status: 404 } : { status: 200, page: page([]) }),
           t + 1,
         );
       t += 2 * DELAY_MS;
@@ -364,8 +322,7 @@ describe('coordinator', () => {
     })();
     const queued = () =>
       (db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE state = 'queued'`).get() as { n: number }).n;
-    const restarted = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS) }), 'run-2');
-    restarted.start(10_050); // the whole crawl done
+    const restarted = startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'run-2', 10_050); // the whole crawl done
     seedQueries(db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 2, scope: 'host' }, 10_100); // submitted again
     restarted.syncSeeds(10_100);
     assert.equal(queued(), 1 + URL_CHUNK, 'the seed and a first chunk at once');
@@ -419,7 +376,7 @@ describe('coordinator', () => {
       for (const job of jobs) {
         if (job.kind === 'page') handedOut.set(job.url, (handedOut.get(job.url) ?? 0) + 1);
         coordinator.onResult(
-          result(
+          fetchResult(
             job.jobId,
             job.kind === 'robots' ? { status: 404 } : { status: 200, contentType: 'application/octet-stream' },
           ),
@@ -441,11 +398,8 @@ describe('coordinator', () => {
   });
 
   test('a sitemap not yet read when the primary dies is read after the restart; one already read is not read again', () => {
-    const restart = (t: number): Coordinator => {
-      const next = new Coordinator(db, loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS) }), `run-${t}`);
-      next.start(t);
-      return next;
-    };
+    const restart = (t: number): Coordinator =>
+      startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, `run-${t}`, t);
     /** Hands out every job due within `ms` of `t` (each answered at once with `answer`), as "kind url" lines. */
     const drain = (c: Coordinator, t: number, answer: (job: FetchJob) => Partial<FetchResult>): string[] => {
       const seen: string[] = [];
@@ -453,14 +407,17 @@ describe('coordinator', () => {
         const job = c.dispatch(now);
         if (!job) continue;
         seen.push(`${job.kind} ${job.url}`);
-        c.onResult(result(job.jobId, answer(job)), now + 1);
+        c.onResult(fetchResult(job.jobId, answer(job)), now + 1);
         while (c.hasWrites()) c.flush(now + 1); // found URLs are queued by the batch that stores them
       }
       return seen;
     };
     const robots = coordinator.dispatch(10_000)!;
     coordinator.onResult(
-      result(robots.jobId, { status: 200, robotsBody: `User-agent: *\nAllow: /\nSitemap: ${ORIGIN}/sitemap.xml\n` }),
+      fetchResult(robots.jobId, {
+        status: 200,
+        robotsBody: `User-agent: *\nAllow: /\nSitemap: ${ORIGIN}/sitemap.xml\n`,
+      }),
       10_010,
     );
     coordinator.flush(10_010); // the robots.txt result and the sitemap job it queued are on disk; then the primary dies
@@ -485,12 +442,12 @@ describe('coordinator', () => {
     const robots = coordinator.dispatch(10_000)!;
     assert.equal(robots.validators, undefined, 'the first fetch is not conditional');
     coordinator.onResult(
-      result(robots.jobId, { status: 200, etag: '"r1"', robotsBody: 'User-agent: *\nDisallow: /private\n' }),
+      fetchResult(robots.jobId, { status: 200, etag: '"r1"', robotsBody: 'User-agent: *\nDisallow: /private\n' }),
       10_010,
     );
     const seed = coordinator.dispatch(10_010 + DELAY_MS)!;
     coordinator.onResult(
-      result(seed.jobId, { status: 200, page: page([`${ORIGIN}/private/x`, `${ORIGIN}/a`]) }),
+      fetchResult(seed.jobId, { status: 200, page: page([`${ORIGIN}/private/x`, `${ORIGIN}/a`]) }),
       10_200,
     );
     coordinator.flush(10_200);
@@ -501,10 +458,10 @@ describe('coordinator', () => {
       { kind: refresh.kind, validators: refresh.validators },
       { kind: 'robots', validators: { etag: '"r1"', lastModified: null } },
     );
-    coordinator.onResult(result(refresh.jobId, { status: 304 }), later + 10);
+    coordinator.onResult(fetchResult(refresh.jobId, { status: 304 }), later + 10);
     const next = coordinator.dispatch(later + 10 + DELAY_MS)!;
     assert.equal(next.url, `${ORIGIN}/a`);
-    coordinator.onResult(result(next.jobId, { status: 200, page: page([]) }), later + 20 + DELAY_MS);
+    coordinator.onResult(fetchResult(next.jobId, { status: 200, page: page([]) }), later + 20 + DELAY_MS);
     assert.equal(
       coordinator.dispatch(later + 20 + 2 * DELAY_MS),
       undefined,

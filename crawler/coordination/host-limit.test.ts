@@ -5,71 +5,24 @@
  */
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { openDatabase } from '../../db/open.ts';
 import { seedQueries } from '../../db/seeds.ts';
-import { loadConfig } from '../../shared/config.ts';
-import { Coordinator } from './coordinator.ts';
-import type { FetchJob, FetchResult, ParsedPage } from './protocol.ts';
+import type { Coordinator } from './coordinator.ts';
+import type { FetchJob } from './protocol.ts';
+import { fetchResult, parsedPage, startCoordinator } from '../../test-support/coordinator-fixtures.ts';
+import { type TempDatabase, tempDatabase } from '../../test-support/test-corpus.ts';
 
 const DELAY_MS = 10;
 const SEED = 'https://example.org/';
-
-function result(jobId: number, part: Partial<FetchResult>): FetchResult {
-  return {
-    jobId,
-    startedAt: 0,
-    endedAt: 0,
-    status: 200,
-    contentType: 'text/html',
-    etag: null,
-    lastModified: null,
-    retryAfterMs: null,
-    location: null,
-    locationRefusal: null,
-    robotsBody: null,
-    page: null,
-    error: null,
-    ...part,
-  };
-}
-
-function page(url: string, links: string[]): ParsedPage {
-  return {
-    finalUrl: url,
-    title: 'A page',
-    description: '',
-    headings: [],
-    text: 'words',
-    lang: null,
-    canonical: null,
-    links,
-    noindex: false,
-    nofollow: false,
-    noarchive: false,
-    nosnippet: false,
-    contentHash: url,
-  };
-}
 
 /** Links to `n` hosts of a wildcard domain, a1.example.org ... an.example.org. */
 const wildcard = (from: number, n: number) => Array.from({ length: n }, (_, i) => `https://a${from + i}.example.org/`);
 
 describe('hosts per seed', () => {
-  let dir: string;
+  let tmp: TempDatabase;
   let db: Database;
-  const start = (t: number): Coordinator => {
-    const c = new Coordinator(
-      db,
-      loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_MAX_HOSTS_PER_SEED: '4' }),
-      `run-${t}`,
-    );
-    c.start(t);
-    return c;
-  };
+  const start = (t: number): Coordinator =>
+    startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_MAX_HOSTS_PER_SEED: '4' }, `run-${t}`, t);
   /** Answers every due job (robots.txt 404; a page: `links` for the seed's host, none elsewhere) until nothing is due; returns the URLs fetched. */
   const crawl = (c: Coordinator, t: number, links: (job: FetchJob) => string[]): string[] => {
     const fetched: string[] = [];
@@ -77,7 +30,10 @@ describe('hosts per seed', () => {
       for (let job = c.dispatch(now); job; job = c.dispatch(now)) {
         if (job.kind === 'page') fetched.push(job.url);
         c.onResult(
-          result(job.jobId, job.kind === 'robots' ? { status: 404 } : { page: page(job.url, links(job)) }),
+          fetchResult(
+            job.jobId,
+            job.kind === 'robots' ? { status: 404 } : { page: parsedPage(job.url, links(job), { title: 'A page' }) },
+          ),
           now + 1,
         );
       }
@@ -88,14 +44,11 @@ describe('hosts per seed', () => {
   const seedRow = () => seedQueries(db).listSeeds()[0];
 
   beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-host-limit-'));
-    db = openDatabase(dir);
+    tmp = tempDatabase('host-limit');
+    db = tmp.db;
     seedQueries(db).upsertSeed({ url: SEED, origin: new URL(SEED).origin, depth: 3, scope: 'domain' }, 1000);
   });
-  afterEach(() => {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => tmp.cleanup());
 
   test('past its limit a seed follows no link to a new host; its row counts them, the linking host says so', () => {
     const c = start(10_000);

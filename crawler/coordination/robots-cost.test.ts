@@ -5,19 +5,17 @@
  */
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Database } from 'better-sqlite3';
-import { openDatabase } from '../../db/open.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../shared/config.ts';
-import { Coordinator } from './coordinator.ts';
+import type { Coordinator } from './coordinator.ts';
 import { BACKOFF } from '../politeness/backoff.ts';
 import { compileRobots, parseRobots, ROBOTS_COST } from '../politeness/robots.ts';
-import type { FetchResult, ParsedPage } from './protocol.ts';
+import { fetchResult, parsedPage, startCoordinator } from '../../test-support/coordinator-fixtures.ts';
+import { type TempDatabase, tempDatabase } from '../../test-support/test-corpus.ts';
 
 const DELAY_MS = 100;
+const SETTINGS = { CRAWL_DELAY_MS: String(DELAY_MS) };
 const COSTLY = 'https://costly.example';
 const CALM = 'https://calm.example';
 /** The seed's path: long enough that every rule of UNUSABLE is tried on it. */
@@ -25,60 +23,21 @@ const HOME = '/welcome-to-our-site/and-its-many-pages/index.html';
 /** 25,000 distinct wildcard rules under `/`: no check of any path fits the budget. */
 const UNUSABLE = `User-agent: *\n${Array.from({ length: 25_000 }, (_, i) => `Disallow: /*x${i}`).join('\n')}\n`;
 
-function result(jobId: number, part: Partial<FetchResult>): FetchResult {
-  return {
-    jobId,
-    startedAt: 0,
-    endedAt: 0,
-    status: 200,
-    contentType: 'text/html',
-    etag: null,
-    lastModified: null,
-    retryAfterMs: null,
-    location: null,
-    locationRefusal: null,
-    robotsBody: null,
-    page: null,
-    error: null,
-    ...part,
-  };
-}
-
-function page(url: string, links: string[]): ParsedPage {
-  return {
-    finalUrl: url,
-    title: 'Home',
-    description: '',
-    headings: [],
-    text: 'words',
-    lang: null,
-    canonical: null,
-    links,
-    noindex: false,
-    nofollow: false,
-    noarchive: false,
-    nosnippet: false,
-    contentHash: url,
-  };
-}
-
 describe('coordinator: robots.txt rules that cost too much', () => {
-  let dir: string;
+  let tmp: TempDatabase;
   let db: Database;
   let coordinator: Coordinator;
-  const config = () => loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS) });
+  const config = () => loadConfig({ DATA_DIR: tmp.dir, ...SETTINGS });
+  /** A Coordinator started (or restarted) at `now` on this test's database. */
+  const start = (runId: string, now: number) => startCoordinator(tmp, SETTINGS, runId, now);
 
   beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-robots-cost-'));
-    db = openDatabase(dir);
+    tmp = tempDatabase('robots-cost');
+    db = tmp.db;
     seedQueries(db).upsertSeed({ url: `${COSTLY}${HOME}`, origin: COSTLY, depth: 2, scope: 'host' }, 1000);
-    coordinator = new Coordinator(db, config(), 'test-run');
-    coordinator.start(10_000);
+    coordinator = start('test-run', 10_000);
   });
-  afterEach(() => {
-    db.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterEach(() => tmp.cleanup());
 
   const row = (now: number) => coordinator.snapshot(now, 1).domains.find((d) => d.origin === COSTLY)!;
   const frontierState = (url: string) =>
@@ -88,7 +47,7 @@ describe('coordinator: robots.txt rules that cost too much', () => {
   function answerRobots(c: Coordinator, t: number, body: string): number {
     const job = c.dispatch(t)!;
     assert.equal(job?.url, `${COSTLY}/robots.txt`, `robots.txt is asked at ${t}`);
-    c.onResult(result(job.jobId, { status: 200, contentType: 'text/plain', robotsBody: body }), t + 10);
+    c.onResult(fetchResult(job.jobId, { status: 200, contentType: 'text/plain', robotsBody: body }), t + 10);
     return t + 10;
   }
 
@@ -107,8 +66,7 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     assert.equal(frontierState(`${COSTLY}${HOME}`), 'queued', 'the seed page waits, not skipped');
 
     // A restart keeps it so: robots.txt is asked again only once the backoff is over.
-    coordinator = new Coordinator(db, config(), 'second-run');
-    coordinator.start(t + 1);
+    coordinator = start('second-run', t + 1);
     assert.equal(row(t + 1).robots.status, 'unusable');
     assert.equal(coordinator.dispatch(t + BACKOFF.firstMs - 1), undefined, 'nothing before the backoff ends');
     // The same file again: unusable again, and the wait doubles.
@@ -136,10 +94,10 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     alone.check(links[1]); // the first check also makes the segments' tables
     const perCheck = alone.check(links[0]);
     assert.equal(perCheck.kind, 'disallowed');
-    coordinator.onResult(result(home.jobId, { status: 200, page: page(home.url, links) }), 10_120);
+    coordinator.onResult(fetchResult(home.jobId, { status: 200, page: parsedPage(home.url, links) }), 10_120);
     coordinator.flush(10_120);
     // The other host's robots.txt ends later: at 10,300 both are due, the costly one for longer.
-    coordinator.onResult(result(calmRobots.jobId, { status: 404 }), 10_200);
+    coordinator.onResult(fetchResult(calmRobots.jobId, { status: 404 }), 10_200);
     const t = 10_200 + DELAY_MS;
     const skipped = () => {
       coordinator.flush(t);
@@ -172,7 +130,7 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     const job = coordinator.dispatch(10_000)!;
     const robotsUrl = `${COSTLY}/robots.txt`;
     const compiled = compileRobots(robotsUrl, `User-agent: *\nDisallow: ${HOME}\nCrawl-delay: 1\n`, config().userAgent);
-    coordinator.onResult(result(job.jobId, { status: 200, robotsRules: compiled }), 10_010);
+    coordinator.onResult(fetchResult(job.jobId, { status: 200, robotsRules: compiled }), 10_010);
     coordinator.flush(10_010);
     const stored = () =>
       db.prepare('SELECT robots_body AS body, robots_rules AS rules FROM hosts WHERE origin = ?').get(COSTLY) as {
@@ -181,8 +139,7 @@ describe('coordinator: robots.txt rules that cost too much', () => {
       };
     assert.equal(stored().body, null, 'no file kept');
     assert.deepEqual(JSON.parse(stored().rules!), compiled);
-    coordinator = new Coordinator(db, config(), 'second-run');
-    coordinator.start(20_000);
+    coordinator = start('second-run', 20_000);
     assert.equal(
       coordinator.dispatch(20_000),
       undefined,
@@ -196,8 +153,7 @@ describe('coordinator: robots.txt rules that cost too much', () => {
       stored().rules!.replace('"token":"lanternbot"', '"token":"otherbot"'),
       COSTLY,
     );
-    coordinator = new Coordinator(db, config(), 'third-run');
-    coordinator.start(30_000);
+    coordinator = start('third-run', 30_000);
     assert.equal(coordinator.dispatch(30_000)?.url, robotsUrl);
   });
 });
