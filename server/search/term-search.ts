@@ -93,6 +93,11 @@ class U32Writer {
   }
 }
 
+/** The order of completions: most widespread first, then alphabetical (by UTF-16 code units). */
+export function byWeight(a: { term: string; weight: number }, b: { term: string; weight: number }): number {
+  return b.weight - a.weight || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0);
+}
+
 /** Runs a generator of steps (exportSteps, restoreSteps, TermStateBuilder.finishSteps) to its end at once. */
 export function runSteps<T>(steps: Generator<void, T, void>): T {
   let step = steps.next();
@@ -116,12 +121,20 @@ export class TermSearch extends MiniSearch<TitleDoc> {
     return false;
   }
 
-  /** Indexed words starting with `prefix`, most widespread first (weighted by field boost). */
-  completions(prefix: string, limit: number, fuzzy: number): Array<{ term: string; weight: number }> {
+  /**
+   * Indexed words starting with `prefix`, most widespread first (weighted by field boost), among the
+   * first `scan` words of the term tree under the prefix (default MAX_COMPLETION_SCAN).
+   */
+  completions(
+    prefix: string,
+    limit: number,
+    fuzzy: number,
+    scan = MAX_COMPLETION_SCAN,
+  ): Array<{ term: string; weight: number }> {
     const found = new Map<string, number>();
     let scanned = 0;
     for (const [term, data] of this._index.atPrefix(prefix)) {
-      if (++scanned > MAX_COMPLETION_SCAN) break; // a 1-2 letter prefix starts thousands of words
+      if (++scanned > scan) break; // a 1-2 letter prefix starts thousands of words
       if (this.#alive(data)) found.set(term, this.#weigh(data));
     }
     if (fuzzy > 0 && found.size === 0) {
@@ -131,8 +144,17 @@ export class TermSearch extends MiniSearch<TitleDoc> {
     }
     return [...found]
       .map(([term, weight]) => ({ term, weight }))
-      .sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0))
+      .sort(byWeight)
       .slice(0, limit);
+  }
+
+  /**
+   * Every indexed word in the term tree's order (the order `completions` scans a prefix in), with
+   * its weight as `completions` counts it, or undefined when no current document holds it: what a
+   * table of completions for many prefixes at once is built from (short-prefix-table.ts).
+   */
+  *termWeights(): Generator<[term: string, weight: number | undefined], void, void> {
+    for (const [term, data] of this._index) yield [term, this.#alive(data) ? this.#weigh(data) : undefined];
   }
 
   /** Postings (document × field) of an indexed word; 0 when absent. */
