@@ -26,26 +26,32 @@ export const WORDS_PER_STEP = 5000;
 export type ShortPrefixTable = ReadonlyMap<string, readonly string[]>;
 
 /**
- * Builds the table from `words` (TermSearch.termWeights: every word in tree order with its weight,
- * undefined for a word no current page holds), yielding every WORDS_PER_STEP words.
+ * Builds the table from `words` (every word in the term tree's order, TermSearch.terms) and
+ * `weightOf` (a word's weight, undefined for a word no current page holds; asked only for the words
+ * a prefix still counts), yielding every WORDS_PER_STEP words.
  */
-export function* shortPrefixSteps(
-  words: Iterable<[term: string, weight: number | undefined]>,
+export function* shortPrefixSteps<H>(
+  words: Iterable<[term: string, handle: H]>,
+  weightOf: (handle: H) => number | undefined,
   scan: number,
   keep: number,
 ): Generator<void, ShortPrefixTable, void> {
-  const found = new Map<string, { scanned: number; terms: Array<{ term: string; weight: number }> }>();
+  // Per prefix, the words counted so far and the best `keep` of them, best first (only the best are
+  // kept as they come: a table holding every candidate took 20 MB of heap at 100k pages).
+  const found = new Map<string, { scanned: number; best: Array<{ term: string; weight: number }> }>();
   let read = 0;
-  for (const [term, weight] of words) {
+  for (const [term, handle] of words) {
+    let weight: number | undefined | null = null; // null: not weighed yet
     for (let len = 1; len <= SHORT_PREFIX_CHARS && len <= term.length; len++) {
       const prefix = term.slice(0, len);
       let entry = found.get(prefix);
       if (entry === undefined) {
-        entry = { scanned: 0, terms: [] };
+        entry = { scanned: 0, best: [] };
         found.set(prefix, entry);
       }
-      if (++entry.scanned > scan || weight === undefined) continue;
-      entry.terms.push({ term, weight });
+      if (++entry.scanned > scan) continue;
+      if (weight === null) weight = weightOf(handle);
+      if (weight !== undefined) insertBest(entry.best, term, weight, keep);
     }
     if (++read % WORDS_PER_STEP === 0) yield;
   }
@@ -53,10 +59,17 @@ export function* shortPrefixSteps(
   for (const [prefix, entry] of found)
     table.set(
       prefix,
-      entry.terms
-        .sort(byWeight)
-        .slice(0, keep)
-        .map((t) => t.term),
+      entry.best.map((t) => t.term),
     );
   return table;
+}
+
+/** Puts the word in its place in `best` (ordered by byWeight) if it is among the best `keep`. */
+function insertBest(best: Array<{ term: string; weight: number }>, term: string, weight: number, keep: number): void {
+  const item = { term, weight };
+  if (keep < 1 || (best.length === keep && byWeight(item, best[keep - 1]) >= 0)) return;
+  let at = best.length;
+  while (at > 0 && byWeight(item, best[at - 1]) < 0) at--;
+  best.splice(at, 0, item);
+  if (best.length > keep) best.pop();
 }

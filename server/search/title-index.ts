@@ -219,7 +219,7 @@ export class TitleIndex {
     const changed = () =>
       this.#closed || this.#version !== version || this.#ms !== ms || ms.isVacuuming || ms.dirtCount !== dirt;
     try {
-      const steps = shortPrefixSteps(ms.termWeights(), MAX_COMPLETION_SCAN, SHORT_PREFIX_KEEP);
+      const steps = shortPrefixSteps(ms.terms(), (h) => ms.weightOf(h), MAX_COMPLETION_SCAN, SHORT_PREFIX_KEEP);
       const table = await drive(steps, changed);
       if (table !== undefined && !changed()) this.#short = { version, table };
     } catch (err) {
