@@ -19,7 +19,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MINISEARCH_INTERNALS: ReadonlyArray<readonly [file: string, how: string]> = [
   [
     'server/search/term-search.ts',
-    'reads and writes its protected fields (_index, _documentIds, _idToShortId, _fieldLength, _avgFieldLength, _documentCount, _nextId, _dirtCount) and walks its term tree (atPrefix, fuzzyGet)',
+    "reads and writes its protected fields (_index, _documentIds, _idToShortId, _fieldLength, _avgFieldLength, _documentCount, _nextId, _dirtCount) and walks its term tree (atPrefix, fuzzyGet, and its _tree directly in its iterator's order)",
   ],
   [
     'server/search/packed-postings.ts',
@@ -48,6 +48,7 @@ const DIFFERENTIAL = [
   'server/search/packed-postings.test.ts',
   'server/search/title-snapshot.test.ts',
   'server/search/title-index.test.ts',
+  'server/search/short-prefix-table.test.ts',
 ];
 
 /** The version of minisearch that Node resolves from here (read from its package.json, at run time). */

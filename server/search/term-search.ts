@@ -35,6 +35,10 @@ export const RESTORE_DOCS_PER_STEP = 20_000;
 const FIELD_WEIGHT_BY_ID: number[] = FIELDS.map((f) => TITLE_BOOST[f]);
 
 type TermData = Map<number, Map<number, number>>;
+/** A word's data in the term tree, as `terms` hands it to `weightOf`. */
+export type TermHandle = { readonly termHandle: unique symbol };
+/** A node of MiniSearch's term tree: edges to child nodes, and under the key '' the data of the word ending here. */
+type TreeNode = Map<string, TreeNode | TermData>;
 
 /**
  * A TermSearch as flat arrays. Documents: `ids[i]` has MiniSearch short id `shortIds[i]` and field
@@ -93,6 +97,11 @@ class U32Writer {
   }
 }
 
+/** The order of completions: most widespread first, then alphabetical (by UTF-16 code units). */
+export function byWeight(a: { term: string; weight: number }, b: { term: string; weight: number }): number {
+  return b.weight - a.weight || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0);
+}
+
 /** Runs a generator of steps (exportSteps, restoreSteps, TermStateBuilder.finishSteps) to its end at once. */
 export function runSteps<T>(steps: Generator<void, T, void>): T {
   let step = steps.next();
@@ -116,12 +125,20 @@ export class TermSearch extends MiniSearch<TitleDoc> {
     return false;
   }
 
-  /** Indexed words starting with `prefix`, most widespread first (weighted by field boost). */
-  completions(prefix: string, limit: number, fuzzy: number): Array<{ term: string; weight: number }> {
+  /**
+   * Indexed words starting with `prefix`, most widespread first (weighted by field boost), among the
+   * first `scan` words of the term tree under the prefix (default MAX_COMPLETION_SCAN).
+   */
+  completions(
+    prefix: string,
+    limit: number,
+    fuzzy: number,
+    scan = MAX_COMPLETION_SCAN,
+  ): Array<{ term: string; weight: number }> {
     const found = new Map<string, number>();
     let scanned = 0;
     for (const [term, data] of this._index.atPrefix(prefix)) {
-      if (++scanned > MAX_COMPLETION_SCAN) break; // a 1-2 letter prefix starts thousands of words
+      if (++scanned > scan) break; // a 1-2 letter prefix starts thousands of words
       if (this.#alive(data)) found.set(term, this.#weigh(data));
     }
     if (fuzzy > 0 && found.size === 0) {
@@ -131,8 +148,47 @@ export class TermSearch extends MiniSearch<TitleDoc> {
     }
     return [...found]
       .map(([term, weight]) => ({ term, weight }))
-      .sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : a.term > b.term ? 1 : 0))
+      .sort(byWeight)
       .slice(0, limit);
+  }
+
+  /**
+   * Every indexed word in the term tree's order (the order `completions` scans a prefix in), with a
+   * handle for `weightOf`: what a table of completions for many prefixes at once is built from
+   * (short-prefix-table.ts), weighing only the words it keeps.
+   */
+  *terms(): Generator<[term: string, handle: TermHandle], void, void> {
+    // Straight over the term tree (SearchableMap's _tree: a Map per node, '' the key of a word's data)
+    // in the order its iterator yields (a node's keys last to first): the iterator rebuilds every word
+    // from its whole path, which made one pass over all the words several times slower.
+    const root = (this._index as unknown as { _tree: TreeNode })._tree;
+    const stack: Array<{ node: TreeNode; keys: string[]; prefix: string }> = [
+      { node: root, keys: [...root.keys()], prefix: '' },
+    ];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1];
+      const key = top.keys.pop();
+      if (key === undefined) {
+        stack.pop();
+        continue;
+      }
+      const child = top.node.get(key);
+      if (key === '') {
+        yield [top.prefix, child as unknown as TermHandle];
+      } else {
+        const node = child as TreeNode;
+        stack.push({ node, keys: [...node.keys()], prefix: top.prefix + key });
+      }
+    }
+  }
+
+  /**
+   * The weight `completions` gives a word of `terms` (see #weigh), or undefined when no current
+   * document holds it (no document is looked up while nothing was discarded since the last vacuum).
+   */
+  weightOf(handle: TermHandle): number | undefined {
+    const data = handle as unknown as TermData;
+    return this.dirtCount === 0 || this.#alive(data) ? this.#weigh(data) : undefined;
   }
 
   /** Postings (document × field) of an indexed word; 0 when absent. */

@@ -33,6 +33,9 @@ import { removeStaleTemps, writeSnapshotFile, writeSnapshotFileSync } from './ti
 import type { SnapshotCursor } from './title-snapshot.ts';
 
 import { FUZZY_MIN_CHARS, POSTINGS_BUDGET, searchTerms } from './title-search.ts';
+import { MAX_COMPLETION_SCAN } from './term-search.ts';
+import { SHORT_PREFIX_CHARS, SHORT_PREFIX_KEEP, shortPrefixSteps } from './short-prefix-table.ts';
+import type { ShortPrefixTable } from './short-prefix-table.ts';
 import type { TitleHit, TitleSearchOptions } from './title-search.ts';
 
 export { MAX_COMPLETION_SCAN, TITLE_BOOST } from './term-search.ts';
@@ -75,6 +78,11 @@ export class TitleIndex {
   #closed = false;
   readonly #completionCache = new Map<string, string[]>();
   #completionCursor = -1;
+  /** Bumped by every change of the index (a load, a chunk of page changes). */
+  #version = 0;
+  /** Completions of all 1-2 letter prefixes (short-prefix-table.ts), for the index at `version`. */
+  #short: { version: number; table: ShortPrefixTable } | undefined;
+  #shortBuilding = false;
   #started = false;
   #loading = false;
   #exporting = false;
@@ -153,6 +161,7 @@ export class TitleIndex {
     this.#restoreDone = (async () => {
       if (snap !== undefined) await this.#restore(snap);
       if (this.#restored === undefined && !this.#closed) await this.#build();
+      await this.#buildShortTable();
     })()
       .catch((err: unknown) => {
         // Not expected (the pages table could not be read): the chunked catch-up below builds the index instead.
@@ -188,6 +197,36 @@ export class TitleIndex {
     this.#cursor = loaded.cursor;
     this.#cursorId = loaded.cursorId;
     this.#completionCache.clear();
+    this.#version++;
+  }
+
+  /** Whether 1-2 letter prefixes are completed from the table (built for the index as it is now). */
+  get shortPrefixTableCurrent(): boolean {
+    return this.#short?.version === this.#version;
+  }
+
+  /**
+   * Builds the table of 1-2 letter completions in steps, the event loop turning between them; it is
+   * dropped if the index changes meanwhile (a chunk of changes, or MiniSearch discarding or vacuuming,
+   * which rewrites the term tree being read). Never rejects: a failure is reported through `#warn`.
+   */
+  async #buildShortTable(): Promise<void> {
+    if (this.#shortBuilding || this.#closed || this.shortPrefixTableCurrent) return;
+    this.#shortBuilding = true;
+    const ms = this.#ms;
+    const version = this.#version;
+    const dirt = ms.dirtCount;
+    const changed = () =>
+      this.#closed || this.#version !== version || this.#ms !== ms || ms.isVacuuming || ms.dirtCount !== dirt;
+    try {
+      const steps = shortPrefixSteps(ms.terms(), (h) => ms.weightOf(h), MAX_COMPLETION_SCAN, SHORT_PREFIX_KEEP);
+      const table = await drive(steps, changed);
+      if (table !== undefined && !changed()) this.#short = { version, table };
+    } catch (err) {
+      this.#warn(`title-index: no table of short completions, scanning per prefix (${(err as Error).message})`);
+    } finally {
+      this.#shortBuilding = false;
+    }
   }
 
   /** Restores the index from the snapshot file if there is a usable one; says why not through `warn`. */
@@ -286,6 +325,7 @@ export class TitleIndex {
     }
     if (fresh.length > 0) this.#ms.addAll(fresh);
     if (rows.length > 0) {
+      this.#version++;
       this.#cursor = rows[rows.length - 1].seq;
       this.#cursorId = rows[rows.length - 1].id;
       this.#changesSinceSnapshot += rows.length;
@@ -294,6 +334,8 @@ export class TitleIndex {
     if (!more) {
       this.#ready = true;
       this.#maybeSnapshot();
+      // Once the pages table is quiet (a catch-up found nothing new), the table follows the index.
+      if (rows.length === 0 && !this.shortPrefixTableCurrent) void this.#buildShortTable();
     }
     return more;
   }
@@ -354,14 +396,17 @@ export class TitleIndex {
 
   /**
    * Indexed words completing `prefix` (folded), most widespread first (among the first
-   * MAX_COMPLETION_SCAN in alphabetical order). Never a word that does not start with the prefix: a
+   * MAX_COMPLETION_SCAN in the term tree's order). Never a word that does not start with the prefix: a
    * completion continues what was typed (a typo is search's "did you mean", spelling.ts).
    */
   complete(prefix: string, limit: number): string[] {
     const p = processTerm(prefix);
     if (p === null) return [];
-    // Short prefixes scan thousands of words: their answers are kept until the index changes.
-    const cacheable = p.length <= 2;
+    // Short prefixes scan thousands of words: answered by the table while it is current, else kept until the index changes.
+    const cacheable = p.length <= SHORT_PREFIX_CHARS;
+    const short = this.#short;
+    if (cacheable && limit <= SHORT_PREFIX_KEEP && short !== undefined && short.version === this.#version)
+      return (short.table.get(p) ?? []).slice(0, limit);
     const key = `${p}\u0000${limit}`;
     if (cacheable) {
       if (this.#completionCursor !== this.#cursor) this.#completionCache.clear();
