@@ -1,6 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createTestApp } from '../test-app.ts';
+import { waitFor } from '../../test-support/wait-for.ts';
 
 const URL_MESSAGE = 'url must be a string such as "https://example.org/"';
 const DEPTH_MESSAGE = 'depth must be an integer from 0 to 10 (links followed from the seed)';
@@ -131,4 +132,49 @@ describe('strict input: read as written, never coerced', () => {
       assert.match(res.json().seed.url, /\/%C3%A9$/, 'the body was read as UTF-8');
     });
   }
+});
+
+describe('strict input: validators are compiled when needed, not at start', () => {
+  test('a ready app has compiled none; once it listens they are all compiled, and every schema compiles', async () => {
+    const t = await createTestApp();
+    const errors: string[] = [];
+    try {
+      await t.app.ready();
+      const atStart = t.app.validatorsPending;
+      assert.ok(atStart > 10, `the routes' validators wait to be compiled (${atStart} pending)`);
+      const search = await t.app.inject({ url: '/api/search?q=x&limit=abc' });
+      assert.equal(search.statusCode, 400, 'a request compiles its own validator and is refused as before');
+      assert.equal(t.app.validatorsPending, atStart - 1, 'that request compiled only its own');
+      t.app.log.error = ((...args: unknown[]) => {
+        errors.push(String(args.at(-1)));
+      }) as unknown as typeof t.app.log.error; // what the plugin logs when a schema does not compile
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      await waitFor(() => t.app.validatorsPending === 0, {
+        timeoutMs: 30_000,
+        message: 'every validator to be compiled after listening',
+      });
+      assert.deepEqual(errors, [], 'no schema failed to compile');
+    } finally {
+      await t.close();
+    }
+  });
+
+  test('a route whose schema does not compile answers 500 internal, naming nothing of it, and the other routes work', async () => {
+    const t = await createTestApp();
+    try {
+      t.app.get(
+        '/api/broken',
+        { schema: { querystring: { type: 'object', properties: { n: { type: 'no-such-type' } } } } },
+        async () => ({ ok: true }),
+      );
+      const res = await t.app.inject({ url: '/api/broken?n=1' });
+      assert.deepEqual(
+        [res.statusCode, res.json()],
+        [500, { error: 'internal', message: 'Lantern hit an internal error; the server log has the details' }],
+      );
+      assert.equal((await t.app.inject({ url: '/api/search?q=x&limit=abc' })).statusCode, 400);
+    } finally {
+      await t.close();
+    }
+  });
 });

@@ -1,7 +1,27 @@
 import fp from 'fastify-plugin';
-import { Ajv, type ErrorObject } from 'ajv';
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { HttpError } from './error-handler.ts';
+import { DeferredCompiles } from './deferred-compile.ts';
+
+/**
+ * How long after the server starts listening the validators no request has needed yet are compiled
+ * (one per turn of the event loop): long enough for a browser's first page load to go first.
+ */
+export const COMPILE_AFTER_LISTEN_MS = 1000;
+
+/** A route's schema that Ajv could not compile: a bug of that route, answered 500 (the error handler hides the detail). */
+export class SchemaCompileError extends Error {
+  readonly statusCode = 500;
+  override name = 'SchemaCompileError';
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** How many route validators are still to be compiled (none once the server has listened a while). */
+    readonly validatorsPending: number;
+  }
+}
 
 /** What a schema property answers when its value is refused: the `{error, message}` of the 400. */
 export interface FieldRefusal {
@@ -107,6 +127,28 @@ function charsetRefusal(contentType: string | undefined): HttpError | null {
   );
 }
 
+/** The one Ajv of the API: no coercion, unknown fields kept (so that they are refused), defaults filled in. */
+function strictAjv(): Ajv {
+  const ajv = new Ajv({
+    coerceTypes: false,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: false,
+    verbose: true,
+  });
+  ajv.addKeyword({
+    keyword: 'onInvalid',
+    schemaType: 'object',
+    metaSchema: {
+      type: 'object',
+      properties: { error: { type: 'string' }, message: { type: 'string' } },
+      required: ['error', 'message'],
+      additionalProperties: false,
+    },
+  });
+  return ajv;
+}
+
 /**
  * Input is read as written, never guessed at: one Ajv for the whole API, without type coercion (a
  * body's `"2"` is not a depth, `["https://…"]` is not a URL), unknown fields kept so that they are
@@ -114,34 +156,60 @@ function charsetRefusal(contentType: string | undefined): HttpError | null {
  * schema wants a whole number and the text is one. Every refusal is an HttpError carrying the field's
  * own code and message (see onInvalid), which the one error handler sends. A JSON body declared in a
  * charset other than UTF-8 is refused with a 415 before it is parsed.
+ *
+ * Compiling the Ajv and every route's schema is most of what building the app costs (a few hundred
+ * milliseconds on a small machine), and no first answer needs it: each validator is compiled at its
+ * route's first request, or COMPILE_AFTER_LISTEN_MS after the server listens, one per turn of the event
+ * loop, whichever comes first. A schema that does not compile answers 500 (SchemaCompileError) and is logged.
  */
 export default fp(
   async function strictInput(app: FastifyInstance) {
-    const ajv = new Ajv({
-      coerceTypes: false,
-      useDefaults: true,
-      removeAdditional: false,
-      allErrors: false,
-      verbose: true,
-    });
-    ajv.addKeyword({
-      keyword: 'onInvalid',
-      schemaType: 'object',
-      metaSchema: {
-        type: 'object',
-        properties: { error: { type: 'string' }, message: { type: 'string' } },
-        required: ['error', 'message'],
-        additionalProperties: false,
-      },
-    });
-    app.setValidatorCompiler(({ schema, httpPart }) => {
-      const validate = ajv.compile(schema as object);
+    let ajv: Ajv | undefined;
+    const compiles = new DeferredCompiles();
+    app.decorate('validatorsPending', { getter: () => compiles.pending });
+    app.setValidatorCompiler(({ schema, httpPart, method, url }) => {
       const part = httpPart ?? 'body';
       const numbers = part === 'body' ? [] : numberFields(schema as Schema);
+      const validator = compiles.add<ValidateFunction>(() => {
+        ajv ??= strictAjv();
+        try {
+          return ajv.compile(schema as object);
+        } catch (err) {
+          throw new SchemaCompileError(`strict-input: the ${part} schema of ${method} ${url} does not compile`, {
+            cause: err,
+          });
+        }
+      });
       return (data: unknown) => {
+        let validate: ValidateFunction;
+        try {
+          validate = validator.get();
+        } catch (err) {
+          if (err instanceof SchemaCompileError) return { error: err };
+          throw err;
+        }
         readNumbers(data, numbers);
         return validate(data) ? { value: data } : { error: refusalOf(validate.errors?.[0], part) };
       };
+    });
+
+    let timer: NodeJS.Timeout | undefined;
+    let immediate: NodeJS.Immediate | undefined;
+    const compileRest = () => {
+      try {
+        if (!compiles.compileNext()) return;
+      } catch (err) {
+        if (!(err instanceof SchemaCompileError)) throw err;
+        app.log.error({ err }, `${err.message}; its requests are answered 500`);
+      }
+      immediate = setImmediate(compileRest).unref();
+    };
+    app.addHook('onListen', async () => {
+      timer ??= setTimeout(compileRest, COMPILE_AFTER_LISTEN_MS).unref();
+    });
+    app.addHook('onClose', async () => {
+      clearTimeout(timer);
+      clearImmediate(immediate);
     });
 
     const parseJson = app.getDefaultJsonParser('error', 'error');
