@@ -15,6 +15,7 @@ import { databaseBytes } from '../../db/storage-size.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { ManualTime } from '../../test-support/manual-time.ts';
+import { fetchResult, parsedPage } from '../../test-support/coordinator-fixtures.ts';
 import { Coordinator } from './coordinator.ts';
 import { CrawlPrimary } from './crawl-primary.ts';
 import { PRIMARY_TIMING, type PrimaryTransport, type WorkerHandle } from './primary-ports.ts';
@@ -85,22 +86,9 @@ class FakeTransport implements PrimaryTransport<WorkerHandle> {
   }
 }
 
+/** A parsed page linking to `links` (no URL of its own, title 'T', one content hash for all). */
 function page(links: string[]): ParsedPage {
-  return {
-    finalUrl: '',
-    title: 'T',
-    description: '',
-    headings: [],
-    text: 'words',
-    lang: null,
-    canonical: null,
-    links,
-    noindex: false,
-    nofollow: false,
-    noarchive: false,
-    nosnippet: false,
-    contentHash: 'h',
-  };
+  return parsedPage('', links, { title: 'T', contentHash: 'h' });
 }
 
 /** Lets a shutdown's awaited steps run (its promises settle between timer callbacks). */
@@ -182,22 +170,7 @@ describe('CrawlPrimary', () => {
       disk,
       /** The worker running `job` reports it done with `part` at the current time. */
       answer(job: FetchJob & { worker: number }, part: Partial<FetchResult>): void {
-        const result: FetchResult = {
-          jobId: job.jobId,
-          startedAt: time.now,
-          endedAt: time.now,
-          status: 200,
-          contentType: 'text/html',
-          etag: null,
-          lastModified: null,
-          retryAfterMs: null,
-          location: null,
-          locationRefusal: null,
-          robotsBody: null,
-          page: null,
-          error: null,
-          ...part,
-        };
+        const result = fetchResult(job.jobId, { startedAt: time.now, endedAt: time.now, ...part });
         primary.onWorkerMessage(job.worker, { type: 'done', result, sinceEndMs: 0 });
       },
       /** The job handed out for `url` (the latest). */
