@@ -86,18 +86,10 @@ export interface RemovalFigures {
   flushesWithRemoval: number;
   /** Reading the change (the seed marked removed, its jobs dropped from then on). */
   syncMs: number;
-  /** The longest step of the primary's thread while the seed was being removed: a removal step (a chunk, in its own transaction) or a flush (the results of the moment), wall and CPU. */
+  /** The longest flush while the seed was being removed (each holds one chunk, and the results of the moment), wall and CPU. */
   longestStepMs: number;
   longestStepCpuMs: number;
   flushCpu: Percentiles;
-  /** The removal's own steps: how many, the longest (wall and CPU), CPU p50 / p99. */
-  removalSteps: number;
-  longestRemovalStepMs: number;
-  longestRemovalStepCpuMs: number;
-  removalStepCpu: Percentiles;
-  /** The longest flush meanwhile (wall and CPU). */
-  longestFlushMs: number;
-  longestFlushCpuMs: number;
   /** Longest gap between two jobs handed out to other hosts while the seed was being removed, and over the same time before it. */
   maxGapDuringMs: number;
   maxGapBeforeMs: number;
@@ -274,7 +266,6 @@ export async function runCrawl(
     const dispatchOther = new Sample();
     let removing = false;
     let removalFlushes: Array<{ wall: number; cpu: number }> = [];
-    let removalSteps: Array<{ wall: number; cpu: number }> = [];
     let syncMs = 0;
     const removedHosts = new Set<string>();
     for (let h = 0; h < shape.hosts; h++) if (seedOfHost(shape, h) === opts.removeSeed) removedHosts.add(hostOrigin(h));
@@ -297,9 +288,6 @@ export async function runCrawl(
     timeCalls(coordinator, 'flush', (w, c) => {
       flushWall.push(w);
       if (removing) removalFlushes.push({ wall: w, cpu: c });
-    });
-    timeCalls(coordinator, 'removalStep', (w, c) => {
-      if (removing) removalSteps.push({ wall: w, cpu: c });
     });
     timeCalls(coordinator, 'syncSeeds', (w) => {
       if (removing) syncMs = w;
@@ -374,7 +362,6 @@ export async function runCrawl(
     };
     const seedExists = db.prepare(`SELECT 1 FROM seeds WHERE id = ?`).pluck();
     removalFlushes = [];
-    removalSteps = [];
     removing = true;
     const r0 = performance.now();
     seedQueries(db).markSeedRemoved(opts.removeSeed, Date.now());
@@ -386,15 +373,9 @@ export async function runCrawl(
     // As long a time just before the removal (within the measured crawl), for comparison.
     const beforeSame = gaps(dispatchAt, dispatchOther, Math.max(t0, r0 - removalMs), r0);
     clearInterval(sampler);
-    const longestOf = (xs: Array<{ wall: number; cpu: number }>) =>
-      xs.reduce((a, b) => (b.wall > a.wall ? b : a), { wall: 0, cpu: 0 });
-    const longestFlush = longestOf(removalFlushes);
-    const longestRemoval = longestOf(removalSteps);
-    const longest = longestOf([longestFlush, longestRemoval]);
+    const longest = removalFlushes.reduce((a, b) => (b.wall > a.wall ? b : a), { wall: 0, cpu: 0 });
     const flushCpu = new Sample();
     for (const f of removalFlushes) flushCpu.push(f.cpu);
-    const stepCpu = new Sample();
-    for (const f of removalSteps) stepCpu.push(f.cpu);
     await primary.shutdown('the benchmark is over');
     return {
       queued: shape.hosts * shape.urlsPerHost,
@@ -427,12 +408,6 @@ export async function runCrawl(
         longestStepMs: longest.wall,
         longestStepCpuMs: longest.cpu,
         flushCpu: flushCpu.stats(),
-        removalSteps: removalSteps.length,
-        longestRemovalStepMs: longestRemoval.wall,
-        longestRemovalStepCpuMs: longestRemoval.cpu,
-        removalStepCpu: stepCpu.stats(),
-        longestFlushMs: longestFlush.wall,
-        longestFlushCpuMs: longestFlush.cpu,
         maxGapDuringMs: during.maxGapMs,
         maxGapBeforeMs: beforeSame.maxGapMs,
         dispatchesDuring: during.count,

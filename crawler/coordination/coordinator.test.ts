@@ -172,8 +172,6 @@ describe('coordinator', () => {
     coordinator.syncSeeds(10_050);
     coordinator.onResult(fetchResult(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`]) }), 10_120);
     coordinator.flush(10_120);
-    while (coordinator.hasRemovalStep()) coordinator.removalStep(); // the removal, in steps of its own
-    coordinator.flush(10_130);
     const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
     assert.equal(count('SELECT COUNT(*) AS n FROM pages'), 0, 'the page is not stored');
     assert.equal(count('SELECT COUNT(*) AS n FROM frontier'), 0, 'its URL and links are gone');
@@ -186,7 +184,7 @@ describe('coordinator', () => {
     );
   });
 
-  test("a removed seed's pages leave search a chunk per step, so no step holds the primary long; its row goes last", () => {
+  test("a removed seed's pages leave search a chunk per batch, so no batch holds the primary long; its row goes last", () => {
     const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
     const pages = pageQueries(db);
     const total = 2 * RETIRE_CHUNK + 7;
@@ -200,13 +198,11 @@ describe('coordinator', () => {
     const seedRows = () => (db.prepare('SELECT COUNT(*) AS n FROM seeds').get() as { n: number }).n;
     const perBatch: number[] = [];
     while (searchable() > 0) {
-      const retired = coordinator.removalStep();
-      if (retired > 0) perBatch.push(retired); // the steps deleting its URLs retire no page
+      perBatch.push(coordinator.flush(10_100));
       if (searchable() > 0) assert.equal(seedRows(), 1, 'the seed row stays while pages remain');
     }
     assert.deepEqual(perBatch, [RETIRE_CHUNK, RETIRE_CHUNK, 7]);
-    assert.equal(coordinator.flush(10_100), 0, 'the flushes that store results hold none of it');
-    while (coordinator.hasRemovalStep()) coordinator.removalStep(); // then the full-text index gives their space back
+    while (coordinator.hasWrites()) coordinator.flush(10_100); // then the full-text index gives their space back
     assert.equal(searchable(), 0);
     assert.equal(seedRows(), 0);
   });
@@ -221,11 +217,8 @@ describe('coordinator', () => {
     })();
     seedQueries(db).markSeedRemoved(id, 10_050);
     coordinator.syncSeeds(10_050);
-    let retired = 0;
-    while (retired === 0) retired = coordinator.removalStep();
-    assert.equal(retired, RETIRE_CHUNK);
+    assert.equal(coordinator.flush(10_060), RETIRE_CHUNK);
     seedQueries(db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 2, scope: 'host' }, 10_070); // submitted again
-    while (coordinator.hasRemovalStep()) coordinator.removalStep();
     while (coordinator.hasWrites()) coordinator.flush(10_080);
     const searchable = (db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
     assert.equal(searchable, 20, 'the chunks stopped');
@@ -258,7 +251,7 @@ describe('coordinator', () => {
     assert.deepEqual(counts(10_231), { header: links.length - 1, row: links.length - 1, seeds: links.length - 1 });
   });
 
-  test("a removed seed's URLs are deleted a chunk per step while other hosts are still dispatched between the steps", () => {
+  test("a removed seed's URLs are deleted a chunk per batch while other hosts are still dispatched between the batches", () => {
     const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
     const other = 'https://other.example';
     const otherSeed = seedQueries(db).upsertSeed({ url: `${other}/`, origin: other, depth: 2, scope: 'host' }, 10_001)
@@ -277,11 +270,10 @@ describe('coordinator', () => {
     const left = () => (db.prepare('SELECT COUNT(*) AS n FROM frontier WHERE seed_id = ?').get(id) as { n: number }).n;
     const perBatch: number[] = [];
     let t = 10_100;
-    while (restarted.hasRemovalStep() && perBatch.length < 10) {
+    while (restarted.hasWrites() && perBatch.length < 10) {
       const before = left();
-      restarted.removalStep();
-      if (before > left()) perBatch.push(before - left()); // (steps retiring pages delete no URL)
       restarted.flush(t);
+      perBatch.push(before - left());
       const job = restarted.dispatch(t); // the other host goes on between the batches
       if (job)
         restarted.onResult(
@@ -293,7 +285,7 @@ describe('coordinator', () => {
     assert.deepEqual(
       perBatch.slice(0, 3),
       [URL_CHUNK, URL_CHUNK, total + 1 - 2 * URL_CHUNK],
-      'a chunk per step (its own URL and the 2,005 it found)',
+      'a chunk per batch (its own URL and the 2,005 it found)',
     );
     assert.equal(left(), 0);
     assert.equal(

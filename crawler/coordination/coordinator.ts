@@ -106,7 +106,6 @@ export class Coordinator {
       refreshMs: config.crawlRefreshMs,
       window: this.window,
       schedule: (row, now) => this.schedule(row, now),
-      inTransaction: (write) => db.transaction(write)(),
       readSitemaps: (seed) => this.queueSitemaps(seed.origin, this.hosts.sitemapsOf(seed.origin), 0, seed.id),
       compactSearchIndexStep: searchIndexCompaction(db).compactSearchIndexStep,
       requeueDue: (seed, now) => this.revisits.refreshDue(seed.id, seed.depth, seed.url, now).rows,
@@ -485,30 +484,10 @@ export class Coordinator {
       throw err;
     }
     for (const row of this.intake.commit()) this.schedule(row, now);
-    this.seedLife.committed(now);
-    const changed = this.pagesStored;
+    const changed = this.pagesStored + this.seedLife.committed(now);
     this.window.committed();
     this.pagesStored = 0;
     return changed;
-  }
-
-  /** Whether a removed seed has a removal step to run (see `removalStep`). */
-  hasRemovalStep(): boolean {
-    return this.seedLife.hasSteps;
-  }
-
-  /**
-   * Runs one step of a removed seed's removal (a chunk of its URLs or pages, seed-lifecycle.ts) in a
-   * transaction of its own, apart from the flushes that store results; returns the pages it took out of
-   * search. Throws if the database refused it (the step stays first in line).
-   */
-  removalStep(): number {
-    return this.seedLife.step();
-  }
-
-  /** The last removal step took `ms`: the next one's chunk is sized to take about `targetMs`. */
-  removalStepTook(ms: number, targetMs: number): void {
-    this.seedLife.stepTook(ms, targetMs);
   }
 
   /** When the scheduler next has a due job (for the single wake-up timer). */

@@ -5,7 +5,6 @@
  * IPC, signals and the database, and unit tests drive it with fakes. Its parts, one concept each:
  *  - dispatch-loop.ts: hands due jobs to free worker slots, one wake-up timer for the next due host;
  *  - flush-pacer.ts: stores results in batches (or at once when urgent);
- *  - step-pacer.ts: runs a removed seed's removal in steps of its own, spaced by their cost;
  *  - write-outage.ts: waits out a database that refuses writes, with the crawl paused;
  *  - disk-watch.ts: pauses the crawl while the disk or the database is past its budget;
  *  - worker-lifecycle.ts: workers from fork to exit, started when work is due, gone after a minute without.
@@ -31,7 +30,6 @@ import {
   type WorkerHandle,
 } from './primary-ports.ts';
 import type { ServerToPrimary, WorkerSettings, WorkerToPrimary } from './protocol.ts';
-import { StepPacer } from './step-pacer.ts';
 import { WorkerLifecycle } from './worker-lifecycle.ts';
 import { WriteOutage } from './write-outage.ts';
 
@@ -51,9 +49,6 @@ export type PrimaryCoordinator = Pick<
   | 'refreshSeeds'
   | 'syncSeeds'
   | 'requests'
-  | 'hasRemovalStep'
-  | 'removalStep'
-  | 'removalStepTook'
 >;
 
 /** What a CrawlPrimary is given. */
@@ -81,7 +76,6 @@ export class CrawlPrimary<W extends WorkerHandle> {
   private readonly outage: WriteOutage;
   private readonly disk: DiskWatch;
   private readonly flusher: FlushPacer;
-  private readonly steps: StepPacer;
   private readonly loop: DispatchLoop<W>;
   private readonly intervals: TimerHandle[] = [];
   private stopping = false;
@@ -126,20 +120,7 @@ export class CrawlPrimary<W extends WorkerHandle> {
       outage: this.outage,
       flush: () => coordinator.flush(clock()),
       stored: (count) => transport.toServer({ type: 'pages-stored', count }),
-      afterFlush: () => {
-        this.loop.pump();
-        this.steps.soon(); // after a refused write, the retry's flush lets the removal go on
-      },
-    });
-    this.steps = new StepPacer({
-      clock,
-      timers,
-      outage: this.outage,
-      hasStep: () => coordinator.hasRemovalStep(),
-      step: () => coordinator.removalStep(),
-      took: (ms, targetMs) => coordinator.removalStepTook(ms, targetMs),
-      retired: (count) => transport.toServer({ type: 'pages-stored', count }),
-      afterStep: () => this.loop.pump(),
+      afterFlush: () => this.loop.pump(),
     });
     this.loop = new DispatchLoop({
       clock,
@@ -169,7 +150,6 @@ export class CrawlPrimary<W extends WorkerHandle> {
     this.disk.start();
     this.p.transport.toServer({ type: 'started', pid: this.p.pid });
     this.loop.pump();
-    this.steps.soon(); // a removal a previous run left unfinished
   }
 
   /** A message from a worker: `ready` (it gets the settings and work) or `done` (its result is applied). */
@@ -221,7 +201,6 @@ export class CrawlPrimary<W extends WorkerHandle> {
           return;
         }
         this.loop.pump();
-        this.steps.soon();
         break;
       case 'requests':
         transport.toServer({ type: 'requests', reqId: msg.reqId, requests: coordinator.requests(msg.origin) });
@@ -242,7 +221,6 @@ export class CrawlPrimary<W extends WorkerHandle> {
     this.stopping = true;
     const { coordinator, transport, timers } = this.p;
     this.loop.stop();
-    this.steps.stop();
     this.outage.stop();
     this.disk.stop();
     for (const timer of this.intervals) timers.clearInterval(timer);
@@ -283,7 +261,6 @@ export class CrawlPrimary<W extends WorkerHandle> {
   fatal(message: string): void {
     this.stopping = true;
     this.loop.stop();
-    this.steps.stop();
     this.disk.stop();
     fatalExit(this.p.transport, this.p.timers, message);
   }

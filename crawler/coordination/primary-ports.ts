@@ -59,13 +59,6 @@ export const PRIMARY_TIMING = {
    * next ones wait (took / share), so that the crawl is not spent describing itself.
    */
   snapshotShare: 0.1,
-  /**
-   * A seed's removal runs in steps of its own between dispatches (step-pacer.ts): each sized to take
-   * about removalStepMs, the next one waiting took / removalShare after the start of the last, so that
-   * a removal takes at most that share of the primary's time and no step holds other hosts long.
-   */
-  removalStepMs: 10,
-  removalShare: 0.3,
   /** How long fetches in flight get to finish when the crawl stops. */
   shutdownGraceMs: 5_000,
   /** How long workers get to exit after SIGTERM before SIGKILL. */

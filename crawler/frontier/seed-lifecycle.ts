@@ -9,28 +9,19 @@ import type { SeedBook, SeedInfo } from './seed-book.ts';
 import type { WriteBatch } from '../coordination/write-batch.ts';
 import type { FrontierWindow } from './frontier-window.ts';
 
-/** Pages of a removed seed taken out of search per removal step at first (about 0.2 ms each at 18 KB of text; the steps' sizes then follow their cost, see nextChunk). */
+/** Pages of a removed seed taken out of search per batch (about 0.2 ms each at 18 KB of text). */
 export const RETIRE_CHUNK = 500;
 
 /**
- * URLs of a removed seed deleted per removal step at first, and URLs of a seed crawled again queued again
- * per batch, so that a seed of 100,000 URLs never holds the primary (and every other host's dispatch) in
- * one long statement: a row costs about 75 µs of CPU to delete from the frontier and its indexes at
- * 1,000,000 URLs on a busy 2-core machine (`npm run bench:frontier`, docs/benchmarks.md). A removal's
- * chunks run in steps of their own (their own transaction, paced by the primary, step-pacer.ts), not in
- * the flushes that store results: riding each flush, a chunk of 200 and the results of the moment made
- * flushes of up to 531 ms wall (127 ms CPU) while other hosts were due.
+ * URLs of a removed seed deleted per batch, and URLs of a seed crawled again queued again per batch, so
+ * that a seed of 100,000 URLs never holds the primary (and every other host's dispatch) in one long
+ * statement: a row costs about 75 µs of CPU to delete from the frontier and its indexes at 1,000,000
+ * URLs on a busy 2-core machine (`npm run bench:frontier`, docs/benchmarks.md). The batches holding
+ * chunks are not urgent: a chunk rides each flush (PRIMARY_TIMING.flushMs apart). Urgent, they were
+ * flushed after every result, one dispatch per chunk: removing 100,000 URLs took 18 s during which other
+ * hosts got 512 jobs instead of about 40,000 (bench:frontier, fake workers answering at once).
  */
 export const URL_CHUNK = 200;
-
-/**
- * The size of a removal step's next chunk of the same kind, from the last one's: `n` rows took `tookMs`,
- * a step should take about `targetMs`; between `min` and `max` rows, and at most double the last. Pure.
- */
-export function nextChunk(n: number, tookMs: number, targetMs: number, min: number, max: number): number {
-  const scaled = Math.round((n * targetMs) / Math.max(tookMs, 0.01));
-  return Math.max(min, Math.min(max, 2 * Math.max(n, 1), scaled));
-}
 
 /**
  * Seeds new or submitted again taken in per batch: an import of 10,000 bookmarks (50,000 at most) is
@@ -74,8 +65,6 @@ export interface SeedLifecycleParts {
   refreshMs: number;
   /** Puts a frontier row (committed as queued) in its host's queue. */
   schedule(row: FrontierRow, now: number): void;
-  /** Runs `write` in one transaction of its own (a removal step). */
-  inTransaction(write: () => void): void;
   /** Queues the sitemaps the seed's host lists, read for this seed (if its robots.txt is known). */
   readSitemaps(seed: SeedInfo): void;
   /** One bounded step of giving the removed pages' space back (db/search-compaction.ts); false once there is nothing left. */
@@ -93,21 +82,15 @@ export interface SeedLifecycleParts {
  * only writes the seeds table; this reads what changed there and acts on it.
  */
 export class SeedLifecycle {
-  /** What the removal step being written did: pages of removed seeds taken out of search, URLs deleted, seeds whose URLs are all gone. */
+  /** What the batch being written did: pages of removed seeds taken out of search, URLs deleted, URLs queued (again), seeds whose URLs are all gone. */
   private pagesRetired = 0;
   private deleted: Array<{ seedId: number; rows: DroppedUrl[] }> = [];
-  private gone: number[] = [];
-  /** Removal steps to run, each in a transaction of its own (see `step`), and the size of their next chunk. */
-  private steps: Array<() => void> = [];
-  private readonly chunk = { urls: URL_CHUNK, pages: RETIRE_CHUNK };
-  /** What the last step did, for `stepTook`. */
-  private last: { kind: 'urls' | 'pages'; n: number } | undefined;
-  /** What the batch being written did: URLs queued (again). */
   private requeued: FrontierRow[] = [];
   /** Seeds taken in by the batch being written: their sitemaps are read once it committed. */
   private sitemapsOf: SeedInfo[] = [];
   /** Hosts (and seeds) of URLs the batch being written queued, counted in the budgets once it committed. */
   private added: Array<{ seedId: number; origin: string }> = [];
+  private gone: number[] = [];
   /** Removed seeds whose URLs are still being deleted. */
   private readonly removing = new Set<number>();
 
@@ -193,72 +176,38 @@ export class SeedLifecycle {
     return queued;
   }
 
-  /** The batch committed: the URLs it queued again join their hosts' queues, and are counted. */
-  committed(now: number): void {
-    for (const { seedId, origin } of this.added) this.record(seedId, origin);
-    for (const row of this.requeued) this.p.schedule(row, now);
-    for (const seed of this.sitemapsOf) this.p.readSitemaps(seed);
-    this.rolledBack();
-  }
-
-  /** The batch rolled back: what it counted is counted again when its writes run again. */
-  rolledBack(): void {
-    this.requeued = [];
-    this.sitemapsOf = [];
-    this.added = [];
-  }
-
-  /** Whether a removal has a step to run. */
-  get hasSteps(): boolean {
-    return this.steps.length > 0;
-  }
-
   /**
-   * Runs the next removal step (a chunk of a removed seed's URLs deleted, or of its pages taken out of
-   * search, or a step of giving their space back) in a transaction of its own, apart from the batches
-   * that store results; returns the pages it took out of search. The URL budget and the window learn of
-   * the deleted URLs once it committed (the window applies them with the next flush). If the database
-   * refuses it, it stays first in line and the error is thrown.
+   * The batch committed: the URL budget and the window forget the deleted URLs, the URLs queued again
+   * join their hosts' queues; returns the pages it took out of search.
    */
-  step(): number {
-    const run = this.steps.shift();
-    if (!run) return 0;
-    this.last = undefined;
-    try {
-      this.p.inTransaction(run);
-    } catch (err) {
-      this.steps.unshift(run);
-      this.deleted = [];
-      this.gone = [];
-      this.pagesRetired = 0;
-      throw err;
-    }
+  committed(now: number): number {
     const perOrigin = new Map<string, number>();
     for (const { seedId, rows } of this.deleted) {
       for (const r of rows) perOrigin.set(r.origin, (perOrigin.get(r.origin) ?? 0) + 1);
       this.p.window.deleted(seedId, rows);
     }
     this.p.budget.forget([...perOrigin].map(([origin, n]) => ({ origin, n })));
+    for (const { seedId, origin } of this.added) this.record(seedId, origin);
+    for (const row of this.requeued) this.p.schedule(row, now);
+    for (const seed of this.sitemapsOf) this.p.readSitemaps(seed);
     for (const id of this.gone) {
       this.removing.delete(id);
       this.p.window.forgetSeed(id);
       this.p.hostBudget.forgetSeed(id);
     }
     const retired = this.pagesRetired;
-    this.deleted = [];
-    this.gone = [];
-    this.pagesRetired = 0;
+    this.rolledBack();
     return retired;
   }
 
-  /**
-   * The last step took `ms`: the next chunk of its kind is sized so that a step takes about `targetMs`
-   * (never fewer than a tenth of the first size, nor more than five times it).
-   */
-  stepTook(ms: number, targetMs: number): void {
-    if (!this.last || this.last.n === 0) return;
-    const first = this.last.kind === 'urls' ? URL_CHUNK : RETIRE_CHUNK;
-    this.chunk[this.last.kind] = nextChunk(this.last.n, ms, targetMs, Math.ceil(first / 10), 5 * first);
+  /** The batch rolled back: what it counted is counted again when its writes run again. */
+  rolledBack(): void {
+    this.deleted = [];
+    this.requeued = [];
+    this.sitemapsOf = [];
+    this.added = [];
+    this.gone = [];
+    this.pagesRetired = 0;
   }
 
   /**
@@ -274,17 +223,15 @@ export class SeedLifecycle {
   }
 
   /**
-   * Deletes a chunk of a removed seed's URLs in the next removal step, and the next chunk in the step
-   * after; it stops if the seed was submitted again meanwhile (the URLs left are its own again).
+   * Deletes URL_CHUNK URLs of a removed seed in the next batch, and the next chunk in the batch after; it
+   * stops if the seed was submitted again meanwhile (the URLs left are its own again).
    */
   private dropUrls(seedId: number): void {
-    this.steps.push(() => {
+    this.p.writes.push(() => {
       if (!this.p.seedsDb.isRemoved(seedId)) return;
-      const size = this.chunk.urls;
-      const rows = this.p.frontier.dropSeedChunk(seedId, size);
+      const rows = this.p.frontier.dropSeedChunk(seedId, URL_CHUNK);
       this.deleted.push({ seedId, rows });
-      this.last = { kind: 'urls', n: rows.length };
-      if (rows.length === size) {
+      if (rows.length === URL_CHUNK) {
         this.dropUrls(seedId);
         return;
       }
@@ -295,25 +242,24 @@ export class SeedLifecycle {
   }
 
   /**
-   * Takes a chunk of a removed seed's pages out of search in the next removal step, and the next chunk in
-   * the step after, so that a seed of 100,000 pages never holds the primary in one long transaction;
+   * Takes RETIRE_CHUNK pages of a removed seed out of search in the next batch, and the next chunk in
+   * the batch after, so that a seed of 100,000 pages never holds the primary in one long transaction;
    * the seed row goes once its last page did. It stops if the seed was submitted again meanwhile (the
-   * pages its new crawl stores are its own). (A step that rolls back runs again, queueing its follow-up
+   * pages its new crawl stores are its own). (A batch that rolls back runs again, queueing its follow-up
    * twice: harmless, a chunk of nothing deletes nothing twice.)
    */
   private retire(seedId: number): void {
-    this.steps.push(() => {
+    this.p.writes.push(() => {
       if (!this.p.seedsDb.isRemoved(seedId)) return;
-      const size = this.chunk.pages;
-      const n = this.p.pages.retireSeedPages(seedId, size);
+      const n = this.p.pages.retireSeedPages(seedId, RETIRE_CHUNK);
       this.pagesRetired += n;
-      this.last = { kind: 'pages', n };
-      if (n === size) this.retire(seedId);
+      if (n === RETIRE_CHUNK) this.retire(seedId);
       else {
         this.p.seedsDb.deleteRemovedSeed(seedId);
         this.compact();
       }
     });
+    this.p.writes.markUrgent();
   }
 
   /**
@@ -321,7 +267,7 @@ export class SeedLifecycle {
    * their space is used again (and a crawl paused for CRAWL_MAX_DB_SIZE can resume).
    */
   private compact(): void {
-    this.steps.push(() => {
+    this.p.writes.push(() => {
       if (this.p.compactSearchIndexStep()) this.compact();
     });
   }
