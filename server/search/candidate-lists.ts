@@ -4,14 +4,20 @@
  * and ranked by bm25 within bounds (#ranked); pages with the typed identifiers; title-index hits that
  * are not full-text matches (a prefix, a typo, a URL word) kept only when they pass the phrases,
  * exclusions and site:, label: and filetype: filters; and the full-text matches whose incoming links'
- * words match (anchor text). Every read is bounded by `depth`, a LIMIT or a given list of ids.
+ * words match (anchor text; the rarer words only, within ANCHOR_RANK_MAX matches). Every read is bounded by `depth`, a LIMIT or a given list of ids.
  */
-import { excludedExpression, identExpression, matchExpression, phrasesExpression } from './fts-expression.ts';
+import {
+  excludedExpression,
+  identExpression,
+  itemExpression,
+  matchExpression,
+  phrasesExpression,
+} from './fts-expression.ts';
 import type { FtsSearch, HostFilters } from './fts-search.ts';
 import type { ParsedQuery } from './query-parser.ts';
 import type { TitleIndex } from './title-index.ts';
 import type { TitleHit } from './title-search.ts';
-import { ANCHOR_CANDIDATES } from './search-options.ts';
+import { ANCHOR_CANDIDATES, ANCHOR_RANK_MAX } from './search-options.ts';
 import { hasCaptureFilters } from './capture-filters.ts';
 
 /** Candidates taken from each ranking before fusion (more when paging deeper). */
@@ -173,7 +179,9 @@ export class CandidateLists {
     known: ReadonlySet<number> | undefined,
   ): number[] {
     if (!this.#anchors) return [];
-    let ids = this.#fts.anchorTop(matchExpression(parsed, 'or') as string, ANCHOR_CANDIDATES);
+    const expression = this.#anchorExpression(parsed);
+    if (expression === undefined) return [];
+    let ids = this.#fts.anchorTop(expression, ANCHOR_CANDIDATES);
     if (ids.length === 0) return ids;
     if (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters)) {
       const ok = this.#fts.withinHosts(ids, filters);
@@ -181,5 +189,30 @@ export class CandidateLists {
     }
     const ok = known ?? this.#fts.matching(match, ids);
     return ids.filter((id) => ok.has(id));
+  }
+
+  /**
+   * The anchor ranking's expression: the words ORed when their anchor-text matches number at most
+   * ANCHOR_RANK_MAX (one capped count); else the words rarest first while their matches add up to
+   * at most that, so a very common word costs a bounded count, never a bm25 over its every match.
+   * Undefined when no word fits.
+   */
+  #anchorExpression(parsed: ParsedQuery): string | undefined {
+    const all = matchExpression(parsed, 'or') as string;
+    if (this.#fts.anchorCount(all, ANCHOR_RANK_MAX + 1) <= ANCHOR_RANK_MAX) return all;
+    const counted = parsed.items.map((item) => ({
+      item,
+      n: this.#fts.anchorCount(itemExpression(item), ANCHOR_RANK_MAX + 1),
+    }));
+    const kept = new Set<ParsedQuery['items'][number]>();
+    let spent = 0;
+    for (const c of [...counted].sort((a, b) => a.n - b.n)) {
+      if (spent + c.n > ANCHOR_RANK_MAX) break;
+      spent += c.n;
+      kept.add(c.item);
+    }
+    // In the query's order, so the expression reads as the query does.
+    const items = parsed.items.filter((item) => kept.has(item));
+    return items.length === 0 ? undefined : matchExpression({ ...parsed, items }, 'or');
   }
 }

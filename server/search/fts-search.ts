@@ -283,6 +283,16 @@ export class FtsSearch {
     return rows.map((r) => r.id);
   }
 
+  /** How many link targets' anchor text matches `match` (an expression over the one column), counting no further than `cap`. */
+  anchorCount(match: string, cap: number): number {
+    return (
+      this.#prepare('SELECT count(*) AS n FROM (SELECT 1 FROM anchors_fts WHERE anchors_fts MATCH ? LIMIT ?)').get(
+        match,
+        cap,
+      ) as { n: number }
+    ).n;
+  }
+
   /** The pages among `ids` whose anchor text matches `match`. */
   anchorMatching(match: string, ids: readonly number[]): Set<number> {
     if (ids.length === 0) return new Set();
