@@ -17,7 +17,7 @@ import type { FtsSearch, HostFilters } from './fts-search.ts';
 import type { ParsedQuery } from './query-parser.ts';
 import type { TitleIndex } from './title-index.ts';
 import type { TitleHit } from './title-search.ts';
-import { ANCHOR_CANDIDATES, ANCHOR_RANK_MAX } from './search-options.ts';
+import { ANCHOR_CANDIDATES, ANCHOR_COUNT_CACHE_MAX, ANCHOR_COUNT_TTL_MS, ANCHOR_RANK_MAX } from './search-options.ts';
 import { hasCaptureFilters } from './capture-filters.ts';
 
 /** Candidates taken from each ranking before fusion (more when paging deeper). */
@@ -56,6 +56,7 @@ export class CandidateLists {
   readonly #rankAllMax: number;
   readonly #rankSample: number;
   readonly #anchors: boolean;
+  readonly #anchorCounts = new Map<string, { n: number; at: number }>();
 
   /** `rankAllMax` and `rankSample`: see RANK_ALL_MAX and RANK_SAMPLE; `anchors`: whether anchor text ranks (RankingOptions). */
   constructor(fts: FtsSearch, titles: TitleIndex, opts: { rankAllMax: number; rankSample: number; anchors: boolean }) {
@@ -193,17 +194,16 @@ export class CandidateLists {
 
   /**
    * The anchor ranking's expression: the words ORed when their anchor-text matches number at most
-   * ANCHOR_RANK_MAX (one capped count); else the words rarest first while their matches add up to
-   * at most that, so a very common word costs a bounded count, never a bm25 over its every match.
-   * Undefined when no word fits.
+   * ANCHOR_RANK_MAX; else the words rarest first while their matches add up to at most that, so a
+   * very common word costs a bounded count, never a bm25 over its every match. Undefined when no
+   * word fits. Each word's count is remembered (#anchorCount); the whole expression is counted only
+   * when the words' counts add up to more than ANCHOR_RANK_MAX (they may overlap).
    */
   #anchorExpression(parsed: ParsedQuery): string | undefined {
     const all = matchExpression(parsed, 'or') as string;
-    if (this.#fts.anchorCount(all, ANCHOR_RANK_MAX + 1) <= ANCHOR_RANK_MAX) return all;
-    const counted = parsed.items.map((item) => ({
-      item,
-      n: this.#fts.anchorCount(itemExpression(item), ANCHOR_RANK_MAX + 1),
-    }));
+    const counted = parsed.items.map((item) => ({ item, n: this.#anchorCount(itemExpression(item)) }));
+    const sum = counted.reduce((a, c) => a + c.n, 0);
+    if (sum <= ANCHOR_RANK_MAX || this.#fts.anchorCount(all, ANCHOR_RANK_MAX + 1) <= ANCHOR_RANK_MAX) return all;
     const kept = new Set<ParsedQuery['items'][number]>();
     let spent = 0;
     for (const c of [...counted].sort((a, b) => a.n - b.n)) {
@@ -214,5 +214,20 @@ export class CandidateLists {
     // In the query's order, so the expression reads as the query does.
     const items = parsed.items.filter((item) => kept.has(item));
     return items.length === 0 ? undefined : matchExpression({ ...parsed, items }, 'or');
+  }
+
+  /**
+   * A word's anchor-text matches counted up to ANCHOR_RANK_MAX + 1, remembered for
+   * ANCHOR_COUNT_TTL_MS (a common word's capped count still reads thousands of rows, about 1 ms at
+   * 100k pages; a slightly stale count decides which words rank anchors just as well).
+   */
+  #anchorCount(expression: string): number {
+    const now = performance.now();
+    const hit = this.#anchorCounts.get(expression);
+    if (hit !== undefined && now - hit.at < ANCHOR_COUNT_TTL_MS) return hit.n;
+    if (this.#anchorCounts.size >= ANCHOR_COUNT_CACHE_MAX) this.#anchorCounts.clear();
+    const n = this.#fts.anchorCount(expression, ANCHOR_RANK_MAX + 1);
+    this.#anchorCounts.set(expression, { n, at: now });
+    return n;
   }
 }
