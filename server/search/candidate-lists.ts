@@ -87,7 +87,10 @@ export class CandidateLists {
       labels: parsed.labels,
       fileTypes: parsed.fileTypes,
     };
-    const ftsTotal = this.#fts.count(match, COUNT_CAP, filters);
+    // Up to RANK_ALL_MAX matches, every match's id (cheaper than a lookup per id below); else a capped count.
+    const matchIds = this.#fts.matchIds(match, this.#rankAllMax + 1, filters);
+    const everyMatch = matchIds.length <= this.#rankAllMax ? new Set(matchIds) : undefined;
+    const ftsTotal = everyMatch !== undefined ? everyMatch.size : this.#fts.count(match, COUNT_CAP, filters);
     const ftsIds = this.#ranked(parsed, mode, match, ftsTotal, depth, q.want, filters);
     const identMatch = identExpression(parsed, mode);
     const exactIds = identMatch === undefined ? [] : this.#fts.topExact(match, identMatch, depth, filters);
@@ -108,7 +111,12 @@ export class CandidateLists {
     }
     // A rowid lookup per id costs tens of microseconds: check only the best VERIFY_MAX.
     if (!complete) outside = outside.slice(0, VERIFY_MAX);
-    const matchingFts = complete ? new Set<number>() : this.#fts.matching(match, outside);
+    // The ids checked pass the filters already (withinHosts), so a filtered match is a match.
+    const matchingFts = complete
+      ? new Set<number>()
+      : everyMatch !== undefined
+        ? new Set(outside.filter((id) => everyMatch.has(id)))
+        : this.#fts.matching(match, outside);
     let extra = extrasAllowed ? outside.filter((id) => !matchingFts.has(id)) : [];
     const phrases = phrasesExpression(parsed);
     if (extra.length > 0 && phrases !== undefined && mode === 'and') {
@@ -129,7 +137,7 @@ export class CandidateLists {
         { ids: exactIds, weight: 2 },
         // Words that many pages have are left to the other lists: ranking their anchors would cost what #ranked avoids.
         {
-          ids: ftsTotal > this.#rankAllMax ? [] : this.#anchored(parsed, match, filters, complete ? inTop : undefined),
+          ids: ftsTotal > this.#rankAllMax ? [] : this.#anchored(parsed, match, filters, complete ? inTop : everyMatch),
           weight: 1,
         },
       ],
@@ -171,7 +179,8 @@ export class CandidateLists {
    * The pages whose incoming links' words match the query words (any of them, bm25 over
    * anchors_fts), best first, kept only when they are full-text matches of the whole query (within
    * its site: filters): anchor text ranks a page, it does not make one match. `known`: the complete
-   * set of full-text matches, when the top list holds them all (no lookup needed).
+   * set of full-text matches when it is known (the top list holds them all, or there are at most
+   * RANK_ALL_MAX), so no lookup is needed.
    */
   #anchored(
     parsed: ParsedQuery,

@@ -143,6 +143,18 @@ export class FtsSearch {
   }
 
   /**
+   * The ids of the pages that match (within the host filters), unordered, no more than `cap`: when
+   * a query has few matches, which of any ids match is then known without a lookup per id.
+   */
+  matchIds(match: string, cap: number, filters: HostFilters = NO_FILTERS): number[] {
+    const f = hostFilterSql(filters);
+    const sql = `SELECT pages_fts.rowid AS id FROM pages_fts${f.join} WHERE pages_fts MATCH ?${f.where} LIMIT ?`;
+    return this.#prepare(sql)
+      .pluck()
+      .all(match, ...f.params, cap) as number[];
+  }
+
+  /**
    * How far a prefix reaches: indexed words (stems) starting with `prefix` (counting no further than
    * `maxTerms` + 1), and the pages holding them (summed, so a page may count more than once).
    */
