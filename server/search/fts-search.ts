@@ -209,22 +209,21 @@ export class FtsSearch {
     const out = new Map<number, string>();
     if (ids.length === 0) return out;
     const m = `char(1), char(2), '…', ${SNIPPET_TOKENS}`;
-    const rows = this.#byIds(`snippet(pages_fts, 3, ${m}) AS body`, match, ids) as Array<{ id: number; body: string }>;
-    const elsewhere: number[] = [];
-    for (const r of rows) {
-      out.set(r.id, r.body);
-      if (!r.body.includes(MARK_START)) elsewhere.push(r.id);
-    }
-    if (elsewhere.length === 0) return out;
-    // The words matched only in other columns: show the description or headings passage if it has one.
-    const more = this.#byIds(
-      `snippet(pages_fts, 2, ${m}) AS description, snippet(pages_fts, 1, ${m}) AS headings`,
+    // One pass reads all three: a second one for pages matched outside their body would look them up
+    // (or, with a prefix, scan every match) again, where the short columns cost little to cut.
+    const rows = this.#byIds(
+      `snippet(pages_fts, 3, ${m}) AS body, snippet(pages_fts, 2, ${m}) AS description, snippet(pages_fts, 1, ${m}) AS headings`,
       match,
-      elsewhere,
-    ) as Array<{ id: number; description: string; headings: string }>;
-    for (const r of more) {
-      const pick = [r.description, r.headings].find((s) => s.includes(MARK_START));
-      if (pick !== undefined || out.get(r.id) === '') out.set(r.id, pick ?? r.description);
+      ids,
+    ) as Array<{ id: number; body: string; description: string; headings: string }>;
+    for (const r of rows) {
+      if (r.body.includes(MARK_START)) {
+        out.set(r.id, r.body);
+        continue;
+      }
+      // The words matched only in other columns: show the description or headings passage if it has one.
+      const pick = [r.description, r.headings].find((x) => x.includes(MARK_START));
+      out.set(r.id, pick ?? (r.body === '' ? r.description : r.body));
     }
     return out;
   }
