@@ -4,14 +4,20 @@
  * and ranked by bm25 within bounds (#ranked); pages with the typed identifiers; title-index hits that
  * are not full-text matches (a prefix, a typo, a URL word) kept only when they pass the phrases,
  * exclusions and site:, label: and filetype: filters; and the full-text matches whose incoming links'
- * words match (anchor text). Every read is bounded by `depth`, a LIMIT or a given list of ids.
+ * words match (anchor text; the rarer words only, within ANCHOR_RANK_MAX matches). Every read is bounded by `depth`, a LIMIT or a given list of ids.
  */
-import { excludedExpression, identExpression, matchExpression, phrasesExpression } from './fts-expression.ts';
+import {
+  excludedExpression,
+  identExpression,
+  itemExpression,
+  matchExpression,
+  phrasesExpression,
+} from './fts-expression.ts';
 import type { FtsSearch, HostFilters } from './fts-search.ts';
 import type { ParsedQuery } from './query-parser.ts';
 import type { TitleIndex } from './title-index.ts';
 import type { TitleHit } from './title-search.ts';
-import { ANCHOR_CANDIDATES } from './search-options.ts';
+import { ANCHOR_CANDIDATES, ANCHOR_COUNT_CACHE_MAX, ANCHOR_COUNT_TTL_MS, ANCHOR_RANK_MAX } from './search-options.ts';
 import { hasCaptureFilters } from './capture-filters.ts';
 
 /** Candidates taken from each ranking before fusion (more when paging deeper). */
@@ -50,6 +56,7 @@ export class CandidateLists {
   readonly #rankAllMax: number;
   readonly #rankSample: number;
   readonly #anchors: boolean;
+  readonly #anchorCounts = new Map<string, { n: number; at: number }>();
 
   /** `rankAllMax` and `rankSample`: see RANK_ALL_MAX and RANK_SAMPLE; `anchors`: whether anchor text ranks (RankingOptions). */
   constructor(fts: FtsSearch, titles: TitleIndex, opts: { rankAllMax: number; rankSample: number; anchors: boolean }) {
@@ -80,7 +87,10 @@ export class CandidateLists {
       labels: parsed.labels,
       fileTypes: parsed.fileTypes,
     };
-    const ftsTotal = this.#fts.count(match, COUNT_CAP, filters);
+    // Up to RANK_ALL_MAX matches, every match's id (cheaper than a lookup per id below); else a capped count.
+    const matchIds = this.#fts.matchIds(match, this.#rankAllMax + 1, filters);
+    const everyMatch = matchIds.length <= this.#rankAllMax ? new Set(matchIds) : undefined;
+    const ftsTotal = everyMatch !== undefined ? everyMatch.size : this.#fts.count(match, COUNT_CAP, filters);
     const ftsIds = this.#ranked(parsed, mode, match, ftsTotal, depth, q.want, filters);
     const identMatch = identExpression(parsed, mode);
     const exactIds = identMatch === undefined ? [] : this.#fts.topExact(match, identMatch, depth, filters);
@@ -101,7 +111,12 @@ export class CandidateLists {
     }
     // A rowid lookup per id costs tens of microseconds: check only the best VERIFY_MAX.
     if (!complete) outside = outside.slice(0, VERIFY_MAX);
-    const matchingFts = complete ? new Set<number>() : this.#fts.matching(match, outside);
+    // The ids checked pass the filters already (withinHosts), so a filtered match is a match.
+    const matchingFts = complete
+      ? new Set<number>()
+      : everyMatch !== undefined
+        ? new Set(outside.filter((id) => everyMatch.has(id)))
+        : this.#fts.matching(match, outside);
     let extra = extrasAllowed ? outside.filter((id) => !matchingFts.has(id)) : [];
     const phrases = phrasesExpression(parsed);
     if (extra.length > 0 && phrases !== undefined && mode === 'and') {
@@ -122,7 +137,7 @@ export class CandidateLists {
         { ids: exactIds, weight: 2 },
         // Words that many pages have are left to the other lists: ranking their anchors would cost what #ranked avoids.
         {
-          ids: ftsTotal > this.#rankAllMax ? [] : this.#anchored(parsed, match, filters, complete ? inTop : undefined),
+          ids: ftsTotal > this.#rankAllMax ? [] : this.#anchored(parsed, match, filters, complete ? inTop : everyMatch),
           weight: 1,
         },
       ],
@@ -164,7 +179,8 @@ export class CandidateLists {
    * The pages whose incoming links' words match the query words (any of them, bm25 over
    * anchors_fts), best first, kept only when they are full-text matches of the whole query (within
    * its site: filters): anchor text ranks a page, it does not make one match. `known`: the complete
-   * set of full-text matches, when the top list holds them all (no lookup needed).
+   * set of full-text matches when it is known (the top list holds them all, or there are at most
+   * RANK_ALL_MAX), so no lookup is needed.
    */
   #anchored(
     parsed: ParsedQuery,
@@ -173,7 +189,9 @@ export class CandidateLists {
     known: ReadonlySet<number> | undefined,
   ): number[] {
     if (!this.#anchors) return [];
-    let ids = this.#fts.anchorTop(matchExpression(parsed, 'or') as string, ANCHOR_CANDIDATES);
+    const expression = this.#anchorExpression(parsed);
+    if (expression === undefined) return [];
+    let ids = this.#fts.anchorTop(expression, ANCHOR_CANDIDATES);
     if (ids.length === 0) return ids;
     if (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters)) {
       const ok = this.#fts.withinHosts(ids, filters);
@@ -181,5 +199,44 @@ export class CandidateLists {
     }
     const ok = known ?? this.#fts.matching(match, ids);
     return ids.filter((id) => ok.has(id));
+  }
+
+  /**
+   * The anchor ranking's expression: the words ORed when their anchor-text matches number at most
+   * ANCHOR_RANK_MAX; else the words rarest first while their matches add up to at most that, so a
+   * very common word costs a bounded count, never a bm25 over its every match. Undefined when no
+   * word fits. Each word's count is remembered (#anchorCount); the whole expression is counted only
+   * when the words' counts add up to more than ANCHOR_RANK_MAX (they may overlap).
+   */
+  #anchorExpression(parsed: ParsedQuery): string | undefined {
+    const all = matchExpression(parsed, 'or') as string;
+    const counted = parsed.items.map((item) => ({ item, n: this.#anchorCount(itemExpression(item)) }));
+    const sum = counted.reduce((a, c) => a + c.n, 0);
+    if (sum <= ANCHOR_RANK_MAX || this.#fts.anchorCount(all, ANCHOR_RANK_MAX + 1) <= ANCHOR_RANK_MAX) return all;
+    const kept = new Set<ParsedQuery['items'][number]>();
+    let spent = 0;
+    for (const c of [...counted].sort((a, b) => a.n - b.n)) {
+      if (spent + c.n > ANCHOR_RANK_MAX) break;
+      spent += c.n;
+      kept.add(c.item);
+    }
+    // In the query's order, so the expression reads as the query does.
+    const items = parsed.items.filter((item) => kept.has(item));
+    return items.length === 0 ? undefined : matchExpression({ ...parsed, items }, 'or');
+  }
+
+  /**
+   * A word's anchor-text matches counted up to ANCHOR_RANK_MAX + 1, remembered for
+   * ANCHOR_COUNT_TTL_MS (a common word's capped count still reads thousands of rows, about 1 ms at
+   * 100k pages; a slightly stale count decides which words rank anchors just as well).
+   */
+  #anchorCount(expression: string): number {
+    const now = performance.now();
+    const hit = this.#anchorCounts.get(expression);
+    if (hit !== undefined && now - hit.at < ANCHOR_COUNT_TTL_MS) return hit.n;
+    if (this.#anchorCounts.size >= ANCHOR_COUNT_CACHE_MAX) this.#anchorCounts.clear();
+    const n = this.#fts.anchorCount(expression, ANCHOR_RANK_MAX + 1);
+    this.#anchorCounts.set(expression, { n, at: now });
+    return n;
   }
 }

@@ -143,6 +143,18 @@ export class FtsSearch {
   }
 
   /**
+   * The ids of the pages that match (within the host filters), unordered, no more than `cap`: when
+   * a query has few matches, which of any ids match is then known without a lookup per id.
+   */
+  matchIds(match: string, cap: number, filters: HostFilters = NO_FILTERS): number[] {
+    const f = hostFilterSql(filters);
+    const sql = `SELECT pages_fts.rowid AS id FROM pages_fts${f.join} WHERE pages_fts MATCH ?${f.where} LIMIT ?`;
+    return this.#prepare(sql)
+      .pluck()
+      .all(match, ...f.params, cap) as number[];
+  }
+
+  /**
    * How far a prefix reaches: indexed words (stems) starting with `prefix` (counting no further than
    * `maxTerms` + 1), and the pages holding them (summed, so a page may count more than once).
    */
@@ -197,22 +209,21 @@ export class FtsSearch {
     const out = new Map<number, string>();
     if (ids.length === 0) return out;
     const m = `char(1), char(2), '…', ${SNIPPET_TOKENS}`;
-    const rows = this.#byIds(`snippet(pages_fts, 3, ${m}) AS body`, match, ids) as Array<{ id: number; body: string }>;
-    const elsewhere: number[] = [];
-    for (const r of rows) {
-      out.set(r.id, r.body);
-      if (!r.body.includes(MARK_START)) elsewhere.push(r.id);
-    }
-    if (elsewhere.length === 0) return out;
-    // The words matched only in other columns: show the description or headings passage if it has one.
-    const more = this.#byIds(
-      `snippet(pages_fts, 2, ${m}) AS description, snippet(pages_fts, 1, ${m}) AS headings`,
+    // One pass reads all three: a second one for pages matched outside their body would look them up
+    // (or, with a prefix, scan every match) again, where the short columns cost little to cut.
+    const rows = this.#byIds(
+      `snippet(pages_fts, 3, ${m}) AS body, snippet(pages_fts, 2, ${m}) AS description, snippet(pages_fts, 1, ${m}) AS headings`,
       match,
-      elsewhere,
-    ) as Array<{ id: number; description: string; headings: string }>;
-    for (const r of more) {
-      const pick = [r.description, r.headings].find((s) => s.includes(MARK_START));
-      if (pick !== undefined || out.get(r.id) === '') out.set(r.id, pick ?? r.description);
+      ids,
+    ) as Array<{ id: number; body: string; description: string; headings: string }>;
+    for (const r of rows) {
+      if (r.body.includes(MARK_START)) {
+        out.set(r.id, r.body);
+        continue;
+      }
+      // The words matched only in other columns: show the description or headings passage if it has one.
+      const pick = [r.description, r.headings].find((x) => x.includes(MARK_START));
+      out.set(r.id, pick ?? (r.body === '' ? r.description : r.body));
     }
     return out;
   }
@@ -281,6 +292,16 @@ export class FtsSearch {
         k,
       ) as Array<{ id: number }>;
     return rows.map((r) => r.id);
+  }
+
+  /** How many link targets' anchor text matches `match` (an expression over the one column), counting no further than `cap`. */
+  anchorCount(match: string, cap: number): number {
+    return (
+      this.#prepare('SELECT count(*) AS n FROM (SELECT 1 FROM anchors_fts WHERE anchors_fts MATCH ? LIMIT ?)').get(
+        match,
+        cap,
+      ) as { n: number }
+    ).n;
   }
 
   /** The pages among `ids` whose anchor text matches `match`. */

@@ -2,6 +2,16 @@
 
 /** Pages taken from the anchor-text ranking (each is checked against the full-text query by id). */
 export const ANCHOR_CANDIDATES = 30;
+/**
+ * Most anchor-text matches one query's anchor ranking may score (bm25 reads each one: about 2 µs a
+ * row at 100k pages, so a word in 40 % of the link targets cost 100 ms). The words are taken rarest
+ * first while their matches add up to at most this; a word in more is left to the other lists, as a
+ * word with more than RANK_ALL_MAX full-text matches is (candidate-lists.ts).
+ */
+export const ANCHOR_RANK_MAX = 5000;
+/** How long a word's anchor-text count is reused, and how many are kept (candidate-lists.ts). */
+export const ANCHOR_COUNT_TTL_MS = 60_000;
+export const ANCHOR_COUNT_CACHE_MAX = 5000;
 /** A query with fewer results than this is checked for a rare misspelled word ("did you mean"). */
 export const FEW_RESULTS = 3;
 
