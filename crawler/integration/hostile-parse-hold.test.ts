@@ -81,8 +81,11 @@ test(`one worker, a neighbour serving pages of ${LINKS.toLocaleString('en-US')} 
     console.log(
       `# hostile-parse-hold: one whole parse of a big page here ${Math.round(wholeParseMs)} ms; the healthy site's longest wait beyond its delay ${Math.round(wait)} ms`,
     );
+    // Parsed in slices, what is left of the wait is not the parse (decoding the 4.4 MB body, the primary storing a
+    // page of 5,000 links: 90-155 ms measured under load); parsed in one go it was 0.92 of a whole parse (1226 of
+    // 1332 ms). Three quarters of a whole parse tells the two apart.
     assert.ok(
-      wait < wholeParseMs / 2,
+      wait < wholeParseMs * 0.75,
       `the healthy site never waited for a big page's parse (longest wait beyond the delay ${Math.round(wait)} ms; one whole parse takes ${Math.round(wholeParseMs)} ms)`,
     );
   } finally {
