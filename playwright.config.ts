@@ -1,13 +1,14 @@
 import { defineConfig } from '@playwright/test';
 
 /**
- * Browser tests in Debian's Chromium (never a downloaded browser): one worker, no retries, each test
- * starting its own Lantern app (see e2e/fixtures.ts). `CHROMIUM_PATH` points at another Chromium binary.
+ * Browser tests in Debian's Chromium (never a downloaded browser): two workers (each test starts its own
+ * Lantern app on a free port with its own data, see e2e/fixtures.ts, so two run side by side; most of a
+ * test's time is waiting on a crawl), no retries. `CHROMIUM_PATH` points at another Chromium binary.
  */
 export default defineConfig({
   testDir: 'e2e',
   testMatch: '*.spec.ts',
-  workers: 1,
+  workers: 2,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
