@@ -6,8 +6,20 @@
  */
 import type { Database } from 'better-sqlite3';
 import { Coordinator } from '../crawler/coordination/coordinator.ts';
-import type { FetchResult, ParsedPage } from '../crawler/coordination/protocol.ts';
+import type { FetchResult, ParsedPage, WorkerSettings } from '../crawler/coordination/protocol.ts';
 import { loadConfig } from '../shared/config.ts';
+
+/** Worker settings for tests that never fetch: short limits, private addresses refused. */
+export const TEST_WORKER_SETTINGS: WorkerSettings = {
+  userAgent: 'LanternBot/test',
+  allowPrivate: false,
+  connectTimeoutMs: 1000,
+  headersTimeoutMs: 1000,
+  bodyTimeoutMs: 1000,
+  totalTimeoutMs: 1000,
+  maxBodyBytes: 1000,
+  maxLinks: 10,
+};
 
 /** A worker's result for job `jobId`: a 200 text/html with no page, no validators and no error, then `part` over it. */
 export function fetchResult(jobId: number, part: Partial<FetchResult> = {}): FetchResult {

@@ -15,31 +15,15 @@ import { databaseBytes } from '../../db/storage-size.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { ManualTime } from '../../test-support/manual-time.ts';
-import { fetchResult, parsedPage } from '../../test-support/coordinator-fixtures.ts';
+import { fetchResult, parsedPage, TEST_WORKER_SETTINGS } from '../../test-support/coordinator-fixtures.ts';
 import { Coordinator } from './coordinator.ts';
 import { CrawlPrimary } from './crawl-primary.ts';
 import { PRIMARY_TIMING, type PrimaryTransport, type WorkerHandle } from './primary-ports.ts';
-import type {
-  FetchJob,
-  FetchResult,
-  ParsedPage,
-  PrimaryToServer,
-  PrimaryToWorker,
-  WorkerSettings,
-} from './protocol.ts';
+import type { FetchJob, FetchResult, ParsedPage, PrimaryToServer, PrimaryToWorker } from './protocol.ts';
 
 const DELAY_MS = 100;
 const START = 10_000;
-const SETTINGS: WorkerSettings = {
-  userAgent: 'LanternBot/test',
-  allowPrivate: false,
-  connectTimeoutMs: 1000,
-  headersTimeoutMs: 1000,
-  bodyTimeoutMs: 1000,
-  totalTimeoutMs: 1000,
-  maxBodyBytes: 1000,
-  maxLinks: 10,
-};
+const SETTINGS = TEST_WORKER_SETTINGS;
 const site = (name: string) => `https://${name}.example`;
 
 /** Workers and server as logs of what the primary sent them; exits and kills recorded, nothing run. */

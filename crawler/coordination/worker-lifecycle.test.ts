@@ -15,21 +15,13 @@ import { loadConfig } from '../../shared/config.ts';
 import { ManualTime } from '../../test-support/manual-time.ts';
 import { Coordinator } from './coordinator.ts';
 import { CrawlPrimary } from './crawl-primary.ts';
+import { fetchResult, parsedPage, TEST_WORKER_SETTINGS } from '../../test-support/coordinator-fixtures.ts';
 import { PRIMARY_TIMING, type PrimaryTransport, type WorkerHandle } from './primary-ports.ts';
-import type { FetchJob, FetchResult, PrimaryToServer, PrimaryToWorker, WorkerSettings } from './protocol.ts';
+import type { FetchJob, FetchResult, PrimaryToServer, PrimaryToWorker } from './protocol.ts';
 
 const DELAY_MS = 100;
 const START = 10_000;
-const SETTINGS: WorkerSettings = {
-  userAgent: 'LanternBot/test',
-  allowPrivate: false,
-  connectTimeoutMs: 1000,
-  headersTimeoutMs: 1000,
-  bodyTimeoutMs: 1000,
-  totalTimeoutMs: 1000,
-  maxBodyBytes: 1000,
-  maxLinks: 10,
-};
+const SETTINGS = TEST_WORKER_SETTINGS;
 const site = (name: string) => `https://${name}.example`;
 
 /** Workers and server as logs of what the primary sent them; forks, kills and log lines recorded. */
@@ -114,22 +106,7 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
       },
       /** The worker running `job` reports it done with `part`, now. */
       answer(job: FetchJob & { worker: number }, part: Partial<FetchResult>): void {
-        const result: FetchResult = {
-          jobId: job.jobId,
-          startedAt: time.now,
-          endedAt: time.now,
-          status: 200,
-          contentType: 'text/html',
-          etag: null,
-          lastModified: null,
-          retryAfterMs: null,
-          location: null,
-          locationRefusal: null,
-          robotsBody: null,
-          page: null,
-          error: null,
-          ...part,
-        };
+        const result = fetchResult(job.jobId, { startedAt: time.now, endedAt: time.now, ...part });
         primary.onWorkerMessage(job.worker, { type: 'done', result, sinceEndMs: 0 });
       },
     };
@@ -172,21 +149,7 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
     const home = p.transport.jobs()[1];
     assert.equal(home.url, `${a}/`);
     p.answer(home, {
-      page: {
-        finalUrl: '',
-        title: 'A',
-        description: '',
-        headings: [],
-        text: 'words',
-        lang: null,
-        canonical: null,
-        links: [],
-        noindex: false,
-        nofollow: false,
-        noarchive: false,
-        nosnippet: false,
-        contentHash: 'h',
-      },
+      page: parsedPage('', [], { title: 'A', contentHash: 'h' }),
     });
     const homeDoneAt = p.time.now;
     assert.equal(home.worker, robots.worker, 'a host goes back to the worker that last fetched from it');
