@@ -33,9 +33,7 @@ import { removeStaleTemps, writeSnapshotFile, writeSnapshotFileSync } from './ti
 import type { SnapshotCursor } from './title-snapshot.ts';
 
 import { FUZZY_MIN_CHARS, POSTINGS_BUDGET, searchTerms } from './title-search.ts';
-import { MAX_COMPLETION_SCAN } from './term-search.ts';
-import { SHORT_PREFIX_CHARS, SHORT_PREFIX_KEEP, shortPrefixSteps } from './short-prefix-table.ts';
-import type { ShortPrefixTable } from './short-prefix-table.ts';
+import { TitleCompletions } from './title-completions.ts';
 import type { TitleHit, TitleSearchOptions } from './title-search.ts';
 
 export { MAX_COMPLETION_SCAN, TITLE_BOOST } from './term-search.ts';
@@ -76,13 +74,10 @@ export class TitleIndex {
   #ready = false;
   #scheduled: NodeJS.Immediate | undefined;
   #closed = false;
-  readonly #completionCache = new Map<string, string[]>();
-  #completionCursor = -1;
   /** Bumped by every change of the index (a load, a chunk of page changes). */
   #version = 0;
-  /** Completions of all 1-2 letter prefixes (short-prefix-table.ts), for the index at `version`. */
-  #short: { version: number; table: ShortPrefixTable } | undefined;
-  #shortBuilding = false;
+  /** Completions of typed prefixes, with their table of 1-2 letter prefixes (title-completions.ts). */
+  readonly #completions: TitleCompletions;
   #started = false;
   #loading = false;
   #exporting = false;
@@ -111,6 +106,24 @@ export class TitleIndex {
     this.#budget = opts.postingsBudget ?? POSTINGS_BUDGET;
     this.#snapshot = opts.snapshot;
     this.#ms = new TermSearch(OPTIONS);
+    const self = this;
+    this.#completions = new TitleCompletions(
+      {
+        get ms() {
+          return self.#ms;
+        },
+        get version() {
+          return self.#version;
+        },
+        get cursor() {
+          return self.#cursor;
+        },
+        get closed() {
+          return self.#closed;
+        },
+      },
+      (message) => this.#warn(message),
+    );
   }
 
   /** Where the start began: the snapshot's cursor when the index was restored from one, else undefined. */
@@ -161,7 +174,7 @@ export class TitleIndex {
     this.#restoreDone = (async () => {
       if (snap !== undefined) await this.#restore(snap);
       if (this.#restored === undefined && !this.#closed) await this.#build();
-      await this.#buildShortTable();
+      await this.#completions.buildTable();
     })()
       .catch((err: unknown) => {
         // Not expected (the pages table could not be read): the chunked catch-up below builds the index instead.
@@ -196,37 +209,13 @@ export class TitleIndex {
     this.#ms = loaded.ms;
     this.#cursor = loaded.cursor;
     this.#cursorId = loaded.cursorId;
-    this.#completionCache.clear();
+    this.#completions.clear();
     this.#version++;
   }
 
   /** Whether 1-2 letter prefixes are completed from the table (built for the index as it is now). */
   get shortPrefixTableCurrent(): boolean {
-    return this.#short?.version === this.#version;
-  }
-
-  /**
-   * Builds the table of 1-2 letter completions in steps, the event loop turning between them; it is
-   * dropped if the index changes meanwhile (a chunk of changes, or MiniSearch discarding or vacuuming,
-   * which rewrites the term tree being read). Never rejects: a failure is reported through `#warn`.
-   */
-  async #buildShortTable(): Promise<void> {
-    if (this.#shortBuilding || this.#closed || this.shortPrefixTableCurrent) return;
-    this.#shortBuilding = true;
-    const ms = this.#ms;
-    const version = this.#version;
-    const dirt = ms.dirtCount;
-    const changed = () =>
-      this.#closed || this.#version !== version || this.#ms !== ms || ms.isVacuuming || ms.dirtCount !== dirt;
-    try {
-      const steps = shortPrefixSteps(ms.terms(), (h) => ms.weightOf(h), MAX_COMPLETION_SCAN, SHORT_PREFIX_KEEP);
-      const table = await drive(steps, changed);
-      if (table !== undefined && !changed()) this.#short = { version, table };
-    } catch (err) {
-      this.#warn(`title-index: no table of short completions, scanning per prefix (${(err as Error).message})`);
-    } finally {
-      this.#shortBuilding = false;
-    }
+    return this.#completions.tableCurrent;
   }
 
   /** Restores the index from the snapshot file if there is a usable one; says why not through `warn`. */
@@ -335,7 +324,7 @@ export class TitleIndex {
       this.#ready = true;
       this.#maybeSnapshot();
       // Once the pages table is quiet (a catch-up found nothing new), the table follows the index.
-      if (rows.length === 0 && !this.shortPrefixTableCurrent) void this.#buildShortTable();
+      if (rows.length === 0 && !this.#completions.tableCurrent) void this.#completions.buildTable();
     }
     return more;
   }
@@ -394,28 +383,8 @@ export class TitleIndex {
     return this.#ms.similarWeighted(w, distance);
   }
 
-  /**
-   * Indexed words completing `prefix` (folded), most widespread first (among the first
-   * MAX_COMPLETION_SCAN in the term tree's order). Never a word that does not start with the prefix: a
-   * completion continues what was typed (a typo is search's "did you mean", spelling.ts).
-   */
+  /** Indexed words completing `prefix` (folded), most widespread first (see title-completions.ts). */
   complete(prefix: string, limit: number): string[] {
-    const p = processTerm(prefix);
-    if (p === null) return [];
-    // Short prefixes scan thousands of words: answered by the table while it is current, else kept until the index changes.
-    const cacheable = p.length <= SHORT_PREFIX_CHARS;
-    const short = this.#short;
-    if (cacheable && limit <= SHORT_PREFIX_KEEP && short !== undefined && short.version === this.#version)
-      return (short.table.get(p) ?? []).slice(0, limit);
-    const key = `${p}\u0000${limit}`;
-    if (cacheable) {
-      if (this.#completionCursor !== this.#cursor) this.#completionCache.clear();
-      this.#completionCursor = this.#cursor;
-      const cached = this.#completionCache.get(key);
-      if (cached !== undefined) return cached;
-    }
-    const terms = this.#ms.completions(p, limit, 0).map((c) => c.term);
-    if (cacheable && this.#completionCache.size < 5000) this.#completionCache.set(key, terms);
-    return terms;
+    return this.#completions.complete(prefix, limit);
   }
 }
