@@ -251,6 +251,57 @@ describe('coordinator', () => {
     assert.deepEqual(counts(10_231), { header: links.length - 1, row: links.length - 1, seeds: links.length - 1 });
   });
 
+  test("a removed seed's jobs on many hosts leave their queues when it is removed: the next dispatch goes to another host", () => {
+    const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
+    const other = 'https://other.example';
+    const otherSeed = seedQueries(db).upsertSeed({ url: `${other}/`, origin: other, depth: 2, scope: 'host' }, 10_001)
+      .seed.id;
+    const removedHosts = Array.from({ length: 40 }, (_, i) => `https://r${i}.example`);
+    const knownHost = db.prepare(
+      `INSERT INTO hosts (origin, host, robots_status, robots_http_status, robots_fetched_at, robots_expires_at, last_request_end, updated_at)
+       VALUES (?, ?, 'allow-all', 404, 1000, ?, ?, 1000)
+       ON CONFLICT (origin) DO UPDATE SET robots_status = 'allow-all', robots_http_status = 404, robots_fetched_at = 1000,
+         robots_expires_at = excluded.robots_expires_at, last_request_end = excluded.last_request_end`,
+    );
+    const frontier = frontierQueries(db);
+    db.transaction(() => {
+      // The removed seed's hosts were last asked long ago: due before the other host, first in line.
+      for (const origin of [ORIGIN, ...removedHosts]) knownHost.run(origin, new URL(origin).host, 10 ** 12, 1_000);
+      knownHost.run(other, new URL(other).host, 10 ** 12, 5_000);
+      for (const origin of removedHosts)
+        for (let i = 0; i < 30; i++)
+          frontier.addUrl({ url: `${origin}/p/${i}`, origin, seedId: id, depth: 1, redirects: 0 }, 10_000);
+      for (let i = 0; i < 5; i++)
+        frontier.addUrl({ url: `${other}/p/${i}`, origin: other, seedId: otherSeed, depth: 1, redirects: 0 }, 10_000);
+    })();
+    const restarted = startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'run-2', 10_000);
+    assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
+    restarted.syncSeeds(10_050);
+    assert.equal(
+      restarted.scheduler.queuedCount(),
+      6,
+      "only the other seed's URLs (and its seed page) are left in the hosts' queues",
+    );
+    const job = restarted.dispatch(10_100);
+    assert.equal(job?.origin, other, "the first dispatch after the removal hands out the other host's job");
+    const handedOut = new Set<string>([job.origin]);
+    restarted.onResult(fetchResult(job.jobId, { status: 200, page: page([]) }), 10_101);
+    for (let t = 10_200; restarted.hasWrites() || restarted.nextWakeAt() !== undefined; t += DELAY_MS) {
+      restarted.flush(t);
+      for (let next = restarted.dispatch(t); next; next = restarted.dispatch(t)) {
+        handedOut.add(next.origin);
+        restarted.onResult(fetchResult(next.jobId, { status: 200, page: page([]) }), t);
+      }
+      if (t > 60_000) break;
+    }
+    assert.deepEqual([...handedOut], [other], "none of the removed seed's hosts was handed out");
+    assert.equal(
+      (db.prepare('SELECT COUNT(*) AS n FROM frontier WHERE seed_id = ?').get(id) as { n: number }).n,
+      0,
+      'its URLs are deleted',
+    );
+  });
+
   test("a removed seed's URLs are deleted a chunk per batch while other hosts are still dispatched between the batches", () => {
     const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
     const other = 'https://other.example';

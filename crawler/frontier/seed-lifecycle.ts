@@ -59,8 +59,8 @@ export interface SeedLifecycleParts {
   /** The per-seed host budget, and where its figures are stored. */
   hostBudget: HostBudget;
   seedHosts: ReturnType<typeof seedHostQueries>;
-  /** The frontier's window (told of URLs deleted, and of a removed seed that came back). */
-  window: Pick<FrontierWindow, 'deleted' | 'revived' | 'forgetSeed'>;
+  /** The frontier's window (told of a seed removed, of its URLs deleted, and of a removed seed that came back). */
+  window: Pick<FrontierWindow, 'seedRemoved' | 'deleted' | 'revived' | 'forgetSeed'>;
   /** CRAWL_REFRESH in ms (0: never). */
   refreshMs: number;
   /** Puts a frontier row (committed as queued) in its host's queue. */
@@ -211,13 +211,14 @@ export class SeedLifecycle {
   }
 
   /**
-   * A seed the person removed (gone from the SeedBook already, so the coordinator drops its queued jobs
-   * as they come up and does not store its results in flight): the next batches delete its URLs and take
+   * A seed the person removed (gone from the SeedBook already, so its queued jobs leave the hosts' queues
+   * and the coordinator does not store its results in flight): the next batches delete its URLs and take
    * its pages out of search, a chunk of each per batch, and the last of them deletes its row. Other seeds'
    * URLs and pages stay, even on the same host.
    */
   private remove(s: SeedInfo): void {
     this.removing.add(s.id);
+    this.p.window.seedRemoved(s.id); // its jobs leave the hosts' queues now
     this.dropUrls(s.id);
     this.retire(s.id);
   }
