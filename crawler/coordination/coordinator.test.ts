@@ -10,7 +10,7 @@ import { seedLabelQueries } from '../../db/seed-labels.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { Coordinator } from './coordinator.ts';
 import { ROBOTS_CACHE_MS } from '../politeness/robots.ts';
-import { RETIRE_CHUNK, SEED_CHUNK, URL_CHUNK } from '../frontier/seed-lifecycle.ts';
+import { RETIRE_BYTES, RETIRE_CHUNK, SEED_CHUNK, URL_CHUNK } from '../frontier/seed-lifecycle.ts';
 import { WINDOW } from '../frontier/frontier-window.ts';
 import { frontierQueries } from '../../db/frontier.ts';
 import { pageQueries } from '../../db/pages.ts';
@@ -205,6 +205,24 @@ describe('coordinator', () => {
     while (coordinator.hasWrites()) coordinator.flush(10_100); // then the full-text index gives their space back
     assert.equal(searchable(), 0);
     assert.equal(seedRows(), 0);
+  });
+
+  test("a removed seed's long pages leave search a few at a time: a chunk holds RETIRE_BYTES of their text", () => {
+    const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
+    const pages = pageQueries(db);
+    const body = 'lorem '.repeat(Math.ceil(RETIRE_BYTES / 4 / 6) + 1); // a bit over a quarter of the budget
+    db.transaction(() => {
+      for (let i = 0; i < 10; i++)
+        pages.upsertPage(makePage(`${ORIGIN}/p/${i}`, { seedId: id, title: `Page ${i}`, body, indexed: true }));
+    })();
+    assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
+    coordinator.syncSeeds(10_050);
+    const searchable = () => (db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
+    const perBatch: number[] = [];
+    while (searchable() > 0 && perBatch.length < 20) perBatch.push(coordinator.flush(10_100));
+    assert.deepEqual(perBatch, [3, 3, 3, 1], 'three pages of text a batch, not RETIRE_CHUNK pages');
+    while (coordinator.hasWrites()) coordinator.flush(10_100);
+    assert.equal((db.prepare('SELECT COUNT(*) AS n FROM seeds').get() as { n: number }).n, 0, 'its row goes last');
   });
 
   test('a seed submitted again while its pages are leaving search keeps the rest: its new crawl stores its own', () => {
