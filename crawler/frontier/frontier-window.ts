@@ -40,8 +40,10 @@ import type { DroppedUrl, FrontierRow } from '../../db/frontier.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
 import type { CrawlJob } from './crawl-job.ts';
 import { WINDOW, windowCap, type WindowSizes } from './window-sizes.ts';
+import { afterCursor, type HostWindow, pageJob, START_AT } from './host-window.ts';
 
 export { WINDOW, type WindowSizes } from './window-sizes.ts';
+export { pageJob } from './host-window.ts';
 
 /** Where the window reads the frontier (db/frontier.ts). */
 export interface WindowSource {
@@ -64,44 +66,6 @@ export interface FrontierWindowParts {
   /** The sizes; WINDOW's by default (tests use small ones). */
   sizes?: Partial<WindowSizes>;
 }
-
-/** The cursor of a host that has read nothing yet (next_attempt_at is never negative). */
-const START_AT = -1;
-
-interface HostWindow {
-  readonly origin: string;
-  /** Page jobs in the scheduler's queue: frontier id → next_attempt_at (the queue position is (at, id)). */
-  readonly entries: Map<number, number>;
-  tailAt: number;
-  tailId: number;
-  /** Queued rows may follow the cursor in the database. */
-  more: boolean;
-  /** The host's URLs waiting to be handed out: entries, rows beyond the cursor, retries not yet written. */
-  waiting: number;
-  /** Jobs gone back to the queue after the cursor, placed once their write is committed. */
-  retries: CrawlJob[];
-}
-
-/** The page job of a frontier row; `origin` is the row's (passed when one string can serve every job of the host). */
-export function pageJob(row: FrontierRow, origin: string = row.origin): CrawlJob {
-  return {
-    notBefore: row.nextAttemptAt,
-    kind: 'page',
-    url: row.url,
-    frontierId: row.id,
-    seedId: row.seedId,
-    depth: row.depth,
-    attempts: row.attempts,
-    redirects: row.redirects,
-    forOrigin: origin,
-    hops: 0,
-    refetch: row.finishedBefore === 1,
-  };
-}
-
-/** Whether queue position (at, id) comes after the host's cursor. */
-const afterCursor = (h: HostWindow, at: number, id: number): boolean =>
-  at > h.tailAt || (at === h.tailAt && id > h.tailId);
 
 /** The per-host windows over the frontier (see the module comment). */
 export class FrontierWindow {
