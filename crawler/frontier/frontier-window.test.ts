@@ -347,6 +347,29 @@ describe('FrontierWindow', () => {
     assert.ok(reads <= 5, `40 removed rows crossed in ${reads} reads (4, 8, 16, 32 rows), not 10 of 4`);
   });
 
+  test("a flush's refills pass over a bounded number of a removed seed's rows; the live rows behind them all come in turn", () => {
+    crawl = new Crawl(db, { ...SIZES, passOverPerStep: 8 });
+    crawl.live.add(1); // the seed the first Crawl added
+    crawl.seed(2);
+    crawl.load();
+    const hosts = Array.from({ length: 5 }, (_, i) => `https://h${i}.example`);
+    for (const origin of hosts) {
+      crawl.add(origin, paths(8, '/dead'), 2);
+      crawl.add(origin, ['/alive'], 1);
+    }
+    crawl.live.delete(2);
+    crawl.window.seedRemoved(2);
+    const read = crawl.countReads();
+    crawl.flush();
+    assert.ok(read.rows <= 8 + SIZES.readBudget, `one flush read ${read.rows} rows of 45 (budget 8, and one fill's)`);
+    const alive: string[] = [];
+    for (let flushes = 0; flushes < 20 && alive.length < hosts.length; flushes++) {
+      alive.push(...crawl.drain());
+      crawl.flush();
+    }
+    assert.deepEqual(alive, Array(hosts.length).fill('/alive'));
+  });
+
   test("a removed seed's jobs leave the scheduler when it is removed, and come back in order if it is submitted again", () => {
     crawl.seed(2);
     crawl.add(A, paths(3, '/a'), 1);
