@@ -73,9 +73,11 @@ export interface PageQueries {
   /**
    * Takes up to `limit` pages of a removed seed out of search (indexed = 0, body dropped, seq bumped so
    * that the title index follows, seed cleared so the next call finds the rest); returns how many. The
-   * rows stay, as tombstones the search index reads.
+   * rows stay, as tombstones the search index reads. With `maxBytes`, it stops once the searchable text
+   * of the pages taken out (body and identifiers, what the full-text indexes tokenize to delete) reaches
+   * it, after one page at least: that text, not the count of pages, is what a chunk costs.
    */
-  retireSeedPages(seedId: number, limit: number): number;
+  retireSeedPages(seedId: number, limit: number, maxBytes?: number): number;
   /** Stored pages (a removed seed's tombstones not counted), and how many of them are searchable. */
   countPages(): { pages: number; indexed: number };
   /** Pages written after `seq`, oldest write first, at most `limit` (indexed = false ones included). */
@@ -166,7 +168,11 @@ export function pageQueries(db: Database): PageQueries {
     `UPDATE pages SET indexed = 0, status = ?, fetched_at = ?, seq = ${nextSeq} WHERE url = ?`,
   );
   const current = db.prepare<[number, string]>('UPDATE pages SET fetched_at = ? WHERE url = ?');
-  const ofSeed = db.prepare<[number, number], number>('SELECT id FROM pages WHERE seed_id = ? LIMIT ?').pluck();
+  // octet_length reads a text's size from its record header, without loading the text (SQLite 3.43+).
+  const ofSeed = db.prepare<[number, number], { id: number; bytes: number }>(
+    `SELECT id, CASE WHEN indexed = 1 THEN octet_length(body) + octet_length(idents) ELSE 0 END AS bytes
+     FROM pages WHERE seed_id = ? LIMIT ?`,
+  );
   const retire = db.prepare<[number]>(
     `UPDATE pages SET indexed = 0, removed = 1, seed_id = NULL, body = '', idents = '', seq = ${nextSeq} WHERE id = ?`,
   );
@@ -250,10 +256,16 @@ export function pageQueries(db: Database): PageQueries {
     markPageCurrent(url, fetchedAt) {
       current.run(fetchedAt, url);
     },
-    retireSeedPages(seedId, limit) {
-      const ids = ofSeed.all(seedId, limit);
-      for (const id of ids) retire.run(id); // one by one: each its own seq, as the title index needs
-      return ids.length;
+    retireSeedPages(seedId, limit, maxBytes = Infinity) {
+      let bytes = 0;
+      let n = 0;
+      for (const page of ofSeed.all(seedId, limit)) {
+        if (n > 0 && bytes + page.bytes > maxBytes) break;
+        retire.run(page.id); // one by one: each its own seq, as the title index needs
+        bytes += page.bytes;
+        n++;
+      }
+      return n;
     },
     countPages() {
       const row = count.get();

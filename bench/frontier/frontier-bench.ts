@@ -144,7 +144,7 @@ function summary(part: Part, f: unknown): string {
     }
     case 'crawl': {
       const c = f as CrawlFigures;
-      return `crawl: ${c.dispatches.toLocaleString('en')} dispatches (${c.dispatchesPerSec.toFixed(0)}/s); dispatch CPU p50 ${ms(c.cpu.p50)} p99 ${ms(c.cpu.p99)} (decision p99 ${ms(c.decisionCpu.p99)}, lease commit p99 ${ms(c.commitCpu.p99)}); wall p99 ${ms(c.wall.p99)}; RSS max ${c.rssMaxMiB.toFixed(0)} MiB; removal of ${c.removal.urls.toLocaleString('en')} URLs ${(c.removal.totalMs / 1000).toFixed(1)} s, longest flush ${c.removal.longestStepMs.toFixed(1)} ms (CPU ${c.removal.longestStepCpuMs.toFixed(1)} ms)`;
+      return `crawl: ${c.dispatches.toLocaleString('en')} dispatches (${c.dispatchesPerSec.toFixed(0)}/s); dispatch CPU p50 ${ms(c.cpu.p50)} p99 ${ms(c.cpu.p99)} (decision p99 ${ms(c.decisionCpu.p99)}, lease commit p99 ${ms(c.commitCpu.p99)}); wall p99 ${ms(c.wall.p99)}; RSS max ${c.rssMaxMiB.toFixed(0)} MiB; removal of ${c.removal.urls.toLocaleString('en')} URLs ${(c.removal.totalMs / 1000).toFixed(1)} s, longest delay behind it ${c.removal.longestDelayMs.toFixed(1)} ms (CPU ${c.removal.longestDelayCpuMs.toFixed(1)} ms; sync ${c.removal.syncMs.toFixed(1)}, chunk ${c.removal.longestChunkMs.toFixed(1)}, pass-over dispatch ${c.removal.longestPassOverMs.toFixed(1)}, refill ${c.removal.longestRefillMs.toFixed(1)} ms), longest flush ${c.removal.longestStepMs.toFixed(1)} ms (CPU ${c.removal.longestStepCpuMs.toFixed(1)} ms; before ${c.removal.longestFlushBeforeMs.toFixed(1)} ms)`;
     }
     case 'cluster': {
       const c = f as ClusterFigures;

@@ -12,9 +12,12 @@
  *    machine wall time includes waiting for a core), and of it the transaction that writes the lease and
  *    the host's start before the job goes out; the primary's RSS and heap, jobs in memory;
  *  - then, in the same crawl, removing a seed of 100,000 queued URLs (the server's way: the seed row
- *    marked removed, `seeds-changed`): how long until its URLs and row are gone, the longest step the
- *    removal took on the primary's one thread, and the longest gap between two jobs handed out to other
- *    hosts meanwhile, beside the longest gap before it.
+ *    marked removed, `seeds-changed`): how long until its URLs and row are gone; the removal's own work on
+ *    the primary's one thread, each piece timed where it runs (reading the change, each chunk of its URLs
+ *    deleted inside a flush, each dispatch call that passed over its jobs or rows), the longest of which is
+ *    the longest any other host's dispatch waited behind the removal; the flushes meanwhile beside those
+ *    of as long a time before; and the longest gap between two jobs handed out to other hosts meanwhile,
+ *    beside the longest gap before it.
  */
 import { performance } from 'node:perf_hooks';
 import { openDatabase } from '../../db/open.ts';
@@ -84,12 +87,34 @@ export interface RemovalFigures {
   /** From `seeds-changed` to the seed's row deleted (its URLs gone before). */
   totalMs: number;
   flushesWithRemoval: number;
-  /** Reading the change (the seed marked removed, its jobs dropped from then on). */
+  /** Reading the change (the seed marked removed, its jobs taken out of the hosts' queues), wall and CPU. */
   syncMs: number;
+  syncCpuMs: number;
   /** The longest flush while the seed was being removed (each holds one chunk, and the results of the moment), wall and CPU. */
   longestStepMs: number;
   longestStepCpuMs: number;
   flushCpu: Percentiles;
+  /** The longest flush over as long a time just before the removal (results only), wall and CPU. */
+  longestFlushBeforeMs: number;
+  longestFlushBeforeCpuMs: number;
+  /** The chunks of its URLs deleted (the DELETE inside a flush): the longest, wall and CPU, and CPU p50 / p99. */
+  longestChunkMs: number;
+  longestChunkCpuMs: number;
+  chunkCpu: Percentiles;
+  /** Dispatch calls that passed over jobs or rows of the removed seed: how many, the longest (wall and CPU). */
+  passOverDispatches: number;
+  longestPassOverMs: number;
+  longestPassOverCpuMs: number;
+  /** The windows' refills after a flush that passed over rows of the removed seed: how many, the longest (wall and CPU). */
+  passOverRefills: number;
+  longestRefillMs: number;
+  longestRefillCpuMs: number;
+  /**
+   * The longest piece of the removal's own work at once (reading the change, a chunk deleted, a dispatch call
+   * or a flush's refills passing over its jobs or rows): the longest any other host's dispatch waited behind the removal (wall, and its CPU).
+   */
+  longestDelayMs: number;
+  longestDelayCpuMs: number;
   /** Longest gap between two jobs handed out to other hosts while the seed was being removed, and over the same time before it. */
   maxGapDuringMs: number;
   maxGapBeforeMs: number;
@@ -266,16 +291,44 @@ export async function runCrawl(
     const dispatchOther = new Sample();
     let removing = false;
     let removalFlushes: Array<{ wall: number; cpu: number }> = [];
-    let syncMs = 0;
+    const flushLog: Array<{ at: number; wall: number; cpu: number }> = [];
+    let sync = { wall: 0, cpu: 0 };
+    const chunks: Array<{ wall: number; cpu: number }> = [];
+    const passOvers: Array<{ wall: number; cpu: number }> = [];
+    const refills: Array<{ wall: number; cpu: number }> = [];
+    let passedOverInCall = false;
     const removedHosts = new Set<string>();
     for (let h = 0; h < shape.hosts; h++) if (seedOfHost(shape, h) === opts.removeSeed) removedHosts.add(hostOrigin(h));
     // The lease and host-start transaction is a private field of the Coordinator, replaced here to time it.
     timeCalls(coordinator as unknown as { recordStart: () => void }, 'recordStart', (w, c) => {
       commit = { wall: w, cpu: c };
     });
+    // The removal's own work: the chunks of its URLs deleted (the Coordinator's private frontier queries, which
+    // its seed lifecycle calls too), and the dispatch calls that pass over its jobs or rows (the window's).
+    const inner = coordinator as unknown as {
+      frontier: { dropSeedChunk: () => unknown };
+      window: { passOver: (...args: unknown[]) => void; committed: () => void };
+    };
+    timeCalls(inner.frontier, 'dropSeedChunk', (w, c) => {
+      if (removing) chunks.push({ wall: w, cpu: c });
+    });
+    const passOver = inner.window.passOver.bind(inner.window);
+    inner.window.passOver = (...args: unknown[]) => {
+      passedOverInCall = true;
+      passOver(...args);
+    };
+    timeCalls(inner.window, 'committed', (w, c) => {
+      if (removing && passedOverInCall) refills.push({ wall: w, cpu: c });
+    });
+    const timedRefill = inner.window.committed.bind(inner.window);
+    inner.window.committed = () => {
+      passedOverInCall = false;
+      timedRefill();
+    };
     timeCalls(coordinator, 'dispatch', (w, c, out) => {
       const inside = commit;
       commit = { wall: 0, cpu: 0 };
+      if (removing && passedOverInCall) passOvers.push({ wall: w, cpu: c });
       if (out === undefined) return;
       wall.push(w);
       cpu.push(c);
@@ -285,12 +338,18 @@ export async function runCrawl(
       dispatchAt.push(performance.now());
       dispatchOther.push(removedHosts.has((out as FetchJob).origin) ? 0 : 1);
     });
+    const timedDispatch = coordinator.dispatch.bind(coordinator);
+    coordinator.dispatch = (now: number) => {
+      passedOverInCall = false;
+      return timedDispatch(now);
+    };
     timeCalls(coordinator, 'flush', (w, c) => {
       flushWall.push(w);
+      flushLog.push({ at: performance.now(), wall: w, cpu: c });
       if (removing) removalFlushes.push({ wall: w, cpu: c });
     });
-    timeCalls(coordinator, 'syncSeeds', (w) => {
-      if (removing) syncMs = w;
+    timeCalls(coordinator, 'syncSeeds', (w, c) => {
+      if (removing) sync = { wall: w, cpu: c };
     });
     timeCalls(coordinator, 'snapshot', (w) => snapshotWall.push(w));
     const transport = new InstantWorkers();
@@ -373,9 +432,18 @@ export async function runCrawl(
     // As long a time just before the removal (within the measured crawl), for comparison.
     const beforeSame = gaps(dispatchAt, dispatchOther, Math.max(t0, r0 - removalMs), r0);
     clearInterval(sampler);
-    const longest = removalFlushes.reduce((a, b) => (b.wall > a.wall ? b : a), { wall: 0, cpu: 0 });
+    const longestOf = (xs: ReadonlyArray<{ wall: number; cpu: number }>) =>
+      xs.reduce((a, b) => (b.wall > a.wall ? b : a), { wall: 0, cpu: 0 });
+    const longest = longestOf(removalFlushes);
     const flushCpu = new Sample();
     for (const f of removalFlushes) flushCpu.push(f.cpu);
+    const flushBefore = longestOf(flushLog.filter((f) => f.at >= Math.max(t0, r0 - removalMs) && f.at < r0));
+    const chunkCpu = new Sample();
+    for (const ch of chunks) chunkCpu.push(ch.cpu);
+    const longestChunk = longestOf(chunks);
+    const longestPassOver = longestOf(passOvers);
+    const longestRefill = longestOf(refills);
+    const longestDelay = longestOf([sync, longestChunk, longestPassOver, longestRefill]);
     await primary.shutdown('the benchmark is over');
     return {
       queued: shape.hosts * shape.urlsPerHost,
@@ -404,10 +472,24 @@ export async function runCrawl(
         hostsOfSeed: removedHosts.size,
         totalMs: removalMs,
         flushesWithRemoval: removalFlushes.length,
-        syncMs,
+        syncMs: sync.wall,
+        syncCpuMs: sync.cpu,
         longestStepMs: longest.wall,
         longestStepCpuMs: longest.cpu,
         flushCpu: flushCpu.stats(),
+        longestFlushBeforeMs: flushBefore.wall,
+        longestFlushBeforeCpuMs: flushBefore.cpu,
+        longestChunkMs: longestChunk.wall,
+        longestChunkCpuMs: longestChunk.cpu,
+        chunkCpu: chunkCpu.stats(),
+        passOverDispatches: passOvers.length,
+        longestPassOverMs: longestPassOver.wall,
+        longestPassOverCpuMs: longestPassOver.cpu,
+        passOverRefills: refills.length,
+        longestRefillMs: longestRefill.wall,
+        longestRefillCpuMs: longestRefill.cpu,
+        longestDelayMs: longestDelay.wall,
+        longestDelayCpuMs: longestDelay.cpu,
         maxGapDuringMs: during.maxGapMs,
         maxGapBeforeMs: beforeSame.maxGapMs,
         dispatchesDuring: during.count,

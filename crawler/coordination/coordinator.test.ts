@@ -10,7 +10,7 @@ import { seedLabelQueries } from '../../db/seed-labels.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { Coordinator } from './coordinator.ts';
 import { ROBOTS_CACHE_MS } from '../politeness/robots.ts';
-import { RETIRE_CHUNK, SEED_CHUNK, URL_CHUNK } from '../frontier/seed-lifecycle.ts';
+import { RETIRE_BYTES, RETIRE_CHUNK, SEED_CHUNK, URL_CHUNK } from '../frontier/seed-lifecycle.ts';
 import { WINDOW } from '../frontier/frontier-window.ts';
 import { frontierQueries } from '../../db/frontier.ts';
 import { pageQueries } from '../../db/pages.ts';
@@ -207,6 +207,24 @@ describe('coordinator', () => {
     assert.equal(seedRows(), 0);
   });
 
+  test("a removed seed's long pages leave search a few at a time: a chunk holds RETIRE_BYTES of their text", () => {
+    const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
+    const pages = pageQueries(db);
+    const body = 'lorem '.repeat(Math.ceil(RETIRE_BYTES / 4 / 6) + 1); // a bit over a quarter of the budget
+    db.transaction(() => {
+      for (let i = 0; i < 10; i++)
+        pages.upsertPage(makePage(`${ORIGIN}/p/${i}`, { seedId: id, title: `Page ${i}`, body, indexed: true }));
+    })();
+    assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
+    coordinator.syncSeeds(10_050);
+    const searchable = () => (db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
+    const perBatch: number[] = [];
+    while (searchable() > 0 && perBatch.length < 20) perBatch.push(coordinator.flush(10_100));
+    assert.deepEqual(perBatch, [3, 3, 3, 1], 'three pages of text a batch, not RETIRE_CHUNK pages');
+    while (coordinator.hasWrites()) coordinator.flush(10_100);
+    assert.equal((db.prepare('SELECT COUNT(*) AS n FROM seeds').get() as { n: number }).n, 0, 'its row goes last');
+  });
+
   test('a seed submitted again while its pages are leaving search keeps the rest: its new crawl stores its own', () => {
     const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
     const pages = pageQueries(db);
@@ -249,6 +267,57 @@ describe('coordinator', () => {
     coordinator.onResult(fetchResult(a.jobId, { status: 200, page: page([]) }), 10_230);
     coordinator.flush(10_230);
     assert.deepEqual(counts(10_231), { header: links.length - 1, row: links.length - 1, seeds: links.length - 1 });
+  });
+
+  test("a removed seed's jobs on many hosts leave their queues when it is removed: the next dispatch goes to another host", () => {
+    const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
+    const other = 'https://other.example';
+    const otherSeed = seedQueries(db).upsertSeed({ url: `${other}/`, origin: other, depth: 2, scope: 'host' }, 10_001)
+      .seed.id;
+    const removedHosts = Array.from({ length: 40 }, (_, i) => `https://r${i}.example`);
+    const knownHost = db.prepare(
+      `INSERT INTO hosts (origin, host, robots_status, robots_http_status, robots_fetched_at, robots_expires_at, last_request_end, updated_at)
+       VALUES (?, ?, 'allow-all', 404, 1000, ?, ?, 1000)
+       ON CONFLICT (origin) DO UPDATE SET robots_status = 'allow-all', robots_http_status = 404, robots_fetched_at = 1000,
+         robots_expires_at = excluded.robots_expires_at, last_request_end = excluded.last_request_end`,
+    );
+    const frontier = frontierQueries(db);
+    db.transaction(() => {
+      // The removed seed's hosts were last asked long ago: due before the other host, first in line.
+      for (const origin of [ORIGIN, ...removedHosts]) knownHost.run(origin, new URL(origin).host, 10 ** 12, 1_000);
+      knownHost.run(other, new URL(other).host, 10 ** 12, 5_000);
+      for (const origin of removedHosts)
+        for (let i = 0; i < 30; i++)
+          frontier.addUrl({ url: `${origin}/p/${i}`, origin, seedId: id, depth: 1, redirects: 0 }, 10_000);
+      for (let i = 0; i < 5; i++)
+        frontier.addUrl({ url: `${other}/p/${i}`, origin: other, seedId: otherSeed, depth: 1, redirects: 0 }, 10_000);
+    })();
+    const restarted = startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'run-2', 10_000);
+    assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
+    restarted.syncSeeds(10_050);
+    assert.equal(
+      restarted.scheduler.queuedCount(),
+      6,
+      "only the other seed's URLs (and its seed page) are left in the hosts' queues",
+    );
+    const job = restarted.dispatch(10_100);
+    assert.equal(job?.origin, other, "the first dispatch after the removal hands out the other host's job");
+    const handedOut = new Set<string>([job.origin]);
+    restarted.onResult(fetchResult(job.jobId, { status: 200, page: page([]) }), 10_101);
+    for (let t = 10_200; restarted.hasWrites() || restarted.nextWakeAt() !== undefined; t += DELAY_MS) {
+      restarted.flush(t);
+      for (let next = restarted.dispatch(t); next; next = restarted.dispatch(t)) {
+        handedOut.add(next.origin);
+        restarted.onResult(fetchResult(next.jobId, { status: 200, page: page([]) }), t);
+      }
+      if (t > 60_000) break;
+    }
+    assert.deepEqual([...handedOut], [other], "none of the removed seed's hosts was handed out");
+    assert.equal(
+      (db.prepare('SELECT COUNT(*) AS n FROM frontier WHERE seed_id = ?').get(id) as { n: number }).n,
+      0,
+      'its URLs are deleted',
+    );
   });
 
   test("a removed seed's URLs are deleted a chunk per batch while other hosts are still dispatched between the batches", () => {

@@ -160,10 +160,12 @@ export class Coordinator {
 
   /**
    * The next job to hand an idle worker, or undefined if no host is due (or a host's turn just ended on
-   * robots checks: the next call, on a later tick, goes on). Checks robots rules (a disallowed URL is
-   * skipped without touching the host's clock) and robots expiry.
+   * robots checks, or this call passed over its share of a removed seed's jobs: the next call, on a later
+   * tick, goes on). Checks robots rules (a disallowed URL is skipped without touching the host's clock) and
+   * robots expiry.
    */
   dispatch(now: number): FetchJob | undefined {
+    this.window.resetPassedOver();
     for (;;) {
       const d = this.scheduler.next(now);
       if (!d) return undefined;
@@ -174,6 +176,9 @@ export class Coordinator {
         // Its seed was removed: dropped without contacting the host.
         this.scheduler.complete(origin, -Infinity);
         if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
+        // A removed seed of 100,000 queued URLs is passed over a bounded part per call (WINDOW.passOverPerStep):
+        // the dispatch loop comes back on its next turn, and other events (results, flushes) go between.
+        if (this.window.passOverSpent) return undefined;
         continue;
       }
       if (job.kind !== 'robots') {

@@ -323,6 +323,69 @@ describe('FrontierWindow', () => {
     assert.ok(flushes > 1, 'crossed over several flushes');
   });
 
+  test("a removed seed's long run of rows is crossed in a few reads, each twice as long as the last", () => {
+    crawl = new Crawl(db, { ...SIZES, readBudget: 64 });
+    crawl.live.add(1); // the seed the first Crawl added
+    crawl.seed(2);
+    crawl.load();
+    crawl.add(A, paths(40, '/dead'), 2);
+    crawl.add(A, ['/alive'], 1);
+    crawl.live.delete(2);
+    crawl.window.seedRemoved(2);
+    let reads = 0;
+    const read = crawl.frontier.queuedAfter;
+    crawl.frontier.queuedAfter = (...args) => {
+      reads++;
+      return read(...args);
+    };
+    let dispatched: string[] = [];
+    for (let flushes = 0; flushes < 10 && dispatched.length === 0; flushes++) {
+      crawl.flush();
+      dispatched = crawl.drain();
+    }
+    assert.deepEqual(dispatched, ['/alive']);
+    assert.ok(reads <= 5, `40 removed rows crossed in ${reads} reads (4, 8, 16, 32 rows), not 10 of 4`);
+  });
+
+  test("a flush's refills pass over a bounded number of a removed seed's rows; the live rows behind them all come in turn", () => {
+    crawl = new Crawl(db, { ...SIZES, passOverPerStep: 8 });
+    crawl.live.add(1); // the seed the first Crawl added
+    crawl.seed(2);
+    crawl.load();
+    const hosts = Array.from({ length: 5 }, (_, i) => `https://h${i}.example`);
+    for (const origin of hosts) {
+      crawl.add(origin, paths(8, '/dead'), 2);
+      crawl.add(origin, ['/alive'], 1);
+    }
+    crawl.live.delete(2);
+    crawl.window.seedRemoved(2);
+    const read = crawl.countReads();
+    crawl.flush();
+    assert.ok(read.rows <= 8 + SIZES.readBudget, `one flush read ${read.rows} rows of 45 (budget 8, and one fill's)`);
+    const alive: string[] = [];
+    for (let flushes = 0; flushes < 20 && alive.length < hosts.length; flushes++) {
+      alive.push(...crawl.drain());
+      crawl.flush();
+    }
+    assert.deepEqual(alive, Array(hosts.length).fill('/alive'));
+  });
+
+  test("a removed seed's jobs leave the scheduler when it is removed, and come back in order if it is submitted again", () => {
+    crawl.seed(2);
+    crawl.add(A, paths(3, '/a'), 1);
+    crawl.add(B, paths(3, '/b'), 2);
+    crawl.add(A, paths(3, '/c'), 2);
+    crawl.live.delete(2);
+    crawl.window.seedRemoved(2);
+    assert.equal(crawl.inScheduler(B), 0, "none of the removed seed's jobs is left to meet in a dispatch");
+    assert.equal(crawl.inScheduler(A), 3, "the other seed's jobs on a shared host stay");
+    assert.equal(crawl.window.waiting(B), 3, 'still counted until their rows are deleted');
+    crawl.live.add(2);
+    crawl.window.revived(2);
+    crawl.flush();
+    assert.deepEqual(crawl.drain().sort(), [...paths(3, '/a'), ...paths(3, '/b'), ...paths(3, '/c')].sort());
+  });
+
   test('a seed submitted again before its rows were all deleted: the rows passed over are read again', () => {
     crawl.seed(2);
     crawl.add(A, paths(10), 2);

@@ -9,8 +9,17 @@ import type { SeedBook, SeedInfo } from './seed-book.ts';
 import type { WriteBatch } from '../coordination/write-batch.ts';
 import type { FrontierWindow } from './frontier-window.ts';
 
-/** Pages of a removed seed taken out of search per batch (about 0.2 ms each at 18 KB of text). */
+/** Pages of a removed seed taken out of search per batch, at most (short pages: see RETIRE_BYTES). */
 export const RETIRE_CHUNK = 500;
+
+/**
+ * The searchable text (bytes of body and identifiers) of a removed seed's pages taken out of search per
+ * batch, at most: taking a page out of the full-text indexes tokenizes its text again, so a chunk costs
+ * its text, not its count of pages. Measured on this 2-core machine: 500 pages of 28 KB with a wide
+ * vocabulary took 0.8-1.3 s of CPU in one batch (1.4-2.9 ms a page), a stall of every other host's
+ * dispatch; pages of ordinary prose about 0.2 ms per 18 KB. 512 KB is about 25 ms of CPU at the worst.
+ */
+export const RETIRE_BYTES = 512 * 1024;
 
 /**
  * URLs of a removed seed deleted per batch, and URLs of a seed crawled again queued again per batch, so
@@ -59,8 +68,8 @@ export interface SeedLifecycleParts {
   /** The per-seed host budget, and where its figures are stored. */
   hostBudget: HostBudget;
   seedHosts: ReturnType<typeof seedHostQueries>;
-  /** The frontier's window (told of URLs deleted, and of a removed seed that came back). */
-  window: Pick<FrontierWindow, 'deleted' | 'revived' | 'forgetSeed'>;
+  /** The frontier's window (told of a seed removed, of its URLs deleted, and of a removed seed that came back). */
+  window: Pick<FrontierWindow, 'seedRemoved' | 'deleted' | 'revived' | 'forgetSeed'>;
   /** CRAWL_REFRESH in ms (0: never). */
   refreshMs: number;
   /** Puts a frontier row (committed as queued) in its host's queue. */
@@ -211,13 +220,14 @@ export class SeedLifecycle {
   }
 
   /**
-   * A seed the person removed (gone from the SeedBook already, so the coordinator drops its queued jobs
-   * as they come up and does not store its results in flight): the next batches delete its URLs and take
+   * A seed the person removed (gone from the SeedBook already, so its queued jobs leave the hosts' queues
+   * and the coordinator does not store its results in flight): the next batches delete its URLs and take
    * its pages out of search, a chunk of each per batch, and the last of them deletes its row. Other seeds'
    * URLs and pages stay, even on the same host.
    */
   private remove(s: SeedInfo): void {
     this.removing.add(s.id);
+    this.p.window.seedRemoved(s.id); // its jobs leave the hosts' queues now
     this.dropUrls(s.id);
     this.retire(s.id);
   }
@@ -242,8 +252,9 @@ export class SeedLifecycle {
   }
 
   /**
-   * Takes RETIRE_CHUNK pages of a removed seed out of search in the next batch, and the next chunk in
-   * the batch after, so that a seed of 100,000 pages never holds the primary in one long transaction;
+   * Takes a chunk of a removed seed's pages out of search in the next batch (RETIRE_CHUNK pages, or
+   * RETIRE_BYTES of their text, whichever comes first), and the next chunk in the batch after, until a
+   * chunk finds none, so that a seed of 100,000 pages never holds the primary in one long transaction;
    * the seed row goes once its last page did. It stops if the seed was submitted again meanwhile (the
    * pages its new crawl stores are its own). (A batch that rolls back runs again, queueing its follow-up
    * twice: harmless, a chunk of nothing deletes nothing twice.)
@@ -251,9 +262,9 @@ export class SeedLifecycle {
   private retire(seedId: number): void {
     this.p.writes.push(() => {
       if (!this.p.seedsDb.isRemoved(seedId)) return;
-      const n = this.p.pages.retireSeedPages(seedId, RETIRE_CHUNK);
+      const n = this.p.pages.retireSeedPages(seedId, RETIRE_CHUNK, RETIRE_BYTES);
       this.pagesRetired += n;
-      if (n === RETIRE_CHUNK) this.retire(seedId);
+      if (n > 0) this.retire(seedId);
       else {
         this.p.seedsDb.deleteRemovedSeed(seedId);
         this.compact();

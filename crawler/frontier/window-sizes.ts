@@ -13,7 +13,11 @@
  * jobs, read again below 2; a job in the window costs about 400 bytes of heap with its URL, measured
  * with 160,000 of them; 144,160 jobs held in windows took the primary to 287 MiB of RSS at 1,000,000
  * queued). `perFlush` is sized so that refills keep up: at 10,000 hosts a host is read again every
- * second job it hands out.
+ * second job it hands out. A removed seed's rows and jobs are passed over at most `passOverPerStep` at a
+ * time: one dispatch call, or one flush's refills, that has passed over that many yields (the dispatch
+ * loop comes back at once, on its next turn), so a removed seed of 100,000 queued URLs on 1,000 hosts is
+ * crossed in steps of a few ms, never in one long stall of every other host's dispatch (measured before
+ * the bound: a single dispatch call of 1.4 s, `npm run bench:frontier`, docs/benchmarks.md).
  */
 export const WINDOW: Readonly<WindowSizes> = {
   size: 16,
@@ -24,6 +28,7 @@ export const WINDOW: Readonly<WindowSizes> = {
   startHosts: 256,
   total: 40_000,
   min: 4,
+  passOverPerStep: 512,
 };
 
 /** How big a host's window is and when it is read again (see WINDOW). */
@@ -38,6 +43,8 @@ export interface WindowSizes {
   total: number;
   /** The fewest jobs a host's window is filled to, however many hosts wait. */
   min: number;
+  /** A removed seed's rows and jobs passed over per dispatch call or per flush's refills, at most (about). */
+  passOverPerStep: number;
 }
 
 /**
@@ -45,7 +52,10 @@ export interface WindowSizes {
  * `total`, at least `min` and at most `size`), read again below `low` (`low` in the proportion of `cap`
  * to `size`). Pure.
  */
-export function windowCap(sizes: WindowSizes, activeHosts: number): { cap: number; low: number } {
+export function windowCap(
+  sizes: Pick<WindowSizes, 'size' | 'total' | 'min' | 'low'>,
+  activeHosts: number,
+): { cap: number; low: number } {
   const { size, total, min, low } = sizes;
   if (activeHosts * size <= total) return { cap: size, low };
   const cap = Math.max(Math.min(min, size), Math.min(size, Math.floor(total / activeHosts)));
