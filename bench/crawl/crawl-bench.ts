@@ -177,8 +177,9 @@ async function throughputBench(workers: number): Promise<ThroughputBench> {
 
 /**
  * Part 2 runs with the workers a crawl gets by default (shared/config.ts): measured on 2 cores, 2 workers
- * crawled the most pages per second at the least CPU per page; 3 or 4 cost about 55 % more CPU per page
- * (docs/benchmarks.md, README's CRAWL_WORKERS).
+ * crawled the most pages per second; 4 cost 28 % more CPU per page on a quiet machine (5.54 against
+ * 4.32 ms) and more under load; 1 cost about as little but crawled fewer pages per second (README's
+ * CRAWL_WORKERS).
  */
 const RAW_WORKERS = DEFAULTS.crawlWorkers();
 
