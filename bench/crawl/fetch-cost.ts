@@ -8,6 +8,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '../../test-support/wait-for.ts';
 import { FETCH_DEFAULTS } from '../../crawler/fetch/fetcher.ts';
+import { WORKER_IPC_SERIALIZATION } from '../../crawler/coordination/protocol.ts';
 import type { BenchSiteOptions } from './bench-pages.ts';
 import type { FromFetchChild, ToFetchChild } from './fetch-child.ts';
 
@@ -34,7 +35,11 @@ export async function measureFetchCost(opts: {
   const inbox: FromFetchChild[] = [];
   let failure: string | undefined;
   let received = 0;
-  const child = fork(CHILD, [], { execArgv: process.execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(CHILD, [], {
+    execArgv: process.execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    serialization: WORKER_IPC_SERIALIZATION, // as the primary's workers send
+  });
   child.on('message', (m: FromFetchChild) => {
     if (m.type === 'done') received++;
     else inbox.push(m);

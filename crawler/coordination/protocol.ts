@@ -1,6 +1,7 @@
 /**
- * The messages that cross process boundaries: server ⇄ crawler primary (child_process IPC) and
- * primary ⇄ workers (cluster IPC). Plain JSON-able objects only. The reports that the server passes on
+ * The messages that cross process boundaries: server ⇄ crawler primary (child_process IPC, JSON) and
+ * primary ⇄ workers (cluster IPC, structured clone: WORKER_IPC_SERIALIZATION). Plain JSON-able objects
+ * only, so that either channel carries them alike. The reports that the server passes on
  * through its API unchanged (DomainInfo, CrawlStatus, RequestLogEntry) are TypeBox schemas, their
  * types derived from them, so that the API's shape and the crawler's are one definition.
  */
@@ -9,6 +10,14 @@ import { DELAY_SOURCES, DOMAIN_STATES, ROBOTS_STATUSES, type FileType } from '..
 import { nullableInteger, nullableString, stringEnum } from '../../shared/json-schema.ts';
 import type { SitemapEntries } from '../extract/sitemap.ts';
 import type { CompiledRobots } from '../politeness/robots.ts';
+
+/**
+ * How primary and workers serialize their messages: V8's structured clone. A page's `done` is mostly its
+ * text (~30 KB on the benchmark pages); JSON escapes and scans it on both sides, the clone copies it.
+ * Measured with those results (3,000 jobs and results between two processes): per round trip, the
+ * worker's side 0.10-0.12 ms of CPU instead of 0.19-0.24 ms, the primary's 0.10-0.13 ms instead of 0.13-0.18.
+ */
+export const WORKER_IPC_SERIALIZATION = 'advanced' as const;
 
 /** What a worker is asked to fetch: a page, a host's /robots.txt, or a sitemap its robots.txt listed. */
 export interface FetchJob {
