@@ -17,7 +17,7 @@ import {
   type CompiledRobots,
   type RobotsRules,
 } from './robots.ts';
-import { describeGroups, describeHost, RequestRing } from './host-report.ts';
+import { describeHosts, reportRow, RequestRing, sameFacts, type HostFacts } from './host-report.ts';
 import { SITEMAPS_PER_FILE } from '../extract/sitemap.ts';
 import type { CrawlJob } from '../frontier/crawl-job.ts';
 import type { DomainInfo, FetchResult, RequestLogEntry } from '../coordination/protocol.ts';
@@ -67,6 +67,8 @@ export class HostBook {
   private readonly rings = new Map<string, RequestRing>();
   /** Sitemap URLs queued or in flight, so that one listed twice (or again at a robots.txt refresh) is read once. */
   private readonly sitemapsQueued = new Set<string>();
+  /** The facts of each host as last sent to the server (changedFacts sends only those that differ). */
+  private readonly sent = new Map<string, HostFacts>();
 
   constructor(
     private readonly scheduler: Scheduler<CrawlJob>,
@@ -483,29 +485,50 @@ export class HostBook {
     return this.rings.get(origin)?.list() ?? [];
   }
 
+  /** A host's facts as its report reads them at `now` (see changedFacts for `beyond`); `row` is the live row. */
+  private factsOf(origin: string, row: HostRow, now: number, beyond: (origin: string) => number): HostFacts {
+    const clock = this.scheduler.host(origin);
+    return {
+      row,
+      queued: clock.queue.length + beyond(origin) + clock.priority.length + clock.inFlight,
+      inFlight: clock.inFlight,
+      dueAt: this.scheduler.dueAt(origin),
+      delay: this.scheduler.delayReason(origin, now),
+      robotsSkipped: this.robotsSkipped.get(origin) ?? 0,
+      group: clock.group,
+    };
+  }
+
   /**
-   * One /api/domains row per host, sorted by host. `beyond(origin)`: the host's queued URLs that are not in
-   * the scheduler (the frontier's window holds only the next few; the rest wait in the database).
+   * The facts of each host whose report changed since the last call (`full`: of every host), for the
+   * server's /api/domains (it keeps the others: server/domain-book.ts), and the URLs queued over all
+   * hosts. `beyond(origin)`: the host's queued URLs that are not in the scheduler (the frontier's window
+   * holds only the next few; the rest wait in the database). Compares field by field with what it sent
+   * last, so a snapshot of 10,000 hosts of which few changed sends few.
    */
-  describeAll(now: number, beyond: (origin: string) => number = () => 0): DomainInfo[] {
-    const domains: DomainInfo[] = [];
+  changedFacts(
+    now: number,
+    full: boolean,
+    beyond: (origin: string) => number = () => 0,
+  ): { hosts: HostFacts[]; queued: number } {
+    const hosts: HostFacts[] = [];
+    let queued = 0;
     for (const [origin, row] of this.rows) {
-      const clock = this.scheduler.host(origin);
-      domains.push(
-        describeHost(
-          {
-            row,
-            queued: clock.queue.length + beyond(origin) + clock.priority.length + clock.inFlight,
-            inFlight: clock.inFlight,
-            dueAt: this.scheduler.dueAt(origin),
-            delay: this.scheduler.delayReason(origin, now),
-            robotsSkipped: this.robotsSkipped.get(origin) ?? 0,
-            group: clock.group,
-          },
-          now,
-        ),
-      );
+      const facts = this.factsOf(origin, row, now, beyond);
+      queued += facts.queued;
+      const last = this.sent.get(origin);
+      if (!full && last !== undefined && sameFacts(facts, last)) continue;
+      facts.row = reportRow(row); // a copy: the row changes in place, what was sent must not
+      this.sent.set(origin, facts);
+      hosts.push(facts);
     }
-    return describeGroups(domains).sort((a, b) => a.host.localeCompare(b.host));
+    return { hosts, queued };
+  }
+
+  /** Every host's /api/domains row at `now`, sorted by host (see changedFacts for `beyond`); changes nothing. */
+  describeAll(now: number, beyond: (origin: string) => number = () => 0): DomainInfo[] {
+    const facts: HostFacts[] = [];
+    for (const [origin, row] of this.rows) facts.push(this.factsOf(origin, row, now, beyond));
+    return describeHosts(facts, now);
   }
 }

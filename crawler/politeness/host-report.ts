@@ -3,9 +3,54 @@ import type { DomainInfo, GroupInfo, RequestLogEntry } from '../coordination/pro
 import { BACKOFF } from './backoff.ts';
 import type { DelayReason } from './delay-reason.ts';
 
-/** The live facts about a host that a report needs beyond its stored row. Pure input. */
+/**
+ * The part of a host's stored row that its report reads: what the primary sends the server for it (its
+ * robots.txt rules, validators and backoff length stay in the primary).
+ */
+export type HostReportRow = Pick<
+  HostRow,
+  | 'origin'
+  | 'host'
+  | 'robotsStatus'
+  | 'robotsHttpStatus'
+  | 'robotsFetchedAt'
+  | 'crawlDelayMs'
+  | 'backoffUntil'
+  | 'backoffReason'
+  | 'consecutiveErrors'
+  | 'lastRequestStart'
+  | 'lastRequestEnd'
+  | 'fetchedCount'
+  | 'errorCount'
+  | 'lastError'
+>;
+
+/** The fields of HostReportRow, in one list: what reportRow copies and sameFacts compares. */
+const REPORT_ROW_FIELDS = [
+  'origin',
+  'host',
+  'robotsStatus',
+  'robotsHttpStatus',
+  'robotsFetchedAt',
+  'crawlDelayMs',
+  'backoffUntil',
+  'backoffReason',
+  'consecutiveErrors',
+  'lastRequestStart',
+  'lastRequestEnd',
+  'fetchedCount',
+  'errorCount',
+  'lastError',
+] as const satisfies ReadonlyArray<keyof HostReportRow>;
+
+/**
+ * The facts about a host that its report is made of: its stored row and its live clock and counts. Pure
+ * input, JSON-able (the primary sends them to the server in its snapshots, protocol.ts), and free of the
+ * time of the report: describeHost turns them into a row at any `now`, so a host whose facts did not
+ * change need not be sent again.
+ */
 export interface HostFacts {
-  row: HostRow;
+  row: HostReportRow;
   queued: number;
   inFlight: number;
   dueAt: number;
@@ -20,6 +65,33 @@ const iso = (ms: number | null | undefined): string | null =>
   ms === null || ms === undefined || !Number.isFinite(ms) || ms <= 0 ? null : new Date(ms).toISOString();
 
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
+
+/** A copy of the report's part of `row`, so that later changes to the row do not change what was sent. */
+export function reportRow(row: Readonly<HostReportRow>): HostReportRow {
+  const out = {} as Record<string, unknown>;
+  for (const k of REPORT_ROW_FIELDS) out[k] = row[k];
+  return out as HostReportRow;
+}
+
+/**
+ * Whether two hosts' facts make the same report at every `now` (field by field, no allocation): the
+ * primary sends a host's facts again only when they differ from those it sent last. Pure.
+ */
+export function sameFacts(a: HostFacts, b: HostFacts): boolean {
+  if (
+    a.queued !== b.queued ||
+    a.inFlight !== b.inFlight ||
+    a.dueAt !== b.dueAt ||
+    a.robotsSkipped !== b.robotsSkipped ||
+    a.group !== b.group ||
+    a.delay.ms !== b.delay.ms ||
+    a.delay.source !== b.delay.source ||
+    a.delay.text !== b.delay.text
+  )
+    return false;
+  for (const k of REPORT_ROW_FIELDS) if (a.row[k] !== b.row[k]) return false;
+  return true;
+}
 
 /** A request in flight this long is called slow in the host's sentence. */
 export const SLOW_FETCH_MS = 5_000;
@@ -147,6 +219,16 @@ export function describeGroups(rows: DomainInfo[]): DomainInfo[] {
   }
   for (const row of rows) row.group = groups.get(row.group.name)!;
   return rows;
+}
+
+/**
+ * Every host's /api/domains row at `now`, with its group's clock, sorted by host: what the server shows
+ * (server/domain-book.ts) from the facts the primary sent. Pure.
+ */
+export function describeHosts(facts: Iterable<HostFacts>, now: number): DomainInfo[] {
+  const rows: DomainInfo[] = [];
+  for (const f of facts) rows.push(describeHost(f, now));
+  return describeGroups(rows).sort((a, b) => a.host.localeCompare(b.host));
 }
 
 /** A bounded log of a host's last requests, for its timeline. */
