@@ -94,6 +94,27 @@ describe('snapshot changes', () => {
     );
   });
 
+  test("a host's backoff that ends between snapshots is sent again: its state and delay change with time alone", () => {
+    for (const _ of SITES) {
+      const robots = coordinator.dispatch(START)!;
+      coordinator.onResult(fetchResult(robots.jobId, { status: 404 }), START + 10);
+    }
+    const seed = coordinator.dispatch(START + 10 + DELAY_MS)!;
+    assert.equal(seed.kind, 'page');
+    coordinator.onResult(fetchResult(seed.jobId, { status: 429, retryAfterMs: 3000 }), START + 1100);
+    coordinator.flush(START + 1100);
+    send(START + 1200, true);
+    const host = new URL(seed.origin).host;
+    const row = () => book.rows().find((d) => d.host === host)!;
+    assert.equal(row().state, 'backoff', 'backing off after the 429');
+    assert.equal(row().delaySource, 'retry-after');
+    assert.deepEqual(send(START + 2000), [], 'still backing off, nothing changed');
+    assertSameRows(START + 2000, 'the backoff as the primary describes it');
+    assert.deepEqual(send(START + 4200), [host], 'the backoff is over: sent again');
+    assertSameRows(START + 4200, 'its delay no longer the Retry-After');
+    assert.notEqual(row().delaySource, 'retry-after');
+  });
+
   test('a snapshot sends copies: a host row changed later does not change what the server holds', () => {
     send(START, true);
     const before = book.rows().map((d) => ({ ...d }));

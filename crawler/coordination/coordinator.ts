@@ -50,6 +50,8 @@ export class Coordinator {
     { job: CrawlJob; origin: string; dispatchedAt: number; conditional: boolean }
   >();
   private readonly fetchEnds: number[] = [];
+  /** Entries of fetchEnds before this index are over a minute old (see crawlStatus). */
+  private fetchEndsHead = 0;
   private readonly intake: LinkIntake;
   private readonly writes: WriteBatch;
   /** Writes a job's lease and its host's start in one transaction (see the constructor). */
@@ -526,8 +528,18 @@ export class Coordinator {
     return { status: this.crawlStatus(now, workers, queued), domains };
   }
 
+  /**
+   * The crawl-wide figures; fetches that ended over a minute ago leave the rate's window. They are counted
+   * past (fetchEndsHead) and cut off in one splice once they are half the array: shifting them one by one
+   * cost O(n) each, 13 ms a snapshot at 2,400 fetches a second.
+   */
   private crawlStatus(now: number, workers: number, queued: number): CrawlStatus {
-    while (this.fetchEnds.length > 0 && this.fetchEnds[0] < now - 60_000) this.fetchEnds.shift();
-    return { queued, inFlight: this.inFlight.size, workers, fetchRatePerMin: this.fetchEnds.length };
+    const ends = this.fetchEnds;
+    while (this.fetchEndsHead < ends.length && ends[this.fetchEndsHead] < now - 60_000) this.fetchEndsHead++;
+    if (this.fetchEndsHead * 2 > ends.length) {
+      ends.splice(0, this.fetchEndsHead);
+      this.fetchEndsHead = 0;
+    }
+    return { queued, inFlight: this.inFlight.size, workers, fetchRatePerMin: ends.length - this.fetchEndsHead };
   }
 }

@@ -17,7 +17,8 @@ import {
   type CompiledRobots,
   type RobotsRules,
 } from './robots.ts';
-import { describeHosts, reportRow, RequestRing, sameFacts, type HostFacts } from './host-report.ts';
+import { describeHosts, RequestRing, type HostFacts } from './host-report.ts';
+import { HostSnapshots } from './host-snapshot.ts';
 import { SITEMAPS_PER_FILE } from '../extract/sitemap.ts';
 import type { CrawlJob } from '../frontier/crawl-job.ts';
 import type { DomainInfo, FetchResult, RequestLogEntry } from '../coordination/protocol.ts';
@@ -67,8 +68,8 @@ export class HostBook {
   private readonly rings = new Map<string, RequestRing>();
   /** Sitemap URLs queued or in flight, so that one listed twice (or again at a robots.txt refresh) is read once. */
   private readonly sitemapsQueued = new Set<string>();
-  /** The facts of each host as last sent to the server (changedFacts sends only those that differ). */
-  private readonly sent = new Map<string, HostFacts>();
+  /** What the server was sent of each host (changedFacts sends only what changed). */
+  private readonly snapshots: HostSnapshots;
 
   constructor(
     private readonly scheduler: Scheduler<CrawlJob>,
@@ -76,7 +77,9 @@ export class HostBook {
     private readonly sitemapJobs: SitemapJobQueries,
     private readonly userAgent: string,
     private readonly write: (w: (now: number) => void) => void,
-  ) {}
+  ) {
+    this.snapshots = new HostSnapshots(scheduler);
+  }
 
   /**
    * Loads the stored hosts at start: clocks, backoff, and robots rules still fresh (adopted when first used, else a robots.txt job);
@@ -502,27 +505,15 @@ export class HostBook {
   /**
    * The facts of each host whose report changed since the last call (`full`: of every host), for the
    * server's /api/domains (it keeps the others: server/domain-book.ts), and the URLs queued over all
-   * hosts. `beyond(origin)`: the host's queued URLs that are not in the scheduler (the frontier's window
-   * holds only the next few; the rest wait in the database). Compares field by field with what it sent
-   * last, so a snapshot of 10,000 hosts of which few changed sends few.
+   * hosts (host-snapshot.ts). `beyond(origin)`: the host's queued URLs that are not in the scheduler (the
+   * frontier's window holds only the next few; the rest wait in the database).
    */
   changedFacts(
     now: number,
     full: boolean,
     beyond: (origin: string) => number = () => 0,
   ): { hosts: HostFacts[]; queued: number } {
-    const hosts: HostFacts[] = [];
-    let queued = 0;
-    for (const [origin, row] of this.rows) {
-      const facts = this.factsOf(origin, row, now, beyond);
-      queued += facts.queued;
-      const last = this.sent.get(origin);
-      if (!full && last !== undefined && sameFacts(facts, last)) continue;
-      facts.row = reportRow(row); // a copy: the row changes in place, what was sent must not
-      this.sent.set(origin, facts);
-      hosts.push(facts);
-    }
-    return { hosts, queued };
+    return this.snapshots.changed(this.rows, now, full, (origin) => this.robotsSkipped.get(origin) ?? 0, beyond);
   }
 
   /** Every host's /api/domains row at `now`, sorted by host (see changedFacts for `beyond`); changes nothing. */

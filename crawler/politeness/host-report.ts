@@ -25,7 +25,7 @@ export type HostReportRow = Pick<
   | 'lastError'
 >;
 
-/** The fields of HostReportRow, in one list: what reportRow copies and sameFacts compares. */
+/** The fields of HostReportRow, in one list: what reportRow copies and sameReportRow compares. */
 const REPORT_ROW_FIELDS = [
   'origin',
   'host',
@@ -73,23 +73,9 @@ export function reportRow(row: Readonly<HostReportRow>): HostReportRow {
   return out as HostReportRow;
 }
 
-/**
- * Whether two hosts' facts make the same report at every `now` (field by field, no allocation): the
- * primary sends a host's facts again only when they differ from those it sent last. Pure.
- */
-export function sameFacts(a: HostFacts, b: HostFacts): boolean {
-  if (
-    a.queued !== b.queued ||
-    a.inFlight !== b.inFlight ||
-    a.dueAt !== b.dueAt ||
-    a.robotsSkipped !== b.robotsSkipped ||
-    a.group !== b.group ||
-    a.delay.ms !== b.delay.ms ||
-    a.delay.source !== b.delay.source ||
-    a.delay.text !== b.delay.text
-  )
-    return false;
-  for (const k of REPORT_ROW_FIELDS) if (a.row[k] !== b.row[k]) return false;
+/** Whether a host's row and a report row copied from it (reportRow) still say the same (field by field, no allocation). */
+export function sameReportRow(row: Readonly<HostReportRow>, sent: Readonly<HostReportRow>): boolean {
+  for (const k of REPORT_ROW_FIELDS) if (row[k] !== sent[k]) return false;
   return true;
 }
 
