@@ -25,24 +25,6 @@ export type HostReportRow = Pick<
   | 'lastError'
 >;
 
-/** The fields of HostReportRow, in one list: what reportRow copies and sameReportRow compares. */
-const REPORT_ROW_FIELDS = [
-  'origin',
-  'host',
-  'robotsStatus',
-  'robotsHttpStatus',
-  'robotsFetchedAt',
-  'crawlDelayMs',
-  'backoffUntil',
-  'backoffReason',
-  'consecutiveErrors',
-  'lastRequestStart',
-  'lastRequestEnd',
-  'fetchedCount',
-  'errorCount',
-  'lastError',
-] as const satisfies ReadonlyArray<keyof HostReportRow>;
-
 /**
  * The facts about a host that its report is made of: its stored row and its live clock and counts. Pure
  * input, JSON-able (the primary sends them to the server in its snapshots, protocol.ts), and free of the
@@ -61,23 +43,55 @@ export interface HostFacts {
   group: string;
 }
 
+/**
+ * A copy of the report's part of `row`, so that later changes to the row do not change what was sent.
+ * Spelled out field by field, as sameReportRow is: named fields keep the objects of one shape, and
+ * reading and serializing them is several times faster than by a list of keys (10,000 hosts a snapshot).
+ */
+export function reportRow(row: Readonly<HostReportRow>): HostReportRow {
+  return {
+    origin: row.origin,
+    host: row.host,
+    robotsStatus: row.robotsStatus,
+    robotsHttpStatus: row.robotsHttpStatus,
+    robotsFetchedAt: row.robotsFetchedAt,
+    crawlDelayMs: row.crawlDelayMs,
+    backoffUntil: row.backoffUntil,
+    backoffReason: row.backoffReason,
+    consecutiveErrors: row.consecutiveErrors,
+    lastRequestStart: row.lastRequestStart,
+    lastRequestEnd: row.lastRequestEnd,
+    fetchedCount: row.fetchedCount,
+    errorCount: row.errorCount,
+    lastError: row.lastError,
+  };
+}
+
+/** Whether a host's row and a report row copied from it (reportRow) still say the same; no allocation. */
+export function sameReportRow(row: Readonly<HostReportRow>, sent: Readonly<HostReportRow>): boolean {
+  // The fields that change with every request first.
+  return (
+    row.lastRequestStart === sent.lastRequestStart &&
+    row.lastRequestEnd === sent.lastRequestEnd &&
+    row.fetchedCount === sent.fetchedCount &&
+    row.errorCount === sent.errorCount &&
+    row.consecutiveErrors === sent.consecutiveErrors &&
+    row.backoffUntil === sent.backoffUntil &&
+    row.backoffReason === sent.backoffReason &&
+    row.lastError === sent.lastError &&
+    row.robotsStatus === sent.robotsStatus &&
+    row.robotsHttpStatus === sent.robotsHttpStatus &&
+    row.robotsFetchedAt === sent.robotsFetchedAt &&
+    row.crawlDelayMs === sent.crawlDelayMs &&
+    row.origin === sent.origin &&
+    row.host === sent.host
+  );
+}
+
 const iso = (ms: number | null | undefined): string | null =>
   ms === null || ms === undefined || !Number.isFinite(ms) || ms <= 0 ? null : new Date(ms).toISOString();
 
 const clock = (ms: number) => new Date(ms).toISOString().slice(11, 19);
-
-/** A copy of the report's part of `row`, so that later changes to the row do not change what was sent. */
-export function reportRow(row: Readonly<HostReportRow>): HostReportRow {
-  const out = {} as Record<string, unknown>;
-  for (const k of REPORT_ROW_FIELDS) out[k] = row[k];
-  return out as HostReportRow;
-}
-
-/** Whether a host's row and a report row copied from it (reportRow) still say the same (field by field, no allocation). */
-export function sameReportRow(row: Readonly<HostReportRow>, sent: Readonly<HostReportRow>): boolean {
-  for (const k of REPORT_ROW_FIELDS) if (row[k] !== sent[k]) return false;
-  return true;
-}
 
 /** A request in flight this long is called slow in the host's sentence. */
 export const SLOW_FETCH_MS = 5_000;
