@@ -228,7 +228,7 @@ export class HostBook {
     ring.push({
       url,
       status: result.status,
-      startedAt: new Date(result.startedAt).toISOString(),
+      startedAt: result.startedAt,
       durationMs: Math.round(result.endedAt - result.startedAt),
       error: result.error?.message ?? null,
     });
