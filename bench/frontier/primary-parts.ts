@@ -45,6 +45,8 @@ export interface RestartFigures {
   rssMiB: number;
   heapMiB: number;
   jobsInMemory: number;
+  /** How the primary ran (see runtimeDescription). */
+  runtime: string;
 }
 
 /** What the crawl part measured. */
@@ -160,6 +162,7 @@ export function runRestart(file: string, shape: FrontierShape): RestartFigures {
       rssMiB: mib(mem.rss),
       heapMiB: mib(mem.heapUsed),
       jobsInMemory: jobsInMemory(coordinator),
+      runtime: runtimeDescription(),
     };
     db.close();
     return figures;
