@@ -11,6 +11,7 @@
  * Options: see USAGE (parsed by util.parseArgs; an unknown option stops it with USAGE).
  */
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -141,10 +142,23 @@ function bundle(): string {
 }
 
 /**
- * The node options `npm start` runs the server with, which the primary it forks inherits (package.json
- * `start`): the primary's memory is measured with them.
+ * The node options `npm start` runs the server with (package.json's `start`, read here so that there is one
+ * place for them), which the primary it forks inherits (server/crawler-link.ts): its memory is measured with them.
  */
-const PRODUCTION_NODE_OPTIONS = ['--max-semi-space-size=1'];
+function productionNodeOptions(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(HERE, '..', '..', 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const run = pkg.scripts.start
+    .split('&&')
+    .at(-1)!
+    .trim()
+    .replace(/^exec\s+/, '')
+    .split(/\s+/);
+  if (run[0] !== 'node')
+    throw new Error(`frontier-bench: npm start does not end by running node: ${pkg.scripts.start}`);
+  return run.slice(1).filter((a) => a.startsWith('-'));
+}
 
 /**
  * Runs a part in a child. The primary's parts (restart, crawl) run the compiled bundle with production's
@@ -155,7 +169,7 @@ function runInChild(name: string, db: string, small: boolean, kind: Part['kind']
   return new Promise((resolve, reject) => {
     const entry = compiled ? bundle() : fileURLToPath(import.meta.url);
     const child = fork(entry, ['--child', name, '--db', db, ...(small ? ['--small'] : [])], {
-      execArgv: compiled ? PRODUCTION_NODE_OPTIONS : ['--import', 'tsx', '--expose-gc', '--max-old-space-size=4096'],
+      execArgv: compiled ? productionNodeOptions() : ['--import', 'tsx', '--expose-gc', '--max-old-space-size=4096'],
     });
     let result: unknown;
     child.once('message', (m) => {
