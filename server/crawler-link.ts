@@ -10,6 +10,7 @@ import type {
   RequestLogEntry,
   ServerToPrimary,
 } from '../crawler/coordination/protocol.ts';
+import { DomainBook } from './domain-book.ts';
 
 /** The crawler primary's process: its source under tsx, its bundle when the server runs from dist/. */
 const PRIMARY_ENTRY = processEntry('crawler/primary.ts');
@@ -33,7 +34,8 @@ export interface LinkLogger {
 export class CrawlerLink {
   state: CrawlerState = 'stopped';
   status: CrawlStatus = { queued: 0, inFlight: 0, workers: 0, fetchRatePerMin: 0 };
-  domains: DomainInfo[] = [];
+  /** Every host the crawler reported, from its snapshots (each carries only what changed: domain-book.ts). */
+  private readonly book = new DomainBook();
   /** The crawl's disk budget as the crawler last reported it (no reading before its first check). */
   disk: DiskStatus;
   lastError: string | null = null;
@@ -82,6 +84,16 @@ export class CrawlerLink {
     child.on('exit', (code, signal) => this.onExit(child, code, signal));
   }
 
+  /** One row per host, sorted by host, as of the crawler's latest snapshot (/api/domains pages through them). */
+  get domains(): DomainInfo[] {
+    return this.book.rows();
+  }
+
+  /** Rows set as they are, by tests and benchmarks that stand in for a crawler (the next snapshot replaces them). */
+  set domains(rows: DomainInfo[]) {
+    this.book.replaceRows(rows);
+  }
+
   private onMessage(msg: PrimaryToServer): void {
     switch (msg.type) {
       case 'started':
@@ -90,7 +102,7 @@ export class CrawlerLink {
         break;
       case 'snapshot':
         this.status = msg.status;
-        this.domains = msg.domains;
+        this.book.apply(msg);
         this.disk = msg.disk;
         break;
       case 'pages-stored':

@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase, type Database } from '../db/open.ts';
 import { seedQueries } from '../db/seeds.ts';
 import type { Scope } from '../shared/enumerations.ts';
-import type { DomainInfo, PrimaryToServer } from '../crawler/coordination/protocol.ts';
+import type { CrawlSnapshot, DomainInfo, PrimaryToServer } from '../crawler/coordination/protocol.ts';
+import { DomainBook } from '../server/domain-book.ts';
 import { waitFor } from './wait-for.ts';
 import { workerChildren } from './proc.ts';
 import { configArgument, loadConfig } from '../shared/config.ts';
@@ -23,12 +24,21 @@ export interface FrontierState {
   depth: number;
 }
 
+/**
+ * A snapshot as the server shows it: the message the primary sent (the hosts that changed) and every
+ * host's row as of it, as /api/domains would answer then (server/domain-book.ts).
+ */
+export type ShownSnapshot = CrawlSnapshot & { domains: DomainInfo[] };
+
+/** What the primary sent, its snapshots with the rows the server would show (ShownSnapshot). */
+export type HarnessMessage = Exclude<PrimaryToServer, CrawlSnapshot> | ShownSnapshot;
+
 /** A real crawler primary (with its real cluster of workers) on a temporary DATA_DIR, driven like the server drives it. */
 export interface CrawlerHarness {
   dataDir: string;
   db: Database;
   primary: ChildProcess;
-  messages: PrimaryToServer[];
+  messages: HarnessMessage[];
   /** Adds a seed the way the server does (writes the seeds table, then tells the primary). */
   addSeed(url: string, opts?: { depth?: number; scope?: Scope }): void;
   /** Removes a seed as DELETE /api/seeds/:id does (marks it and tells the primary); false if there is none. */
@@ -107,7 +117,8 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
     CRAWL_DELAY_MS: '100',
     ...env,
   };
-  const messages: PrimaryToServer[] = [];
+  const messages: HarnessMessage[] = [];
+  const book = new DomainBook(); // the server's copy of the hosts (a restarted primary's first snapshot is full)
   // The last lines the primary (and its workers) wrote to stderr, passed through as they come, so a
   // failure can say why the crawler stopped (CI shows only part of a long log).
   let stderrTail = '';
@@ -117,7 +128,13 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
       env: fullEnv,
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });
-    child.on('message', (m: PrimaryToServer) => messages.push(m));
+    child.on('message', (m: PrimaryToServer) => {
+      if (m.type !== 'snapshot') messages.push(m);
+      else {
+        book.apply(m);
+        messages.push({ ...m, domains: book.rows() });
+      }
+    });
     child.stderr!.on('data', (chunk: Buffer) => {
       process.stderr.write(chunk);
       stderrTail = (stderrTail + chunk.toString('utf8')).slice(-2000);

@@ -10,6 +10,7 @@ import { startTestWeb, type TestSite } from '../../test-support/test-web.ts';
 import { generatedDepth } from '../../test-support/generate.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
 import type { PrimaryToServer } from '../../crawler/coordination/protocol.ts';
+import { DomainBook } from '../../server/domain-book.ts';
 import { fetchSlots, type WorkerTiming } from './bench-metrics.ts';
 import { benchSite } from './bench-pages.ts';
 import { machineCpuMs, treeCpuMs } from './proc-cpu.ts';
@@ -110,9 +111,11 @@ export interface SnapshotStats {
 export function snapshotSampler(crawler: CrawlerHarness, slots: number): { stop(): SnapshotStats } {
   const samples: Array<{ inFlight: number; due: number }> = [];
   const child = crawler.primary;
+  const book = new DomainBook(); // each snapshot carries the hosts that changed; the book keeps them all
   const listener = (m: PrimaryToServer) => {
     if (m.type !== 'snapshot') return;
-    const due = m.domains.filter((d) => d.state === 'waiting' && d.stateText === 'due now').length;
+    book.apply(m);
+    const due = book.rows().filter((d) => d.state === 'waiting' && d.stateText === 'due now').length;
     samples.push({ inFlight: m.status.inFlight, due });
   };
   child.on('message', listener);

@@ -11,10 +11,12 @@
  * Options: see USAGE (parsed by util.parseArgs; an unknown option stops it with USAGE).
  */
 import { fork } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { buildSync } from 'esbuild';
 import { machineInfo, writeSection } from '../crawl/benchmarks-doc.ts';
 import { runSchedulerWorkload, SCHEDULER_WORKLOADS, type SchedulerFigures } from './scheduler-parts.ts';
 import { formatFrontierSection, FRONTIER_MARKERS, type FrontierReport } from './frontier-report.ts';
@@ -112,10 +114,62 @@ function options(): Options {
   };
 }
 
-function runInChild(name: string, db: string, small: boolean): Promise<unknown> {
+/**
+ * Where this benchmark is bundled for the parts that run the primary (see runInChild): dist/<folder>/<name>.js,
+ * the depth shared/project-root.ts expects of a bundle.
+ */
+const BUNDLE = path.join(HERE, '..', '..', 'dist', 'bench', 'frontier-bench.js');
+
+/**
+ * Bundles this benchmark as `npm run build:app` bundles the primary (package.json: esbuild, ESM for node 20,
+ * better-sqlite3 left outside, `require` made for it), so that the primary's parts run compiled, as in production.
+ */
+function bundle(): string {
+  buildSync({
+    entryPoints: [fileURLToPath(import.meta.url)],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['better-sqlite3', 'esbuild'], // esbuild: this file's own builder, not bundled into itself
+    banner: {
+      js: "import { createRequire as lanternRequire } from 'node:module'; const require = lanternRequire(import.meta.url);",
+    },
+    outfile: BUNDLE,
+    logLevel: 'warning',
+  });
+  return BUNDLE;
+}
+
+/**
+ * The node options `npm start` runs the server with (package.json's `start`, read here so that there is one
+ * place for them), which the primary it forks inherits (server/crawler-link.ts): its memory is measured with them.
+ */
+function productionNodeOptions(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(HERE, '..', '..', 'package.json'), 'utf8')) as {
+    scripts: { start: string };
+  };
+  const run = pkg.scripts.start
+    .split('&&')
+    .at(-1)!
+    .trim()
+    .replace(/^exec\s+/, '')
+    .split(/\s+/);
+  if (run[0] !== 'node')
+    throw new Error(`frontier-bench: npm start does not end by running node: ${pkg.scripts.start}`);
+  return run.slice(1).filter((a) => a.startsWith('-'));
+}
+
+/**
+ * Runs a part in a child. The primary's parts (restart, crawl) run the compiled bundle with production's
+ * node options, as `npm start` runs the primary; the others run the TypeScript under tsx with gc exposed.
+ */
+function runInChild(name: string, db: string, small: boolean, kind: Part['kind']): Promise<unknown> {
+  const compiled = kind === 'restart' || kind === 'crawl';
   return new Promise((resolve, reject) => {
-    const child = fork(fileURLToPath(import.meta.url), ['--child', name, '--db', db, ...(small ? ['--small'] : [])], {
-      execArgv: ['--import', 'tsx', '--expose-gc', '--max-old-space-size=4096'],
+    const entry = compiled ? bundle() : fileURLToPath(import.meta.url);
+    const child = fork(entry, ['--child', name, '--db', db, ...(small ? ['--small'] : [])], {
+      execArgv: compiled ? productionNodeOptions() : ['--import', 'tsx', '--expose-gc', '--max-old-space-size=4096'],
     });
     let result: unknown;
     child.once('message', (m) => {
@@ -144,7 +198,7 @@ function summary(part: Part, f: unknown): string {
     }
     case 'crawl': {
       const c = f as CrawlFigures;
-      return `crawl: ${c.dispatches.toLocaleString('en')} dispatches (${c.dispatchesPerSec.toFixed(0)}/s); dispatch CPU p50 ${ms(c.cpu.p50)} p99 ${ms(c.cpu.p99)} (decision p99 ${ms(c.decisionCpu.p99)}, lease commit p99 ${ms(c.commitCpu.p99)}); wall p99 ${ms(c.wall.p99)}; RSS max ${c.rssMaxMiB.toFixed(0)} MiB; removal of ${c.removal.urls.toLocaleString('en')} URLs ${(c.removal.totalMs / 1000).toFixed(1)} s, longest delay behind it ${c.removal.longestDelayMs.toFixed(1)} ms (CPU ${c.removal.longestDelayCpuMs.toFixed(1)} ms; sync ${c.removal.syncMs.toFixed(1)}, chunk ${c.removal.longestChunkMs.toFixed(1)}, pass-over dispatch ${c.removal.longestPassOverMs.toFixed(1)}, refill ${c.removal.longestRefillMs.toFixed(1)} ms), longest flush ${c.removal.longestStepMs.toFixed(1)} ms (CPU ${c.removal.longestStepCpuMs.toFixed(1)} ms; before ${c.removal.longestFlushBeforeMs.toFixed(1)} ms)`;
+      return `crawl (${c.runtime}): snapshots p50 ${ms(c.snapshotWall.p50)} max ${ms(c.snapshotWall.max)} wall, CPU p50 ${ms(c.snapshotCpu.p50)} max ${ms(c.snapshotCpu.max)}, ${c.snapshotHosts.p50.toFixed(0)} hosts p50; the first (full) ${ms(c.fullSnapshot.wallMs)}; RSS after ${c.rssAfterMiB.toFixed(0)} MiB, heap max ${c.heapMaxMiB.toFixed(0)} MiB; ${c.dispatches.toLocaleString('en')} dispatches (${c.dispatchesPerSec.toFixed(0)}/s); dispatch CPU p50 ${ms(c.cpu.p50)} p99 ${ms(c.cpu.p99)} (decision p99 ${ms(c.decisionCpu.p99)}, lease commit p99 ${ms(c.commitCpu.p99)}); wall p99 ${ms(c.wall.p99)}; RSS max ${c.rssMaxMiB.toFixed(0)} MiB; removal of ${c.removal.urls.toLocaleString('en')} URLs ${(c.removal.totalMs / 1000).toFixed(1)} s, longest delay behind it ${c.removal.longestDelayMs.toFixed(1)} ms (CPU ${c.removal.longestDelayCpuMs.toFixed(1)} ms; sync ${c.removal.syncMs.toFixed(1)}, chunk ${c.removal.longestChunkMs.toFixed(1)}, pass-over dispatch ${c.removal.longestPassOverMs.toFixed(1)}, refill ${c.removal.longestRefillMs.toFixed(1)} ms), longest flush ${c.removal.longestStepMs.toFixed(1)} ms (CPU ${c.removal.longestStepCpuMs.toFixed(1)} ms; before ${c.removal.longestFlushBeforeMs.toFixed(1)} ms)`;
     }
     case 'cluster': {
       const c = f as ClusterFigures;
@@ -184,7 +238,7 @@ async function main(): Promise<void> {
   for (const part of chosen) {
     console.log(`frontier-bench: ${part.name} ... (1-minute load average ${os.loadavg()[0].toFixed(1)})`);
     report.loads[part.name] = os.loadavg()[0];
-    const f = await runInChild(part.name, db, opts.small);
+    const f = await runInChild(part.name, db, opts.small, part.kind);
     console.log(`  ${summary(part, f)}`);
     if (part.kind === 'scheduler') report.scheduler.push(f as SchedulerFigures);
     else if (part.kind === 'restart') report.restart = f as RestartFigures;

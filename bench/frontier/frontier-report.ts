@@ -13,7 +13,14 @@ export const FRONTIER_MARKERS = { start: '<!-- frontier:start -->', end: '<!-- f
 export const DISPATCH_P99_TARGET_MS = 0.05;
 
 /** The other targets of issue 15 (ms, MiB). */
-export const TARGETS = { rssMiB: 250, firstDispatchMs: 3000, removalDelayMs: 50, violations: 0 } as const;
+export const TARGETS = {
+  rssMiB: 250,
+  firstDispatchMs: 3000,
+  removalDelayMs: 50,
+  violations: 0,
+  /** A snapshot's wall time at 10,000 hosts (issue 15's follow-up: well under it). */
+  snapshotMs: 50,
+} as const;
 
 /** What the section is made of: the parts that ran (a part left out by --only is undefined). */
 export interface FrontierReport {
@@ -99,6 +106,8 @@ function primarySection(r: FrontierReport): string[] {
     '',
     "A real Lantern database (every migration) holding 1,000,000 queued URLs over 10,000 hosts (100 each, written host after host, round after round, as a crawl finds them), in 10 seeds of 100,000 URLs; each part works on a copy of its own in a process of its own. The primary is the real one without its processes: CrawlPrimary with its Coordinator, dispatch loop, flush pacer and timers, and fake workers that answer every fetch at once (a non-HTML 200: nothing stored), so the primary alone is measured. Per-dispatch figures are each `Coordinator.dispatch` that handed out a job: the decision (scheduler, host window and its refill from SQLite, robots) and the transaction that writes the lease and the host's start before the job goes out; CPU time (process.cpuUsage around the call) does not count waiting for a core, wall time does.",
     '',
+    `How the primary runs here: ${r.crawl?.runtime ?? r.restart?.runtime ?? 'not run'}; the benchmark bundles itself with the flags of \`npm run build:app\` (dist/bench/frontier-bench.js) and runs these two parts from that bundle with the node options the primary inherits from the server under \`npm start\`, so the primary's code and heap settings are production's (runs before 2026-12-03 23:00 UTC ran the TypeScript under tsx with node's default young generation).`,
+    '',
   ];
   const t = r.restart;
   if (t) {
@@ -111,7 +120,9 @@ function primarySection(r: FrontierReport): string[] {
   if (!c) return [...out, '**Crawl and removal**: not run.'];
   const rm = c.removal;
   out.push(
-    `**Crawl**${load(r, 'primary-crawl')}: ${c.workers} fake workers (${c.slots} fetch slots), measured for ${c.seconds.toFixed(0)} s after a warm-up: ${c.dispatches.toLocaleString('en')} jobs handed out (${c.dispatchesPerSec.toFixed(0)}/s), ${c.cpuPerDispatchMs.toFixed(3)} ms of the primary's CPU per job everything included (results, flushes, refills, snapshots); ${c.flushes} flushes (wall p99 ${ms(c.flushWall.p99)}), ${c.snapshots} snapshots (wall p50 ${ms(c.snapshotWall.p50)}, max ${ms(c.snapshotWall.max)}); the longest gap between two jobs handed out ${c.maxGapMs.toFixed(0)} ms.`,
+    `**Crawl**${load(r, 'primary-crawl')}: ${c.workers} fake workers (${c.slots} fetch slots), measured for ${c.seconds.toFixed(0)} s after a warm-up: ${c.dispatches.toLocaleString('en')} jobs handed out (${c.dispatchesPerSec.toFixed(0)}/s), ${c.cpuPerDispatchMs.toFixed(3)} ms of the primary's CPU per job everything included (results, flushes, refills, snapshots); ${c.flushes} flushes (wall p99 ${ms(c.flushWall.p99)}); the longest gap between two jobs handed out ${c.maxGapMs.toFixed(0)} ms.`,
+    '',
+    `**Snapshots** (what /api/status and /api/domains show, sent to the server every 500 ms at most; timed from the start of \`sendSnapshot\` to the message serialized as IPC does): the first, full one, ${c.fullSnapshot.hosts.toLocaleString('en')} hosts and ${(c.fullSnapshot.bytes / 2 ** 20).toFixed(1)} MiB, took ${ms(c.fullSnapshot.wallMs)} wall (CPU ${ms(c.fullSnapshot.cpuMs)}); the ${c.snapshots} during the measured crawl carry only the hosts whose facts changed (p50 ${c.snapshotHosts.p50.toFixed(0)} hosts, max ${c.snapshotHosts.max.toFixed(0)}; p50 ${(c.snapshotBytes.p50 / 1024).toFixed(0)} KiB) and took wall p50 ${ms(c.snapshotWall.p50)}, max ${ms(c.snapshotWall.max)} (CPU p50 ${ms(c.snapshotCpu.p50)}, max ${ms(c.snapshotCpu.max)}): ${verdict(c.snapshotWall.p50 <= TARGETS.snapshotMs)} the target of ${TARGETS.snapshotMs} ms at the median. With fake workers that answer at once, a quarter of the hosts change between two snapshots; a real crawl at its hosts' pace changes far fewer.`,
     '',
     '| per dispatch | p50 | p99 | max | mean |',
     '|---|---:|---:|---:|---:|',
@@ -123,7 +134,7 @@ function primarySection(r: FrontierReport): string[] {
     '',
     `Dispatch p99 target ≤ ${DISPATCH_P99_TARGET_MS} ms at 1,000,000 queued URLs over 10,000 hosts: the decision ${verdict(c.decisionCpu.p99 <= DISPATCH_P99_TARGET_MS)} it in CPU (p99 ${ms(c.decisionCpu.p99)}; wall ${ms(c.decisionWall.p99)}); the whole dispatch, with its SQLite transaction, ${verdict(c.cpu.p99 <= DISPATCH_P99_TARGET_MS)} it (CPU p99 ${ms(c.cpu.p99)}, wall ${ms(c.wall.p99)}).`,
     '',
-    `**Memory**: the primary's RSS at most ${mib(c.rssMaxMiB)} during the crawl and the removal (heap at most ${mib(c.heapMaxMiB)}, at most ${c.jobsInMemoryMax.toLocaleString('en')} jobs in memory of 1,000,000 queued): ${verdict(c.rssMaxMiB <= TARGETS.rssMiB)} the target of ≤ ${TARGETS.rssMiB} MB.`,
+    `**Memory**: the primary's RSS at most ${mib(c.rssMaxMiB)} during the crawl and the removal, ${mib(c.rssAfterMiB)} after them (heap used at most ${mib(c.heapMaxMiB)}, ${mib(c.heapAfterMiB)} after; at most ${c.jobsInMemoryMax.toLocaleString('en')} jobs in memory of 1,000,000 queued): ${verdict(c.rssMaxMiB <= TARGETS.rssMiB)} the target of ≤ ${TARGETS.rssMiB} MB.`,
     '',
     `**Removal** of a seed of ${rm.urls.toLocaleString('en')} queued URLs over ${rm.hostsOfSeed.toLocaleString('en')} hosts, during the crawl, as the server does it (the seed marked removed, \`seeds-changed\`): its URLs and row gone ${sec(rm.totalMs)} later, a chunk per flush over ${rm.flushesWithRemoval.toLocaleString('en')} flushes. The removal's own work on the primary's thread, each piece timed where it runs: reading the change, which takes the seed's jobs out of the hosts' queues, ${rm.syncMs.toFixed(1)} ms (CPU ${rm.syncCpuMs.toFixed(1)} ms); a chunk of its URLs deleted inside a flush at most ${rm.longestChunkMs.toFixed(1)} ms (CPU ${rm.longestChunkCpuMs.toFixed(1)} ms; chunk CPU p50 ${ms(rm.chunkCpu.p50)}, p99 ${ms(rm.chunkCpu.p99)}); ${rm.passOverDispatches.toLocaleString('en')} dispatch calls passed over its jobs or rows, the longest ${rm.longestPassOverMs.toFixed(1)} ms (CPU ${rm.longestPassOverCpuMs.toFixed(1)} ms), and ${rm.passOverRefills.toLocaleString('en')} flushes' refills of the hosts' windows, the longest ${rm.longestRefillMs.toFixed(1)} ms (CPU ${rm.longestRefillCpuMs.toFixed(1)} ms). The longest of these, the longest any other host's dispatch waited behind the removal: ${rm.longestDelayMs.toFixed(1)} ms (CPU ${rm.longestDelayCpuMs.toFixed(1)} ms): ${verdict(rm.longestDelayMs <= TARGETS.removalDelayMs)} the target of no other host delayed by more than ${TARGETS.removalDelayMs} ms. The flushes that carried the chunks took at most ${rm.longestStepMs.toFixed(1)} ms (CPU ${rm.longestStepCpuMs.toFixed(1)} ms; flush CPU p50 ${ms(rm.flushCpu.p50)}, p99 ${ms(rm.flushCpu.p99)}), against ${rm.longestFlushBeforeMs.toFixed(1)} ms (CPU ${rm.longestFlushBeforeCpuMs.toFixed(1)} ms) for the flushes of results alone over as long a time just before: a flush's length is the results it stores (see the crawl above), not the removal. Jobs handed out to other hosts meanwhile: ${rm.dispatchesDuring.toLocaleString('en')}; the longest gap between two of them ${rm.maxGapDuringMs.toFixed(0)} ms, against ${rm.maxGapBeforeMs.toFixed(0)} ms over as long a time just before the removal (snapshots and flushes of results included). Not counted above: each chunk's deletes add about 240 pages to SQLite's WAL (measured on this database), so checkpoints, run by whichever commit takes the WAL past 1,000 pages (a lease's, often), come more often during a removal.`,
   );

@@ -48,6 +48,8 @@ export interface RestartFigures {
   rssMiB: number;
   heapMiB: number;
   jobsInMemory: number;
+  /** How the primary ran (see runtimeDescription). */
+  runtime: string;
 }
 
 /** What the crawl part measured. */
@@ -71,12 +73,24 @@ export interface CrawlFigures {
   flushes: number;
   flushWall: Percentiles;
   snapshots: number;
+  /** Each snapshot sent during the measured crawl: built and serialized as IPC does (JSON), wall and CPU ms. */
   snapshotWall: Percentiles;
+  snapshotCpu: Percentiles;
+  /** Hosts and bytes per snapshot sent during the measured crawl. */
+  snapshotHosts: Percentiles;
+  snapshotBytes: Percentiles;
+  /** The primary's first snapshot (every host), at the start of the warm-up. */
+  fullSnapshot: { wallMs: number; cpuMs: number; hosts: number; bytes: number };
   /** Largest gap between two jobs handed out (ms) during the measured crawl. */
   maxGapMs: number;
   rssMaxMiB: number;
   heapMaxMiB: number;
+  /** RSS and heap after the crawl and the removal, as the primary goes on (no forced collection). */
+  rssAfterMiB: number;
+  heapAfterMiB: number;
   jobsInMemoryMax: number;
+  /** How the primary ran: compiled JavaScript (as `npm start` runs it) or TypeScript under tsx, and its node options. */
+  runtime: string;
   removal: RemovalFigures;
 }
 
@@ -173,6 +187,7 @@ export function runRestart(file: string, shape: FrontierShape): RestartFigures {
       rssMiB: mib(mem.rss),
       heapMiB: mib(mem.heapUsed),
       jobsInMemory: jobsInMemory(coordinator),
+      runtime: runtimeDescription(),
     };
     db.close();
     return figures;
@@ -186,7 +201,16 @@ class InstantWorkers implements PrimaryTransport<WorkerHandle> {
   primary: CrawlPrimary<WorkerHandle> | undefined;
   readonly logs: string[] = [];
   private forked = 0;
-  toServer(_msg: PrimaryToServer, sent?: () => void): void {
+  /** Snapshots sent so far, and the last one's hosts and size as IPC sends it. */
+  snapshots = 0;
+  lastSnapshot = { hosts: 0, bytes: 0 };
+  toServer(msg: PrimaryToServer, sent?: () => void): void {
+    // Serialized as process.send does (the channel's default 'json' serialization): part of what a message costs the primary.
+    const bytes = Buffer.byteLength(`${JSON.stringify(msg)}\n`);
+    if (msg.type === 'snapshot') {
+      this.snapshots++;
+      this.lastSnapshot = { hosts: msg.hosts.length, bytes };
+    }
     sent?.();
   }
   toWorker(worker: WorkerHandle, msg: PrimaryToWorker): void {
@@ -351,8 +375,11 @@ export async function runCrawl(
     timeCalls(coordinator, 'syncSeeds', (w, c) => {
       if (removing) sync = { wall: w, cpu: c };
     });
-    timeCalls(coordinator, 'snapshot', (w) => snapshotWall.push(w));
     const transport = new InstantWorkers();
+    const snapshotCpu = new Sample();
+    const snapshotHosts = new Sample();
+    const snapshotBytes = new Sample();
+    let fullSnapshot: CrawlFigures['fullSnapshot'] | undefined;
     const settings: WorkerSettings = {
       userAgent: cfg.userAgent,
       allowPrivate: true,
@@ -371,6 +398,21 @@ export async function runCrawl(
       readDisk: () => ({ freeBytes: null, dbBytes: 0 }), // the disk budget is not what this part measures
     });
     transport.primary = primary;
+    // A snapshot from start to sent: the hosts' facts gathered and the message serialized (a private method, timed here).
+    timeCalls(primary as unknown as { sendSnapshot: () => void }, 'sendSnapshot', (w, c) => {
+      if (transport.snapshots === sentBefore) return; // spaced out by its cost: none sent this time
+      sentBefore = transport.snapshots;
+      const { hosts, bytes } = transport.lastSnapshot;
+      if (fullSnapshot === undefined) {
+        fullSnapshot = { wallMs: w, cpuMs: c, hosts, bytes };
+        return;
+      }
+      snapshotWall.push(w);
+      snapshotCpu.push(c);
+      snapshotHosts.push(hosts);
+      snapshotBytes.push(bytes);
+    });
+    let sentBefore = 0;
     primary.start();
     for (let id = 1; id <= opts.workers; id++) primary.onWorkerMessage(id, { type: 'ready' });
 
@@ -383,6 +425,9 @@ export async function runCrawl(
       decisionWall,
       flushWall,
       snapshotWall,
+      snapshotCpu,
+      snapshotHosts,
+      snapshotBytes,
       dispatchAt,
       dispatchOther,
     ])
@@ -412,6 +457,9 @@ export async function runCrawl(
       flushWall: flushWall.stats(),
       snapshots: snapshotWall.n,
       snapshotWall: snapshotWall.stats(),
+      snapshotCpu: snapshotCpu.stats(),
+      snapshotHosts: snapshotHosts.stats(),
+      snapshotBytes: snapshotBytes.stats(),
     };
     const before = gaps(dispatchAt, dispatchOther, t0, t0 + measuredMs);
 
@@ -432,6 +480,7 @@ export async function runCrawl(
     // As long a time just before the removal (within the measured crawl), for comparison.
     const beforeSame = gaps(dispatchAt, dispatchOther, Math.max(t0, r0 - removalMs), r0);
     clearInterval(sampler);
+    const after = process.memoryUsage();
     const longestOf = (xs: ReadonlyArray<{ wall: number; cpu: number }>) =>
       xs.reduce((a, b) => (b.wall > a.wall ? b : a), { wall: 0, cpu: 0 });
     const longest = longestOf(removalFlushes);
@@ -463,10 +512,17 @@ export async function runCrawl(
       flushWall: crawled.flushWall,
       snapshots: crawled.snapshots,
       snapshotWall: crawled.snapshotWall,
+      snapshotCpu: crawled.snapshotCpu,
+      snapshotHosts: crawled.snapshotHosts,
+      snapshotBytes: crawled.snapshotBytes,
+      fullSnapshot: fullSnapshot ?? { wallMs: NaN, cpuMs: NaN, hosts: 0, bytes: 0 },
       maxGapMs: before.maxGapMs,
       rssMaxMiB: mib(rssMax),
       heapMaxMiB: mib(heapMax),
+      rssAfterMiB: mib(after.rss),
+      heapAfterMiB: mib(after.heapUsed),
       jobsInMemoryMax: jobsMax,
+      runtime: runtimeDescription(),
       removal: {
         urls: seedRow.n,
         hostsOfSeed: removedHosts.size,
@@ -499,6 +555,13 @@ export async function runCrawl(
     if (db.open) db.close();
     copy.dispose();
   }
+}
+
+/** How this process runs the primary's code: compiled (a .js bundle) or under tsx, with its node options. */
+export function runtimeDescription(): string {
+  const built = !import.meta.url.endsWith('.ts');
+  const flags = process.execArgv.join(' ');
+  return `${built ? 'compiled JavaScript (an esbuild bundle, as `npm start` runs the primary)' : 'TypeScript under tsx'}${flags ? `, node ${flags}` : ''}`;
 }
 
 /** The longest gap between consecutive jobs handed out to other hosts (`other` 1) between `since` and `until`, and how many. */

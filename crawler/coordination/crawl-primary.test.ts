@@ -515,13 +515,30 @@ describe('CrawlPrimary', () => {
     );
   });
 
+  test('the first snapshot carries every host, the next ones only the hosts that changed', () => {
+    const [a, b] = [site('a'), site('b')];
+    const p = start({ sites: [a, b], workers: 1, slots: 1 });
+    p.time.advanceTo(START + 500);
+    p.answer(p.job(`${a}/robots.txt`), { status: 404 }); // a's robots.txt read; b waits for the slot
+    p.time.advanceTo(START + 1000);
+    const sent = p.transport
+      .toServerOf('snapshot')
+      .map((s) => ({ full: s.full, hosts: s.hosts.map((h) => h.row.host) }));
+    assert.deepEqual(sent, [
+      { full: true, hosts: ['a.example', 'b.example'] },
+      { full: false, hosts: ['a.example', 'b.example'] }, // a's robots.txt read, b's now in flight
+    ]);
+    p.time.advanceTo(START + 1500);
+    assert.deepEqual(p.transport.toServerOf('snapshot').at(-1)!.hosts, [], 'nothing changed: no host sent');
+  });
+
   test("a snapshot that took long (thousands of hosts) spaces out the next ones: at most a tenth of the primary's time", () => {
     let took = 0;
     const p = start({ sites: [site('a')], workers: 1, slots: 4, clockSkew: () => took });
-    const snapshot = p.coordinator.snapshot.bind(p.coordinator);
-    p.coordinator.snapshot = (now, workers) => {
+    const snapshot = p.coordinator.snapshotChanges.bind(p.coordinator);
+    p.coordinator.snapshotChanges = (now, workers, full) => {
       took += 300; // the primary's clock moves on while it describes every host
-      return snapshot(now, workers);
+      return snapshot(now, workers, full);
     };
     p.time.advanceTo(START + 3000);
     assert.equal(p.transport.toServerOf('snapshot').length, 1, 'one snapshot of 300 ms: the next waits 3 s');

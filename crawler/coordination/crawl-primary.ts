@@ -45,7 +45,7 @@ export type PrimaryCoordinator = Pick<
   | 'abandon'
   | 'inFlightCount'
   | 'returnInFlight'
-  | 'snapshot'
+  | 'snapshotChanges'
   | 'refreshSeeds'
   | 'syncSeeds'
   | 'requests'
@@ -81,6 +81,8 @@ export class CrawlPrimary<W extends WorkerHandle> {
   private stopping = false;
   /** No snapshot before this time (see sendSnapshot). */
   private snapshotDueAt = -Infinity;
+  /** Whether the server has had this primary's full snapshot (the first one), after which it gets changes only. */
+  private sentFull = false;
   /** Set during a shutdown's grace: called once no fetch is in flight. */
   private drained: (() => void) | null = null;
 
@@ -269,12 +271,18 @@ export class CrawlPrimary<W extends WorkerHandle> {
     if (this.drained && this.p.coordinator.inFlightCount() === 0) this.drained();
   }
 
-  /** Sends a snapshot, unless the last one took so long that this one must wait (PRIMARY_TIMING.snapshotShare). */
+  /**
+   * Sends a snapshot, unless the last one took so long that this one must wait (PRIMARY_TIMING.snapshotShare).
+   * The first is full (every host: the server replaces what an earlier primary told it); the others carry
+   * only the hosts whose facts changed, the server keeping the rest (protocol.ts CrawlSnapshot).
+   */
   private sendSnapshot(): void {
     const start = this.p.clock();
     if (start < this.snapshotDueAt) return;
-    const snap = this.p.coordinator.snapshot(start, this.workers.pool.readyCount()); // workers loaded and ready to fetch
-    this.p.transport.toServer({ type: 'snapshot', ...snap, disk: this.disk.status() });
+    const full = !this.sentFull;
+    const snap = this.p.coordinator.snapshotChanges(start, this.workers.pool.readyCount(), full); // workers loaded and ready to fetch
+    this.p.transport.toServer({ type: 'snapshot', ...snap, disk: this.disk.status(), at: start, full });
+    this.sentFull = true;
     this.snapshotDueAt = start + (this.p.clock() - start) / PRIMARY_TIMING.snapshotShare;
   }
 

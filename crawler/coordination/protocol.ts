@@ -9,6 +9,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DELAY_SOURCES, DOMAIN_STATES, ROBOTS_STATUSES, type FileType } from '../../shared/enumerations.ts';
 import { nullableInteger, nullableString, stringEnum } from '../../shared/json-schema.ts';
 import type { SitemapEntries } from '../extract/sitemap.ts';
+import type { HostFacts } from '../politeness/host-report.ts';
 import type { CompiledRobots } from '../politeness/robots.ts';
 
 /**
@@ -228,9 +229,25 @@ export type ServerToPrimary =
   | { type: 'shutdown' }
   | { type: 'requests'; reqId: number; origin: string };
 
+/**
+ * The crawl as the primary sees it, for /api/status and /api/domains: crawl-wide figures, the disk
+ * budget, and the facts of the hosts whose report changed since the primary's previous snapshot (every
+ * host when `full`: a primary's first). The server keeps each host's last facts and describes them at
+ * `at` (the primary's clock when it took the snapshot; host-report.ts describeHost), so a host's row
+ * reads as if the primary had described every host at that moment (server/domain-book.ts).
+ */
+export interface CrawlSnapshot {
+  type: 'snapshot';
+  status: CrawlStatus;
+  disk: DiskStatus;
+  at: number;
+  full: boolean;
+  hosts: HostFacts[];
+}
+
 export type PrimaryToServer =
   | { type: 'started'; pid: number }
-  | { type: 'snapshot'; status: CrawlStatus; domains: DomainInfo[]; disk: DiskStatus }
+  | CrawlSnapshot
   | { type: 'pages-stored'; count: number }
   | { type: 'requests'; reqId: number; requests: RequestLogEntry[] }
   | { type: 'error'; message: string }

@@ -8,9 +8,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { generateSite, politenessReport, startTestWeb, waitFor } from '../../test-support/test-web.ts';
-import { startCrawler } from '../../test-support/crawler-harness.ts';
+import { startCrawler, type ShownSnapshot } from '../../test-support/crawler-harness.ts';
 import { crawlWorkerPids } from '../../test-support/hostile-pages.ts';
-import type { PrimaryToServer } from '../coordination/protocol.ts';
 
 const DELAY_MS = 50;
 const PAGES = 5;
@@ -21,8 +20,7 @@ test('nothing to crawl: no worker process; a seed starts the workers and its sit
   const web = await startTestWeb([generateSite({ pages: PAGES })]);
   const [site] = web.sites;
   const crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
-  const snapshots = () =>
-    crawler.messages.filter((m): m is Extract<PrimaryToServer, { type: 'snapshot' }> => m.type === 'snapshot');
+  const snapshots = () => crawler.messages.filter((m): m is ShownSnapshot => m.type === 'snapshot');
   try {
     await waitFor(() => snapshots().length >= 4, {
       timeoutMs: 30_000,

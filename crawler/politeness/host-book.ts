@@ -17,7 +17,8 @@ import {
   type CompiledRobots,
   type RobotsRules,
 } from './robots.ts';
-import { describeGroups, describeHost, RequestRing } from './host-report.ts';
+import { describeHosts, RequestRing, type HostFacts } from './host-report.ts';
+import { HostSnapshots } from './host-snapshot.ts';
 import { SITEMAPS_PER_FILE } from '../extract/sitemap.ts';
 import type { CrawlJob } from '../frontier/crawl-job.ts';
 import type { DomainInfo, FetchResult, RequestLogEntry } from '../coordination/protocol.ts';
@@ -67,6 +68,8 @@ export class HostBook {
   private readonly rings = new Map<string, RequestRing>();
   /** Sitemap URLs queued or in flight, so that one listed twice (or again at a robots.txt refresh) is read once. */
   private readonly sitemapsQueued = new Set<string>();
+  /** What the server was sent of each host (changedFacts sends only what changed). */
+  private readonly snapshots: HostSnapshots;
 
   constructor(
     private readonly scheduler: Scheduler<CrawlJob>,
@@ -74,7 +77,9 @@ export class HostBook {
     private readonly sitemapJobs: SitemapJobQueries,
     private readonly userAgent: string,
     private readonly write: (w: (now: number) => void) => void,
-  ) {}
+  ) {
+    this.snapshots = new HostSnapshots(scheduler);
+  }
 
   /**
    * Loads the stored hosts at start: clocks, backoff, and robots rules still fresh (adopted when first used, else a robots.txt job);
@@ -223,7 +228,7 @@ export class HostBook {
     ring.push({
       url,
       status: result.status,
-      startedAt: new Date(result.startedAt).toISOString(),
+      startedAt: result.startedAt,
       durationMs: Math.round(result.endedAt - result.startedAt),
       error: result.error?.message ?? null,
     });
@@ -483,29 +488,38 @@ export class HostBook {
     return this.rings.get(origin)?.list() ?? [];
   }
 
+  /** A host's facts as its report reads them at `now` (see changedFacts for `beyond`); `row` is the live row. */
+  private factsOf(origin: string, row: HostRow, now: number, beyond: (origin: string) => number): HostFacts {
+    const clock = this.scheduler.host(origin);
+    return {
+      row,
+      queued: clock.queue.length + beyond(origin) + clock.priority.length + clock.inFlight,
+      inFlight: clock.inFlight,
+      dueAt: this.scheduler.dueAt(origin),
+      delay: this.scheduler.delayReason(origin, now),
+      robotsSkipped: this.robotsSkipped.get(origin) ?? 0,
+      group: clock.group,
+    };
+  }
+
   /**
-   * One /api/domains row per host, sorted by host. `beyond(origin)`: the host's queued URLs that are not in
-   * the scheduler (the frontier's window holds only the next few; the rest wait in the database).
+   * The facts of each host whose report changed since the last call (`full`: of every host), for the
+   * server's /api/domains (it keeps the others: server/domain-book.ts), and the URLs queued over all
+   * hosts (host-snapshot.ts). `beyond(origin)`: the host's queued URLs that are not in the scheduler (the
+   * frontier's window holds only the next few; the rest wait in the database).
    */
+  changedFacts(
+    now: number,
+    full: boolean,
+    beyond: (origin: string) => number = () => 0,
+  ): { hosts: HostFacts[]; queued: number } {
+    return this.snapshots.changed(this.rows, now, full, (origin) => this.robotsSkipped.get(origin) ?? 0, beyond);
+  }
+
+  /** Every host's /api/domains row at `now`, sorted by host (see changedFacts for `beyond`); changes nothing. */
   describeAll(now: number, beyond: (origin: string) => number = () => 0): DomainInfo[] {
-    const domains: DomainInfo[] = [];
-    for (const [origin, row] of this.rows) {
-      const clock = this.scheduler.host(origin);
-      domains.push(
-        describeHost(
-          {
-            row,
-            queued: clock.queue.length + beyond(origin) + clock.priority.length + clock.inFlight,
-            inFlight: clock.inFlight,
-            dueAt: this.scheduler.dueAt(origin),
-            delay: this.scheduler.delayReason(origin, now),
-            robotsSkipped: this.robotsSkipped.get(origin) ?? 0,
-            group: clock.group,
-          },
-          now,
-        ),
-      );
-    }
-    return describeGroups(domains).sort((a, b) => a.host.localeCompare(b.host));
+    const facts: HostFacts[] = [];
+    for (const [origin, row] of this.rows) facts.push(this.factsOf(origin, row, now, beyond));
+    return describeHosts(facts, now);
   }
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newHostRow, type HostRow } from '../../db/hosts.ts';
-import { describeHost, SLOW_FETCH_MS, type HostFacts } from './host-report.ts';
+import { describeHost, RequestRing, SLOW_FETCH_MS, type HostFacts } from './host-report.ts';
 
 const NOW = Date.parse('2030-01-01T12:00:00Z');
 
@@ -117,4 +117,36 @@ test('robots.txt unusable says why, that nothing is fetched, and when robots.txt
   assert.equal(row.robots.status, 'unusable');
   assert.equal(row.nextFetchAt, '2030-01-01T12:00:05.000Z');
   assert.equal(row.backoffUntil, '2030-01-01T12:00:05.000Z');
+});
+
+test("a host's request log keeps its last 100 requests, oldest first, as /api/domains/:host/requests shows them", () => {
+  const ring = new RequestRing();
+  const at = (i: number) => Date.UTC(2026, 0, 1) + i * 1000;
+  for (let i = 0; i < 250; i++)
+    ring.push({
+      url: `https://a.example/${i}`,
+      status: i % 10 === 0 ? null : 200,
+      startedAt: at(i),
+      durationMs: i,
+      error: i % 10 === 0 ? 'timeout' : null,
+    });
+  const list = ring.list();
+  assert.equal(list.length, 100);
+  assert.deepEqual(list[0], {
+    url: 'https://a.example/150',
+    status: null,
+    startedAt: new Date(at(150)).toISOString(),
+    durationMs: 150,
+    error: 'timeout',
+  });
+  assert.deepEqual(
+    list.map((e) => e.durationMs),
+    Array.from({ length: 100 }, (_, k) => 150 + k),
+    'oldest first, the newest last',
+  );
+  const short = new RequestRing();
+  short.push({ url: 'https://a.example/', status: 404, startedAt: at(0), durationMs: 5, error: null });
+  assert.deepEqual(short.list(), [
+    { url: 'https://a.example/', status: 404, startedAt: new Date(at(0)).toISOString(), durationMs: 5, error: null },
+  ]);
 });

@@ -3,9 +3,36 @@ import type { DomainInfo, GroupInfo, RequestLogEntry } from '../coordination/pro
 import { BACKOFF } from './backoff.ts';
 import type { DelayReason } from './delay-reason.ts';
 
-/** The live facts about a host that a report needs beyond its stored row. Pure input. */
+/**
+ * The part of a host's stored row that its report reads: what the primary sends the server for it (its
+ * robots.txt rules, validators and backoff length stay in the primary).
+ */
+export type HostReportRow = Pick<
+  HostRow,
+  | 'origin'
+  | 'host'
+  | 'robotsStatus'
+  | 'robotsHttpStatus'
+  | 'robotsFetchedAt'
+  | 'crawlDelayMs'
+  | 'backoffUntil'
+  | 'backoffReason'
+  | 'consecutiveErrors'
+  | 'lastRequestStart'
+  | 'lastRequestEnd'
+  | 'fetchedCount'
+  | 'errorCount'
+  | 'lastError'
+>;
+
+/**
+ * The facts about a host that its report is made of: its stored row and its live clock and counts. Pure
+ * input, JSON-able (the primary sends them to the server in its snapshots, protocol.ts), and free of the
+ * time of the report: describeHost turns them into a row at any `now`, so a host whose facts did not
+ * change need not be sent again.
+ */
 export interface HostFacts {
-  row: HostRow;
+  row: HostReportRow;
   queued: number;
   inFlight: number;
   dueAt: number;
@@ -14,6 +41,51 @@ export interface HostFacts {
   robotsSkipped: number;
   /** The host's politeness group (its key); its clock is filled in by describeGroups. */
   group: string;
+}
+
+/**
+ * A copy of the report's part of `row`, so that later changes to the row do not change what was sent.
+ * Spelled out field by field, as sameReportRow is: named fields keep the objects of one shape, and
+ * reading and serializing them is several times faster than by a list of keys (10,000 hosts a snapshot).
+ */
+export function reportRow(row: Readonly<HostReportRow>): HostReportRow {
+  return {
+    origin: row.origin,
+    host: row.host,
+    robotsStatus: row.robotsStatus,
+    robotsHttpStatus: row.robotsHttpStatus,
+    robotsFetchedAt: row.robotsFetchedAt,
+    crawlDelayMs: row.crawlDelayMs,
+    backoffUntil: row.backoffUntil,
+    backoffReason: row.backoffReason,
+    consecutiveErrors: row.consecutiveErrors,
+    lastRequestStart: row.lastRequestStart,
+    lastRequestEnd: row.lastRequestEnd,
+    fetchedCount: row.fetchedCount,
+    errorCount: row.errorCount,
+    lastError: row.lastError,
+  };
+}
+
+/** Whether a host's row and a report row copied from it (reportRow) still say the same; no allocation. */
+export function sameReportRow(row: Readonly<HostReportRow>, sent: Readonly<HostReportRow>): boolean {
+  // The fields that change with every request first.
+  return (
+    row.lastRequestStart === sent.lastRequestStart &&
+    row.lastRequestEnd === sent.lastRequestEnd &&
+    row.fetchedCount === sent.fetchedCount &&
+    row.errorCount === sent.errorCount &&
+    row.consecutiveErrors === sent.consecutiveErrors &&
+    row.backoffUntil === sent.backoffUntil &&
+    row.backoffReason === sent.backoffReason &&
+    row.lastError === sent.lastError &&
+    row.robotsStatus === sent.robotsStatus &&
+    row.robotsHttpStatus === sent.robotsHttpStatus &&
+    row.robotsFetchedAt === sent.robotsFetchedAt &&
+    row.crawlDelayMs === sent.crawlDelayMs &&
+    row.origin === sent.origin &&
+    row.host === sent.host
+  );
 }
 
 const iso = (ms: number | null | undefined): string | null =>
@@ -149,17 +221,64 @@ export function describeGroups(rows: DomainInfo[]): DomainInfo[] {
   return rows;
 }
 
-/** A bounded log of a host's last requests, for its timeline. */
+/**
+ * Every host's /api/domains row at `now`, with its group's clock, sorted by host: what the server shows
+ * (server/domain-book.ts) from the facts the primary sent. Pure.
+ */
+export function describeHosts(facts: Iterable<HostFacts>, now: number): DomainInfo[] {
+  const rows: DomainInfo[] = [];
+  for (const f of facts) rows.push(describeHost(f, now));
+  return describeGroups(rows).sort((a, b) => a.host.localeCompare(b.host));
+}
+
+/** A finished request as the primary records it: times in ms (RequestRing turns them into a RequestLogEntry when asked). */
+export interface FinishedRequest {
+  url: string;
+  status: number | null;
+  startedAt: number;
+  durationMs: number;
+  error: string | null;
+}
+
+/**
+ * A bounded log of a host's last requests, for its timeline. Kept as columns (a ring over plain arrays of
+ * numbers and strings, the time as a number) rather than an entry object and a date string per request:
+ * at 10,000 hosts x 100 requests that is a million entries, about 60 bytes each fewer, and pushing onto a
+ * full ring overwrites the oldest instead of shifting the rest.
+ */
 export class RequestRing {
-  private readonly entries: RequestLogEntry[] = [];
+  private readonly urls: string[] = [];
+  private readonly statuses: number[] = []; // -1: no status (the request failed before an answer)
+  private readonly starts: number[] = [];
+  private readonly durations: number[] = [];
+  private readonly errors: Array<string | null> = [];
+  /** Where the next entry goes once the ring is full (the oldest entry). */
+  private head = 0;
   constructor(private readonly size = 100) {}
   /** Adds one finished request, dropping the oldest past the size. */
-  push(e: RequestLogEntry): void {
-    this.entries.push(e);
-    if (this.entries.length > this.size) this.entries.shift();
+  push(e: FinishedRequest): void {
+    const i = this.urls.length < this.size ? this.urls.length : this.head;
+    this.urls[i] = e.url;
+    this.statuses[i] = e.status ?? -1;
+    this.starts[i] = e.startedAt;
+    this.durations[i] = e.durationMs;
+    this.errors[i] = e.error;
+    if (i === this.head && this.urls.length === this.size) this.head = (this.head + 1) % this.size;
   }
   /** Oldest first. */
   list(): RequestLogEntry[] {
-    return [...this.entries];
+    const n = this.urls.length;
+    const out: RequestLogEntry[] = [];
+    for (let k = 0; k < n; k++) {
+      const i = (this.head + k) % n;
+      out.push({
+        url: this.urls[i],
+        status: this.statuses[i] === -1 ? null : this.statuses[i],
+        startedAt: new Date(this.starts[i]).toISOString(),
+        durationMs: this.durations[i],
+        error: this.errors[i],
+      });
+    }
+    return out;
   }
 }
