@@ -140,11 +140,11 @@ function summary(part: Part, f: unknown): string {
     }
     case 'restart': {
       const r = f as RestartFigures;
-      return `restart at ${r.queued.toLocaleString('en')} queued: first dispatch ${r.totalMs.toFixed(0)} ms after opening the database (start ${r.startMs.toFixed(0)} ms); RSS ${r.rssMiB.toFixed(0)} MiB`;
+      return `restart at ${r.queued.toLocaleString('en')} queued: first dispatch ${r.totalMs.toFixed(0)} ms after opening the database (start ${r.startMs.toFixed(0)} ms; first host due ${r.firstDueAfterMs.toFixed(0)} ms after the start); RSS ${r.rssMiB.toFixed(0)} MiB`;
     }
     case 'crawl': {
       const c = f as CrawlFigures;
-      return `crawl: ${c.dispatches.toLocaleString('en')} dispatches (${c.dispatchesPerSec.toFixed(0)}/s); dispatch CPU p50 ${ms(c.cpu.p50)} p99 ${ms(c.cpu.p99)} (decision p99 ${ms(c.decisionCpu.p99)}, lease commit p99 ${ms(c.commitCpu.p99)}); wall p99 ${ms(c.wall.p99)}; RSS max ${c.rssMaxMiB.toFixed(0)} MiB; removal of ${c.removal.urls.toLocaleString('en')} URLs ${(c.removal.totalMs / 1000).toFixed(1)} s, longest flush ${c.removal.longestStepMs.toFixed(1)} ms (CPU ${c.removal.longestStepCpuMs.toFixed(1)} ms)`;
+      return `crawl: ${c.dispatches.toLocaleString('en')} dispatches (${c.dispatchesPerSec.toFixed(0)}/s); dispatch CPU p50 ${ms(c.cpu.p50)} p99 ${ms(c.cpu.p99)} max ${ms(c.cpu.max)}; wall p50 ${ms(c.wall.p50)} p99 ${ms(c.wall.p99)} max ${ms(c.wall.max)}; flush wall p99 ${ms(c.flushWall.p99)}; CPU per job ${c.cpuPerDispatchMs.toFixed(3)} ms; RSS max ${c.rssMaxMiB.toFixed(0)} MiB; removal of ${c.removal.urls.toLocaleString('en')} URLs ${(c.removal.totalMs / 1000).toFixed(1)} s, longest flush ${c.removal.longestStepMs.toFixed(1)} ms (CPU ${c.removal.longestStepCpuMs.toFixed(1)} ms)`;
     }
     case 'cluster': {
       const c = f as ClusterFigures;

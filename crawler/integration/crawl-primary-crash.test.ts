@@ -64,10 +64,11 @@ test('kill -9 the primary mid-crawl and start it again: leases return, every pag
         storedCounts(crawler).n >= 6 &&
         (hostRow(throttled.origin)?.backoffUntil ?? 0) > Date.now() &&
         hostRow(slow.origin)?.robots === 'ok' &&
-        inFlight(web.sites) > 0,
+        inFlight(web.sites) > 0 &&
+        (crawler.states().leased ?? 0) >= 1, // a lease is written with the batch after its dispatch
       {
         timeoutMs: 30_000,
-        message: 'pages stored, the 429 and the Crawl-delay recorded, and a request in flight',
+        message: 'pages stored, the 429 and the Crawl-delay recorded, a request in flight and a lease on disk',
       },
     );
     await crawler.kill('SIGKILL'); // waits for its workers to be gone too
