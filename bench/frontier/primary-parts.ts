@@ -127,6 +127,7 @@ export function runRestart(file: string, shape: FrontierShape): RestartFigures {
         `UPDATE frontier SET state = 'leased', lease_owner = 'dead', leased_at = 1 WHERE id IN (SELECT id FROM frontier ORDER BY id LIMIT 64)`,
       )
       .run();
+    prep.prepare(`UPDATE crawler_stop SET clean = 0`).run(); // it died: no clean stop (migration 0017)
     prep.close();
     const t0 = performance.now();
     const db = openDatabase(copy.dataDir);
@@ -149,7 +150,7 @@ export function runRestart(file: string, shape: FrontierShape): RestartFigures {
       startMs: t2 - t1,
       firstDispatchMs: t3 - t3a,
       totalMs: t3 - t3a + (t2 - t0),
-      firstDueAfterMs: dueAt - startedAt,
+      firstDueAfterMs: Math.max(0, dueAt - startedAt),
       rssMiB: mib(mem.rss),
       heapMiB: mib(mem.heapUsed),
       jobsInMemory: jobsInMemory(coordinator),

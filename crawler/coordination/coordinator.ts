@@ -175,6 +175,7 @@ export class Coordinator {
       if (!live) {
         // Its seed was removed: dropped without contacting the host.
         this.scheduler.complete(origin, -Infinity);
+        this.window.readyAgain(origin);
         if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
         continue;
       }
@@ -195,6 +196,7 @@ export class Coordinator {
         }
         if (verdict === 'disallowed') {
           this.scheduler.complete(origin, -Infinity);
+          this.window.readyAgain(origin);
           if (job.kind === 'page')
             this.writes.push(() =>
               this.frontier.finishUrl(job.frontierId, 'skipped', 'disallowed by robots.txt', now, false),
@@ -244,6 +246,7 @@ export class Coordinator {
     this.inFlight.delete(jobId);
     const { job, origin } = entry;
     this.scheduler.complete(origin, now + this.scheduler.effectiveDelay(origin).ms);
+    this.window.readyAgain(origin); // its window is read on here, not within a dispatch (see FrontierWindow.taken)
     this.hosts.noteAbandoned(origin, now);
     const attempts = job.attempts + 1;
     if (job.kind === 'page' && !this.seeds.get(job.seedId)) {
@@ -286,6 +289,7 @@ export class Coordinator {
     const { job, origin, dispatchedAt, conditional } = entry;
     const ended = Math.max(dispatchedAt, now - Math.max(0, sinceEndMs));
     this.scheduler.complete(origin, ended, serverSignal(result)); // the answer's time and load pace its group
+    this.window.readyAgain(origin); // its window is read on here, not within a dispatch (see FrontierWindow.taken)
     this.hosts.recordEnd(origin, job.url, result, ended);
     this.fetchEnds.push(now);
     if (job.kind === 'robots') this.queueSitemaps(job.forOrigin, this.hosts.onRobots(job, result, now, conditional), 0);
