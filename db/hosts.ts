@@ -96,7 +96,6 @@ export function hostQueries(db: Database) {
        .join(', ')}, updated_at = @updatedAt`,
   );
   const robotsFile = db.prepare(`UPDATE hosts SET robots_body = ?, robots_rules = ? WHERE origin = ?`);
-  const start = db.prepare(`UPDATE hosts SET last_request_start = ? WHERE origin = ?`);
 
   return {
     /** Every known host. */
@@ -110,13 +109,6 @@ export function hostQueries(db: Database) {
     /** Writes a known host's robots.txt body and compiled rules (they change about once a day at most). */
     saveRobotsFile(origin: string, body: string | null, rules: string | null): void {
       robotsFile.run(body, rules, origin);
-    },
-    /**
-     * Records, before the request is sent, that a request to the host starts: if the crawler dies before it
-     * records the end, the next start sees start > end and waits a full delay from its own start.
-     */
-    recordRequestStart(origin: string, startedAt: number): void {
-      start.run(startedAt, origin);
     },
   };
 }

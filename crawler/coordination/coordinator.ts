@@ -2,6 +2,7 @@ import type { Database } from 'better-sqlite3';
 import type { Config } from '../../shared/config.ts';
 import { frontierQueries, type FrontierRow } from '../../db/frontier.ts';
 import { hostQueries } from '../../db/hosts.ts';
+import { crawlerStopQueries } from '../../db/crawler-stop.ts';
 import { sitemapJobQueries } from '../../db/sitemap-jobs.ts';
 import { pageQueries } from '../../db/pages.ts';
 import { linkTargetQueries } from '../../db/link-targets.ts';
@@ -54,8 +55,8 @@ export class Coordinator {
   private fetchEndsHead = 0;
   private readonly intake: LinkIntake;
   private readonly writes: WriteBatch;
-  /** Writes a job's lease and its host's start in one transaction (see the constructor). */
-  private readonly recordStart: (job: CrawlJob, origin: string, now: number) => void;
+  /** How the last primary stopped (migration 0017): read and reset at start, set by the last batch of a clean stop. */
+  private readonly stops;
   /** Runs SeedLifecycle.sync in one transaction (see syncSeeds). */
   private readonly syncInTransaction: (now: number, recrawl: boolean) => void;
   private readonly seedLife: SeedLifecycle;
@@ -76,8 +77,9 @@ export class Coordinator {
     });
     this.writes = new WriteBatch(db);
     this.frontier = frontierQueries(db);
-    this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w) =>
-      this.writes.push(w),
+    this.stops = crawlerStopQueries(db);
+    this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w, quiet) =>
+      quiet ? this.writes.pushQuiet(w) : this.writes.push(w),
     );
     this.pages = pageQueries(db);
     this.linkTargets = linkTargetQueries(db);
@@ -117,24 +119,24 @@ export class Coordinator {
     // snapshot that turns into a write after the server's commit fails at once (SQLITE_BUSY), busy_timeout or not.
     const sync = db.transaction((now: number, recrawl: boolean) => this.seedLife.sync(now, recrawl));
     this.syncInTransaction = (now, recrawl) => sync.immediate(now, recrawl);
-    // Before a request goes out, its lease and the host's start are on disk (a crash must not forget a
-    // request in flight); one transaction, so one commit per request rather than two.
-    const recordStart = db.transaction((job: CrawlJob, origin: string, now: number) => {
-      if (job.kind === 'page') this.frontier.leaseUrl(job.frontierId, this.runId, now);
-      this.hosts.recordStart(origin, now);
-    });
-    this.recordStart = (job, origin, now) => recordStart.immediate(job, origin, now);
   }
 
   /**
    * Loads what a previous run left: leases go back to the queue, host clocks and robots rules are restored,
-   * seeds read, and each host with queued URLs gets its first window (not the whole frontier).
+   * seeds read, and each host with queued URLs gets its first window (not the whole frontier). A job's
+   * lease and its host's start are written with the batch after its dispatch, so a primary that died
+   * without a clean stop may have sent requests that left nothing on disk: then every host its stored clock
+   * made due by `now` (the restart, no earlier than the crash) counts as contacted at `now`
+   * (HostBook.restore), and this start is marked unclean until `stopCleanly` stores everything.
    */
   start(now: number): void {
+    const last = this.stops.lastStop();
+    const contactedBy = last.clean ? last.contactedBy : now;
+    this.stops.markRunning(contactedBy);
     this.frontier.returnAllLeases();
     const counts = this.frontier.countsByOrigin(); // URLs per host and state: the window's queued counts
     this.intake.load(); // the URL budget per host and the host budget per seed, in one scan
-    this.hosts.restore(now);
+    this.hosts.restore(now, contactedBy ?? -Infinity);
     this.syncSeeds(now, false);
     this.window.load(counts.filter((c) => c.state === 'queued'));
   }
@@ -178,6 +180,7 @@ export class Coordinator {
       if (!live) {
         // Its seed was removed: dropped without contacting the host.
         this.scheduler.complete(origin, -Infinity);
+        this.window.readyAgain(origin);
         if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
         // A removed seed of 100,000 queued URLs is passed over a bounded part per call (WINDOW.passOverPerStep):
         // the dispatch loop comes back on its next turn, and other events (results, flushes) go between.
@@ -201,6 +204,7 @@ export class Coordinator {
         }
         if (verdict === 'disallowed') {
           this.scheduler.complete(origin, -Infinity);
+          this.window.readyAgain(origin);
           if (job.kind === 'page')
             this.writes.push(() =>
               this.frontier.finishUrl(job.frontierId, 'skipped', 'disallowed by robots.txt', now, false),
@@ -209,14 +213,15 @@ export class Coordinator {
           continue;
         }
       }
-      try {
-        this.recordStart(job, origin, now);
-      } catch (err) {
-        // The database refused the write (full disk): the job was not handed out; it goes back untouched.
-        this.scheduler.complete(origin, -Infinity);
-        this.requeue(origin, job);
-        throw err;
+      // The lease and the host's start go to disk with the next batch, not in a transaction of their own
+      // (a commit per request cost 0.5 ms p99): a crash before it is covered at the next start (see start).
+      // The row stays 'queued' on disk until then; the window reads a host's queue from its start only after
+      // a commit (FrontierWindow.committed), when every lease queued before it is written.
+      if (job.kind === 'page') {
+        const id = job.frontierId;
+        this.writes.pushQuiet(() => this.frontier.leaseUrl(id, this.runId, now));
       }
+      this.hosts.recordStart(origin, now);
       const jobId = this.nextJobId++;
       const validators =
         job.kind === 'robots'
@@ -249,6 +254,7 @@ export class Coordinator {
     this.inFlight.delete(jobId);
     const { job, origin } = entry;
     this.scheduler.complete(origin, now + this.scheduler.effectiveDelay(origin).ms);
+    this.window.readyAgain(origin); // its window is read on here, not within a dispatch (see FrontierWindow.taken)
     this.hosts.noteAbandoned(origin, now);
     const attempts = job.attempts + 1;
     if (job.kind === 'page' && !this.seeds.get(job.seedId)) {
@@ -291,6 +297,7 @@ export class Coordinator {
     const { job, origin, dispatchedAt, conditional } = entry;
     const ended = Math.max(dispatchedAt, now - Math.max(0, sinceEndMs));
     this.scheduler.complete(origin, ended, serverSignal(result)); // the answer's time and load pace its group
+    this.window.readyAgain(origin); // its window is read on here, not within a dispatch (see FrontierWindow.taken)
     this.hosts.recordEnd(origin, job.url, result, ended);
     this.fetchEnds.push(now);
     if (job.kind === 'robots') this.queueSitemaps(job.forOrigin, this.hosts.onRobots(job, result, now, conditional), 0);
@@ -468,9 +475,12 @@ export class Coordinator {
     return this.writes.takeUrgent();
   }
 
-  /** Whether writes (or refills of hosts' windows, which wait for the next flush) are waiting for `flush()`. */
+  /**
+   * Whether writes (or refills of hosts' windows, which wait for the next flush) are waiting for `flush()`.
+   * Starts and leases alone do not count: they ride the next flush (see dispatch).
+   */
   hasWrites(): boolean {
-    return this.writes.pending || this.window.needsFlush;
+    return this.writes.wanted || this.window.needsFlush;
   }
 
   /**
@@ -496,6 +506,16 @@ export class Coordinator {
     this.window.committed();
     this.pagesStored = 0;
     return changed;
+  }
+
+  /**
+   * The last batch of a clean stop (no more dispatch; jobs in flight returned): applies the queued writes
+   * with the mark that everything is stored, so the next start trusts the stored host clocks as they are.
+   * If it fails, nothing is marked and the next start treats the stop as a crash.
+   */
+  stopCleanly(now: number): number {
+    this.writes.push(() => this.stops.markCleanStop());
+    return this.flush(now);
   }
 
   /** When the scheduler next has a due job (for the single wake-up timer). */

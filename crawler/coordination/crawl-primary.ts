@@ -40,6 +40,7 @@ export type PrimaryCoordinator = Pick<
   | 'nextWakeAt'
   | 'hasWrites'
   | 'flush'
+  | 'stopCleanly'
   | 'takeUrgent'
   | 'onResult'
   | 'abandon'
@@ -241,7 +242,7 @@ export class CrawlPrimary<W extends WorkerHandle> {
     coordinator.returnInFlight();
     this.flusher.cancel();
     try {
-      coordinator.flush(this.p.clock());
+      coordinator.stopCleanly(this.p.clock()); // with the mark that the next start may trust the stored clocks
     } catch (err) {
       transport.log(
         `crawler: final write failed (${(err as Error).message}); leased URLs return to the queue at the next start`,

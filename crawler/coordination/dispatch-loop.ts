@@ -55,10 +55,10 @@ export class DispatchLoop<W extends WorkerHandle> {
         this.p.send(pool.assign(job.origin, job.jobId)!, job);
       }
     } catch (err) {
-      this.p.outage.failed(err, 'handing out work'); // the job that failed went back to its queue
+      this.p.outage.failed(err, 'handing out work'); // not a storage error (a dispatch writes nothing): fatal
       return;
     }
-    this.p.outage.succeeded(); // a dispatch writes its lease: the database takes writes
+    this.p.outage.succeeded(); // the pump runs only with no retry pending: the last write went through
     if (coordinator.hasWrites()) this.p.flusher.soon();
     const free = pool.hasFreeSlot();
     const due = free || this.p.workers.canGrow() ? coordinator.nextWakeAt() : undefined;

@@ -69,3 +69,25 @@ test('each write runs with the time of the commit that runs it, also when a fail
   assert.deepEqual(times, [100, 250], 'stamped 250 by the commit that stored it, not 100 by the one that rolled back');
   db.close();
 });
+
+test('a quiet write does not ask for a commit, but rides the next one in order, also after a failed one', () => {
+  const db = new BetterSqlite3(':memory:');
+  const batch = new WriteBatch(db);
+  const ran: string[] = [];
+  let failing = true;
+  batch.pushQuiet(() => ran.push('lease'));
+  assert.deepEqual([batch.pending, batch.wanted], [true, false], 'queued, and no commit asked for');
+  batch.push(() => {
+    if (failing) throw new Error('disk full');
+    ran.push('result');
+  });
+  assert.equal(batch.wanted, true);
+  assert.throws(() => batch.commit(1), /disk full/);
+  assert.equal(batch.wanted, true, 'a failed batch still asks for its commit');
+  ran.length = 0;
+  failing = false;
+  batch.commit(2);
+  assert.deepEqual(ran, ['lease', 'result']);
+  assert.deepEqual([batch.pending, batch.wanted], [false, false]);
+  db.close();
+});

@@ -7,10 +7,13 @@ export type Write = (now: number) => void;
  * The primary's queued writes: results are judged at once, but their writes (pages, frontier rows,
  * host rows) wait here and run together in one transaction, so a busy crawl commits in batches
  * rather than once per result. A batch that fails stays queued, in order, for the next commit:
- * nothing is lost. `urgent` marks a batch worth committing now rather than with the next one.
+ * nothing is lost. `urgent` marks a batch worth committing now rather than with the next one. A quiet
+ * write (a request's start and lease: see Coordinator.dispatch) rides the next commit without asking for one.
  */
 export class WriteBatch {
   private writes: Write[] = [];
+  /** How many of `writes` ask for a commit (all but the quiet ones). */
+  private wanting = 0;
   private urgent = false;
 
   constructor(private readonly db: Database) {}
@@ -18,11 +21,22 @@ export class WriteBatch {
   /** Queues a write for the next commit. */
   push(write: Write): void {
     this.writes.push(write);
+    this.wanting++;
   }
 
-  /** Whether writes are waiting for `commit()`. */
+  /** Queues a write for the next commit, in order, without asking for a commit of its own (see `wanted`). */
+  pushQuiet(write: Write): void {
+    this.writes.push(write);
+  }
+
+  /** Whether writes are waiting for `commit()`, quiet ones included. */
   get pending(): boolean {
     return this.writes.length > 0;
+  }
+
+  /** Whether writes other than quiet ones are waiting: what calls for a commit. */
+  get wanted(): boolean {
+    return this.wanting > 0;
   }
 
   /** Asks for the next commit to come now (see takeUrgent). */
@@ -46,7 +60,9 @@ export class WriteBatch {
   commit(now: number, closing?: Write): void {
     if (this.writes.length === 0) return;
     const writes = this.writes;
+    const wanting = this.wanting;
     this.writes = [];
+    this.wanting = 0;
     try {
       // IMMEDIATE: a write may read first, and the server writes the same file (see db/open.ts).
       this.db
@@ -57,6 +73,7 @@ export class WriteBatch {
         .immediate();
     } catch (err) {
       this.writes = writes.concat(this.writes);
+      this.wanting += wanting;
       throw err;
     }
   }

@@ -99,6 +99,7 @@ class Crawl {
       this.window.taken(d.origin, d.job, live);
       if (!live) {
         this.scheduler.complete(d.origin, -Infinity);
+        this.window.readyAgain(d.origin);
         continue;
       }
       this.frontier.leaseUrl(d.job.frontierId, 'run', now);
@@ -108,11 +109,13 @@ class Crawl {
 
   finish(t: Taken, now = 0): void {
     this.scheduler.complete(t.origin, now);
+    this.window.readyAgain(t.origin); // as the coordinator does when a request ends
     this.writes.push(() => this.frontier.finishUrl(t.job.frontierId, 'done', null, now));
   }
 
   retry(t: Taken, at: number, now = 0): void {
     this.scheduler.complete(t.origin, now);
+    this.window.readyAgain(t.origin);
     const attempts = t.job.attempts + 1;
     this.window.retry(t.origin, { ...t.job, attempts, notBefore: at });
     this.writes.push(() => this.frontier.retryUrl(t.job.frontierId, attempts, at, 'HTTP 503'));

@@ -139,16 +139,25 @@ export class FrontierWindow {
 
   /**
    * The scheduler handed out a page job of the host: handed to a worker or skipped (`live`), or dropped
-   * because its seed was removed (counted when its row is deleted). A window left with fewer than
-   * `syncBelow` entries reads on at once; one below `low`, after the next flush.
+   * because its seed was removed (counted when its row is deleted). A window left below `low` reads on
+   * after the next flush, or at once when the host may be due again with fewer than `syncBelow` entries
+   * (see readyAgain): not within the dispatch, while the job's request keeps the host busy.
    */
   taken(origin: string, job: CrawlJob, live: boolean): void {
     const h = this.host(origin);
     h.entries.delete(job.frontierId);
     if (live) this.setWaiting(h, h.waiting - 1);
     else this.passOver(job.seedId, h); // counted as passed over too
-    if (h.more && h.entries.size < this.sizes.syncBelow) this.fill(h);
-    else if (h.more && h.entries.size < this.low()) this.hungry.add(h);
+    if (h.more && h.entries.size < this.low()) this.hungry.add(h);
+  }
+
+  /**
+   * The host may be due again (its request ended, or the job taken was not sent): a window left with
+   * fewer than `syncBelow` entries reads on at once, so its next job does not wait for a flush.
+   */
+  readyAgain(origin: string): void {
+    const h = this.hosts.get(origin);
+    if (h?.more && h.entries.size < this.sizes.syncBelow) this.fill(h);
   }
 
   /** A job taken a moment ago goes back unchanged (it was not handed out after all: its row is still queued). */

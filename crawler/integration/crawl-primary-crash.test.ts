@@ -38,7 +38,10 @@ test('kill -9 the primary mid-crawl and start it again: leases return, every pag
   const PAGES = 12;
   const LONG_S = 60; // longer than any restart: what holds these hosts back after it can only be restored state
   const web = await startTestWeb([
-    ...[0, 1].map((i) => generateSite({ pages: PAGES, prefix: `p${i}`, delayMs: 100 })),
+    // Answering in 600 and 100 ms (and no pacing, see below), so that the batches stored for the second site's
+    // results, which also write the leases of requests sent since the batch before, fall while the first
+    // site's request is in flight: the kill finds a lease on disk.
+    ...[0, 1].map((i) => generateSite({ pages: PAGES, prefix: `p${i}`, delayMs: i === 0 ? 600 : 100 })),
     {
       // Backed off: /t1 answers 429 with a long Retry-After while /t2 and /t3 wait in the queue.
       pages: {
@@ -52,7 +55,8 @@ test('kill -9 the primary mid-crawl and start it again: leases return, every pag
     { robots: `User-agent: *\nCrawl-delay: ${LONG_S}\n`, pages: { '/': '<title>S</title><p>slow</p>' } },
   ]);
   const [a, b, throttled, slow] = web.sites;
-  const crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
+  // No pacing: the slower site would otherwise be asked every 3 s (5 times its response time).
+  const crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_PACING_FACTOR: '0' });
   const host = crawler.db.prepare(
     'SELECT backoff_until AS backoffUntil, robots_status AS robots FROM hosts WHERE origin = ?',
   );
@@ -64,10 +68,12 @@ test('kill -9 the primary mid-crawl and start it again: leases return, every pag
         storedCounts(crawler).n >= 6 &&
         (hostRow(throttled.origin)?.backoffUntil ?? 0) > Date.now() &&
         hostRow(slow.origin)?.robots === 'ok' &&
-        inFlight(web.sites) > 0,
+        crawler.frontier(a.url('/'))?.state === 'done' && // the slower site's seed is stored before the kill
+        inFlight(web.sites) > 0 &&
+        (crawler.states().leased ?? 0) >= 1, // a lease is written with the batch after its dispatch
       {
         timeoutMs: 30_000,
-        message: 'pages stored, the 429 and the Crawl-delay recorded, and a request in flight',
+        message: 'pages stored, the 429 and the Crawl-delay recorded, a request in flight and a lease on disk',
       },
     );
     await crawler.kill('SIGKILL'); // waits for its workers to be gone too

@@ -76,7 +76,8 @@ export class HostBook {
     private readonly hostsDb: HostQueries,
     private readonly sitemapJobs: SitemapJobQueries,
     private readonly userAgent: string,
-    private readonly write: (w: (now: number) => void) => void,
+    /** Queues a write for the coordinator's next batch; `quiet`: one that does not call for a batch of its own. */
+    private readonly write: (w: (now: number) => void, quiet?: boolean) => void,
   ) {
     this.snapshots = new HostSnapshots(scheduler);
   }
@@ -85,7 +86,8 @@ export class HostBook {
    * Loads the stored hosts at start: clocks, backoff, and robots rules still fresh (adopted when first used, else a robots.txt job);
    * then the sitemap jobs that were not over, queued again behind their host's robots.txt if it is due.
    */
-  restore(now: number): void {
+  restore(now: number, contactedBy = -Infinity): void {
+    this.contactedBy = contactedBy;
     for (const row of this.hostsDb.allHosts()) {
       // A request that started but whose end was never recorded ended at the latest now.
       if ((row.lastRequestStart ?? 0) > (row.lastRequestEnd ?? 0)) row.lastRequestEnd = now;
@@ -113,7 +115,24 @@ export class HostBook {
       }
     }
     for (const job of this.sitemapJobs.pendingSitemapJobs()) this.addSitemapJob(job);
+    for (const origin of this.rows.keys()) this.assumeContacted(origin);
   }
+
+  /**
+   * After an unclean stop (crawler-stop.ts), requests sent after the last stored batch left no start on
+   * disk. A host whose stored clock already made it due at `contactedBy` (the restart, so no earlier than
+   * the crash) may have been sent such a request: it counts as contacted then, and waits its delay from the
+   * restart. A host not due by then could not have been contacted since that batch (only a request makes a
+   * host due sooner), so its stored clock is exact and kept. A host first seen now (its row was in the lost
+   * batch too) counts as contacted then as well: see `get`.
+   */
+  private assumeContacted(origin: string): void {
+    if (this.contactedBy > -Infinity && this.scheduler.dueAt(origin) <= this.contactedBy)
+      this.scheduler.restoreClock(origin, this.contactedBy);
+  }
+
+  /** The restart after the last unclean stop (see assumeContacted); -Infinity if there was none. */
+  private contactedBy = -Infinity;
 
   /** The host's row; a host never seen before is created, paused, with its robots.txt job queued first. */
   private get(origin: string): HostRow {
@@ -121,6 +140,7 @@ export class HostBook {
     if (!h) {
       h = newHostRow(origin, new URL(origin).host);
       this.rows.set(origin, h);
+      this.assumeContacted(origin);
       this.needRobots(origin, 0);
       const row = h;
       this.write((at) => this.hostsDb.saveHost(row, at));
@@ -208,10 +228,14 @@ export class HostBook {
     return 'disallowed';
   }
 
-  /** Records, before the request is sent, that a request to the host starts (survives a crash). */
+  /**
+   * Records that a request to the host starts: in memory at once, on disk with the next batch (the row's
+   * write, shared with its end's when both fall in one batch). A crash before that batch loses it; the
+   * next start then counts the host as contacted at the restart (see restore).
+   */
   recordStart(origin: string, now: number): void {
-    this.hostsDb.recordRequestStart(origin, now);
     this.get(origin).lastRequestStart = now;
+    this.save(origin, now, true);
   }
 
   /** Records the end of a request: the host's clock, and the request in its timeline. */
@@ -238,18 +262,25 @@ export class HostBook {
    * Queues a write of the host's whole row, once per flush however many results the host had: the
    * write stores the row as it is when the flush runs.
    */
-  save(origin: string, now: number): void {
-    if (this.unsaved.has(origin)) return;
-    this.unsaved.add(origin);
+  save(origin: string, now: number, quiet = false): void {
+    const queued = this.unsaved.get(origin);
+    if (queued !== undefined) {
+      if (queued === 'quiet' && !quiet) {
+        this.unsaved.set(origin, 'wanted');
+        this.write(() => undefined); // the row's write is queued already, quietly: this asks for the commit
+      }
+      return;
+    }
+    this.unsaved.set(origin, quiet ? 'quiet' : 'wanted');
     const row = this.get(origin);
     this.write(() => {
       this.unsaved.delete(origin);
       this.hostsDb.saveHost(row, now);
-    });
+    }, quiet);
   }
 
-  /** Hosts with a row write queued and not yet run. */
-  private readonly unsaved = new Set<string>();
+  /** Hosts with a row write queued and not yet run; `quiet`: queued by recordStart only (see WriteBatch.pushQuiet). */
+  private readonly unsaved = new Map<string, 'quiet' | 'wanted'>();
 
   /** A request whose worker died: the host's clock counts it as ended at `now` (what the site answered is unknown). */
   noteAbandoned(origin: string, now: number): void {
