@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { WriteBatch } from './write-batch.ts';
+import { WRITE_BATCH_LIMIT, WriteBatch } from './write-batch.ts';
 
 test('a failed batch rolls back, stays queued in order, and commits once the cause is gone', (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-write-batch-'));
@@ -51,6 +51,20 @@ test('takeUrgent reports a mark once', () => {
   batch.markUrgent();
   assert.equal(batch.takeUrgent(), true);
   assert.equal(batch.takeUrgent(), false);
+  db.close();
+});
+
+test('a batch that reaches WRITE_BATCH_LIMIT writes asks to be committed at once; quiet writes count toward it', () => {
+  const db = new BetterSqlite3(':memory:');
+  const batch = new WriteBatch(db);
+  batch.pushQuiet(() => {});
+  for (let i = 2; i < WRITE_BATCH_LIMIT; i++) batch.push(() => {});
+  assert.equal(batch.takeUrgent(), false, 'one write short of the limit: it waits for the flush timer');
+  batch.push(() => {});
+  assert.equal(batch.takeUrgent(), true, 'at the limit: committed now');
+  batch.commit(1);
+  batch.push(() => {});
+  assert.equal(batch.takeUrgent(), false, 'a new batch starts small');
   db.close();
 });
 

@@ -4,10 +4,19 @@ import type { Database } from 'better-sqlite3';
 export type Write = (now: number) => void;
 
 /**
+ * The most writes a batch gathers before it asks to be committed at once (as an urgent one), whatever
+ * the flush timer: a crawl whose results come fast (hundreds of hosts, instant answers) would otherwise
+ * build batches of thousands of writes, whose one commit holds the primary's thread (and every dispatch)
+ * for hundreds of milliseconds and whose closures hold their pages in memory until then.
+ */
+export const WRITE_BATCH_LIMIT = 1024;
+
+/**
  * The primary's queued writes: results are judged at once, but their writes (pages, frontier rows,
  * host rows) wait here and run together in one transaction, so a busy crawl commits in batches
  * rather than once per result. A batch that fails stays queued, in order, for the next commit:
- * nothing is lost. `urgent` marks a batch worth committing now rather than with the next one. A quiet
+ * nothing is lost. `urgent` marks a batch worth committing now rather than with the next one (also one
+ * that reached WRITE_BATCH_LIMIT). A quiet
  * write (a request's start and lease: see Coordinator.dispatch) rides the next commit without asking for one.
  */
 export class WriteBatch {
@@ -22,6 +31,7 @@ export class WriteBatch {
   push(write: Write): void {
     this.writes.push(write);
     this.wanting++;
+    if (this.writes.length >= WRITE_BATCH_LIMIT) this.urgent = true;
   }
 
   /** Queues a write for the next commit, in order, without asking for a commit of its own (see `wanted`). */
