@@ -326,16 +326,21 @@ export async function runCrawl(
     const removedHosts = new Set<string>();
     for (let h = 0; h < shape.hosts; h++) if (seedOfHost(shape, h) === opts.removeSeed) removedHosts.add(hostOrigin(h));
     // The removal's own work: the chunks of its URLs deleted (the Coordinator's private frontier queries, which
-    // its seed lifecycle calls too), and the dispatch calls that pass over its jobs or rows (the window's).
+    // its seed lifecycle calls too), and the dispatch calls that pass over its jobs or rows (the window's, counted
+    // by its removed seeds' ledger).
     const inner = coordinator as unknown as {
       frontier: { dropSeedChunk: () => unknown };
-      window: { passOver: (...args: unknown[]) => void; committed: () => void; readyAgain: (origin: string) => void };
+      window: {
+        removed: { passOver: (...args: unknown[]) => void };
+        committed: () => void;
+        readyAgain: (origin: string) => void;
+      };
     };
     timeCalls(inner.frontier, 'dropSeedChunk', (w, c) => {
       if (removing) chunks.push({ wall: w, cpu: c });
     });
-    const passOver = inner.window.passOver.bind(inner.window);
-    inner.window.passOver = (...args: unknown[]) => {
+    const passOver = inner.window.removed.passOver.bind(inner.window.removed);
+    inner.window.removed.passOver = (...args: unknown[]) => {
       passedOverInCall = true;
       passOver(...args);
     };

@@ -28,19 +28,17 @@
  * more reads, each a few rows.
  *
  * A window may overflow (entries that had to be entered before the cursor); `committed` trims it back,
- * moving the cursor before what it let go. Rows of removed seeds are not entered (their deletion follows
- * in chunks, seed-lifecycle.ts); should such a seed come back, the hosts where its rows were passed over
- * read their queue again from the start. Passing over costs: a read that passed rows over makes the next
- * one of the same fill twice as long (a host of 100 removed rows is crossed in a few seeks, not 25), and
- * the rows and jobs passed over are counted so that one dispatch call, or one flush's refills, stops after
- * WINDOW.passOverPerStep of them (`resetPassedOver`, `passOverSpent`). Only the database and the scheduler
- * are touched; time plays no part.
+ * moving the cursor before what it let go. Rows of removed seeds are not entered; which hosts passed them
+ * over, and how many one step may pass over, is kept in removed-seed-ledger.ts. A read that passed rows
+ * over makes the next one of the same fill twice as long (a host of 100 removed rows is crossed in a few
+ * seeks, not 25). Only the database and the scheduler are touched; time plays no part.
  */
 import type { DroppedUrl, FrontierRow } from '../../db/frontier.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
 import type { CrawlJob } from './crawl-job.ts';
 import { WINDOW, windowCap, type WindowSizes } from './window-sizes.ts';
 import { afterCursor, type HostWindow, pageJob, START_AT } from './host-window.ts';
+import { RemovedSeedLedger } from './removed-seed-ledger.ts';
 
 export { WINDOW, type WindowSizes } from './window-sizes.ts';
 export { pageJob } from './host-window.ts';
@@ -75,23 +73,15 @@ export class FrontierWindow {
   private readonly hungry = new Set<HostWindow>();
   private readonly overflowing = new Set<HostWindow>();
   private readonly withRetries = new Set<HostWindow>();
-  private readonly rewinds = new Set<HostWindow>();
-  private dropped: DroppedUrl[] = [];
-  /** Per removed seed, the hosts where rows of it were passed over, and those where rows of it were deleted. */
-  private readonly passedOver = new Map<number, Set<HostWindow>>();
-  private readonly deletedOn = new Map<number, Set<HostWindow>>();
-  /** Per seed, the hosts where jobs of it were entered (some may have left since): what `seedRemoved` looks through. */
-  private readonly hostsBySeed = new Map<number, Set<HostWindow>>();
-  /** Hosts whose count is read again from the database after the next commit. */
-  private readonly recounts = new Set<HostWindow>();
+  /** The removed seeds' hosts and the pass-over budget (removed-seed-ledger.ts). */
+  private readonly removed: RemovedSeedLedger;
   private loaded = false;
-  /** Rows and jobs of removed seeds passed over since `resetPassedOver`. */
-  private passed = 0;
   /** Hosts with URLs waiting (waiting > 0): the windows' `total` is shared among them. */
   private active = 0;
 
   constructor(private readonly p: FrontierWindowParts) {
     this.sizes = { ...WINDOW, ...p.sizes };
+    this.removed = new RemovedSeedLedger(this.sizes.passOverPerStep);
   }
 
   /**
@@ -147,7 +137,7 @@ export class FrontierWindow {
     const h = this.host(origin);
     h.entries.delete(job.frontierId);
     if (live) this.setWaiting(h, h.waiting - 1);
-    else this.passOver(job.seedId, h); // counted as passed over too
+    else this.removed.passOver(job.seedId, h); // counted as passed over too
     if (h.more && h.entries.size < this.low()) this.hungry.add(h);
   }
 
@@ -172,7 +162,7 @@ export class FrontierWindow {
    * is passed over, to be read again only if its seed comes back.
    */
   droppedInFlight(origin: string, job: CrawlJob): void {
-    this.passOver(job.seedId, this.host(origin));
+    this.removed.passOver(job.seedId, this.host(origin));
   }
 
   /**
@@ -183,35 +173,24 @@ export class FrontierWindow {
    * (measured: a dispatch call of 1.4 s with 100,000 removed URLs on 1,000 hosts, `npm run bench:frontier`).
    */
   seedRemoved(seedId: number): void {
-    const hosts = this.hostsBySeed.get(seedId);
-    this.hostsBySeed.delete(seedId);
-    for (const h of hosts ?? []) {
+    for (const h of this.removed.takeHostsOf(seedId)) {
       if (h.entries.size === 0) continue;
       const gone = this.p.scheduler.remove(h.origin, (job) => job.kind === 'page' && job.seedId === seedId);
       if (gone.length === 0) continue;
       for (const job of gone) h.entries.delete(job.frontierId);
-      this.passOver(seedId, h);
+      this.removed.passOver(seedId, h);
       if (h.more && h.entries.size < this.low()) this.hungry.add(h);
     }
   }
 
   /** Rows of removed seed `seedId` were deleted (by a batch that committed): their entries leave, their count too. */
   deleted(seedId: number, rows: readonly DroppedUrl[]): void {
-    let hosts = this.deletedOn.get(seedId);
-    if (!hosts) this.deletedOn.set(seedId, (hosts = new Set()));
-    for (const r of rows) {
-      this.dropped.push(r);
-      const h = this.hosts.get(r.origin);
-      if (h) hosts.add(h);
-    }
+    this.removed.deleted(seedId, rows, (origin) => this.hosts.get(origin));
   }
 
   /** A removed seed came back before its rows were all deleted: hosts that passed its rows over read again. */
   revived(seedId: number): void {
-    for (const h of this.passedOver.get(seedId) ?? []) this.rewinds.add(h);
-    this.passedOver.delete(seedId);
-    for (const h of this.deletedOn.get(seedId) ?? []) this.recounts.add(h);
-    this.deletedOn.delete(seedId);
+    this.removed.revived(seedId);
   }
 
   /**
@@ -219,15 +198,12 @@ export class FrontierWindow {
    * and the hosts it had rows on take their count from the database (exact whatever raced with the removal).
    */
   forgetSeed(seedId: number): void {
-    this.passedOver.delete(seedId);
-    this.hostsBySeed.delete(seedId);
-    for (const h of this.deletedOn.get(seedId) ?? []) this.recounts.add(h);
-    this.deletedOn.delete(seedId);
+    this.removed.forget(seedId);
   }
 
   /** Starts counting the rows and jobs of removed seeds passed over (by one dispatch call, say). */
   resetPassedOver(): void {
-    this.passed = 0;
+    this.removed.resetPassedOver();
   }
 
   /**
@@ -235,20 +211,12 @@ export class FrontierWindow {
    * the caller yields rather than hold every other host's dispatch (the rest is passed over on its next turn).
    */
   get passOverSpent(): boolean {
-    return this.passed >= this.sizes.passOverPerStep;
+    return this.removed.passOverSpent;
   }
 
   /** Whether `committed` has work even without writes to commit (refills, trims). */
   get needsFlush(): boolean {
-    return (
-      this.hungry.size +
-        this.overflowing.size +
-        this.withRetries.size +
-        this.rewinds.size +
-        this.recounts.size +
-        this.dropped.length >
-      0
-    );
+    return this.hungry.size + this.overflowing.size + this.withRetries.size > 0 || this.removed.pending;
   }
 
   /**
@@ -264,10 +232,10 @@ export class FrontierWindow {
     this.withRetries.clear();
     this.applyDeleted();
     this.p.source.inOneRead(() => {
-      for (const h of this.recounts) this.setWaiting(h, this.p.source.queuedCount(h.origin) + h.retries.length);
-      this.recounts.clear();
-      for (const h of this.rewinds) this.rewind(h);
-      this.rewinds.clear();
+      for (const h of this.removed.takeRecounts()) {
+        this.setWaiting(h, this.p.source.queuedCount(h.origin) + h.retries.length);
+      }
+      for (const h of this.removed.takeRewinds()) this.rewind(h);
       for (const h of this.overflowing) this.trim(h);
       this.overflowing.clear();
       this.refillHungry(this.sizes.perFlush);
@@ -342,18 +310,9 @@ export class FrontierWindow {
 
   private enter(h: HostWindow, at: number, id: number, job: CrawlJob): void {
     h.entries.set(id, at);
-    let hosts = this.hostsBySeed.get(job.seedId);
-    if (!hosts) this.hostsBySeed.set(job.seedId, (hosts = new Set()));
-    hosts.add(h);
+    this.removed.entered(job.seedId, h);
     this.p.scheduler.add(h.origin, job);
     if (h.entries.size > this.sizes.size) this.overflowing.add(h);
-  }
-
-  private passOver(seedId: number, h: HostWindow): void {
-    this.passed++;
-    let hosts = this.passedOver.get(seedId);
-    if (!hosts) this.passedOver.set(seedId, (hosts = new Set()));
-    hosts.add(h);
   }
 
   /**
@@ -380,7 +339,7 @@ export class FrontierWindow {
         h.tailId = row.id;
         if (this.p.isLive(row.seedId)) this.enter(h, row.nextAttemptAt, row.id, pageJob(row, h.origin));
         else {
-          this.passOver(row.seedId, h);
+          this.removed.passOver(row.seedId, h);
           passed++;
         }
       }
@@ -419,22 +378,11 @@ export class FrontierWindow {
     this.fill(h);
   }
 
-  /** Deleted rows leave: an entry is taken out, and a row still waiting leaves the count. */
+  /** Deleted rows leave (removed-seed-ledger.ts takeDeleted): an entry is taken out, and a row still waiting leaves the count. */
   private applyDeleted(): void {
-    const rows = this.dropped;
-    this.dropped = [];
-    const gone = new Map<HostWindow, Set<number>>();
-    for (const r of rows) {
-      const h = this.hosts.get(r.origin);
-      if (!h) continue;
-      const entry = h.entries.has(r.id);
-      if (entry || r.state === 'queued') this.setWaiting(h, h.waiting - 1);
-      if (!entry) continue;
-      let ids = gone.get(h);
-      if (!ids) gone.set(h, (ids = new Set()));
-      ids.add(r.id);
-    }
-    for (const [h, ids] of gone) {
+    const { leaving, entries } = this.removed.takeDeleted((origin) => this.hosts.get(origin));
+    for (const [h, n] of leaving) this.setWaiting(h, h.waiting - n);
+    for (const [h, ids] of entries) {
       this.evict(h, ids);
       if (h.more && h.entries.size < this.low()) this.hungry.add(h);
     }
