@@ -20,12 +20,8 @@
  * is never lost to a refill that read past it while its write was pending), else it is placed once its
  * batch committed (`committed`).
  *
- * The windows' total is bounded too: with many hosts waiting, each host's window is filled to fewer jobs
- * (WINDOW.total over the hosts with URLs waiting, never below WINDOW.min nor above WINDOW.size), so the
- * memory of 10,000 hosts' windows is that of 40,000 jobs, not 160,000. Which jobs a window holds never
- * changes what is handed out: the scheduler needs only each host's first job to order the hosts, and a
- * host left without one reads on at once, within its dispatch (`syncBelow`); a smaller window only means
- * more reads, each a few rows.
+ * The windows' total is bounded too: each host's window is filled to its share of WINDOW.total among the
+ * hosts with URLs waiting (host-windows.ts).
  *
  * A window may overflow (entries that had to be entered before the cursor); `committed` trims it back,
  * moving the cursor before what it let go. Rows of removed seeds are not entered; which hosts passed them
@@ -36,8 +32,9 @@
 import type { DroppedUrl, FrontierRow } from '../../db/frontier.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
 import type { CrawlJob } from './crawl-job.ts';
-import { WINDOW, windowCap, type WindowSizes } from './window-sizes.ts';
+import { WINDOW, type WindowSizes } from './window-sizes.ts';
 import { afterCursor, type HostWindow, pageJob, START_AT } from './host-window.ts';
+import { HostWindows } from './host-windows.ts';
 import { RemovedSeedLedger } from './removed-seed-ledger.ts';
 
 export { WINDOW, type WindowSizes } from './window-sizes.ts';
@@ -67,8 +64,9 @@ export interface FrontierWindowParts {
 
 /** The per-host windows over the frontier (see the module comment). */
 export class FrontierWindow {
-  private readonly hosts = new Map<string, HostWindow>();
   private readonly sizes: WindowSizes;
+  /** The hosts' windows and their shares (host-windows.ts). */
+  private readonly hosts: HostWindows;
   /** Hosts below `low` with rows to read: refilled by `committed`. */
   private readonly hungry = new Set<HostWindow>();
   private readonly overflowing = new Set<HostWindow>();
@@ -76,11 +74,10 @@ export class FrontierWindow {
   /** The removed seeds' hosts and the pass-over budget (removed-seed-ledger.ts). */
   private readonly removed: RemovedSeedLedger;
   private loaded = false;
-  /** Hosts with URLs waiting (waiting > 0): the windows' `total` is shared among them. */
-  private active = 0;
 
   constructor(private readonly p: FrontierWindowParts) {
     this.sizes = { ...WINDOW, ...p.sizes };
+    this.hosts = new HostWindows(this.sizes);
     this.removed = new RemovedSeedLedger(this.sizes.passOverPerStep);
   }
 
@@ -93,8 +90,8 @@ export class FrontierWindow {
   load(queued: ReadonlyArray<{ origin: string; n: number }>): void {
     for (const { origin, n } of queued) {
       if (n === 0) continue;
-      const h = this.host(origin);
-      this.setWaiting(h, h.waiting + n);
+      const h = this.hosts.of(origin);
+      this.hosts.setWaiting(h, h.waiting + n);
       this.p.hostSeen(origin);
     }
     for (const h of this.hosts.values()) {
@@ -107,8 +104,8 @@ export class FrontierWindow {
 
   /** A row committed as queued (a new URL, a URL queued again): an entry, or it waits beyond the cursor. */
   arrived(row: FrontierRow): void {
-    const h = this.host(row.origin);
-    this.setWaiting(h, h.waiting + 1);
+    const h = this.hosts.of(row.origin);
+    this.hosts.setWaiting(h, h.waiting + 1);
     if (this.loaded) this.place(h, row.nextAttemptAt, row.id, () => pageJob(row, h.origin));
   }
 
@@ -117,8 +114,8 @@ export class FrontierWindow {
    * whose worker died): an entry at once if it comes at or before the cursor, else placed after the commit.
    */
   retry(origin: string, job: CrawlJob): void {
-    const h = this.host(origin);
-    this.setWaiting(h, h.waiting + 1);
+    const h = this.hosts.of(origin);
+    this.hosts.setWaiting(h, h.waiting + 1);
     if (!afterCursor(h, job.notBefore, job.frontierId) || (!h.more && h.entries.size < this.cap())) {
       this.place(h, job.notBefore, job.frontierId, () => job);
       return;
@@ -134,11 +131,11 @@ export class FrontierWindow {
    * (see readyAgain): not within the dispatch, while the job's request keeps the host busy.
    */
   taken(origin: string, job: CrawlJob, live: boolean): void {
-    const h = this.host(origin);
+    const h = this.hosts.of(origin);
     h.entries.delete(job.frontierId);
-    if (live) this.setWaiting(h, h.waiting - 1);
+    if (live) this.hosts.setWaiting(h, h.waiting - 1);
     else this.removed.passOver(job.seedId, h); // counted as passed over too
-    if (h.more && h.entries.size < this.low()) this.hungry.add(h);
+    if (h.more && h.entries.size < this.hosts.low()) this.hungry.add(h);
   }
 
   /**
@@ -152,8 +149,8 @@ export class FrontierWindow {
 
   /** A job taken a moment ago goes back unchanged (it was not handed out after all: its row is still queued). */
   putBack(origin: string, job: CrawlJob): void {
-    const h = this.host(origin);
-    this.setWaiting(h, h.waiting + 1);
+    const h = this.hosts.of(origin);
+    this.hosts.setWaiting(h, h.waiting + 1);
     this.enter(h, job.notBefore, job.frontierId, job);
   }
 
@@ -162,7 +159,7 @@ export class FrontierWindow {
    * is passed over, to be read again only if its seed comes back.
    */
   droppedInFlight(origin: string, job: CrawlJob): void {
-    this.removed.passOver(job.seedId, this.host(origin));
+    this.removed.passOver(job.seedId, this.hosts.of(origin));
   }
 
   /**
@@ -179,7 +176,7 @@ export class FrontierWindow {
       if (gone.length === 0) continue;
       for (const job of gone) h.entries.delete(job.frontierId);
       this.removed.passOver(seedId, h);
-      if (h.more && h.entries.size < this.low()) this.hungry.add(h);
+      if (h.more && h.entries.size < this.hosts.low()) this.hungry.add(h);
     }
   }
 
@@ -233,7 +230,7 @@ export class FrontierWindow {
     this.applyDeleted();
     this.p.source.inOneRead(() => {
       for (const h of this.removed.takeRecounts()) {
-        this.setWaiting(h, this.p.source.queuedCount(h.origin) + h.retries.length);
+        this.hosts.setWaiting(h, this.p.source.queuedCount(h.origin) + h.retries.length);
       }
       for (const h of this.removed.takeRewinds()) this.rewind(h);
       for (const h of this.overflowing) this.trim(h);
@@ -272,27 +269,7 @@ export class FrontierWindow {
 
   /** How many jobs a host's window is filled to now (window-sizes.ts windowCap). */
   cap(): number {
-    return windowCap(this.sizes, this.active).cap;
-  }
-
-  /** Below how many jobs a host's window is read again now. */
-  private low(): number {
-    return windowCap(this.sizes, this.active).low;
-  }
-
-  /** Sets the host's count of URLs waiting, keeping the count of hosts with some. */
-  private setWaiting(h: HostWindow, n: number): void {
-    if (h.waiting > 0 !== n > 0) this.active += n > 0 ? 1 : -1;
-    h.waiting = n;
-  }
-
-  private host(origin: string): HostWindow {
-    let h = this.hosts.get(origin);
-    if (!h) {
-      h = { origin, entries: new Map(), tailAt: START_AT, tailId: 0, more: false, waiting: 0, retries: [] };
-      this.hosts.set(origin, h);
-    }
-    return h;
+    return this.hosts.cap();
   }
 
   /** Places a committed queued row: an entry at or before the cursor, or after it when the window holds the whole queue and has room. */
@@ -348,7 +325,7 @@ export class FrontierWindow {
     }
     // Out of the hungry set, and back at its end if still hungry (the budget spent on a removed seed's rows).
     this.hungry.delete(h);
-    if (h.more && h.entries.size < this.low()) this.hungry.add(h);
+    if (h.more && h.entries.size < this.hosts.low()) this.hungry.add(h);
   }
 
   /** Takes the given entries out of the scheduler's queue. */
@@ -381,10 +358,10 @@ export class FrontierWindow {
   /** Deleted rows leave (removed-seed-ledger.ts takeDeleted): an entry is taken out, and a row still waiting leaves the count. */
   private applyDeleted(): void {
     const { leaving, entries } = this.removed.takeDeleted((origin) => this.hosts.get(origin));
-    for (const [h, n] of leaving) this.setWaiting(h, h.waiting - n);
+    for (const [h, n] of leaving) this.hosts.setWaiting(h, h.waiting - n);
     for (const [h, ids] of entries) {
       this.evict(h, ids);
-      if (h.more && h.entries.size < this.low()) this.hungry.add(h);
+      if (h.more && h.entries.size < this.hosts.low()) this.hungry.add(h);
     }
   }
 }
