@@ -21,7 +21,8 @@ import { machineInfo, writeSection } from '../crawl/benchmarks-doc.ts';
 import { runSchedulerWorkload, SCHEDULER_WORKLOADS, type SchedulerFigures } from './scheduler-parts.ts';
 import { formatFrontierSection, FRONTIER_MARKERS, type FrontierReport } from './frontier-report.ts';
 import { frontierDatabase, MILLION, type FrontierShape } from './frontier-db.ts';
-import { runCrawl, runRestart, type CrawlFigures, type RestartFigures } from './primary-parts.ts';
+import { runCrawl, runRestart } from './primary-parts.ts';
+import type { CrawlFigures, RestartFigures } from './primary-figures.ts';
 import { runCluster, THOUSAND_SITES, type ClusterFigures, type ClusterShape } from './cluster-part.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));

@@ -3,7 +3,7 @@
  */
 import type { MachineInfo } from '../crawl/benchmarks-doc.ts';
 import type { Percentiles, SchedulerFigures } from './scheduler-parts.ts';
-import type { CrawlFigures, RestartFigures } from './primary-parts.ts';
+import type { CrawlFigures, RestartFigures } from './primary-figures.ts';
 import type { ClusterFigures } from './cluster-part.ts';
 
 /** Markers around the frontier benchmark's section. */

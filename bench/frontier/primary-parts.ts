@@ -3,7 +3,8 @@
  * (CrawlPrimary with its real Coordinator, DispatchLoop, FlushPacer and WorkerLifecycle, real timers and
  * clock) on a copy of the generated database (frontier-db.ts: 1,000,000 queued URLs over 10,000 hosts),
  * with a fake transport whose "workers" answer every fetch at once (a non-HTML 200: finished, nothing
- * stored), so what is measured is the primary alone.
+ * stored; instant-workers.ts), so what is measured is the primary alone. The figures' types are in
+ * primary-figures.ts, the clock, samples and call timing in measure.ts.
  *
  *  - restart: from opening the database to the first job handed out, as a restarted primary does it
  *    (64 URLs left leased by the one that died, so an unclean stop: every host waits its delay from the
@@ -26,124 +27,13 @@ import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { Coordinator } from '../../crawler/coordination/coordinator.ts';
 import { CrawlPrimary } from '../../crawler/coordination/crawl-primary.ts';
-import type { PrimaryTransport, Timers, WorkerHandle } from '../../crawler/coordination/primary-ports.ts';
-import type {
-  FetchJob,
-  FetchResult,
-  PrimaryToServer,
-  PrimaryToWorker,
-  WorkerSettings,
-} from '../../crawler/coordination/protocol.ts';
+import type { WorkerHandle } from '../../crawler/coordination/primary-ports.ts';
+import type { FetchJob, WorkerSettings } from '../../crawler/coordination/protocol.ts';
 import { FETCH_DEFAULTS, fetchLimits } from '../../crawler/fetch/fetcher.ts';
 import { copyOfDatabase, hostOrigin, seedOfHost, type FrontierShape } from './frontier-db.ts';
-import { percentiles, type Percentiles } from './scheduler-parts.ts';
-
-/** What the restart part measured (ms and MiB). */
-export interface RestartFigures {
-  queued: number;
-  openMs: number;
-  startMs: number;
-  firstDispatchMs: number;
-  /** From opening the database to the first job handed out, the wait for its host to be due left out. */
-  totalMs: number;
-  /** How long after the start the first host was due (after an unclean stop, a delay from the restart). */
-  firstDueAfterMs: number;
-  rssMiB: number;
-  heapMiB: number;
-  jobsInMemory: number;
-  /** How the primary ran (see runtimeDescription). */
-  runtime: string;
-}
-
-/** What the crawl part measured. */
-export interface CrawlFigures {
-  queued: number;
-  hosts: number;
-  workers: number;
-  slots: number;
-  seconds: number;
-  dispatches: number;
-  dispatchesPerSec: number;
-  /** Per Coordinator.dispatch that handed out a job (ms). */
-  wall: Percentiles;
-  cpu: Percentiles;
-  /** The primary's CPU per job handed out, everything included (results, flushes, refills, timers; ms). */
-  cpuPerDispatchMs: number;
-  flushes: number;
-  flushWall: Percentiles;
-  snapshots: number;
-  /** Each snapshot sent during the measured crawl: built and serialized as IPC does (JSON), wall and CPU ms. */
-  snapshotWall: Percentiles;
-  snapshotCpu: Percentiles;
-  /** Hosts and bytes per snapshot sent during the measured crawl. */
-  snapshotHosts: Percentiles;
-  snapshotBytes: Percentiles;
-  /** The primary's first snapshot (every host), at the start of the warm-up. */
-  fullSnapshot: { wallMs: number; cpuMs: number; hosts: number; bytes: number };
-  /** Largest gap between two jobs handed out (ms) during the measured crawl. */
-  maxGapMs: number;
-  rssMaxMiB: number;
-  heapMaxMiB: number;
-  /** RSS and heap after the crawl and the removal, as the primary goes on (no forced collection). */
-  rssAfterMiB: number;
-  heapAfterMiB: number;
-  jobsInMemoryMax: number;
-  /** How the primary ran: compiled JavaScript (as `npm start` runs it) or TypeScript under tsx, and its node options. */
-  runtime: string;
-  removal: RemovalFigures;
-}
-
-/** What removing a seed of 100,000 queued URLs measured. */
-export interface RemovalFigures {
-  urls: number;
-  hostsOfSeed: number;
-  /** From `seeds-changed` to the seed's row deleted (its URLs gone before). */
-  totalMs: number;
-  flushesWithRemoval: number;
-  /** Reading the change (the seed marked removed, its jobs taken out of the hosts' queues), wall and CPU. */
-  syncMs: number;
-  syncCpuMs: number;
-  /** The longest flush while the seed was being removed (each holds one chunk, and the results of the moment), wall and CPU. */
-  longestStepMs: number;
-  longestStepCpuMs: number;
-  flushCpu: Percentiles;
-  /** The longest flush over as long a time just before the removal (results only), wall and CPU. */
-  longestFlushBeforeMs: number;
-  longestFlushBeforeCpuMs: number;
-  /** The chunks of its URLs deleted (the DELETE inside a flush): the longest, wall and CPU, and CPU p50 / p99. */
-  longestChunkMs: number;
-  longestChunkCpuMs: number;
-  chunkCpu: Percentiles;
-  /** Dispatch calls that passed over jobs or rows of the removed seed: how many, the longest (wall and CPU). */
-  passOverDispatches: number;
-  longestPassOverMs: number;
-  longestPassOverCpuMs: number;
-  /** The windows' refills after a flush that passed over rows of the removed seed: how many, the longest (wall and CPU). */
-  passOverRefills: number;
-  longestRefillMs: number;
-  longestRefillCpuMs: number;
-  /**
-   * The longest piece of the removal's own work at once (reading the change, a chunk deleted, a dispatch call
-   * or a flush's refills passing over its jobs or rows): the longest any other host's dispatch waited behind the removal (wall, and its CPU).
-   */
-  longestDelayMs: number;
-  longestDelayCpuMs: number;
-  /** Longest gap between two jobs handed out to other hosts while the seed was being removed, and over the same time before it. */
-  maxGapDuringMs: number;
-  maxGapBeforeMs: number;
-  dispatchesDuring: number;
-}
-
-const clock = () => performance.timeOrigin + performance.now();
-const timers: Timers = {
-  setTimeout: (fn, ms) => setTimeout(fn, ms),
-  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
-  setInterval: (fn, ms) => setInterval(fn, ms),
-  clearInterval: (h) => clearInterval(h as NodeJS.Timeout),
-};
-const mib = (bytes: number) => bytes / 2 ** 20;
-const cpuMs = (c: NodeJS.CpuUsage) => (c.user + c.system) / 1000;
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+import { InstantWorkers } from './instant-workers.ts';
+import { clock, cpuMs, gaps, mib, Sample, sleep, timeCalls, timers } from './measure.ts';
+import type { CrawlFigures, RestartFigures } from './primary-figures.ts';
 
 function config(dataDir: string, workers: number) {
   return loadConfig({ DATA_DIR: dataDir, CRAWL_WORKERS: String(workers), CRAWL_ALLOW_PRIVATE: '1' });
@@ -202,100 +92,6 @@ export function runRestart(file: string, shape: FrontierShape): RestartFigures {
   }
 }
 
-/** Fake workers: every fetch is answered at once (next turn of the event loop) with a non-HTML 200. */
-class InstantWorkers implements PrimaryTransport<WorkerHandle> {
-  primary: CrawlPrimary<WorkerHandle> | undefined;
-  readonly logs: string[] = [];
-  private forked = 0;
-  /** Snapshots sent so far, and the last one's hosts and size as IPC sends it. */
-  snapshots = 0;
-  lastSnapshot = { hosts: 0, bytes: 0 };
-  toServer(msg: PrimaryToServer, sent?: () => void): void {
-    // Serialized as process.send does (the channel's default 'json' serialization): part of what a message costs the primary.
-    const bytes = Buffer.byteLength(`${JSON.stringify(msg)}\n`);
-    if (msg.type === 'snapshot') {
-      this.snapshots++;
-      this.lastSnapshot = { hosts: msg.hosts.length, bytes };
-    }
-    sent?.();
-  }
-  toWorker(worker: WorkerHandle, msg: PrimaryToWorker): void {
-    if (msg.type !== 'fetch') return;
-    setImmediate(() =>
-      this.primary?.onWorkerMessage(worker.id, { type: 'done', result: answer(msg.job), sinceEndMs: 0 }),
-    );
-  }
-  forkWorker(): WorkerHandle {
-    return { id: ++this.forked, pid: undefined };
-  }
-  killWorker(worker: WorkerHandle): void {
-    setImmediate(() => this.primary?.onWorkerExit(worker.id, 0, 'SIGTERM'));
-  }
-  log(line: string): void {
-    this.logs.push(line);
-  }
-  exit(): void {}
-}
-
-function answer(job: FetchJob): FetchResult {
-  const now = clock();
-  return {
-    jobId: job.jobId,
-    startedAt: now,
-    endedAt: now,
-    status: job.kind === 'robots' ? 404 : 200,
-    contentType: 'application/octet-stream',
-    etag: null,
-    lastModified: null,
-    retryAfterMs: null,
-    location: null,
-    locationRefusal: null,
-    robotsBody: null,
-    page: null,
-    error: null,
-  };
-}
-
-/** Times every call of `fn` on `target` that returns something (wall and CPU ms), into `wall` / `cpu`. */
-function timeCalls<T extends object, K extends keyof T>(
-  target: T,
-  key: K,
-  onCall: (wallMs: number, cpuMs: number, out: unknown) => void,
-): void {
-  const fn = (target[key] as (...args: unknown[]) => unknown).bind(target);
-  (target as Record<K, unknown>)[key] = (...args: unknown[]) => {
-    const c0 = process.cpuUsage();
-    const t0 = performance.now();
-    const out = fn(...args);
-    const wall = performance.now() - t0;
-    onCall(wall, cpuMs(process.cpuUsage(c0)), out);
-    return out;
-  };
-}
-
-/** A growable sample of numbers. */
-class Sample {
-  private xs = new Float64Array(1 << 16);
-  n = 0;
-  push(x: number): void {
-    if (this.n === this.xs.length) {
-      const bigger = new Float64Array(this.xs.length * 2);
-      bigger.set(this.xs);
-      this.xs = bigger;
-    }
-    this.xs[this.n++] = x;
-  }
-  at(i: number): number {
-    return this.xs[i];
-  }
-  stats(): Percentiles {
-    return percentiles(this.xs.subarray(0, this.n));
-  }
-  reset(): void {
-    this.n = 0;
-  }
-}
-
 /** Crawls the generated frontier for `seconds` after `warmupSeconds`, then removes seed `removeSeed` and waits for it to go. */
 export async function runCrawl(
   file: string,
@@ -326,16 +122,21 @@ export async function runCrawl(
     const removedHosts = new Set<string>();
     for (let h = 0; h < shape.hosts; h++) if (seedOfHost(shape, h) === opts.removeSeed) removedHosts.add(hostOrigin(h));
     // The removal's own work: the chunks of its URLs deleted (the Coordinator's private frontier queries, which
-    // its seed lifecycle calls too), and the dispatch calls that pass over its jobs or rows (the window's).
+    // its seed lifecycle calls too), and the dispatch calls that pass over its jobs or rows (the window's, counted
+    // by its removed seeds' ledger).
     const inner = coordinator as unknown as {
       frontier: { dropSeedChunk: () => unknown };
-      window: { passOver: (...args: unknown[]) => void; committed: () => void; readyAgain: (origin: string) => void };
+      window: {
+        removed: { passOver: (...args: unknown[]) => void };
+        committed: () => void;
+        readyAgain: (origin: string) => void;
+      };
     };
     timeCalls(inner.frontier, 'dropSeedChunk', (w, c) => {
       if (removing) chunks.push({ wall: w, cpu: c });
     });
-    const passOver = inner.window.passOver.bind(inner.window);
-    inner.window.passOver = (...args: unknown[]) => {
+    const passOver = inner.window.removed.passOver.bind(inner.window.removed);
+    inner.window.removed.passOver = (...args: unknown[]) => {
       passedOverInCall = true;
       passOver(...args);
     };
@@ -555,19 +356,4 @@ export function runtimeDescription(): string {
   const built = !import.meta.url.endsWith('.ts');
   const flags = process.execArgv.join(' ');
   return `${built ? 'compiled JavaScript (an esbuild bundle, as `npm start` runs the primary)' : 'TypeScript under tsx'}${flags ? `, node ${flags}` : ''}`;
-}
-
-/** The longest gap between consecutive jobs handed out to other hosts (`other` 1) between `since` and `until`, and how many. */
-function gaps(at: Sample, other: Sample, since: number, until: number): { maxGapMs: number; count: number } {
-  let last = since;
-  let maxGapMs = 0;
-  let count = 0;
-  for (let i = 0; i < at.n; i++) {
-    const t = at.at(i);
-    if (t < since || t > until || other.at(i) === 0) continue;
-    maxGapMs = Math.max(maxGapMs, t - last);
-    last = t;
-    count++;
-  }
-  return { maxGapMs: Math.max(maxGapMs, until - last), count };
 }

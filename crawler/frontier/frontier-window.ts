@@ -20,27 +20,22 @@
  * is never lost to a refill that read past it while its write was pending), else it is placed once its
  * batch committed (`committed`).
  *
- * The windows' total is bounded too: with many hosts waiting, each host's window is filled to fewer jobs
- * (WINDOW.total over the hosts with URLs waiting, never below WINDOW.min nor above WINDOW.size), so the
- * memory of 10,000 hosts' windows is that of 40,000 jobs, not 160,000. Which jobs a window holds never
- * changes what is handed out: the scheduler needs only each host's first job to order the hosts, and a
- * host left without one reads on at once, within its dispatch (`syncBelow`); a smaller window only means
- * more reads, each a few rows.
+ * The windows' total is bounded too: each host's window is filled to its share of WINDOW.total among the
+ * hosts with URLs waiting (host-windows.ts).
  *
  * A window may overflow (entries that had to be entered before the cursor); `committed` trims it back,
- * moving the cursor before what it let go. Rows of removed seeds are not entered (their deletion follows
- * in chunks, seed-lifecycle.ts); should such a seed come back, the hosts where its rows were passed over
- * read their queue again from the start. Passing over costs: a read that passed rows over makes the next
- * one of the same fill twice as long (a host of 100 removed rows is crossed in a few seeks, not 25), and
- * the rows and jobs passed over are counted so that one dispatch call, or one flush's refills, stops after
- * WINDOW.passOverPerStep of them (`resetPassedOver`, `passOverSpent`). Only the database and the scheduler
- * are touched; time plays no part.
+ * moving the cursor before what it let go. Rows of removed seeds are not entered; which hosts passed them
+ * over, and how many one step may pass over, is kept in removed-seed-ledger.ts. A read that passed rows
+ * over makes the next one of the same fill twice as long (a host of 100 removed rows is crossed in a few
+ * seeks, not 25). Only the database and the scheduler are touched; time plays no part.
  */
 import type { DroppedUrl, FrontierRow } from '../../db/frontier.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
 import type { CrawlJob } from './crawl-job.ts';
-import { WINDOW, windowCap, type WindowSizes } from './window-sizes.ts';
+import { WINDOW, type WindowSizes } from './window-sizes.ts';
 import { afterCursor, type HostWindow, pageJob, START_AT } from './host-window.ts';
+import { HostWindows } from './host-windows.ts';
+import { RemovedSeedLedger } from './removed-seed-ledger.ts';
 
 export { WINDOW, type WindowSizes } from './window-sizes.ts';
 export { pageJob } from './host-window.ts';
@@ -69,29 +64,21 @@ export interface FrontierWindowParts {
 
 /** The per-host windows over the frontier (see the module comment). */
 export class FrontierWindow {
-  private readonly hosts = new Map<string, HostWindow>();
   private readonly sizes: WindowSizes;
+  /** The hosts' windows and their shares (host-windows.ts). */
+  private readonly hosts: HostWindows;
   /** Hosts below `low` with rows to read: refilled by `committed`. */
   private readonly hungry = new Set<HostWindow>();
   private readonly overflowing = new Set<HostWindow>();
   private readonly withRetries = new Set<HostWindow>();
-  private readonly rewinds = new Set<HostWindow>();
-  private dropped: DroppedUrl[] = [];
-  /** Per removed seed, the hosts where rows of it were passed over, and those where rows of it were deleted. */
-  private readonly passedOver = new Map<number, Set<HostWindow>>();
-  private readonly deletedOn = new Map<number, Set<HostWindow>>();
-  /** Per seed, the hosts where jobs of it were entered (some may have left since): what `seedRemoved` looks through. */
-  private readonly hostsBySeed = new Map<number, Set<HostWindow>>();
-  /** Hosts whose count is read again from the database after the next commit. */
-  private readonly recounts = new Set<HostWindow>();
+  /** The removed seeds' hosts and the pass-over budget (removed-seed-ledger.ts). */
+  private readonly removed: RemovedSeedLedger;
   private loaded = false;
-  /** Rows and jobs of removed seeds passed over since `resetPassedOver`. */
-  private passed = 0;
-  /** Hosts with URLs waiting (waiting > 0): the windows' `total` is shared among them. */
-  private active = 0;
 
   constructor(private readonly p: FrontierWindowParts) {
     this.sizes = { ...WINDOW, ...p.sizes };
+    this.hosts = new HostWindows(this.sizes);
+    this.removed = new RemovedSeedLedger(this.sizes.passOverPerStep);
   }
 
   /**
@@ -103,8 +90,8 @@ export class FrontierWindow {
   load(queued: ReadonlyArray<{ origin: string; n: number }>): void {
     for (const { origin, n } of queued) {
       if (n === 0) continue;
-      const h = this.host(origin);
-      this.setWaiting(h, h.waiting + n);
+      const h = this.hosts.of(origin);
+      this.hosts.setWaiting(h, h.waiting + n);
       this.p.hostSeen(origin);
     }
     for (const h of this.hosts.values()) {
@@ -117,8 +104,8 @@ export class FrontierWindow {
 
   /** A row committed as queued (a new URL, a URL queued again): an entry, or it waits beyond the cursor. */
   arrived(row: FrontierRow): void {
-    const h = this.host(row.origin);
-    this.setWaiting(h, h.waiting + 1);
+    const h = this.hosts.of(row.origin);
+    this.hosts.setWaiting(h, h.waiting + 1);
     if (this.loaded) this.place(h, row.nextAttemptAt, row.id, () => pageJob(row, h.origin));
   }
 
@@ -127,8 +114,8 @@ export class FrontierWindow {
    * whose worker died): an entry at once if it comes at or before the cursor, else placed after the commit.
    */
   retry(origin: string, job: CrawlJob): void {
-    const h = this.host(origin);
-    this.setWaiting(h, h.waiting + 1);
+    const h = this.hosts.of(origin);
+    this.hosts.setWaiting(h, h.waiting + 1);
     if (!afterCursor(h, job.notBefore, job.frontierId) || (!h.more && h.entries.size < this.cap())) {
       this.place(h, job.notBefore, job.frontierId, () => job);
       return;
@@ -144,11 +131,11 @@ export class FrontierWindow {
    * (see readyAgain): not within the dispatch, while the job's request keeps the host busy.
    */
   taken(origin: string, job: CrawlJob, live: boolean): void {
-    const h = this.host(origin);
+    const h = this.hosts.of(origin);
     h.entries.delete(job.frontierId);
-    if (live) this.setWaiting(h, h.waiting - 1);
-    else this.passOver(job.seedId, h); // counted as passed over too
-    if (h.more && h.entries.size < this.low()) this.hungry.add(h);
+    if (live) this.hosts.setWaiting(h, h.waiting - 1);
+    else this.removed.passOver(job.seedId, h); // counted as passed over too
+    if (h.more && h.entries.size < this.hosts.low()) this.hungry.add(h);
   }
 
   /**
@@ -162,8 +149,8 @@ export class FrontierWindow {
 
   /** A job taken a moment ago goes back unchanged (it was not handed out after all: its row is still queued). */
   putBack(origin: string, job: CrawlJob): void {
-    const h = this.host(origin);
-    this.setWaiting(h, h.waiting + 1);
+    const h = this.hosts.of(origin);
+    this.hosts.setWaiting(h, h.waiting + 1);
     this.enter(h, job.notBefore, job.frontierId, job);
   }
 
@@ -172,7 +159,7 @@ export class FrontierWindow {
    * is passed over, to be read again only if its seed comes back.
    */
   droppedInFlight(origin: string, job: CrawlJob): void {
-    this.passOver(job.seedId, this.host(origin));
+    this.removed.passOver(job.seedId, this.hosts.of(origin));
   }
 
   /**
@@ -183,35 +170,24 @@ export class FrontierWindow {
    * (measured: a dispatch call of 1.4 s with 100,000 removed URLs on 1,000 hosts, `npm run bench:frontier`).
    */
   seedRemoved(seedId: number): void {
-    const hosts = this.hostsBySeed.get(seedId);
-    this.hostsBySeed.delete(seedId);
-    for (const h of hosts ?? []) {
+    for (const h of this.removed.takeHostsOf(seedId)) {
       if (h.entries.size === 0) continue;
       const gone = this.p.scheduler.remove(h.origin, (job) => job.kind === 'page' && job.seedId === seedId);
       if (gone.length === 0) continue;
       for (const job of gone) h.entries.delete(job.frontierId);
-      this.passOver(seedId, h);
-      if (h.more && h.entries.size < this.low()) this.hungry.add(h);
+      this.removed.passOver(seedId, h);
+      if (h.more && h.entries.size < this.hosts.low()) this.hungry.add(h);
     }
   }
 
   /** Rows of removed seed `seedId` were deleted (by a batch that committed): their entries leave, their count too. */
   deleted(seedId: number, rows: readonly DroppedUrl[]): void {
-    let hosts = this.deletedOn.get(seedId);
-    if (!hosts) this.deletedOn.set(seedId, (hosts = new Set()));
-    for (const r of rows) {
-      this.dropped.push(r);
-      const h = this.hosts.get(r.origin);
-      if (h) hosts.add(h);
-    }
+    this.removed.deleted(seedId, rows, (origin) => this.hosts.get(origin));
   }
 
   /** A removed seed came back before its rows were all deleted: hosts that passed its rows over read again. */
   revived(seedId: number): void {
-    for (const h of this.passedOver.get(seedId) ?? []) this.rewinds.add(h);
-    this.passedOver.delete(seedId);
-    for (const h of this.deletedOn.get(seedId) ?? []) this.recounts.add(h);
-    this.deletedOn.delete(seedId);
+    this.removed.revived(seedId);
   }
 
   /**
@@ -219,15 +195,12 @@ export class FrontierWindow {
    * and the hosts it had rows on take their count from the database (exact whatever raced with the removal).
    */
   forgetSeed(seedId: number): void {
-    this.passedOver.delete(seedId);
-    this.hostsBySeed.delete(seedId);
-    for (const h of this.deletedOn.get(seedId) ?? []) this.recounts.add(h);
-    this.deletedOn.delete(seedId);
+    this.removed.forget(seedId);
   }
 
   /** Starts counting the rows and jobs of removed seeds passed over (by one dispatch call, say). */
   resetPassedOver(): void {
-    this.passed = 0;
+    this.removed.resetPassedOver();
   }
 
   /**
@@ -235,20 +208,12 @@ export class FrontierWindow {
    * the caller yields rather than hold every other host's dispatch (the rest is passed over on its next turn).
    */
   get passOverSpent(): boolean {
-    return this.passed >= this.sizes.passOverPerStep;
+    return this.removed.passOverSpent;
   }
 
   /** Whether `committed` has work even without writes to commit (refills, trims). */
   get needsFlush(): boolean {
-    return (
-      this.hungry.size +
-        this.overflowing.size +
-        this.withRetries.size +
-        this.rewinds.size +
-        this.recounts.size +
-        this.dropped.length >
-      0
-    );
+    return this.hungry.size + this.overflowing.size + this.withRetries.size > 0 || this.removed.pending;
   }
 
   /**
@@ -264,10 +229,10 @@ export class FrontierWindow {
     this.withRetries.clear();
     this.applyDeleted();
     this.p.source.inOneRead(() => {
-      for (const h of this.recounts) this.setWaiting(h, this.p.source.queuedCount(h.origin) + h.retries.length);
-      this.recounts.clear();
-      for (const h of this.rewinds) this.rewind(h);
-      this.rewinds.clear();
+      for (const h of this.removed.takeRecounts()) {
+        this.hosts.setWaiting(h, this.p.source.queuedCount(h.origin) + h.retries.length);
+      }
+      for (const h of this.removed.takeRewinds()) this.rewind(h);
       for (const h of this.overflowing) this.trim(h);
       this.overflowing.clear();
       this.refillHungry(this.sizes.perFlush);
@@ -304,27 +269,7 @@ export class FrontierWindow {
 
   /** How many jobs a host's window is filled to now (window-sizes.ts windowCap). */
   cap(): number {
-    return windowCap(this.sizes, this.active).cap;
-  }
-
-  /** Below how many jobs a host's window is read again now. */
-  private low(): number {
-    return windowCap(this.sizes, this.active).low;
-  }
-
-  /** Sets the host's count of URLs waiting, keeping the count of hosts with some. */
-  private setWaiting(h: HostWindow, n: number): void {
-    if (h.waiting > 0 !== n > 0) this.active += n > 0 ? 1 : -1;
-    h.waiting = n;
-  }
-
-  private host(origin: string): HostWindow {
-    let h = this.hosts.get(origin);
-    if (!h) {
-      h = { origin, entries: new Map(), tailAt: START_AT, tailId: 0, more: false, waiting: 0, retries: [] };
-      this.hosts.set(origin, h);
-    }
-    return h;
+    return this.hosts.cap();
   }
 
   /** Places a committed queued row: an entry at or before the cursor, or after it when the window holds the whole queue and has room. */
@@ -342,18 +287,9 @@ export class FrontierWindow {
 
   private enter(h: HostWindow, at: number, id: number, job: CrawlJob): void {
     h.entries.set(id, at);
-    let hosts = this.hostsBySeed.get(job.seedId);
-    if (!hosts) this.hostsBySeed.set(job.seedId, (hosts = new Set()));
-    hosts.add(h);
+    this.removed.entered(job.seedId, h);
     this.p.scheduler.add(h.origin, job);
     if (h.entries.size > this.sizes.size) this.overflowing.add(h);
-  }
-
-  private passOver(seedId: number, h: HostWindow): void {
-    this.passed++;
-    let hosts = this.passedOver.get(seedId);
-    if (!hosts) this.passedOver.set(seedId, (hosts = new Set()));
-    hosts.add(h);
   }
 
   /**
@@ -380,7 +316,7 @@ export class FrontierWindow {
         h.tailId = row.id;
         if (this.p.isLive(row.seedId)) this.enter(h, row.nextAttemptAt, row.id, pageJob(row, h.origin));
         else {
-          this.passOver(row.seedId, h);
+          this.removed.passOver(row.seedId, h);
           passed++;
         }
       }
@@ -389,7 +325,7 @@ export class FrontierWindow {
     }
     // Out of the hungry set, and back at its end if still hungry (the budget spent on a removed seed's rows).
     this.hungry.delete(h);
-    if (h.more && h.entries.size < this.low()) this.hungry.add(h);
+    if (h.more && h.entries.size < this.hosts.low()) this.hungry.add(h);
   }
 
   /** Takes the given entries out of the scheduler's queue. */
@@ -419,24 +355,13 @@ export class FrontierWindow {
     this.fill(h);
   }
 
-  /** Deleted rows leave: an entry is taken out, and a row still waiting leaves the count. */
+  /** Deleted rows leave (removed-seed-ledger.ts takeDeleted): an entry is taken out, and a row still waiting leaves the count. */
   private applyDeleted(): void {
-    const rows = this.dropped;
-    this.dropped = [];
-    const gone = new Map<HostWindow, Set<number>>();
-    for (const r of rows) {
-      const h = this.hosts.get(r.origin);
-      if (!h) continue;
-      const entry = h.entries.has(r.id);
-      if (entry || r.state === 'queued') this.setWaiting(h, h.waiting - 1);
-      if (!entry) continue;
-      let ids = gone.get(h);
-      if (!ids) gone.set(h, (ids = new Set()));
-      ids.add(r.id);
-    }
-    for (const [h, ids] of gone) {
+    const { leaving, entries } = this.removed.takeDeleted((origin) => this.hosts.get(origin));
+    for (const [h, n] of leaving) this.hosts.setWaiting(h, h.waiting - n);
+    for (const [h, ids] of entries) {
       this.evict(h, ids);
-      if (h.more && h.entries.size < this.low()) this.hungry.add(h);
+      if (h.more && h.entries.size < this.hosts.low()) this.hungry.add(h);
     }
   }
 }
