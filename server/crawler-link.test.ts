@@ -5,7 +5,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CrawlerLink } from './crawler-link.ts';
@@ -41,6 +41,30 @@ test('a primary that cannot start: the reason reaches lastError, the link retrie
     rmSync(blocker); // fixed: the next attempt can create DATA_DIR
     await waitFor(() => link.state === 'running', { timeoutMs: 20_000, message: 'a restarted primary to start' });
     assert.equal(link.lastError, null, 'the problem is cleared once a primary started');
+  } finally {
+    await link.stop();
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('the primary runs with its own heap limit (CRAWL_PRIMARY_HEAP_MB)', {
+  timeout: 60_000,
+}, async () => {
+  const root = mkdtempSync(path.join(os.tmpdir(), 'lantern-link-heap-'));
+  const log = { info: () => {}, warn: () => {}, error: () => {} };
+  const config = loadConfig({ DATA_DIR: path.join(root, 'data'), CRAWL_WORKERS: '1', CRAWL_PRIMARY_HEAP_MB: '300' });
+  const link = new CrawlerLink(log, () => undefined, config, process.env);
+  try {
+    link.start();
+    await waitFor(() => link.state === 'running', { timeoutMs: 20_000, message: 'the primary to start' });
+    const pid = link.primaryPid;
+    assert.ok(pid, 'a primary is running');
+    const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+    assert.deepEqual(
+      args.filter((a) => a.startsWith('--max-old-space-size')),
+      ['--max-old-space-size=300'],
+      args.join(' '),
+    );
   } finally {
     await link.stop();
     rmSync(root, { recursive: true, force: true });

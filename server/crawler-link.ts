@@ -10,6 +10,7 @@ import type {
   RequestLogEntry,
   ServerToPrimary,
 } from '../crawler/coordination/protocol.ts';
+import { primaryExecArgv } from '../crawler/primary-heap.ts';
 import { DomainBook } from './domain-book.ts';
 
 /** The crawler primary's process: its source under tsx, its bundle when the server runs from dist/. */
@@ -76,12 +77,18 @@ export class CrawlerLink {
     this.childError = null;
     const child = fork(PRIMARY_ENTRY, [configArgument(this.config)], {
       env: this.env,
+      execArgv: primaryExecArgv(process.execArgv, this.config.crawlPrimaryHeapMb),
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.child = child;
     child.on('message', (msg: PrimaryToServer) => this.onMessage(msg));
     child.on('error', (err) => this.log.error(`crawler-link: could not talk to the crawler primary: ${err.message}`));
     child.on('exit', (code, signal) => this.onExit(child, code, signal));
+  }
+
+  /** The process id of the crawler primary running now, if one is. */
+  get primaryPid(): number | undefined {
+    return this.child?.pid;
   }
 
   /** One row per host, sorted by host, as of the crawler's latest snapshot (/api/domains pages through them). */

@@ -42,6 +42,7 @@ test('values are parsed', () => {
     CRAWL_MAX_HOSTS_PER_SEED: '50',
     CRAWL_MIN_FREE_DISK: '500MB',
     CRAWL_MAX_DB_SIZE: '1.5GB',
+    CRAWL_PRIMARY_HEAP_MB: '1024',
   });
   assert.deepEqual(c, {
     port: 8080,
@@ -66,7 +67,9 @@ test('values are parsed', () => {
     crawlMaxHostsPerSeed: 50,
     crawlMinFreeDiskBytes: 500 * 1024 ** 2,
     crawlMaxDbSizeBytes: 1.5 * 1024 ** 3,
+    crawlPrimaryHeapMb: 1024,
   });
+  assert.equal(loadConfig({}).crawlPrimaryHeapMb, 768, "the primary's heap limit by default");
 });
 
 test('politeness settings: grouping, pacing, revisit ceiling, contact in the User-Agent, names resolved by the crawler', () => {
@@ -102,6 +105,7 @@ test('politeness settings: grouping, pacing, revisit ceiling, contact in the Use
     [{ CRAWL_PACING_FACTOR: '-1' }, /^CRAWL_PACING_FACTOR must be a number from 0 to 100/],
     [{ CRAWL_PACING_FACTOR: '1e3' }, /^CRAWL_PACING_FACTOR must be a number/],
     [{ CRAWL_PACING_MAX_MS: '1.5' }, /^CRAWL_PACING_MAX_MS must be an integer between 0 and 3600000/],
+    [{ CRAWL_PRIMARY_HEAP_MB: '128' }, /^CRAWL_PRIMARY_HEAP_MB must be an integer between 256 and 65536/],
     [{ CRAWL_REVISIT_MAX: '0' }, /^CRAWL_REVISIT_MAX must be a duration from 1s to 365d/],
     [{ CRAWL_CONTACT: 'call me (maybe)' }, /^CRAWL_CONTACT must be an http\(s\) URL or an e-mail address/],
     [{ CRAWL_CONTACT: 'ftp://example.org/' }, /^CRAWL_CONTACT must be/],

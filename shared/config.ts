@@ -38,6 +38,8 @@ export interface Config {
   crawlPacingFactor: number;
   /** The pacing factor's part of a delay never exceeds this (ms); Crawl-delay and backoff are not capped by it. */
   crawlPacingMaxMs: number;
+  /** The crawler primary's heap limit in MiB (node's --max-old-space-size; see crawler/primary-heap.ts). */
+  crawlPrimaryHeapMb: number;
   /** A page unchanged at each visit waits twice as long before the next, up to this (ms); see crawler/frontier/revisit.ts. */
   crawlRevisitMaxMs: number;
   /** Names the crawler resolves itself, before DNS (CRAWL_RESOLVE): name → IP address. */
@@ -91,6 +93,9 @@ export const DEFAULTS = {
   crawlPolitenessGroup: 'domain',
   crawlPacingFactor: 5, // as Heritrix's delayFactor: a server that takes 2 s per page is asked every 10 s
   crawlPacingMaxMs: 60_000,
+  // About 1.5x the primary's live data as its heap's growth before a full collection, where node's default
+  // limit allows 4x (crawler/primary-heap.ts); 10,000 hosts hold about 80 MiB.
+  crawlPrimaryHeapMb: 768,
   crawlRevisitMax: '60d',
   allowPrivate: false,
   publicHosts: '',
@@ -355,6 +360,7 @@ export function loadConfig(env: Env): Config {
     ),
     crawlPacingFactor: decimal(env, 'CRAWL_PACING_FACTOR', 0, 100, DEFAULTS.crawlPacingFactor),
     crawlPacingMaxMs: integer(env, 'CRAWL_PACING_MAX_MS', 0, 3_600_000, DEFAULTS.crawlPacingMaxMs),
+    crawlPrimaryHeapMb: integer(env, 'CRAWL_PRIMARY_HEAP_MB', 256, 65_536, DEFAULTS.crawlPrimaryHeapMb),
     crawlRevisitMaxMs: duration(env, 'CRAWL_REVISIT_MAX', DEFAULTS.crawlRevisitMax, false),
     crawlResolve: resolveMap(env, 'CRAWL_RESOLVE'),
     allowPrivate: flag(env, 'CRAWL_ALLOW_PRIVATE', DEFAULTS.allowPrivate),

@@ -24,6 +24,8 @@ import { frontierDatabase, MILLION, type FrontierShape } from './frontier-db.ts'
 import { runCrawl, runRestart } from './primary-parts.ts';
 import type { CrawlFigures, RestartFigures } from './primary-figures.ts';
 import { runCluster, THOUSAND_SITES, type ClusterFigures, type ClusterShape } from './cluster-part.ts';
+import { primaryExecArgv } from '../../crawler/primary-heap.ts';
+import { DEFAULTS } from '../../shared/config.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const DOC = path.join(HERE, '..', '..', 'docs', 'benchmarks.md');
@@ -144,7 +146,8 @@ function bundle(): string {
 
 /**
  * The node options `npm start` runs the server with (package.json's `start`, read here so that there is one
- * place for them), which the primary it forks inherits (server/crawler-link.ts): its memory is measured with them.
+ * place for them), which the primary it forks inherits (server/crawler-link.ts) with its own heap limit added
+ * (crawler/primary-heap.ts, as runInChild adds it): its memory is measured with them.
  */
 function productionNodeOptions(): string[] {
   const pkg = JSON.parse(readFileSync(path.join(HERE, '..', '..', 'package.json'), 'utf8')) as {
@@ -170,7 +173,9 @@ function runInChild(name: string, db: string, small: boolean, kind: Part['kind']
   return new Promise((resolve, reject) => {
     const entry = compiled ? bundle() : fileURLToPath(import.meta.url);
     const child = fork(entry, ['--child', name, '--db', db, ...(small ? ['--small'] : [])], {
-      execArgv: compiled ? productionNodeOptions() : ['--import', 'tsx', '--expose-gc', '--max-old-space-size=4096'],
+      execArgv: compiled
+        ? primaryExecArgv(productionNodeOptions(), DEFAULTS.crawlPrimaryHeapMb)
+        : ['--import', 'tsx', '--expose-gc', '--max-old-space-size=4096'],
     });
     let result: unknown;
     child.once('message', (m) => {
