@@ -19,7 +19,7 @@ import {
 } from './robots.ts';
 import { describeHosts, RequestRing, type HostFacts } from './host-report.ts';
 import { HostSnapshots } from './host-snapshot.ts';
-import { SITEMAPS_PER_FILE } from '../extract/sitemap.ts';
+import { SitemapBook } from './sitemap-book.ts';
 import type { CrawlJob } from '../frontier/crawl-job.ts';
 import type { DomainInfo, FetchResult, RequestLogEntry } from '../coordination/protocol.ts';
 
@@ -54,7 +54,7 @@ export interface HostFailure {
  * backoff, counts, last error), the robots.txt rules in force, and its last requests. It turns robots.txt
  * fetches into rules with RFC 9309's status rules (redirects followed as jobs of the target host, so its
  * clock spaces each hop; the rules found apply to the host that asked), and it sets and clears backoff.
- * It also keeps the sitemap jobs, stored until they are over so that a restart reads what it had not.
+ * It owns the sitemap jobs (sitemap-book.ts), queued again at start from those stored.
  * Writes go into the coordinator's queue (`write`), applied in its next transaction. Time comes in.
  * It alone changes a host's row: others say what happened (noteFetched, noteFailure, noteTrap, ...) and
  * read the row as `Readonly` (see `host`).
@@ -66,8 +66,8 @@ export class HostBook {
   /** Steps the robots checks of each host took in its current turn (see robotsVerdict). */
   private readonly checkSteps = new Map<string, number>();
   private readonly rings = new Map<string, RequestRing>();
-  /** Sitemap URLs queued or in flight, so that one listed twice (or again at a robots.txt refresh) is read once. */
-  private readonly sitemapsQueued = new Set<string>();
+  /** The sitemap jobs queued, in flight, or stored for the next start. */
+  private readonly sitemaps: SitemapBook;
   /** What the server was sent of each host (changedFacts sends only what changed). */
   private readonly snapshots: HostSnapshots;
 
@@ -80,6 +80,7 @@ export class HostBook {
     private readonly write: (w: (now: number) => void, quiet?: boolean) => void,
   ) {
     this.snapshots = new HostSnapshots(scheduler);
+    this.sitemaps = new SitemapBook(scheduler, sitemapJobs, write);
   }
 
   /**
@@ -465,48 +466,24 @@ export class HostBook {
     return compiled ? robotsRules(url, compiled) : allowAllRules();
   }
 
-  /**
-   * Queues sitemaps of `origin` (same origin only, at most SITEMAPS_PER_FILE, each once until it is
-   * done) as jobs of the host's own queue, spaced like any request; `hops` is 1 for those a sitemap
-   * index lists, `seedId` the seed whose links their entries count as, `redirects` how many redirects led here.
-   */
+  /** Queues sitemaps a host lists as jobs of its own queue, each once until it is done (see SitemapBook.queueSitemaps). */
   queueSitemaps(origin: string, urls: readonly string[], hops: number, seedId: number, redirects = 0): void {
-    let taken = 0;
-    for (const url of urls) {
-      if (taken >= SITEMAPS_PER_FILE) break;
-      if (new URL(url).origin !== origin || this.sitemapsQueued.has(url)) continue;
-      taken++;
-      const job: SitemapJobRow = { url, origin, seedId, hops, redirects };
-      this.addSitemapJob(job);
-      this.write(() => this.sitemapJobs.rememberSitemapJob(job));
-    }
+    this.sitemaps.queueSitemaps(origin, urls, hops, seedId, redirects);
   }
 
-  private addSitemapJob({ url, origin, seedId, hops, redirects }: SitemapJobRow): void {
-    this.sitemapsQueued.add(url);
-    this.scheduler.add(origin, {
-      notBefore: 0,
-      kind: 'sitemap',
-      url,
-      frontierId: 0,
-      seedId,
-      depth: 0,
-      attempts: 0,
-      redirects,
-      forOrigin: origin,
-      hops,
-    });
+  /** Queues a stored sitemap job again at start (see restore). */
+  private addSitemapJob(job: SitemapJobRow): void {
+    this.sitemaps.addSitemapJob(job);
   }
 
   /** A sitemap job is over (read, failed, skipped or dropped): it may be queued again, and a restart forgets it. */
   sitemapDone(url: string): void {
-    this.sitemapsQueued.delete(url);
-    this.write(() => this.sitemapJobs.forgetSitemapJob(url));
+    this.sitemaps.sitemapDone(url);
   }
 
   /** A sitemap job in flight when the crawl stops: its stored row stays, so the next start reads it. */
   sitemapReturned(url: string): void {
-    this.sitemapsQueued.delete(url);
+    this.sitemaps.sitemapReturned(url);
   }
 
   /** The `Sitemap:` URLs of the robots.txt rules in force for a host (none while they are unknown). */
