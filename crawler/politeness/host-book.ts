@@ -1,7 +1,7 @@
 import { type hostQueries, newHostRow, type HostRow } from '../../db/hosts.ts';
 import type { sitemapJobQueries, SitemapJobRow } from '../../db/sitemap-jobs.ts';
 import type { Scheduler } from './scheduler.ts';
-import { BACKOFF, nextBackoffMs, type BackoffRule, type BackoffScope } from './backoff.ts';
+import { HostBackoff, type HostFailure } from './host-backoff.ts';
 import {
   allowAllRules,
   compileRobots,
@@ -35,25 +35,12 @@ const isOwnRobotsFile = (job: CrawlJob): boolean => job.url === `${job.forOrigin
  */
 export type RobotsVerdict = 'allowed' | 'disallowed' | 'expired' | 'later';
 
-/** A failed request as its host counts it (the failure of crawler/coordination/page-outcome.ts has this shape). */
-export interface HostFailure {
-  /** For the host's row (its last error). */
-  message: string;
-  /** Whether it counts toward the host's error streak (it says something about the host). */
-  streak: boolean;
-  backoff: BackoffRule;
-  /** Why the host is backed off, as /api/domains shows it, and the site's Retry-After if it gave one. */
-  backoffReason: string;
-  retryAfterMs: number | null;
-  /** Whether a backoff holds the host only or its whole politeness group (backoff.ts backoffScope); host if absent. */
-  scope?: BackoffScope;
-}
-
 /**
  * The crawler primary's book of hosts, a part of the Coordinator: each host's stored row (robots status,
  * backoff, counts, last error), the robots.txt rules in force, and its last requests. It turns robots.txt
  * fetches into rules with RFC 9309's status rules (redirects followed as jobs of the target host, so its
- * clock spaces each hop; the rules found apply to the host that asked), and it sets and clears backoff.
+ * clock spaces each hop; the rules found apply to the host that asked), and it sets and clears backoff
+ * (host-backoff.ts).
  * It owns the sitemap jobs (sitemap-book.ts), queued again at start from those stored.
  * Writes go into the coordinator's queue (`write`), applied in its next transaction. Time comes in.
  * It alone changes a host's row: others say what happened (noteFetched, noteFailure, noteTrap, ...) and
@@ -68,6 +55,8 @@ export class HostBook {
   private readonly rings = new Map<string, RequestRing>();
   /** The sitemap jobs queued, in flight, or stored for the next start. */
   private readonly sitemaps: SitemapBook;
+  /** The hosts' error streaks and backoff, in their rows and the scheduler. */
+  private readonly backoff: HostBackoff;
   /** What the server was sent of each host (changedFacts sends only what changed). */
   private readonly snapshots: HostSnapshots;
 
@@ -81,6 +70,7 @@ export class HostBook {
   ) {
     this.snapshots = new HostSnapshots(scheduler);
     this.sitemaps = new SitemapBook(scheduler, sitemapJobs, write);
+    this.backoff = new HostBackoff(scheduler);
   }
 
   /**
@@ -216,7 +206,7 @@ export class HostBook {
       h.robotsStatus = 'unusable';
       h.lastError = robotsCostMessage(url, rules.ruleCount);
       h.errorCount++;
-      this.needRobots(origin, this.backOff(origin, now, 'robots.txt rules too costly to check', null));
+      this.needRobots(origin, this.backoff.backOff(h, now, 'robots.txt rules too costly to check', null));
       this.save(origin, now);
       return 'later';
     }
@@ -307,12 +297,7 @@ export class HostBook {
    */
   noteFailure(origin: string, now: number, failure: HostFailure): number | undefined {
     this.noteError(origin, failure.message);
-    const h = this.get(origin);
-    if (failure.streak) h.consecutiveErrors++;
-    const backOff =
-      failure.backoff === 'now' ||
-      (failure.backoff === 'after-streak' && h.consecutiveErrors >= BACKOFF.errorsBeforeBackoff);
-    return backOff ? this.backOff(origin, now, failure.backoffReason, failure.retryAfterMs, failure.scope) : undefined;
+    return this.backoff.noteFailure(this.get(origin), now, failure);
   }
 
   /** Links of the host's pages fell into a URL trap (see url-traps.ts): its row says so. */
@@ -328,32 +313,7 @@ export class HostBook {
 
   /** The host answered (whatever the status, it was not a failure): its error streak and backoff end. */
   noteAnswered(origin: string): void {
-    this.clearBackoff(this.get(origin));
-  }
-
-  /**
-   * Backs the host off (Retry-After when given, else the next exponential step), and with `scope` 'group'
-   * every host of its politeness group too (a 503 or 429: the server wants less); returns when it may be
-   * contacted again. The group's backoff lives in the scheduler only: after a restart each host's own stays.
-   */
-  backOff(
-    origin: string,
-    now: number,
-    reason: string,
-    retryAfterMs: number | null,
-    scope: BackoffScope = 'host',
-  ): number {
-    const h = this.get(origin);
-    h.backoffMs = retryAfterMs ?? nextBackoffMs(h.backoffMs);
-    h.backoffUntil = now + h.backoffMs;
-    h.backoffReason = reason;
-    const source = retryAfterMs !== null ? 'retry-after' : 'backoff';
-    this.scheduler.setBackoffUntil(origin, h.backoffUntil, source);
-    if (scope === 'group') {
-      this.scheduler.setGroupBackoffUntil(origin, h.backoffUntil, source);
-      this.groupBackedOff.add(this.scheduler.groupOf(origin));
-    }
-    return h.backoffUntil;
+    this.backoff.clearBackoff(this.get(origin));
   }
 
   /**
@@ -362,22 +322,6 @@ export class HostBook {
    */
   noteHttpError(origin: string, url: string, status: number): void {
     this.noteError(origin, `${url} answered HTTP ${status}`);
-  }
-
-  /** Groups whose backoff is set in the scheduler, so that a good answer clears it only when there is one. */
-  private readonly groupBackedOff = new Set<string>();
-
-  /** The host answered well: its error streak and backoff end. */
-  private clearBackoff(h: HostRow): void {
-    const group = this.scheduler.groupOf(h.origin);
-    if (this.groupBackedOff.delete(group)) this.scheduler.setGroupBackoffUntil(h.origin, 0);
-    h.consecutiveErrors = 0;
-    h.backoffMs = 0;
-    h.backoffReason = null;
-    if (h.backoffUntil !== 0) {
-      h.backoffUntil = 0;
-      this.scheduler.setBackoffUntil(h.origin, 0);
-    }
   }
 
   /**
@@ -411,8 +355,8 @@ export class HostBook {
       target.robotsStatus = 'unreachable';
       target.lastError = result.error?.message ?? `robots.txt answered HTTP ${result.status}`;
       target.errorCount++;
-      const retryAt = this.backOff(
-        job.forOrigin,
+      const retryAt = this.backoff.backOff(
+        target,
         now,
         `robots.txt ${result.error ? result.error.code : `HTTP ${result.status}`}`,
         result.retryAfterMs,
@@ -439,7 +383,7 @@ export class HostBook {
     target.crawlDelayMs = rules.crawlDelayMs ?? null;
     // After unusable rules the backoff streak stays (a page fetched ends it): if these rules prove unusable
     // too, the host waits longer before robots.txt is asked again.
-    if (!wasUnusable) this.clearBackoff(target);
+    if (!wasUnusable) this.backoff.clearBackoff(target);
     this.rules.set(job.forOrigin, rules);
     this.scheduler.setCrawlDelay(job.forOrigin, rules.crawlDelayMs);
     this.scheduler.setPaused(job.forOrigin, false);
