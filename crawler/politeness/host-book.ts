@@ -2,21 +2,8 @@ import { type hostQueries, newHostRow, type HostRow } from '../../db/hosts.ts';
 import type { sitemapJobQueries, SitemapJobRow } from '../../db/sitemap-jobs.ts';
 import type { Scheduler } from './scheduler.ts';
 import { HostBackoff, type HostFailure } from './host-backoff.ts';
-import {
-  allowAllRules,
-  compileRobots,
-  disallowAllRules,
-  isCompiledFor,
-  robotsCostMessage,
-  robotsOutcomeForStatus,
-  robotsRules,
-  rulesLater,
-  ROBOTS_CACHE_MS,
-  ROBOTS_COST,
-  ROBOTS_MAX_REDIRECTS,
-  type CompiledRobots,
-  type RobotsRules,
-} from './robots.ts';
+import { allowAllRules, isCompiledFor, robotsRules, rulesLater, type RobotsRules } from './robots.ts';
+import { RobotsBook, type RobotsVerdict } from './robots-book.ts';
 import { describeHosts, RequestRing, type HostFacts } from './host-report.ts';
 import { HostSnapshots } from './host-snapshot.ts';
 import { SitemapBook } from './sitemap-book.ts';
@@ -26,37 +13,26 @@ import type { DomainInfo, FetchResult, RequestLogEntry } from '../coordination/p
 type HostQueries = ReturnType<typeof hostQueries>;
 type SitemapJobQueries = ReturnType<typeof sitemapJobQueries>;
 
-/** Whether a robots job fetches the robots.txt of the host it asks for (not a hop of a redirect to another file). */
-const isOwnRobotsFile = (job: CrawlJob): boolean => job.url === `${job.forOrigin}/robots.txt`;
-
-/**
- * What the robots.txt rules say about a page job at dispatch time; `later`: the host's turn is over before
- * its rules could say (see robotsVerdict), and the job waits for the next one.
- */
-export type RobotsVerdict = 'allowed' | 'disallowed' | 'expired' | 'later';
-
 /**
  * The crawler primary's book of hosts, a part of the Coordinator: each host's stored row (robots status,
- * backoff, counts, last error), the robots.txt rules in force, and its last requests. It turns robots.txt
- * fetches into rules with RFC 9309's status rules (redirects followed as jobs of the target host, so its
- * clock spaces each hop; the rules found apply to the host that asked), and it sets and clears backoff
- * (host-backoff.ts).
- * It owns the sitemap jobs (sitemap-book.ts), queued again at start from those stored.
+ * backoff, counts, last error), the robots.txt rules in force, and its last requests. Its parts: the
+ * robots.txt side (robots-book.ts: fetches turned into rules, pages checked against them), backoff
+ * (host-backoff.ts), and the sitemap jobs (sitemap-book.ts), queued again at start from those stored.
  * Writes go into the coordinator's queue (`write`), applied in its next transaction. Time comes in.
- * It alone changes a host's row: others say what happened (noteFetched, noteFailure, noteTrap, ...) and
- * read the row as `Readonly` (see `host`).
+ * It alone changes a host's row (its parts through the row it lends them): others say what happened
+ * (noteFetched, noteFailure, noteTrap, ...) and read the row as `Readonly` (see `host`).
  */
 export class HostBook {
   private readonly rows = new Map<string, HostRow>();
+  /** The robots.txt rules in force for each host, changed by the RobotsBook; restore adopts stored ones still fresh. */
   private readonly rules = new Map<string, RobotsRules>();
-  private readonly robotsSkipped = new Map<string, number>();
-  /** Steps the robots checks of each host took in its current turn (see robotsVerdict). */
-  private readonly checkSteps = new Map<string, number>();
   private readonly rings = new Map<string, RequestRing>();
   /** The sitemap jobs queued, in flight, or stored for the next start. */
   private readonly sitemaps: SitemapBook;
   /** The hosts' error streaks and backoff, in their rows and the scheduler. */
   private readonly backoff: HostBackoff;
+  /** The robots.txt side: the rules' fetches and checks, and what they disallowed. */
+  private readonly robots: RobotsBook;
   /** What the server was sent of each host (changedFacts sends only what changed). */
   private readonly snapshots: HostSnapshots;
 
@@ -71,6 +47,12 @@ export class HostBook {
     this.snapshots = new HostSnapshots(scheduler);
     this.sitemaps = new SitemapBook(scheduler, sitemapJobs, write);
     this.backoff = new HostBackoff(scheduler);
+    const lent = {
+      row: (origin: string) => this.get(origin),
+      known: (origin: string) => this.rows.get(origin),
+      save: (origin: string, now: number) => this.save(origin, now),
+    };
+    this.robots = new RobotsBook(lent, this.rules, this.backoff, scheduler, hostsDb, userAgent, write);
   }
 
   /**
@@ -146,77 +128,17 @@ export class HostBook {
 
   /** Queues the host's robots.txt fetch (in the priority lane) and holds its pages until it is known. */
   needRobots(origin: string, notBefore: number): void {
-    this.rules.set(origin, disallowAllRules());
-    this.scheduler.setPaused(origin, true);
-    this.scheduler.add(
-      origin,
-      {
-        notBefore,
-        kind: 'robots',
-        url: `${origin}/robots.txt`,
-        frontierId: 0,
-        seedId: 0,
-        depth: 0,
-        attempts: 0,
-        redirects: 0,
-        forOrigin: origin,
-        hops: 0,
-      },
-      true,
-    );
+    this.robots.needRobots(origin, notBefore);
   }
 
-  /**
-   * The ETag / Last-Modified of a host's stored robots.txt, for the robots job that refreshes it to be
-   * conditional; undefined when there is no stored file to fall back on (a 304 then would have nothing to
-   * keep), or for a redirect hop to another file.
-   */
+  /** The validators of a host's stored robots.txt, for a conditional refresh (see RobotsBook.robotsValidators). */
   robotsValidators(job: CrawlJob): { etag: string | null; lastModified: string | null } | undefined {
-    const h = this.rows.get(job.forOrigin);
-    if (
-      !isOwnRobotsFile(job) ||
-      !h ||
-      h.robotsStatus !== 'ok' ||
-      h.robotsRules === null ||
-      (h.robotsEtag === null && h.robotsLastModified === null)
-    )
-      return undefined;
-    return { etag: h.robotsEtag, lastModified: h.robotsLastModified };
+    return this.robots.robotsValidators(job);
   }
 
-  /**
-   * Whether a page of the host may be fetched now, or its robots.txt has expired and must be fetched again
-   * first. The checks of one host share its turn: once those since its last request took
-   * ROBOTS_COST.turnSteps, the answer is `later` (its turn ends, other hosts go first). A check past
-   * ROBOTS_COST.checkSteps makes the rules unusable: the host is backed off, says why, and fetches nothing
-   * but robots.txt (after the backoff) until a later file gives usable rules; the answer is `later` too.
-   */
+  /** Whether a page of the host may be fetched now, by its robots.txt rules (see RobotsBook.robotsVerdict). */
   robotsVerdict(origin: string, url: string, now: number): RobotsVerdict {
-    const h = this.get(origin);
-    if ((h.robotsExpiresAt ?? 0) <= now) return 'expired';
-    const spent = this.checkSteps.get(origin) ?? 0;
-    if (spent >= ROBOTS_COST.turnSteps) {
-      this.checkSteps.delete(origin);
-      return 'later';
-    }
-    const rules = this.rules.get(origin)!;
-    const check = rules.check(url);
-    if (check.kind === 'over-budget') {
-      this.checkSteps.delete(origin);
-      h.robotsStatus = 'unusable';
-      h.lastError = robotsCostMessage(url, rules.ruleCount);
-      h.errorCount++;
-      this.needRobots(origin, this.backoff.backOff(h, now, 'robots.txt rules too costly to check', null));
-      this.save(origin, now);
-      return 'later';
-    }
-    if (check.kind === 'allowed') {
-      this.checkSteps.delete(origin); // its request is the rest of its turn
-      return 'allowed';
-    }
-    this.checkSteps.set(origin, spent + check.steps);
-    this.robotsSkipped.set(origin, (this.robotsSkipped.get(origin) ?? 0) + 1);
-    return 'disallowed';
+    return this.robots.robotsVerdict(origin, url, now);
   }
 
   /**
@@ -325,89 +247,11 @@ export class HostBook {
   }
 
   /**
-   * Applies a robots.txt fetch made for `job.forOrigin`: a redirect becomes a job of the target's host
-   * (up to ROBOTS_MAX_REDIRECTS hops, then allow all); 2xx gives rules; 4xx allows all; 5xx, 429 and
-   * network failures disallow all and back the host off until robots.txt is asked again. A 304 to a
-   * conditional refresh (`conditional`, see robotsValidators) keeps the stored file's rules for another
-   * ROBOTS_CACHE_MS. Returns the `Sitemap:` URLs of rules just loaded for `job.forOrigin` (none otherwise).
+   * Applies a robots.txt fetch made for `job.forOrigin` (see RobotsBook.onRobots); returns the `Sitemap:`
+   * URLs of rules just loaded for it.
    */
   onRobots(job: CrawlJob, result: FetchResult, now: number, conditional = false): string[] {
-    const target = this.get(job.forOrigin);
-    const wasUnusable = target.robotsStatus === 'unusable';
-    const notModified = conditional && result.status === 304 && !result.error && target.robotsRules !== null;
-    const hop = result.status !== null && result.status >= 300 && result.status < 400 && result.location;
-    if (hop && job.hops < ROBOTS_MAX_REDIRECTS) {
-      const next = new URL(result.location!).origin;
-      this.get(next);
-      this.scheduler.add(next, { ...job, url: result.location!, hops: job.hops + 1, notBefore: 0 }, true);
-      return [];
-    }
-    const outcome = notModified
-      ? 'rules'
-      : result.error || result.status === null
-        ? 'disallow-all'
-        : hop
-          ? 'allow-all'
-          : robotsOutcomeForStatus(result.status);
-    target.robotsHttpStatus = result.status;
-    target.robotsFetchedAt = now;
-    if (outcome === 'disallow-all') {
-      target.robotsStatus = 'unreachable';
-      target.lastError = result.error?.message ?? `robots.txt answered HTTP ${result.status}`;
-      target.errorCount++;
-      const retryAt = this.backoff.backOff(
-        target,
-        now,
-        `robots.txt ${result.error ? result.error.code : `HTTP ${result.status}`}`,
-        result.retryAfterMs,
-      );
-      this.rules.set(job.forOrigin, disallowAllRules());
-      this.scheduler.add(
-        job.forOrigin,
-        { ...job, url: `${job.forOrigin}/robots.txt`, hops: 0, notBefore: retryAt },
-        true,
-      );
-      if (job.forOrigin !== new URL(job.url).origin) this.save(job.forOrigin, now);
-      return [];
-    }
-    const rules =
-      outcome === 'rules' ? this.rulesOf(target, notModified ? null : result) : this.rulesOf(target, undefined);
-    target.robotsStatus = outcome === 'rules' ? 'ok' : 'allow-all';
-    // Validators of the file the rules come from (a 304 may send fresh ones; a redirected file's are not kept).
-    const sameFile = outcome === 'rules' && isOwnRobotsFile(job);
-    target.robotsEtag = sameFile ? (result.etag ?? (notModified ? target.robotsEtag : null)) : null;
-    target.robotsLastModified = sameFile
-      ? (result.lastModified ?? (notModified ? target.robotsLastModified : null))
-      : null;
-    target.robotsExpiresAt = now + ROBOTS_CACHE_MS;
-    target.crawlDelayMs = rules.crawlDelayMs ?? null;
-    // After unusable rules the backoff streak stays (a page fetched ends it): if these rules prove unusable
-    // too, the host waits longer before robots.txt is asked again.
-    if (!wasUnusable) this.backoff.clearBackoff(target);
-    this.rules.set(job.forOrigin, rules);
-    this.scheduler.setCrawlDelay(job.forOrigin, rules.crawlDelayMs);
-    this.scheduler.setPaused(job.forOrigin, false);
-    // The result's own host (where a redirected robots.txt ended) is saved by the caller; this one may differ.
-    if (job.forOrigin !== new URL(job.url).origin) this.save(job.forOrigin, now);
-    return rules.sitemaps;
-  }
-
-  /**
-   * The rules of a robots.txt fetched for host `h`: adopted from the form the worker compiled (the primary
-   * does not read the file; a result with only a body, as tests send, is read here), and kept with the
-   * host's row instead of the file. `result` null: a 304, whose rules are those kept; undefined: no file
-   * (allow all), none kept.
-   */
-  private rulesOf(h: HostRow, result: FetchResult | null | undefined): RobotsRules {
-    const url = `${h.origin}/robots.txt`;
-    if (result === null) return robotsRules(url, JSON.parse(h.robotsRules!) as CompiledRobots);
-    const compiled = result
-      ? (result.robotsRules ?? compileRobots(url, result.robotsBody ?? '', this.userAgent))
-      : null;
-    h.robotsRules = compiled && JSON.stringify(compiled);
-    h.robotsBody = null; // kept compiled instead (robots_body holds files stored by earlier versions)
-    this.write(() => this.hostsDb.saveRobotsFile(h.origin, h.robotsBody, h.robotsRules));
-    return compiled ? robotsRules(url, compiled) : allowAllRules();
+    return this.robots.onRobots(job, result, now, conditional);
   }
 
   /** Queues sitemaps a host lists as jobs of its own queue, each once until it is done (see SitemapBook.queueSitemaps). */
@@ -432,7 +276,7 @@ export class HostBook {
 
   /** The `Sitemap:` URLs of the robots.txt rules in force for a host (none while they are unknown). */
   sitemapsOf(origin: string): string[] {
-    return this.rules.get(origin)?.sitemaps ?? [];
+    return this.robots.sitemapsOf(origin);
   }
 
   /** The last requests to a host, oldest first. */
@@ -449,7 +293,7 @@ export class HostBook {
       inFlight: clock.inFlight,
       dueAt: this.scheduler.dueAt(origin),
       delay: this.scheduler.delayReason(origin, now),
-      robotsSkipped: this.robotsSkipped.get(origin) ?? 0,
+      robotsSkipped: this.robots.skipped(origin),
       group: clock.group,
     };
   }
@@ -465,7 +309,7 @@ export class HostBook {
     full: boolean,
     beyond: (origin: string) => number = () => 0,
   ): { hosts: HostFacts[]; queued: number } {
-    return this.snapshots.changed(this.rows, now, full, (origin) => this.robotsSkipped.get(origin) ?? 0, beyond);
+    return this.snapshots.changed(this.rows, now, full, (origin) => this.robots.skipped(origin), beyond);
   }
 
   /** Every host's /api/domains row at `now`, sorted by host (see changedFacts for `beyond`); changes nothing. */
