@@ -4,8 +4,8 @@ import type { Scheduler } from './scheduler.ts';
 import { HostBackoff, type HostFailure } from './host-backoff.ts';
 import { allowAllRules, isCompiledFor, robotsRules, rulesLater, type RobotsRules } from './robots.ts';
 import { RobotsBook, type RobotsVerdict } from './robots-book.ts';
-import { describeHosts, RequestRing, type HostFacts } from './host-report.ts';
-import { HostSnapshots } from './host-snapshot.ts';
+import type { HostFacts } from './host-report.ts';
+import { HostReporter } from './host-reporter.ts';
 import { SitemapBook } from './sitemap-book.ts';
 import type { CrawlJob } from '../frontier/crawl-job.ts';
 import type { DomainInfo, FetchResult, RequestLogEntry } from '../coordination/protocol.ts';
@@ -17,7 +17,8 @@ type SitemapJobQueries = ReturnType<typeof sitemapJobQueries>;
  * The crawler primary's book of hosts, a part of the Coordinator: each host's stored row (robots status,
  * backoff, counts, last error), the robots.txt rules in force, and its last requests. Its parts: the
  * robots.txt side (robots-book.ts: fetches turned into rules, pages checked against them), backoff
- * (host-backoff.ts), and the sitemap jobs (sitemap-book.ts), queued again at start from those stored.
+ * (host-backoff.ts), the sitemap jobs (sitemap-book.ts), queued again at start from those stored, and
+ * the hosts' timelines and reports (host-reporter.ts).
  * Writes go into the coordinator's queue (`write`), applied in its next transaction. Time comes in.
  * It alone changes a host's row (its parts through the row it lends them): others say what happened
  * (noteFetched, noteFailure, noteTrap, ...) and read the row as `Readonly` (see `host`).
@@ -26,15 +27,14 @@ export class HostBook {
   private readonly rows = new Map<string, HostRow>();
   /** The robots.txt rules in force for each host, changed by the RobotsBook; restore adopts stored ones still fresh. */
   private readonly rules = new Map<string, RobotsRules>();
-  private readonly rings = new Map<string, RequestRing>();
   /** The sitemap jobs queued, in flight, or stored for the next start. */
   private readonly sitemaps: SitemapBook;
   /** The hosts' error streaks and backoff, in their rows and the scheduler. */
   private readonly backoff: HostBackoff;
   /** The robots.txt side: the rules' fetches and checks, and what they disallowed. */
   private readonly robots: RobotsBook;
-  /** What the server was sent of each host (changedFacts sends only what changed). */
-  private readonly snapshots: HostSnapshots;
+  /** The hosts' last requests and their reports' facts. */
+  private readonly reporter: HostReporter;
 
   constructor(
     private readonly scheduler: Scheduler<CrawlJob>,
@@ -44,7 +44,6 @@ export class HostBook {
     /** Queues a write for the coordinator's next batch; `quiet`: one that does not call for a batch of its own. */
     private readonly write: (w: (now: number) => void, quiet?: boolean) => void,
   ) {
-    this.snapshots = new HostSnapshots(scheduler);
     this.sitemaps = new SitemapBook(scheduler, sitemapJobs, write);
     this.backoff = new HostBackoff(scheduler);
     const lent = {
@@ -53,6 +52,7 @@ export class HostBook {
       save: (origin: string, now: number) => this.save(origin, now),
     };
     this.robots = new RobotsBook(lent, this.rules, this.backoff, scheduler, hostsDb, userAgent, write);
+    this.reporter = new HostReporter(scheduler, this.rows, (origin) => this.robots.skipped(origin));
   }
 
   /**
@@ -160,15 +160,7 @@ export class HostBook {
   ): void {
     const h = this.get(origin);
     h.lastRequestEnd = now;
-    const ring = this.rings.get(origin) ?? new RequestRing();
-    this.rings.set(origin, ring);
-    ring.push({
-      url,
-      status: result.status,
-      startedAt: result.startedAt,
-      durationMs: Math.round(result.endedAt - result.startedAt),
-      error: result.error?.message ?? null,
-    });
+    this.reporter.logRequest(origin, url, result);
   }
 
   /**
@@ -281,41 +273,20 @@ export class HostBook {
 
   /** The last requests to a host, oldest first. */
   requests(origin: string): RequestLogEntry[] {
-    return this.rings.get(origin)?.list() ?? [];
+    return this.reporter.requests(origin);
   }
 
-  /** A host's facts as its report reads them at `now` (see changedFacts for `beyond`); `row` is the live row. */
-  private factsOf(origin: string, row: HostRow, now: number, beyond: (origin: string) => number): HostFacts {
-    const clock = this.scheduler.host(origin);
-    return {
-      row,
-      queued: clock.queue.length + beyond(origin) + clock.priority.length + clock.inFlight,
-      inFlight: clock.inFlight,
-      dueAt: this.scheduler.dueAt(origin),
-      delay: this.scheduler.delayReason(origin, now),
-      robotsSkipped: this.robots.skipped(origin),
-      group: clock.group,
-    };
-  }
-
-  /**
-   * The facts of each host whose report changed since the last call (`full`: of every host), for the
-   * server's /api/domains (it keeps the others: server/domain-book.ts), and the URLs queued over all
-   * hosts (host-snapshot.ts). `beyond(origin)`: the host's queued URLs that are not in the scheduler (the
-   * frontier's window holds only the next few; the rest wait in the database).
-   */
+  /** The facts of each host whose report changed since the last call (see HostReporter.changedFacts). */
   changedFacts(
     now: number,
     full: boolean,
     beyond: (origin: string) => number = () => 0,
   ): { hosts: HostFacts[]; queued: number } {
-    return this.snapshots.changed(this.rows, now, full, (origin) => this.robots.skipped(origin), beyond);
+    return this.reporter.changedFacts(now, full, beyond);
   }
 
-  /** Every host's /api/domains row at `now`, sorted by host (see changedFacts for `beyond`); changes nothing. */
+  /** Every host's /api/domains row at `now`, sorted by host (see HostReporter.describeAll); changes nothing. */
   describeAll(now: number, beyond: (origin: string) => number = () => 0): DomainInfo[] {
-    const facts: HostFacts[] = [];
-    for (const [origin, row] of this.rows) facts.push(this.factsOf(origin, row, now, beyond));
-    return describeHosts(facts, now);
+    return this.reporter.describeAll(now, beyond);
   }
 }
