@@ -1,75 +1,40 @@
 import { type hostQueries, newHostRow, type HostRow } from '../../db/hosts.ts';
 import type { sitemapJobQueries, SitemapJobRow } from '../../db/sitemap-jobs.ts';
 import type { Scheduler } from './scheduler.ts';
-import { BACKOFF, nextBackoffMs, type BackoffRule, type BackoffScope } from './backoff.ts';
-import {
-  allowAllRules,
-  compileRobots,
-  disallowAllRules,
-  isCompiledFor,
-  robotsCostMessage,
-  robotsOutcomeForStatus,
-  robotsRules,
-  rulesLater,
-  ROBOTS_CACHE_MS,
-  ROBOTS_COST,
-  ROBOTS_MAX_REDIRECTS,
-  type CompiledRobots,
-  type RobotsRules,
-} from './robots.ts';
-import { describeHosts, RequestRing, type HostFacts } from './host-report.ts';
-import { HostSnapshots } from './host-snapshot.ts';
-import { SITEMAPS_PER_FILE } from '../extract/sitemap.ts';
+import { HostBackoff, type HostFailure } from './host-backoff.ts';
+import { allowAllRules, isCompiledFor, robotsRules, rulesLater, type RobotsRules } from './robots.ts';
+import { RobotsBook, type RobotsVerdict } from './robots-book.ts';
+import type { HostFacts } from './host-report.ts';
+import { HostReporter } from './host-reporter.ts';
+import { SitemapBook } from './sitemap-book.ts';
 import type { CrawlJob } from '../frontier/crawl-job.ts';
 import type { DomainInfo, FetchResult, RequestLogEntry } from '../coordination/protocol.ts';
 
 type HostQueries = ReturnType<typeof hostQueries>;
 type SitemapJobQueries = ReturnType<typeof sitemapJobQueries>;
 
-/** Whether a robots job fetches the robots.txt of the host it asks for (not a hop of a redirect to another file). */
-const isOwnRobotsFile = (job: CrawlJob): boolean => job.url === `${job.forOrigin}/robots.txt`;
-
-/**
- * What the robots.txt rules say about a page job at dispatch time; `later`: the host's turn is over before
- * its rules could say (see robotsVerdict), and the job waits for the next one.
- */
-export type RobotsVerdict = 'allowed' | 'disallowed' | 'expired' | 'later';
-
-/** A failed request as its host counts it (the failure of crawler/coordination/page-outcome.ts has this shape). */
-export interface HostFailure {
-  /** For the host's row (its last error). */
-  message: string;
-  /** Whether it counts toward the host's error streak (it says something about the host). */
-  streak: boolean;
-  backoff: BackoffRule;
-  /** Why the host is backed off, as /api/domains shows it, and the site's Retry-After if it gave one. */
-  backoffReason: string;
-  retryAfterMs: number | null;
-  /** Whether a backoff holds the host only or its whole politeness group (backoff.ts backoffScope); host if absent. */
-  scope?: BackoffScope;
-}
-
 /**
  * The crawler primary's book of hosts, a part of the Coordinator: each host's stored row (robots status,
- * backoff, counts, last error), the robots.txt rules in force, and its last requests. It turns robots.txt
- * fetches into rules with RFC 9309's status rules (redirects followed as jobs of the target host, so its
- * clock spaces each hop; the rules found apply to the host that asked), and it sets and clears backoff.
- * It also keeps the sitemap jobs, stored until they are over so that a restart reads what it had not.
+ * backoff, counts, last error), the robots.txt rules in force, and its last requests. Its parts: the
+ * robots.txt side (robots-book.ts: fetches turned into rules, pages checked against them), backoff
+ * (host-backoff.ts), the sitemap jobs (sitemap-book.ts), queued again at start from those stored, and
+ * the hosts' timelines and reports (host-reporter.ts).
  * Writes go into the coordinator's queue (`write`), applied in its next transaction. Time comes in.
- * It alone changes a host's row: others say what happened (noteFetched, noteFailure, noteTrap, ...) and
- * read the row as `Readonly` (see `host`).
+ * It alone changes a host's row (its parts through the row it lends them): others say what happened
+ * (noteFetched, noteFailure, noteTrap, ...) and read the row as `Readonly` (see `host`).
  */
 export class HostBook {
   private readonly rows = new Map<string, HostRow>();
+  /** The robots.txt rules in force for each host, changed by the RobotsBook; restore adopts stored ones still fresh. */
   private readonly rules = new Map<string, RobotsRules>();
-  private readonly robotsSkipped = new Map<string, number>();
-  /** Steps the robots checks of each host took in its current turn (see robotsVerdict). */
-  private readonly checkSteps = new Map<string, number>();
-  private readonly rings = new Map<string, RequestRing>();
-  /** Sitemap URLs queued or in flight, so that one listed twice (or again at a robots.txt refresh) is read once. */
-  private readonly sitemapsQueued = new Set<string>();
-  /** What the server was sent of each host (changedFacts sends only what changed). */
-  private readonly snapshots: HostSnapshots;
+  /** The sitemap jobs queued, in flight, or stored for the next start. */
+  private readonly sitemaps: SitemapBook;
+  /** The hosts' error streaks and backoff, in their rows and the scheduler. */
+  private readonly backoff: HostBackoff;
+  /** The robots.txt side: the rules' fetches and checks, and what they disallowed. */
+  private readonly robots: RobotsBook;
+  /** The hosts' last requests and their reports' facts. */
+  private readonly reporter: HostReporter;
 
   constructor(
     private readonly scheduler: Scheduler<CrawlJob>,
@@ -79,7 +44,15 @@ export class HostBook {
     /** Queues a write for the coordinator's next batch; `quiet`: one that does not call for a batch of its own. */
     private readonly write: (w: (now: number) => void, quiet?: boolean) => void,
   ) {
-    this.snapshots = new HostSnapshots(scheduler);
+    this.sitemaps = new SitemapBook(scheduler, sitemapJobs, write);
+    this.backoff = new HostBackoff(scheduler);
+    const lent = {
+      row: (origin: string) => this.get(origin),
+      known: (origin: string) => this.rows.get(origin),
+      save: (origin: string, now: number) => this.save(origin, now),
+    };
+    this.robots = new RobotsBook(lent, this.rules, this.backoff, scheduler, hostsDb, userAgent, write);
+    this.reporter = new HostReporter(scheduler, this.rows, (origin) => this.robots.skipped(origin));
   }
 
   /**
@@ -155,77 +128,17 @@ export class HostBook {
 
   /** Queues the host's robots.txt fetch (in the priority lane) and holds its pages until it is known. */
   needRobots(origin: string, notBefore: number): void {
-    this.rules.set(origin, disallowAllRules());
-    this.scheduler.setPaused(origin, true);
-    this.scheduler.add(
-      origin,
-      {
-        notBefore,
-        kind: 'robots',
-        url: `${origin}/robots.txt`,
-        frontierId: 0,
-        seedId: 0,
-        depth: 0,
-        attempts: 0,
-        redirects: 0,
-        forOrigin: origin,
-        hops: 0,
-      },
-      true,
-    );
+    this.robots.needRobots(origin, notBefore);
   }
 
-  /**
-   * The ETag / Last-Modified of a host's stored robots.txt, for the robots job that refreshes it to be
-   * conditional; undefined when there is no stored file to fall back on (a 304 then would have nothing to
-   * keep), or for a redirect hop to another file.
-   */
+  /** The validators of a host's stored robots.txt, for a conditional refresh (see RobotsBook.robotsValidators). */
   robotsValidators(job: CrawlJob): { etag: string | null; lastModified: string | null } | undefined {
-    const h = this.rows.get(job.forOrigin);
-    if (
-      !isOwnRobotsFile(job) ||
-      !h ||
-      h.robotsStatus !== 'ok' ||
-      h.robotsRules === null ||
-      (h.robotsEtag === null && h.robotsLastModified === null)
-    )
-      return undefined;
-    return { etag: h.robotsEtag, lastModified: h.robotsLastModified };
+    return this.robots.robotsValidators(job);
   }
 
-  /**
-   * Whether a page of the host may be fetched now, or its robots.txt has expired and must be fetched again
-   * first. The checks of one host share its turn: once those since its last request took
-   * ROBOTS_COST.turnSteps, the answer is `later` (its turn ends, other hosts go first). A check past
-   * ROBOTS_COST.checkSteps makes the rules unusable: the host is backed off, says why, and fetches nothing
-   * but robots.txt (after the backoff) until a later file gives usable rules; the answer is `later` too.
-   */
+  /** Whether a page of the host may be fetched now, by its robots.txt rules (see RobotsBook.robotsVerdict). */
   robotsVerdict(origin: string, url: string, now: number): RobotsVerdict {
-    const h = this.get(origin);
-    if ((h.robotsExpiresAt ?? 0) <= now) return 'expired';
-    const spent = this.checkSteps.get(origin) ?? 0;
-    if (spent >= ROBOTS_COST.turnSteps) {
-      this.checkSteps.delete(origin);
-      return 'later';
-    }
-    const rules = this.rules.get(origin)!;
-    const check = rules.check(url);
-    if (check.kind === 'over-budget') {
-      this.checkSteps.delete(origin);
-      h.robotsStatus = 'unusable';
-      h.lastError = robotsCostMessage(url, rules.ruleCount);
-      h.errorCount++;
-      this.needRobots(origin, this.backOff(origin, now, 'robots.txt rules too costly to check', null));
-      this.save(origin, now);
-      return 'later';
-    }
-    if (check.kind === 'allowed') {
-      this.checkSteps.delete(origin); // its request is the rest of its turn
-      return 'allowed';
-    }
-    this.checkSteps.set(origin, spent + check.steps);
-    this.robotsSkipped.set(origin, (this.robotsSkipped.get(origin) ?? 0) + 1);
-    return 'disallowed';
+    return this.robots.robotsVerdict(origin, url, now);
   }
 
   /**
@@ -247,15 +160,7 @@ export class HostBook {
   ): void {
     const h = this.get(origin);
     h.lastRequestEnd = now;
-    const ring = this.rings.get(origin) ?? new RequestRing();
-    this.rings.set(origin, ring);
-    ring.push({
-      url,
-      status: result.status,
-      startedAt: result.startedAt,
-      durationMs: Math.round(result.endedAt - result.startedAt),
-      error: result.error?.message ?? null,
-    });
+    this.reporter.logRequest(origin, url, result);
   }
 
   /**
@@ -306,12 +211,7 @@ export class HostBook {
    */
   noteFailure(origin: string, now: number, failure: HostFailure): number | undefined {
     this.noteError(origin, failure.message);
-    const h = this.get(origin);
-    if (failure.streak) h.consecutiveErrors++;
-    const backOff =
-      failure.backoff === 'now' ||
-      (failure.backoff === 'after-streak' && h.consecutiveErrors >= BACKOFF.errorsBeforeBackoff);
-    return backOff ? this.backOff(origin, now, failure.backoffReason, failure.retryAfterMs, failure.scope) : undefined;
+    return this.backoff.noteFailure(this.get(origin), now, failure);
   }
 
   /** Links of the host's pages fell into a URL trap (see url-traps.ts): its row says so. */
@@ -327,32 +227,7 @@ export class HostBook {
 
   /** The host answered (whatever the status, it was not a failure): its error streak and backoff end. */
   noteAnswered(origin: string): void {
-    this.clearBackoff(this.get(origin));
-  }
-
-  /**
-   * Backs the host off (Retry-After when given, else the next exponential step), and with `scope` 'group'
-   * every host of its politeness group too (a 503 or 429: the server wants less); returns when it may be
-   * contacted again. The group's backoff lives in the scheduler only: after a restart each host's own stays.
-   */
-  backOff(
-    origin: string,
-    now: number,
-    reason: string,
-    retryAfterMs: number | null,
-    scope: BackoffScope = 'host',
-  ): number {
-    const h = this.get(origin);
-    h.backoffMs = retryAfterMs ?? nextBackoffMs(h.backoffMs);
-    h.backoffUntil = now + h.backoffMs;
-    h.backoffReason = reason;
-    const source = retryAfterMs !== null ? 'retry-after' : 'backoff';
-    this.scheduler.setBackoffUntil(origin, h.backoffUntil, source);
-    if (scope === 'group') {
-      this.scheduler.setGroupBackoffUntil(origin, h.backoffUntil, source);
-      this.groupBackedOff.add(this.scheduler.groupOf(origin));
-    }
-    return h.backoffUntil;
+    this.backoff.clearBackoff(this.get(origin));
   }
 
   /**
@@ -363,194 +238,55 @@ export class HostBook {
     this.noteError(origin, `${url} answered HTTP ${status}`);
   }
 
-  /** Groups whose backoff is set in the scheduler, so that a good answer clears it only when there is one. */
-  private readonly groupBackedOff = new Set<string>();
-
-  /** The host answered well: its error streak and backoff end. */
-  private clearBackoff(h: HostRow): void {
-    const group = this.scheduler.groupOf(h.origin);
-    if (this.groupBackedOff.delete(group)) this.scheduler.setGroupBackoffUntil(h.origin, 0);
-    h.consecutiveErrors = 0;
-    h.backoffMs = 0;
-    h.backoffReason = null;
-    if (h.backoffUntil !== 0) {
-      h.backoffUntil = 0;
-      this.scheduler.setBackoffUntil(h.origin, 0);
-    }
-  }
-
   /**
-   * Applies a robots.txt fetch made for `job.forOrigin`: a redirect becomes a job of the target's host
-   * (up to ROBOTS_MAX_REDIRECTS hops, then allow all); 2xx gives rules; 4xx allows all; 5xx, 429 and
-   * network failures disallow all and back the host off until robots.txt is asked again. A 304 to a
-   * conditional refresh (`conditional`, see robotsValidators) keeps the stored file's rules for another
-   * ROBOTS_CACHE_MS. Returns the `Sitemap:` URLs of rules just loaded for `job.forOrigin` (none otherwise).
+   * Applies a robots.txt fetch made for `job.forOrigin` (see RobotsBook.onRobots); returns the `Sitemap:`
+   * URLs of rules just loaded for it.
    */
   onRobots(job: CrawlJob, result: FetchResult, now: number, conditional = false): string[] {
-    const target = this.get(job.forOrigin);
-    const wasUnusable = target.robotsStatus === 'unusable';
-    const notModified = conditional && result.status === 304 && !result.error && target.robotsRules !== null;
-    const hop = result.status !== null && result.status >= 300 && result.status < 400 && result.location;
-    if (hop && job.hops < ROBOTS_MAX_REDIRECTS) {
-      const next = new URL(result.location!).origin;
-      this.get(next);
-      this.scheduler.add(next, { ...job, url: result.location!, hops: job.hops + 1, notBefore: 0 }, true);
-      return [];
-    }
-    const outcome = notModified
-      ? 'rules'
-      : result.error || result.status === null
-        ? 'disallow-all'
-        : hop
-          ? 'allow-all'
-          : robotsOutcomeForStatus(result.status);
-    target.robotsHttpStatus = result.status;
-    target.robotsFetchedAt = now;
-    if (outcome === 'disallow-all') {
-      target.robotsStatus = 'unreachable';
-      target.lastError = result.error?.message ?? `robots.txt answered HTTP ${result.status}`;
-      target.errorCount++;
-      const retryAt = this.backOff(
-        job.forOrigin,
-        now,
-        `robots.txt ${result.error ? result.error.code : `HTTP ${result.status}`}`,
-        result.retryAfterMs,
-      );
-      this.rules.set(job.forOrigin, disallowAllRules());
-      this.scheduler.add(
-        job.forOrigin,
-        { ...job, url: `${job.forOrigin}/robots.txt`, hops: 0, notBefore: retryAt },
-        true,
-      );
-      if (job.forOrigin !== new URL(job.url).origin) this.save(job.forOrigin, now);
-      return [];
-    }
-    const rules =
-      outcome === 'rules' ? this.rulesOf(target, notModified ? null : result) : this.rulesOf(target, undefined);
-    target.robotsStatus = outcome === 'rules' ? 'ok' : 'allow-all';
-    // Validators of the file the rules come from (a 304 may send fresh ones; a redirected file's are not kept).
-    const sameFile = outcome === 'rules' && isOwnRobotsFile(job);
-    target.robotsEtag = sameFile ? (result.etag ?? (notModified ? target.robotsEtag : null)) : null;
-    target.robotsLastModified = sameFile
-      ? (result.lastModified ?? (notModified ? target.robotsLastModified : null))
-      : null;
-    target.robotsExpiresAt = now + ROBOTS_CACHE_MS;
-    target.crawlDelayMs = rules.crawlDelayMs ?? null;
-    // After unusable rules the backoff streak stays (a page fetched ends it): if these rules prove unusable
-    // too, the host waits longer before robots.txt is asked again.
-    if (!wasUnusable) this.clearBackoff(target);
-    this.rules.set(job.forOrigin, rules);
-    this.scheduler.setCrawlDelay(job.forOrigin, rules.crawlDelayMs);
-    this.scheduler.setPaused(job.forOrigin, false);
-    // The result's own host (where a redirected robots.txt ended) is saved by the caller; this one may differ.
-    if (job.forOrigin !== new URL(job.url).origin) this.save(job.forOrigin, now);
-    return rules.sitemaps;
+    return this.robots.onRobots(job, result, now, conditional);
   }
 
-  /**
-   * The rules of a robots.txt fetched for host `h`: adopted from the form the worker compiled (the primary
-   * does not read the file; a result with only a body, as tests send, is read here), and kept with the
-   * host's row instead of the file. `result` null: a 304, whose rules are those kept; undefined: no file
-   * (allow all), none kept.
-   */
-  private rulesOf(h: HostRow, result: FetchResult | null | undefined): RobotsRules {
-    const url = `${h.origin}/robots.txt`;
-    if (result === null) return robotsRules(url, JSON.parse(h.robotsRules!) as CompiledRobots);
-    const compiled = result
-      ? (result.robotsRules ?? compileRobots(url, result.robotsBody ?? '', this.userAgent))
-      : null;
-    h.robotsRules = compiled && JSON.stringify(compiled);
-    h.robotsBody = null; // kept compiled instead (robots_body holds files stored by earlier versions)
-    this.write(() => this.hostsDb.saveRobotsFile(h.origin, h.robotsBody, h.robotsRules));
-    return compiled ? robotsRules(url, compiled) : allowAllRules();
-  }
-
-  /**
-   * Queues sitemaps of `origin` (same origin only, at most SITEMAPS_PER_FILE, each once until it is
-   * done) as jobs of the host's own queue, spaced like any request; `hops` is 1 for those a sitemap
-   * index lists, `seedId` the seed whose links their entries count as, `redirects` how many redirects led here.
-   */
+  /** Queues sitemaps a host lists as jobs of its own queue, each once until it is done (see SitemapBook.queueSitemaps). */
   queueSitemaps(origin: string, urls: readonly string[], hops: number, seedId: number, redirects = 0): void {
-    let taken = 0;
-    for (const url of urls) {
-      if (taken >= SITEMAPS_PER_FILE) break;
-      if (new URL(url).origin !== origin || this.sitemapsQueued.has(url)) continue;
-      taken++;
-      const job: SitemapJobRow = { url, origin, seedId, hops, redirects };
-      this.addSitemapJob(job);
-      this.write(() => this.sitemapJobs.rememberSitemapJob(job));
-    }
+    this.sitemaps.queueSitemaps(origin, urls, hops, seedId, redirects);
   }
 
-  private addSitemapJob({ url, origin, seedId, hops, redirects }: SitemapJobRow): void {
-    this.sitemapsQueued.add(url);
-    this.scheduler.add(origin, {
-      notBefore: 0,
-      kind: 'sitemap',
-      url,
-      frontierId: 0,
-      seedId,
-      depth: 0,
-      attempts: 0,
-      redirects,
-      forOrigin: origin,
-      hops,
-    });
+  /** Queues a stored sitemap job again at start (see restore). */
+  private addSitemapJob(job: SitemapJobRow): void {
+    this.sitemaps.addSitemapJob(job);
   }
 
   /** A sitemap job is over (read, failed, skipped or dropped): it may be queued again, and a restart forgets it. */
   sitemapDone(url: string): void {
-    this.sitemapsQueued.delete(url);
-    this.write(() => this.sitemapJobs.forgetSitemapJob(url));
+    this.sitemaps.sitemapDone(url);
   }
 
   /** A sitemap job in flight when the crawl stops: its stored row stays, so the next start reads it. */
   sitemapReturned(url: string): void {
-    this.sitemapsQueued.delete(url);
+    this.sitemaps.sitemapReturned(url);
   }
 
   /** The `Sitemap:` URLs of the robots.txt rules in force for a host (none while they are unknown). */
   sitemapsOf(origin: string): string[] {
-    return this.rules.get(origin)?.sitemaps ?? [];
+    return this.robots.sitemapsOf(origin);
   }
 
   /** The last requests to a host, oldest first. */
   requests(origin: string): RequestLogEntry[] {
-    return this.rings.get(origin)?.list() ?? [];
+    return this.reporter.requests(origin);
   }
 
-  /** A host's facts as its report reads them at `now` (see changedFacts for `beyond`); `row` is the live row. */
-  private factsOf(origin: string, row: HostRow, now: number, beyond: (origin: string) => number): HostFacts {
-    const clock = this.scheduler.host(origin);
-    return {
-      row,
-      queued: clock.queue.length + beyond(origin) + clock.priority.length + clock.inFlight,
-      inFlight: clock.inFlight,
-      dueAt: this.scheduler.dueAt(origin),
-      delay: this.scheduler.delayReason(origin, now),
-      robotsSkipped: this.robotsSkipped.get(origin) ?? 0,
-      group: clock.group,
-    };
-  }
-
-  /**
-   * The facts of each host whose report changed since the last call (`full`: of every host), for the
-   * server's /api/domains (it keeps the others: server/domain-book.ts), and the URLs queued over all
-   * hosts (host-snapshot.ts). `beyond(origin)`: the host's queued URLs that are not in the scheduler (the
-   * frontier's window holds only the next few; the rest wait in the database).
-   */
+  /** The facts of each host whose report changed since the last call (see HostReporter.changedFacts). */
   changedFacts(
     now: number,
     full: boolean,
     beyond: (origin: string) => number = () => 0,
   ): { hosts: HostFacts[]; queued: number } {
-    return this.snapshots.changed(this.rows, now, full, (origin) => this.robotsSkipped.get(origin) ?? 0, beyond);
+    return this.reporter.changedFacts(now, full, beyond);
   }
 
-  /** Every host's /api/domains row at `now`, sorted by host (see changedFacts for `beyond`); changes nothing. */
+  /** Every host's /api/domains row at `now`, sorted by host (see HostReporter.describeAll); changes nothing. */
   describeAll(now: number, beyond: (origin: string) => number = () => 0): DomainInfo[] {
-    const facts: HostFacts[] = [];
-    for (const [origin, row] of this.rows) facts.push(this.factsOf(origin, row, now, beyond));
-    return describeHosts(facts, now);
+    return this.reporter.describeAll(now, beyond);
   }
 }

@@ -25,7 +25,7 @@ export const ROBOTS_COST = {
    */
   checkSteps: 100_000,
   /**
-   * Most steps the checks of one host may take in one turn of that host (see HostBook.robotsVerdict);
+   * Most steps the checks of one host may take in one turn of that host (see RobotsBook.robotsVerdict);
    * past them the host's turn ends, its URLs wait for its next turn, and other hosts go first.
    */
   turnSteps: 250_000,

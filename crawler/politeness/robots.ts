@@ -24,7 +24,7 @@
  * - Checks run in the primary, at dispatch: a URL must be judged before its host's slot is given out,
  *   and a round trip to a worker per URL would put IPC in front of every request. Each check is cut
  *   off at ROBOTS_COST.checkSteps (a file that needs more is unusable: its host is handled as broken),
- *   and the checks of one host get at most ROBOTS_COST.turnSteps per turn of that host (HostBook), so
+ *   and the checks of one host get at most ROBOTS_COST.turnSteps per turn of that host (RobotsBook), so
  *   no single host can hold the primary's loop, however many of its URLs wait.
  */
 import { CompiledRules, ROBOTS_COST } from './robots-matcher.ts';
