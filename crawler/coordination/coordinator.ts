@@ -16,6 +16,7 @@ import { HostBook } from '../politeness/host-book.ts';
 import { LinkIntake } from '../frontier/link-intake.ts';
 import { WriteBatch } from './write-batch.ts';
 import { ResultJudge } from './result-judge.ts';
+import { CrawlReport } from './crawl-report.ts';
 import { SeedBook } from '../frontier/seed-book.ts';
 import { SeedLifecycle } from '../frontier/seed-lifecycle.ts';
 import { RevisitBook } from '../frontier/revisit-book.ts';
@@ -48,9 +49,6 @@ export class Coordinator {
     number,
     { job: CrawlJob; origin: string; dispatchedAt: number; conditional: boolean }
   >();
-  private readonly fetchEnds: number[] = [];
-  /** Entries of fetchEnds before this index are over a minute old (see crawlStatus). */
-  private fetchEndsHead = 0;
   private readonly intake: LinkIntake;
   private readonly writes: WriteBatch;
   /** How the last primary stopped (migration 0017): read and reset at start, set by the last batch of a clean stop. */
@@ -63,6 +61,8 @@ export class Coordinator {
   private readonly window: FrontierWindow;
   /** What each result means (result-judge.ts): it queues the writes a result calls for. */
   private readonly judge: ResultJudge;
+  /** The crawl's status and snapshots for the server, and the fetch rate (crawl-report.ts). */
+  private readonly report: CrawlReport;
   private pagesStored = 0;
   private nextJobId = 1;
 
@@ -114,6 +114,7 @@ export class Coordinator {
       schedule: (row, now) => this.schedule(row, now),
       pageStored: () => this.pagesStored++,
     });
+    this.report = new CrawlReport(this.hosts, this.window, () => this.inFlight.size);
     this.seedLife = new SeedLifecycle({
       seeds: this.seeds,
       seedsDb: seedQueries(db),
@@ -314,7 +315,7 @@ export class Coordinator {
     this.scheduler.complete(origin, ended, serverSignal(result)); // the answer's time and load pace its group
     this.window.readyAgain(origin); // its window is read on here, not within a dispatch (see FrontierWindow.taken)
     this.hosts.recordEnd(origin, job.url, result, ended);
-    this.fetchEnds.push(now);
+    this.report.fetchEnded(now);
     this.judge.judge(job, origin, result, now, conditional);
     this.hosts.save(origin, now);
   }
@@ -383,41 +384,19 @@ export class Coordinator {
 
   /** The last requests to a host, oldest first. */
   requests(origin: string): RequestLogEntry[] {
-    return this.hosts.requests(origin);
+    return this.report.requests(origin);
   }
 
   /**
    * Crawl-wide figures and the facts of each host whose report changed since the last call (of every host
-   * when `full`), for the server's /api/status and /api/domains (protocol.ts CrawlSnapshot).
+   * when `full`), for the server's /api/status and /api/domains (crawl-report.ts).
    */
   snapshotChanges(now: number, workers: number, full = false): { status: CrawlStatus; hosts: HostFacts[] } {
-    // "Queued" means the same in the header as in the rows (waiting or being fetched), so they add up.
-    const { hosts, queued } = this.hosts.changedFacts(now, full, (origin) => this.window.beyond(origin));
-    return { status: this.crawlStatus(now, workers, queued), hosts };
+    return this.report.snapshotChanges(now, workers, full);
   }
 
-  /**
-   * Crawl-wide figures and every host's row at `now`: what /api/domains shows once the server has applied
-   * the snapshots (tests read it here). Changes nothing the snapshots send.
-   */
+  /** Crawl-wide figures and every host's row at `now` (crawl-report.ts): what tests read. */
   snapshot(now: number, workers: number): { status: CrawlStatus; domains: DomainInfo[] } {
-    const domains = this.hosts.describeAll(now, (origin) => this.window.beyond(origin));
-    const queued = domains.reduce((sum, d) => sum + d.queued, 0);
-    return { status: this.crawlStatus(now, workers, queued), domains };
-  }
-
-  /**
-   * The crawl-wide figures; fetches that ended over a minute ago leave the rate's window. They are counted
-   * past (fetchEndsHead) and cut off in one splice once they are half the array: shifting them one by one
-   * cost O(n) each, 13 ms a snapshot at 2,400 fetches a second.
-   */
-  private crawlStatus(now: number, workers: number, queued: number): CrawlStatus {
-    const ends = this.fetchEnds;
-    while (this.fetchEndsHead < ends.length && ends[this.fetchEndsHead] < now - 60_000) this.fetchEndsHead++;
-    if (this.fetchEndsHead * 2 > ends.length) {
-      ends.splice(0, this.fetchEndsHead);
-      this.fetchEndsHead = 0;
-    }
-    return { queued, inFlight: this.inFlight.size, workers, fetchRatePerMin: ends.length - this.fetchEndsHead };
+    return this.report.snapshot(now, workers);
   }
 }
