@@ -16,6 +16,7 @@ import { HostBook } from '../politeness/host-book.ts';
 import { LinkIntake } from '../frontier/link-intake.ts';
 import { WriteBatch } from './write-batch.ts';
 import { ResultJudge } from './result-judge.ts';
+import { JobDispatch, type InFlightJob } from './job-dispatch.ts';
 import { CrawlReport } from './crawl-report.ts';
 import { SeedBook } from '../frontier/seed-book.ts';
 import { SeedLifecycle } from '../frontier/seed-lifecycle.ts';
@@ -32,23 +33,22 @@ export { MAX_REDIRECTS } from '../frontier/admission.ts';
  * robots rules and sitemap jobs (its HostBook), hands out jobs and takes their results back, and is the single
  * writer of frontier, hosts and pages. What each result means is decided by result-judge.ts; what it takes on
  * enters the frontier through link-intake.ts, which keeps the per-host URL budget (CRAWL_MAX_URLS_PER_HOST)
- * and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED). Seeds added, submitted again, due for
- * their refresh or removed are handled by seed-lifecycle.ts; a job whose seed was removed is dropped.
+ * and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED). Which job goes out next is
+ * chosen by job-dispatch.ts. Seeds added, submitted again, due for their refresh or removed are handled by
+ * seed-lifecycle.ts; a job whose seed was removed is dropped. Each page's revisit interval is kept by
+ * revisit-book.ts. The crawl's status and snapshots for the server are described by crawl-report.ts.
  * The frontier stays in SQLite: the scheduler holds a window of each host's queue (frontier-window.ts).
  * Writes are queued (write-batch.ts) and applied by `flush()` in one transaction. Time comes in as arguments.
  */
 export class Coordinator {
   readonly scheduler: Scheduler<CrawlJob>;
   private readonly frontier;
-  private readonly pages;
-  private readonly linkTargets;
   private readonly hosts: HostBook;
   private readonly seeds = new SeedBook();
-  /** Jobs handed out; `conditional`: the request carried the stored page's validators. */
-  private readonly inFlight = new Map<
-    number,
-    { job: CrawlJob; origin: string; dispatchedAt: number; conditional: boolean }
-  >();
+  /** Jobs handed out, by job id (job-dispatch.ts InFlightJob). */
+  private readonly inFlight = new Map<number, InFlightJob>();
+  /** Which job goes out next (job-dispatch.ts). */
+  private readonly dispatcher: JobDispatch;
   private readonly intake: LinkIntake;
   private readonly writes: WriteBatch;
   /** How the last primary stopped (migration 0017): read and reset at start, set by the last batch of a clean stop. */
@@ -56,21 +56,14 @@ export class Coordinator {
   /** Runs SeedLifecycle.sync in one transaction (see syncSeeds). */
   private readonly syncInTransaction: (now: number, recrawl: boolean) => void;
   private readonly seedLife: SeedLifecycle;
-  /** Each page's revisit interval: what a periodic refresh asks for (frontier/revisit.ts). */
-  private readonly revisits: RevisitBook;
   private readonly window: FrontierWindow;
   /** What each result means (result-judge.ts): it queues the writes a result calls for. */
   private readonly judge: ResultJudge;
   /** The crawl's status and snapshots for the server, and the fetch rate (crawl-report.ts). */
   private readonly report: CrawlReport;
   private pagesStored = 0;
-  private nextJobId = 1;
 
-  constructor(
-    db: Database,
-    config: Config,
-    private readonly runId: string,
-  ) {
+  constructor(db: Database, config: Config, runId: string) {
     this.scheduler = new Scheduler<CrawlJob>(config.crawlDelayMs, {
       grouping: config.crawlPolitenessGroup,
       pacing: { factor: config.crawlPacingFactor, ceilingMs: config.crawlPacingMaxMs },
@@ -81,15 +74,14 @@ export class Coordinator {
     this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w, quiet) =>
       quiet ? this.writes.pushQuiet(w) : this.writes.push(w),
     );
-    this.pages = pageQueries(db);
-    this.linkTargets = linkTargetQueries(db);
+    const pages = pageQueries(db);
     const seedHosts = seedHostQueries(db);
     this.intake = new LinkIntake(this.frontier, this.hosts, seedHosts, {
       maxUrlsPerHost: config.crawlMaxUrlsPerHost,
       maxHostsPerSeed: config.crawlMaxHostsPerSeed,
       seedUrl: (id) => this.seeds.get(id)?.url,
     });
-    this.revisits = new RevisitBook(db, this.frontier, {
+    const revisits = new RevisitBook(db, this.frontier, {
       refreshMs: config.crawlRefreshMs,
       maxMs: config.crawlRevisitMaxMs,
     });
@@ -103,23 +95,34 @@ export class Coordinator {
       config,
       scheduler: this.scheduler,
       frontier: this.frontier,
-      pages: this.pages,
-      linkTargets: this.linkTargets,
+      pages,
+      linkTargets: linkTargetQueries(db),
       hosts: this.hosts,
       seeds: this.seeds,
       intake: this.intake,
       writes: this.writes,
-      revisits: this.revisits,
+      revisits,
       window: this.window,
       schedule: (row, now) => this.schedule(row, now),
       pageStored: () => this.pagesStored++,
     });
     this.report = new CrawlReport(this.hosts, this.window, () => this.inFlight.size);
+    this.dispatcher = new JobDispatch({
+      scheduler: this.scheduler,
+      frontier: this.frontier,
+      pages,
+      hosts: this.hosts,
+      seeds: this.seeds,
+      writes: this.writes,
+      window: this.window,
+      inFlight: this.inFlight,
+      runId,
+    });
     this.seedLife = new SeedLifecycle({
       seeds: this.seeds,
       seedsDb: seedQueries(db),
       frontier: this.frontier,
-      pages: this.pages,
+      pages,
       writes: this.writes,
       budget: this.intake.budget,
       hostBudget: this.intake.hostBudget,
@@ -129,7 +132,7 @@ export class Coordinator {
       schedule: (row, now) => this.schedule(row, now),
       readSitemaps: (seed) => this.judge.queueSitemaps(seed.origin, this.hosts.sitemapsOf(seed.origin), 0, seed.id),
       compactSearchIndexStep: searchIndexCompaction(db).compactSearchIndexStep,
-      requeueDue: (seed, now) => this.revisits.refreshDue(seed.id, seed.depth, seed.url, now).rows,
+      requeueDue: (seed, now) => revisits.refreshDue(seed.id, seed.depth, seed.url, now).rows,
     });
     // Transactions that read before they write begin IMMEDIATE: the server writes the same file, and a read
     // snapshot that turns into a write after the server's commit fails at once (SQLITE_BUSY), busy_timeout or not.
@@ -180,83 +183,11 @@ export class Coordinator {
   }
 
   /**
-   * The next job to hand an idle worker, or undefined if no host is due (or a host's turn just ended on
-   * robots checks, or this call passed over its share of a removed seed's jobs: the next call, on a later
-   * tick, goes on). Checks robots rules (a disallowed URL is skipped without touching the host's clock) and
-   * robots expiry.
+   * The next job to hand an idle worker, or undefined if no host is due (see JobDispatch.next: robots rules
+   * and expiry, removed seeds' jobs, the lease and the host's start queued for the next batch).
    */
   dispatch(now: number): FetchJob | undefined {
-    this.window.resetPassedOver();
-    for (;;) {
-      const d = this.scheduler.next(now);
-      if (!d) return undefined;
-      const { job, origin } = d;
-      const live = job.kind === 'robots' || this.seeds.get(job.seedId) !== undefined;
-      if (job.kind === 'page') this.window.taken(origin, job, live);
-      if (!live) {
-        // Its seed was removed: dropped without contacting the host.
-        this.scheduler.complete(origin, -Infinity);
-        this.window.readyAgain(origin);
-        if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
-        // A removed seed of 100,000 queued URLs is passed over a bounded part per call (WINDOW.passOverPerStep):
-        // the dispatch loop comes back on its next turn, and other events (results, flushes) go between.
-        if (this.window.passOverSpent) return undefined;
-        continue;
-      }
-      if (job.kind !== 'robots') {
-        const verdict = this.hosts.robotsVerdict(origin, job.url, now);
-        if (verdict === 'expired') {
-          this.scheduler.complete(origin, -Infinity);
-          this.requeue(origin, job);
-          this.hosts.needRobots(origin, 0);
-          continue;
-        }
-        if (verdict === 'later') {
-          // The host's turn ended on robots checks (see HostBook.robotsVerdict): the job waits for its next
-          // turn, other hosts go first, and the primary's loop gets to other events before more dispatch.
-          this.scheduler.complete(origin, now);
-          this.scheduler.add(origin, job);
-          return undefined;
-        }
-        if (verdict === 'disallowed') {
-          this.scheduler.complete(origin, -Infinity);
-          this.window.readyAgain(origin);
-          if (job.kind === 'page')
-            this.writes.push(() =>
-              this.frontier.finishUrl(job.frontierId, 'skipped', 'disallowed by robots.txt', now, false),
-            );
-          else this.hosts.sitemapDone(job.url);
-          continue;
-        }
-      }
-      // The lease and the host's start go to disk with the next batch, not in a transaction of their own
-      // (a commit per request cost 0.5 ms p99): a crash before it is covered at the next start (see start).
-      // The row stays 'queued' on disk until then; the window reads a host's queue from its start only after
-      // a commit (FrontierWindow.committed), when every lease queued before it is written.
-      if (job.kind === 'page') {
-        const id = job.frontierId;
-        this.writes.pushQuiet(() => this.frontier.leaseUrl(id, this.runId, now));
-      }
-      this.hosts.recordStart(origin, now);
-      const jobId = this.nextJobId++;
-      const validators =
-        job.kind === 'robots'
-          ? this.hosts.robotsValidators(job)
-          : job.refetch
-            ? this.pages.validators(job.url)
-            : undefined; // no lookup on a first crawl
-      this.inFlight.set(jobId, { job, origin, dispatchedAt: now, conditional: validators !== undefined });
-      const out: FetchJob = { jobId, kind: job.kind, url: job.url, origin };
-      if (job.kind === 'robots') out.robotsFor = job.forOrigin; // the worker compiles the file for that origin
-      if (validators) out.validators = validators; // a page or robots.txt stored before: asked for conditionally
-      return out;
-    }
-  }
-
-  /** A job just taken goes back to its queue unchanged (it was not handed out after all). */
-  private requeue(origin: string, job: CrawlJob): void {
-    if (job.kind === 'page') this.window.putBack(origin, job);
-    else this.scheduler.add(origin, job, job.kind === 'robots');
+    return this.dispatcher.next(now);
   }
 
   /**
