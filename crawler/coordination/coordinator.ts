@@ -11,13 +11,13 @@ import { seedHostQueries } from '../../db/seed-hosts.ts';
 import { searchIndexCompaction } from '../../db/search-compaction.ts';
 import { Scheduler } from '../politeness/scheduler.ts';
 import { serverSignal } from '../politeness/pacing.ts';
-import { BACKOFF, backoffScope, retryDelayMs } from '../politeness/backoff.ts';
-import { EMPTY_PAGE, isEmptyPage, NOT_MODIFIED, pageOutcome, pageRecord, type PageOutcome } from './page-outcome.ts';
-import { CRAWL_LIMITS } from '../frontier/url-traps.ts';
-import { admitLinks, judgeRedirect, MAX_REDIRECTS, trapMessage } from '../frontier/admission.ts';
+import { BACKOFF } from '../politeness/backoff.ts';
 import { HostBook } from '../politeness/host-book.ts';
 import { LinkIntake } from '../frontier/link-intake.ts';
 import { WriteBatch } from './write-batch.ts';
+import { ResultJudge } from './result-judge.ts';
+import { JobDispatch, type InFlightJob } from './job-dispatch.ts';
+import { CrawlReport } from './crawl-report.ts';
 import { SeedBook } from '../frontier/seed-book.ts';
 import { SeedLifecycle } from '../frontier/seed-lifecycle.ts';
 import { RevisitBook } from '../frontier/revisit-book.ts';
@@ -30,29 +30,25 @@ export { MAX_REDIRECTS } from '../frontier/admission.ts';
 
 /**
  * The crawler primary's brain, without the processes: it owns the scheduler, every host's state and
- * robots rules and sitemap jobs (its HostBook), decides what each result means, and is the single writer of frontier,
- * hosts and pages. Which links and redirect targets are taken on is judged by admission.ts, within the
- * limits of url-traps.ts (CRAWL_LIMITS); what is taken on enters the frontier through link-intake.ts,
- * which keeps the per-host URL budget (CRAWL_MAX_URLS_PER_HOST) and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED). Seeds added, submitted again, due for
- * their refresh or removed are handled by seed-lifecycle.ts; a job whose seed was removed is dropped.
+ * robots rules and sitemap jobs (its HostBook), hands out jobs and takes their results back, and is the single
+ * writer of frontier, hosts and pages. What each result means is decided by result-judge.ts; what it takes on
+ * enters the frontier through link-intake.ts, which keeps the per-host URL budget (CRAWL_MAX_URLS_PER_HOST)
+ * and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED). Which job goes out next is
+ * chosen by job-dispatch.ts. Seeds added, submitted again, due for their refresh or removed are handled by
+ * seed-lifecycle.ts; a job whose seed was removed is dropped. Each page's revisit interval is kept by
+ * revisit-book.ts. The crawl's status and snapshots for the server are described by crawl-report.ts.
  * The frontier stays in SQLite: the scheduler holds a window of each host's queue (frontier-window.ts).
  * Writes are queued (write-batch.ts) and applied by `flush()` in one transaction. Time comes in as arguments.
  */
 export class Coordinator {
   readonly scheduler: Scheduler<CrawlJob>;
   private readonly frontier;
-  private readonly pages;
-  private readonly linkTargets;
   private readonly hosts: HostBook;
   private readonly seeds = new SeedBook();
-  /** Jobs handed out; `conditional`: the request carried the stored page's validators. */
-  private readonly inFlight = new Map<
-    number,
-    { job: CrawlJob; origin: string; dispatchedAt: number; conditional: boolean }
-  >();
-  private readonly fetchEnds: number[] = [];
-  /** Entries of fetchEnds before this index are over a minute old (see crawlStatus). */
-  private fetchEndsHead = 0;
+  /** Jobs handed out, by job id (job-dispatch.ts InFlightJob). */
+  private readonly inFlight = new Map<number, InFlightJob>();
+  /** Which job goes out next (job-dispatch.ts). */
+  private readonly dispatcher: JobDispatch;
   private readonly intake: LinkIntake;
   private readonly writes: WriteBatch;
   /** How the last primary stopped (migration 0017): read and reset at start, set by the last batch of a clean stop. */
@@ -60,17 +56,14 @@ export class Coordinator {
   /** Runs SeedLifecycle.sync in one transaction (see syncSeeds). */
   private readonly syncInTransaction: (now: number, recrawl: boolean) => void;
   private readonly seedLife: SeedLifecycle;
-  /** Each page's revisit interval: what a periodic refresh asks for (frontier/revisit.ts). */
-  private readonly revisits: RevisitBook;
   private readonly window: FrontierWindow;
+  /** What each result means (result-judge.ts): it queues the writes a result calls for. */
+  private readonly judge: ResultJudge;
+  /** The crawl's status and snapshots for the server, and the fetch rate (crawl-report.ts). */
+  private readonly report: CrawlReport;
   private pagesStored = 0;
-  private nextJobId = 1;
 
-  constructor(
-    db: Database,
-    private readonly config: Config,
-    private readonly runId: string,
-  ) {
+  constructor(db: Database, config: Config, runId: string) {
     this.scheduler = new Scheduler<CrawlJob>(config.crawlDelayMs, {
       grouping: config.crawlPolitenessGroup,
       pacing: { factor: config.crawlPacingFactor, ceilingMs: config.crawlPacingMaxMs },
@@ -81,15 +74,14 @@ export class Coordinator {
     this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w, quiet) =>
       quiet ? this.writes.pushQuiet(w) : this.writes.push(w),
     );
-    this.pages = pageQueries(db);
-    this.linkTargets = linkTargetQueries(db);
+    const pages = pageQueries(db);
     const seedHosts = seedHostQueries(db);
     this.intake = new LinkIntake(this.frontier, this.hosts, seedHosts, {
       maxUrlsPerHost: config.crawlMaxUrlsPerHost,
       maxHostsPerSeed: config.crawlMaxHostsPerSeed,
       seedUrl: (id) => this.seeds.get(id)?.url,
     });
-    this.revisits = new RevisitBook(db, this.frontier, {
+    const revisits = new RevisitBook(db, this.frontier, {
       refreshMs: config.crawlRefreshMs,
       maxMs: config.crawlRevisitMaxMs,
     });
@@ -99,11 +91,38 @@ export class Coordinator {
       hostSeen: (origin) => this.hosts.host(origin),
       source: { ...this.frontier, inOneRead: (read) => db.transaction(read)() },
     });
+    this.judge = new ResultJudge({
+      config,
+      scheduler: this.scheduler,
+      frontier: this.frontier,
+      pages,
+      linkTargets: linkTargetQueries(db),
+      hosts: this.hosts,
+      seeds: this.seeds,
+      intake: this.intake,
+      writes: this.writes,
+      revisits,
+      window: this.window,
+      schedule: (row, now) => this.schedule(row, now),
+      pageStored: () => this.pagesStored++,
+    });
+    this.report = new CrawlReport(this.hosts, this.window, () => this.inFlight.size);
+    this.dispatcher = new JobDispatch({
+      scheduler: this.scheduler,
+      frontier: this.frontier,
+      pages,
+      hosts: this.hosts,
+      seeds: this.seeds,
+      writes: this.writes,
+      window: this.window,
+      inFlight: this.inFlight,
+      runId,
+    });
     this.seedLife = new SeedLifecycle({
       seeds: this.seeds,
       seedsDb: seedQueries(db),
       frontier: this.frontier,
-      pages: this.pages,
+      pages,
       writes: this.writes,
       budget: this.intake.budget,
       hostBudget: this.intake.hostBudget,
@@ -111,9 +130,9 @@ export class Coordinator {
       refreshMs: config.crawlRefreshMs,
       window: this.window,
       schedule: (row, now) => this.schedule(row, now),
-      readSitemaps: (seed) => this.queueSitemaps(seed.origin, this.hosts.sitemapsOf(seed.origin), 0, seed.id),
+      readSitemaps: (seed) => this.judge.queueSitemaps(seed.origin, this.hosts.sitemapsOf(seed.origin), 0, seed.id),
       compactSearchIndexStep: searchIndexCompaction(db).compactSearchIndexStep,
-      requeueDue: (seed, now) => this.revisits.refreshDue(seed.id, seed.depth, seed.url, now).rows,
+      requeueDue: (seed, now) => revisits.refreshDue(seed.id, seed.depth, seed.url, now).rows,
     });
     // Transactions that read before they write begin IMMEDIATE: the server writes the same file, and a read
     // snapshot that turns into a write after the server's commit fails at once (SQLITE_BUSY), busy_timeout or not.
@@ -164,83 +183,11 @@ export class Coordinator {
   }
 
   /**
-   * The next job to hand an idle worker, or undefined if no host is due (or a host's turn just ended on
-   * robots checks, or this call passed over its share of a removed seed's jobs: the next call, on a later
-   * tick, goes on). Checks robots rules (a disallowed URL is skipped without touching the host's clock) and
-   * robots expiry.
+   * The next job to hand an idle worker, or undefined if no host is due (see JobDispatch.next: robots rules
+   * and expiry, removed seeds' jobs, the lease and the host's start queued for the next batch).
    */
   dispatch(now: number): FetchJob | undefined {
-    this.window.resetPassedOver();
-    for (;;) {
-      const d = this.scheduler.next(now);
-      if (!d) return undefined;
-      const { job, origin } = d;
-      const live = job.kind === 'robots' || this.seeds.get(job.seedId) !== undefined;
-      if (job.kind === 'page') this.window.taken(origin, job, live);
-      if (!live) {
-        // Its seed was removed: dropped without contacting the host.
-        this.scheduler.complete(origin, -Infinity);
-        this.window.readyAgain(origin);
-        if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
-        // A removed seed of 100,000 queued URLs is passed over a bounded part per call (WINDOW.passOverPerStep):
-        // the dispatch loop comes back on its next turn, and other events (results, flushes) go between.
-        if (this.window.passOverSpent) return undefined;
-        continue;
-      }
-      if (job.kind !== 'robots') {
-        const verdict = this.hosts.robotsVerdict(origin, job.url, now);
-        if (verdict === 'expired') {
-          this.scheduler.complete(origin, -Infinity);
-          this.requeue(origin, job);
-          this.hosts.needRobots(origin, 0);
-          continue;
-        }
-        if (verdict === 'later') {
-          // The host's turn ended on robots checks (see HostBook.robotsVerdict): the job waits for its next
-          // turn, other hosts go first, and the primary's loop gets to other events before more dispatch.
-          this.scheduler.complete(origin, now);
-          this.scheduler.add(origin, job);
-          return undefined;
-        }
-        if (verdict === 'disallowed') {
-          this.scheduler.complete(origin, -Infinity);
-          this.window.readyAgain(origin);
-          if (job.kind === 'page')
-            this.writes.push(() =>
-              this.frontier.finishUrl(job.frontierId, 'skipped', 'disallowed by robots.txt', now, false),
-            );
-          else this.hosts.sitemapDone(job.url);
-          continue;
-        }
-      }
-      // The lease and the host's start go to disk with the next batch, not in a transaction of their own
-      // (a commit per request cost 0.5 ms p99): a crash before it is covered at the next start (see start).
-      // The row stays 'queued' on disk until then; the window reads a host's queue from its start only after
-      // a commit (FrontierWindow.committed), when every lease queued before it is written.
-      if (job.kind === 'page') {
-        const id = job.frontierId;
-        this.writes.pushQuiet(() => this.frontier.leaseUrl(id, this.runId, now));
-      }
-      this.hosts.recordStart(origin, now);
-      const jobId = this.nextJobId++;
-      const validators =
-        job.kind === 'robots'
-          ? this.hosts.robotsValidators(job)
-          : job.refetch
-            ? this.pages.validators(job.url)
-            : undefined; // no lookup on a first crawl
-      this.inFlight.set(jobId, { job, origin, dispatchedAt: now, conditional: validators !== undefined });
-      const out: FetchJob = { jobId, kind: job.kind, url: job.url, origin };
-      if (job.kind === 'robots') out.robotsFor = job.forOrigin; // the worker compiles the file for that origin
-      if (validators) out.validators = validators; // a page or robots.txt stored before: asked for conditionally
-      return out;
-    }
-  }
-
-  /** A job just taken goes back to its queue unchanged (it was not handed out after all). */
-  private requeue(origin: string, job: CrawlJob): void {
-    if (job.kind === 'page') this.window.putBack(origin, job);
-    else this.scheduler.add(origin, job, job.kind === 'robots');
+    return this.dispatcher.next(now);
   }
 
   /**
@@ -299,171 +246,9 @@ export class Coordinator {
     this.scheduler.complete(origin, ended, serverSignal(result)); // the answer's time and load pace its group
     this.window.readyAgain(origin); // its window is read on here, not within a dispatch (see FrontierWindow.taken)
     this.hosts.recordEnd(origin, job.url, result, ended);
-    this.fetchEnds.push(now);
-    if (job.kind === 'robots') this.queueSitemaps(job.forOrigin, this.hosts.onRobots(job, result, now, conditional), 0);
-    else if (!this.seeds.get(job.seedId)) this.onOrphan(job, origin, result, now, conditional);
-    else if (job.kind === 'sitemap') this.onSitemap(job, origin, result, now);
-    else this.onPage(job, origin, result, now, conditional);
+    this.report.fetchEnded(now);
+    this.judge.judge(job, origin, result, now, conditional);
     this.hosts.save(origin, now);
-  }
-
-  private onPage(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
-    const outcome = pageOutcome(result, conditional);
-    const until = this.noteOutcome(origin, outcome, result.status, now);
-    if (outcome.kind === 'failed') {
-      const attempts = job.attempts + 1;
-      if (outcome.retry && attempts < BACKOFF.maxAttempts) {
-        const at = Math.max(until ?? 0, now + retryDelayMs(attempts));
-        this.window.retry(origin, { ...job, attempts, notBefore: at });
-        this.writes.push(() => this.frontier.retryUrl(job.frontierId, attempts, at, outcome.message));
-      } else {
-        this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', outcome.message, now));
-      }
-      return;
-    }
-    switch (outcome.kind) {
-      case 'redirect':
-        this.onRedirect(job, result, now);
-        return;
-      case 'http-error':
-        this.hosts.noteHttpError(origin, job.url, outcome.status); // an error of the host's row, as on its timeline
-        this.writes.push(() => {
-          this.frontier.finishUrl(job.frontierId, 'done', `HTTP ${outcome.status}`, now);
-          if (outcome.gone) this.pages.markPageGone(job.url, outcome.status, now);
-        });
-        return;
-      case 'not-modified': // the stored page is still the current one: nothing to parse, store or follow
-        this.hosts.noteFetched(origin);
-        this.writes.push((at) => {
-          this.pages.markPageCurrent(job.url, at);
-          this.revisits.noteVisit(job.url, { kind: 'not-modified' }, now, this.seeds.get(job.seedId)?.url);
-          this.frontier.finishUrl(job.frontierId, 'done', NOT_MODIFIED, now);
-        });
-        return;
-      case 'not-html':
-        this.hosts.noteFetched(origin);
-        this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'done', outcome.why, now));
-        return;
-    }
-    this.hosts.noteFetched(origin);
-    const { page } = outcome;
-    const links = admitLinks(
-      page.links,
-      { depth: job.depth, nofollow: page.nofollow, seed: this.seeds.get(job.seedId) },
-      this.limits(),
-    );
-    this.noteUrgency(links.follow, origin);
-    if (links.trapExample) this.hosts.noteTrap(origin, trapMessage(links.trapped, links.trapExample));
-    this.pagesStored++;
-    const { host } = this.hosts.host(origin);
-    this.writes.push((at) => {
-      const record = pageRecord({ url: job.url, origin, host, seedId: job.seedId }, result, page, at);
-      this.linkTargets.recordLinks(this.pages.upsertPage(record), page.anchors ?? []);
-      this.revisits.noteVisit(
-        job.url,
-        { kind: 'fetched', hash: page.contentHash },
-        now,
-        this.seeds.get(job.seedId)?.url,
-      );
-      this.frontier.finishUrl(job.frontierId, 'done', isEmptyPage(page) ? EMPTY_PAGE : null, now);
-      for (const url of links.follow) this.intake.enqueue(url, job.seedId, job.depth + 1, 0, now, origin);
-    });
-  }
-
-  /**
-   * A result whose seed was removed while it was in flight: the host learns from it as from any answer
-   * (a 429 still backs it off), but nothing is stored or followed.
-   */
-  private onOrphan(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
-    if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
-    this.noteOutcome(origin, pageOutcome(result, conditional), result.status, now);
-  }
-
-  /**
-   * What an answer tells its host, whatever was asked: a failure counts against it (error, streak, backoff
-   * as the outcome says; returns the backoff's end, if any; a 503 or 429 holds the host's whole politeness
-   * group), anything else clears its backoff.
-   */
-  private noteOutcome(origin: string, outcome: PageOutcome, status: number | null, now: number): number | undefined {
-    if (outcome.kind === 'failed')
-      return this.hosts.noteFailure(origin, now, { ...outcome, scope: backoffScope(status) });
-    this.hosts.noteAnswered(origin);
-    return undefined;
-  }
-
-  /**
-   * Queues the sitemaps a host lists as jobs of its own queue (see HostBook.queueSitemaps). Their entries
-   * count as links of a seed on that origin (`seedId`, else the one of greatest depth), so a seed of
-   * depth 0, or a host no seed names, reads none.
-   */
-  private queueSitemaps(origin: string, urls: readonly string[], hops: number, seedId?: number): void {
-    if (urls.length === 0) return;
-    const seed = seedId !== undefined ? this.seeds.get(seedId) : this.seeds.deepestOn(origin);
-    if (seed && seed.depth >= 1 && seed.origin === origin) this.hosts.queueSitemaps(origin, urls, hops, seed.id);
-  }
-
-  /**
-   * A sitemap's result: a sitemap index queues the sitemaps it lists (one level deep); a urlset's pages are
-   * taken on as links of its seed, one step from it. A redirect within the origin (a /sitemap.xml that moved
-   * to /sitemap_index.xml) is followed as a sitemap job of its own, up to MAX_REDIRECTS. Statuses mean for
-   * the host what they mean for a page (a 429 backs it off); a sitemap that failed is not retried.
-   */
-  private onSitemap(job: CrawlJob, origin: string, result: FetchResult, now: number): void {
-    this.hosts.sitemapDone(job.url);
-    const outcome = pageOutcome(result, false);
-    this.noteOutcome(origin, outcome, result.status, now);
-    if (outcome.kind === 'failed') return;
-    if (outcome.kind === 'redirect' && result.location !== null && job.redirects < MAX_REDIRECTS) {
-      this.hosts.queueSitemaps(origin, [result.location], job.hops, job.seedId, job.redirects + 1);
-    }
-    const entries = result.sitemap;
-    if (!entries) return; // a redirect, 4xx or empty body: the host's timeline shows the request and its status
-    if (entries.index) {
-      if (job.hops < 1) this.queueSitemaps(origin, entries.urls, job.hops + 1, job.seedId);
-      return;
-    }
-    const links = admitLinks(
-      entries.urls,
-      { depth: 0, nofollow: false, seed: this.seeds.get(job.seedId) },
-      this.limits(),
-    );
-    // Pages whose <lastmod> is newer than their last request changed: asked for again now (revisit.ts).
-    if (entries.lastmod)
-      for (const row of this.revisits.noteSitemap(entries.lastmod, links.follow)) this.schedule(row, now);
-    if (links.follow.length === 0) return;
-    this.noteUrgency(links.follow, origin);
-    this.writes.push(() => {
-      for (const url of links.follow) this.intake.enqueue(url, job.seedId, 1, 0, now, origin);
-    });
-  }
-
-  /** Marks the queued writes urgent (see takeUrgent) if `urls`, found on `origin`, lead to a host with nothing queued. */
-  private noteUrgency(urls: readonly string[], origin: string): void {
-    const idle = (host: string) => !this.scheduler.hasQueued(host) && this.window.waiting(host) === 0;
-    if (urls.some((url) => idle(url.startsWith(`${origin}/`) ? origin : new URL(url).origin))) this.writes.markUrgent();
-  }
-
-  /** The limits of admission: CRAWL_LIMITS with the configured per-host URL budget. */
-  private limits() {
-    return { ...CRAWL_LIMITS, maxUrlsPerHost: this.intake.budget.limit };
-  }
-
-  private onRedirect(job: CrawlJob, result: FetchResult, now: number): void {
-    const decision = judgeRedirect({
-      location: result.location,
-      refusal: result.locationRefusal,
-      redirects: job.redirects,
-      depth: job.depth,
-      seed: this.seeds.get(job.seedId),
-      policy: { allowPrivate: this.config.allowPrivate },
-      limits: this.limits(),
-    });
-    if (!decision.ok) {
-      this.hosts.noteError(job.forOrigin, `${job.url}: ${decision.error}`);
-      this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', decision.error, now));
-      return;
-    }
-    this.writes.push(() => this.intake.followRedirect(job, decision.url, now));
   }
 
   /**
@@ -530,41 +315,19 @@ export class Coordinator {
 
   /** The last requests to a host, oldest first. */
   requests(origin: string): RequestLogEntry[] {
-    return this.hosts.requests(origin);
+    return this.report.requests(origin);
   }
 
   /**
    * Crawl-wide figures and the facts of each host whose report changed since the last call (of every host
-   * when `full`), for the server's /api/status and /api/domains (protocol.ts CrawlSnapshot).
+   * when `full`), for the server's /api/status and /api/domains (crawl-report.ts).
    */
   snapshotChanges(now: number, workers: number, full = false): { status: CrawlStatus; hosts: HostFacts[] } {
-    // "Queued" means the same in the header as in the rows (waiting or being fetched), so they add up.
-    const { hosts, queued } = this.hosts.changedFacts(now, full, (origin) => this.window.beyond(origin));
-    return { status: this.crawlStatus(now, workers, queued), hosts };
+    return this.report.snapshotChanges(now, workers, full);
   }
 
-  /**
-   * Crawl-wide figures and every host's row at `now`: what /api/domains shows once the server has applied
-   * the snapshots (tests read it here). Changes nothing the snapshots send.
-   */
+  /** Crawl-wide figures and every host's row at `now` (crawl-report.ts): what tests read. */
   snapshot(now: number, workers: number): { status: CrawlStatus; domains: DomainInfo[] } {
-    const domains = this.hosts.describeAll(now, (origin) => this.window.beyond(origin));
-    const queued = domains.reduce((sum, d) => sum + d.queued, 0);
-    return { status: this.crawlStatus(now, workers, queued), domains };
-  }
-
-  /**
-   * The crawl-wide figures; fetches that ended over a minute ago leave the rate's window. They are counted
-   * past (fetchEndsHead) and cut off in one splice once they are half the array: shifting them one by one
-   * cost O(n) each, 13 ms a snapshot at 2,400 fetches a second.
-   */
-  private crawlStatus(now: number, workers: number, queued: number): CrawlStatus {
-    const ends = this.fetchEnds;
-    while (this.fetchEndsHead < ends.length && ends[this.fetchEndsHead] < now - 60_000) this.fetchEndsHead++;
-    if (this.fetchEndsHead * 2 > ends.length) {
-      ends.splice(0, this.fetchEndsHead);
-      this.fetchEndsHead = 0;
-    }
-    return { queued, inFlight: this.inFlight.size, workers, fetchRatePerMin: ends.length - this.fetchEndsHead };
+    return this.report.snapshot(now, workers);
   }
 }

@@ -1,6 +1,6 @@
 /**
- * When the crawler primary stores what it queued (coordinator.ts judges results at once; their writes
- * wait in write-batch.ts): in batches, at most PRIMARY_TIMING.flushMs after the first result of a batch,
+ * When the crawler primary stores what it queued (the Coordinator judges results at once, result-judge.ts;
+ * their writes wait in write-batch.ts): in batches, at most PRIMARY_TIMING.flushMs after the first result of a batch,
  * so a busy crawl commits a transaction per batch rather than per result; or at once when the batch
  * holds something a free worker could start on (an urgent batch, see Coordinator.takeUrgent). A write
  * the database refuses goes to the WriteOutage, whose retry flushes again; a stored batch lets the
