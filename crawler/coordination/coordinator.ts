@@ -358,7 +358,7 @@ export class Coordinator {
     const { host } = this.hosts.host(origin);
     this.writes.push((at) => {
       const record = pageRecord({ url: job.url, origin, host, seedId: job.seedId }, result, page, at);
-      this.linkTargets.recordLinks(this.pages.upsertPage(record), page.anchors ?? []);
+      this.linkTargets.gatherLinks(this.pages.upsertPage(record), page.anchors ?? []); // written at the commit's end
       this.revisits.noteVisit(
         job.url,
         { kind: 'fetched', hash: page.contentHash },
@@ -493,8 +493,12 @@ export class Coordinator {
       return 0;
     }
     try {
-      this.writes.commit(now, () => this.intake.saveSeedHosts()); // the seeds' host counts, as the batch left them
+      this.writes.commit(now, () => {
+        this.linkTargets.writeGathered(); // each link target of the batch once, in id order (see gatherLinks)
+        this.intake.saveSeedHosts(); // the seeds' host counts, as the batch left them
+      });
     } catch (err) {
+      this.linkTargets.discardGathered();
       // Rolled back (the writes stay queued for the next flush): the URLs they discovered were not
       // stored, so they are neither scheduled nor counted; what they dropped or retired is counted again then.
       this.intake.rollback();
