@@ -87,6 +87,35 @@ test('links gathered over a batch of pages are stored as if each page had record
   }
 });
 
+test('a batch that updates many link targets adds one segment to the anchor index, not one per target', () => {
+  const env = tempDatabase();
+  try {
+    const links = linkTargetQueries(env.db);
+    // Segments are counted by their rows of index data: no automatic merge may fold them meanwhile.
+    env.db.exec("INSERT INTO anchors_fts (anchors_fts, rank) VALUES ('automerge', 0)");
+    env.db.exec("INSERT INTO anchors_fts (anchors_fts, rank) VALUES ('crisismerge', 1000)");
+    const urls = Array.from({ length: 40 }, (_, i) => `http://t.test/p${i}`);
+    env.db.transaction(() =>
+      links.recordLinks(
+        1,
+        urls.map((url) => ({ url, text: `first ${url}` })),
+      ),
+    )();
+    const dataRows = () => (env.db.prepare('SELECT count(*) AS n FROM anchors_fts_data').get() as { n: number }).n;
+    const before = dataRows();
+    // Pages that link the targets newest first: FTS5 flushes its pending data whenever a rowid goes down.
+    env.db.transaction(() => {
+      for (let i = urls.length - 1; i >= 0; i--) links.gatherLinks(100 + i, [{ url: urls[i], text: `second ${i}` }]);
+      links.writeGathered();
+    })();
+    assert.ok(dataRows() - before <= 2, `the batch wrote ${dataRows() - before} rows of index data`);
+    const t = links.target(urls[0])!;
+    assert.deepEqual(t, { inlinks: 2, anchors: [`first ${urls[0]}`, 'second 0'] });
+  } finally {
+    env.cleanup();
+  }
+});
+
 test('links gathered in a transaction that rolled back are discarded, not written with the next batch', () => {
   const env = tempDatabase();
   try {

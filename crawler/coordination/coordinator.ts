@@ -81,7 +81,7 @@ export class Coordinator {
     this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w, quiet) =>
       quiet ? this.writes.pushQuiet(w) : this.writes.push(w),
     );
-    this.pages = pageQueries(db);
+    this.pages = pageQueries(db, { deferSearch: true }); // full-text entries written at each batch's end (flush)
     this.linkTargets = linkTargetQueries(db);
     const seedHosts = seedHostQueries(db);
     this.intake = new LinkIntake(this.frontier, this.hosts, seedHosts, {
@@ -494,11 +494,14 @@ export class Coordinator {
     }
     try {
       this.writes.commit(now, () => {
-        this.linkTargets.writeGathered(); // each link target of the batch once, in id order (see gatherLinks)
         this.intake.saveSeedHosts(); // the seeds' host counts, as the batch left them
+        // Last, the full-text entries of what the batch stored, each index's back to back (migration 0018).
+        this.linkTargets.writeGathered(); // each link target of the batch once, in id order (see gatherLinks)
+        this.pages.writeSearchEntries();
       });
     } catch (err) {
       this.linkTargets.discardGathered();
+      this.pages.discardSearchEntries();
       // Rolled back (the writes stay queued for the next flush): the URLs they discovered were not
       // stored, so they are neither scheduled nor counted; what they dropped or retired is counted again then.
       this.intake.rollback();
