@@ -1,8 +1,9 @@
 /**
  * Link targets (migration 0013): for every URL a stored page links to from its content, how many
  * distinct pages link to it (inlinks) and the distinct words of those links (anchor text, indexed
- * by anchors_fts through triggers). Written by the crawler primary (the single writer) in its batch
- * transaction, right after the linking page is stored; read by search. Everything a hostile page can
+ * indexed by anchors_fts, which this module writes: migration 0018). Written by the crawler primary (the
+ * single writer) in its batch transaction, gathered as linking pages are stored and written at the batch's
+ * end; read by search. Everything a hostile page can
  * add is bounded: a page gives at most ANCHORS_PER_PAGE links of ANCHOR_MAX_WORDS words (the
  * crawler's extraction), and a target keeps at most MAX_SOURCES linking pages and MAX_ANCHORS texts.
  */

@@ -1,9 +1,10 @@
 /**
  * Page storage: the pages table as the crawler primary (the single writer) stores what it fetched,
  * and as the search index reads it back in `seq` order. Writes bump `pages.seq`, the cursor the
- * server's in-memory title index follows; the full-text indexes follow through triggers
- * (db/migrations/0002-search.sql). Callers wrap multi-statement writes in `db.transaction`; nothing
- * here opens a transaction of its own.
+ * server's in-memory title index follows; the full-text indexes follow: a new page's entries are written
+ * here (at once, or at the end of the writer's batch with `deferSearch`: migration 0018), a changed one's
+ * by the UPDATE trigger (0002). Callers wrap multi-statement writes in `db.transaction`; nothing here opens
+ * a transaction of its own.
  */
 import type { Database } from 'better-sqlite3';
 import { extractIdentifiers } from '../shared/identifiers.ts';
