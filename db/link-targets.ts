@@ -1,8 +1,9 @@
 /**
  * Link targets (migration 0013): for every URL a stored page links to from its content, how many
  * distinct pages link to it (inlinks) and the distinct words of those links (anchor text, indexed
- * by anchors_fts through triggers). Written by the crawler primary (the single writer) in its batch
- * transaction, right after the linking page is stored; read by search. Everything a hostile page can
+ * indexed by anchors_fts, which this module writes: migration 0018). Written by the crawler primary (the
+ * single writer) in its batch transaction, gathered as linking pages are stored and written at the batch's
+ * end; read by search. Everything a hostile page can
  * add is bounded: a page gives at most ANCHORS_PER_PAGE links of ANCHOR_MAX_WORDS words (the
  * crawler's extraction), and a target keeps at most MAX_SOURCES linking pages and MAX_ANCHORS texts.
  */
@@ -42,55 +43,133 @@ function cleanText(text: string): string {
     .slice(0, MAX_ANCHOR_CHARS);
 }
 
+/** A target's row as a batch of pages leaves it: `id` undefined for a target first seen in the batch. */
+interface PendingTarget {
+  id: number | undefined;
+  /** The anchors as stored (what anchors_fts holds for it): '' for a new target. */
+  stored: string;
+  inlinks: number;
+  sources: Buffer;
+  anchors: string;
+  changed: boolean;
+}
+
+/**
+ * Adds what the page `sourceId` says of `target` (the link's cleaned words) to the target's row: the
+ * page as a source (once, however often it is fetched again) and the words as an anchor text (once per
+ * distinct text, case folded), within MAX_SOURCES and MAX_ANCHORS.
+ */
+function addLink(target: PendingTarget, sourceId: number, text: string): void {
+  if (!holds(target.sources, sourceId) && target.sources.length / 4 < MAX_SOURCES) {
+    target.sources = Buffer.concat([target.sources, u32(sourceId)]);
+    target.inlinks++;
+    target.changed = true;
+  }
+  if (text !== '') {
+    const lines = target.anchors === '' ? [] : target.anchors.split('\n');
+    const folded = text.toLowerCase();
+    if (lines.length < MAX_ANCHORS && !lines.some((l) => l.toLowerCase() === folded)) {
+      target.anchors = lines.concat(text).join('\n');
+      target.changed = true;
+    }
+  }
+}
+
 /** Prepared statements for link_targets, created once per connection. */
 export function linkTargetQueries(db: Database) {
   const get = db.prepare<[string], { id: number; inlinks: number; sources: Buffer; anchors: string }>(
     'SELECT id, inlinks, sources, anchors FROM link_targets WHERE url = ?',
   );
-  const insert = db.prepare<[string, Buffer, string]>(
-    'INSERT INTO link_targets (url, inlinks, sources, anchors) VALUES (?, 1, ?, ?)',
-  );
+  const insert = db
+    .prepare<[string, number, Buffer, string], number>(
+      'INSERT INTO link_targets (url, inlinks, sources, anchors) VALUES (?, ?, ?, ?) RETURNING id',
+    )
+    .pluck();
   const update = db.prepare<[number, Buffer, string, number]>(
     'UPDATE link_targets SET inlinks = ?, sources = ?, anchors = ? WHERE id = ?',
+  );
+  const ftsInsert = db.prepare<[number, string]>('INSERT INTO anchors_fts (rowid, anchors) VALUES (?, ?)');
+  const ftsDelete = db.prepare<[number, string]>(
+    "INSERT INTO anchors_fts (anchors_fts, rowid, anchors) VALUES ('delete', ?, ?)",
   );
   const byUrl = db.prepare<[string], { inlinks: number; anchors: string }>(
     'SELECT inlinks, anchors FROM link_targets WHERE url = ?',
   );
 
+  /** Targets gathered since the last write (see gatherLinks), by url. */
+  let pending = new Map<string, PendingTarget>();
+
+  const gather = (sourceId: number, links: readonly LinkOut[]): void => {
+    const seen = new Set<string>();
+    for (const link of links) {
+      if (seen.has(link.url)) continue;
+      seen.add(link.url);
+      let target = pending.get(link.url);
+      if (target === undefined) {
+        const row = get.get(link.url);
+        target =
+          row === undefined
+            ? { id: undefined, stored: '', inlinks: 0, sources: Buffer.alloc(0), anchors: '', changed: true }
+            : {
+                id: row.id,
+                stored: row.anchors,
+                inlinks: row.inlinks,
+                sources: row.sources,
+                anchors: row.anchors,
+                changed: false,
+              };
+        pending.set(link.url, target);
+      }
+      addLink(target, sourceId, cleanText(link.text));
+    }
+  };
+
+  const write = (): void => {
+    const targets = pending;
+    pending = new Map();
+    // The rows first (stored ones in id order, then the new ones, which get ids above them), then their
+    // anchors_fts entries (migration 0018), back to back in ascending rowids: one segment for the batch.
+    const known = [...targets.values()].filter((t) => t.id !== undefined && t.changed);
+    known.sort((a, b) => a.id! - b.id!);
+    for (const t of known) update.run(t.inlinks, t.sources, t.anchors, t.id!);
+    const added: PendingTarget[] = [];
+    for (const [url, t] of targets) {
+      if (t.id !== undefined) continue;
+      t.id = insert.get(url, t.inlinks, t.sources, t.anchors);
+      added.push(t);
+    }
+    for (const t of known.concat(added)) {
+      if (t.stored === t.anchors) continue;
+      if (t.stored !== '') ftsDelete.run(t.id!, t.stored);
+      if (t.anchors !== '') ftsInsert.run(t.id!, t.anchors);
+    }
+  };
+
   return {
     /**
-     * Records the content links of the stored page `sourceId`: each target gains the page as a source
-     * (once, however often the page is fetched again) and the link's words as an anchor text (once
-     * per distinct text), within the bounds above. Call inside the writer's transaction.
+     * Records the content links of the stored page `sourceId` at once (see gatherLinks for what a target
+     * gains). Call inside the writer's transaction.
      */
     recordLinks(sourceId: number, links: readonly LinkOut[]): void {
-      const seen = new Set<string>();
-      for (const link of links) {
-        if (seen.has(link.url)) continue;
-        seen.add(link.url);
-        const text = cleanText(link.text);
-        const row = get.get(link.url);
-        if (row === undefined) {
-          insert.run(link.url, u32(sourceId), text);
-          continue;
-        }
-        let { inlinks, sources, anchors } = row;
-        let changed = false;
-        if (!holds(sources, sourceId) && sources.length / 4 < MAX_SOURCES) {
-          sources = Buffer.concat([sources, u32(sourceId)]);
-          inlinks++;
-          changed = true;
-        }
-        if (text !== '') {
-          const lines = anchors === '' ? [] : anchors.split('\n');
-          const folded = text.toLowerCase();
-          if (lines.length < MAX_ANCHORS && !lines.some((l) => l.toLowerCase() === folded)) {
-            anchors = lines.concat(text).join('\n');
-            changed = true;
-          }
-        }
-        if (changed) update.run(inlinks, sources, anchors, row.id);
-      }
+      gather(sourceId, links);
+      write();
+    },
+    /**
+     * Gathers the content links of the stored page `sourceId` for `writeGathered`: each target gains the
+     * page as a source (once, however often the page is fetched again) and the link's words as an anchor
+     * text (once per distinct text), within the bounds above. A batch of pages reads and writes each target
+     * once, in id order, however many of its pages link to it. Call inside the writer's transaction.
+     */
+    gatherLinks(sourceId: number, links: readonly LinkOut[]): void {
+      gather(sourceId, links);
+    },
+    /** Writes the targets gathered since the last write, in the same transaction as their gathering. */
+    writeGathered(): void {
+      write();
+    },
+    /** Forgets what was gathered: its transaction rolled back (the batch gathers it again when it runs again). */
+    discardGathered(): void {
+      pending = new Map();
     },
     /** What links say of a URL: distinct linking pages and anchor texts (tests and diagnostics). */
     target(url: string): { inlinks: number; anchors: string[] } | undefined {

@@ -208,6 +208,77 @@ describe('pageQueries', () => {
     assert.deepEqual(identIds(env.db, '"capture"'), [], 'only whole identifiers are in this index');
   });
 
+  test('deferred entries of a batch of pages become one segment per index, searchable after the commit', () => {
+    const q = pageQueries(env.db, { deferSearch: true });
+    // Segments are counted by their rows of index data: no automatic merge may fold them meanwhile.
+    for (const t of ['pages_fts', 'pages_idents'])
+      env.db.exec(
+        `INSERT INTO ${t} (${t}, rank) VALUES ('automerge', 0); INSERT INTO ${t} (${t}, rank) VALUES ('crisismerge', 1000)`,
+      );
+    const dataRows = () =>
+      (
+        env.db
+          .prepare('SELECT (SELECT count(*) FROM pages_fts_data) + (SELECT count(*) FROM pages_idents_data) AS n')
+          .get() as { n: number }
+      ).n;
+    const other = env.db.prepare('INSERT INTO revisits (url, interval_ms, checked_at, visited_at) VALUES (?, 1, 1, 1)');
+    const before = dataRows();
+    const ids = env.db.transaction(() => {
+      const out: number[] = [];
+      for (let i = 0; i < 20; i++) {
+        out.push(q.upsertPage(makePage(`http://a.test/${i}`, { title: `Page ${i}`, body: `walrus number_${i}` })));
+        other.run(`http://a.test/${i}`); // the batch's other writes go between, as in the crawler's batches
+      }
+      q.writeSearchEntries();
+      return out;
+    })();
+    assert.ok(dataRows() - before <= 4, `the batch wrote ${dataRows() - before} rows of index data`);
+    assert.deepEqual(ftsIds(env.db, 'walrus'), ids);
+    assert.deepEqual(identIds(env.db, '"number_7"'), [ids[7]]);
+    integrityCheck(env.db, true);
+  });
+
+  test('a page whose entries wait gets them before it is changed again in the same batch', () => {
+    const q = pageQueries(env.db, { deferSearch: true });
+    const seeds = seedQueries(env.db);
+    const seed = seeds.upsertSeed({ url: 'http://a.test/', origin: 'http://a.test', depth: 1, scope: 'host' }, 1).seed
+      .id;
+    env.db.transaction(() => {
+      q.upsertPage(makePage('http://a.test/gone', { body: 'heron' }));
+      q.markPageGone('http://a.test/gone', 404, 2);
+      q.upsertPage(makePage('http://a.test/again', { body: 'egret' }));
+      q.upsertPage(makePage('http://a.test/again', { body: 'ibis' }));
+      q.upsertPage(makePage('http://a.test/retired', { seedId: seed, body: 'crane' }));
+      assert.equal(q.retireSeedPages(seed, 10), 1);
+      q.upsertPage(makePage('http://a.test/kept', { body: 'stork' }));
+      q.writeSearchEntries();
+    })();
+    for (const word of ['heron', 'egret', 'crane']) assert.deepEqual(ftsIds(env.db, word), [], word);
+    assert.equal(ftsIds(env.db, 'ibis').length, 1);
+    assert.equal(ftsIds(env.db, 'stork').length, 1);
+    integrityCheck(env.db, false);
+  });
+
+  test('entries discarded with their rolled-back batch are not written with the next one', () => {
+    const q = pageQueries(env.db, { deferSearch: true });
+    assert.throws(
+      () =>
+        env.db.transaction(() => {
+          q.upsertPage(makePage('http://a.test/lost', { body: 'puffin' }));
+          throw new Error('the batch failed');
+        })(),
+      /the batch failed/,
+    );
+    q.discardSearchEntries();
+    env.db.transaction(() => {
+      q.upsertPage(makePage('http://a.test/kept', { body: 'gannet' }));
+      q.writeSearchEntries();
+    })();
+    assert.deepEqual(ftsIds(env.db, 'puffin'), []);
+    assert.equal(ftsIds(env.db, 'gannet').length, 1);
+    integrityCheck(env.db, true);
+  });
+
   test('countPages counts from the small index, not the wide rows', () => {
     const plan = env.db
       .prepare(

@@ -1,9 +1,10 @@
 /**
  * Page storage: the pages table as the crawler primary (the single writer) stores what it fetched,
  * and as the search index reads it back in `seq` order. Writes bump `pages.seq`, the cursor the
- * server's in-memory title index follows; the full-text indexes follow through triggers
- * (db/migrations/0002-search.sql). Callers wrap multi-statement writes in `db.transaction`; nothing
- * here opens a transaction of its own.
+ * server's in-memory title index follows; the full-text indexes follow: a new page's entries are written
+ * here (at once, or at the end of the writer's batch with `deferSearch`: migration 0018), a changed one's
+ * by the UPDATE trigger (0002). Callers wrap multi-statement writes in `db.transaction`; nothing here opens
+ * a transaction of its own.
  */
 import type { Database } from 'better-sqlite3';
 import { extractIdentifiers } from '../shared/identifiers.ts';
@@ -64,8 +65,18 @@ export interface PageChange {
 
 /** The page queries of one connection (see `pageQueries`). */
 export interface PageQueries {
-  /** Inserts or replaces (by url, keeping the row id) a page; sets seq = max(seq) + 1; returns the id. */
+  /**
+   * Inserts or replaces (by url, keeping the row id) a page; sets seq = max(seq) + 1; returns the id. A new
+   * page's full-text entries are written at once, or with `deferSearch` by `writeSearchEntries` (see there).
+   */
   upsertPage(p: PageRecord): number;
+  /**
+   * Writes the full-text entries of the pages inserted since the last call (with `deferSearch`): call it
+   * last in the transaction that inserted them, after its other statements (migration 0018 says why).
+   */
+  writeSearchEntries(): void;
+  /** Forgets the entries `writeSearchEntries` would write: their transaction rolled back. */
+  discardSearchEntries(): void;
   /** A page that answered 404/410 or became noindex: out of search (indexed = 0), status updated, seq bumped. */
   markPageGone(url: string, status: number, fetchedAt: number): void;
   /** A conditional re-fetch answered 304: the stored page is current as of `fetchedAt` (text, index and seq unchanged). */
@@ -143,27 +154,66 @@ interface PageRow {
   seq: number;
 }
 
-/** Prepared statements for pages, created once per connection. */
-export function pageQueries(db: Database): PageQueries {
+/** A new page's full-text entries, waiting for `writeSearchEntries`. */
+interface SearchEntry {
+  id: number;
+  url: string;
+  title: string;
+  headings: string;
+  description: string;
+  body: string;
+  idents: string;
+}
+
+/**
+ * Prepared statements for pages, created once per connection. `deferSearch`: new pages' full-text entries
+ * wait for `writeSearchEntries` (the crawler primary's batches); otherwise each upsertPage writes its own.
+ */
+export function pageQueries(db: Database, opts: { deferSearch?: boolean } = {}): PageQueries {
   const nextSeq = '(SELECT coalesce(max(seq), 0) + 1 FROM pages)';
-  const upsert = db.prepare<Record<string, unknown>, { id: number }>(`
+  const idOf = db.prepare<[string], number>('SELECT id FROM pages WHERE url = ?').pluck();
+  const insert = db.prepare<Record<string, unknown>, { id: number }>(`
     INSERT INTO pages (url, final_url, origin, host, seed_id, status, content_type, title, description,
       headings, body, lang, canonical, fetched_at, etag, last_modified, content_hash, noindex, nofollow,
       noarchive, nosnippet, indexed, idents, link_density, seq, removed, file_type, page_starts)
     VALUES (@url, @finalUrl, @origin, @host, @seedId, @status, @contentType, @title, @description,
       @headings, @body, @lang, @canonical, @fetchedAt, @etag, @lastModified, @contentHash, @noindex,
       @nofollow, @noarchive, @nosnippet, @indexed, @idents, @linkDensity, ${nextSeq}, 0, @fileType, @pageStarts)
-    ON CONFLICT (url) DO UPDATE SET
-      final_url = excluded.final_url, origin = excluded.origin, host = excluded.host,
-      seed_id = excluded.seed_id, status = excluded.status, content_type = excluded.content_type,
-      title = excluded.title, description = excluded.description, headings = excluded.headings,
-      body = excluded.body, lang = excluded.lang, canonical = excluded.canonical,
-      fetched_at = excluded.fetched_at, etag = excluded.etag, last_modified = excluded.last_modified,
-      content_hash = excluded.content_hash, noindex = excluded.noindex, nofollow = excluded.nofollow,
-      noarchive = excluded.noarchive, nosnippet = excluded.nosnippet, indexed = excluded.indexed, idents = excluded.idents,
-      link_density = excluded.link_density, seq = excluded.seq, removed = 0,
-      file_type = excluded.file_type, page_starts = excluded.page_starts
     RETURNING id`);
+  // A stored page fetched again: its row keeps its id, and the UPDATE trigger (0002) re-indexes changed text.
+  const update = db.prepare<Record<string, unknown>>(`
+    UPDATE pages SET
+      final_url = @finalUrl, origin = @origin, host = @host, seed_id = @seedId, status = @status,
+      content_type = @contentType, title = @title, description = @description, headings = @headings,
+      body = @body, lang = @lang, canonical = @canonical, fetched_at = @fetchedAt, etag = @etag,
+      last_modified = @lastModified, content_hash = @contentHash, noindex = @noindex, nofollow = @nofollow,
+      noarchive = @noarchive, nosnippet = @nosnippet, indexed = @indexed, idents = @idents,
+      link_density = @linkDensity, seq = ${nextSeq}, removed = 0, file_type = @fileType, page_starts = @pageStarts
+    WHERE id = @id`);
+  const ftsInsert = db.prepare<[number, string, string, string, string]>(
+    'INSERT INTO pages_fts (rowid, title, headings, description, body) VALUES (?, ?, ?, ?, ?)',
+  );
+  const identsInsert = db.prepare<[number, string]>('INSERT INTO pages_idents (rowid, idents) VALUES (?, ?)');
+  let pending: SearchEntry[] = [];
+  /** Ids and urls of `pending`: a row whose entries wait must get them before a statement changes it. */
+  const pendingIds = new Set<number>();
+  const pendingUrls = new Set<string>();
+  const discardSearch = () => {
+    pending = [];
+    pendingIds.clear();
+    pendingUrls.clear();
+  };
+  const writeSearch = () => {
+    const entries = pending;
+    discardSearch();
+    // Back to back, in ascending rowids (the ids of new rows): one segment per index for all of them.
+    for (const e of entries) ftsInsert.run(e.id, e.title, e.headings, e.description, e.body);
+    for (const e of entries) identsInsert.run(e.id, e.idents);
+  };
+  /** Before a statement that changes the row `id` or `url` (its UPDATE trigger reads the index): its entries. */
+  const beforeChanging = (id: number | undefined, url?: string) => {
+    if ((id !== undefined && pendingIds.has(id)) || (url !== undefined && pendingUrls.has(url))) writeSearch();
+  };
   const gone = db.prepare<[number, number, string]>(
     `UPDATE pages SET indexed = 0, status = ?, fetched_at = ?, seq = ${nextSeq} WHERE url = ?`,
   );
@@ -219,7 +269,7 @@ export function pageQueries(db: Database): PageQueries {
       const description = clean(p.description);
       const headings = joinHeadings(p.headings);
       const body = clean(p.body);
-      const row = upsert.get({
+      const values = {
         url: p.url,
         finalUrl: p.finalUrl,
         origin: p.origin,
@@ -246,11 +296,31 @@ export function pageQueries(db: Database): PageQueries {
         idents: p.indexed ? extractIdentifiers(title, headings, description, body) : '',
         fileType: p.fileType ?? 'html',
         pageStarts: p.pageStarts ? JSON.stringify(p.pageStarts) : null,
-      });
-      if (row === undefined) throw new Error(`pages: upsert of ${p.url} returned no row`);
+      };
+      const id = idOf.get(p.url);
+      if (id !== undefined) {
+        beforeChanging(id);
+        update.run({ ...values, id });
+        return id;
+      }
+      const row = insert.get(values);
+      if (row === undefined) throw new Error(`pages: insert of ${p.url} returned no row`);
+      if (p.indexed) {
+        pending.push({ id: row.id, url: p.url, title, headings, description, body, idents: values.idents });
+        pendingIds.add(row.id);
+        pendingUrls.add(p.url);
+        if (!opts.deferSearch) writeSearch();
+      }
       return row.id;
     },
+    writeSearchEntries() {
+      writeSearch();
+    },
+    discardSearchEntries() {
+      discardSearch();
+    },
     markPageGone(url, status, fetchedAt) {
+      beforeChanging(undefined, url);
       gone.run(status, fetchedAt, url);
     },
     markPageCurrent(url, fetchedAt) {
@@ -261,6 +331,7 @@ export function pageQueries(db: Database): PageQueries {
       let n = 0;
       for (const page of ofSeed.all(seedId, limit)) {
         if (n > 0 && bytes + page.bytes > maxBytes) break;
+        beforeChanging(page.id);
         retire.run(page.id); // one by one: each its own seq, as the title index needs
         bytes += page.bytes;
         n++;

@@ -59,6 +59,9 @@ export class Coordinator {
   private readonly window: FrontierWindow;
   /** What each result means (result-judge.ts): it queues the writes a result calls for. */
   private readonly judge: ResultJudge;
+  /** A batch's full-text entries and link targets, written at its end (see flush). */
+  private readonly pages: ReturnType<typeof pageQueries>;
+  private readonly linkTargets: ReturnType<typeof linkTargetQueries>;
   /** The crawl's status and snapshots for the server, and the fetch rate (crawl-report.ts). */
   private readonly report: CrawlReport;
   private pagesStored = 0;
@@ -74,7 +77,10 @@ export class Coordinator {
     this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w, quiet) =>
       quiet ? this.writes.pushQuiet(w) : this.writes.push(w),
     );
-    const pages = pageQueries(db);
+    const pages = pageQueries(db, { deferSearch: true }); // full-text entries written at each batch's end (flush)
+    const linkTargets = linkTargetQueries(db);
+    this.pages = pages;
+    this.linkTargets = linkTargets;
     const seedHosts = seedHostQueries(db);
     this.intake = new LinkIntake(this.frontier, this.hosts, seedHosts, {
       maxUrlsPerHost: config.crawlMaxUrlsPerHost,
@@ -96,7 +102,7 @@ export class Coordinator {
       scheduler: this.scheduler,
       frontier: this.frontier,
       pages,
-      linkTargets: linkTargetQueries(db),
+      linkTargets,
       hosts: this.hosts,
       seeds: this.seeds,
       intake: this.intake,
@@ -278,8 +284,15 @@ export class Coordinator {
       return 0;
     }
     try {
-      this.writes.commit(now, () => this.intake.saveSeedHosts()); // the seeds' host counts, as the batch left them
+      this.writes.commit(now, () => {
+        this.intake.saveSeedHosts(); // the seeds' host counts, as the batch left them
+        // Last, the full-text entries of what the batch stored, each index's back to back (migration 0018).
+        this.linkTargets.writeGathered(); // each link target of the batch once, in id order (see gatherLinks)
+        this.pages.writeSearchEntries();
+      });
     } catch (err) {
+      this.linkTargets.discardGathered();
+      this.pages.discardSearchEntries();
       // Rolled back (the writes stay queued for the next flush): the URLs they discovered were not
       // stored, so they are neither scheduled nor counted; what they dropped or retired is counted again then.
       this.intake.rollback();

@@ -142,7 +142,7 @@ export class ResultJudge {
     const { host } = this.hosts.host(origin);
     this.writes.push((at) => {
       const record = pageRecord({ url: job.url, origin, host, seedId: job.seedId }, result, page, at);
-      this.linkTargets.recordLinks(this.pages.upsertPage(record), page.anchors ?? []);
+      this.linkTargets.gatherLinks(this.pages.upsertPage(record), page.anchors ?? []); // written at the commit's end
       this.revisits.noteVisit(
         job.url,
         { kind: 'fetched', hash: page.contentHash },
