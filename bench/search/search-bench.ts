@@ -376,7 +376,7 @@ vocabulary of 60,000 generated words, ~0.5 % identifiers (\`a_b\`, \`a-b\`), 500
 3 words of the target's title as anchor text (one target in five among the first 1000 pages), and one page in 50 is mostly
 links (link density 0.9), so the link signals cost what they would after a crawl. FTS5 holds title, headings,
 description and body; the in-memory title index (MiniSearch) holds title, headings and URL words. "index s":
-storing the pages through \`pageQueries().upsertPage\` in transactions of 1000 (FTS5 kept in sync by triggers).
+storing the pages through \`pageQueries().upsertPage\` in transactions of 1000 (each page's FTS5 entries written with it).
 "ready": from \`SearchService.start()\` to the title index built, in a fresh server process: "build" without a
 snapshot file (every page indexed from the pages table; that process then writes the snapshot, "snapshot MB"),
 "snapshot" in the next process, which restores that file and catches up from its cursor (what a restarted server
