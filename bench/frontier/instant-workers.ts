@@ -6,6 +6,7 @@
 import type { CrawlPrimary } from '../../crawler/coordination/crawl-primary.ts';
 import type { PrimaryTransport, WorkerHandle } from '../../crawler/coordination/primary-ports.ts';
 import type { FetchJob, FetchResult, PrimaryToServer, PrimaryToWorker } from '../../crawler/coordination/protocol.ts';
+import { fetchResult } from '../../test-support/coordinator-fixtures.ts';
 import { clock } from './measure.ts';
 
 /** Fake workers (a PrimaryTransport): every fetch is answered at once (next turn of the event loop) with a non-HTML 200. */
@@ -43,21 +44,13 @@ export class InstantWorkers implements PrimaryTransport<WorkerHandle> {
   exit(): void {}
 }
 
+/** A robots job finds no robots.txt (404: allowed); anything else is a non-HTML 200, finished with nothing stored. */
 function answer(job: FetchJob): FetchResult {
   const now = clock();
-  return {
-    jobId: job.jobId,
+  return fetchResult(job.jobId, {
     startedAt: now,
     endedAt: now,
     status: job.kind === 'robots' ? 404 : 200,
     contentType: 'application/octet-stream',
-    etag: null,
-    lastModified: null,
-    retryAfterMs: null,
-    location: null,
-    locationRefusal: null,
-    robotsBody: null,
-    page: null,
-    error: null,
-  };
+  });
 }
