@@ -9,6 +9,7 @@ import { CrawlPrimary } from './coordination/crawl-primary.ts';
 import { fatalExit } from './coordination/fatal-exit.ts';
 import { FETCH_DEFAULTS, fetchLimits } from './fetch/fetch-limits.ts';
 import { acquireLock, releaseLock } from './coordination/primary-lock.ts';
+import { isPrimaryOnlyOption } from './primary-heap.ts';
 import type { PrimaryTransport, Timers, WorkerHandle } from './coordination/primary-ports.ts';
 import {
   WORKER_IPC_SERIALIZATION,
@@ -125,14 +126,12 @@ primary = running;
 
 // Workers get this process's node options (tsx's loader under tests) except the small young generation
 // `npm start` gives the server and this primary to keep them light while idle, and the primary's own heap
-// limit (primary-heap.ts): a worker parses pages, whose garbage dies young, and it runs only while there is work.
+// options (primary-heap.ts): a worker parses pages, whose garbage dies young, and it runs only while there is work.
 // Messages cross as V8's structured clone ('advanced'), not JSON: a page's result is mostly one long text,
 // which the clone copies where JSON escapes and scans it, on both sides (see protocol.ts, WORKER_IPC_SERIALIZATION).
 cluster.setupPrimary({
   exec: WORKER_ENTRY,
-  execArgv: process.execArgv.filter(
-    (arg) => !arg.startsWith('--max-semi-space-size') && !arg.startsWith('--max-old-space-size'),
-  ),
+  execArgv: process.execArgv.filter((arg) => !arg.startsWith('--max-semi-space-size') && !isPrimaryOnlyOption(arg)),
   serialization: WORKER_IPC_SERIALIZATION,
 });
 cluster.on('exit', (worker, code, signal) => running.onWorkerExit(worker.id, code, signal));

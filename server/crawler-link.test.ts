@@ -9,6 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { CrawlerLink } from './crawler-link.ts';
+import { PRIMARY_HEAP_GROWING_PERCENT } from '../crawler/primary-heap.ts';
 import { loadConfig } from '../shared/config.ts';
 import { waitFor } from '../test-support/wait-for.ts';
 
@@ -47,7 +48,7 @@ test('a primary that cannot start: the reason reaches lastError, the link retrie
   }
 });
 
-test('the primary runs with its own heap limit (CRAWL_PRIMARY_HEAP_MB)', {
+test('the primary runs with its own heap limit (CRAWL_PRIMARY_HEAP_MB) and growth', {
   timeout: 60_000,
 }, async () => {
   const root = mkdtempSync(path.join(os.tmpdir(), 'lantern-link-heap-'));
@@ -61,8 +62,8 @@ test('the primary runs with its own heap limit (CRAWL_PRIMARY_HEAP_MB)', {
     assert.ok(pid, 'a primary is running');
     const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
     assert.deepEqual(
-      args.filter((a) => a.startsWith('--max-old-space-size')),
-      ['--max-old-space-size=300'],
+      args.filter((a) => a.startsWith('--max-old-space-size') || a.startsWith('--heap-growing-percent')),
+      ['--max-old-space-size=300', `--heap-growing-percent=${PRIMARY_HEAP_GROWING_PERCENT}`],
       args.join(' '),
     );
   } finally {
