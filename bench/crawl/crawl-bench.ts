@@ -26,7 +26,6 @@ import { measureParseLimit } from './parse-limit.ts';
 import { measureStoreCost } from './store-cost.ts';
 import { generatedDepth } from '../../test-support/generate.ts';
 import { measureCrawlee, type CrawleeRun } from './crawlee-side.ts';
-import { crawlWindow } from './side-by-side.ts';
 
 const DOC = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 
@@ -140,10 +139,6 @@ async function throughputBench(workers: number, crawlee: boolean): Promise<Throu
         web.sites.map((s) => ({ host: s.host, log: s.log })),
         0,
       );
-      const window = crawlWindow(
-        web.sites.map((s) => ({ host: s.host, log: s.log })),
-        stored.lastStoredAt,
-      );
       crawl = {
         sites,
         pagesPerSite,
@@ -167,8 +162,9 @@ async function throughputBench(workers: number, crawlee: boolean): Promise<Throu
           crawlerCpuMs:
             cpu.primaryMs !== undefined && cpu.workersMs !== undefined ? cpu.primaryMs + cpu.workersMs : undefined,
           testWebCpuMs: cpu.benchMs,
-          maxInFlightPerHost: window.maxInFlightPerHost,
-          maxInFlightTotal: window.maxInFlightTotal,
+          maxInFlightPerHost: efficiency.maxInFlight,
+          crawlerMaxInFlightPerHost: undefined,
+          crawlerMaxInFlight: undefined,
           loadStart: cpu.loadStart,
         },
       };

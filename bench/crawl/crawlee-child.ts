@@ -12,7 +12,14 @@ import { OnePerHostCheerioCrawler } from './crawlee-one-per-host.ts';
 export type CrawleeVariant = 'default' | 'one-per-host';
 
 /** Messages to the crawlee child. */
-export type ToCrawleeChild = { type: 'crawl'; roots: string[]; variant: CrawleeVariant; storageDir: string };
+export type ToCrawleeChild = {
+  type: 'crawl';
+  roots: string[];
+  variant: CrawleeVariant;
+  storageDir: string;
+  /** crawlee's minConcurrency (undefined: its default, 1, as the benchmark runs it); tests raise it. */
+  minConcurrency?: number;
+};
 
 /** Messages from the crawlee child: `ready` once loaded, then one `crawled` per `crawl`. */
 export type FromCrawleeChild =
@@ -32,6 +39,14 @@ export type FromCrawleeChild =
       cpuMs: number;
       /** Requests parked by the one-per-host gate and never released (must be 0). */
       parked: number;
+      /**
+       * The crawler's own count of requests in flight, from just before each request is sent (preNavigationHooks)
+       * to its handler's start or its failure (so it includes the body's parse: an upper bound): the most
+       * for one host and over all hosts. The sites' logs cannot show this on loopback, where the single-threaded
+       * test web serves each request in one go.
+       */
+      maxInFlightPerHost: number;
+      maxInFlight: number;
     };
 
 const now = () => performance.timeOrigin + performance.now();
@@ -46,19 +61,44 @@ async function crawl(msg: ToCrawleeChild): Promise<void> {
   let firstError: string | undefined;
   let textChars = 0;
   let lastHandledAt = Number.NaN;
+  const inFlight = new Map<string, string>(); // uniqueKey → host
+  const perHost = new Map<string, number>();
+  let maxInFlight = 0;
+  let maxInFlightPerHost = 0;
+  const sent = (key: string, url: string) => {
+    const host = new URL(url).host;
+    inFlight.set(key, host);
+    const n = (perHost.get(host) ?? 0) + 1;
+    perHost.set(host, n);
+    maxInFlightPerHost = Math.max(maxInFlightPerHost, n);
+    maxInFlight = Math.max(maxInFlight, inFlight.size);
+  };
+  const ended = (key: string) => {
+    const host = inFlight.get(key);
+    if (host === undefined) return; // already counted out (a handler that threw, then its error handler)
+    inFlight.delete(key);
+    perHost.set(host, (perHost.get(host) ?? 1) - 1);
+  };
   // A configuration of its own per crawl: a fresh in-memory queue, nothing written to disk.
   const config = new Configuration({
     persistStorage: false,
     storageClientOptions: { localDataDirectory: msg.storageDir },
   });
   const options: CheerioCrawlerOptions = {
-    async requestHandler({ $, enqueueLinks }) {
+    ...(msg.minConcurrency === undefined ? {} : { minConcurrency: msg.minConcurrency }),
+    preNavigationHooks: [({ request }) => sent(request.uniqueKey, request.url)],
+    async requestHandler({ request, $, enqueueLinks }) {
+      ended(request.uniqueKey);
       textChars += $('title').text().length + $('body').text().length;
       await enqueueLinks({ strategy: 'same-origin' });
       handled++;
       lastHandledAt = now();
     },
+    errorHandler({ request }) {
+      ended(request.uniqueKey); // to be retried: sent again through preNavigationHooks
+    },
     failedRequestHandler({ request }, err) {
+      ended(request.uniqueKey);
       failed++;
       firstError ??= `${request.url}: ${err.message}`;
     },
@@ -79,6 +119,8 @@ async function crawl(msg: ToCrawleeChild): Promise<void> {
     lastHandledAt,
     cpuMs: (cpu.user + cpu.system) / 1000,
     parked: crawler instanceof OnePerHostCheerioCrawler ? crawler.parkedRequests() : 0,
+    maxInFlightPerHost,
+    maxInFlight,
   });
 }
 

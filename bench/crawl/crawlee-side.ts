@@ -57,6 +57,8 @@ export async function measureCrawlee(opts: {
   pagesPerSite: number;
   variant: CrawleeVariant;
   timeoutMs: number;
+  /** crawlee's minConcurrency for both crawls (undefined: its default, as the benchmark runs it). */
+  minConcurrency?: number;
 }): Promise<CrawleeRun> {
   const storageDir = mkdtempSync(path.join(os.tmpdir(), 'lantern-crawlee-'));
   const inbox: FromCrawleeChild[] = [];
@@ -77,7 +79,13 @@ export async function measureCrawlee(opts: {
       { timeoutMs, intervalMs: 5, message: `the crawlee child to answer ${type}` },
     );
   const crawl = async (roots: string[], timeoutMs: number) => {
-    child.send({ type: 'crawl', roots, variant: opts.variant, storageDir } satisfies ToCrawleeChild);
+    child.send({
+      type: 'crawl',
+      roots,
+      variant: opts.variant,
+      storageDir,
+      minConcurrency: opts.minConcurrency,
+    } satisfies ToCrawleeChild);
     return answer('crawled', timeoutMs);
   };
   try {
@@ -123,7 +131,8 @@ export async function measureCrawlee(opts: {
       cpuSource: fromProc ? '/proc' : 'process.cpuUsage',
       testWebCpuMs: (self.user + self.system) / 1000,
       maxInFlightPerHost: window.maxInFlightPerHost,
-      maxInFlightTotal: window.maxInFlightTotal,
+      crawlerMaxInFlightPerHost: done.maxInFlightPerHost,
+      crawlerMaxInFlight: done.maxInFlight,
       meanResponseMs: window.meanResponseMs,
       loadStart: load,
       failed: done.failed,
