@@ -113,6 +113,8 @@ export async function measureCrawlee(opts: {
     );
     const self = process.cpuUsage(self0);
     const proc1 = processAndReapedCpuMs(child.pid!);
+    if (done.parked > 0)
+      throw new Error(`crawlee-side: ${done.parked} requests were still parked for their host when the crawl ended`);
     const written = readdirSync(storageDir);
     if (written.length > 0)
       throw new Error(`crawlee-side: crawlee wrote to disk (${written.join(', ')} in ${storageDir}); it must not`);
