@@ -55,3 +55,19 @@ test('the web app takes types only; tests may use test support, production code 
     'within a layer anything goes',
   );
 });
+
+test('crawlee, a devDependency for the side-by-side, may be imported from bench/ only', () => {
+  const crawler = backEdgesIn(
+    'crawler/fetch/fetcher.ts',
+    "import { x } from 'undici';\nimport { CheerioCrawler } from '@crawlee/cheerio';\n",
+  );
+  assert.equal(crawler.length, 1);
+  assert.equal(crawler[0].line, 2);
+  assert.match(crawler[0].why, /only bench\/ may import it/);
+  assert.equal(
+    backEdgesIn('server/app.ts', `const c = await import(${"'crawlee'"});`).length,
+    1,
+    'dynamic imports too',
+  );
+  assert.equal(backEdgesIn('bench/crawl/crawlee-child.ts', "import { log } from '@crawlee/cheerio';").length, 0);
+});

@@ -3,6 +3,7 @@
  * `e2e → bench → test-support → web → server → crawler → db → shared`, never up. The web app takes
  * types only from the folders below it (`import type`), so no server code is bundled into the
  * browser. Production files never import test support; a test (`*.test.ts`) beside its code may.
+ * Packages kept for the benchmarks alone (BENCH_ONLY_PACKAGES, devDependencies) are imported only from bench/.
  * `npm run lint` runs it (see checkLayers); its test shows it failing on a back edge.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -29,6 +30,11 @@ export function layerOf(relPath: string): Layer | undefined {
   if (top === 'web') return second === 'src' || second === 'vite.config.ts' ? 'web' : undefined;
   return (LAYERS as readonly string[]).includes(top) ? (top as Layer) : undefined;
 }
+
+/** devDependencies only the benchmarks may import: crawlee, for bench:crawl's side-by-side (issue 15). */
+const BENCH_ONLY_PACKAGES = /^(crawlee|@crawlee\/[^/]+)(\/|$)/;
+const PACKAGE_IMPORT =
+  /^\s*(?:import|export)\s+(?:type\s+)?(?:[^'";]*?\sfrom\s+)?'([^.'][^']*)'|import\(\s*'([^.'][^']*)'\s*\)/gm;
 
 const IMPORT = /^\s*(import|export)\s+(type\s+)?(?:[^'";]*?\sfrom\s+)?'(\.{1,2}\/[^']*)'/gm;
 const DYNAMIC = /import\(\s*'(\.{1,2}\/[^']*)'\s*\)/g;
@@ -61,6 +67,18 @@ export function backEdgesIn(relPath: string, text: string): BackEdge[] {
     }
     if (why) edges.push({ file: relPath, line, target, why });
   };
+  for (const m of text.matchAll(PACKAGE_IMPORT)) {
+    const pkg = m[1] ?? m[2];
+    if (from !== 'bench' && BENCH_ONLY_PACKAGES.test(pkg)) {
+      const line = text.slice(0, m.index ?? 0).split('\n').length;
+      edges.push({
+        file: relPath,
+        line,
+        target: pkg,
+        why: `${pkg} is a devDependency of the benchmarks: only bench/ may import it`,
+      });
+    }
+  }
   for (const m of text.matchAll(IMPORT)) check(m[3], m[2] !== undefined, m.index ?? 0);
   for (const m of text.matchAll(DYNAMIC)) check(m[1], false, m.index ?? 0);
   return edges;

@@ -16,6 +16,8 @@ import type { CpuSplit, SnapshotStats } from './crawl-session.ts';
 import type { ParseLimit } from './parse-limit.ts';
 import { FETCH_DEFAULTS } from '../../crawler/fetch/fetcher.ts';
 import { groupSection, type GroupBench } from './group-bench.ts';
+import { sideBySideNote, sideBySideRows, sideBySideSection, type SideRun } from './side-by-side.ts';
+import type { CrawleeRun } from './crawlee-side.ts';
 
 /** Results of part 1 (politeness efficiency). */
 export interface PolitenessBench {
@@ -61,6 +63,10 @@ export interface ThroughputBench {
   ratio: number;
   /** The other parts of a page's way, each measured alone. */
   parts: { fetch: FetchCost; store: StoreCost };
+  /** This crawl's figures for the side-by-side. */
+  lanternSide: SideRun;
+  /** crawlee's CheerioCrawler on the same sites (undefined: not run, --no-crawlee). */
+  crawlee?: CrawleeRun[];
 }
 
 export const EFFICIENCY_TARGET = 0.9;
@@ -282,6 +288,9 @@ function throughputSection(t: ThroughputBench, cores: number): string[] {
     })(),
     '',
     ...partsSection(t, cores),
+    ...(t.crawlee
+      ? ['', ...sideBySideSection(sideBySideRows(t.lanternSide, t.crawlee), sideBySideNote(t.crawlee))]
+      : []),
   ];
 }
 

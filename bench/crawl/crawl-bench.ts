@@ -3,7 +3,8 @@
  * measures (1) politeness efficiency: violations and achieved pages/s over the politeness bound,
  * and (2) raw throughput at delay 0 beside the parse-only limit of the same pages on all cores, and
  * the other parts of a page's way measured alone (fetch and send, serve and receive, store), whose
- * sum bounds the ratio any crawler could reach on shared cores.
+ * sum bounds the ratio any crawler could reach on shared cores, and, side by side, crawlee's CheerioCrawler on the
+ * same sites (its defaults, and held to one request in flight per host; crawlee-side.ts).
  * Prints the results and writes them to the crawl section of docs/benchmarks.md.
  *
  * Options: see USAGE (parsed by util.parseArgs; an unknown option or a bad value stops it with USAGE).
@@ -24,6 +25,7 @@ import { measureFetchCost, type FetchCost } from './fetch-cost.ts';
 import { measureParseLimit } from './parse-limit.ts';
 import { measureStoreCost } from './store-cost.ts';
 import { generatedDepth } from '../../test-support/generate.ts';
+import { measureCrawlee, type CrawleeRun } from './crawlee-side.ts';
 
 const DOC = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 
@@ -101,16 +103,20 @@ async function politenessBench(workers: number, pacingFactor: number): Promise<P
   }
 }
 
-/** Part 2: 50 sites of ~30 KB pages, delay 0, end to end vs the parse-only limit of the same pages. */
-async function throughputBench(workers: number): Promise<ThroughputBench> {
+/**
+ * Part 2: 50 sites of ~30 KB pages, delay 0, end to end vs the parse-only limit of the same pages; with
+ * `crawlee`, crawlee's CheerioCrawler then crawls the same sites for the side-by-side.
+ */
+async function throughputBench(workers: number, crawlee: boolean): Promise<ThroughputBench> {
   const sites = 50;
   const pagesPerSite = 30;
   const site = { pagesPerSite, bodyBytes: 30_000 };
   const spec = benchSite(site);
   const web = await startTestWeb(Array.from({ length: sites }, () => spec));
   const origins = web.sites.map((s) => s.origin);
-  let crawl: Omit<ThroughputBench, 'parse' | 'ratio' | 'parts'>;
+  let crawl: Omit<ThroughputBench, 'parse' | 'ratio' | 'parts' | 'crawlee'>;
   let fetchCost: FetchCost;
+  const crawleeRuns: CrawleeRun[] = [];
   try {
     // Pacing off: raw speed, as measured before pacing existed (at its default it holds each host 5 x its response time).
     const warm = await startWarmCrawler({
@@ -147,12 +153,33 @@ async function throughputBench(workers: number): Promise<ThroughputBench> {
         cpu,
         snapshots,
         connections,
+        lanternSide: {
+          name: `Lantern, CRAWL_WORKERS=${workers} (the run above)`,
+          pages: stored.count,
+          expected: sites * pagesPerSite,
+          pageRequests: pageRecords.length,
+          windowMs,
+          crawlerCpuMs:
+            cpu.primaryMs !== undefined && cpu.workersMs !== undefined ? cpu.primaryMs + cpu.workersMs : undefined,
+          testWebCpuMs: cpu.benchMs,
+          maxInFlightPerHost: efficiency.maxInFlight,
+          crawlerMaxInFlightPerHost: undefined,
+          crawlerMaxInFlight: undefined,
+          loadStart: cpu.loadStart,
+        },
       };
     } finally {
       await warm.close();
     }
     // The parts alone, after the crawl (nothing else running): fetch and hand-over against the same sites ...
     fetchCost = await measureFetchCost({ origins, site, rounds: 2 });
+    // ... and crawlee on the same sites, for the side-by-side (each crawl's own records of the sites' logs).
+    if (crawlee) {
+      for (const variant of ['default', 'one-per-host'] as const) {
+        console.log(`crawl-bench: 2/3 side by side: crawlee CheerioCrawler (${variant}) on the same sites ...`);
+        crawleeRuns.push(await measureCrawlee({ sites: web.sites, pagesPerSite, variant, timeoutMs: 300_000 }));
+      }
+    }
   } finally {
     await web.close();
   }
@@ -172,6 +199,7 @@ async function throughputBench(workers: number): Promise<ThroughputBench> {
     parse,
     ratio: crawl.endToEndPerSec / parse.pagesPerSec,
     parts: { fetch: fetchCost, store },
+    crawlee: crawlee ? crawleeRuns : undefined,
   };
 }
 
@@ -186,13 +214,20 @@ const RAW_WORKERS = DEFAULTS.crawlWorkers();
 /** The options (printed with an error about them). */
 const USAGE = `Options: --raw-workers=N (CRAWL_WORKERS of part 2, default ${RAW_WORKERS}: CRAWL_WORKERS's own default
 here) and --politeness-workers=N (of part 1, default 4: 16 fetch slots for its 20 hosts, as its figures have always
-been taken), other values for experiments; --only=politeness|throughput|refresh, --no-write (print only).
+been taken), other values for experiments; --only=politeness|throughput|refresh, --no-write (print only),
+--no-crawlee (part 2 without the side-by-side with crawlee's CheerioCrawler, about a minute shorter).
 The crawl section is written after a full run; the refresh section after any run that includes it.`;
 
 /** The command line, checked: a bad option throws `crawl-bench: <what was wrong>` and USAGE. */
 type Part = 'politeness' | 'throughput' | 'refresh';
 
-function options(): { rawWorkers: number; politeWorkers: number; only: Part | undefined; write: boolean } {
+function options(): {
+  rawWorkers: number;
+  politeWorkers: number;
+  only: Part | undefined;
+  write: boolean;
+  crawlee: boolean;
+} {
   const bad = (why: string): Error => new Error(`crawl-bench: ${why}\n${USAGE}`);
   // biome-ignore lint/suspicious/noImplicitAnyLet: set in the try below; its type is the one inferred there
   let values;
@@ -203,6 +238,7 @@ function options(): { rawWorkers: number; politeWorkers: number; only: Part | un
         'politeness-workers': { type: 'string', default: '4' },
         only: { type: 'string' },
         'no-write': { type: 'boolean', default: false },
+        'no-crawlee': { type: 'boolean', default: false },
       },
     }));
   } catch (err) {
@@ -222,11 +258,12 @@ function options(): { rawWorkers: number; politeWorkers: number; only: Part | un
     politeWorkers: workers('politeness-workers'),
     only,
     write: !values['no-write'],
+    crawlee: !values['no-crawlee'],
   };
 }
 
 async function main(): Promise<void> {
-  const { rawWorkers, politeWorkers, only, write } = options();
+  const { rawWorkers, politeWorkers, only, write, crawlee } = options();
   const started = new Date();
   const machine = machineInfo();
   console.log(`crawl-bench: ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB RAM, Node ${machine.node}`);
@@ -252,7 +289,7 @@ async function main(): Promise<void> {
     console.log(
       `crawl-bench: 2/3 raw throughput (50 sites × 30 pages of ~30 KB, ${rawWorkers} workers, CRAWL_DELAY_MS=0) ...`,
     );
-    p2 = await throughputBench(rawWorkers);
+    p2 = await throughputBench(rawWorkers, crawlee);
   }
   if (only === undefined || only === 'refresh') {
     console.log(

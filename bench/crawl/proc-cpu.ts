@@ -36,6 +36,17 @@ export function processCpuMs(pid: number): number | undefined {
   return ((Number(f[11]) + Number(f[12])) * 1000) / clockTicks();
 }
 
+/**
+ * User + system CPU milliseconds of a process and of its children that have ended and been waited for
+ * (cutime, cstime: e.g. the `ps` that crawlee runs every few seconds to read memory), or undefined.
+ */
+export function processAndReapedCpuMs(pid: number): number | undefined {
+  const f = statFields(pid);
+  if (!f) return undefined;
+  // utime(11) stime(12) cutime(13) cstime(14).
+  return ((Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * 1000) / clockTicks();
+}
+
 /** Pids of the direct children of `pid` (empty when /proc is not available). */
 export function childPids(pid: number): number[] {
   let entries: string[];
