@@ -3,6 +3,8 @@ import type { Database } from 'better-sqlite3';
 /** A seed's crawl as the refresh rule sees it. */
 export interface SeedCrawl {
   seedId: number;
+  /** The seed's origin (scheme://host[:port]): its site, whose refresh offset it shares. */
+  origin: string;
   /** When the seed's own page was last fetched (or given up on); null if never. */
   lastFetchedAt: number | null;
   /** Whether URLs of this seed are still queued or in flight (its crawl is not over). */
@@ -91,12 +93,16 @@ export function frontierQueries(db: Database) {
      ) RETURNING ${ROW}`,
   );
   const requeueById = db.prepare(`UPDATE frontier SET ${queuedAgain} WHERE id = ? AND ${finished} RETURNING ${ROW}`);
+  const requeueByIdAt = db.prepare(
+    `UPDATE frontier SET state = 'queued', attempts = 0, next_attempt_at = ?, last_error = NULL, redirect_to = NULL
+     WHERE id = ? AND ${finished} RETURNING ${ROW}`,
+  );
   const finishedOfSeed = db
     .prepare(`SELECT 1 FROM frontier WHERE seed_id = ? AND ${finished} AND depth <= ? LIMIT 1`)
     .pluck();
   const byUrl = db.prepare(`SELECT ${ROW}, state FROM frontier WHERE url = ?`);
   const seedCrawls = db.prepare(
-    `SELECT s.id AS seedId, f.finished_at AS lastFetchedAt,
+    `SELECT s.id AS seedId, s.origin, f.finished_at AS lastFetchedAt,
        EXISTS (SELECT 1 FROM frontier p WHERE p.seed_id = s.id AND p.state IN ('queued', 'leased')) AS pending
      FROM seeds s LEFT JOIN frontier f ON f.url = s.url`,
   );
@@ -203,11 +209,15 @@ export function frontierQueries(db: Database) {
     requeueFinished(id: number): FrontierRow | undefined {
       return requeueById.get(id) as FrontierRow | undefined;
     },
+    /** As requeueFinished, to be asked for no sooner than `at` (a periodic refresh's spread, revisit-spread.ts). */
+    requeueFinishedAt(id: number, at: number): FrontierRow | undefined {
+      return requeueByIdAt.get(at, id) as FrontierRow | undefined;
+    },
     /** Per seed: when its own URL was last finished, and whether URLs it found are still to do (crawler/frontier/refresh.ts). */
     seedCrawls(): SeedCrawl[] {
-      return (seedCrawls.all() as Array<{ seedId: number; lastFetchedAt: number | null; pending: number }>).map(
-        (r) => ({ seedId: r.seedId, lastFetchedAt: r.lastFetchedAt, pending: r.pending === 1 }),
-      );
+      return (
+        seedCrawls.all() as Array<{ seedId: number; origin: string; lastFetchedAt: number | null; pending: number }>
+      ).map((r) => ({ seedId: r.seedId, origin: r.origin, lastFetchedAt: r.lastFetchedAt, pending: r.pending === 1 }));
     },
     /**
      * Deletes up to `limit` URLs of a removed seed (leased ones too: their results are dropped), returning

@@ -11,10 +11,13 @@ import type { Coordinator } from './coordinator.ts';
 import type { FetchJob, FetchResult } from './protocol.ts';
 import { fetchResult, parsedPage, startCoordinator } from '../../test-support/coordinator-fixtures.ts';
 import { type TempDatabase, tempDatabase } from '../../test-support/test-corpus.ts';
+import { refreshOffsetMs } from '../frontier/revisit-spread.ts';
 
 const ORIGIN = 'https://site.example';
 const WEEK = 7 * 86_400_000;
 const YEAR_AGO = 10_000 - 365 * 86_400_000;
+/** From one refresh to the next: the period, the site's own offset (revisit-spread.ts) and a minute of lateness. */
+const CYCLE = WEEK + refreshOffsetMs(ORIGIN, WEEK) + 60_000;
 
 describe('coordinator: revisits', () => {
   let tmp: TempDatabase;
@@ -87,13 +90,13 @@ describe('coordinator: revisits', () => {
     assert.deepEqual([...first.paths].sort(), ['/', '/a', '/b', '/sitemap.xml']);
     // A week later nothing changed, says the sitemap read at the first crawl: the refresh asks for the seed's page and
     // the sitemap only; /a and /b are skipped (and their intervals doubled, as for an unchanged visit).
-    const t1 = 10_000 + WEEK + 60_000;
+    const t1 = 10_000 + CYCLE;
     assert.equal(coordinator.refreshSeeds(t1), 1);
     const second = crawl(t1);
     assert.deepEqual([...second.paths].sort(), ['/', '/sitemap.xml']);
     // Then /b changes, and says so in the sitemap: read at the next refresh, it brings /b back at once.
     lastmod['/b'] = second.t + 1000;
-    const t2 = t1 + WEEK + 60_000;
+    const t2 = t1 + CYCLE;
     assert.equal(coordinator.refreshSeeds(t2), 1);
     const third = crawl(t2);
     assert.deepEqual([...third.paths].sort(), ['/', '/b', '/sitemap.xml'], '/a is still vouched for');
@@ -106,7 +109,7 @@ describe('coordinator: revisits', () => {
   test('without a sitemap lastmod, the refresh asks only for the pages due: a page unchanged at the 1st refresh waits two', () => {
     lastmod = {}; // the sitemap lists nothing
     crawl(10_000);
-    const at = (k: number) => 10_000 + k * (WEEK + 60_000);
+    const at = (k: number) => 10_000 + k * CYCLE;
     const asked: string[][] = [];
     for (let k = 1; k <= 4; k++) {
       assert.equal(coordinator.refreshSeeds(at(k)), 1, `refresh ${k}`);

@@ -12,6 +12,7 @@ import { Coordinator } from './coordinator.ts';
 import { ROBOTS_CACHE_MS } from '../politeness/robots.ts';
 import { RETIRE_BYTES, RETIRE_CHUNK, SEED_CHUNK, URL_CHUNK } from '../frontier/seed-lifecycle.ts';
 import { WINDOW } from '../frontier/frontier-window.ts';
+import { refreshOffsetMs, spreadRevisits } from '../frontier/revisit-spread.ts';
 import { frontierQueries } from '../../db/frontier.ts';
 import { pageQueries } from '../../db/pages.ts';
 import { fetchResult, parsedPage, startCoordinator } from '../../test-support/coordinator-fixtures.ts';
@@ -121,27 +122,34 @@ describe('coordinator', () => {
 
   test('a seed is crawled again once its last crawl is CRAWL_REFRESH old (7 days by default), conditionally, and not while it is still crawled', () => {
     const WEEK = 7 * 86_400_000;
+    // Due a week after its last crawl, and its site's own offset later (revisit-spread.ts).
+    const due = 10_120 + WEEK + refreshOffsetMs(ORIGIN, WEEK);
     const seed = pastRobots(10_000);
     coordinator.onResult(fetchResult(seed.jobId, { status: 200, etag: '"v1"', page: page([`${ORIGIN}/a`]) }), 10_120);
     coordinator.flush(10_120);
-    assert.equal(coordinator.refreshSeeds(10_120 + WEEK), 0, '/a is still queued: the first crawl is not over');
+    assert.equal(coordinator.refreshSeeds(due), 0, '/a is still queued: the first crawl is not over');
     const a = coordinator.dispatch(10_220)!;
     coordinator.onResult(fetchResult(a.jobId, { status: 200, page: page([]) }), 10_230);
     coordinator.flush(10_230);
-    assert.equal(coordinator.refreshSeeds(10_120 + WEEK - 1), 0, 'one ms early');
-    assert.equal(coordinator.dispatch(10_120 + WEEK), undefined, 'nothing queued before the refresh');
-    assert.equal(coordinator.refreshSeeds(10_120 + WEEK), 1);
-    assert.equal(coordinator.refreshSeeds(10_120 + WEEK), 0, 'queued already: not twice');
+    assert.equal(coordinator.refreshSeeds(due - 1), 0, 'one ms early');
+    assert.equal(coordinator.dispatch(due), undefined, 'nothing queued before the refresh');
+    assert.equal(coordinator.refreshSeeds(due), 1);
+    assert.equal(coordinator.refreshSeeds(due), 0, 'queued already: not twice');
     // robots.txt is older than its 24 h too: asked again first, then the pages, the seed conditionally.
-    const robots = coordinator.dispatch(10_120 + WEEK)!;
+    const robots = coordinator.dispatch(due)!;
     assert.equal(robots.kind, 'robots');
-    coordinator.onResult(fetchResult(robots.jobId, { status: 404 }), 10_130 + WEEK);
-    const first = coordinator.dispatch(10_130 + WEEK + DELAY_MS)!;
+    coordinator.onResult(fetchResult(robots.jobId, { status: 404 }), due + 10);
+    const first = coordinator.dispatch(due + 10 + DELAY_MS)!;
     coordinator.onResult(
       fetchResult(first.jobId, first.validators ? { status: 304 } : { status: 200, page: page([]) }),
-      10_140 + WEEK + DELAY_MS,
+      due + 20 + DELAY_MS,
     );
-    const second = coordinator.dispatch(10_140 + WEEK + 2 * DELAY_MS)!;
+    coordinator.flush(due + 20 + DELAY_MS);
+    // The pages it found come spread over a quarter of the period (revisit-spread.ts); /a, the only one, in its share.
+    const aAt = spreadRevisits(ORIGIN, [`${ORIGIN}/a`], due, WEEK)[0];
+    if (aAt > due + 20 + 2 * DELAY_MS)
+      assert.equal(coordinator.dispatch(aAt - 1), undefined, 'no page before its place in the spread');
+    const second = coordinator.dispatch(Math.max(aAt, due + 20 + 2 * DELAY_MS))!;
     const byUrl = new Map([first, second].map((j) => [j.url, j.validators]));
     assert.deepEqual([...byUrl.keys()].sort(), [`${ORIGIN}/`, `${ORIGIN}/a`], 'the seed and what it found');
     assert.deepEqual(

@@ -6,6 +6,7 @@
  */
 import { after, afterEach, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { refreshOffsetMs } from '../frontier/revisit-spread.ts';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -501,17 +502,20 @@ describe('CrawlPrimary', () => {
       fetchRatePerMin: 2,
     });
 
-    p.time.advanceTo(crawledAt + 2000 - 1);
-    assert.equal(p.transport.jobs().length, 2, 'not crawled again before CRAWL_REFRESH');
-    p.time.advanceTo(START + 3000);
+    // Due 2 s after its crawl and its site's own offset later (revisit-spread.ts); checked every 500 ms from the start.
+    const dueAt = crawledAt + 2000 + refreshOffsetMs(a, 2000);
+    const checkAt = START + Math.ceil((dueAt - START) / 500) * 500;
+    p.time.advanceTo(dueAt - 1);
+    assert.equal(p.transport.jobs().length, 2, "not crawled again before CRAWL_REFRESH and the site's offset");
+    p.time.advanceTo(checkAt + 500);
     assert.deepEqual(p.transport.logs, [
       'crawler: crawling 1 seed(s) again, their last crawl being older than CRAWL_REFRESH',
     ]);
     assert.equal(p.transport.jobs().length, 3, 'the seed page is fetched again');
     assert.equal(
       p.job(`${a}/`).at,
-      START + 2500,
-      'at the first check (every 500 ms, a quarter of CRAWL_REFRESH) after its crawl is 2 s old',
+      checkAt,
+      "at the first check (every 500 ms, a quarter of CRAWL_REFRESH) after its crawl is 2 s old, and its site's offset",
     );
   });
 

@@ -127,13 +127,15 @@ export class JobDispatch {
       const validators =
         job.kind === 'robots'
           ? this.hosts.robotsValidators(job)
-          : job.refetch
-            ? this.pages.validators(job.url)
-            : undefined; // no lookup on a first crawl
+          : job.kind === 'sitemap'
+            ? this.hosts.sitemapValidators(job.url)
+            : job.refetch
+              ? this.pages.validators(job.url)
+              : undefined; // no lookup on a first crawl
       this.inFlight.set(jobId, { job, origin, dispatchedAt: now, conditional: validators !== undefined });
       const out: FetchJob = { jobId, kind: job.kind, url: job.url, origin };
       if (job.kind === 'robots') out.robotsFor = job.forOrigin; // the worker compiles the file for that origin
-      if (validators) out.validators = validators; // a page or robots.txt stored before: asked for conditionally
+      if (validators) out.validators = { etag: validators.etag, lastModified: validators.lastModified }; // read before: asked for conditionally
       return out;
     }
   }

@@ -87,7 +87,7 @@ export class ResultJudge {
   judge(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
     if (job.kind === 'robots') this.queueSitemaps(job.forOrigin, this.hosts.onRobots(job, result, now, conditional), 0);
     else if (!this.seeds.get(job.seedId)) this.onOrphan(job, origin, result, now, conditional);
-    else if (job.kind === 'sitemap') this.onSitemap(job, origin, result, now);
+    else if (job.kind === 'sitemap') this.onSitemap(job, origin, result, now, conditional);
     else this.onPage(job, origin, result, now, conditional);
   }
 
@@ -191,17 +191,30 @@ export class ResultJudge {
    * taken on as links of its seed, one step from it. A redirect within the origin (a /sitemap.xml that moved
    * to /sitemap_index.xml) is followed as a sitemap job of its own, up to MAX_REDIRECTS. Statuses mean for
    * the host what they mean for a page (a 429 backs it off); a sitemap that failed is not retried.
+   * `conditional`: the request carried what the sitemap answered last time, so a 304 means nothing changed:
+   * its pages and their `<lastmod>`s are known already, and an index's sitemaps are read again (each
+   * conditionally too), since a sitemap can change while the index that lists it does not.
    */
-  private onSitemap(job: CrawlJob, origin: string, result: FetchResult, now: number): void {
+  private onSitemap(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
     this.hosts.sitemapDone(job.url);
-    const outcome = pageOutcome(result, false);
+    const outcome = pageOutcome(result, conditional);
     this.noteOutcome(origin, outcome, result.status, now);
     if (outcome.kind === 'failed') return;
+    if (outcome.kind === 'not-modified') {
+      const children = this.hosts.sitemapValidators(job.url)?.children;
+      if (children && job.hops < 1) this.queueSitemaps(origin, children, job.hops + 1, job.seedId);
+      return;
+    }
     if (outcome.kind === 'redirect' && result.location !== null && job.redirects < MAX_REDIRECTS) {
       this.hosts.queueSitemaps(origin, [result.location], job.hops, job.seedId, job.redirects + 1);
     }
     const entries = result.sitemap;
     if (!entries) return; // a redirect, 4xx or empty body: the host's timeline shows the request and its status
+    this.hosts.sitemapRead(job.url, {
+      etag: result.etag,
+      lastModified: result.lastModified,
+      children: entries.index ? entries.urls : null,
+    });
     if (entries.index) {
       if (job.hops < 1) this.queueSitemaps(origin, entries.urls, job.hops + 1, job.seedId);
       return;

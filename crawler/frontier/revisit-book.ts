@@ -16,6 +16,7 @@ import {
   type RevisitSettings,
   type VisitFinding,
 } from './revisit.ts';
+import { spreadRevisits } from './revisit-spread.ts';
 
 /** What one refresh of a seed chose (for the log and the tests). */
 export interface RefreshChoice {
@@ -45,6 +46,7 @@ export class RevisitBook {
       const lastStart = this.q.revisitOf(skipUrl)?.checkedAt;
       const cycleMs = lastStart === undefined ? undefined : now - lastStart;
       this.q.markChecked(skipUrl, now);
+      const due: Array<{ id: number; url: string }> = [];
       for (const c of this.q.refreshCandidates(seedId, maxDepth)) {
         if (c.url === skipUrl) continue; // the seed's own page: always asked for, by the caller
         const decision = revisitDecision(c.state, now, this.settings, cycleMs);
@@ -54,10 +56,20 @@ export class RevisitBook {
           choice.vouched++;
           this.q.saveRevisit(c.url, afterSitemapSkip(c.state!, now, this.settings));
         } else {
-          const row = this.frontier.requeueFinished(c.id);
-          if (row) choice.rows.push(row);
+          due.push(c);
         }
       }
+      // Spread over a share of the period, evenly, not queued for now as one block (revisit-spread.ts).
+      const at = spreadRevisits(
+        new URL(skipUrl).origin,
+        due.map((c) => c.url),
+        now,
+        this.settings.refreshMs,
+      );
+      due.forEach((c, k) => {
+        const row = this.frontier.requeueFinishedAt(c.id, at[k]);
+        if (row) choice.rows.push(row);
+      });
       return choice;
     });
     // IMMEDIATE: it reads, then writes; the server writes the same file (see db/open.ts).
@@ -97,7 +109,8 @@ export class RevisitBook {
   /**
    * The periodic refresh of a seed: queues again the pages of it within `maxDepth` that are due at `now`
    * (pages never judged are due), except `seedUrl` (the caller queues the seed's page itself) and those
-   * whose sitemap vouches for them; one transaction.
+   * whose sitemap vouches for them, spread evenly over a share of the refresh period (revisit-spread.ts);
+   * one transaction.
    */
   refreshDue(seedId: number, maxDepth: number, seedUrl: string, now: number): RefreshChoice {
     return this.pickDue(seedId, maxDepth, seedUrl, now);

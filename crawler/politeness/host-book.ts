@@ -1,5 +1,5 @@
 import { type hostQueries, newHostRow, type HostRow } from '../../db/hosts.ts';
-import type { sitemapJobQueries, SitemapJobRow } from '../../db/sitemap-jobs.ts';
+import type { sitemapJobQueries, SitemapJobRow, SitemapValidators } from '../../db/sitemap-jobs.ts';
 import type { Scheduler } from './scheduler.ts';
 import { HostBackoff, type HostFailure } from './host-backoff.ts';
 import { allowAllRules, isCompiledFor, robotsRules, rulesLater, type RobotsRules } from './robots.ts';
@@ -249,6 +249,16 @@ export class HostBook {
   /** Queues sitemaps a host lists as jobs of its own queue, each once until it is done (see SitemapBook.queueSitemaps). */
   queueSitemaps(origin: string, urls: readonly string[], hops: number, seedId: number, redirects = 0): void {
     this.sitemaps.queueSitemaps(origin, urls, hops, seedId, redirects);
+  }
+
+  /** What a sitemap last answered, for a conditional read (see SitemapBook.validators). */
+  sitemapValidators(url: string): SitemapValidators | undefined {
+    return this.sitemaps.validators(url);
+  }
+
+  /** A sitemap was read in full: what it answered is kept for its next read (see SitemapBook.noteRead). */
+  sitemapRead(url: string, read: SitemapValidators): void {
+    this.sitemaps.noteRead(url, read);
   }
 
   /** Queues a stored sitemap job again at start (see restore). */

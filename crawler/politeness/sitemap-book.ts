@@ -1,4 +1,4 @@
-import type { sitemapJobQueries, SitemapJobRow } from '../../db/sitemap-jobs.ts';
+import type { sitemapJobQueries, SitemapJobRow, SitemapValidators } from '../../db/sitemap-jobs.ts';
 import { SITEMAPS_PER_FILE } from '../extract/sitemap.ts';
 import type { CrawlJob } from '../frontier/crawl-job.ts';
 import type { Scheduler } from './scheduler.ts';
@@ -8,7 +8,9 @@ type SitemapJobQueries = ReturnType<typeof sitemapJobQueries>;
 /**
  * The crawler primary's sitemap jobs, a part of its HostBook: the sitemaps a host lists, each queued once as
  * a job of the host's own queue (spaced like any request), and stored until it is over so that a restart
- * reads what it had not. Writes go into the coordinator's queue (`write`), applied in its next transaction.
+ * reads what it had not; and what each sitemap last answered (its ETag and Last-Modified, and the sitemaps an index
+ * listed), so that it is read again conditionally and an unchanged sitemap costs its site a 304. Writes go into
+ * the coordinator's queue (`write`), applied in its next transaction.
  */
 export class SitemapBook {
   /** Sitemap URLs queued or in flight, so that one listed twice (or again at a robots.txt refresh) is read once. */
@@ -59,6 +61,16 @@ export class SitemapBook {
   sitemapDone(url: string): void {
     this.sitemapsQueued.delete(url);
     this.write(() => this.sitemapJobs.forgetSitemapJob(url));
+  }
+
+  /** The validators to ask for `url` with (If-None-Match / If-Modified-Since), if it sent any when last read. */
+  validators(url: string): SitemapValidators | undefined {
+    return this.sitemapJobs.sitemapValidators(url);
+  }
+
+  /** A sitemap was read (200): its validators and, for an index, the sitemaps it listed, kept for its next read. */
+  noteRead(url: string, read: SitemapValidators): void {
+    this.write(() => this.sitemapJobs.rememberSitemapValidators(url, read));
   }
 
   /** A sitemap job in flight when the crawl stops: its stored row stays, so the next start reads it. */

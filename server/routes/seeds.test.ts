@@ -1,5 +1,6 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { refreshOffsetMs } from '../../crawler/frontier/revisit-spread.ts';
 import { createTestApp } from '../test-app.ts';
 import { openDatabase } from '../../db/open.ts';
 
@@ -60,9 +61,11 @@ describe('POST /api/seeds and GET /api/seeds', () => {
       (await t.app.inject({ method: 'GET', url: '/api/seeds' }))
         .json()
         .seeds.find((s: { id: number }) => s.id === seed.id);
+    // A week later, and its site's own offset (crawler/frontier/revisit-spread.ts) so that sites crawled together are not refreshed together.
+    const week = 7 * 86_400_000;
     assert.deepEqual(await listed().then((s) => [s.lastCrawledAt, s.nextCrawlAt]), [
       '2026-01-01T00:00:00.000Z',
-      '2026-01-08T00:00:00.000Z',
+      new Date(at + week + refreshOffsetMs('https://crawled.example', week)).toISOString(),
     ]);
     add.run('https://crawled.example/more', 'https://crawled.example', seed.id, 1, at, 'queued', null);
     assert.deepEqual(

@@ -153,12 +153,15 @@ export const SeedIdSchema = Type.Object({
 
 /**
  * A seed as the API shows it. `nextCrawlAt`: when the crawler will crawl it again on its own
- * (CRAWL_REFRESH after its last crawl; null while it is being crawled, or with refresh off); `maxHosts`: CRAWL_MAX_HOSTS_PER_SEED.
+ * (CRAWL_REFRESH and its site's offset after its last crawl; null while it is being crawled, or with refresh off); `maxHosts`: CRAWL_MAX_HOSTS_PER_SEED.
  * `doneAt`: when its crawl finished (nothing left queued), null while it runs or before it starts.
  */
 export function toApi(seed: SeedRow, config: Pick<Config, 'crawlRefreshMs' | 'crawlMaxHostsPerSeed'>): Seed {
   const last = seed.lastCrawledAt;
-  const next = nextRefreshAt({ lastFetchedAt: last, pending: seed.queued > 0 }, config.crawlRefreshMs);
+  const next = nextRefreshAt(
+    { origin: seed.origin, lastFetchedAt: last, pending: seed.queued > 0 },
+    config.crawlRefreshMs,
+  );
   return {
     id: seed.id,
     url: seed.url,
