@@ -11,6 +11,8 @@ export class CapturePanel {
   readonly bookmarklet: Locator;
   /** The note the add form shows when the bookmarklet opened it. */
   readonly prefillNote: Locator;
+  /** The page's title in that note, isolated in a `<bdi>` (no role: found by its element). */
+  readonly prefillTitle: Locator;
 
   constructor(readonly page: Page) {
     this.importForm = page.getByRole('form', { name: 'Import bookmarks' });
@@ -21,6 +23,7 @@ export class CapturePanel {
     this.labelFilter = page.getByLabel('Label', { exact: true });
     this.bookmarklet = page.getByRole('link', { name: 'Add to Lantern' });
     this.prefillNote = page.getByRole('form', { name: 'Add a seed' }).getByText(/Add the page you were on/);
+    this.prefillTitle = this.prefillNote.locator('bdi');
   }
 
   /** Chooses a file in the picker and presses Import. */

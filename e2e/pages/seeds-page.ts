@@ -22,6 +22,8 @@ export class SeedsPage extends AppShell {
   readonly crawlAgainStatus: Locator;
   /** What "Remove" said. */
   readonly removeStatus: Locator;
+  /** What the Seeds list says when there is no seed. */
+  readonly emptyList: Locator;
 
   constructor(page: Page) {
     super(page);
@@ -40,11 +42,25 @@ export class SeedsPage extends AppShell {
     this.table = page.getByRole('table', { name: 'Seeds and their crawl progress' });
     this.crawlAgainStatus = page.getByRole('status').filter({ hasText: /again/ });
     this.removeStatus = page.getByRole('status').filter({ hasText: /^Removed / });
+    this.emptyList = page.getByText('No seeds yet. Add a URL above to start crawling.');
   }
 
   /** Opens the Seeds view directly. */
   async open(): Promise<void> {
     await this.page.goto('/seeds');
+  }
+
+  /**
+   * Resolves once the view has asked for its seed list again (it asks 2 s after each answer), after this call,
+   * and had the answer: a way to wait until the view has refreshed, decided by the request itself, not by a
+   * guess at its timing. Anything the page sent before this call was sent before that request.
+   */
+  async nextRefresh(): Promise<void> {
+    const asked = await this.page.waitForRequest(
+      (request) => request.method() === 'GET' && new URL(request.url()).pathname === '/api/seeds',
+    );
+    const answer = await asked.response();
+    if (answer === null) throw new Error(`seeds-page: the view's request for its seed list failed (${asked.url()})`);
   }
 
   /** Fills the form and presses "Add seed". */

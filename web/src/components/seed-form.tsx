@@ -1,9 +1,10 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import type { FormEvent } from 'react';
 import { addSeed, ApiError } from '../api.ts';
 import type { Scope, Seed } from '../api.ts';
 import { parseDepth } from '../seed-input.ts';
 import { labelList } from '../label-input.ts';
+import type { Prefill } from '../prefill.ts';
 
 /** Depth and scope chosen in the seed form; the bulk form uses the same choice. */
 export interface SeedOptions {
@@ -24,13 +25,21 @@ export interface SeedFormProps {
   options: SeedOptions;
   onOptionsChange: (options: SeedOptions) => void;
   onAdded: (seed: Seed, created: boolean) => void;
-  /** A page to add, as the bookmarklet opens it (`/seeds?add=URL&title=T`): filled in, waiting for one click. */
-  prefill?: { url: string; title: string };
+  /**
+   * A page to add, as the bookmarklet opens it (`/seeds?add=URL&title=T`), already cleaned (web/src/prefill.ts):
+   * filled in, waiting for the person to check it and choose "Add seed".
+   */
+  prefill?: Prefill;
 }
 
 /**
  * The "Add a seed" form: URL, depth and scope. A refusal from the API is shown next to the URL field
  * (role=alert, linked with aria-describedby); on success the field clears and keeps focus for the next URL.
+ *
+ * Prefilled, the form opens with the focus on its note, which says what would be added: never on "Add seed"
+ * nor on a field, where the next Enter would submit. Any page can open this address in a popup when the
+ * person presses a key and so catch their next Enter (key-jacking); adding a seed takes a deliberate act,
+ * a click or Tab to the button. The title is shown in `<bdi>`, so right-to-left text cannot reorder the note.
  */
 export function SeedForm({ options, onOptionsChange, onAdded, prefill }: SeedFormProps) {
   const id = useId();
@@ -43,6 +52,11 @@ export function SeedForm({ options, onOptionsChange, onAdded, prefill }: SeedFor
   const [pending, setPending] = useState(false);
   const urlRef = useRef<HTMLInputElement>(null);
   const depthRef = useRef<HTMLInputElement>(null);
+  const noteRef = useRef<HTMLParagraphElement>(null);
+  const prefilled = prefill !== undefined;
+  useEffect(() => {
+    if (prefilled) noteRef.current?.focus();
+  }, [prefilled]);
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
     event.preventDefault();
@@ -92,12 +106,16 @@ export function SeedForm({ options, onOptionsChange, onAdded, prefill }: SeedFor
       aria-labelledby={`${id}-title`}
     >
       <h2 id={`${id}-title`}>Add a seed</h2>
-      {prefill !== undefined ? (
-        <p className="notice info prefill-note">
+      {prefilled ? (
+        // Focused when the form opens (tabIndex -1: not in the Tab order), so that Enter or Space adds nothing.
+        <p className="notice info prefill-note" ref={noteRef} tabIndex={-1} data-autofocus>
           Add the page you were on
           {title !== '' ? (
             <>
-              : <strong>{title}</strong>
+              :{' '}
+              <strong>
+                <bdi>{title}</bdi>
+              </strong>
             </>
           ) : null}
           ? Check it and press Add seed.
@@ -198,7 +216,7 @@ export function SeedForm({ options, onOptionsChange, onAdded, prefill }: SeedFor
         </p>
       </div>
       <div className="form-actions">
-        <button type="submit" className="button primary" disabled={pending} autoFocus={prefill !== undefined}>
+        <button type="submit" className="button primary" disabled={pending}>
           Add seed
         </button>
         <p role="status" className="form-status">

@@ -8,6 +8,7 @@ import type { SeedOptions } from '../components/seed-form.tsx';
 import { SeedTable } from '../components/seed-table.tsx';
 import { seedCountText } from '../format.ts';
 import { parseDepth } from '../seed-input.ts';
+import { cleanPrefill } from '../prefill.ts';
 import { usePoll } from '../use-poll.ts';
 import { useTitle } from '../use-title.ts';
 import { href, navigate, useLocation } from '../router.ts';
@@ -20,7 +21,8 @@ const REFRESH_MS = 2000;
 
 /**
  * The Seeds view (`/seeds`): add one seed or several, import bookmarks, and watch every seed's progress
- * (refreshed every 2 s). `?add=URL&title=T` (what the bookmarklet opens) fills the form for one click;
+ * (refreshed every 2 s). `?add=URL&title=T` (what the bookmarklet opens) fills the form, cleaned of control
+ * characters, for the person to check and confirm (see SeedForm: the focus is not on "Add seed");
  * `?label=NAME` shows only that label's seeds.
  */
 export function SeedsView() {
@@ -28,7 +30,8 @@ export function SeedsView() {
   const location = useLocation();
   const addUrl = location.params.get('add');
   const label = location.params.get('label') ?? '';
-  const prefill = addUrl === null ? undefined : { url: addUrl, title: location.params.get('title') ?? '' };
+  // Written by whichever page opened this address: shown and sent only without control and bidi characters.
+  const prefill = addUrl === null ? undefined : cleanPrefill(addUrl, location.params.get('title') ?? '');
   const [options, setOptions] = useState<SeedOptions>({ depth: addUrl === null ? '2' : '0', scope: 'host' });
   // Back to this view: the list it showed, at once, and its scroll position; polling then updates it in place.
   const [remembered] = useState(() => recallData<SeedList>('seeds', location.cause) ?? null);
