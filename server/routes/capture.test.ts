@@ -311,9 +311,8 @@ describe('POST /api/seeds/import, rate', () => {
         send({ file: i < IMPORT_RATE.burst ? `https://rate${i}.example/` : 'https://rate-over.example/' }),
       ),
     );
-    sent
-      .slice(0, IMPORT_RATE.burst)
-      .forEach((res, i) => assert.equal(res.statusCode, 200, `import ${i + 1}: ${res.body}`));
+    for (const [i, res] of sent.slice(0, IMPORT_RATE.burst).entries())
+      assert.equal(res.statusCode, 200, `import ${i + 1}: ${res.body}`);
     const over = sent[IMPORT_RATE.burst];
     assert.equal(over.statusCode, 429, over.body);
     assert.equal(over.json().error, 'rate-limited');
