@@ -42,9 +42,10 @@ export function looksLikeBookmarkHtml(text: string, counter?: StepCounter): bool
   // An `<a` followed by a space, with `href =` before the next `>` (or the end): each stretch up to a `>`
   // is searched once, however many `<a ` it holds.
   let searchedTo = -1;
+  let gt = -2; // the next `>` at or after the last `<a ` (-1: none is left), looked for again only once passed
   for (let lt = find(text, '<', 0, counter); lt !== -1; lt = find(text, '<', lt + 1, counter)) {
     if ((text[lt + 1] !== 'a' && text[lt + 1] !== 'A') || !isSpace(text[lt + 2] ?? '')) continue;
-    const gt = text.indexOf('>', lt);
+    if (gt !== -1 && gt < lt) gt = find(text, '>', lt, counter);
     const end = gt === -1 ? text.length : gt;
     if (end === searchedTo) continue;
     searchedTo = end;
