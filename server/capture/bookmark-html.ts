@@ -33,6 +33,16 @@ const CONTAINER_NAMES = new Set([
 ]);
 
 const DOCTYPE = /<!doctype\s+netscape-bookmark-file/i;
+/** The attributes read from a folder's or a bookmark's tag (the others, favicons included, are skipped). */
+const WANTED = new Set(['href', 'tags', 'id', 'personal_toolbar_folder', 'unfiled_bookmarks_folder']);
+
+/** Which of the tags that matter starts at `at` (`dl`, `h3`, `a`, as whole words in any case), if any. */
+function tagAt(text: string, at: number): 'dl' | 'h3' | 'a' | undefined {
+  if (wordAt(text, at, 'a')) return 'a';
+  if (wordAt(text, at, 'dl')) return 'dl';
+  if (wordAt(text, at, 'h3')) return 'h3';
+  return undefined;
+}
 
 /** True when a text looks like a Netscape bookmark file (its doctype, or a `<DL>` list with links). */
 export function looksLikeBookmarkHtml(text: string, counter?: StepCounter): boolean {
@@ -59,8 +69,7 @@ export function looksLikeBookmarkHtml(text: string, counter?: StepCounter): bool
 function nextTag(text: string, from: number, counter?: StepCounter): number {
   for (let lt = find(text, '<', from, counter); lt !== -1; lt = find(text, '<', lt + 1, counter)) {
     const at = text[lt + 1] === '/' ? lt + 2 : lt + 1;
-    if (at === lt + 2 ? wordAt(text, at, 'dl') : ['dt', 'dl', 'h3', 'a'].some((w) => wordAt(text, lt + 1, w)))
-      return lt;
+    if (at === lt + 2 ? wordAt(text, at, 'dl') : tagAt(text, at) !== undefined || wordAt(text, at, 'dt')) return lt;
   }
   return text.length;
 }
@@ -110,7 +119,7 @@ export function parseBookmarkHtml(text: string, options: ReadOptions = {}): Book
   for (let lt = find(text, '<', pos, counter); lt !== -1; lt = find(text, '<', pos, counter)) {
     const closing = text[lt + 1] === '/';
     const at = closing ? lt + 2 : lt + 1;
-    const tag = ['dl', 'h3', 'a'].find((w) => wordAt(text, at, w));
+    const tag = tagAt(text, at);
     if (tag === undefined) {
       pos = lt + 1;
       continue;
@@ -135,7 +144,7 @@ export function parseBookmarkHtml(text: string, options: ReadOptions = {}): Book
     const closed = closingTag(text, tag, tagEnd, next, counter);
     const inner = text.slice(tagEnd, closed === undefined ? next : closed.start);
     pos = closed === undefined ? next : closed.end;
-    const attrs = attributes(text.slice(at + tag.length, gt), counter);
+    const attrs = attributes(text.slice(at + tag.length, gt), counter, WANTED);
     if (tag === 'h3') {
       const name = capFolderName(innerText(inner, counter));
       const flagged =

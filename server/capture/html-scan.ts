@@ -45,22 +45,31 @@ export function find(text: string, what: string, from: number, counter?: StepCou
   return at;
 }
 
+/** The end of the run of characters from `from` on that `keep` accepts. */
+function runEnd(raw: string, from: number, keep: (c: string) => boolean): number {
+  let j = from;
+  while (j < raw.length && keep(raw[j])) j++;
+  return j;
+}
+
+function isValueChar(c: string): boolean {
+  return c !== '"' && c !== "'" && c !== '>' && !isSpace(c);
+}
+
 /**
  * The attributes of a tag's inside (`href="x" add_date=1 tags='a,b'`): names lower-cased, values
- * entity-decoded; a name without "=" and a value whose quote never closes are skipped, as browsers'
- * exports never write them. Linear: a run of name characters is read once, whatever follows it.
+ * entity-decoded, only those named in `wanted` when it is given (a favicon's data URL is not decoded for
+ * nothing); a name without "=" and a value whose quote never closes are skipped, as browsers' exports
+ * never write them. Linear: a run of name characters is read once, whatever follows it.
  */
-export function attributes(raw: string, counter?: StepCounter): Map<string, string> {
+export function attributes(raw: string, counter?: StepCounter, wanted?: ReadonlySet<string>): Map<string, string> {
   const out = new Map<string, string>();
   const n = raw.length;
   let looked = 0; // every character the loops below look at
-  let i = 0;
-  const skip = (from: number, keep: (c: string) => boolean): number => {
-    let j = from;
-    while (j < n && keep(raw[j])) j++;
-    looked += j - from + 1;
-    return j;
+  const keep = (name: string, from: number, to: number): void => {
+    if (wanted === undefined || wanted.has(name)) out.set(name, decodeHTML(raw.slice(from, to)));
   };
+  let i = 0;
   while (i < n) {
     looked++;
     if (!isNameStart(raw[i])) {
@@ -68,14 +77,17 @@ export function attributes(raw: string, counter?: StepCounter): Map<string, stri
       continue;
     }
     const start = i;
-    i = skip(i, isNameChar);
+    i = runEnd(raw, i, isNameChar);
     const name = raw.slice(start, i).toLowerCase();
-    let j = skip(i, isSpace);
+    let j = runEnd(raw, i, isSpace);
+    looked += j - start;
     if (raw[j] !== '=') {
       i = j; // no suffix of this run can be a name followed by "=" either
       continue;
     }
-    j = skip(j + 1, isSpace);
+    const valueAt = runEnd(raw, j + 1, isSpace);
+    looked += valueAt - j;
+    j = valueAt;
     const q = raw[j];
     if (q === '"' || q === "'") {
       const close = raw.indexOf(q, j + 1);
@@ -84,13 +96,13 @@ export function attributes(raw: string, counter?: StepCounter): Map<string, stri
         i = j + 1;
         continue;
       }
-      out.set(name, decodeHTML(raw.slice(j + 1, close)));
+      keep(name, j + 1, close);
       i = close + 1;
       continue;
     }
-    const vStart = j;
-    j = skip(j, (c) => !isSpace(c) && c !== '"' && c !== "'" && c !== '>');
-    if (j > vStart) out.set(name, decodeHTML(raw.slice(vStart, j)));
+    j = runEnd(raw, j, isValueChar);
+    looked += j - valueAt;
+    if (j > valueAt) keep(name, valueAt, j);
     i = j;
   }
   if (counter !== undefined) counter.steps += looked;
