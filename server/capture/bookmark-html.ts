@@ -4,10 +4,17 @@
  * bookmarks. The format is loose HTML (no closing `</DT>`, stray `<p>`), so it is read as a stream of the
  * few tags that matter rather than as a document: a folder name waits for the `<DL>` that opens it, and
  * `</DL>` closes the innermost folder. An unbalanced file never throws: extra `</DL>` are ignored and
- * unclosed folders end with the file. Pure; linear in the file's length.
+ * unclosed folders end with the file. Pure, and linear in the file's length: a hand-written scan
+ * (html-scan.ts) that reads each character a bounded number of times, counted in ReadOptions.counter.
  */
-import { decodeHTML } from 'entities';
-import type { BookmarkEntry } from './bookmark-entry.ts';
+import {
+  type BookmarkEntry,
+  capFolderName,
+  MAX_FOLDER_DEPTH,
+  type ReadOptions,
+  type StepCounter,
+} from './bookmark-entry.ts';
+import { attributes, find, innerText, isSpace, wordAt } from './html-scan.ts';
 
 /** Top-level folder names browsers use for their own containers (folded: lower case, no spaces). */
 const CONTAINER_NAMES = new Set([
@@ -25,31 +32,65 @@ const CONTAINER_NAMES = new Set([
   'bookmarks',
 ]);
 
-const TAG = /<(\/?)(dl|h3|a)\b([^>]*)>/gi;
-const CLOSE: Record<string, RegExp> = { a: /<\/a\s*>/i, h3: /<\/h3\s*>/i };
-/** The next tag that ends an element left unclosed. */
-const NEXT = /<(?:dt|dl|\/dl|h3|a)\b/gi;
-const ATTR = /([a-z_:][-a-z0-9_:.]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'>]+))/gi;
+const DOCTYPE = /<!doctype\s+netscape-bookmark-file/i;
+/** The attributes read from a folder's or a bookmark's tag (the others, favicons included, are skipped). */
+const WANTED = new Set(['href', 'tags', 'id', 'personal_toolbar_folder', 'unfiled_bookmarks_folder']);
+
+/** Which of the tags that matter starts at `at` (`dl`, `h3`, `a`, as whole words in any case), if any. */
+function tagAt(text: string, at: number): 'dl' | 'h3' | 'a' | undefined {
+  if (wordAt(text, at, 'a')) return 'a';
+  if (wordAt(text, at, 'dl')) return 'dl';
+  if (wordAt(text, at, 'h3')) return 'h3';
+  return undefined;
+}
 
 /** True when a text looks like a Netscape bookmark file (its doctype, or a `<DL>` list with links). */
-export function looksLikeBookmarkHtml(text: string): boolean {
-  const head = text.slice(0, 4096);
-  return (
-    /<!doctype\s+netscape-bookmark-file/i.test(head) || (/<dl[\s>]/i.test(text) && /<a\s[^>]*href\s*=/i.test(text))
-  );
+export function looksLikeBookmarkHtml(text: string, counter?: StepCounter): boolean {
+  if (DOCTYPE.test(text.slice(0, 4096))) return true;
+  if (!/<dl[\s>]/i.test(text)) return false;
+  if (counter !== undefined) counter.steps += text.length;
+  // An `<a` followed by a space, with `href =` before the next `>` (or the end): each stretch up to a `>`
+  // is searched once, however many `<a ` it holds.
+  let searchedTo = -1;
+  let gt = -2; // the next `>` at or after the last `<a ` (-1: none is left), looked for again only once passed
+  for (let lt = find(text, '<', 0, counter); lt !== -1; lt = find(text, '<', lt + 1, counter)) {
+    if ((text[lt + 1] !== 'a' && text[lt + 1] !== 'A') || !isSpace(text[lt + 2] ?? '')) continue;
+    if (gt !== -1 && gt < lt) gt = find(text, '>', lt, counter);
+    const end = gt === -1 ? text.length : gt;
+    if (end === searchedTo) continue;
+    searchedTo = end;
+    if (counter !== undefined) counter.steps += end - lt;
+    if (/href\s*=/i.test(text.slice(lt, end))) return true;
+  }
+  return false;
 }
 
-function attributes(raw: string): Map<string, string> {
-  const out = new Map<string, string>();
-  for (const m of raw.matchAll(ATTR)) out.set(m[1].toLowerCase(), decodeHTML(m[2] ?? m[3] ?? m[4] ?? ''));
-  return out;
+/** The start of the next tag that ends an element left unclosed (`<dt`, `<dl`, `</dl`, `<h3`, `<a`), or the text's end. */
+function nextTag(text: string, from: number, counter?: StepCounter): number {
+  for (let lt = find(text, '<', from, counter); lt !== -1; lt = find(text, '<', lt + 1, counter)) {
+    const at = text[lt + 1] === '/' ? lt + 2 : lt + 1;
+    if (at === lt + 2 ? wordAt(text, at, 'dl') : tagAt(text, at) !== undefined || wordAt(text, at, 'dt')) return lt;
+  }
+  return text.length;
 }
 
-/** The readable text of an element's inside: tags dropped, entities decoded, spaces collapsed. */
-function innerText(html: string): string {
-  return decodeHTML(html.replace(/<[^>]*>/g, ''))
-    .replace(/\s+/g, ' ')
-    .trim();
+/** Where the closing tag (`</a >`, `</h3>`) of `tag` starts in text[from, to) and where it ends, or undefined. */
+function closingTag(
+  text: string,
+  tag: string,
+  from: number,
+  to: number,
+  counter?: StepCounter,
+): { start: number; end: number } | undefined {
+  if (counter !== undefined) counter.steps += to - from;
+  const segment = text.slice(from, to); // searched alone: a search of the whole text would run past `to` each time
+  for (let lt = segment.indexOf('</'); lt !== -1; lt = segment.indexOf('</', lt + 2)) {
+    let i = lt + 2 + tag.length;
+    if (segment.slice(lt + 2, i).toLowerCase() !== tag) continue;
+    while (i < segment.length && isSpace(segment[i])) i++;
+    if (segment[i] === '>') return { start: from + lt, end: from + i + 1 };
+  }
+  return undefined;
 }
 
 interface Folder {
@@ -57,62 +98,77 @@ interface Folder {
   container: boolean;
 }
 
-/** Every bookmark of a Netscape bookmark file, in file order, with its folder path and line. */
-export function parseBookmarkHtml(text: string): BookmarkEntry[] {
+/** Every bookmark of a Netscape bookmark file, in file order, with its folder path and line (see ReadOptions for a limit). */
+export function parseBookmarkHtml(text: string, options: ReadOptions = {}): BookmarkEntry[] {
+  const { maxEntries = Number.POSITIVE_INFINITY, counter } = options;
   const out: BookmarkEntry[] = [];
-  // null: a list with no folder of its own (the outermost <DL>).
+  // null: a list with no folder of its own (the outermost <DL>); `folders` holds the others, in order.
   const stack: Array<Folder | null> = [];
+  const folders: Folder[] = [];
   let pending: Folder | undefined;
   let line = 1;
   let counted = 0;
   const lineAt = (index: number): number => {
-    for (let i = text.indexOf('\n', counted); i !== -1 && i < index; i = text.indexOf('\n', i + 1)) line++;
+    // Counted up to `index` only: a search for the next line end could run to the file's end each time.
+    for (let i = counted; i < index; i++) if (text.charCodeAt(i) === 10) line++;
+    if (counter !== undefined) counter.steps += Math.max(0, index - counted);
     counted = Math.max(counted, index);
     return line;
   };
-  TAG.lastIndex = 0;
-  for (let m = TAG.exec(text); m !== null; m = TAG.exec(text)) {
-    const closing = m[1] === '/';
-    const tag = m[2].toLowerCase();
+  let pos = 0;
+  for (let lt = find(text, '<', pos, counter); lt !== -1; lt = find(text, '<', pos, counter)) {
+    const closing = text[lt + 1] === '/';
+    const at = closing ? lt + 2 : lt + 1;
+    const tag = tagAt(text, at);
+    if (tag === undefined) {
+      pos = lt + 1;
+      continue;
+    }
+    const gt = find(text, '>', at + tag.length, counter);
+    if (gt === -1) break; // no tag can end any more: the rest of the file holds no bookmark
+    const tagEnd = gt + 1;
+    pos = tagEnd;
     if (tag === 'dl') {
-      if (closing) stack.pop();
-      else stack.push(pending ?? null);
+      if (closing) {
+        if (stack.pop()) folders.pop();
+      } else {
+        stack.push(pending ?? null);
+        if (pending !== undefined) folders.push(pending);
+      }
       pending = undefined;
       continue;
     }
     if (closing) continue;
     // The element's text runs to its closing tag, or to the next tag that matters when it has none.
-    NEXT.lastIndex = TAG.lastIndex;
-    const next = NEXT.exec(text);
-    const segment = text.slice(TAG.lastIndex, next === null ? text.length : next.index);
-    const closed = CLOSE[tag].exec(segment);
-    const inner = closed === null ? segment : segment.slice(0, closed.index);
-    TAG.lastIndex += closed === null ? segment.length : closed.index + closed[0].length;
-    const attrs = attributes(m[3]);
-    const folders = stack.filter((f): f is Folder => f !== null);
+    const next = nextTag(text, tagEnd, counter);
+    const closed = closingTag(text, tag, tagEnd, next, counter);
+    const inner = text.slice(tagEnd, closed === undefined ? next : closed.start);
+    pos = closed === undefined ? next : closed.end;
+    const attrs = attributes(text.slice(at + tag.length, gt), counter, WANTED);
     if (tag === 'h3') {
-      const name = innerText(inner);
+      const name = capFolderName(innerText(inner, counter));
       const flagged =
         attrs.has('personal_toolbar_folder') ||
         attrs.has('unfiled_bookmarks_folder') ||
-        /^com\.apple\./.test(attrs.get('id') ?? '');
+        (attrs.get('id') ?? '').startsWith('com.apple.');
       const container =
         folders.length === 0 && (flagged || CONTAINER_NAMES.has(name.toLowerCase().replace(/\s+/g, '')));
       pending = { name, container };
       continue;
     }
-    const at = lineAt(m.index);
+    const path = folders.slice(0, MAX_FOLDER_DEPTH);
     const tags = (attrs.get('tags') ?? '')
       .split(',')
       .map((t) => t.trim())
       .filter((t) => t !== '');
     out.push({
-      line: at,
+      line: lineAt(lt),
       url: (attrs.get('href') ?? '').trim(),
-      title: innerText(inner),
-      folder: folders.map((f) => f.name),
-      labelNames: [...folders.filter((f) => !f.container).map((f) => f.name), ...tags],
+      title: innerText(inner, counter),
+      folder: path.map((f) => f.name),
+      labelNames: [...path.filter((f) => !f.container).map((f) => f.name), ...tags],
     });
+    if (out.length > maxEntries) break;
   }
   return out;
 }

@@ -8,26 +8,35 @@ import { foldCase } from '../../shared/identifiers.ts';
 /** Longest label kept (characters). */
 export const MAX_LABEL_CHARS = 60;
 
+/** `text` without the "-", "_" and "." at either end (a loop: the pattern `[-_.]+$` backtracks on long runs). */
+function trimPunctuation(text: string): string {
+  const edge = (c: string | undefined) => c === '-' || c === '_' || c === '.';
+  let start = 0;
+  let end = text.length;
+  while (start < end && edge(text[start])) start++;
+  while (end > start && edge(text[end - 1])) end--;
+  return text.slice(start, end);
+}
+
 /** The label a name folds to, or undefined when nothing of it can be a label (only punctuation, empty). */
 export function toLabel(name: string): string | undefined {
-  const folded = foldCase(name.normalize('NFC'))
-    .replace(/[\s/\\:,;|+]+/gu, '-')
-    .replace(/[^\p{L}\p{N}_.-]+/gu, '')
-    .replace(/-{2,}/g, '-')
-    .replace(/^[-_.]+|[-_.]+$/g, '');
-  const cut = Array.from(folded)
-    .slice(0, MAX_LABEL_CHARS)
-    .join('')
-    .replace(/[-_.]+$/g, '');
+  const folded = trimPunctuation(
+    foldCase(name.normalize('NFC'))
+      .replace(/[\s/\\:,;|+]+/gu, '-')
+      .replace(/[^\p{L}\p{N}_.-]+/gu, '')
+      .replace(/-{2,}/g, '-'),
+  );
+  const cut = trimPunctuation(Array.from(folded).slice(0, MAX_LABEL_CHARS).join(''));
   return cut === '' ? undefined : cut;
 }
 
-/** Distinct labels of several names, in order, those that fold to nothing left out. */
-export function toLabels(names: readonly string[]): string[] {
-  const out: string[] = [];
+/** Distinct labels of several names, in order, those that fold to nothing left out; at most `max` of them (the rest of the names are not read). */
+export function toLabels(names: readonly string[], max = Number.POSITIVE_INFINITY): string[] {
+  const out = new Set<string>();
   for (const name of names) {
+    if (out.size >= max) break;
     const label = toLabel(name);
-    if (label !== undefined && !out.includes(label)) out.push(label);
+    if (label !== undefined) out.add(label);
   }
-  return out;
+  return [...out];
 }

@@ -3,9 +3,11 @@
  * starting with "#" are skipped), or a CSV file (RFC 4180: quoted fields, doubled quotes, line breaks
  * inside quotes) whose header names a URL column ("url", "href", "link", "address", "uri"), with
  * optional title ("title", "name"), folder ("folder", "path") and labels ("labels", "tags", split on
- * ",", ";" or "|") columns, as Pocket, Raindrop and spreadsheets write them. Pure.
+ * ",", ";" or "|") columns, as Pocket, Raindrop and spreadsheets write them. Pure, and linear in the
+ * text's length: each character is looked at once (counted in ReadOptions.counter), and reading stops
+ * one record past ReadOptions.maxEntries.
  */
-import type { BookmarkEntry } from './bookmark-entry.ts';
+import { type BookmarkEntry, capFolderName, MAX_FOLDER_DEPTH, type ReadOptions } from './bookmark-entry.ts';
 
 const URL_COLUMNS = new Set(['url', 'href', 'link', 'address', 'uri']);
 const TITLE_COLUMNS = new Set(['title', 'name']);
@@ -18,8 +20,12 @@ interface CsvRecord {
   fields: string[];
 }
 
-/** Splits CSV text into records (RFC 4180, also accepting bare LF line ends). */
-export function parseCsv(text: string): CsvRecord[] {
+/** Splits CSV text into records (RFC 4180, also accepting bare LF line ends); stops once it has `maxRecords`. */
+export function parseCsv(
+  text: string,
+  maxRecords = Number.POSITIVE_INFINITY,
+  counter?: ReadOptions['counter'],
+): CsvRecord[] {
   const records: CsvRecord[] = [];
   let fields: string[] = [];
   let field = '';
@@ -27,7 +33,8 @@ export function parseCsv(text: string): CsvRecord[] {
   let line = 1;
   let start = 1;
   let any = false;
-  for (let i = 0; i < text.length; i++) {
+  let i = 0;
+  for (; i < text.length && records.length < maxRecords; i++) {
     const c = text[i];
     if (quoted) {
       if (c === '"') {
@@ -62,6 +69,8 @@ export function parseCsv(text: string): CsvRecord[] {
       any = true;
     }
   }
+  if (counter !== undefined) counter.steps += i;
+  if (records.length >= maxRecords) return records;
   fields.push(field);
   if (any || field !== '') records.push({ line: start, fields });
   return records;
@@ -88,9 +97,13 @@ export function looksLikeCsv(text: string): boolean {
   return csvColumns(parseCsv(first[1])[0]?.fields ?? []) !== undefined;
 }
 
-/** The bookmarks of a CSV file with a header (see the file comment); rows without a URL field are kept, to be refused as missing. */
-export function parseCsvBookmarks(text: string): BookmarkEntry[] {
-  const records = parseCsv(text);
+/**
+ * The bookmarks of a CSV file with a header (see the file comment); rows without a URL field are kept,
+ * to be refused as missing. A folder path keeps its first MAX_FOLDER_DEPTH names, each cut to
+ * MAX_FOLDER_NAME_CHARS.
+ */
+export function parseCsvBookmarks(text: string, options: ReadOptions = {}): BookmarkEntry[] {
+  const records = parseCsv(text, (options.maxEntries ?? Number.POSITIVE_INFINITY) + 2, options.counter);
   const columns = csvColumns(records[0]?.fields ?? []);
   if (columns === undefined) return [];
   const at = (r: CsvRecord, i: number): string => (i === -1 ? '' : (r.fields[i] ?? '').trim());
@@ -98,7 +111,9 @@ export function parseCsvBookmarks(text: string): BookmarkEntry[] {
     const folder = at(r, columns.folder)
       .split('/')
       .map((f) => f.trim())
-      .filter((f) => f !== '');
+      .filter((f) => f !== '')
+      .slice(0, MAX_FOLDER_DEPTH)
+      .map(capFolderName);
     const labels = at(r, columns.labels)
       .split(/[,;|]/)
       .map((t) => t.trim())
@@ -113,16 +128,25 @@ export function parseCsvBookmarks(text: string): BookmarkEntry[] {
   });
 }
 
-/** The bookmarks of a plain list: one URL per line, anything after the first space its title. */
-export function parseUrlLines(text: string): BookmarkEntry[] {
+/** The bookmarks of a plain list: one URL per line, anything after the first space its title (see ReadOptions for a limit). */
+export function parseUrlLines(text: string, options: ReadOptions = {}): BookmarkEntry[] {
+  const { maxEntries = Number.POSITIVE_INFINITY, counter } = options;
   const out: BookmarkEntry[] = [];
-  text.split(/\r\n|\n|\r/).forEach((raw, index) => {
-    const line = raw.replace(/^\ufeff/, '').trim();
-    if (line === '' || line.startsWith('#')) return;
+  let start = 0;
+  for (let index = 0; start <= text.length && out.length <= maxEntries; index++) {
+    let end = start;
+    while (end < text.length && text[end] !== '\n' && text[end] !== '\r') end++;
+    const line = text
+      .slice(start, end)
+      .replace(/^\ufeff/, '')
+      .trim();
+    if (counter !== undefined) counter.steps += end - start + 1;
+    start = end + (text[end] === '\r' && text[end + 1] === '\n' ? 2 : 1);
+    if (line === '' || line.startsWith('#')) continue;
     const space = line.search(/\s/);
     const url = space === -1 ? line : line.slice(0, space);
     const title = space === -1 ? '' : line.slice(space).trim();
     out.push({ line: index + 1, url, title, folder: [], labelNames: [] });
-  });
+  }
   return out;
 }

@@ -6,7 +6,8 @@ import { stringEnum } from '../../shared/json-schema.ts';
 import { ErrorBodySchema, HttpError } from '../plugins/error-handler.ts';
 import { onInvalid } from '../plugins/strict-input.ts';
 import { RateLimiter } from '../rate-limiter.ts';
-import { MAX_IMPORT_ENTRIES, planImport } from '../capture/import-plan.ts';
+import { MAX_IMPORT_ENTRIES } from '../capture/import-plan.ts';
+import { ImportLimitError, planImportInThread } from '../capture/import-runner.ts';
 import { checkLabels } from '../capture/label-input.ts';
 import { labelListField, SeedAnswerSchema, SeedIdSchema, toApi } from './seeds.ts';
 
@@ -99,6 +100,17 @@ export type LabelCount = Static<typeof LabelCountSchema>;
 export const LabelListSchema = Type.Object({ labels: Type.Array(LabelCountSchema) });
 export type LabelList = Static<typeof LabelListSchema>;
 
+/** An import's plan, read in a thread (import-runner.ts); a file past the thread's caps is the client's 413/422. */
+async function planInThread(file: string, opts: { allowPrivate: boolean; extraLabels: string[] }) {
+  try {
+    return await planImportInThread(file, { ...opts, maxEntries: MAX_IMPORT_ENTRIES });
+  } catch (err) {
+    if (err instanceof ImportLimitError)
+      throw new HttpError(err.code === 'import-memory' ? 413 : 422, err.code, err.message);
+    throw err;
+  }
+}
+
 /**
  * `POST /api/seeds/import` (a bookmark export or a list of URLs becomes seeds), `PUT /api/seeds/:id/labels`
  * and `GET /api/labels`: what a person keeps and how they file it. The server writes only seeds and labels;
@@ -126,12 +138,12 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
           'retry-after': String(seconds),
         });
       }
-      const plan = planImport(body.file, { allowPrivate: app.config.allowPrivate, extraLabels: labels });
-      if (plan.entries > MAX_IMPORT_ENTRIES) {
+      const plan = await planInThread(body.file, { allowPrivate: app.config.allowPrivate, extraLabels: labels });
+      if (plan.more) {
         throw new HttpError(
           413,
           'too-many-bookmarks',
-          `import: the file holds ${plan.entries} bookmarks; one import takes at most ${MAX_IMPORT_ENTRIES}: split the file`,
+          `import: the file holds more than ${MAX_IMPORT_ENTRIES} bookmarks; one import takes at most ${MAX_IMPORT_ENTRIES}: split the file`,
         );
       }
       if (plan.entries === 0) {

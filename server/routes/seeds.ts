@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { nextRefreshAt } from '../../crawler/frontier/refresh.ts';
-import { checkUrl } from '../../crawler/frontier/url.ts';
+import { checkUrl, MAX_URL_LENGTH } from '../../crawler/frontier/url.ts';
 import type { SeedRow } from '../../db/seeds.ts';
 import type { Config } from '../../shared/config.ts';
 import { SCOPES, type Scope } from '../../shared/enumerations.ts';
@@ -12,7 +12,8 @@ import { onInvalid } from '../plugins/strict-input.ts';
 import { RateLimiter } from '../rate-limiter.ts';
 import { MAX_LABELS_PER_SEED } from '../../db/seed-labels.ts';
 import { checkLabels } from '../capture/label-input.ts';
-import { toLabel } from '../capture/label.ts';
+import { MAX_LABEL_CHARS, toLabel } from '../capture/label.ts';
+import { MAX_FOLDER_PATH_CHARS } from '../capture/bookmark-entry.ts';
 import { MAX_TITLE_CHARS } from '../capture/import-plan.ts';
 
 /** How many seeds one client may submit, and as many it may remove: a burst of 60 (a pasted list), then one a second. */
@@ -111,6 +112,19 @@ export type RemovedSeed = Static<typeof RemovedSeedSchema>['removed'];
 
 /** Most seeds one `GET /api/seeds` answers; `offset` pages through the rest. */
 export const MAX_SEED_PAGE = 500;
+/**
+ * The most one seed can weigh in a page of `GET /api/seeds` (JSON, bytes), from the caps on every text
+ * field it returns: the URL (MAX_URL_LENGTH, ASCII once normalized), two host names (253 each), title
+ * and folder (MAX_TITLE_CHARS, MAX_FOLDER_PATH_CHARS code points, at most 6 bytes each as JSON), labels
+ * (MAX_LABELS_PER_SEED of MAX_LABEL_CHARS letters, 4 bytes each), and 1 KiB of numbers, dates and names.
+ * A page weighs at most MAX_SEED_PAGE times this: about 5.7 MiB, whatever a file held.
+ */
+export const MAX_SEED_JSON_BYTES =
+  MAX_URL_LENGTH +
+  2 * 253 +
+  6 * (MAX_TITLE_CHARS + MAX_FOLDER_PATH_CHARS) +
+  MAX_LABELS_PER_SEED * (4 * MAX_LABEL_CHARS + 3) +
+  1024;
 /** The furthest `offset` of `GET /api/seeds` (past any import's size, several times over). */
 export const MAX_SEED_OFFSET = 1_000_000;
 
