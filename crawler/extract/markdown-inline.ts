@@ -61,7 +61,7 @@ export function markdownHeading(line: string, count?: StepCount): { level: numbe
  */
 function replaceLinks(line: string, image: boolean, count: StepCount | undefined): string {
   const open = image ? '![' : '[';
-  const out: string[] = [];
+  let out = ''; // concatenated, not an array of pieces: a long line makes many (and a large array is costly to collect)
   let copied = 0;
   let i = 0;
   for (;;) {
@@ -75,13 +75,12 @@ function replaceLinks(line: string, image: boolean, count: StepCount | undefined
     }
     const end = find(line, ')', close + 2, count);
     if (end === -1) break; // nor a `)` after a later `](`
-    out.push(line.slice(copied, at), line.slice(at + open.length, close));
+    out += line.slice(copied, at) + line.slice(at + open.length, close);
     copied = end + 1;
     i = end + 1;
   }
   if (copied === 0) return line;
-  out.push(line.slice(copied));
-  return out.join('');
+  return out + line.slice(copied);
 }
 
 const isAutolinkChar = (c: string): boolean => c !== '>' && !WHITESPACE.test(c);
@@ -97,20 +96,19 @@ function autolinkAt(line: string, at: number, count: StepCount | undefined): { o
 
 /** `line` with each `<http(s)://…>` replaced by its address, as `/<(https?:\/\/[^>\s]+)>/g` did. */
 function replaceAutolinks(line: string, count: StepCount | undefined): string {
-  const out: string[] = [];
+  let out = '';
   let copied = 0;
   for (let at = find(line, '<', 0, count); at !== -1; ) {
     const link = autolinkAt(line, at, count);
     if (link.ok) {
-      out.push(line.slice(copied, at), line.slice(at + 1, link.end - 1));
+      out += line.slice(copied, at) + line.slice(at + 1, link.end - 1);
       copied = link.end;
     }
     // A `<http` inside a failed run ends at the same place, and fails the same way.
     at = find(line, '<', link.end, count);
   }
   if (copied === 0) return line;
-  out.push(line.slice(copied));
-  return out.join('');
+  return out + line.slice(copied);
 }
 
 const EMPHASIS = '*_`~';
@@ -122,7 +120,7 @@ const isEmphasisOrBreak = (c: string): boolean => EMPHASIS.includes(c) || c === 
  * the next mark character, and count only when the same mark stands there.
  */
 function replaceEmphasis(line: string, count: StepCount | undefined): string {
-  const out: string[] = [];
+  let out = '';
   let copied = 0;
   let i = 0;
   while (i < line.length) {
@@ -168,13 +166,12 @@ function replaceEmphasis(line: string, count: StepCount | undefined): string {
       i++;
       continue;
     }
-    out.push(line.slice(copied, from), line.slice(words, end));
+    out += line.slice(copied, from) + line.slice(words, end);
     copied = end + mark.length;
     i = copied;
   }
   if (copied === 0) return line;
-  out.push(line.slice(copied));
-  return out.join('');
+  return out + line.slice(copied);
 }
 
 /** Markdown inline syntax of one line reduced to the words a reader sees (images and links to their words). */

@@ -42,8 +42,12 @@ export function contentHash(title: string, text: string): string {
   return createHash('sha256').update(title).update('\0').update(text).digest('hex').slice(0, 32);
 }
 
+/** `text` whitespace-collapsed and cut to `max` code points (only its first 2 * max units split into them). */
 function oneLine(text: string, max: number): string {
-  return Array.from(text.replace(/\s+/g, ' ').trim()).slice(0, max).join('');
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return Array.from(flat.length > 2 * max ? flat.slice(0, 2 * max) : flat)
+    .slice(0, max)
+    .join('');
 }
 
 /**
