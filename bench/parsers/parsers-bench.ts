@@ -149,10 +149,11 @@ function main(): void {
     `Measured ${when} UTC on ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node}, ${m.platform}; load average ${load}.`,
     '',
     'Every parser of bytes a site or a file chose, fed its worst shapes (test-support/hostile-shapes.ts) at 1x, 8x and 64x a base size: ' +
-      `CPU time per run (process.cpuUsage over enough runs to fill about ${TARGET_MS} ms, the least of ${ROUNDS} rounds; each parser-shape in a fresh process) and its growth per 8x step. ` +
+      `CPU time per run (process.cpuUsage over enough runs to fill about ${TARGET_MS} ms, the least of ${ROUNDS} rounds; each parser-shape in a fresh process, flags ${CHILD_FLAGS.join(' ')}) and its growth per 8x step. ` +
       `Linear is about 8x per step; above ${GROWTH_LIMIT}x in any step is FAILING (the benchmark exits non-zero). ` +
       `A size whose one run would take over ${SKIP_MS / 1000} s at the growth already seen, or that a ${CHILD_LIMIT_MS / 1000} s limit stopped, is "not run" (and fails). ` +
-      'The query parser reads at most 1,000 characters and URLs are refused past 2,048, so those two are measured below their caps.',
+      'The query parser reads at most 1,000 characters and URLs are refused past 2,048, so those two are measured below their caps. ' +
+      'With a load average above the core count, a linear parser can show 12-18x in one step and not in the next (compare runs); a quadratic one shows about 64x, step after step.',
     '',
     failing.length === 0
       ? `Every parser-shape (${rows.length}) grows at most ${GROWTH_LIMIT}x per step.`
