@@ -347,10 +347,17 @@ export class PageReader implements Partial<Handler> {
     }
   }
 
+  /**
+   * Marks a block boundary. A boundary right after another is not pushed: joinText makes a run of
+   * them one line break anyway, and 100,000 empty elements would otherwise grow these arrays by
+   * 100,000 entries each (in old space, so every garbage collection had more of them to look at:
+   * extractPage grew 25x per 8x of such a page).
+   */
   private pushBreak(): void {
-    if (this.headingParts) this.headingParts.push(' ');
-    this.all.push(BREAK);
-    if (this.chromeDepth === 0) this.content.push(BREAK);
+    const heading = this.headingParts;
+    if (heading && heading[heading.length - 1] !== ' ') heading.push(' ');
+    if (this.all[this.all.length - 1] !== BREAK) this.all.push(BREAK);
+    if (this.chromeDepth === 0 && this.content[this.content.length - 1] !== BREAK) this.content.push(BREAK);
   }
 
   private pushText(data: string): void {

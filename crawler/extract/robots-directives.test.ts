@@ -164,3 +164,54 @@ describe('parseRobotsDirectives: what may be shown of a searchable page', () => 
     });
   });
 });
+
+describe('parseRobotsDirectives: scans give what the regexes gave', () => {
+  // The word split and max-snippet regex it used before: the reference, on short random values.
+  const OLD_NO_SNIPPET = /(?:^|[\s,])max-snippet\s*:\s*0+(?![\d.])/i;
+  const oldWords = (text: string) => {
+    const r = { noindex: false, nofollow: false, noarchive: false, nosnippet: OLD_NO_SNIPPET.test(text) };
+    for (const raw of text.split(/[\s,]+/)) {
+      const w = raw.toLowerCase();
+      if (w === 'noindex' || w === 'none') r.noindex = true;
+      if (w === 'nofollow' || w === 'none') r.nofollow = true;
+      if (w === 'noarchive' || w === 'nocache') r.noarchive = true;
+      if (w === 'nosnippet') r.nosnippet = true;
+    }
+    return r;
+  };
+  const PIECES = [
+    'max-snippet',
+    'MAX-SNIPPET',
+    ':',
+    ' ',
+    ',',
+    '0',
+    '00',
+    '1',
+    '.',
+    'noindex',
+    'None',
+    'nocache',
+    'nosnippet',
+    '\t',
+  ];
+
+  test('on 20,000 random meta robots values', () => {
+    let seed = 26;
+    const next = () => {
+      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
+      return seed / 2 ** 32;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const value = Array.from(
+        { length: Math.floor(next() * 8) },
+        () => PIECES[Math.floor(next() * PIECES.length)],
+      ).join('');
+      assert.deepEqual(
+        parseRobotsDirectives({ metaRobots: [value], metaForToken: [], headerValues: [] }, 'lanternbot'),
+        oldWords(value),
+        JSON.stringify(value),
+      );
+    }
+  });
+});

@@ -30,10 +30,27 @@ export interface RobotsDirectiveInput {
  */
 const VALUED_DIRECTIVES = new Set(['max-snippet', 'max-image-preview', 'max-video-preview', 'unavailable_after']);
 
-const WORD_SEPARATOR = /[\s,]+/;
+/** A directive word: what lies between commas and whitespace. */
+const WORD = /[^\s,]+/;
 
 /** `max-snippet: 0` (any case and spacing): no text of the page may be shown, as `nosnippet`. */
-const NO_SNIPPET_LENGTH = /(?:^|[\s,])max-snippet\s*:\s*0+(?![\d.])/i;
+const NO_SNIPPET_KEY = /(?:^|[\s,])max-snippet\s*:\s*/gi;
+
+/**
+ * Whether `text` says `max-snippet: 0`: the key found by a regex, its zeros counted by a scan (the
+ * regex `0+(?![\d.])` it replaces backtracked through a long run of zeros before a `1`).
+ */
+function saysNoSnippet(text: string): boolean {
+  const key = new RegExp(NO_SNIPPET_KEY.source, 'gi');
+  for (let m = key.exec(text); m !== null; m = key.exec(text)) {
+    const from = m.index + m[0].length;
+    let i = from;
+    while (text.charCodeAt(i) === 0x30) i++;
+    const next = text.charCodeAt(i);
+    if (i > from && !((next >= 0x30 && next <= 0x39) || next === 0x2e)) return true;
+  }
+  return false;
+}
 
 /** `botname: rest`, where botname is a single word with no spaces. */
 const BOT_PREFIX = /^([^\s:,]+)\s*:\s*(.*)$/s;
@@ -72,9 +89,11 @@ export function parseRobotsDirectives(input: RobotsDirectiveInput, productToken:
  * so the common mistake `"noindex nofollow"` is honoured too; other words change nothing.
  */
 function applyWords(text: string, result: RobotsDirectives): void {
-  if (NO_SNIPPET_LENGTH.test(text)) result.nosnippet = true; // max-snippet:0 means no snippet at all
-  for (const raw of text.split(WORD_SEPARATOR)) {
-    const word = raw.toLowerCase();
+  if (saysNoSnippet(text)) result.nosnippet = true; // max-snippet:0 means no snippet at all
+  // One word at a time (not text.split: a long value would make one large array of words).
+  const words = new RegExp(WORD.source, 'g');
+  for (let m = words.exec(text); m !== null; m = words.exec(text)) {
+    const word = m[0].toLowerCase();
     if (word === 'noindex') result.noindex = true;
     else if (word === 'nofollow') result.nofollow = true;
     else if (word === 'noarchive' || word === 'nocache') result.noarchive = true;

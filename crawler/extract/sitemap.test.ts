@@ -97,4 +97,26 @@ describe('scanSitemap: lastmod', () => {
       'https://a.example/e': Date.parse('2025-05-06T07:08:09Z'),
     });
   });
+
+  test('entries without </url> (a hostile shape): each gets its own <lastmod>, and an entry of another origin gives none', () => {
+    const days = Array.from({ length: 2000 }, (_, i) => new Date(Date.UTC(2020, 0, 1 + i)).toISOString().slice(0, 10));
+    const xml = `<urlset>${days
+      .map((d, i) => `<url><loc>https://${i === 1 ? 'other' : 'a'}.example/p${i}</loc><lastmod>${d}</lastmod>`)
+      .join('\n')}`;
+    const scanned = scanSitemap(xml, AT, open);
+    assert.equal(scanned.urls.length, 1999);
+    assert.equal(scanned.dropped, 1);
+    const expected = Object.fromEntries(
+      days.flatMap((d, i) => (i === 1 ? [] : [[`https://a.example/p${i}`, Date.parse(d)]])),
+    );
+    assert.deepEqual(scanned.lastmod, expected);
+  });
+
+  test('a lastmod of a dropped entry is not given to the next one', () => {
+    const xml = `<urlset>
+      <url><loc>https://other.example/x</loc><lastmod>2025-01-02</lastmod></url>
+      <url><loc>https://a.example/y</loc></url>
+    </urlset>`;
+    assert.deepEqual(scanSitemap(xml, AT, open).lastmod, {});
+  });
 });

@@ -80,7 +80,7 @@ export function scanSitemap(
   const index = /<sitemapindex[\s>]/i.test(head);
   const seen = new Set<string>();
   const lastmod: Record<string, number> = {};
-  let urlEnd = -1; // the end of the <url> element of the previous entry
+  let urlEnd = 0; // the end of the previous entry's <url> element (its </url>), or of its </loc>
   let dropped = 0;
   let entries = 0;
   // One pass of indexOf (XML names are case-sensitive: `<loc>` as the protocol writes it); an unclosed
@@ -94,6 +94,24 @@ export function scanSitemap(
       dropped++;
       continue;
     }
+    // The entry's <url> element: from the end of the previous one (or of the previous <loc>, when it
+    // had no </url>) to its own </url>, never past the next <loc>; so each part of the file is searched
+    // at most twice (from the start of the file instead, a file without </url> cost a search of all
+    // that came before for every entry: quadratic, 4,000 entries took 0.34 s and 50,000 took 38 s).
+    let stamp: number | undefined;
+    if (!index) {
+      let read = at; // past what this entry's <url> element was seen to hold
+      const nextLoc = xml.indexOf('<loc>', at);
+      const region = xml.slice(urlEnd, nextLoc === -1 ? xml.length : nextLoc);
+      const end = region.indexOf('</url>', at - urlEnd);
+      const open = region.indexOf('<lastmod>');
+      if (open !== -1 && (end === -1 || open < end)) {
+        const shut = region.indexOf('</lastmod>', open + 9);
+        stamp = shut === -1 ? undefined : parseLastmod(region.slice(open + 9, shut));
+        if (shut !== -1) read = Math.max(read, urlEnd + shut + 10);
+      }
+      urlEnd = end === -1 ? read : urlEnd + end;
+    }
     const text = decodeEntities(CDATA.exec(raw)?.[1] ?? raw).trim();
     const checked = checkUrl(text, { allowPrivate: opts.allowPrivate });
     if (!checked.ok || new URL(checked.url).origin !== origin) {
@@ -101,22 +119,7 @@ export function scanSitemap(
       continue;
     }
     seen.add(checked.url);
-    if (!index) {
-      // The entry's <url> element: from the end of the previous one to its own </url>, and never past the
-      // next <loc>, so each part of the file is searched about once (a file without </url> or <lastmod>
-      // would otherwise be searched to its end for every entry: 50,000 entries took 38 s).
-      const from = Math.max(urlEnd, 0);
-      const nextLoc = xml.indexOf('<loc>', at);
-      const region = xml.slice(from, nextLoc === -1 ? xml.length : nextLoc);
-      const end = region.indexOf('</url>', at - from);
-      const open = region.indexOf('<lastmod>');
-      if (open !== -1 && (end === -1 || open < end)) {
-        const shut = region.indexOf('</lastmod>', open + 9);
-        const ms = shut === -1 ? undefined : parseLastmod(region.slice(open + 9, shut));
-        if (ms !== undefined) lastmod[checked.url] = ms;
-      }
-      if (end !== -1) urlEnd = from + end;
-    }
+    if (stamp !== undefined) lastmod[checked.url] = stamp;
   }
   return { index, urls: [...seen], dropped, lastmod };
 }

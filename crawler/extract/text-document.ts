@@ -7,6 +7,7 @@
 import { createHash } from 'node:crypto';
 import { decodeBody, looksBinary } from '../fetch/charset.ts';
 import { checkUrl } from '../frontier/url.ts';
+import { markdownHeading, markdownLinkTargets, readableMarkdown } from './markdown-inline.ts';
 import { parseRobotsDirectives } from './robots-directives.ts';
 import { productToken } from '../politeness/robots.ts';
 import type { ParsedPage } from '../coordination/protocol.ts';
@@ -41,17 +42,27 @@ export function contentHash(title: string, text: string): string {
   return createHash('sha256').update(title).update('\0').update(text).digest('hex').slice(0, 32);
 }
 
+/** `text` whitespace-collapsed and cut to `max` code points (only its first 2 * max units split into them). */
 function oneLine(text: string, max: number): string {
-  return Array.from(text.replace(/\s+/g, ' ').trim()).slice(0, max).join('');
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return Array.from(flat.length > 2 * max ? flat.slice(0, 2 * max) : flat)
+    .slice(0, max)
+    .join('');
 }
 
-/** Markdown inline syntax reduced to the words a reader sees. */
-function readable(line: string): string {
-  return line
-    .replace(/!\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
-    .replace(/<(https?:\/\/[^>\s]+)>/g, '$1')
-    .replace(/(\*\*|__|\*|_|`+|~~)(?=\S)([^*_`~\n]+?)\1/g, '$2');
+/**
+ * `text` without the spaces and tabs that end each line: a scan back from each line's end (the regex it
+ * replaces, `[ \t]+\n`, rescanned a run of spaces from every space of it when no newline followed).
+ */
+function withoutTrailingBlanks(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => {
+      let end = line.length;
+      while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+      return end === line.length ? line : line.slice(0, end);
+    })
+    .join('\n');
 }
 
 /** Turns a plain-text or Markdown body into a page; null for binary data served as text. */
@@ -73,33 +84,32 @@ export function processTextDocument(input: DocumentInput, kind: 'text' | 'markdo
         fenced = !fenced;
         continue;
       }
-      const heading = fenced ? null : /^\s{0,3}(#{1,6})\s+(.*?)\s*#*\s*$/.exec(line);
+      const heading = fenced ? null : markdownHeading(line);
       if (heading) {
-        const words = oneLine(readable(heading[2]), TITLE_MAX);
-        if (heading[1].length === 1 && title === '') title = words;
-        if (heading[1].length <= 3 && headings.length < HEADINGS_MAX && words !== '') headings.push(words);
+        const words = oneLine(readableMarkdown(heading.text), TITLE_MAX);
+        if (heading.level === 1 && title === '') title = words;
+        if (heading.level <= 3 && headings.length < HEADINGS_MAX && words !== '') headings.push(words);
         out.push(words);
         continue;
       }
       if (!fenced && !directives.nofollow) {
-        for (const m of line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|<(https?:\/\/[^>\s]+)>/g)) {
+        for (const target of markdownLinkTargets(line)) {
           if (links.length >= input.maxLinks) break;
-          const checked = checkUrl(m[1] ?? m[2], { allowPrivate: input.allowPrivate }, input.url);
+          const checked = checkUrl(target, { allowPrivate: input.allowPrivate }, input.url);
           if (checked.ok && !seen.has(checked.url)) {
             seen.add(checked.url);
             links.push(checked.url);
           }
         }
       }
-      out.push(fenced ? line : readable(line.replace(/^\s{0,3}>\s?/, '')));
+      out.push(fenced ? line : readableMarkdown(line.replace(/^\s{0,3}>\s?/, '')));
     }
     text = out.join('\n');
     if (title === '') title = headings[0] ?? '';
   } else {
     text = raw;
   }
-  text = text
-    .replace(/[ \t]+\n/g, '\n')
+  text = withoutTrailingBlanks(text)
     .replace(/\n{3,}/g, '\n\n')
     .trim();
   if (text.length > TEXT_MAX) text = text.slice(0, TEXT_MAX);

@@ -111,7 +111,7 @@ export function checkUrl(input: unknown, policy: UrlPolicy, base?: string): UrlC
   }
   const url = parse(text, base);
   // "example.org:8080/x" or "localhost:3000" parse as a URL whose scheme is the host name.
-  const hostWithPort = base === undefined && /^(?:localhost|[^/:?#\s]*\.[^/:?#\s]*):\d+(?:[/?#]|$)/i.test(text);
+  const hostWithPort = base === undefined && looksLikeHostWithPort(text);
   if (url === null || (hostWithPort && !SCHEMES.has(url.protocol))) {
     const hint =
       base === undefined && !/^[a-z][a-z0-9+.-]*:\/\//i.test(text)
@@ -158,6 +158,24 @@ export function checkUrl(input: unknown, policy: UrlPolicy, base?: string): UrlC
     }
   }
   return { ok: true, url: normalized, origin: url.origin, host: url.host, hostname: url.hostname };
+}
+
+/** Characters that end a host name as written: `/ : ? #` and whitespace. */
+const HOST_END = /[/:?#\s]/;
+
+/**
+ * Whether `text` starts like `example.org:8080` or `localhost:3000` followed by the end or `/ ? #`: a
+ * host with a port and no scheme. One scan (the regex it replaces, `[^/:?#\s]*\.[^/:?#\s]*:`,
+ * tried every dot of a long dotted name against the rest of it: quadratic in the dots).
+ */
+export function looksLikeHostWithPort(text: string): boolean {
+  const colon = text.search(HOST_END);
+  if (colon === -1 || text[colon] !== ':') return false;
+  const host = text.slice(0, colon);
+  if (host.toLowerCase() !== 'localhost' && !host.includes('.')) return false;
+  let i = colon + 1;
+  while (i < text.length && text.charCodeAt(i) >= 0x30 && text.charCodeAt(i) <= 0x39) i++;
+  return i > colon + 1 && (i === text.length || '/?#'.includes(text[i]));
 }
 
 /** The host part of an absolute URL as written (before WHATWG's rewriting), for messages. */

@@ -70,7 +70,9 @@ export interface ParsedQuery {
 }
 
 const WORD_CHAR = /[\p{L}\p{N}]/u;
-const TRIM_OUTER = /^[^\p{L}\p{N}_]+|[^\p{L}\p{N}_]+$/gu;
+/** A character FTS5's unicode61 tokenizer keeps in a token (letters, digits) or the underscore. */
+const TOKEN_CHAR = /[\p{L}\p{N}_]/u;
+const ONLY_TOKEN_CHAR = /^[\p{L}\p{N}_]$/u;
 
 /** True when FTS5's unicode61 tokenizer would find at least one token in `text`. */
 export function hasWordChar(text: string): boolean {
@@ -126,8 +128,36 @@ function tokenize(text: string): Array<{ sign: '' | '-' | '+'; quoted: boolean; 
   return out;
 }
 
+/**
+ * `raw` without the characters before its first and after its last letter, digit or underscore. A
+ * scan from each end, each character looked at once (the regex it replaces, `[^\p{L}\p{N}_]+$`,
+ * rescanned a run of punctuation from every character of it: quadratic in the run).
+ */
+export function trimOuter(raw: string): string {
+  const start = raw.search(TOKEN_CHAR);
+  if (start === -1) return '';
+  let end = raw.length;
+  for (;;) {
+    let from = end - 1;
+    const c = raw.charCodeAt(from);
+    if (c >= 0xdc00 && c <= 0xdfff && from > start) {
+      const high = raw.charCodeAt(from - 1);
+      if (high >= 0xd800 && high <= 0xdbff) from--; // the whole astral character
+    }
+    if (ONLY_TOKEN_CHAR.test(raw.slice(from, end))) return raw.slice(start, end);
+    end = from;
+  }
+}
+
+/** How many `*` end `value` (counted from the end, so a run of them costs its length once). */
+export function trailingStars(value: string): number {
+  let n = 0;
+  while (n < value.length && value.charCodeAt(value.length - 1 - n) === 0x2a) n++;
+  return n;
+}
+
 function termItem(raw: string, prefix: boolean): TermItem | undefined {
-  const text = raw.replace(TRIM_OUTER, '').slice(0, MAX_WORD_CHARS);
+  const text = trimOuter(raw).slice(0, MAX_WORD_CHARS);
   if (!hasWordChar(text)) return undefined;
   return { kind: 'term', text, folded: foldCase(text), prefix, ident: asIdentifier(text) };
 }
@@ -191,8 +221,9 @@ export function parseQuery(input: string): ParsedQuery {
       if (list.length < MAX_SITES && !list.some((s) => s.name === site.name && s.port === site.port)) list.push(site);
       return;
     }
-    const explicitPrefix = /\*+$/.test(tok.value);
-    const word = explicitPrefix ? tok.value.replace(/\*+$/, '') : tok.value;
+    const stars = trailingStars(tok.value);
+    const explicitPrefix = stars > 0;
+    const word = tok.value.slice(0, tok.value.length - stars);
     const item = termItem(word, false);
     if (item === undefined) return;
     const autoPrefix =
