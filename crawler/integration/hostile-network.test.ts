@@ -8,7 +8,8 @@
  * wait, not lost.
  * Where a page fetch fails, the URL carries the error, is retried, the host backs off after the second
  * failure in a row, and the URL ends failed after its last attempt. Meanwhile the healthy site is
- * crawled at full speed, no worker dies, and the workers' memory stays bounded.
+ * crawled in full and politely, done while each broken host is still failing, no worker dies, and the
+ * workers' memory stays bounded.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -2,8 +2,8 @@
  * Hostile redirects: loops (two URLs, a URL to itself, a loop found from either end), a chain of 10,
  * redirects to file: and other schemes through the real cluster; a redirect to a private address with
  * CRAWL_ALLOW_PRIVATE=0 through the Coordinator itself (no public test site can exist on loopback).
- * Meanwhile a normal site in the same crawl is crawled at full speed, no worker dies and the workers'
- * memory stays bounded. Judged from the sites' own request logs, the crawler's SQLite file and its
+ * Meanwhile a normal site in the same crawl is crawled in full and politely alongside the chain, no
+ * worker dies and the workers' memory stays bounded. Judged from the sites' own request logs, the crawler's SQLite file and its
  * host snapshot.
  */
 import { after, before, describe, test } from 'node:test';

@@ -2,8 +2,8 @@
  * Bodies too big for the 5 MiB cap, through a real cluster: a 100 MiB body (announced by Content-Length,
  * and chunked without one), a gzip and a brotli bomb that inflate to 1 GiB, and a 10 MB page on one
  * single line. Each URL fails at once with a clear error, never downloaded or inflated past the cap
- * (proven from the server side), the host's row says what happened, a healthy site is crawled at
- * full speed meanwhile, no worker dies, and the workers' memory stays bounded.
+ * (proven from the server side), the host's row says what happened, a healthy site is crawled in
+ * full and politely meanwhile, no worker dies, and the workers' memory stays bounded.
  * Decision recorded here: a page over the cap is refused, not parsed truncated; a page just under the
  * cap (a 4.5 MiB single line) is parsed and stored in bounded time.
  */
