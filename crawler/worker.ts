@@ -1,7 +1,9 @@
 import cluster from 'node:cluster';
 import type { Agent } from 'undici';
 import { createAgent } from './fetch/fetcher.ts';
-import { runJob } from './fetch/job-runner.ts';
+import { appendFileSync } from 'node:fs';
+import { runJob, type ParseObserver } from './fetch/job-runner.ts';
+import { configFromArgument } from '../shared/config.ts';
 import { staticResolver } from './fetch/static-resolver.ts';
 import type { PrimaryToWorker, WorkerSettings, WorkerToPrimary } from './coordination/protocol.ts';
 
@@ -29,12 +31,19 @@ if (cluster.isPrimary) {
   throw new Error('worker: crawler/worker.ts runs only as a cluster worker forked by crawler/primary.ts');
 }
 
+// A test hook: with CRAWL_PARSE_TRACE set, each HTML parse's start and end are appended to that file as JSON
+// lines (job-runner.ts's ParseObserver). A cluster worker gets the primary's arguments, the configuration first.
+const traceFile = configFromArgument(process.argv[2]).crawlParseTrace;
+const observe: ParseObserver | undefined = traceFile
+  ? (event) => appendFileSync(traceFile, `${JSON.stringify({ ...event, pid: process.pid })}\n`)
+  : undefined;
+
 process.on('message', (msg: PrimaryToWorker) => {
   if (msg.type === 'settings') {
     settings = msg.settings;
     agent = createAgent(msg.settings, staticResolver(msg.settings.resolve ?? {}));
   } else if (msg.type === 'fetch') {
-    void runJob(msg.job, settings!, agent!, now).then((result) =>
+    void runJob(msg.job, settings!, agent!, now, observe).then((result) =>
       send({ type: 'done', result, sinceEndMs: now() - result.endedAt }),
     );
   }

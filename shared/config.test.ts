@@ -43,6 +43,7 @@ test('values are parsed', () => {
     CRAWL_MIN_FREE_DISK: '500MB',
     CRAWL_MAX_DB_SIZE: '1.5GB',
     CRAWL_PRIMARY_HEAP_MB: '1024',
+    CRAWL_PARSE_TRACE: '/tmp/x/parses.jsonl',
   });
   assert.deepEqual(c, {
     port: 8080,
@@ -61,6 +62,7 @@ test('values are parsed', () => {
     crawlPacingMaxMs: 60_000,
     crawlRevisitMaxMs: 60 * 86_400_000,
     crawlResolve: {},
+    crawlParseTrace: '/tmp/x/parses.jsonl',
     secret: 'correct horse battery',
     publicHosts: ['lantern.example.com', 'lantern.lan:3000', '[fe80::1]'],
     sessionLifetimeMs: 12 * 3_600_000,
@@ -70,6 +72,7 @@ test('values are parsed', () => {
     crawlPrimaryHeapMb: 1024,
   });
   assert.equal(loadConfig({}).crawlPrimaryHeapMb, 768, "the primary's heap limit by default");
+  assert.equal(loadConfig({}).crawlParseTrace, null, 'no parse trace by default');
 });
 
 test('politeness settings: grouping, pacing, revisit ceiling, contact in the User-Agent, names resolved by the crawler', () => {

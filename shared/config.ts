@@ -46,6 +46,12 @@ export interface Config {
   crawlResolve: Record<string, string>;
   allowPrivate: boolean;
   /**
+   * A test hook (CRAWL_PARSE_TRACE): a file each crawler worker appends a line to when it starts and when it
+   * ends parsing an HTML page, so that a test can order a page's parse against a site's request log
+   * (crawler/integration/hostile-parse-hold.test.ts); null (the default) = no trace.
+   */
+  crawlParseTrace: string | null;
+  /**
    * Further names Lantern answers to besides loopback and HOST (a reverse proxy's name, a LAN name), each
    * lower-case, `name` or `name:port` (IPv6 in brackets). See server/allowed-hosts.ts for how they match.
    */
@@ -364,6 +370,7 @@ export function loadConfig(env: Env): Config {
     crawlRevisitMaxMs: duration(env, 'CRAWL_REVISIT_MAX', DEFAULTS.crawlRevisitMax, false),
     crawlResolve: resolveMap(env, 'CRAWL_RESOLVE'),
     allowPrivate: flag(env, 'CRAWL_ALLOW_PRIVATE', DEFAULTS.allowPrivate),
+    crawlParseTrace: env.CRAWL_PARSE_TRACE?.trim() ? path.resolve(env.CRAWL_PARSE_TRACE.trim()) : null,
     publicHosts: hostList(env, 'PUBLIC_HOSTS'),
     secret: secret(env, 'LANTERN_SECRET'),
     sessionLifetimeMs: duration(env, 'SESSION_LIFETIME', DEFAULTS.sessionLifetime, false),

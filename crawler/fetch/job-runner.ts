@@ -6,7 +6,8 @@
  * A worker runs several fetches at once and an HTML parse is synchronous, so a page is parsed in slices
  * (processPageSteps) and the worker's event loop gets a turn whenever a page has held it for
  * PARSE_SLICE_MS: a page of 100,000 links no longer holds the worker's other fetches for its whole
- * parse (crawler/integration/hostile-parse-hold.test.ts judges it from a neighbour site's request log).
+ * parse (crawler/integration/hostile-parse-hold.test.ts shows it by the order of events: the healthy
+ * site's request sent between a big page's parse's start and end, as the CRAWL_PARSE_TRACE hook reports them).
  */
 import type { Agent } from 'undici';
 import {
@@ -49,6 +50,13 @@ export async function runInSlices<T>(steps: Generator<void, T, void>, sliceMs = 
 }
 
 /**
+ * A test hook (crawler/worker.ts wires it to CRAWL_PARSE_TRACE): told, with the worker's clock, when an
+ * HTML page's parse starts (before its first slice) and when it ends (after its last), so that a test can
+ * order the parse against a site's request log. It only observes; absent, nothing is told.
+ */
+export type ParseObserver = (event: { url: string; phase: 'start' | 'end'; at: number }) => void;
+
+/**
  * Parses a fetched page or document (HTML, PDF in a thread of its own, plain text, Markdown); one the
  * parser cannot handle fails that URL (fatal), never the worker.
  */
@@ -57,6 +65,8 @@ async function parse(
   body: Buffer,
   headers: Record<string, string | undefined>,
   s: WorkerSettings,
+  now: () => number,
+  observe?: ParseObserver,
 ): Promise<ParsedPage | null> {
   const input = {
     url: job.url,
@@ -71,7 +81,12 @@ async function parse(
   if (kind === 'pdf') return pdfPage(input, await extractPdf(body, job.url, s.pdf ?? PDF_LIMITS));
   try {
     if (kind === 'text' || kind === 'markdown') return processTextDocument(input, kind);
-    return await runInSlices(processPageSteps(input));
+    observe?.({ url: job.url, phase: 'start', at: now() });
+    try {
+      return await runInSlices(processPageSteps(input));
+    } finally {
+      observe?.({ url: job.url, phase: 'end', at: now() });
+    }
   } catch (err) {
     throw new FetchFailure(
       'fatal',
@@ -94,8 +109,17 @@ async function readRobots(robotsUrl: string, body: Buffer, userAgent: string): P
   }
 }
 
-/** Runs one job with the worker's settings and agent; `now` is the worker's clock (for a failure's times). */
-export async function runJob(job: FetchJob, s: WorkerSettings, agent: Agent, now: () => number): Promise<FetchResult> {
+/**
+ * Runs one job with the worker's settings and agent; `now` is the worker's clock (for a failure's times),
+ * `observe` an optional test hook told when an HTML parse starts and ends (ParseObserver).
+ */
+export async function runJob(
+  job: FetchJob,
+  s: WorkerSettings,
+  agent: Agent,
+  now: () => number,
+  observe?: ParseObserver,
+): Promise<FetchResult> {
   const startedAt = now();
   try {
     const raw = await fetchRaw(job.url, {
@@ -113,7 +137,7 @@ export async function runJob(job: FetchJob, s: WorkerSettings, agent: Agent, now
     } else if (raw.body && job.kind === 'sitemap') {
       result.sitemap = scanSitemap(sitemapText(raw.body), job.url, { allowPrivate: s.allowPrivate });
     } else if (raw.body) {
-      result.page = await parse(job, raw.body, raw.headers, s);
+      result.page = await parse(job, raw.body, raw.headers, s, now, observe);
     }
     return result;
   } catch (err) {

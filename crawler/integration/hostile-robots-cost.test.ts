@@ -1,8 +1,12 @@
 /**
  * robots.txt files built to cost the crawler primary as much as they can (test-support/costly-robots.ts),
  * each within the 500 KiB a crawler must read and each beside long links (2,000-character paths), served
- * through the real cluster beside a healthy site. The healthy site keeps its normal spacing, judged from
- * its own request log: no gap far beyond its delay, as long as the costly hosts are being judged. Files
+ * through the real cluster beside a healthy site. The healthy site's crawl goes on while the costly hosts
+ * are being judged, shown by the order of events, not by how late a request was (a loaded machine makes
+ * everything late): as each healthy request comes in, the site notes how many of the near-budget host's
+ * links had been judged, and a few of its requests are answered only once that count has grown (the
+ * host's next turn came while the healthy request was open), so the count grows between healthy requests
+ * again and again. A primary that judged all those links in one go would never grow it again. Files
  * whose checks stay within the budget are obeyed; those whose checks pass it make their host
  * `robots-unusable` in Domains, backed off, asking robots.txt again after the backoff and fetching nothing
  * else until a later file gives usable rules. A restart on the same stored rules keeps all of it so.
@@ -20,6 +24,7 @@ import {
   type TestWeb,
 } from '../../test-support/test-web.ts';
 import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-harness.ts';
+import { heldSite } from '../../test-support/held-site.ts';
 import { COSTLY_ROBOTS, longPaths } from '../../test-support/costly-robots.ts';
 import { crawlWorkerPids } from '../../test-support/hostile-pages.ts';
 import { sampleMemory, type MemorySampler } from '../../test-support/memory-sampler.ts';
@@ -30,14 +35,11 @@ import type { DomainInfo } from '../coordination/protocol.ts';
 const DELAY_MS = 100;
 const HEALTHY_PAGES = 40;
 /**
- * The most a healthy request may start after its due time (the end of the previous one plus the delay).
- * Far below what the old matcher cost (one check of a 2,000-character path against the 499,000 stars took
- * seconds; the file's 60 links, minutes), above the lateness this 2-core machine shows when shared with
- * other test runs (measured up to 1.2 s at the start of a crawl of seven such hosts, load average 19, 0.3 s with plain
- * robots.txt files on the same pages). What ending a host's turn prevents is proved by its own assertion,
- * not by this bound.
+ * The healthy site's page requests answered only once the near-budget host's count of judged links has
+ * grown past what it was when they came in: judged a turn at a time, the count grows between healthy
+ * requests at least this often. All of its links judged in one go would leave nothing to grow.
  */
-const LATE_MS = 1500;
+const HELD_REQUESTS = [10, 20, 30];
 /** Disallowed long links the host of the near-budget file gets: without turns their checks would hold the loop in one go. */
 const NEAR_BUDGET_LINKS = 1000;
 /** The near-budget host's Crawl-delay, in seconds: its links become due while the healthy site is crawled. */
@@ -68,6 +70,10 @@ describe('costly robots.txt files through the real cluster', () => {
   let healthy: TestSite;
   let again: TestSite;
   const costly = new Map<string, TestSite>();
+  /** The near-budget host's judged (skipped) links as each healthy page request came in, in order. */
+  const judgedAtHealthy: number[] = [];
+  /** The held healthy requests' waits (a failed wait says why the healthy crawl stalled). */
+  const holds: Promise<unknown>[] = [];
   /** The long links each costly site's home page has, and those of its /more page (seeded after the restart). */
   const links = new Map<string, { home: string[]; more: string[] }>();
   /**
@@ -88,7 +94,19 @@ describe('costly robots.txt files through the real cluster', () => {
       'near-budget': { home: longPaths('/p/', NEAR_BUDGET_LINKS), more: [] },
     };
     web = await startTestWeb([
-      generateSite({ pages: HEALTHY_PAGES, prefix: 'healthy' }),
+      // Each request notes how many of the near-budget host's links were judged by then; a few wait for more.
+      heldSite(generateSite({ pages: HEALTHY_PAGES, prefix: 'healthy' }), (_path, n) => {
+        const judged = () => crawler.states(site('near-budget').origin).skipped ?? 0;
+        const now = judged();
+        judgedAtHealthy.push(now);
+        if (!HELD_REQUESTS.includes(n)) return undefined;
+        const grown = waitFor(() => judged() > now, {
+          timeoutMs: 30_000,
+          message: `the near-budget host's next turn of judging (${now} of its links judged when healthy request #${n} came in)`,
+        });
+        holds.push(grown);
+        return grown;
+      }),
       generateSite({ pages: HEALTHY_PAGES, prefix: 'after-restart' }),
       ...sites.map((name) => ({
         // The near-budget host's Crawl-delay spaces its turns, so that its links are judged all along the healthy crawl.
@@ -105,7 +123,8 @@ describe('costly robots.txt files through the real cluster', () => {
       costly.set(name, web.sites[2 + i]);
       links.set(name, plan[name]);
     });
-    crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
+    // No pacing: a held answer's time would otherwise stretch the healthy site's delays fivefold.
+    crawler = startCrawler({ CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_PACING_FACTOR: '0' });
     memory = sampleMemory(() => [
       ...crawlWorkerPids(crawler),
       ...(crawler.primary.pid === undefined ? [] : [crawler.primary.pid]),
@@ -133,19 +152,26 @@ describe('costly robots.txt files through the real cluster', () => {
   const rows = (host: string): DomainInfo[] =>
     crawler.messages.flatMap((m) => (m.type === 'snapshot' ? m.domains.filter((d) => d.host === host) : []));
 
-  test('meanwhile: the healthy site keeps its spacing, while the near-budget host is still being judged a turn at a time', async () => {
-    await crawler.waitIdle({ origin: healthy.origin, minDone: HEALTHY_PAGES, timeoutMs: 60_000 });
+  test("meanwhile: the healthy site is crawled politely, between the near-budget host's turns of judging", async () => {
+    await Promise.all([
+      crawler.waitIdle({ origin: healthy.origin, minDone: HEALTHY_PAGES, timeoutMs: 120_000 }),
+      ...holds,
+    ]);
+    await Promise.all(holds); // every one of them, also those that came in during the wait above
+    assert.equal(holds.length, HELD_REQUESTS.length, 'every held request came in');
     assert.equal(healthy.log.length, HEALTHY_PAGES + 1, 'robots.txt and every page, once');
     assert.deepEqual(politenessReport(healthy.log, DELAY_MS).violations, [], 'never closer than the delay');
     const worst = latest(healthy.log);
+    const steps = judgedAtHealthy.filter((n, i) => i > 0 && n > judgedAtHealthy[i - 1]).length;
     console.log(
-      `# hostile-robots-cost: latest healthy request ${Math.round(worst.ms)} ms after it was due (${worst.which})`,
+      `# hostile-robots-cost: latest healthy request ${Math.round(worst.ms)} ms after it was due (${worst.which}); the near-budget host's judged links grew between healthy requests ${steps} times (${judgedAtHealthy.join(' ')})`,
     );
+    // Judged a turn at a time, the healthy requests in between: all its links checked at once would have held the
+    // primary until every one was judged, and the count would have grown once.
     assert.ok(
-      worst.ms < LATE_MS,
-      `every healthy request started within ${LATE_MS} ms of its due time (the latest: ${Math.round(worst.ms)} ms, ${worst.which})`,
+      steps >= HELD_REQUESTS.length,
+      `the near-budget host's judged links grew between healthy requests ${steps} times, at least ${HELD_REQUESTS.length} (judged as each healthy request came in: ${judgedAtHealthy.join(' ')})`,
     );
-    // Judged a turn at a time: all its links checked at once would have held the primary for a second or more.
     const near = states('near-budget');
     assert.ok(
       (near.skipped ?? 0) > 0 && (near.queued ?? 0) > 0,
@@ -214,7 +240,7 @@ describe('costly robots.txt files through the real cluster', () => {
     );
   });
 
-  test('a restart reads the same stored rules and stays as fast: robots.txt not asked again, new long links judged, another healthy site keeps its spacing', async () => {
+  test('a restart reads the same stored rules: robots.txt not asked again, new long links judged, another healthy site crawled politely', async () => {
     const robotsBefore = new Map(sites.map((name) => [name, site(name).requestsTo('/robots.txt').length]));
     await crawler.kill();
     await crawler.restart();
@@ -223,10 +249,10 @@ describe('costly robots.txt files through the real cluster', () => {
     await crawler.waitIdle({ origin: again.origin, minDone: HEALTHY_PAGES, timeoutMs: 60_000 });
     assert.deepEqual(politenessReport(again.log, DELAY_MS).violations, []);
     const worst = latest(again.log);
+    // A figure, not a verdict: how late a request is depends on the machine's load.
     console.log(
       `# hostile-robots-cost: after the restart, latest healthy request ${Math.round(worst.ms)} ms after it was due (${worst.which})`,
     );
-    assert.ok(worst.ms < LATE_MS, `after the restart too (the latest: ${Math.round(worst.ms)} ms, ${worst.which})`);
     for (const name of ['stars', 'repeated', 'single'] as const) {
       await crawler.waitIdle({ origin: site(name).origin, minDone: 62 + 31, timeoutMs: 30_000 });
       assert.equal(
