@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { type CsvCounter, parseCsv } from './url-list.ts';
+import { type CsvCounter, MAX_CSV_FIELDS, parseCsv } from './url-list.ts';
 
 /**
  * A CSV field is cut from the text in a bounded number of pieces (one per run between quotes), not
@@ -44,5 +44,20 @@ describe('CSV fields are sliced from the text, not built a character at a time',
         [6, ['', '']],
       ],
     );
+  });
+});
+
+describe('a CSV record keeps a bounded number of fields', () => {
+  test('160,000 commas in one record: its first MAX_CSV_FIELDS fields kept, the next record still read', () => {
+    const records = parseCsv(`url,title\n${','.repeat(SIZE)}\nhttp://a.test/,t`);
+    assert.deepEqual(
+      records.map((r) => [r.line, r.fields.length]),
+      [
+        [1, 2],
+        [2, MAX_CSV_FIELDS],
+        [3, 2],
+      ],
+    );
+    assert.equal(MAX_CSV_FIELDS, 1000);
   });
 });
