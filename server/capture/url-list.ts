@@ -7,6 +7,7 @@
  * text's length: each character is looked at once (counted in ReadOptions.counter), and reading stops
  * one record past ReadOptions.maxEntries.
  */
+import { ChunkedString } from '../../crawler/extract/chunked-string.ts';
 import { type BookmarkEntry, capFolderName, MAX_FOLDER_DEPTH, type ReadOptions } from './bookmark-entry.ts';
 
 const URL_COLUMNS = new Set(['url', 'href', 'link', 'address', 'uri']);
@@ -34,6 +35,22 @@ export interface CsvCounter {
 export const MAX_CSV_FIELDS = 1000;
 
 const QUOTE = 0x22;
+
+/**
+ * text[from, to) with each doubled quote made one, built in chunks (ChunkedString): `replaceAll` over
+ * a field of 4 million doubled quotes held one piece per quote in one array (29.9 ns per character at
+ * 128 Ki, 98 at 8 Mi).
+ */
+function undoubled(text: string, from: number, to: number): string {
+  const out = new ChunkedString();
+  let copied = from;
+  for (let q = text.indexOf('""', from); q !== -1 && q + 1 < to; q = text.indexOf('""', q + 2)) {
+    out.push(text.slice(copied, q + 1));
+    copied = q + 2;
+  }
+  out.push(text.slice(copied, to));
+  return out.join();
+}
 const COMMA = 0x2c;
 const LF = 0x0a;
 const CR = 0x0d;
@@ -57,7 +74,7 @@ export function parseCsv(text: string, maxRecords = Number.POSITIVE_INFINITY, co
   let doubled = false; // text[run, i) is quoted and holds a doubled quote
   const add = (to: number): void => {
     if (to > run) {
-      parts.push(doubled ? text.slice(run, to).replaceAll('""', '"') : text.slice(run, to));
+      parts.push(doubled ? undoubled(text, run, to) : text.slice(run, to));
       pieces++;
     }
     doubled = false;
