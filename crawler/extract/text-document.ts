@@ -43,9 +43,20 @@ export function contentHash(title: string, text: string): string {
   return createHash('sha256').update(title).update('\0').update(text).digest('hex').slice(0, 32);
 }
 
-/** `text` whitespace-collapsed and cut to `max` code points (only its first 2 * max units split into them). */
-function oneLine(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+/**
+ * `text` whitespace-collapsed and cut to `max` code points. Only a prefix is collapsed: 4 * max units,
+ * doubled until its collapse is longer than 2 * max units (or is all of `text`), as a title needs. The
+ * whole line collapsed at once (`replace(/\s+/g, ' ')` over 8 M characters of short words) built one
+ * piece per run: "link title never closed" grew 17.9x per 8x.
+ */
+export function oneLine(text: string, max: number, counter?: { steps: number }): string {
+  let flat = '';
+  for (let window = 4 * max; ; window *= 2) {
+    const whole = window >= text.length;
+    if (counter !== undefined) counter.steps += Math.min(window, text.length);
+    flat = (whole ? text : text.slice(0, window)).replace(/\s+/g, ' ').trim();
+    if (whole || flat.length > 2 * max) break;
+  }
   return Array.from(flat.length > 2 * max ? flat.slice(0, 2 * max) : flat)
     .slice(0, max)
     .join('');
