@@ -31,6 +31,11 @@ describe('parser growth arithmetic', () => {
     );
   });
 
+  it('ratios are per 8x of input when the sizes are not exactly 8x apart', () => {
+    assert.deepEqual(growthRatios([1, 15, 120], [8, 120, 960]), [8, 8]);
+    assert.deepEqual(growthRatios([1, 8], [100, 800]), [8]);
+  });
+
   it('linear is ok; above 12x in any step, or a size not measured, is FAILING', () => {
     assert.equal(growthVerdict([8.3, 7.9]), 'ok');
     assert.equal(growthVerdict([12, 3]), 'ok');

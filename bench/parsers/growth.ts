@@ -60,13 +60,23 @@ export function runsToFill(oneRunMs: number, targetMs: number): number {
   return Math.max(1, Math.ceil(targetMs / Math.max(oneRunMs, 1e-6)));
 }
 
-/** The ratio of each measured time to the one before it (the growth per step); NaN where one is missing. */
-export function growthRatios(msPerRun: readonly (number | undefined)[]): number[] {
+/**
+ * The growth of each measured time over the one before it, per STEP_FACTOR of input: the time ratio
+ * scaled by STEP_FACTOR over the size ratio, for a shape whose unit made its sizes not exactly 8x
+ * apart (a query of one "site:a. " at 1x, 15 at 8x); NaN where a time is missing.
+ */
+export function growthRatios(
+  msPerRun: readonly (number | undefined)[],
+  sizes?: readonly (number | undefined)[],
+): number[] {
   const out: number[] = [];
   for (let i = 1; i < msPerRun.length; i++) {
     const a = msPerRun[i - 1];
     const b = msPerRun[i];
-    out.push(a === undefined || b === undefined || a <= 0 ? Number.NaN : b / a);
+    const sa = sizes?.[i - 1];
+    const sb = sizes?.[i];
+    const scale = sa !== undefined && sb !== undefined && sa > 0 && sb > 0 ? STEP_FACTOR / (sb / sa) : 1;
+    out.push(a === undefined || b === undefined || a <= 0 ? Number.NaN : (b / a) * scale);
   }
   return out;
 }

@@ -134,7 +134,7 @@ function measure(parserIndex: number, shapeIndex: number): Row {
   const sizes = lines.find((l) => l.sizes !== undefined)?.sizes;
   const times = lines.filter((l) => l.ms !== undefined).map((l) => l.ms);
   const msPerRun = MULTIPLES.map((_, i) => times[i]);
-  const ratios = growthRatios(msPerRun);
+  const ratios = growthRatios(msPerRun, sizes);
   return {
     parser,
     shape: shape.name,
@@ -179,7 +179,7 @@ function main(): void {
     'Every parser of bytes a site or a file chose, fed its worst shapes (test-support/hostile-shapes.ts) at 1x, 8x and 64x a base size: ' +
       `The base size (1x) is at least ${fmtSize(MIN_BASE_CHARS)} characters, past the step where V8 puts strings and arrays over 128 KB in its large-object space (fresh pages each: about 1.8x the cost per character of the same linear code below it), so all three sizes are on one side of that step; ` +
       `it is then doubled until one run costs at least ${MIN_BASE_MS} ms of CPU (at most ${fmtSize(MAX_BASE_CHARS)} characters), so that fixed costs and timer noise do not set the ratios. ` +
-      `CPU time per run (process.cpuUsage: each size run for ${WARM_MS} ms first, then the least of ${ROUNDS} rounds of about ${TARGET_MS} ms; each parser-shape in a fresh process, flags ${CHILD_FLAGS.join(' ')}) and its growth per 8x step. ` +
+      `CPU time per run (process.cpuUsage: each size run for ${WARM_MS} ms first, then the least of ${ROUNDS} rounds of about ${TARGET_MS} ms; each parser-shape in a fresh process, flags ${CHILD_FLAGS.join(' ')}) and its growth per 8x step (the time ratio scaled to exactly 8x of input where a shape's unit made the sizes differ). ` +
       `Linear is about 8x per step; above ${GROWTH_LIMIT}x in any step is FAILING (the benchmark exits non-zero). ` +
       `A size whose one run would take over ${SKIP_MS / 1000} s at the growth already seen, or that a ${CHILD_LIMIT_MS / 1000} s limit stopped, is "not run" (and fails). ` +
       'Parsers whose input the product caps (the query parser reads at most 1,000 characters, URLs are refused past 2,048, robots.txt is read to 500 KiB) are measured at the largest base whose 64x fits under the cap (many runs each): their cost is bounded whatever the growth. ' +
