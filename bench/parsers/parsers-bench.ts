@@ -176,7 +176,7 @@ function main(): void {
     '',
     `Measured ${when} UTC on ${m.cpu}, ${m.cores} cores, ${m.ramGiB} GiB RAM, Node ${m.node}, ${m.platform}; load average ${load}.`,
     '',
-    'Every parser of bytes a site or a file chose, fed its worst shapes (test-support/hostile-shapes.ts) at 1x, 8x and 64x a base size: ' +
+    'Every parser of bytes a site or a file chose, fed its worst shapes (test-support/hostile-shapes.ts) at 1x, 8x and 64x a base size. ' +
       `The base size (1x) is at least ${fmtSize(MIN_BASE_CHARS)} characters, past the step where V8 puts strings and arrays over 128 KB in its large-object space (fresh pages each: about 1.8x the cost per character of the same linear code below it), so all three sizes are on one side of that step; ` +
       `it is then doubled until one run costs at least ${MIN_BASE_MS} ms of CPU (at most ${fmtSize(MAX_BASE_CHARS)} characters), so that fixed costs and timer noise do not set the ratios. ` +
       `CPU time per run (process.cpuUsage: each size run for ${WARM_MS} ms first, then the least of ${ROUNDS} rounds of about ${TARGET_MS} ms; each parser-shape in a fresh process, flags ${CHILD_FLAGS.join(' ')}) and its growth per 8x step (the time ratio scaled to exactly 8x of input where a shape's unit made the sizes differ). ` +
