@@ -95,7 +95,7 @@ export const MARKDOWN_SHAPES: readonly HostileShape[] = [
 export const TEXT_SHAPES: readonly HostileShape[] = [
   { name: 'spaces, then a letter', make: (n) => `a${times(' ', n)}x` },
   { name: 'blank lines of spaces', make: (n) => times(' \t \n', n) },
-  { name: 'control characters', make: (n) => times('a\u0001\r', n) },
+  { name: 'control characters, 1 in 200 (not binary)', make: (n) => times(`${'a'.repeat(198)}\u0001\r`, n) },
 ];
 
 /** Page directives: meta robots content and X-Robots-Tag values (crawler/extract/robots-directives.ts). */

@@ -1,6 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { GROWTH_LIMIT, growthRatios, growthVerdict, MULTIPLES, runsPerSize, tooSlowToMeasure } from './growth.ts';
+import {
+  chooseBase,
+  GROWTH_LIMIT,
+  MIN_BASE_CHARS,
+  growthRatios,
+  growthVerdict,
+  MULTIPLES,
+  runsToFill,
+  tooSlowToMeasure,
+} from './growth.ts';
 
 describe('parser growth arithmetic', () => {
   it('sizes are 1x, 8x and 64x; the limit is 12x per step', () => {
@@ -8,10 +17,10 @@ describe('parser growth arithmetic', () => {
     assert.equal(GROWTH_LIMIT, 12);
   });
 
-  it('runs per size fill the target at 1x and shrink with the size, never below one', () => {
-    assert.deepEqual(runsPerSize(0.1, 64), [640, 80, 10]);
-    assert.deepEqual(runsPerSize(50, 40), [1, 1, 1]);
-    assert.deepEqual(runsPerSize(0, 10)[0] > 0, true);
+  it('runs fill the target time, never fewer than one', () => {
+    assert.equal(runsToFill(0.1, 64), 640);
+    assert.equal(runsToFill(50, 40), 1);
+    assert.ok(runsToFill(0, 10) > 0);
   });
 
   it('ratios are each time over the one before; a missing time gives NaN', () => {
@@ -20,6 +29,11 @@ describe('parser growth arithmetic', () => {
       growthRatios([2, 128, undefined]).map((r) => (Number.isNaN(r) ? 'NaN' : r)),
       [64, 'NaN'],
     );
+  });
+
+  it('ratios are per 8x of input when the sizes are not exactly 8x apart', () => {
+    assert.deepEqual(growthRatios([1, 15, 120], [8, 120, 960]), [8, 8]);
+    assert.deepEqual(growthRatios([1, 8], [100, 800]), [8]);
   });
 
   it('linear is ok; above 12x in any step, or a size not measured, is FAILING', () => {
@@ -34,5 +48,31 @@ describe('parser growth arithmetic', () => {
     assert.equal(tooSlowToMeasure(300, 8, 10_000), false);
     assert.equal(tooSlowToMeasure(2000, 2, 10_000), true, 'at least 8x is expected');
     assert.equal(tooSlowToMeasure(2000, undefined, 10_000), false, 'nothing seen yet');
+  });
+});
+
+describe('the base size of a parser-shape', () => {
+  it('doubles until one run costs at least the minimum, and stops at the largest base', () => {
+    const seen: number[] = [];
+    const linear = (size: number) => {
+      seen.push(size);
+      return size / 10_000; // 0.1 ms per 1,000 characters
+    };
+    assert.deepEqual(chooseBase(1_000, linear, { minMs: 0.5, minChars: 0 }), { base: 8_000, ms: 0.8 });
+    assert.deepEqual(seen, [1_000, 2_000, 4_000, 8_000]);
+    assert.deepEqual(chooseBase(1_000, () => 0.001, { minMs: 0.5, minChars: 0, maxChars: 5_000 }).base, 4_000);
+    assert.deepEqual(chooseBase(20_000, linear, { minMs: 0.5, minChars: 0 }).base, 20_000, 'already costly enough');
+  });
+
+  it('a capped parser is measured at the largest base whose 64x fits under its cap', () => {
+    assert.equal(chooseBase(15, () => 0.001, { cap: 1_000 }).base, 15);
+    assert.equal(chooseBase(30, () => 0.001, { cap: 2_048 }).base, 31, '64 x 32 would leave no room');
+  });
+
+  it('an uncapped base starts past the large-object step of the heap, and no further than the largest base', () => {
+    assert.equal(MIN_BASE_CHARS, 128 * 1024);
+    assert.equal(chooseBase(1_000, () => 1).base, 131_072);
+    assert.equal(chooseBase(200_000, () => 1).base, 200_000);
+    assert.equal(chooseBase(1_000, () => 0.001).base, 131_072, 'the largest base is the smallest: no doubling');
   });
 });

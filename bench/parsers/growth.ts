@@ -9,23 +9,74 @@ export const STEP_FACTOR = 8;
 export const MULTIPLES = [1, STEP_FACTOR, STEP_FACTOR * STEP_FACTOR] as const;
 /** Growth per step above which a parser-shape is failing (linear is about STEP_FACTOR). */
 export const GROWTH_LIMIT = 12;
+/** CPU ms one run of the base size should cost at least, so that fixed costs and timer noise do not set the ratios. */
+export const MIN_BASE_MS = 0.5;
+/**
+ * Smallest base size (characters) of an uncapped parser: V8 keeps strings and arrays over 128 KB in its
+ * large-object space, each allocated fresh (page faults, zeroed pages): about 1.8x the cost per
+ * character of the same linear code on smaller inputs (text document, "spaces, then a letter": 3.2 ns
+ * per character at 64 Ki, 5.7 at 256 Ki, 5.2 at 4 Mi). Starting past that step keeps all three sizes
+ * on one side of it, so the ratios show the code's growth, not the heap's.
+ */
+export const MIN_BASE_CHARS = 128 * 1024;
+/**
+ * Largest base size (characters) the doubling goes to: MIN_BASE_CHARS, so 64x is 8 Mi characters. A
+ * larger one showed the caches' limit, not the code's: "bookmark HTML: tags never closed" reads 16 Mi
+ * characters at memchr speed, 0.44 ms, 14.2x its 2 Mi.
+ */
+export const MAX_BASE_CHARS = MIN_BASE_CHARS;
+/** Room left under a cap for what a shape adds around its repeated unit. */
+const CAP_MARGIN = 1.01;
 
 /**
- * Runs per size so that every size takes about the same CPU time when the parser is linear: enough
- * runs of the base size to fill `targetMs` (from one run's `oneRunMs`), divided by the multiple.
+ * The base size of a parser-shape: `start`, raised to `minChars`, then doubled until one run of it costs at least
+ * `minMs` (`msAt` measures one run of a size), or until the next doubling would pass `maxChars`;
+ * with a `cap` (the most characters the product lets the parser read) the base is the largest whose
+ * 64x fits under it (with a 1% margin), whatever a run costs, and is not grown. Returns the base and
+ * the ms seen at it.
  */
-export function runsPerSize(oneRunMs: number, targetMs: number): number[] {
-  const base = Math.max(1, Math.ceil(targetMs / Math.max(oneRunMs, 1e-6)));
-  return MULTIPLES.map((m) => Math.max(1, Math.round(base / m)));
+export function chooseBase(
+  start: number,
+  msAt: (size: number) => number,
+  options: { cap?: number; minMs?: number; minChars?: number; maxChars?: number } = {},
+): { base: number; ms: number } {
+  const { cap, minMs = MIN_BASE_MS, minChars = MIN_BASE_CHARS, maxChars = MAX_BASE_CHARS } = options;
+  const largest = MULTIPLES[MULTIPLES.length - 1];
+  if (cap !== undefined) {
+    const base = Math.max(1, Math.floor(cap / largest / CAP_MARGIN));
+    return { base, ms: msAt(base) };
+  }
+  let base = Math.max(start, Math.min(minChars, maxChars));
+  let ms = msAt(base);
+  while (ms < minMs && base * 2 <= maxChars) {
+    base *= 2;
+    ms = msAt(base);
+  }
+  return { base, ms };
 }
 
-/** The ratio of each measured time to the one before it (the growth per step); NaN where one is missing. */
-export function growthRatios(msPerRun: readonly (number | undefined)[]): number[] {
+/** Runs of a size that fill about `targetMs` of CPU, given one run's `oneRunMs` (at least one). */
+export function runsToFill(oneRunMs: number, targetMs: number): number {
+  return Math.max(1, Math.ceil(targetMs / Math.max(oneRunMs, 1e-6)));
+}
+
+/**
+ * The growth of each measured time over the one before it, per STEP_FACTOR of input: the time ratio
+ * scaled by STEP_FACTOR over the size ratio, for a shape whose unit made its sizes not exactly 8x
+ * apart (a query of one "site:a. " at 1x, 15 at 8x); NaN where a time is missing.
+ */
+export function growthRatios(
+  msPerRun: readonly (number | undefined)[],
+  sizes?: readonly (number | undefined)[],
+): number[] {
   const out: number[] = [];
   for (let i = 1; i < msPerRun.length; i++) {
     const a = msPerRun[i - 1];
     const b = msPerRun[i];
-    out.push(a === undefined || b === undefined || a <= 0 ? Number.NaN : b / a);
+    const sa = sizes?.[i - 1];
+    const sb = sizes?.[i];
+    const scale = sa !== undefined && sb !== undefined && sa > 0 && sb > 0 ? STEP_FACTOR / (sb / sa) : 1;
+    out.push(a === undefined || b === undefined || a <= 0 ? Number.NaN : (b / a) * scale);
   }
   return out;
 }

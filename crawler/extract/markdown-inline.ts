@@ -7,6 +7,7 @@
  * spaces. Each scanner adds the characters it walks over to `count.steps`, so tests can hold it to a
  * budget. Pure.
  */
+import { ChunkedString } from './chunked-string.ts';
 
 /** Characters walked over, summed by the scanners (for tests and benchmarks). */
 export interface StepCount {
@@ -61,7 +62,7 @@ export function markdownHeading(line: string, count?: StepCount): { level: numbe
  */
 function replaceLinks(line: string, image: boolean, count: StepCount | undefined): string {
   const open = image ? '![' : '[';
-  let out = ''; // concatenated, not an array of pieces: a long line makes many (and a large array is costly to collect)
+  const out = new ChunkedString(); // a long line makes many pieces: one large array or cons chain is costly to collect
   let copied = 0;
   let i = 0;
   for (;;) {
@@ -75,12 +76,13 @@ function replaceLinks(line: string, image: boolean, count: StepCount | undefined
     }
     const end = find(line, ')', close + 2, count);
     if (end === -1) break; // nor a `)` after a later `](`
-    out += line.slice(copied, at) + line.slice(at + open.length, close);
+    out.push(line.slice(copied, at), line.slice(at + open.length, close));
     copied = end + 1;
     i = end + 1;
   }
   if (copied === 0) return line;
-  return out + line.slice(copied);
+  out.push(line.slice(copied));
+  return out.join();
 }
 
 const isAutolinkChar = (c: string): boolean => c !== '>' && !WHITESPACE.test(c);
@@ -96,19 +98,20 @@ function autolinkAt(line: string, at: number, count: StepCount | undefined): { o
 
 /** `line` with each `<http(s)://…>` replaced by its address, as `/<(https?:\/\/[^>\s]+)>/g` did. */
 function replaceAutolinks(line: string, count: StepCount | undefined): string {
-  let out = '';
+  const out = new ChunkedString();
   let copied = 0;
   for (let at = find(line, '<', 0, count); at !== -1; ) {
     const link = autolinkAt(line, at, count);
     if (link.ok) {
-      out += line.slice(copied, at) + line.slice(at + 1, link.end - 1);
+      out.push(line.slice(copied, at), line.slice(at + 1, link.end - 1));
       copied = link.end;
     }
     // A `<http` inside a failed run ends at the same place, and fails the same way.
     at = find(line, '<', link.end, count);
   }
   if (copied === 0) return line;
-  return out + line.slice(copied);
+  out.push(line.slice(copied));
+  return out.join();
 }
 
 const EMPHASIS = '*_`~';
@@ -120,7 +123,7 @@ const isEmphasisOrBreak = (c: string): boolean => EMPHASIS.includes(c) || c === 
  * the next mark character, and count only when the same mark stands there.
  */
 function replaceEmphasis(line: string, count: StepCount | undefined): string {
-  let out = '';
+  const out = new ChunkedString();
   let copied = 0;
   let i = 0;
   while (i < line.length) {
@@ -166,12 +169,13 @@ function replaceEmphasis(line: string, count: StepCount | undefined): string {
       i++;
       continue;
     }
-    out += line.slice(copied, from) + line.slice(words, end);
+    out.push(line.slice(copied, from), line.slice(words, end));
     copied = end + mark.length;
     i = copied;
   }
   if (copied === 0) return line;
-  return out + line.slice(copied);
+  out.push(line.slice(copied));
+  return out.join();
 }
 
 /** Markdown inline syntax of one line reduced to the words a reader sees (images and links to their words). */

@@ -5,6 +5,8 @@
  * and the cost is inside the parse, so the bound has to come before it. Pure: string in, string out.
  */
 
+import { ChunkedString } from './chunked-string.ts';
+
 /** Most elements left open at once; deeper start tags are flattened (Chrome's parser caps at 512). */
 export const MAX_OPEN_ELEMENTS = 1024;
 const VOID_ELEMENTS = new Set([
@@ -37,7 +39,6 @@ const RAW_TEXT_END: Record<string, RegExp> = {
   xmp: /<\/xmp/gi,
 };
 const TAG_OR_COMMENT = /<!--|<(\/?)([a-zA-Z][^\s/>]*)[^>]*>?/g;
-
 /**
  * Bounds how deeply the parser must nest: htmlparser2 keeps its open-element stack with
  * `Array.unshift`, so N unclosed elements cost O(N²) (50,000 unclosed `<div>`s, 250 KB, took ~2 s;
@@ -50,7 +51,7 @@ const TAG_OR_COMMENT = /<!--|<(\/?)([a-zA-Z][^\s/>]*)[^>]*>?/g;
 export function limitNesting(html: string): string {
   if (!mayNestDeeply(html)) return html;
 
-  const out: string[] = [];
+  const out = new ChunkedString();
   let copied = 0; // html[0, copied) is already in out
   let depth = 0;
   let excess = 0; // flattened elements whose end tags are still to come
@@ -89,9 +90,9 @@ export function limitNesting(html: string): string {
       copied = end;
     }
   }
-  if (out.length === 0) return html;
+  if (out.count === 0) return html;
   out.push(html.slice(copied));
-  return out.join('');
+  return out.join();
 }
 
 /**

@@ -9,7 +9,7 @@ import {
 } from '../../test-support/bookmark-exports.ts';
 import { planImport, type ImportPlan } from './import-plan.ts';
 import { parseCsv } from './url-list.ts';
-import { toLabel } from './label.ts';
+import { MAX_NAME_READ, toLabel } from './label.ts';
 
 const plan = (text: string): ImportPlan => planImport(text, { allowPrivate: false });
 const seeds = (p: ImportPlan) => p.seeds.map((s) => [s.url, s.title, s.folder, s.labels]);
@@ -153,5 +153,12 @@ describe('labels', () => {
     assert.equal(toLabel('C++'), 'c');
     assert.equal(toLabel('!!!'), undefined);
     assert.equal(toLabel('x'.repeat(100))?.length, 60);
+  });
+
+  test('only the first 1,000 characters of a name are read, whatever its length', () => {
+    assert.equal(MAX_NAME_READ, 1000);
+    assert.equal(toLabel(`${'-'.repeat(999)}ab`), 'a', 'the 1,000th character is read, the next is not');
+    assert.equal(toLabel(`${'.'.repeat(1000)}abc`), undefined, 'nothing but punctuation in the part read');
+    assert.equal(toLabel(`Dev ${'é'.repeat(1_000_000)}`), `dev-${'e'.repeat(56)}`);
   });
 });
