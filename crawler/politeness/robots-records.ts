@@ -52,6 +52,8 @@ class RecordReader {
   readonly groups: Group[] = [];
   readonly sitemaps = new Set<string>();
   private current: Group | undefined;
+  /** The current group's agents, so that a name listed again is kept once (a file may repeat one 100,000 times). */
+  private currentAgents = new Set<string>();
   private inAgentLines = false;
   private start = 0;
   private readonly scanner: Scanner;
@@ -86,10 +88,14 @@ class RecordReader {
     } else if (key === 'user-agent') {
       if (!this.current || !this.inAgentLines) {
         this.current = { agents: [], rules: [], crawlDelayMs: undefined };
+        this.currentAgents = new Set();
         this.groups.push(this.current);
       }
       const agent = agentToken(value);
-      if (agent) this.current.agents.push(agent);
+      if (agent && !this.currentAgents.has(agent)) {
+        this.currentAgents.add(agent);
+        this.current.agents.push(agent);
+      }
       this.inAgentLines = true;
     } else if (this.current) {
       this.inAgentLines = false;
