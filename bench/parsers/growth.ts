@@ -16,11 +16,13 @@ export const MIN_BASE_MS = 0.5;
  * large-object space, each allocated fresh (page faults, zeroed pages): about 1.8x the cost per
  * character of the same linear code on smaller inputs (text document, "spaces, then a letter": 3.2 ns
  * per character at 64 Ki, 5.7 at 256 Ki, 5.2 at 4 Mi). Starting past that step keeps all three sizes
- * on one side of it, so the ratios show the code's growth, not the heap's.
+ * on one side of it, so the ratios show the code's growth, not the heap's. 192 Ki, not 128 Ki: a shape's
+ * repeated unit rounds its text down, and 131,000 one-byte characters still sat below the 128 KiB step
+ * (text document, "control characters": 28x at the first step from 131,000 characters, 6.2x from 196,600).
  */
-export const MIN_BASE_CHARS = 128 * 1024;
+export const MIN_BASE_CHARS = 192 * 1024;
 /**
- * Largest base size (characters) the doubling goes to: MIN_BASE_CHARS, so 64x is 8 Mi characters. A
+ * Largest base size (characters) the doubling goes to: MIN_BASE_CHARS, so 64x is 12 Mi characters. A
  * larger one showed the caches' limit, not the code's: "bookmark HTML: tags never closed" reads 16 Mi
  * characters at memchr speed, 0.44 ms, 14.2x its 2 Mi.
  */

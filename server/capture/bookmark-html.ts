@@ -93,6 +93,9 @@ function closingTag(
   return undefined;
 }
 
+/** Lists (`<DL>`) kept on the reader's stack; deeper ones are counted only (see parseBookmarkHtml). */
+export const MAX_LIST_NESTING = 1_000;
+
 interface Folder {
   name: string;
   container: boolean;
@@ -105,6 +108,9 @@ export function parseBookmarkHtml(text: string, options: ReadOptions = {}): Book
   // null: a list with no folder of its own (the outermost <DL>); `folders` holds the others, in order.
   const stack: Array<Folder | null> = [];
   const folders: Folder[] = [];
+  // Lists opened deeper than MAX_LIST_NESTING are only counted: their folders are past any kept path, and a
+  // stack of thousands of levels would cost more per level than a short one (V8's large-object space).
+  let deeper = 0;
   let pending: Folder | undefined;
   let line = 1;
   let counted = 0;
@@ -130,10 +136,14 @@ export function parseBookmarkHtml(text: string, options: ReadOptions = {}): Book
     pos = tagEnd;
     if (tag === 'dl') {
       if (closing) {
-        if (stack.pop()) folders.pop();
+        if (deeper > 0) deeper--;
+        else if (stack.pop()) folders.pop();
       } else {
-        stack.push(pending ?? null);
-        if (pending !== undefined) folders.push(pending);
+        if (stack.length >= MAX_LIST_NESTING) deeper++;
+        else {
+          stack.push(pending ?? null);
+          if (pending !== undefined) folders.push(pending);
+        }
       }
       pending = undefined;
       continue;

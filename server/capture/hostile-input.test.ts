@@ -1,8 +1,8 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { largeBookmarkExport } from '../../test-support/bookmark-exports.ts';
-import type { StepCounter } from './bookmark-entry.ts';
-import { looksLikeBookmarkHtml, parseBookmarkHtml } from './bookmark-html.ts';
+import { MAX_FOLDER_DEPTH, type StepCounter } from './bookmark-entry.ts';
+import { looksLikeBookmarkHtml, MAX_LIST_NESTING, parseBookmarkHtml } from './bookmark-html.ts';
 import { planImport } from './import-plan.ts';
 import { parseCsvBookmarks, parseUrlLines } from './url-list.ts';
 
@@ -114,4 +114,22 @@ describe('reading stops at the entry limit, not after the whole file', () => {
     const fits = planImport(lines, { allowPrivate: false, maxEntries: 1000 });
     assert.deepEqual([fits.more, fits.entries, fits.seeds.length], [false, 1000, 1000]);
   });
+});
+
+test('lists nested deeper than MAX_LIST_NESTING are counted, not stacked: paths stay right on the way back out', () => {
+  const depth = MAX_LIST_NESTING * 3;
+  const file =
+    '<DL>' +
+    Array.from({ length: depth }, (_, i) => `<DT><H3>f${i}</H3><DL>`).join('') +
+    '<DT><A HREF="https://a.example/deep">deep</A>' +
+    '</DL>'.repeat(depth - 1) +
+    '<DT><A HREF="https://a.example/shallow">shallow</A></DL>' +
+    '<DT><A HREF="https://a.example/top">top</A>';
+  const [deep, shallow, top] = parseBookmarkHtml(file);
+  assert.deepEqual(
+    deep.folder,
+    Array.from({ length: MAX_FOLDER_DEPTH }, (_, i) => `f${i}`),
+  );
+  assert.deepEqual(shallow.folder, ['f0'], 'back in the first folder after closing all lists but its own');
+  assert.deepEqual(top.folder, [], 'and out of it after its own');
 });
