@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { seededRandom } from '../../test-support/seeded-random.ts';
 import { describe, it } from 'node:test';
 import { MARKDOWN_SHAPES } from '../../test-support/hostile-shapes.ts';
 import { markdownHeading, markdownLinkTargets, readableMarkdown, type StepCount } from './markdown-inline.ts';
@@ -18,15 +19,6 @@ const regexHeading = (line: string): { level: number; text: string } | null => {
 const regexLinks = (line: string): string[] =>
   [...line.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)|<(https?:\/\/[^>\s]+)>/g)].map((m) => m[1] ?? m[2]);
 
-/** A small deterministic random source (so a failure names a line that can be replayed). */
-function lcg(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return s / 2 ** 32;
-  };
-}
-
 const PIECES = ['[', ']', '(', ')', '![', '](', '<', '>', '<http://', '<https://', '"', ' ', '\t', '\u2028', '#'];
 const MORE = ['*', '**', '_', '__', '`', '``', '~', '~~', 'a', 'bc', 'x.y', '\u00a0', '𝐀'];
 
@@ -41,7 +33,7 @@ function randomLine(next: () => number, heading: boolean): string {
 
 describe('markdown-inline: the same answers as the regexes it replaces', () => {
   it('on 30,000 random lines of link, autolink, emphasis and heading syntax', () => {
-    const next = lcg(26);
+    const next = seededRandom(26);
     for (let i = 0; i < 30_000; i++) {
       const line = randomLine(next, i % 3 === 0);
       assert.equal(readableMarkdown(line), regexReadable(line), `readable ${JSON.stringify(line)}`);

@@ -1,5 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { seededRandom } from '../../test-support/seeded-random.ts';
 import { parseRobotsDirectives } from './robots-directives.ts';
 
 const TOKEN = 'LanternBot';
@@ -197,11 +198,7 @@ describe('parseRobotsDirectives: scans give what the regexes gave', () => {
   ];
 
   test('on 20,000 random meta robots values', () => {
-    let seed = 26;
-    const next = () => {
-      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-      return seed / 2 ** 32;
-    };
+    const next = seededRandom(26);
     for (let i = 0; i < 20_000; i++) {
       const value = Array.from(
         { length: Math.floor(next() * 8) },

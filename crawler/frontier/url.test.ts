@@ -1,5 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { seededRandom } from '../../test-support/seeded-random.ts';
 import {
   checkUrl,
   inScope,
@@ -455,11 +456,7 @@ describe('looksLikeHostWithPort: a linear scan', () => {
   const PIECES = ['a', '.', ':', '8', '0', '/', '?', '#', ' ', 'localhost', 'LocalHost', '\u00a0', 'x'];
 
   test('gives what the regex gave on 20,000 random texts', () => {
-    let seed = 26;
-    const next = () => {
-      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-      return seed / 2 ** 32;
-    };
+    const next = seededRandom(26);
     for (let i = 0; i < 20_000; i++) {
       const text = Array.from(
         { length: Math.floor(next() * 8) },

@@ -1,5 +1,6 @@
 import { test, describe } from 'node:test';
 import assert from 'node:assert/strict';
+import { seededRandom } from '../../test-support/seeded-random.ts';
 import BetterSqlite3 from 'better-sqlite3';
 import { itemWords, parseQuery, parseSite, MAX_QUERY_CHARS, trailingStars, trimOuter } from './query-parser.ts';
 import { identExpression, matchExpression, phrasesExpression, excludedExpression, quote } from './fts-expression.ts';
@@ -205,11 +206,7 @@ describe('query-parser: trimOuter and trailingStars, linear scans', () => {
   const PIECES = ['a', 'É', '𝐀', '😀', '_', '*', '!', '-', ' ', '.', '7', '\u0301', '\ud800'];
 
   test('give what the regexes gave on 20,000 random words', () => {
-    let seed = 26;
-    const next = () => {
-      seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0;
-      return seed / 2 ** 32;
-    };
+    const next = seededRandom(26);
     for (let i = 0; i < 20_000; i++) {
       const word = Array.from(
         { length: Math.floor(next() * 9) },
