@@ -38,3 +38,16 @@ describe('PageReader: what a page of empty elements costs', () => {
     assert.deepEqual(page.headings, ['three']);
   });
 });
+
+describe('PageReader: one enormous text node', () => {
+  it('keeps at most about a million characters of it, however long it runs (3,000,000 here)', () => {
+    const reader = new PageReader('lanternbot', 10_000);
+    const parser = new Parser(reader, { decodeEntities: true });
+    const html = `<html><body><p>${'a \t\n  '.repeat(500_000)}</p><p>after</p></body></html>`;
+    for (let at = 0; at < html.length; at += 8_192) parser.write(html.slice(at, at + 8_192)); // as extractPage writes
+    parser.end();
+    const kept = reader.all.reduce((n, s) => n + s.length, 0);
+    assert.ok(kept <= 1_010_000, `kept ${kept.toLocaleString('en-US')} characters of one text node`);
+    assert.ok(kept >= 1_000_000, `kept only ${kept.toLocaleString('en-US')}: the page's text must still fill its cap`);
+  });
+});
