@@ -67,7 +67,7 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-/** The defaults, in one place (see the configuration table in README.md and ../shared/API.md). */
+/** The defaults, in one place (README.md's configuration table, the contract, says the same). */
 export const DEFAULTS = {
   port: 3000,
   host: '127.0.0.1',
