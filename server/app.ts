@@ -51,7 +51,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(crawlRoutes);
   await app.register(pageRoutes);
   await app.register(opensearchRoutes);
-  await app.register(searchRoutes, { search: opts.search });
+  await app.register(searchRoutes);
   await app.register(webStatic, { root: opts.webRoot });
   return app;
 }

@@ -6,6 +6,7 @@ import {
   fetchSlots,
   pipelineCeiling,
   type EfficiencyResult,
+  type PartCosts,
   type OverheadBreakdown,
   type Summary,
 } from './bench-metrics.ts';
@@ -70,7 +71,6 @@ export interface ThroughputBench {
 }
 
 export const EFFICIENCY_TARGET = 0.9;
-export const THROUGHPUT_TARGET = 0.6;
 
 const f1 = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : String(n));
 const f2 = (n: number) => (Number.isFinite(n) ? n.toFixed(2) : String(n));
@@ -250,7 +250,27 @@ function politenessSection(p: PolitenessBench, cores: number): string[] {
   ];
 }
 
+/** CPU per page of each part of a page's way, as part 2 measured them alone. */
+function partCosts(t: ThroughputBench): PartCosts {
+  return {
+    parse: t.parse.cpuMsPerPage,
+    fetchSend: t.parts.fetch.fetchSendMs,
+    serveReceive: t.parts.fetch.serveReceiveMs,
+    store: t.parts.store.cpuMsPerPage,
+  };
+}
+
+/**
+ * The throughput ratio read against the parts' own ceiling (pipelineCeiling: parse / the sum of the parts,
+ * the most any crawler could reach on shared cores), not against a fixed target: what share of the reachable
+ * the crawl reached.
+ */
+export function ratioReading(ratio: number, ceiling: number): string {
+  return `**${f2(ratio)}** of the parse-only limit: ${f2(ratio / ceiling)} of the ${f2(ceiling)} the parts alone allow (see "The parts alone" below)`;
+}
+
 function throughputSection(t: ThroughputBench, cores: number): string[] {
+  const ceiling = pipelineCeiling(partCosts(t));
   return [
     '### 2. Raw throughput',
     '',
@@ -261,7 +281,7 @@ function throughputSection(t: ThroughputBench, cores: number): string[] {
     '|---|---|',
     `| End to end (fetched, parsed, stored) | **${f1(t.endToEndPerSec)} pages/s** (${t.pagesStored} pages stored in ${f2(t.windowMs / 1000)} s; ${t.pageRequests} page requests; mean response ${f2(t.meanResponseMs)} ms; most in flight per host ${t.maxInFlightPerHost}) |`,
     `| Parse-only limit (processPage, ${t.parse.processes} processes, no network, no storage) | **${f1(t.parse.pagesPerSec)} pages/s** (${f2(t.parse.msPerPage)} ms per page per process, over ${f1(t.parse.durationMs / 1000)} s) |`,
-    `| **Ratio** | **${f2(t.ratio)}**: ${verdict(t.ratio, THROUGHPUT_TARGET)} |`,
+    `| **Ratio** | ${ratioReading(t.ratio, ceiling.ratio)} |`,
     '',
     "End to end is measured from the first page request's start (sites' logs) to the moment the last page was written " +
       '(its `fetched_at`); stored pages over that window. The parse-only limit runs after the crawl, alone, on the same ' +
@@ -297,12 +317,7 @@ function throughputSection(t: ThroughputBench, cores: number): string[] {
 /** The parts of a page's way measured alone, their sum, and the ratio that sum allows. */
 function partsSection(t: ThroughputBench, cores: number): string[] {
   const { fetch, store } = t.parts;
-  const costs = {
-    parse: t.parse.cpuMsPerPage,
-    fetchSend: fetch.fetchSendMs,
-    serveReceive: fetch.serveReceiveMs,
-    store: store.cpuMsPerPage,
-  };
+  const costs = partCosts(t);
   const ceiling = pipelineCeiling(costs);
   const total = cpuPerPage(t.cpu, t.pagesStored).total;
   return [

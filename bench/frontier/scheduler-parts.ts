@@ -10,12 +10,10 @@
 import { performance } from 'node:perf_hooks';
 import { BinaryHeap } from '../../crawler/politeness/heap.ts';
 import { Scheduler, type SchedulerOptions, type ServerSignal } from '../../crawler/politeness/scheduler.ts';
-import { LegacyScheduler } from './legacy-scheduler.ts';
 
 /** One part's figures, sent back to the parent as JSON. */
 export interface SchedulerFigures {
   label: string;
-  impl: SchedulerWorkload['impl'];
   hosts: number;
   groups: number;
   urlsPerHost: number;
@@ -50,11 +48,9 @@ interface BenchJob {
   id: number;
 }
 
-/** The part's shape: which scheduler, how many hosts and URLs, grouping, pacing, retries. */
+/** The part's shape: how many hosts and URLs, grouping, pacing, retries (the scheduler is crawler/politeness/scheduler.ts). */
 export interface SchedulerWorkload {
   label: string;
-  /** 'heap': crawler/politeness/scheduler.ts; 'legacy': the scanning scheduler it replaced (legacy-scheduler.ts). */
-  impl: 'heap' | 'legacy';
   hosts: number;
   urlsPerHost: number;
   /** Names per registrable domain (1: every host its own domain). */
@@ -115,18 +111,14 @@ export function runSchedulerWorkload(w: SchedulerWorkload): SchedulerFigures {
       : `https://n${i % w.namesPerDomain}.site${domain}.example`;
   });
   const base = heapMiB();
-  // Allocated host by host, so each host's jobs lie together in memory (the old scan's best case, and
-  // how the figure of about 3.4 ms per dispatch at 100 × 10,000 was measured); jobs[h * urlsPerHost + k].
+  // Allocated host by host, so each host's jobs lie together in memory (as the removed scanning scheduler's
+  // figures were measured, see frontier-report.ts); jobs[h * urlsPerHost + k].
   const jobs: BenchJob[] = new Array(w.hosts * w.urlsPerHost);
   for (let i = 0; i < jobs.length; i++) {
     jobs[i] = { notBefore: random() < w.retryShare ? 1 + Math.floor(random() * 3_600_000) : 0, id: i };
   }
   const withJobs = heapMiB();
-  const s = w.impl === 'heap' ? new Scheduler<BenchJob>(delayMs, w.options) : new LegacyScheduler<BenchJob>(delayMs);
-  const complete =
-    s instanceof Scheduler
-      ? (origin: string, end: number, signal: ServerSignal) => s.complete(origin, end, signal)
-      : (origin: string, end: number) => s.complete(origin, end);
+  const s = new Scheduler<BenchJob>(delayMs, w.options);
   // Round robin over hosts, as a crawl discovers them; every host exists before the first dispatch.
   const c0 = process.cpuUsage();
   const t0 = performance.now();
@@ -163,16 +155,15 @@ export function runSchedulerWorkload(w: SchedulerWorkload): SchedulerFigures {
       const r = running.pop()!;
       const signal: ServerSignal = { responseMs: r.end - r.start, load: random() < 0.02 ? 'strained' : 'ok' };
       const a = performance.now();
-      complete(r.origin, r.end, signal);
+      s.complete(r.origin, r.end, signal);
       if (completed < completeTimes.length) completeTimes[completed++] = performance.now() - a;
     }
   }
   const cycleCpu = process.cpuUsage(cycle0);
   const cycleCpuMs = (cycleCpu.user + cycleCpu.system) / 1000 / Math.max(1, dispatched);
-  const groups = new Set(origins.map((o) => (s instanceof Scheduler ? s.groupOf(o) : o))).size;
+  const groups = new Set(origins.map((o) => s.groupOf(o))).size;
   return {
     label: w.label,
-    impl: w.impl,
     hosts: w.hosts,
     groups,
     urlsPerHost: w.urlsPerHost,
@@ -188,11 +179,10 @@ export function runSchedulerWorkload(w: SchedulerWorkload): SchedulerFigures {
   };
 }
 
-/** The pure scheduler's workloads, by name: the figures the issue asks for, and the old algorithm for comparison. */
+/** The pure scheduler's workloads, by name: the figures issue 15 asks for, and many URLs on few hosts. */
 export const SCHEDULER_WORKLOADS: Record<string, SchedulerWorkload> = {
   'heap-10k-hosts': {
     label: "heap scheduler, 10,000 hosts × 100 URLs, host grouping, no pacing (today's defaults)",
-    impl: 'heap',
     hosts: 10_000,
     urlsPerHost: 100,
     namesPerDomain: 1,
@@ -203,7 +193,6 @@ export const SCHEDULER_WORKLOADS: Record<string, SchedulerWorkload> = {
   },
   'heap-10k-domains-paced': {
     label: 'heap scheduler, 10,000 hosts in 2,500 domains × 100 URLs, domain grouping, pacing 5, 10 % retries',
-    impl: 'heap',
     hosts: 10_000,
     urlsPerHost: 100,
     namesPerDomain: 4,
@@ -214,24 +203,12 @@ export const SCHEDULER_WORKLOADS: Record<string, SchedulerWorkload> = {
   },
   'heap-100-hosts': {
     label: 'heap scheduler, 100 hosts × 10,000 URLs, host grouping, no pacing',
-    impl: 'heap',
     hosts: 100,
     urlsPerHost: 10_000,
     namesPerDomain: 1,
     options: {},
     retryShare: 0,
     dispatches: 100_000,
-    slots: 64,
-  },
-  'legacy-100-hosts': {
-    label: 'the scanning scheduler it replaced, 100 hosts × 10,000 URLs',
-    impl: 'legacy',
-    hosts: 100,
-    urlsPerHost: 10_000,
-    namesPerDomain: 1,
-    options: {},
-    retryShare: 0,
-    dispatches: 300,
     slots: 64,
   },
 };

@@ -1,34 +1,20 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import Fastify from 'fastify';
-import type { FastifyInstance } from 'fastify';
-import { pageQueries } from '../../db/pages.ts';
-import { SearchService } from '../search/search-service.ts';
-import { CORPUS, tempDatabase } from '../../test-support/test-corpus.ts';
-import errorHandler from '../plugins/error-handler.ts';
-import strictInput from '../plugins/strict-input.ts';
-import { searchRoutes } from './search.ts';
+import { CORPUS } from '../../test-support/test-corpus.ts';
+import { createTestApp } from '../test-app.ts';
 
-let env: ReturnType<typeof tempDatabase>;
-let service: SearchService;
-let app: FastifyInstance;
+// The whole app, as the browser reaches it: the routes find the search service where the services plugin put it.
+let t: Awaited<ReturnType<typeof createTestApp>>;
+let app: Awaited<ReturnType<typeof createTestApp>>['app'];
 
 before(async () => {
-  env = tempDatabase();
-  const pages = pageQueries(env.db);
-  for (const p of Object.values(CORPUS)) pages.upsertPage(p);
-  service = new SearchService(env.db);
-  service.refresh();
-  app = Fastify();
-  await app.register(errorHandler);
-  await app.register(strictInput);
-  await app.register(searchRoutes, { search: service });
-  await app.ready();
+  t = await createTestApp();
+  app = t.app;
+  for (const p of Object.values(CORPUS)) app.pages.upsertPage(p);
+  app.searcher.refresh();
 });
 after(async () => {
-  await app.close();
-  service.close();
-  env.cleanup();
+  await t.close();
 });
 
 test('GET /api/search answers in the documented shape', async () => {

@@ -6,7 +6,6 @@ import { ErrorBodySchema } from '../plugins/error-handler.ts';
 import { onInvalid } from '../plugins/strict-input.ts';
 import { BadQueryError, MAX_LIMIT, MAX_OFFSET, MAX_SUGGEST } from '../search/search-service.ts';
 import { MAX_QUERY_CHARS } from '../search/query-parser.ts';
-import type { SearchService } from '../search/search-service.ts';
 import { OpenSearchSuggestionsSchema, SearchResponseSchema, SuggestResponseSchema } from '../search/types.ts';
 import { capSearchResponse, capSuggestResponse } from '../search/result-caps.ts';
 
@@ -56,11 +55,12 @@ const SuggestQuerySchema = Type.Object({
  * `GET /api/search` and `GET /api/suggest` (docs/api.md, Search). A query with nothing searchable
  * answers 400 `{error: 'bad-query', message}`; the query text itself is never refused for its
  * content (search-service.ts makes any text safe), only for its length, for being given twice, or
- * for limit/offset outside their ranges (or a `correct` other than true/false).
+ * for limit/offset outside their ranges (or a `correct` other than true/false). The search service is the
+ * one the services plugin put on the app (`app.searcher`), as every other route reaches it.
  */
-export async function searchRoutes(fastify: FastifyInstance, opts: { search: SearchService }): Promise<void> {
+export async function searchRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const search = opts.search;
+  const search = fastify.searcher;
 
   app.get(
     '/api/search',

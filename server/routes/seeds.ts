@@ -19,7 +19,7 @@ import { MAX_TITLE_CHARS } from '../capture/import-plan.ts';
 /** How many seeds one client may submit, and as many it may remove: a burst of 60 (a pasted list), then one a second. */
 export const SEED_RATE = { burst: 60, perSecond: 1 };
 
-/** Defaults for a seed, in one place (../shared/API.md). */
+/** Defaults for a seed, in one place (docs/api.md, Seeds: `depth` 2, `scope` "host"). */
 export const SEED_DEFAULTS = { depth: 2, scope: 'host' as Scope };
 
 /** The refusal of a `url` that is not text (or is too long for any URL); the text itself is judged by checkUrl. */
