@@ -9,6 +9,7 @@ import {
   MULTIPLES,
   runsToFill,
   tooSlowToMeasure,
+  worstGrowth,
 } from './growth.ts';
 
 describe('parser growth arithmetic', () => {
@@ -74,5 +75,15 @@ describe('the base size of a parser-shape', () => {
     assert.equal(chooseBase(1_000, () => 1).base, MIN_BASE_CHARS);
     assert.equal(chooseBase(200_000, () => 1).base, 200_000);
     assert.equal(chooseBase(1_000, () => 0.001).base, MIN_BASE_CHARS, 'the largest base is the smallest: no doubling');
+  });
+
+  it('a measurement is judged by its largest step; a size not measured is the worst of all', () => {
+    assert.equal(worstGrowth([7.5, 13.2]), 13.2);
+    assert.equal(worstGrowth([8.1, 7.9]), 8.1);
+    assert.equal(worstGrowth([8, Number.NaN]), Number.POSITIVE_INFINITY);
+    assert.ok(
+      worstGrowth([11, 9]) < worstGrowth([5, 12.5]),
+      'the measurement kept is the one with the smaller worst step',
+    );
   });
 });

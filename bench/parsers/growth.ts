@@ -96,3 +96,8 @@ export function tooSlowToMeasure(lastMs: number, lastRatio: number | undefined, 
   if (lastRatio === undefined || !Number.isFinite(lastRatio)) return false;
   return lastMs * Math.max(lastRatio, STEP_FACTOR) > capMs;
 }
+
+/** The largest step of a measurement (Infinity when a size was not measured): what a re-measurement is judged by. */
+export function worstGrowth(ratios: readonly number[]): number {
+  return ratios.reduce((worst, r) => (Number.isFinite(r) ? Math.max(worst, r) : Number.POSITIVE_INFINITY), 0);
+}
