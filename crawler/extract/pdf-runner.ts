@@ -10,7 +10,7 @@
  * the reason, the host is not backed off). Like the fetcher, this is I/O wiring (threads, timers).
  */
 import { Worker } from 'node:worker_threads';
-import { describeBytes, FetchFailure } from '../fetch/fetch-failure.ts';
+import { describeBytes, FetchFailure } from '../common/fetch-failure.ts';
 import { projectPath } from '../../shared/project-root.ts';
 
 /** The limits of one PDF extraction, in one place (the worker gets them in WorkerSettings). */

@@ -10,8 +10,8 @@
  * SITEMAP_MAX_ENTRIES (gzip is zlib's, its maxOutputLength the cap).
  */
 import zlib from 'node:zlib';
-import { FetchFailure } from '../fetch/fetch-failure.ts';
-import { checkUrl } from '../frontier/url.ts';
+import { FetchFailure } from '../common/fetch-failure.ts';
+import { checkUrl } from '../common/url.ts';
 
 /** Largest sitemap read, after decompression (the protocol allows 50 MB; our pages cap is 5 MiB). */
 export const SITEMAP_MAX_BYTES = 10 * 1024 * 1024;
@@ -58,7 +58,7 @@ function decodeEntities(text: string): string {
 /**
  * The entries of a sitemap fetched from `sitemapUrl`: page URLs of a urlset, or sitemap URLs of a
  * sitemap index. Per the protocol a sitemap speaks only for its own origin: entries elsewhere are
- * dropped, as are URLs crawler/frontier/url.ts refuses (private addresses unless `allowPrivate`).
+ * dropped, as are URLs crawler/common/url.ts refuses (private addresses unless `allowPrivate`).
  */
 export function parseSitemap(xml: string, sitemapUrl: string, opts: { allowPrivate: boolean }): SitemapEntries {
   const { lastmod: _lastmod, ...entries } = scanSitemap(xml, sitemapUrl, opts);

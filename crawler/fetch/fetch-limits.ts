@@ -2,7 +2,7 @@
  * The fetch limits, in a file of their own (no undici): the crawler primary sends them to its workers
  * in WorkerSettings and never fetches, so it must not load the fetcher (fetcher.ts re-exports them).
  */
-import type { WorkerSettings } from '../coordination/protocol.ts';
+import type { WorkerSettings } from '../common/protocol.ts';
 import { PDF_LIMITS } from '../extract/pdf-runner.ts';
 
 /**

@@ -1,5 +1,5 @@
 import type { HostRow } from '../../db/hosts.ts';
-import type { DomainInfo, GroupInfo, RequestLogEntry } from '../coordination/protocol.ts';
+import type { DomainInfo, GroupInfo, RequestLogEntry } from '../common/protocol.ts';
 import { BACKOFF } from './backoff.ts';
 import type { DelayReason } from './delay-reason.ts';
 
@@ -27,7 +27,7 @@ export type HostReportRow = Pick<
 
 /**
  * The facts about a host that its report is made of: its stored row and its live clock and counts. Pure
- * input, JSON-able (the primary sends them to the server in its snapshots, protocol.ts), and free of the
+ * input, JSON-able (the primary sends them to the server in its snapshots, crawler/common/protocol.ts), and free of the
  * time of the report: describeHost turns them into a row at any `now`, so a host whose facts did not
  * change need not be sent again.
  */

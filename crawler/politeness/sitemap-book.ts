@@ -1,6 +1,6 @@
 import type { sitemapJobQueries, SitemapJobRow, SitemapValidators } from '../../db/sitemap-jobs.ts';
 import { SITEMAPS_PER_FILE } from '../extract/sitemap.ts';
-import type { CrawlJob } from '../frontier/crawl-job.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
 import type { Scheduler } from './scheduler.ts';
 
 type SitemapJobQueries = ReturnType<typeof sitemapJobQueries>;

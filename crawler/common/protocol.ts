@@ -69,7 +69,7 @@ export interface PageAnchor {
 
 export type { FileType } from '../../shared/enumerations.ts';
 
-/** An extracted page (HTML, or a PDF, plain-text or Markdown document), its links already normalized and judged by crawler/frontier/url.ts. */
+/** An extracted page (HTML, or a PDF, plain-text or Markdown document), its links already normalized and judged by crawler/common/url.ts. */
 export interface ParsedPage {
   finalUrl: string;
   /** Absent: 'html'. */
