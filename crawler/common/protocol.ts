@@ -8,9 +8,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DELAY_SOURCES, DOMAIN_STATES, ROBOTS_STATUSES, type FileType } from '../../shared/enumerations.ts';
 import { nullableInteger, nullableString, stringEnum } from '../../shared/json-schema.ts';
-import type { SitemapEntries } from '../extract/sitemap.ts';
-import type { HostFacts } from '../politeness/host-report.ts';
-import type { CompiledRobots } from '../politeness/robots.ts';
+import type { SitemapEntries } from './sitemap-entries.ts';
+import type { HostFacts } from './host-facts.ts';
+import type { CompiledRobots } from './compiled-robots.ts';
 
 /**
  * How primary and workers serialize their messages: V8's structured clone. A page's `done` is mostly its

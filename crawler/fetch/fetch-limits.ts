@@ -3,7 +3,7 @@
  * in WorkerSettings and never fetches, so it must not load the fetcher (fetcher.ts re-exports them).
  */
 import type { WorkerSettings } from '../common/protocol.ts';
-import { PDF_LIMITS } from '../extract/pdf-runner.ts';
+import { PDF_LIMITS } from '../common/pdf-limits.ts';
 
 /**
  * Fetch limits, in one place (the worker gets them from the primary in WorkerSettings). One request may
