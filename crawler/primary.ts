@@ -16,7 +16,7 @@ import {
   type PrimaryToServer,
   type ServerToPrimary,
   type WorkerToPrimary,
-} from './coordination/protocol.ts';
+} from './common/protocol.ts';
 
 /**
  * The crawler primary process, forked by the server: wiring only. It opens the database, then connects

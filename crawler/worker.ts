@@ -2,15 +2,15 @@ import cluster from 'node:cluster';
 import type { Agent } from 'undici';
 import { createAgent } from './fetch/fetcher.ts';
 import { appendFileSync } from 'node:fs';
-import { runJob, type ParseObserver } from './fetch/job-runner.ts';
+import { runJob, type ParseObserver } from './job-runner.ts';
 import { configFromArgument } from '../shared/config.ts';
 import { staticResolver } from './fetch/static-resolver.ts';
-import type { PrimaryToWorker, WorkerSettings, WorkerToPrimary } from './coordination/protocol.ts';
+import type { PrimaryToWorker, WorkerSettings, WorkerToPrimary } from './common/protocol.ts';
 
 /**
  * A crawler worker process (a cluster worker), wiring only: it never opens the database and never
  * chooses what or when to fetch. Once loaded it says `ready` (the primary answers with its settings);
- * then for each job the primary hands it, it runs the job (crawler/fetch/job-runner.ts) and reports
+ * then for each job the primary hands it, it runs the job (crawler/job-runner.ts) and reports
  * `done`; reporting `done` is also how it says it is ready for the next job.
  */
 let settings: WorkerSettings | null = null;

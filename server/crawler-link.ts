@@ -9,7 +9,7 @@ import type {
   PrimaryToServer,
   RequestLogEntry,
   ServerToPrimary,
-} from '../crawler/coordination/protocol.ts';
+} from '../crawler/common/protocol.ts';
 import { primaryExecArgv } from '../crawler/primary-heap.ts';
 import { DomainBook } from './domain-book.ts';
 

@@ -7,7 +7,7 @@
  * nothing while nobody looks at Domains, and the primary's one thread never describes hosts at all.
  */
 import { describeHosts, type HostFacts } from '../crawler/politeness/host-report.ts';
-import type { CrawlSnapshot, DomainInfo } from '../crawler/coordination/protocol.ts';
+import type { CrawlSnapshot, DomainInfo } from '../crawler/common/protocol.ts';
 
 /** Each host's last facts and the rows they make at the latest snapshot's time (see the module comment). */
 export class DomainBook {

@@ -1,6 +1,6 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { DomainInfo as Domain } from '../crawler/coordination/protocol.ts';
+import type { DomainInfo as Domain } from '../crawler/common/protocol.ts';
 import { queryDomains, sortDomains } from './domain-query.ts';
 
 function domain(host: string, extra: Partial<Domain> = {}): Domain {

@@ -3,7 +3,7 @@
  * by state, sorted by a column of the Domains view, and cut to one page, with the totals a pager needs.
  * So the browser never receives thousands of hosts at once, and polls only the page it shows. Pure.
  */
-import type { DomainInfo } from '../crawler/coordination/protocol.ts';
+import type { DomainInfo } from '../crawler/common/protocol.ts';
 import { DOMAIN_STATES, type DomainSortKey, type DomainState, type SortDirection } from '../shared/enumerations.ts';
 
 /** What a request asks for (docs/api.md, Domains). */

@@ -6,7 +6,7 @@
  */
 import type { Database } from 'better-sqlite3';
 import { Coordinator } from '../crawler/coordination/coordinator.ts';
-import type { FetchResult, ParsedPage, WorkerSettings } from '../crawler/coordination/protocol.ts';
+import type { FetchResult, ParsedPage, WorkerSettings } from '../crawler/common/protocol.ts';
 import { loadConfig } from '../shared/config.ts';
 
 /** Worker settings for tests that never fetch: short limits, private addresses refused. */

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { openDatabase, type Database } from '../db/open.ts';
 import { seedQueries } from '../db/seeds.ts';
 import type { Scope } from '../shared/enumerations.ts';
-import type { CrawlSnapshot, DomainInfo, PrimaryToServer } from '../crawler/coordination/protocol.ts';
+import type { CrawlSnapshot, DomainInfo, PrimaryToServer } from '../crawler/common/protocol.ts';
 import { DomainBook } from '../server/domain-book.ts';
 import { waitFor } from './wait-for.ts';
 import { workerChildren } from './proc.ts';

@@ -8,7 +8,7 @@ import type { Database } from 'better-sqlite3';
 import { linkTargetQueries } from '../db/link-targets.ts';
 import { pageQueries } from '../db/pages.ts';
 import { pageRecord } from '../crawler/coordination/page-outcome.ts';
-import type { FetchResult } from '../crawler/coordination/protocol.ts';
+import type { FetchResult } from '../crawler/common/protocol.ts';
 import { processPage } from '../crawler/extract/page-processor.ts';
 import type { SiteSpec } from './test-web.ts';
 

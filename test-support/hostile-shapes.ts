@@ -116,7 +116,7 @@ export const QUERY_SHAPES: readonly HostileShape[] = [
   { name: 'operators', make: (n) => times('-"a" +b OR ', n) },
 ];
 
-/** URL checks (crawler/frontier/url.ts checkUrl, url-traps.ts); URLs are at most MAX_URL_LENGTH. */
+/** URL checks (crawler/common/url.ts checkUrl, url-traps.ts); URLs are at most MAX_URL_LENGTH. */
 export const URL_SHAPES: readonly HostileShape[] = [
   { name: 'dots, no colon', make: (n) => times('a.', n) },
   { name: 'dots then :x', make: (n) => `${times('a.', n)}:x` },

@@ -71,3 +71,50 @@ test('crawlee, a devDependency for the side-by-side, may be imported from bench/
   );
   assert.equal(backEdgesIn('bench/crawl/crawlee-child.ts', "import { log } from '@crawlee/cheerio';").length, 0);
 });
+
+test("inside crawler/, a back edge between sub-folders is found and said: politeness importing the frontier's window", () => {
+  const back = backEdgesIn(
+    'crawler/politeness/host-book.ts',
+    "import { x } from './heap.ts';\nimport type { FrontierWindow } from '../frontier/frontier-window.ts';\n",
+  );
+  assert.equal(back.length, 1, 'a type import is an edge too; its own folder is free');
+  assert.equal(back[0].line, 2);
+  assert.equal(back[0].target, 'crawler/frontier/frontier-window.ts');
+  assert.match(back[0].why, /crawler\/politeness\/ may not import crawler\/frontier\/: it stands on common\//);
+  const cases: [from: string, spec: string][] = [
+    ['crawler/fetch/fetcher.ts', '../extract/sitemap.ts'],
+    ['crawler/extract/sitemap.ts', '../fetch/fetch-limits.ts'],
+    ['crawler/extract/page-processor.ts', '../coordination/page-outcome.ts'],
+    ['crawler/frontier/admission.ts', '../coordination/result-judge.ts'],
+    ['crawler/common/protocol.ts', '../politeness/robots.ts'],
+    ['crawler/politeness/scheduler.ts', '../job-runner.ts'],
+    ['crawler/frontier/seed-book.ts', '../coordination/write-batch.ts'],
+    ['crawler/fetch/fetcher.ts', '../integration/chaos.test.ts'],
+  ];
+  for (const [from, spec] of cases) {
+    assert.equal(backEdgesIn(from, `import { x } from '${spec}';`).length, 1, `${from} → ${spec}`);
+  }
+  assert.match(
+    backEdgesIn('crawler/newfolder/a.ts', "import { x } from '../common/url.ts';")[0]?.why ?? '',
+    /crawler\/newfolder\/ has no floor: add it to CRAWLER_FLOORS/,
+  );
+});
+
+test('inside crawler/, edges down the floors pass, and the composing files and tests may import any folder', () => {
+  const allowed: [from: string, spec: string][] = [
+    ['crawler/frontier/frontier-window.ts', '../politeness/scheduler.ts'],
+    ['crawler/coordination/coordinator.ts', '../frontier/link-intake.ts'],
+    ['crawler/coordination/coordinator.ts', '../common/protocol.ts'],
+    ['crawler/extract/page-processor.ts', '../politeness/robots.ts'],
+    ['crawler/fetch/fetcher.ts', '../common/url.ts'],
+    ['crawler/job-runner.ts', './extract/page-processor.ts'],
+    ['crawler/worker.ts', './fetch/fetcher.ts'],
+    ['crawler/integration/chaos.test.ts', '../coordination/coordinator.ts'],
+    ['crawler/common/protocol.test.ts', '../job-runner.ts'],
+    // The one named temporary exception (CRAWLER_FLOOR_EXCEPTIONS), until the write batch becomes intents.
+    ['crawler/frontier/seed-lifecycle.ts', '../coordination/write-batch.ts'],
+  ];
+  for (const [from, spec] of allowed) {
+    assert.deepEqual(backEdgesIn(from, `import { x } from '${spec}';`), [], `${from} → ${spec}`);
+  }
+});

@@ -4,6 +4,7 @@
  * types only from the folders below it (`import type`), so no server code is bundled into the
  * browser. Production files never import test support; a test (`*.test.ts`) beside its code may.
  * Packages kept for the benchmarks alone (BENCH_ONLY_PACKAGES, devDependencies) are imported only from bench/.
+ * Inside crawler/ the sub-folders have floors of their own (CRAWLER_FLOORS), checked the same way.
  * `npm run lint` runs it (see checkLayers); its test shows it failing on a back edge.
  */
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -24,6 +25,68 @@ export interface BackEdge {
   why: string;
 }
 
+/**
+ * The floors inside crawler/: which of its sub-folders each sub-folder's files may import (besides their own).
+ * `common/` is the floor (the IPC messages and the shapes they carry, the URL policy, the crawl job, charsets,
+ * fetch failures) and imports none of them; `politeness/` (clocks, robots.txt, backoff) stands on it; the
+ * primary's `frontier/` and the worker's `fetch/` and `extract/` stand on politeness; `coordination/`, the
+ * primary's loop, on the frontier. `fetch/` and `extract/` never import each other: `crawler/job-runner.ts`
+ * composes them. The files directly in crawler/ (the processes, job-runner.ts) and `integration/` (tests of the
+ * whole cluster) may import every folder, and no folder imports them. A new sub-folder must be given its floor here.
+ * Tests beside their code (`*.test.ts`) may import any sub-folder: a test may drive real neighbours together.
+ */
+export const CRAWLER_FLOORS: Readonly<Record<string, readonly string[]>> = {
+  common: [],
+  politeness: ['common'],
+  frontier: ['common', 'politeness'],
+  fetch: ['common', 'politeness'],
+  extract: ['common', 'politeness'],
+  coordination: ['common', 'politeness', 'frontier'],
+};
+
+/**
+ * Imports that break CRAWLER_FLOORS and are allowed for now, each named with its reason. Remove an entry when
+ * its reason is gone; the lint then keeps the edge from coming back.
+ */
+export const CRAWLER_FLOOR_EXCEPTIONS: readonly { file: string; target: string; why: string }[] = [
+  {
+    // TEMPORARY (issue 27): the seed lifecycle queues its writes into the coordinator's WriteBatch. The
+    // "decisions as data" redesign replaces the batch with returned write intents and one applier; the lead
+    // removes this entry when merging it.
+    file: 'crawler/frontier/seed-lifecycle.ts',
+    target: 'crawler/coordination/write-batch.ts',
+    why: 'issue 27: the write batch becomes write intents; remove after that merge',
+  },
+];
+
+/** Where a crawler/ file stands: its sub-folder, or '' for the files directly in crawler/. */
+function crawlerFolder(relPath: string): string {
+  const parts = relPath.split('/');
+  return parts.length > 2 ? parts[1] : '';
+}
+
+/**
+ * Why an import from one crawler/ file of `relPath` of `target` breaks the crawler's floors, or undefined when
+ * it does not (both repository-relative, both under crawler/).
+ */
+export function crawlerFloorBreach(relPath: string, target: string): string | undefined {
+  const from = crawlerFolder(relPath);
+  const to = crawlerFolder(target);
+  if (from === to || from === '' || from === 'integration') return undefined;
+  if (/\.test\.tsx?$/.test(relPath)) return undefined;
+  if (CRAWLER_FLOOR_EXCEPTIONS.some((e) => e.file === relPath && e.target === target)) return undefined;
+  const allowed = CRAWLER_FLOORS[from];
+  if (allowed === undefined) {
+    return `crawler/${from}/ has no floor: add it to CRAWLER_FLOORS in test-support/layers.ts, with the folders it may import`;
+  }
+  if (to === '') {
+    return `crawler/${from}/ may not import ${target}: the files directly in crawler/ compose the sub-folders, none imports them`;
+  }
+  if (allowed.includes(to)) return undefined;
+  const may = allowed.length === 0 ? 'no other crawler folder' : allowed.map((f) => `${f}/`).join(', ');
+  return `crawler/${from}/ may not import crawler/${to}/: it stands on ${may} (CRAWLER_FLOORS in test-support/layers.ts)`;
+}
+
 /** The layer a repository-relative path belongs to, or undefined for files outside them (root configs). */
 export function layerOf(relPath: string): Layer | undefined {
   const [top, second] = relPath.split('/');
@@ -41,7 +104,8 @@ const DYNAMIC = /import\(\s*'(\.{1,2}\/[^']*)'\s*\)/g;
 
 /**
  * The back edges in one file's text (`relPath` relative to the repository root): imports of a higher
- * layer, value imports the web app may not make, and test support imported by production code.
+ * layer, value imports the web app may not make, test support imported by production code, and, inside
+ * crawler/, imports of a sub-folder its floor does not stand on (crawlerFloorBreach).
  */
 export function backEdgesIn(relPath: string, text: string): BackEdge[] {
   const from = layerOf(relPath);
@@ -51,7 +115,12 @@ export function backEdgesIn(relPath: string, text: string): BackEdge[] {
   const check = (spec: string, typeOnly: boolean, index: number): void => {
     const target = path.posix.normalize(path.posix.join(path.posix.dirname(relPath), spec));
     const to = layerOf(target);
-    if (to === undefined || to === from) return;
+    if (to === undefined) return;
+    if (to === from) {
+      const breach = from === 'crawler' ? crawlerFloorBreach(relPath, target) : undefined;
+      if (breach) edges.push({ file: relPath, line: text.slice(0, index).split('\n').length, target, why: breach });
+      return;
+    }
     const line = text.slice(0, index).split('\n').length;
     const fromRank = LAYERS.indexOf(from);
     const toRank = LAYERS.indexOf(to);

@@ -1,13 +1,13 @@
 /**
  * Thousands of hosts for the Domains view and `GET /api/domains`, without crawling thousands of sites:
- * rows as the crawler primary reports them (crawler/coordination/protocol.ts), set on a real app's
+ * rows as the crawler primary reports them (crawler/common/protocol.ts), set on a real app's
  * crawler link as a snapshot would set them. The app itself is real (every plugin and route, its web
  * build, a real database); only the crawler is absent, as while it restarts.
  */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import type { DomainInfo } from '../crawler/coordination/protocol.ts';
+import type { DomainInfo } from '../crawler/common/protocol.ts';
 import { DOMAIN_STATES } from '../shared/enumerations.ts';
 import { createTestApp } from '../server/test-app.ts';
 import { freePort } from './app-process.ts';

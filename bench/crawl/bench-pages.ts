@@ -8,7 +8,7 @@ import type { SiteSpec } from '../../test-support/test-web.ts';
 import { DEFAULTS } from '../../shared/config.ts';
 import { FETCH_DEFAULTS } from '../../crawler/fetch/fetcher.ts';
 import { processPage } from '../../crawler/extract/page-processor.ts';
-import type { ParsedPage } from '../../crawler/coordination/protocol.ts';
+import type { ParsedPage } from '../../crawler/common/protocol.ts';
 
 /** The robots.txt every benchmark site serves (allows everything, so the crawl fetches it and goes on). */
 export const BENCH_ROBOTS = 'User-agent: *\nAllow: /\n';

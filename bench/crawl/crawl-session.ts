@@ -9,7 +9,7 @@ import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-ha
 import { startTestWeb, type TestSite } from '../../test-support/test-web.ts';
 import { generatedDepth } from '../../test-support/generate.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
-import type { PrimaryToServer } from '../../crawler/coordination/protocol.ts';
+import type { PrimaryToServer } from '../../crawler/common/protocol.ts';
 import { DomainBook } from '../../server/domain-book.ts';
 import { fetchSlots, type WorkerTiming } from './bench-metrics.ts';
 import { benchSite } from './bench-pages.ts';

@@ -7,7 +7,7 @@
  */
 import { DEFAULTS } from '../../shared/config.ts';
 import { createAgent, fetchLimits, fetchRaw, resultFromResponse } from '../../crawler/fetch/fetcher.ts';
-import type { FetchJob, ParsedPage, WorkerSettings, WorkerToPrimary } from '../../crawler/coordination/protocol.ts';
+import type { FetchJob, ParsedPage, WorkerSettings, WorkerToPrimary } from '../../crawler/common/protocol.ts';
 import { benchPages, parseLikeWorker, type BenchSiteOptions } from './bench-pages.ts';
 
 /** Messages to a fetch child. */

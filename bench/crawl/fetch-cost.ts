@@ -8,7 +8,7 @@ import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { waitFor } from '../../test-support/wait-for.ts';
 import { FETCH_DEFAULTS } from '../../crawler/fetch/fetcher.ts';
-import { WORKER_IPC_SERIALIZATION } from '../../crawler/coordination/protocol.ts';
+import { WORKER_IPC_SERIALIZATION } from '../../crawler/common/protocol.ts';
 import type { BenchSiteOptions } from './bench-pages.ts';
 import type { FromFetchChild, ToFetchChild } from './fetch-child.ts';
 

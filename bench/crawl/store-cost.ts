@@ -13,7 +13,7 @@ import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { emptyResult } from '../../crawler/fetch/fetcher.ts';
 import { Coordinator } from '../../crawler/coordination/coordinator.ts';
-import type { FetchJob, FetchResult, ParsedPage } from '../../crawler/coordination/protocol.ts';
+import type { FetchJob, FetchResult, ParsedPage } from '../../crawler/common/protocol.ts';
 import { BENCH_CONTENT_TYPE, BENCH_ROBOTS } from './bench-pages.ts';
 
 /** What `measureStoreCost` found. */

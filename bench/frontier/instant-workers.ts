@@ -5,7 +5,7 @@
  */
 import type { CrawlPrimary } from '../../crawler/coordination/crawl-primary.ts';
 import type { PrimaryTransport, WorkerHandle } from '../../crawler/coordination/primary-ports.ts';
-import type { FetchJob, FetchResult, PrimaryToServer, PrimaryToWorker } from '../../crawler/coordination/protocol.ts';
+import type { FetchJob, FetchResult, PrimaryToServer, PrimaryToWorker } from '../../crawler/common/protocol.ts';
 import { fetchResult } from '../../test-support/coordinator-fixtures.ts';
 import { clock } from './measure.ts';
 

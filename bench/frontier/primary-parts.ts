@@ -28,7 +28,7 @@ import { loadConfig } from '../../shared/config.ts';
 import { Coordinator } from '../../crawler/coordination/coordinator.ts';
 import { CrawlPrimary } from '../../crawler/coordination/crawl-primary.ts';
 import type { WorkerHandle } from '../../crawler/coordination/primary-ports.ts';
-import type { FetchJob, WorkerSettings } from '../../crawler/coordination/protocol.ts';
+import type { FetchJob, WorkerSettings } from '../../crawler/common/protocol.ts';
 import { FETCH_DEFAULTS, fetchLimits } from '../../crawler/fetch/fetcher.ts';
 import { copyOfDatabase, hostOrigin, seedOfHost, type FrontierShape } from './frontier-db.ts';
 import { InstantWorkers } from './instant-workers.ts';

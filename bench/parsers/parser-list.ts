@@ -6,8 +6,8 @@ import { extractPage } from '../../crawler/extract/extract.ts';
 import { parseRobotsDirectives } from '../../crawler/extract/robots-directives.ts';
 import { scanSitemap } from '../../crawler/extract/sitemap.ts';
 import { processTextDocument } from '../../crawler/extract/text-document.ts';
-import { checkUrl, MAX_URL_LENGTH } from '../../crawler/frontier/url.ts';
-import { trapReason } from '../../crawler/frontier/url-traps.ts';
+import { checkUrl, MAX_URL_LENGTH } from '../../crawler/common/url.ts';
+import { trapReason } from '../../crawler/common/url-traps.ts';
 import { compileRobots, ROBOTS_MAX_BYTES } from '../../crawler/politeness/robots.ts';
 import { looksLikeBookmarkHtml, parseBookmarkHtml } from '../../server/capture/bookmark-html.ts';
 import { detectFormat, MAX_IMPORT_ENTRIES } from '../../server/capture/import-plan.ts';
@@ -156,7 +156,7 @@ export const PARSERS: readonly ParserUnderTest[] = [
   },
   {
     name: 'URL (≤ 2,048 chars)',
-    file: 'crawler/frontier/url.ts checkUrl, url-traps.ts trapReason',
+    file: 'crawler/common/url.ts checkUrl, url-traps.ts trapReason',
     base: 30,
     cap: MAX_URL_LENGTH,
     shapes: URL_SHAPES,

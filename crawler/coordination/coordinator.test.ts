@@ -17,7 +17,7 @@ import { frontierQueries } from '../../db/frontier.ts';
 import { pageQueries } from '../../db/pages.ts';
 import { fetchResult, parsedPage, startCoordinator } from '../../test-support/coordinator-fixtures.ts';
 import { makePage, type TempDatabase, tempDatabase } from '../../test-support/test-corpus.ts';
-import type { FetchJob, FetchResult, ParsedPage } from './protocol.ts';
+import type { FetchJob, FetchResult, ParsedPage } from '../common/protocol.ts';
 
 const DELAY_MS = 100;
 const ORIGIN = 'https://site.example';

@@ -22,8 +22,8 @@ import { SeedBook } from '../frontier/seed-book.ts';
 import { SeedLifecycle } from '../frontier/seed-lifecycle.ts';
 import { RevisitBook } from '../frontier/revisit-book.ts';
 import { FrontierWindow } from '../frontier/frontier-window.ts';
-import type { CrawlJob } from '../frontier/crawl-job.ts';
-import type { CrawlStatus, DomainInfo, FetchJob, FetchResult, RequestLogEntry } from './protocol.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
+import type { CrawlStatus, DomainInfo, FetchJob, FetchResult, RequestLogEntry } from '../common/protocol.ts';
 import type { HostFacts } from '../politeness/host-report.ts';
 
 export { MAX_REDIRECTS } from '../frontier/admission.ts';

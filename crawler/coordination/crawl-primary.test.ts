@@ -20,7 +20,7 @@ import { fetchResult, parsedPage, TEST_WORKER_SETTINGS } from '../../test-suppor
 import { Coordinator } from './coordinator.ts';
 import { CrawlPrimary } from './crawl-primary.ts';
 import { PRIMARY_TIMING, type PrimaryTransport, type WorkerHandle } from './primary-ports.ts';
-import type { FetchJob, FetchResult, ParsedPage, PrimaryToServer, PrimaryToWorker } from './protocol.ts';
+import type { FetchJob, FetchResult, ParsedPage, PrimaryToServer, PrimaryToWorker } from '../common/protocol.ts';
 
 const DELAY_MS = 100;
 const START = 10_000;

@@ -29,7 +29,7 @@ import {
   type Timers,
   type WorkerHandle,
 } from './primary-ports.ts';
-import type { ServerToPrimary, WorkerSettings, WorkerToPrimary } from './protocol.ts';
+import type { ServerToPrimary, WorkerSettings, WorkerToPrimary } from '../common/protocol.ts';
 import { WorkerLifecycle } from './worker-lifecycle.ts';
 import { WriteOutage } from './write-outage.ts';
 

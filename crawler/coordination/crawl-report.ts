@@ -7,7 +7,7 @@
 import type { FrontierWindow } from '../frontier/frontier-window.ts';
 import type { HostBook } from '../politeness/host-book.ts';
 import type { HostFacts } from '../politeness/host-report.ts';
-import type { CrawlStatus, DomainInfo, RequestLogEntry } from './protocol.ts';
+import type { CrawlStatus, DomainInfo, RequestLogEntry } from '../common/protocol.ts';
 
 /** Describes the crawl for the server: the snapshots' figures and rows, and the fetch rate behind them. */
 export class CrawlReport {

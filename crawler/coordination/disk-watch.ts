@@ -8,7 +8,7 @@
  */
 import { judgeDisk, pauseMessage, type DiskLimits, type DiskReading } from './disk-budget.ts';
 import { PRIMARY_TIMING, type Clock, type TimerHandle, type Timers } from './primary-ports.ts';
-import type { DiskStatus } from './protocol.ts';
+import type { DiskStatus } from '../common/protocol.ts';
 
 /** What a DiskWatch is given. */
 export interface DiskWatchParts {

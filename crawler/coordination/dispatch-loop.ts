@@ -11,7 +11,7 @@
 import type { Coordinator } from './coordinator.ts';
 import type { FlushPacer } from './flush-pacer.ts';
 import type { Clock, TimerHandle, Timers, WorkerHandle } from './primary-ports.ts';
-import type { FetchJob } from './protocol.ts';
+import type { FetchJob } from '../common/protocol.ts';
 import type { WorkerPool } from './worker-pool.ts';
 import type { WriteOutage } from './write-outage.ts';
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import type { Database } from 'better-sqlite3';
 import { seedQueries } from '../../db/seeds.ts';
 import type { Coordinator } from './coordinator.ts';
-import type { FetchJob } from './protocol.ts';
+import type { FetchJob } from '../common/protocol.ts';
 import { fetchResult, parsedPage, startCoordinator } from '../../test-support/coordinator-fixtures.ts';
 import { type TempDatabase, tempDatabase } from '../../test-support/test-corpus.ts';
 

@@ -12,9 +12,9 @@ import type { Scheduler } from '../politeness/scheduler.ts';
 import type { HostBook } from '../politeness/host-book.ts';
 import type { SeedBook } from '../frontier/seed-book.ts';
 import type { FrontierWindow } from '../frontier/frontier-window.ts';
-import type { CrawlJob } from '../frontier/crawl-job.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
 import type { WriteBatch } from './write-batch.ts';
-import type { FetchJob } from './protocol.ts';
+import type { FetchJob } from '../common/protocol.ts';
 
 /** A job handed out; `conditional`: the request carried the stored page's validators. */
 export interface InFlightJob {

@@ -2,7 +2,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { emptyResult } from '../fetch/fetcher.ts';
 import { pageOutcome } from './page-outcome.ts';
-import type { FetchResult, ParsedPage } from './protocol.ts';
+import type { FetchResult, ParsedPage } from '../common/protocol.ts';
 
 function result(part: Partial<FetchResult>): FetchResult {
   return {

@@ -3,10 +3,10 @@
  * not, backing the host off or not), a redirect, a 304 for a conditional request, an HTTP error, a
  * body that is not HTML, or a page to store. Pure: the coordinator applies the outcome.
  */
-import { isHtmlContentType } from '../fetch/charset.ts';
+import { isHtmlContentType } from '../common/charset.ts';
 import type { PageRecord } from '../../db/pages.ts';
 import type { BackoffRule } from '../politeness/backoff.ts';
-import type { FetchResult, ParsedPage } from './protocol.ts';
+import type { FetchResult, ParsedPage } from '../common/protocol.ts';
 
 /** A URL's last_error after a conditional re-fetch answered 304. */
 export const NOT_MODIFIED = 'not modified since the last fetch (HTTP 304): the stored page is kept';

@@ -4,7 +4,7 @@
  * them the real ones (performance's clock, setTimeout, process.send, cluster); unit tests give fakes and
  * drive time by hand. Also the primary's timings, in one place.
  */
-import type { PrimaryToServer, PrimaryToWorker } from './protocol.ts';
+import type { PrimaryToServer, PrimaryToWorker } from '../common/protocol.ts';
 
 /** The current time in ms (the process gives `performance.timeOrigin + performance.now()`). */
 export type Clock = () => number;

@@ -14,7 +14,7 @@ import type { linkTargetQueries } from '../../db/link-targets.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
 import { BACKOFF, backoffScope, retryDelayMs } from '../politeness/backoff.ts';
 import { EMPTY_PAGE, isEmptyPage, NOT_MODIFIED, pageOutcome, pageRecord, type PageOutcome } from './page-outcome.ts';
-import { CRAWL_LIMITS } from '../frontier/url-traps.ts';
+import { CRAWL_LIMITS } from '../common/url-traps.ts';
 import { admitLinks, judgeRedirect, MAX_REDIRECTS, trapMessage } from '../frontier/admission.ts';
 import type { HostBook } from '../politeness/host-book.ts';
 import type { LinkIntake } from '../frontier/link-intake.ts';
@@ -22,8 +22,8 @@ import type { WriteBatch } from './write-batch.ts';
 import type { SeedBook } from '../frontier/seed-book.ts';
 import type { RevisitBook } from '../frontier/revisit-book.ts';
 import type { FrontierWindow } from '../frontier/frontier-window.ts';
-import type { CrawlJob } from '../frontier/crawl-job.ts';
-import type { FetchResult } from './protocol.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
+import type { FetchResult } from '../common/protocol.ts';
 
 /** The Coordinator's parts a ResultJudge reads and queues writes through (the same objects, shared). */
 export interface JudgeParts {

@@ -11,7 +11,7 @@
  * PRIMARY_TIMING.workerExitMs later (SIGKILL).
  */
 import { PRIMARY_TIMING, type Clock, type PrimaryTransport, type Timers, type WorkerHandle } from './primary-ports.ts';
-import type { WorkerSettings } from './protocol.ts';
+import type { WorkerSettings } from '../common/protocol.ts';
 import { WorkerPool } from './worker-pool.ts';
 
 /** What a WorkerLifecycle is given. */

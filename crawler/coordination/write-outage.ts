@@ -8,7 +8,7 @@
  */
 import { errorDetail, storageErrorAdvice, storageErrorDetail } from '../../db/storage-error.ts';
 import { PRIMARY_TIMING, type Clock, type TimerHandle, type Timers } from './primary-ports.ts';
-import type { PrimaryToServer } from './protocol.ts';
+import type { PrimaryToServer } from '../common/protocol.ts';
 
 /** What a WriteOutage is given: time, the folder to name, and its ways to report and to try again. */
 export interface WriteOutageParts {

@@ -3,8 +3,8 @@
  * PDF, plain text and Markdown (text/markdown, or text/plain at a .md/.markdown address). Anything else
  * (images, archives, media) is not read. Pure.
  */
-import { isHtmlContentType } from '../fetch/charset.ts';
-import type { FileType } from '../coordination/protocol.ts';
+import { isHtmlContentType } from '../common/charset.ts';
+import type { FileType } from '../common/protocol.ts';
 
 /** The media type without parameters, lower case ('' when absent). */
 export function essence(contentType: string | undefined): string {

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { decodeBody, looksBinary, looksLikeHtml } from '../fetch/charset.ts';
+import { decodeBody, looksBinary, looksLikeHtml } from '../common/charset.ts';
 import { extractPageSteps, runToEnd } from './extract.ts';
 import { parseRobotsDirectives } from './robots-directives.ts';
 import { productToken } from '../politeness/robots.ts';
-import { checkUrl } from '../frontier/url.ts';
-import type { PageAnchor, ParsedPage } from '../coordination/protocol.ts';
+import { checkUrl } from '../common/url.ts';
+import type { PageAnchor, ParsedPage } from '../common/protocol.ts';
 
 /** Content links per page whose target and words are kept (the first ones, in page order). */
 export const ANCHORS_PER_PAGE = 200;
@@ -29,12 +29,12 @@ export interface PageInput {
   maxLinks: number;
 }
 
-/** Links judged (crawler/frontier/url.ts) at a time by processPageSteps. */
+/** Links judged (crawler/common/url.ts) at a time by processPageSteps. */
 const CHECK_SLICE = 128;
 
 /**
  * Turns a fetched HTML body into what the primary stores and follows: decoded text, extracted fields,
- * robots directives (meta and X-Robots-Tag), and links normalized and judged by crawler/frontier/url.ts
+ * robots directives (meta and X-Robots-Tag), and links normalized and judged by crawler/common/url.ts
  * (nofollow links and pages dropped; refused links silently left out). Null for a body that is not
  * HTML: untyped and not sniffed as HTML, or binary data whatever its type. Pure.
  */

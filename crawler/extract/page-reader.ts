@@ -6,72 +6,13 @@
  */
 import type { Handler } from 'htmlparser2';
 import type { RawLink } from './links.ts';
+import { INLINE, SECTIONING, SKIPPED } from './html-elements.ts';
 
 const TITLE_MAX = 300;
 const HEADING_MAX = 300;
 const HEADINGS_MAX_COUNT = 50;
 /** The most page text kept (chars). */
 export const TEXT_MAX = 200_000;
-/** Subtrees whose text is never page text. */
-const SKIPPED = new Set([
-  'script',
-  'style',
-  'noscript',
-  'template',
-  'svg',
-  'math',
-  'iframe',
-  'title',
-  'object',
-  'embed',
-  'canvas',
-  'textarea',
-  'select',
-  'datalist',
-]);
-/** Elements rendered inline: no word break around them. Every other element separates words. */
-const INLINE = new Set([
-  'a',
-  'abbr',
-  'acronym',
-  'b',
-  'bdi',
-  'bdo',
-  'big',
-  'cite',
-  'code',
-  'data',
-  'del',
-  'dfn',
-  'em',
-  'font',
-  'i',
-  'img',
-  'ins',
-  'kbd',
-  'label',
-  'mark',
-  'nobr',
-  'q',
-  'rp',
-  'rt',
-  'ruby',
-  's',
-  'samp',
-  'small',
-  'span',
-  'strike',
-  'strong',
-  'sub',
-  'sup',
-  'time',
-  'tt',
-  'u',
-  'var',
-  'wbr',
-]);
-/** Ancestors that make a header/footer part of the content rather than page chrome. */
-const SECTIONING = new Set(['main', 'article', 'section']);
 const WHITESPACE = /\s+/g;
 /** Marks a block boundary in raw text; NUL never survives into page text (browsers drop it too). */
 export const BREAK = '\u0000';

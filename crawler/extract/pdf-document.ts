@@ -5,7 +5,7 @@
  * snippet can say which page it is from. Robots directives come from X-Robots-Tag (a PDF has no meta
  * tags). No links are followed from PDFs. Pure.
  */
-import type { ParsedPage } from '../coordination/protocol.ts';
+import type { ParsedPage } from '../common/protocol.ts';
 import type { PdfText } from './pdf-runner.ts';
 import { contentHash, headerDirectives } from './text-document.ts';
 

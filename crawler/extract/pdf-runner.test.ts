@@ -7,7 +7,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { extractPdf, PDF_LIMITS } from './pdf-runner.ts';
-import { FetchFailure } from '../fetch/fetch-failure.ts';
+import { FetchFailure } from '../common/fetch-failure.ts';
 import { bombPdf, encryptedPdf, nestedPdf, simplePdf, textPdf, truncatedPdf } from '../../test-support/pdf-files.ts';
 
 async function refusal(data: Buffer, limits = PDF_LIMITS): Promise<FetchFailure> {

@@ -10,30 +10,11 @@
  * the reason, the host is not backed off). Like the fetcher, this is I/O wiring (threads, timers).
  */
 import { Worker } from 'node:worker_threads';
-import { describeBytes, FetchFailure } from '../fetch/fetch-failure.ts';
+import { describeBytes, FetchFailure } from '../common/fetch-failure.ts';
 import { projectPath } from '../../shared/project-root.ts';
+import { PDF_LIMITS, type PdfLimits } from '../common/pdf-limits.ts';
 
-/** The limits of one PDF extraction, in one place (the worker gets them in WorkerSettings). */
-export interface PdfLimits {
-  /** Longest a document may take, thread start included. */
-  timeoutMs: number;
-  /** The thread's V8 heap (old generation), MiB. */
-  heapMb: number;
-  /** Resident memory the crawler worker may grow by while one document is read (heap and buffers), MiB. */
-  memoryMb: number;
-  /** Pages read at most (the rest are left out, the text says so by its length). */
-  maxPages: number;
-  /** Characters of text read at most. */
-  maxChars: number;
-}
-
-export const PDF_LIMITS: PdfLimits = {
-  timeoutMs: 60_000,
-  heapMb: 192,
-  memoryMb: 320,
-  maxPages: 2000,
-  maxChars: 1_000_000,
-};
+export { PDF_LIMITS, type PdfLimits } from '../common/pdf-limits.ts';
 
 /** What the thread found in a document. */
 export interface PdfText {

@@ -1,7 +1,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import zlib from 'node:zlib';
-import { FetchFailure } from '../fetch/fetch-failure.ts';
+import { FetchFailure } from '../common/fetch-failure.ts';
 import { parseSitemap, scanSitemap, SITEMAP_MAX_ENTRIES, sitemapText } from './sitemap.ts';
 
 const AT = 'https://a.example/sitemap.xml';

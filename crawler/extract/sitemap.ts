@@ -10,30 +10,14 @@
  * SITEMAP_MAX_ENTRIES (gzip is zlib's, its maxOutputLength the cap).
  */
 import zlib from 'node:zlib';
-import { FetchFailure } from '../fetch/fetch-failure.ts';
-import { checkUrl } from '../frontier/url.ts';
+import { FetchFailure } from '../common/fetch-failure.ts';
+import { checkUrl } from '../common/url.ts';
+import type { SitemapEntries } from '../common/sitemap-entries.ts';
 
 /** Largest sitemap read, after decompression (the protocol allows 50 MB; our pages cap is 5 MiB). */
 export const SITEMAP_MAX_BYTES = 10 * 1024 * 1024;
 /** Most entries read from one sitemap (the protocol's own limit per file). */
 export const SITEMAP_MAX_ENTRIES = 50_000;
-/** Sitemaps taken from one robots.txt, and child sitemaps taken from one sitemap index. */
-export const SITEMAPS_PER_FILE = 20;
-
-/** What one sitemap file lists. */
-export interface SitemapEntries {
-  /** A sitemap index lists other sitemaps; a urlset lists pages. */
-  index: boolean;
-  /** Normalized http(s) URLs on the sitemap's own origin, deduplicated, in file order. */
-  urls: string[];
-  /** Entries left out: another origin, refused by the URL rules, or beyond SITEMAP_MAX_ENTRIES. */
-  dropped: number;
-  /**
-   * A urlset's `<lastmod>` per URL that has a valid one (ms since the epoch; scanSitemap): when the page last
-   * changed, as the site says. Read by crawler/frontier/revisit.ts to skip pages that did not change.
-   */
-  lastmod?: Record<string, number>;
-}
 
 /** A `<lastmod>` (W3C datetime: a date, or a date and time with its zone) in ms; undefined when unreadable. */
 export function parseLastmod(text: string): number | undefined {
@@ -58,7 +42,7 @@ function decodeEntities(text: string): string {
 /**
  * The entries of a sitemap fetched from `sitemapUrl`: page URLs of a urlset, or sitemap URLs of a
  * sitemap index. Per the protocol a sitemap speaks only for its own origin: entries elsewhere are
- * dropped, as are URLs crawler/frontier/url.ts refuses (private addresses unless `allowPrivate`).
+ * dropped, as are URLs crawler/common/url.ts refuses (private addresses unless `allowPrivate`).
  */
 export function parseSitemap(xml: string, sitemapUrl: string, opts: { allowPrivate: boolean }): SitemapEntries {
   const { lastmod: _lastmod, ...entries } = scanSitemap(xml, sitemapUrl, opts);

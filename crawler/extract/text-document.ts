@@ -5,13 +5,13 @@
  * out), never as markup. Robots directives come from X-Robots-Tag only. Pure.
  */
 import { createHash } from 'node:crypto';
-import { decodeBody, looksBinary } from '../fetch/charset.ts';
-import { checkUrl } from '../frontier/url.ts';
+import { decodeBody, looksBinary } from '../common/charset.ts';
+import { checkUrl } from '../common/url.ts';
 import { markdownHeading, markdownLinkTargets, readableMarkdown } from './markdown-inline.ts';
 import { ChunkedString } from './chunked-string.ts';
 import { parseRobotsDirectives } from './robots-directives.ts';
 import { productToken } from '../politeness/robots.ts';
-import type { ParsedPage } from '../coordination/protocol.ts';
+import type { ParsedPage } from '../common/protocol.ts';
 
 const TITLE_MAX = 300;
 const HEADINGS_MAX = 50;

@@ -2,8 +2,8 @@
  * The fetch limits, in a file of their own (no undici): the crawler primary sends them to its workers
  * in WorkerSettings and never fetches, so it must not load the fetcher (fetcher.ts re-exports them).
  */
-import type { WorkerSettings } from '../coordination/protocol.ts';
-import { PDF_LIMITS } from '../extract/pdf-runner.ts';
+import type { WorkerSettings } from '../common/protocol.ts';
+import { PDF_LIMITS } from '../common/pdf-limits.ts';
 
 /**
  * Fetch limits, in one place (the worker gets them from the primary in WorkerSettings). One request may

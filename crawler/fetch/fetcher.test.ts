@@ -9,7 +9,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import zlib from 'node:zlib';
 import { createAgent, fetchLimits, fetchRaw, FetchFailure, FETCH_DEFAULTS } from './fetcher.ts';
-import type { WorkerSettings } from '../coordination/protocol.ts';
+import type { WorkerSettings } from '../common/protocol.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
 

@@ -1,26 +1,26 @@
 /**
  * One GET through undici within Lantern's limits: every connection's address checked on the answer
  * actually connected to (guardedLookup), redirects never followed, the body read only when wanted,
- * decompressed and capped (readCapped), every failure a FetchFailure (fetch-failure.ts).
+ * decompressed and capped (readCapped), every failure a FetchFailure (crawler/common/fetch-failure.ts).
  * Kept by hand, and why: the capped decompression, because undici's decompress interceptor can only
  * fail past its maxSize (off by default in 7.30; added in 7.29.1, per GHSA-3xpg-4rpp-hhhm), while
  * robots.txt and sitemaps are read truncated to what fits, and a bomb's message and a slow body's say
  * how many bytes came off the wire;
  * the guarded lookup, because only a lookup hook sees the address a socket connects to (DNS
- * rebinding), and the address ranges themselves are net.BlockLists in crawler/frontier/url.ts.
+ * rebinding), and the address ranges themselves are net.BlockLists in crawler/common/url.ts.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import zlib from 'node:zlib';
 import type { Readable, Transform } from 'node:stream';
 import { Agent, request } from 'undici';
-import { checkUrl, isPrivateAddress } from '../frontier/url.ts';
+import { checkUrl, isPrivateAddress } from '../common/url.ts';
 import { parseRetryAfter } from '../politeness/backoff.ts';
 import { ROBOTS_MAX_BYTES } from '../politeness/robots.ts';
-import { classifyError, describeBytes, FetchFailure } from './fetch-failure.ts';
-import type { FetchJob, FetchResult, WorkerSettings } from '../coordination/protocol.ts';
+import { classifyError, describeBytes, FetchFailure } from '../common/fetch-failure.ts';
+import type { FetchJob, FetchResult, WorkerSettings } from '../common/protocol.ts';
 
-export { classifyError, describeBytes, FetchFailure } from './fetch-failure.ts';
+export { classifyError, describeBytes, FetchFailure } from '../common/fetch-failure.ts';
 export { FETCH_DEFAULTS, fetchLimits } from './fetch-limits.ts';
 
 /** robots.txt bodies are read up to this size (RFC 9309 asks parsers for at least 500 KiB). */

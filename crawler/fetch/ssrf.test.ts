@@ -21,8 +21,8 @@ import {
   type RawResponse,
   type Resolver,
 } from './fetcher.ts';
-import { checkUrl } from '../frontier/url.ts';
-import type { FetchJob, WorkerSettings } from '../coordination/protocol.ts';
+import { checkUrl } from '../common/url.ts';
+import type { FetchJob, WorkerSettings } from '../common/protocol.ts';
 import { startCrawler } from '../../test-support/crawler-harness.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
 

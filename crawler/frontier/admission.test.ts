@@ -10,7 +10,7 @@ import {
   trapMessage,
   UrlBudget,
 } from './admission.ts';
-import { CRAWL_LIMITS } from './url-traps.ts';
+import { CRAWL_LIMITS } from '../common/url-traps.ts';
 
 const SEED = { url: 'https://example.org/', depth: 3, scope: 'host' as const };
 const PUBLIC = { allowPrivate: false };

@@ -4,8 +4,8 @@
  * The crawler primary's Coordinator asks; this module only judges. Pure: no I/O, no clock.
  */
 import type { Scope } from '../../shared/enumerations.ts';
-import { checkUrl, inScope, type UrlPolicy } from './url.ts';
-import { CRAWL_LIMITS, trapReason, type CrawlLimits } from './url-traps.ts';
+import { checkUrl, inScope, type UrlPolicy } from '../common/url.ts';
+import { CRAWL_LIMITS, trapReason, type CrawlLimits } from '../common/url-traps.ts';
 
 /** Redirect hops followed from one URL before giving up. */
 export const MAX_REDIRECTS = CRAWL_LIMITS.maxRedirects;

@@ -16,7 +16,7 @@ import { Scheduler } from '../politeness/scheduler.ts';
 import { seededRandom } from '../../test-support/seeded-random.ts';
 import { FrontierWindow, type WindowSizes } from './frontier-window.ts';
 import { windowCap } from './window-sizes.ts';
-import type { CrawlJob } from './crawl-job.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
 
 const A = 'https://a.example';
 const B = 'https://b.example';

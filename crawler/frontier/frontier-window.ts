@@ -31,7 +31,7 @@
  */
 import type { DroppedUrl, FrontierRow } from '../../db/frontier.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
-import type { CrawlJob } from './crawl-job.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
 import { WINDOW, type WindowSizes } from './window-sizes.ts';
 import { afterCursor, type HostWindow, pageJob, START_AT } from './host-window.ts';
 import { HostWindows } from './host-windows.ts';

@@ -3,7 +3,7 @@
  * to which rows were read), and what waits beyond; and the page job of a frontier row.
  */
 import type { FrontierRow } from '../../db/frontier.ts';
-import type { CrawlJob } from './crawl-job.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
 
 /** The cursor of a host that has read nothing yet (next_attempt_at is never negative). */
 export const START_AT = -1;

@@ -16,7 +16,7 @@ import { seededRandom } from '../../test-support/seeded-random.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
 import { databaseBytes } from '../../db/storage-size.ts';
 import { PRIMARY_TIMING } from '../coordination/primary-ports.ts';
-import type { DiskStatus } from '../coordination/protocol.ts';
+import type { DiskStatus } from '../common/protocol.ts';
 
 const LIMIT = 1024 ** 2;
 const PAGES = 150;

@@ -23,7 +23,7 @@ import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-ha
 import { crawlWorkerPids, htmlPage, storedPage } from '../../test-support/hostile-pages.ts';
 import { sampleMemory, type MemorySampler } from '../../test-support/memory-sampler.ts';
 import { BACKOFF } from '../politeness/backoff.ts';
-import type { DomainInfo } from '../coordination/protocol.ts';
+import type { DomainInfo } from '../common/protocol.ts';
 
 const DELAY_MS = 50;
 const NORMAL_PAGES = 10;

@@ -27,7 +27,7 @@ import { startTlsSite, type TlsSite } from '../../test-support/tls-site.ts';
 import { sampleMemory, type MemorySampler } from '../../test-support/memory-sampler.ts';
 import { BACKOFF } from '../politeness/backoff.ts';
 import { classifyError, fetchLimits, guardedLookup, type Resolver } from '../fetch/fetcher.ts';
-import type { DomainInfo, RequestLogEntry } from '../coordination/protocol.ts';
+import type { DomainInfo, RequestLogEntry } from '../common/protocol.ts';
 
 const DELAY_MS = 50;
 const HEALTHY_PAGES = 15;

@@ -2,7 +2,7 @@
  * A neighbour site serving pages of 150,000 links each (4.4 MB, under the 5 MiB cap), and one worker
  * (CRAWL_WORKERS=1) fetches both it and a healthy site. A worker runs up to four fetches at once and
  * parsing is synchronous; the worker parses a page in slices and lets its other fetches run in between
- * (crawler/fetch/job-runner.ts), so the healthy site's crawl goes on while the big pages are read.
+ * (crawler/job-runner.ts), so the healthy site's crawl goes on while the big pages are read.
  *
  * Judged by the order of events, never by how long anything took, so a slow or busy machine decides
  * nothing. The worker notes in a file when each parse starts and ends (CRAWL_PARSE_TRACE), and the

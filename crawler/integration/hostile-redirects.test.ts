@@ -28,7 +28,7 @@ import { openDatabase } from '../../db/open.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { Coordinator, MAX_REDIRECTS } from '../coordination/coordinator.ts';
-import type { FetchResult } from '../coordination/protocol.ts';
+import type { FetchResult } from '../common/protocol.ts';
 
 const DELAY_MS = 50;
 const NORMAL_PAGES = 8;

@@ -30,7 +30,7 @@ import { crawlWorkerPids } from '../../test-support/hostile-pages.ts';
 import { sampleMemory, type MemorySampler } from '../../test-support/memory-sampler.ts';
 import { BACKOFF } from '../politeness/backoff.ts';
 import { ROBOTS_COST } from '../politeness/robots.ts';
-import type { DomainInfo } from '../coordination/protocol.ts';
+import type { DomainInfo } from '../common/protocol.ts';
 
 const DELAY_MS = 100;
 const HEALTHY_PAGES = 40;

@@ -24,7 +24,7 @@ import { crawlWorkerPids, htmlPage } from '../../test-support/hostile-pages.ts';
 import { sampleMemory, type MemorySampler } from '../../test-support/memory-sampler.ts';
 import { BACKOFF } from '../politeness/backoff.ts';
 import { fetchLimits } from '../fetch/fetcher.ts';
-import type { DomainInfo } from '../coordination/protocol.ts';
+import type { DomainInfo } from '../common/protocol.ts';
 import { ROBOTS_MAX_BYTES } from '../politeness/robots.ts';
 
 const DELAY_MS = 100;

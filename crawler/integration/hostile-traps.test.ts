@@ -25,7 +25,7 @@ import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-ha
 import { crawlWorkerPids, frontierCount, htmlPage } from '../../test-support/hostile-pages.ts';
 import { sampleMemory, type MemorySampler } from '../../test-support/memory-sampler.ts';
 import { budgetMessage } from '../frontier/admission.ts';
-import { CRAWL_LIMITS } from '../frontier/url-traps.ts';
+import { CRAWL_LIMITS } from '../common/url-traps.ts';
 
 const DELAY_MS = 50;
 

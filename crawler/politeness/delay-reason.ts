@@ -17,16 +17,9 @@
  * In 'host' grouping every group has one host and these are the rules Lantern always had.
  */
 import { describePacing, pacingMs, seconds, type Pace, type PacingSettings } from './pacing.ts';
+import type { DelayReason } from '../common/host-facts.ts';
 
-/** Which rule set the delay in force. */
-export type DelayReasonSource = 'default' | 'crawl-delay' | 'pacing' | 'backoff' | 'retry-after';
-
-/** The delay before a host's next request, which rule set it, and that in words for Domains. */
-export interface DelayReason {
-  ms: number;
-  source: DelayReasonSource;
-  text: string;
-}
+export type { DelayReason, DelayReasonSource } from '../common/host-facts.ts';
 
 /** Why a backoff was set: errors (exponential) or the site's own Retry-After. */
 export type BackoffSource = 'backoff' | 'retry-after';

@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { newHostRow } from '../../db/hosts.ts';
-import type { CrawlJob } from '../frontier/crawl-job.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
 import { BACKOFF } from './backoff.ts';
 import { HostBackoff, type HostFailure } from './host-backoff.ts';
 import { Scheduler } from './scheduler.ts';

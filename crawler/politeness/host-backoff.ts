@@ -1,5 +1,5 @@
 import type { HostRow } from '../../db/hosts.ts';
-import type { CrawlJob } from '../frontier/crawl-job.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
 import { BACKOFF, nextBackoffMs, type BackoffRule, type BackoffScope } from './backoff.ts';
 import type { Scheduler } from './scheduler.ts';
 

@@ -7,8 +7,8 @@ import { RobotsBook, type RobotsVerdict } from './robots-book.ts';
 import type { HostFacts } from './host-report.ts';
 import { HostReporter } from './host-reporter.ts';
 import { SitemapBook } from './sitemap-book.ts';
-import type { CrawlJob } from '../frontier/crawl-job.ts';
-import type { DomainInfo, FetchResult, RequestLogEntry } from '../coordination/protocol.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
+import type { DomainInfo, FetchResult, RequestLogEntry } from '../common/protocol.ts';
 
 type HostQueries = ReturnType<typeof hostQueries>;
 type SitemapJobQueries = ReturnType<typeof sitemapJobQueries>;

@@ -1,47 +1,8 @@
-import type { HostRow } from '../../db/hosts.ts';
-import type { DomainInfo, GroupInfo, RequestLogEntry } from '../coordination/protocol.ts';
+import type { DomainInfo, GroupInfo, RequestLogEntry } from '../common/protocol.ts';
 import { BACKOFF } from './backoff.ts';
-import type { DelayReason } from './delay-reason.ts';
+import type { HostFacts, HostReportRow } from '../common/host-facts.ts';
 
-/**
- * The part of a host's stored row that its report reads: what the primary sends the server for it (its
- * robots.txt rules, validators and backoff length stay in the primary).
- */
-export type HostReportRow = Pick<
-  HostRow,
-  | 'origin'
-  | 'host'
-  | 'robotsStatus'
-  | 'robotsHttpStatus'
-  | 'robotsFetchedAt'
-  | 'crawlDelayMs'
-  | 'backoffUntil'
-  | 'backoffReason'
-  | 'consecutiveErrors'
-  | 'lastRequestStart'
-  | 'lastRequestEnd'
-  | 'fetchedCount'
-  | 'errorCount'
-  | 'lastError'
->;
-
-/**
- * The facts about a host that its report is made of: its stored row and its live clock and counts. Pure
- * input, JSON-able (the primary sends them to the server in its snapshots, protocol.ts), and free of the
- * time of the report: describeHost turns them into a row at any `now`, so a host whose facts did not
- * change need not be sent again.
- */
-export interface HostFacts {
-  row: HostReportRow;
-  queued: number;
-  inFlight: number;
-  dueAt: number;
-  /** The delay in force and the rule that set it (Scheduler.delayReason: default, Crawl-delay, pacing or backoff). */
-  delay: DelayReason;
-  robotsSkipped: number;
-  /** The host's politeness group (its key); its clock is filled in by describeGroups. */
-  group: string;
-}
+export type { HostFacts, HostReportRow } from '../common/host-facts.ts';
 
 /**
  * A copy of the report's part of `row`, so that later changes to the row do not change what was sent.

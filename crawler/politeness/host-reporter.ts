@@ -1,6 +1,6 @@
 import type { HostRow } from '../../db/hosts.ts';
-import type { CrawlJob } from '../frontier/crawl-job.ts';
-import type { DomainInfo, FetchResult, RequestLogEntry } from '../coordination/protocol.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
+import type { DomainInfo, FetchResult, RequestLogEntry } from '../common/protocol.ts';
 import { describeHosts, RequestRing, type HostFacts } from './host-report.ts';
 import { HostSnapshots } from './host-snapshot.ts';
 import type { Scheduler } from './scheduler.ts';

@@ -1,14 +1,14 @@
 /**
  * Which hosts' reports changed since the primary's last snapshot, found without describing them: the
  * server keeps every host's facts (server/domain-book.ts), so a snapshot carries only the hosts whose
- * facts differ from those sent last (protocol.ts CrawlSnapshot). At 10,000 hosts of which a few hundred
+ * facts differ from those sent last (crawler/common/protocol.ts CrawlSnapshot). At 10,000 hosts of which a few hundred
  * changed, a snapshot reads each host's counts and clocks (no allocation for a host that did not change)
  * and builds, copies and sends the facts of the others only. The default delay and the pacing settings are
  * the same for every host and set once at start (CRAWL_DELAY_MS, CRAWL_PACING_*), so they are not compared.
  * Time comes in.
  */
 import type { HostRow } from '../../db/hosts.ts';
-import type { CrawlJob } from '../frontier/crawl-job.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
 import { reportRow, sameReportRow, type HostFacts } from './host-report.ts';
 import type { Pace } from './pacing.ts';
 import type { Scheduler } from './scheduler.ts';

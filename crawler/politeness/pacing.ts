@@ -19,7 +19,7 @@
  *    error streak of BACKOFF.errorsBeforeBackoff (a 429 / 503 backs off at once anyway).
  * With factor 0 (the default until the wiring adds a setting) pacing adds nothing.
  */
-import type { FetchResult } from '../coordination/protocol.ts';
+import type { FetchResult } from '../common/protocol.ts';
 
 /** Defaults in one place. */
 export const PACING = {

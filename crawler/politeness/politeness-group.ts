@@ -7,7 +7,7 @@
  *    the same server). An IP address is a group of its own, whatever the port; so is a single-label
  *    name (`localhost`) and a public suffix used as a host name.
  */
-import { registrableDomain } from '../frontier/url.ts';
+import { registrableDomain } from '../common/url.ts';
 
 /** How hosts are grouped for politeness: one clock per origin, or one per registrable domain. */
 export type GroupMode = 'host' | 'domain';

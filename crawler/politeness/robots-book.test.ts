@@ -7,7 +7,7 @@
 import { afterEach, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { hostQueries, newHostRow, type HostRow } from '../../db/hosts.ts';
-import type { CrawlJob } from '../frontier/crawl-job.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
 import { BACKOFF } from './backoff.ts';
 import { HostBackoff } from './host-backoff.ts';
 import { ROBOTS_CACHE_MS, type RobotsRules } from './robots.ts';

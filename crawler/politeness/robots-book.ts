@@ -1,6 +1,6 @@
 import type { hostQueries, HostRow } from '../../db/hosts.ts';
-import type { CrawlJob } from '../frontier/crawl-job.ts';
-import type { FetchResult } from '../coordination/protocol.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
+import type { FetchResult } from '../common/protocol.ts';
 import type { HostBackoff } from './host-backoff.ts';
 import {
   allowAllRules,

@@ -17,6 +17,9 @@
  * Linear in the patterns' bytes, plus a sort. A generator that pauses (yields) every WORK_PER_PAUSE rules,
  * so that the worker compiling a file of tens of thousands of rules keeps serving its other fetches.
  */
+import type { CompactRules } from '../common/compiled-robots.ts';
+
+export type { CompactRules } from '../common/compiled-robots.ts';
 
 /** Rules handled between two pauses of compileRules. */
 export const WORK_PER_PAUSE = 2048;
@@ -25,33 +28,6 @@ export const WORK_PER_PAUSE = 2048;
 export interface RobotsRule {
   allow: boolean;
   pattern: string;
-}
-
-/**
- * A group's rules, compiled (see the module comment). Prefix `i` is `prefixes[i]`; its wildcard rules
- * are `j` in `[wildAt[i], wildAt[i + 1])`; rule `j`'s segments are `k` in `[segAt[j], segAt[j + 1])`;
- * segment `k` is `chars.slice(charAt[k], charAt[k + 1])`. Keys are -1 where there is no rule.
- */
-export interface CompactRules {
-  /** Rules left once equal ones are merged. */
-  size: number;
-  /** Distinct literal prefixes, sorted as JavaScript compares strings. */
-  prefixes: string[];
-  /** For each prefix, the index of the longest other prefix it starts with, or -1. */
-  parent: number[];
-  /** For each prefix, the highest key of the rules that are that literal (no `*`, no `$`). */
-  literalKey: number[];
-  /** For each prefix, the highest key of the rules that are exactly that path (`$`, no `*`). */
-  exactKey: number[];
-  wildAt: number[];
-  key: number[];
-  /** 1 when the rule's last segment must end the path. */
-  anchored: number[];
-  /** The shortest path the rule can match: prefix and segments. */
-  minLength: number[];
-  segAt: number[];
-  charAt: number[];
-  chars: string;
 }
 
 /**

@@ -28,10 +28,12 @@
  *   no single host can hold the primary's loop, however many of its URLs wait.
  */
 import { CompiledRules, ROBOTS_COST } from './robots-matcher.ts';
-import { compileRules, finish, WORK_PER_PAUSE, type CompactRules, type RobotsRule } from './robots-compile.ts';
+import { compileRules, finish, WORK_PER_PAUSE, type RobotsRule } from './robots-compile.ts';
 import { readRecords, TOKEN_RUN, type Group } from './robots-records.ts';
+import type { CompiledRobots } from '../common/compiled-robots.ts';
 
 export { ROBOTS_COST } from './robots-matcher.ts';
+export type { CompiledRobots } from '../common/compiled-robots.ts';
 export { ROBOTS_MAX_CRAWL_DELAY_MS } from './robots-records.ts';
 
 /** What a check of one URL found, and the steps it took (see robots-matcher.ts). */
@@ -145,17 +147,6 @@ export function allowAllRules(): RobotsRules {
 /** Rules that allow nothing but /robots.txt itself: for a robots.txt that is unreachable (5xx, 429, network). */
 export function disallowAllRules(): RobotsRules {
   return fixedRules((url) => parseHttpUrl(url, 'URL').pathname === '/robots.txt');
-}
-
-/** A robots.txt read and compiled for one product token: JSON-able, it crosses IPC and is stored with its host. */
-export interface CompiledRobots {
-  /** The product token (lower-cased) whose group was chosen: rules compiled for another crawler name do not apply. */
-  token: string;
-  rules: CompactRules;
-  /** Crawl-delay of our group in whole milliseconds (rounded up, capped at 24 h), or null. */
-  crawlDelayMs: number | null;
-  /** Absolute http(s) URLs of the file's `Sitemap:` lines (wherever they stand), in order, deduplicated. */
-  sitemaps: string[];
 }
 
 /**

@@ -18,50 +18,18 @@
  * cost O(log groups + log hosts of the group + log retries of the host), and no path run per dispatch
  * or per result scans hosts or jobs. Only setDefaultDelay and setPacing re-order every group (O(groups)).
  */
-import { IndexedHeap, type HeapItem } from './heap.ts';
-import { JobLane, type SchedulerJob } from './job-lane.ts';
+import { IndexedHeap } from './heap.ts';
+import type { SchedulerJob } from './job-lane.ts';
 import { politenessGroup, type GroupMode } from './politeness-group.ts';
-import {
-  checkPacing,
-  nextPace,
-  NO_PACE,
-  pacingMs,
-  PACING,
-  type Pace,
-  type PacingSettings,
-  type ServerSignal,
-} from './pacing.ts';
+import { checkPacing, nextPace, pacingMs, PACING, type PacingSettings, type ServerSignal } from './pacing.ts';
 import { explainDelay, gapMs, type BackoffSource, type DelayReason } from './delay-reason.ts';
+import { GroupState, HostState, type GroupClock, type HostClock } from './scheduler-clocks.ts';
 
 export type { SchedulerJob } from './job-lane.ts';
 export type { GroupMode } from './politeness-group.ts';
 export type { ServerSignal } from './pacing.ts';
 export type { BackoffSource, DelayReason } from './delay-reason.ts';
-
-/** A host's clock and queues, readable for reports (/api/domains). */
-export interface HostClock {
-  readonly origin: string;
-  /** The key of the host's politeness group. */
-  readonly group: string;
-  readonly queue: { readonly length: number };
-  readonly priority: { readonly length: number };
-  readonly inFlight: number;
-  readonly lastStart: number;
-  readonly lastEnd: number;
-  readonly crawlDelayMs: number | undefined;
-  readonly backoffUntil: number;
-  readonly paused: boolean;
-}
-
-/** A politeness group's shared clock, readable for reports. */
-export interface GroupClock {
-  readonly key: string;
-  readonly inFlight: number;
-  readonly lastStart: number;
-  readonly lastEnd: number;
-  readonly backoffUntil: number;
-  readonly pace: Pace;
-}
+export type { GroupClock, HostClock } from './scheduler-clocks.ts';
 
 /** A job the scheduler released, with its host and group. */
 export interface Dispatch<J> {
@@ -82,49 +50,6 @@ export interface SchedulerOptions {
 /** The scheduler was used against its own rules (a bug in the caller or here, never a site's doing). */
 export class SchedulerError extends Error {
   override readonly name = 'SchedulerError';
-}
-
-class GroupState<J extends SchedulerJob> implements GroupClock, HeapItem {
-  inFlight = 0;
-  lastStart = -Infinity;
-  lastEnd = -Infinity;
-  backoffUntil = 0;
-  backoffSource: BackoffSource = 'backoff';
-  pace: Pace = NO_PACE;
-  /** When the group may next start a request (valid while it is in the due heap). */
-  readyAt = Infinity;
-  heapPos = -1;
-  /** Its hosts that have work they may run, by whose turn it is. */
-  readonly turns = new IndexedHeap<HostState<J>>(
-    (a, b) => a.turnAt < b.turnAt || (a.turnAt === b.turnAt && a.seq < b.seq),
-  );
-  constructor(
-    readonly key: string,
-    readonly seq: number,
-  ) {}
-}
-
-class HostState<J extends SchedulerJob> implements HostClock, HeapItem {
-  readonly queue = new JobLane<J>();
-  readonly priority = new JobLane<J>();
-  inFlight = 0;
-  lastStart = -Infinity;
-  lastEnd = -Infinity;
-  crawlDelayMs: number | undefined = undefined;
-  backoffUntil = 0;
-  backoffSource: BackoffSource = 'backoff';
-  paused = false;
-  /** When the host's own wait ends: its backoff, its earliest job, the end of its last request. */
-  turnAt = Infinity;
-  heapPos = -1;
-  constructor(
-    readonly origin: string,
-    readonly groupState: GroupState<J>,
-    readonly seq: number,
-  ) {}
-  get group(): string {
-    return this.groupState.key;
-  }
 }
 
 /** Per-host queues and per-group clocks; see the module comment for the rules. */

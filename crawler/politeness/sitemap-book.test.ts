@@ -7,9 +7,8 @@ import { afterEach, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedQueries } from '../../db/seeds.ts';
 import { sitemapJobQueries } from '../../db/sitemap-jobs.ts';
-import { SITEMAPS_PER_FILE } from '../extract/sitemap.ts';
-import type { CrawlJob } from '../frontier/crawl-job.ts';
-import { SitemapBook } from './sitemap-book.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
+import { SitemapBook, SITEMAPS_PER_FILE } from './sitemap-book.ts';
 import { Scheduler } from './scheduler.ts';
 import { type TempDatabase, tempDatabase } from '../../test-support/test-corpus.ts';
 

@@ -1,9 +1,11 @@
 import type { sitemapJobQueries, SitemapJobRow, SitemapValidators } from '../../db/sitemap-jobs.ts';
-import { SITEMAPS_PER_FILE } from '../extract/sitemap.ts';
-import type { CrawlJob } from '../frontier/crawl-job.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
 import type { Scheduler } from './scheduler.ts';
 
 type SitemapJobQueries = ReturnType<typeof sitemapJobQueries>;
+
+/** Sitemaps taken from one robots.txt, and child sitemaps taken from one sitemap index. */
+export const SITEMAPS_PER_FILE = 20;
 
 /**
  * The crawler primary's sitemap jobs, a part of its HostBook: the sitemaps a host lists, each queued once as

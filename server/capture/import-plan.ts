@@ -1,13 +1,13 @@
 /**
  * Turns an import file into the seeds to store and the lines refused: the format is recognized
  * (Netscape bookmark HTML, CSV with a URL column, or one URL per line), each URL is judged by the same
- * rules and reason codes as `POST /api/seeds` (crawler/frontier/url.ts: a `javascript:`, `place:` or
+ * rules and reason codes as `POST /api/seeds` (crawler/common/url.ts: a `javascript:`, `place:` or
  * `data:` bookmark is `unsupported-scheme`), and bookmarks of one URL merge into one seed (their labels
  * joined, the first title and folder kept). What a file can make Lantern store is capped here and in the
  * readers: titles (MAX_TITLE_CHARS), folder paths (MAX_FOLDER_DEPTH names of MAX_FOLDER_NAME_CHARS,
  * MAX_FOLDER_PATH_CHARS in all), labels (MAX_LABELS_PER_SEED of MAX_LABEL_CHARS). Pure.
  */
-import { checkUrl, type UrlRefusalCode } from '../../crawler/frontier/url.ts';
+import { checkUrl, type UrlRefusalCode } from '../../crawler/common/url.ts';
 import { MAX_LABELS_PER_SEED, type ImportedSeed } from '../../db/seed-labels.ts';
 import {
   type BookmarkEntry,

@@ -6,14 +6,14 @@ import {
   DiskStatusSchema,
   DomainInfoSchema,
   RequestLogEntrySchema,
-} from '../../crawler/coordination/protocol.ts';
+} from '../../crawler/common/protocol.ts';
 import { CRAWLER_STATES, DOMAIN_SORT_KEYS, DOMAIN_STATES, SORT_DIRECTIONS } from '../../shared/enumerations.ts';
 import { nullableString, stringEnum } from '../../shared/json-schema.ts';
 import { ErrorBodySchema, HttpError } from '../plugins/error-handler.ts';
 import { onInvalid } from '../plugins/strict-input.ts';
 import { queryDomains } from '../domain-query.ts';
 
-/** `GET /api/status`: the crawler's own figures (crawler/coordination/protocol.ts) with the server's. */
+/** `GET /api/status`: the crawler's own figures (crawler/common/protocol.ts) with the server's. */
 export const StatusSchema = Type.Object({
   /** Stored pages. */
   pages: Type.Integer(),

@@ -11,7 +11,7 @@ import { openDatabase } from '../../db/open.ts';
 import { pageQueries } from '../../db/pages.ts';
 import { seedHostQueries } from '../../db/seed-hosts.ts';
 import { makePage } from '../../test-support/test-corpus.ts';
-import type { DomainInfo } from '../../crawler/coordination/protocol.ts';
+import type { DomainInfo } from '../../crawler/common/protocol.ts';
 import { RESULT_CAPS } from '../search/result-caps.ts';
 
 const RLO = '\u202E';

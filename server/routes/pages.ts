@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import { checkUrl } from '../../crawler/frontier/url.ts';
+import { checkUrl } from '../../crawler/common/url.ts';
 import { nullableString } from '../../shared/json-schema.ts';
 import { ErrorBodySchema, HttpError } from '../plugins/error-handler.ts';
 import { URL_FIELD } from './seeds.ts';

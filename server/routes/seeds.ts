@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { nextRefreshAt } from '../../crawler/frontier/refresh.ts';
-import { checkUrl, MAX_URL_LENGTH } from '../../crawler/frontier/url.ts';
+import { checkUrl, MAX_URL_LENGTH } from '../../crawler/common/url.ts';
 import type { SeedRow } from '../../db/seeds.ts';
 import type { Config } from '../../shared/config.ts';
 import { SCOPES, type Scope } from '../../shared/enumerations.ts';

@@ -21,7 +21,7 @@ export type {
   DomainInfo as Domain,
   RobotsInfo,
   RequestLogEntry as HostRequest,
-} from '../../crawler/coordination/protocol.ts';
+} from '../../crawler/common/protocol.ts';
 export type { ErrorBody } from '../../server/plugins/error-handler.ts';
 export type { Session } from '../../server/routes/session.ts';
 import type { DomainsQuery, DomainsResponse, HostRequestsResponse, Status } from '../../server/routes/crawl.ts';

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import v8 from 'node:v8';
 import { createAgent, fetchLimits } from '../fetch/fetcher.ts';
-import { runJob } from '../fetch/job-runner.ts';
+import { runJob } from '../job-runner.ts';
 import { startTestWeb, type TestWeb } from '../../test-support/test-web.ts';
 import { WORKER_IPC_SERIALIZATION, type FetchJob, type WorkerSettings } from './protocol.ts';
 

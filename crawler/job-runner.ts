@@ -1,5 +1,5 @@
 /**
- * What a crawler worker does with one job: fetches it (fetcher.ts, with its limits), then reads the
+ * What a crawler worker does with one job: fetches it (fetch/fetcher.ts, with its limits), then reads the
  * body as the job's kind asks: a robots.txt read and compiled (so that the primary never reads it), a sitemap's entries, or a page or document (HTML,
  * PDF in a thread of its own, plain text, Markdown) read and its links judged. Every failure, the parser's included, becomes the result's `error`: a job fails, the worker
  * never does. crawler/worker.ts wires it to the primary's messages.
@@ -18,16 +18,16 @@ import {
   FetchFailure,
   resultFromResponse,
   ROBOTS_READ_BYTES,
-} from './fetcher.ts';
+} from './fetch/fetcher.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { processPageSteps } from '../extract/page-processor.ts';
-import { documentKind } from '../extract/document-kind.ts';
-import { processTextDocument } from '../extract/text-document.ts';
-import { extractPdf, PDF_LIMITS } from '../extract/pdf-runner.ts';
-import { pdfPage } from '../extract/pdf-document.ts';
-import { scanSitemap, SITEMAP_MAX_BYTES, sitemapText } from '../extract/sitemap.ts';
-import { compileRobotsInSteps, type CompiledRobots } from '../politeness/robots.ts';
-import type { FetchJob, FetchResult, ParsedPage, WorkerSettings } from '../coordination/protocol.ts';
+import { processPageSteps } from './extract/page-processor.ts';
+import { documentKind } from './extract/document-kind.ts';
+import { processTextDocument } from './extract/text-document.ts';
+import { extractPdf, PDF_LIMITS } from './extract/pdf-runner.ts';
+import { pdfPage } from './extract/pdf-document.ts';
+import { scanSitemap, SITEMAP_MAX_BYTES, sitemapText } from './extract/sitemap.ts';
+import { compileRobotsInSteps, type CompiledRobots } from './politeness/robots.ts';
+import type { FetchJob, FetchResult, ParsedPage, WorkerSettings } from './common/protocol.ts';
 
 /** Longest a page's parse holds the worker's event loop before its other fetches get a turn (ms). */
 export const PARSE_SLICE_MS = 4;

@@ -8,9 +8,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DELAY_SOURCES, DOMAIN_STATES, ROBOTS_STATUSES, type FileType } from '../../shared/enumerations.ts';
 import { nullableInteger, nullableString, stringEnum } from '../../shared/json-schema.ts';
-import type { SitemapEntries } from '../extract/sitemap.ts';
-import type { HostFacts } from '../politeness/host-report.ts';
-import type { CompiledRobots } from '../politeness/robots.ts';
+import type { SitemapEntries } from './sitemap-entries.ts';
+import type { HostFacts } from './host-facts.ts';
+import type { CompiledRobots } from './compiled-robots.ts';
 
 /**
  * How primary and workers serialize their messages: V8's structured clone. A page's `done` is mostly its
@@ -69,7 +69,7 @@ export interface PageAnchor {
 
 export type { FileType } from '../../shared/enumerations.ts';
 
-/** An extracted page (HTML, or a PDF, plain-text or Markdown document), its links already normalized and judged by crawler/frontier/url.ts. */
+/** An extracted page (HTML, or a PDF, plain-text or Markdown document), its links already normalized and judged by crawler/common/url.ts. */
 export interface ParsedPage {
   finalUrl: string;
   /** Absent: 'html'. */

@@ -1,4 +1,4 @@
-import type { FetchError } from '../coordination/protocol.ts';
+import type { FetchError } from './protocol.ts';
 
 /**
  * A fetch failure carrying its kind (retryable, throttled, fatal), branched on by the primary, a short
