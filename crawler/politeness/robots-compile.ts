@@ -90,13 +90,17 @@ export function lastAtOrBefore(prefixes: readonly string[], text: string): numbe
  * Compiles the rules of our group (patterns canonical) into the flat form robots-matcher.ts checks
  * against; pauses every WORK_PER_PAUSE rules (see the module comment).
  */
-export function* compileRules(rules: readonly RobotsRule[]): Generator<void, CompactRules> {
+export function* compileRules(
+  rules: readonly RobotsRule[] | readonly (readonly RobotsRule[])[],
+): Generator<void, CompactRules> {
   // Each loop runs in a plain function, over WORK_PER_PAUSE items at a time, which V8 optimizes as it
   // runs; a generator's own loops it would not.
   const keys = new Map<string, number>(); // shape → its highest key
-  for (let from = 0; from < rules.length; from += WORK_PER_PAUSE) {
-    mergeShapes(rules, from, Math.min(rules.length, from + WORK_PER_PAUSE), keys);
-    yield;
+  for (const chunk of asChunks(rules)) {
+    for (let from = 0; from < chunk.length; from += WORK_PER_PAUSE) {
+      mergeShapes(chunk, from, Math.min(chunk.length, from + WORK_PER_PAUSE), keys);
+      yield;
+    }
   }
   const ids = [...keys.keys()];
   const shapes: Shape[] = [];
@@ -129,6 +133,15 @@ export function* compileRules(rules: readonly RobotsRule[]): Generator<void, Com
   }
   flatten(wild, out);
   return out;
+}
+
+/** The rules as chunks: a flat list is one chunk (a robots.txt's rules come as its groups' arrays). */
+function asChunks(
+  rules: readonly RobotsRule[] | readonly (readonly RobotsRule[])[],
+): readonly (readonly RobotsRule[])[] {
+  return rules.length > 0 && Array.isArray(rules[0])
+    ? (rules as readonly (readonly RobotsRule[])[])
+    : [rules as readonly RobotsRule[]];
 }
 
 /** Merges `rules[from, to)` into `keys` (shape → its highest key). */

@@ -21,6 +21,13 @@ export interface Group {
 
 /** Lines read between two pauses of readRecords (see WORK_PER_PAUSE in robots-compile.ts). */
 export const LINES_PER_PAUSE = 2048;
+/**
+ * Rules one Group holds at most; the next rule starts a group of the same agents (chooseGroups merges them
+ * again). An array past about 16,000 entries lives in V8's large-object space, where every young rule
+ * stored into it is remembered by the collector: pushing 28,000 rules cost 101 ns each against 26 at
+ * 14,000 (robots.txt "many wildcard rules" grew 12.5x from 63 KB to its 500 KiB cap, three times in a row).
+ */
+export const RULES_PER_GROUP = 4096;
 
 /** The keys we read; any other line is skipped. */
 const KEYS = ['user-agent', 'allow', 'disallow', 'crawl-delay', 'sitemap'] as const;
@@ -104,6 +111,10 @@ class RecordReader {
         if (ms !== undefined) this.current.crawlDelayMs = ms;
       } else if (value !== '') {
         // An empty allow/disallow matches nothing; it still ends the agent lines (above).
+        if (this.current.rules.length === RULES_PER_GROUP) {
+          this.current = { agents: this.current.agents, rules: [], crawlDelayMs: undefined };
+          this.groups.push(this.current);
+        }
         this.current.rules.push({ allow: key === 'allow', pattern: value });
       }
     }

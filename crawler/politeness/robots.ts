@@ -173,10 +173,13 @@ export function* compileRobotsInSteps(
   const parsed = yield* readRecords(limitedText(body), robotsUrl);
   const token = productToken(userAgent).toLowerCase();
   const ours = chooseGroups(parsed.groups, token);
-  const rules = ours.flatMap((g) => g.rules);
-  for (let from = 0; from < rules.length; from += WORK_PER_PAUSE) {
-    canonicalizeRules(rules, from, Math.min(rules.length, from + WORK_PER_PAUSE));
-    yield;
+  // Kept as the groups' own arrays, never one: see RULES_PER_GROUP.
+  const rules = ours.map((g) => g.rules);
+  for (const chunk of rules) {
+    for (let from = 0; from < chunk.length; from += WORK_PER_PAUSE) {
+      canonicalizeRules(chunk, from, Math.min(chunk.length, from + WORK_PER_PAUSE));
+      yield;
+    }
   }
   return {
     token,
