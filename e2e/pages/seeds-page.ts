@@ -52,8 +52,13 @@ export class SeedsPage extends AppShell {
 
   /** Opens the add and import forms if they are folded away (they are once there are seeds). */
   async openForms(): Promise<void> {
-    await this.addSeedsToggle.waitFor(); // shown once the first answer said whether there are seeds
-    if ((await this.addSeedsToggle.getAttribute('aria-expanded')) === 'false') await this.addSeedsToggle.click();
+    // The toggle is shown once the first answer said whether there are seeds (with the form, if open).
+    await this.addSeedsToggle.or(this.urlInput).first().waitFor();
+    if (
+      (await this.addSeedsToggle.count()) > 0 &&
+      (await this.addSeedsToggle.getAttribute('aria-expanded')) === 'false'
+    )
+      await this.addSeedsToggle.click();
   }
 
   /** Opens the Seeds view directly. */

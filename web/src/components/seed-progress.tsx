@@ -43,7 +43,11 @@ export function SeedProgress({ seed }: { seed: Seed }) {
           <span className="seed-failed-count"> · {formatCount(seed.failed)} failed</span>
         ) : null}
       </span>
-      {phase === 'failed' && seed.failure !== null ? <span className="seed-failure">{seed.failure}</span> : null}
+      {phase === 'failed' && seed.failure !== null ? (
+        <span className="seed-failure" title={seed.failure}>
+          {seed.failure}
+        </span>
+      ) : null}
     </div>
   );
 }
