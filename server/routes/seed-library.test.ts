@@ -183,6 +183,24 @@ describe('POST /api/seeds/bulk', () => {
     );
   });
 
+  test("another site's page cannot act on seeds, nor send anything but JSON", async () => {
+    const crossSite = await t.app.inject({
+      method: 'POST',
+      url: '/api/seeds/bulk',
+      payload: { action: 'remove', ids: [ids[2]] },
+      headers: { origin: 'https://evil.example' },
+    });
+    assert.equal(crossSite.statusCode, 403);
+    assert.equal(crossSite.json().error, 'cross-origin');
+    const form = await t.app.inject({
+      method: 'POST',
+      url: '/api/seeds/bulk',
+      payload: 'action=remove&ids=1',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
+    assert.equal(form.statusCode, 415);
+  });
+
   test('bad bodies get a clear 400', async () => {
     const cases: Array<[unknown, RegExp]> = [
       [{ action: 'explode', ids: [1] }, /action must be "remove", "crawl", "label" or "unlabel"/],
