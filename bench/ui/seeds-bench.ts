@@ -102,7 +102,8 @@ async function main(): Promise<void> {
         const res = await fetch(`${base}/api/seeds?${query}`);
         const text = await res.text();
         times.push(performance.now() - started);
-        if (!res.ok) throw new Error(`seeds-bench: GET /api/seeds?${query} answered ${res.status}: ${text.slice(0, 200)}`);
+        if (!res.ok)
+          throw new Error(`seeds-bench: GET /api/seeds?${query} answered ${res.status}: ${text.slice(0, 200)}`);
         bytes = Buffer.byteLength(text);
       }
       api.push({ name, query, p50: median(times), bytes });
@@ -116,7 +117,6 @@ async function main(): Promise<void> {
       await page.goto(`${base}/seeds`);
       await page.locator('table.seed-table tbody tr').nth(49).waitFor();
       firstRender.push(performance.now() - started);
-      if (process.env.BENCH_VERBOSE) process.stdout.write(`first render ${i}: ${(performance.now() - started).toFixed(0)} ms\n`);
     }
     // A filter keystroke: the last character of a search, to the list showing its one match (in the page's clock).
     const keystroke: number[] = [];
