@@ -31,9 +31,22 @@ export interface SeedRow {
   folder: string | null;
   /** The seed's labels, sorted (db/seed-labels.ts). */
   labels: string[];
+  /** Where it stands: crawling (or about to start), done, failed (its own page was not stored), removed. */
+  state: SeedState;
+  /** Why it failed (its own URL's last error, as the crawler wrote it), else null. */
+  failure: string | null;
 }
 
-const SEED_COLUMNS = `s.id, s.url, s.origin, s.depth, ${SCOPE_OUT} AS scope, s.created_at AS createdAt, s.updated_at AS updatedAt,
+/** The states a seed is listed in (GET /api/seeds `state`). */
+export const SEED_STATES = ['crawling', 'done', 'failed', 'removed'] as const;
+/** One of SEED_STATES. */
+export type SeedState = (typeof SEED_STATES)[number];
+
+/**
+ * Every column of a seed row but its state, which SEED_STATE derives from these (wrap them in a subquery).
+ * `ownState` and `ownError`: the frontier row of the seed's own URL.
+ */
+export const SEED_COLUMNS = `s.id, s.url, s.origin, s.depth, ${SCOPE_OUT} AS scope, s.created_at AS createdAt, s.updated_at AS updatedAt,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id) AS found,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state = 'done') AS fetched,
   (SELECT COUNT(*) FROM frontier f WHERE f.seed_id = s.id AND f.state IN ('queued', 'leased')) AS queued,
@@ -43,13 +56,44 @@ const SEED_COLUMNS = `s.id, s.url, s.origin, s.depth, ${SCOPE_OUT} AS scope, s.c
   (SELECT group_concat(label, char(10)) FROM (SELECT l.label FROM seed_labels l WHERE l.seed_id = s.id ORDER BY l.label)) AS labelText,
   COALESCE((SELECT h.hosts FROM seed_hosts h WHERE h.seed_id = s.id), 0) AS hosts,
   COALESCE((SELECT h.refused FROM seed_hosts h WHERE h.seed_id = s.id), 0) AS hostsRefused,
-  (SELECT h.refused_example FROM seed_hosts h WHERE h.seed_id = s.id) AS lastRefusedHost`;
+  (SELECT h.refused_example FROM seed_hosts h WHERE h.seed_id = s.id) AS lastRefusedHost,
+  s.removed_at AS removedAt,
+  (SELECT f.state FROM frontier f WHERE f.url = s.url) AS ownState,
+  (SELECT f.last_error FROM frontier f WHERE f.url = s.url) AS ownError`;
 
-type SeedSqlRow = Omit<SeedRow, 'labels'> & { labelText: string | null };
+/**
+ * A seed's state from SEED_COLUMNS (in an outer query): removed once marked so; failed when its own URL
+ * was given up on, skipped, or answered an HTTP error; done once something was found and nothing is
+ * left queued; crawling until then.
+ */
+export const SEED_STATE = `CASE WHEN removedAt IS NOT NULL THEN 'removed'
+  WHEN ownState IN ('failed', 'skipped') OR (ownState = 'done' AND ownError LIKE 'HTTP %') THEN 'failed'
+  WHEN queued = 0 AND found > 0 THEN 'done' ELSE 'crawling' END`;
 
-function fromSql(row: SeedSqlRow): SeedRow {
-  const { labelText, ...rest } = row;
-  return { ...rest, labels: labelText === null ? [] : labelText.split('\n') };
+/** A seed row as SQL answers it (SEED_COLUMNS and SEED_STATE as `state`). */
+export type SeedSqlRow = Omit<SeedRow, 'labels' | 'failure'> & {
+  labelText: string | null;
+  removedAt: number | null;
+  ownState: string | null;
+  ownError: string | null;
+};
+
+/**
+ * Seed rows with their state: SEED_COLUMNS of the seeds `inner` selects (a WHERE, ORDER BY and LIMIT on
+ * `seeds s`), then `outer` on those rows (a filter on `state`, the order again).
+ */
+export function seedSelect(inner: string, outer = ''): string {
+  return `SELECT *, ${SEED_STATE} AS state FROM (SELECT ${SEED_COLUMNS} FROM seeds s ${inner}) ${outer}`;
+}
+
+/** A seed row as SQL answers it, as the module's callers see it. */
+export function fromSql(row: SeedSqlRow): SeedRow {
+  const { labelText, removedAt: _removed, ownState: _own, ownError, ...rest } = row;
+  return {
+    ...rest,
+    labels: labelText === null ? [] : labelText.split('\n'),
+    failure: row.state === 'failed' ? (ownError ?? 'its page could not be fetched') : null,
+  };
 }
 
 /** A seed row as the crawler reads changes: `removedAt` is set once the person removed it. */
@@ -68,12 +112,16 @@ export function seedQueries(db: Database) {
        removed_at = NULL
      RETURNING id, created_at = updated_at AS created`,
   );
-  const byId = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s WHERE s.id = ?`);
+  const byId = db.prepare(seedSelect('WHERE s.id = ?'));
   const all = db.prepare(
-    `SELECT ${SEED_COLUMNS} FROM seeds s WHERE s.removed_at IS NULL ORDER BY s.id DESC LIMIT ? OFFSET ?`,
+    seedSelect('WHERE s.removed_at IS NULL ORDER BY s.id DESC LIMIT ? OFFSET ?', 'ORDER BY id DESC'),
   );
-  const allWithLabel = db.prepare(`SELECT ${SEED_COLUMNS} FROM seeds s
-    WHERE s.removed_at IS NULL AND s.id IN (SELECT seed_id FROM seed_labels WHERE label = ?) ORDER BY s.id DESC LIMIT ? OFFSET ?`);
+  const allWithLabel = db.prepare(
+    seedSelect(
+      'WHERE s.removed_at IS NULL AND s.id IN (SELECT seed_id FROM seed_labels WHERE label = ?) ORDER BY s.id DESC LIMIT ? OFFSET ?',
+      'ORDER BY id DESC',
+    ),
+  );
   const countAll = db.prepare<[], number>('SELECT COUNT(*) FROM seeds WHERE removed_at IS NULL').pluck();
   const countWithLabel = db
     .prepare<[string], number>(

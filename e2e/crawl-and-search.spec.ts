@@ -55,7 +55,10 @@ test('a person adds a site, watches its domain being crawled, and finds a page o
   await expect(page).toHaveURL(/\/seeds$/);
   await expect(seeds.heading).toBeFocused();
 
-  // The form, in Tab order: URL, Depth; Enter submits.
+  // The form, in Tab order: the "Add seeds" fold (open: there is no seed yet), URL, Depth; Enter submits.
+  await page.keyboard.press('Tab');
+  await expect(seeds.addSeedsToggle).toBeFocused();
+  await expect(seeds.addSeedsToggle).toHaveAttribute('aria-expanded', 'true');
   await page.keyboard.press('Tab');
   await expect(seeds.urlInput).toBeFocused();
   await expect(seeds.urlInput).toHaveCSS('outline-style', 'solid');
@@ -70,7 +73,9 @@ test('a person adds a site, watches its domain being crawled, and finds a page o
   await expect(seeds.urlInput).toBeFocused();
   await expect(await seeds.cell(site.url('/'), 'Depth')).toHaveText('1');
 
-  // Back one step to the navigation, then Domains.
+  // Back past the fold to the navigation, then Domains.
+  await page.keyboard.press('Shift+Tab');
+  await expect(seeds.addSeedsToggle).toBeFocused();
   await page.keyboard.press('Shift+Tab');
   await expect(seeds.navLink('Domains')).toBeFocused();
   await page.keyboard.press('Enter');

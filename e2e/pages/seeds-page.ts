@@ -24,6 +24,9 @@ export class SeedsPage extends AppShell {
   readonly removeStatus: Locator;
   /** What the Seeds list says when there is no seed. */
   readonly emptyList: Locator;
+  /** The button that folds the add and import forms away (and opens them). */
+  readonly addSeedsToggle: Locator;
+  readonly search: Locator;
 
   constructor(page: Page) {
     super(page);
@@ -43,6 +46,19 @@ export class SeedsPage extends AppShell {
     this.crawlAgainStatus = page.getByRole('status').filter({ hasText: /again/ });
     this.removeStatus = page.getByRole('status').filter({ hasText: /^Removed / });
     this.emptyList = page.getByText('No seeds yet. Add a URL above to start crawling.');
+    this.addSeedsToggle = page.getByRole('button', { name: 'Add seeds' });
+    this.search = page.getByRole('searchbox', { name: 'Search seeds' });
+  }
+
+  /** Opens the add and import forms if they are folded away (they are once there are seeds). */
+  async openForms(): Promise<void> {
+    // The toggle is shown once the first answer said whether there are seeds (with the form, if open).
+    await this.addSeedsToggle.or(this.urlInput).first().waitFor();
+    if (
+      (await this.addSeedsToggle.count()) > 0 &&
+      (await this.addSeedsToggle.getAttribute('aria-expanded')) === 'false'
+    )
+      await this.addSeedsToggle.click();
   }
 
   /** Opens the Seeds view directly. */
@@ -65,6 +81,7 @@ export class SeedsPage extends AppShell {
 
   /** Fills the form and presses "Add seed". */
   async addSeed(url: string, options: { depth?: number; scope?: Scope } = {}): Promise<void> {
+    await this.openForms();
     await this.urlInput.fill(url);
     if (options.depth !== undefined) await this.depthInput.fill(String(options.depth));
     if (options.scope !== undefined) await this.scopeSelect.selectOption(options.scope);
@@ -73,6 +90,7 @@ export class SeedsPage extends AppShell {
 
   /** Pastes lines into "URLs, one per line" and presses "Add all". */
   async addSeveral(urls: string[]): Promise<void> {
+    await this.openForms();
     await this.bulkInput.fill(urls.join('\n'));
     await this.addAllButton.click();
   }
@@ -92,9 +110,9 @@ export class SeedsPage extends AppShell {
     return this.row(url).getByRole('group', { name: `Remove ${url}?` });
   }
 
-  /** The table row of a seed, found by its exact URL. */
+  /** The table row of a seed, found by its exact URL (the link beneath its title). */
   row(url: string): Locator {
-    return this.table.getByRole('row').filter({ has: this.page.getByRole('rowheader', { name: url, exact: true }) });
+    return this.table.getByRole('row').filter({ has: this.page.getByRole('link', { name: url, exact: true }) });
   }
 
   /** A cell of a seed's row by column header name ('Depth', 'Fetched', ...). */
@@ -103,8 +121,10 @@ export class SeedsPage extends AppShell {
     const headers = await this.table.getByRole('columnheader').allTextContents();
     const index = headers.findIndex((text) => text.trim() === column);
     if (index < 0) throw new Error(`seeds-page: no column named ${column} (have ${headers.join(', ')})`);
+    // The first column is the selection box (a cell), the second the seed (the row header).
+    if (index === 1) return this.row(url).getByRole('rowheader');
     return this.row(url)
-      .getByRole(index === 0 ? 'rowheader' : 'cell')
+      .getByRole('cell')
       .nth(index === 0 ? 0 : index - 1);
   }
 }

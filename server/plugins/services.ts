@@ -7,6 +7,8 @@ import type { SearchService } from '../search/search-service.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { pageQueries } from '../../db/pages.ts';
 import { seedLabelQueries } from '../../db/seed-labels.ts';
+import { seedListQueries } from '../../db/seed-list.ts';
+import { seedBulkQueries } from '../../db/seed-bulk.ts';
 
 /** What every route may use; built once in server/main.ts (or a test) and handed to buildApp. */
 export interface Services {
@@ -26,6 +28,8 @@ declare module 'fastify' {
     seeds: ReturnType<typeof seedQueries>;
     pages: ReturnType<typeof pageQueries>;
     seedLabels: ReturnType<typeof seedLabelQueries>;
+    seedList: ReturnType<typeof seedListQueries>;
+    seedBulk: ReturnType<typeof seedBulkQueries>;
   }
 }
 
@@ -39,6 +43,8 @@ export default fp(
     app.decorate('seeds', seedQueries(opts.db));
     app.decorate('pages', pageQueries(opts.db));
     app.decorate('seedLabels', seedLabelQueries(opts.db));
+    app.decorate('seedList', seedListQueries(opts.db));
+    app.decorate('seedBulk', seedBulkQueries(opts.db));
   },
   { name: 'services' },
 );

@@ -3,7 +3,8 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { nextRefreshAt } from '../../crawler/frontier/refresh.ts';
 import { checkUrl, MAX_URL_LENGTH } from '../../crawler/common/url.ts';
-import type { SeedRow } from '../../db/seeds.ts';
+import { SEED_STATES, type SeedRow } from '../../db/seeds.ts';
+import { SEED_SORTS } from '../../db/seed-list.ts';
 import type { Config } from '../../shared/config.ts';
 import { SCOPES, type Scope } from '../../shared/enumerations.ts';
 import { nullableString, stringEnum } from '../../shared/json-schema.ts';
@@ -59,6 +60,10 @@ export const SeedSchema = Type.Object({
   /** Links to further hosts not followed once it had its hosts, and the last host one led to. */
   hostsRefused: Type.Integer(),
   lastRefusedHost: nullableString(),
+  /** crawling (or about to start), done, failed (its own page was not stored), removed (being undone). */
+  state: stringEnum(SEED_STATES),
+  /** Why a failed seed failed, in words ("... is larger than 5 MiB"); null unless failed. */
+  failure: nullableString(),
 });
 export type Seed = Static<typeof SeedSchema>;
 
@@ -128,27 +133,60 @@ export const MAX_SEED_JSON_BYTES =
 /** The furthest `offset` of `GET /api/seeds` (past any import's size, several times over). */
 export const MAX_SEED_OFFSET = 1_000_000;
 
-/** The query of `GET /api/seeds`: one label's seeds, and which page of them (newest first). */
-export const SeedListQuerySchema = Type.Object({
-  label: Type.Optional(
-    Type.String({
-      maxLength: 200,
-      ...onInvalid('invalid-query', 'seeds: label must be given once, as text of at most 200 characters'),
+/** The most characters of a search within seeds (`q`). */
+export const MAX_SEED_QUERY_CHARS = 200;
+
+/**
+ * The query of `GET /api/seeds`: a search within titles, URLs and labels (`q`), one label's seeds, one
+ * state's, in an order (newest first by default), and which page of them. Anything else is refused.
+ */
+export const SeedListQuerySchema = Type.Object(
+  {
+    q: Type.Optional(
+      Type.String({
+        maxLength: MAX_SEED_QUERY_CHARS,
+        ...onInvalid(
+          'invalid-query',
+          `seeds: q must be given once, as text of at most ${MAX_SEED_QUERY_CHARS} characters`,
+        ),
+      }),
+    ),
+    label: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        ...onInvalid('invalid-query', 'seeds: label must be given once, as text of at most 200 characters'),
+      }),
+    ),
+    state: Type.Optional(
+      stringEnum(
+        SEED_STATES,
+        onInvalid(
+          'invalid-query',
+          `seeds: state must be one of ${SEED_STATES.join(', ')} (or left out for all live seeds)`,
+        ),
+      ),
+    ),
+    sort: Type.Optional(
+      stringEnum(SEED_SORTS, onInvalid('invalid-query', `seeds: sort must be one of ${SEED_SORTS.join(', ')}`)),
+    ),
+    limit: Type.Integer({
+      minimum: 1,
+      maximum: MAX_SEED_PAGE,
+      default: MAX_SEED_PAGE,
+      ...onInvalid('invalid-query', `seeds: limit must be an integer from 1 to ${MAX_SEED_PAGE}`),
     }),
-  ),
-  limit: Type.Integer({
-    minimum: 1,
-    maximum: MAX_SEED_PAGE,
-    default: MAX_SEED_PAGE,
-    ...onInvalid('invalid-query', `seeds: limit must be an integer from 1 to ${MAX_SEED_PAGE}`),
-  }),
-  offset: Type.Integer({
-    minimum: 0,
-    maximum: MAX_SEED_OFFSET,
-    default: 0,
-    ...onInvalid('invalid-query', `seeds: offset must be an integer from 0 to ${MAX_SEED_OFFSET}`),
-  }),
-});
+    offset: Type.Integer({
+      minimum: 0,
+      maximum: MAX_SEED_OFFSET,
+      default: 0,
+      ...onInvalid('invalid-query', `seeds: offset must be an integer from 0 to ${MAX_SEED_OFFSET}`),
+    }),
+  },
+  {
+    additionalProperties: false,
+    ...onInvalid('invalid-query', 'seeds: the query takes q, label, state, sort, limit and offset only'),
+  },
+);
 export type SeedListQuery = Static<typeof SeedListQuerySchema>;
 
 /** What `GET /api/seeds` answers: one page of seeds, and how many there are in all (with the label, if one was given). */
@@ -164,6 +202,38 @@ export const SeedIdSchema = Type.Object({
     ...onInvalid('invalid-id', 'the seed id must be a whole number from 1 up, as GET /api/seeds lists it'),
   }),
 });
+
+/** Most seeds one `POST /api/seeds/bulk` acts on (two full pages of the list). */
+export const MAX_BULK_SEEDS = 2 * MAX_SEED_PAGE;
+
+const BULK_IDS = onInvalid(
+  'invalid-ids',
+  `seeds: ids must be an array of 1 to ${MAX_BULK_SEEDS} seed ids (whole numbers from 1)`,
+);
+
+/** The body of `POST /api/seeds/bulk`: one action on the seeds selected, with the labels to add or take off. */
+export const BulkSeedSchema = Type.Object(
+  {
+    action: stringEnum(
+      ['remove', 'crawl', 'label', 'unlabel'] as const,
+      onInvalid('invalid-action', 'seeds: action must be "remove", "crawl", "label" or "unlabel"'),
+    ),
+    ids: Type.Array(Type.Integer({ minimum: 1, ...BULK_IDS }), { minItems: 1, maxItems: MAX_BULK_SEEDS, ...BULK_IDS }),
+    labels: Type.Optional(labelListField('seeds')),
+  },
+  {
+    additionalProperties: false,
+    ...onInvalid(
+      'invalid-body',
+      'seeds: send a JSON object such as {"action": "label", "ids": [1, 2], "labels": ["rust"]}',
+    ),
+  },
+);
+export type BulkSeedRequest = Static<typeof BulkSeedSchema>;
+
+/** What `POST /api/seeds/bulk` answers: the action, and how many live seeds it changed. */
+export const BulkSeedAnswerSchema = Type.Object({ action: Type.String(), count: Type.Integer() });
+export type BulkSeedAnswer = Static<typeof BulkSeedAnswerSchema>;
 
 /**
  * A seed as the API shows it. `nextCrawlAt`: when the crawler will crawl it again on its own
@@ -201,6 +271,8 @@ export function toApi(seed: SeedRow, config: Pick<Config, 'crawlRefreshMs' | 'cr
     maxHosts: config.crawlMaxHostsPerSeed,
     hostsRefused: seed.hostsRefused,
     lastRefusedHost: seed.lastRefusedHost,
+    state: seed.state,
+    failure: seed.failure,
   };
 }
 
@@ -275,17 +347,36 @@ export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
     },
   );
 
+  app.post(
+    '/api/seeds/bulk',
+    {
+      bodyLimit: 64 * 1024,
+      schema: { body: BulkSeedSchema, response: { 200: BulkSeedAnswerSchema, '4xx': ErrorBodySchema } },
+    },
+    async (request) => {
+      const { action, ids } = request.body;
+      // One request is one change, however many seeds: it takes one of the removals' tokens.
+      throttle(removing, request, 'changes');
+      const labels = checkLabels(request.body.labels ?? []);
+      if ((action === 'label' || action === 'unlabel') && labels.length === 0)
+        throw new HttpError(400, 'invalid-label', `seeds: ${action} needs labels, such as {"labels": ["rust"]}`);
+      const count = app.seedBulk.applyToSeeds(action, ids, labels, Date.now());
+      if (action === 'remove' || action === 'crawl') app.crawler.notifySeeds();
+      return { action, count };
+    },
+  );
+
   app.get(
     '/api/seeds',
     {
       schema: { querystring: SeedListQuerySchema, response: { 200: SeedListSchema, '4xx': ErrorBodySchema } },
     },
     async (request) => {
-      const { limit, offset } = request.query;
+      const { limit, offset, q, state, sort } = request.query;
       // A label that folds to nothing is no label any seed carries: an empty list, not every seed.
       const label = request.query.label === undefined ? undefined : (toLabel(request.query.label) ?? '');
-      const seeds = app.seeds.listSeeds({ limit, offset, label });
-      return { seeds: seeds.map((s) => toApi(s, app.config)), total: app.seeds.countSeeds(label) };
+      const found = app.seedList.findSeeds({ query: q, label, state, sort, limit, offset });
+      return { seeds: found.seeds.map((s) => toApi(s, app.config)), total: found.total };
     },
   );
 }

@@ -6,7 +6,15 @@ import { announceSignedOut } from './signed-out.ts';
 // (type-only imports: nothing of the server is bundled). This file declares none of its own.
 export type { CrawlerState, DelaySource, DomainState, Scope } from '../../shared/enumerations.ts';
 export type { Status, DomainsQuery, DomainsResponse, HostRequestsResponse } from '../../server/routes/crawl.ts';
-export type { Seed, NewSeed, RemovedSeed, SeedList } from '../../server/routes/seeds.ts';
+export type {
+  Seed,
+  NewSeed,
+  RemovedSeed,
+  SeedList,
+  SeedListQuery,
+  BulkSeedRequest,
+  BulkSeedAnswer,
+} from '../../server/routes/seeds.ts';
 export type { ImportRequest, ImportResult, ImportRefusal, LabelCount, LabelList } from '../../server/routes/capture.ts';
 export type { StoredPage } from '../../server/routes/pages.ts';
 export type {
@@ -25,7 +33,15 @@ export type {
 export type { ErrorBody } from '../../server/plugins/error-handler.ts';
 export type { Session } from '../../server/routes/session.ts';
 import type { DomainsQuery, DomainsResponse, HostRequestsResponse, Status } from '../../server/routes/crawl.ts';
-import type { NewSeed, RemovedSeed, Seed, SeedList } from '../../server/routes/seeds.ts';
+import type {
+  BulkSeedAnswer,
+  BulkSeedRequest,
+  NewSeed,
+  RemovedSeed,
+  Seed,
+  SeedList,
+  SeedListQuery,
+} from '../../server/routes/seeds.ts';
 import type { ImportRequest, ImportResult, LabelCount, LabelList } from '../../server/routes/capture.ts';
 import type { StoredPage } from '../../server/routes/pages.ts';
 import type { SearchResponse, SuggestResponse } from '../../server/search/types.ts';
@@ -182,6 +198,25 @@ export async function setSeedLabels(id: Seed['id'], labels: string[], signal?: A
 /** Every label in use, with how many seeds carry it. */
 export async function listLabels(signal?: AbortSignal): Promise<LabelCount[]> {
   return (await request<LabelList>('/api/labels', { signal })).labels;
+}
+
+/** One page of the seeds library: searched, filtered and sorted by the server (docs/api.md, GET /api/seeds). */
+export function findSeeds(query: Partial<SeedListQuery>, signal?: AbortSignal): Promise<SeedList> {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query))
+    if (value !== undefined && value !== '') params.set(name, String(value));
+  const search = params.toString();
+  return request<SeedList>(`/api/seeds${search === '' ? '' : `?${search}`}`, { signal });
+}
+
+/** One action on many seeds in one request (remove, crawl again, label, unlabel); answers how many it changed. */
+export function bulkSeeds(body: BulkSeedRequest, signal?: AbortSignal): Promise<BulkSeedAnswer> {
+  return request<BulkSeedAnswer>('/api/seeds/bulk', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+    signal,
+  });
 }
 
 /** Lists the seeds carrying a label, newest first (the first 500, and how many there are). */

@@ -11,6 +11,7 @@ import { parsePage } from './query.ts';
 import { signOut, useSession } from './session.ts';
 import { SignInView } from './views/sign-in-view.tsx';
 import { SignOutButton } from './components/sign-out-button.tsx';
+import { useDropGuard } from './drop-guard.ts';
 
 function normalizePath(path: string): string {
   return path.length > 1 ? path.replace(/\/+$/, '') : path;
@@ -21,6 +22,7 @@ function normalizePath(path: string): string {
  * After an in-app move to another view, focus goes to that view's search box or heading. When this
  * Lantern asks for its secret and the browser is not signed in, the sign-in page stands in for every
  * view (no view asks the API for anything until then); signed in, the header offers to sign out.
+ * A file dropped anywhere but a drop box is not opened by the browser (useDropGuard).
  */
 export function App() {
   const session = useSession();
@@ -28,6 +30,7 @@ export function App() {
   const path = normalizePath(location.path);
   const mainRef = useRef<HTMLElement>(null);
   const previousPath = useRef(path);
+  useDropGuard(); // a file dropped beside a drop box must not make the browser open it and leave Lantern
 
   useEffect(() => {
     if (previousPath.current === path) return;

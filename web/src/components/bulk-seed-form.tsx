@@ -36,7 +36,7 @@ export function BulkSeedForm({ depth, scope, onAdded }: BulkSeedFormProps) {
       return;
     }
     if (depth === null) {
-      setFormError('Choose a depth from 0 to 10 above first.');
+      setFormError('Choose a Depth from 0 to 10 in Add a seed first.');
       return;
     }
     setFormError(null);
@@ -92,7 +92,7 @@ export function BulkSeedForm({ depth, scope, onAdded }: BulkSeedFormProps) {
           </p>
         ) : (
           <p id={`${id}-hint`} className="hint">
-            Each line uses the depth and scope chosen above.
+            Each line uses the Depth and Scope chosen in Add a seed.
           </p>
         )}
       </div>

@@ -1,4 +1,5 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
+import { carriesFiles } from '../drop-guard.ts';
 import type { DragEvent, FormEvent } from 'react';
 import { importBookmarks } from '../api.ts';
 import type { ImportResult, Scope } from '../api.ts';
@@ -8,6 +9,8 @@ import { labelList } from '../label-input.ts';
 /** Props of the import panel. */
 export interface ImportPanelProps {
   onImported: () => void;
+  /** A file was taken (chosen, dropped on the box, or dropped anywhere else on the page). */
+  onFileTaken?: () => void;
 }
 
 /** What the chosen file is. */
@@ -21,7 +24,7 @@ interface Chosen {
  * column, or one URL per line); depth and scope are chosen once for the whole import (default: just each
  * page). Its answer says how many seeds were added or merged, and lists every refused line with its reason.
  */
-export function ImportPanel({ onImported }: ImportPanelProps) {
+export function ImportPanel({ onImported, onFileTaken }: ImportPanelProps) {
   const id = useId();
   const [chosen, setChosen] = useState<Chosen | null>(null);
   const [depth, setDepth] = useState('0');
@@ -32,13 +35,29 @@ export function ImportPanel({ onImported }: ImportPanelProps) {
   const [result, setResult] = useState<{ name: string; answer: ImportResult } | null>(null);
   const [error, setError] = useState<string | null>(null);
   const fileRef = useRef<HTMLInputElement>(null);
+  const zoneRef = useRef<HTMLDivElement>(null);
 
   const take = async (file: File | undefined): Promise<void> => {
     setResult(null);
     setError(null);
     if (file === undefined) return;
     setChosen({ name: file.name, text: await file.text() });
+    onFileTaken?.();
   };
+  const takeRef = useRef(take);
+  takeRef.current = take;
+  // A file dropped beside the box, anywhere on the page, is this panel's too (the page-level guard,
+  // web/src/drop-guard.ts, keeps the browser from opening it); a drop on the box was handled there.
+  useEffect(() => {
+    const onWindowDrop = (event: globalThis.DragEvent): void => {
+      if (!carriesFiles(event.dataTransfer?.types)) return;
+      if (event.target instanceof Node && zoneRef.current?.contains(event.target)) return; // the box's own drop
+      event.preventDefault();
+      void takeRef.current(event.dataTransfer?.files[0]);
+    };
+    window.addEventListener('drop', onWindowDrop);
+    return () => window.removeEventListener('drop', onWindowDrop);
+  }, []);
 
   const onDrop = (event: DragEvent<HTMLDivElement>): void => {
     event.preventDefault();
@@ -83,6 +102,7 @@ export function ImportPanel({ onImported }: ImportPanelProps) {
     >
       <h2 id={`${id}-title`}>Import bookmarks</h2>
       <div
+        ref={zoneRef}
         className={dragging ? 'drop-zone dragging' : 'drop-zone'}
         onDragOver={(event) => {
           event.preventDefault();
@@ -103,13 +123,13 @@ export function ImportPanel({ onImported }: ImportPanelProps) {
         />
         <p id={`${id}-hint`} className="hint">
           Your browser's bookmark export (Chrome, Edge, Firefox, Safari), a CSV with a url column, or one URL per line.
-          Or drop it here.
+          Or drop it here (or anywhere on this page).
         </p>
         {chosen !== null ? <p className="chosen-file">Ready: {chosen.name}</p> : null}
       </div>
       <div className="field-row">
         <div className="field">
-          <label htmlFor={`${id}-depth`}>Depth</label>
+          <label htmlFor={`${id}-depth`}>Import depth</label>
           <input
             id={`${id}-depth`}
             type="number"
@@ -125,7 +145,7 @@ export function ImportPanel({ onImported }: ImportPanelProps) {
           </p>
         </div>
         <div className="field">
-          <label htmlFor={`${id}-scope`}>Scope</label>
+          <label htmlFor={`${id}-scope`}>Import scope</label>
           <select id={`${id}-scope`} value={scope} onChange={(event) => setScope(event.target.value as Scope)}>
             <option value="path">Under this path</option>
             <option value="host">Same host</option>

@@ -5,10 +5,11 @@ import type { Seed } from '../api.ts';
 import { labelList } from '../label-input.ts';
 
 /**
- * A seed's labels in its table row: each with a button that removes it, and a small form that adds
- * one or more (comma-separated). The server folds them ("Dev Tools" becomes dev-tools).
+ * A seed's labels edited in place, opened from its row (one row at a time, so rows carry no input of
+ * their own): each label with a button that removes it, a small form that adds one or more
+ * (comma-separated), and "Done" (or Escape) to close it. The server folds them ("Dev Tools" becomes dev-tools).
  */
-export function LabelEditor({ seed, onChanged }: { seed: Seed; onChanged: () => void }) {
+export function LabelEditor({ seed, onChanged, onDone }: { seed: Seed; onChanged: () => void; onDone: () => void }) {
   const labels = seed.labels;
   const [text, setText] = useState('');
   const [pending, setPending] = useState(false);
@@ -35,7 +36,12 @@ export function LabelEditor({ seed, onChanged }: { seed: Seed; onChanged: () => 
   };
 
   return (
-    <div className="label-editor">
+    <div
+      className="label-editor"
+      onKeyDown={(event) => {
+        if (event.key === 'Escape') onDone();
+      }}
+    >
       <ul className="labels" aria-label={`Labels of ${seed.url}`}>
         {labels.map((label) => (
           <li key={label} className="label-chip">
@@ -55,6 +61,7 @@ export function LabelEditor({ seed, onChanged }: { seed: Seed; onChanged: () => 
       <form className="label-add" onSubmit={add} aria-label={`Add labels to ${seed.url}`}>
         <input
           type="text"
+          autoFocus
           value={text}
           placeholder="label"
           aria-label={`New label for ${seed.url}`}
@@ -62,6 +69,9 @@ export function LabelEditor({ seed, onChanged }: { seed: Seed; onChanged: () => 
         />
         <button type="submit" className="button small" disabled={pending || text.trim() === ''}>
           Add<span className="visually-hidden"> label to {seed.url}</span>
+        </button>
+        <button type="button" className="button small" onClick={onDone}>
+          Done
         </button>
       </form>
       {error !== null ? (

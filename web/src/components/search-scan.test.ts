@@ -116,6 +116,8 @@ test('a seed is starting, crawling, then done', () => {
     maxHosts: 1000,
     hostsRefused: 0,
     lastRefusedHost: null,
+    state: 'crawling',
+    failure: null,
   };
   assert.equal(seedPhase(seed), 'starting');
   assert.equal(seedPhase({ ...seed, found: 5, fetched: 2, queued: 3 }), 'crawling');

@@ -54,9 +54,15 @@ export function SeedForm({ options, onOptionsChange, onAdded, prefill }: SeedFor
   const depthRef = useRef<HTMLInputElement>(null);
   const noteRef = useRef<HTMLParagraphElement>(null);
   const prefilled = prefill !== undefined;
+  const prefillUrl = prefill?.url;
+  // A page to add (the bookmarklet's address, opened again in this tab): filled in, the note focused.
+  // The form is not remounted for it, so what it said about the last add stays until then.
   useEffect(() => {
-    if (prefilled) noteRef.current?.focus();
-  }, [prefilled]);
+    if (prefillUrl === undefined) return;
+    setUrl(prefillUrl);
+    setMessage(null);
+    noteRef.current?.focus();
+  }, [prefillUrl]);
 
   const handleSubmit = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
     event.preventDefault();

@@ -30,6 +30,8 @@ const seed: Seed = {
   maxHosts: 1000,
   hostsRefused: 0,
   lastRefusedHost: null,
+  state: 'done',
+  failure: null,
 };
 
 test('within the limit: the count alone', () => {

@@ -2,28 +2,17 @@ import { useState } from 'react';
 import type { Seed } from '../api.ts';
 import { formatAgo, formatCount, formatCountdown, formatDateTime, plural } from '../format.ts';
 import { LabelEditor } from './label-editor.tsx';
-import { SeedHosts } from './seed-hosts.tsx';
 import { SeedProgress, seedPhase } from './seed-progress.tsx';
 
 const SCOPE_TEXT: Record<Seed['scope'], string> = { path: 'this path', host: 'host', domain: 'domain', any: 'any' };
 
-/**
- * The seed list as a table (URL, progress, depth, scope, found, hosts, fetched, queued, failed, when it
- * was last crawled and will be again on its own, added, and "Remove" and, once its crawl is done, "Crawl
- * again" buttons; removing asks first, in the row): scrolling sideways when a little narrow, and one card
- * per seed on a phone (CSS).
- * The explicit table roles keep it a table for screen readers when CSS changes its display.
- */
-export function SeedTable({
-  seeds,
-  now,
-  onCrawlAgain,
-  onRemove,
-  pendingId,
-  onLabelsChanged,
-}: {
+/** Props of the seed table. */
+export interface SeedTableProps {
   seeds: Seed[];
   now: number;
+  /** Ids of the seeds selected for a bulk action. */
+  selected: ReadonlySet<number>;
+  onSelect: (ids: number[], selected: boolean) => void;
   /** Submits the seed again, so that everything it found is checked for changes. */
   onCrawlAgain: (seed: Seed) => void;
   /** Removes the seed (asked once the person confirmed). */
@@ -32,52 +21,67 @@ export function SeedTable({
   pendingId: Seed['id'] | null;
   /** A seed's labels were changed in its row (LabelEditor). */
   onLabelsChanged?: () => void;
-}) {
-  /** The seed whose removal is being confirmed, if any. */
+}
+
+/**
+ * One page of seeds as compact rows: a box to select it, the bookmark's title first with its URL beneath
+ * and its labels (one button opens the label editor in place), its crawl (state, counts, why it failed),
+ * depth, scope, pages fetched, when it was crawled, and "Remove" (asked first, in the row) and, once its
+ * crawl is done, "Crawl again". Explicit table roles keep it a table for screen readers whatever CSS does
+ * to it on a phone (where depth, scope, fetched and crawled give way, and each row stays a row).
+ */
+export function SeedTable({
+  seeds,
+  now,
+  selected,
+  onSelect,
+  onCrawlAgain,
+  onRemove,
+  pendingId,
+  onLabelsChanged,
+}: SeedTableProps) {
+  /** The seed whose removal is being confirmed, and the one whose labels are being edited, if any. */
   const [confirming, setConfirming] = useState<Seed['id'] | null>(null);
+  const [editing, setEditing] = useState<Seed['id'] | null>(null);
+  const allSelected = seeds.length > 0 && seeds.every((s) => selected.has(s.id));
   return (
-    <div className="table-wrap" role="region" aria-labelledby="seed-table-caption" tabIndex={0}>
-      <table className="data-table seed-table stack-table" role="table" aria-labelledby="seed-table-caption">
+    <div className="table-wrap seed-table-wrap">
+      <table className="data-table seed-table" role="table" aria-labelledby="seed-table-caption">
         <caption id="seed-table-caption" className="visually-hidden">
           Seeds and their crawl progress
         </caption>
         <thead role="rowgroup">
           <tr role="row">
+            <th scope="col" role="columnheader" className="select-cell">
+              <input
+                type="checkbox"
+                aria-label="Select every seed on this page"
+                checked={allSelected}
+                onChange={(event) =>
+                  onSelect(
+                    seeds.map((s) => s.id),
+                    event.target.checked,
+                  )
+                }
+              />
+            </th>
             <th scope="col" role="columnheader">
-              URL
+              Seed
             </th>
             <th scope="col" role="columnheader">
               Progress
             </th>
-            <th scope="col" role="columnheader" className="num">
+            <th scope="col" role="columnheader" className="num wide-only">
               Depth
             </th>
-            <th scope="col" role="columnheader">
+            <th scope="col" role="columnheader" className="wide-only">
               Scope
             </th>
-            <th scope="col" role="columnheader">
-              Labels
-            </th>
-            <th scope="col" role="columnheader" className="num">
-              Found
-            </th>
-            <th scope="col" role="columnheader" className="num">
-              Hosts
-            </th>
-            <th scope="col" role="columnheader" className="num">
+            <th scope="col" role="columnheader" className="num wide-only">
               Fetched
             </th>
-            <th scope="col" role="columnheader" className="num">
-              Queued
-            </th>
-            <th scope="col" role="columnheader" className="num">
-              Failed
-            </th>
-            <th scope="col" role="columnheader">
+            <th scope="col" role="columnheader" className="wide-only">
               Crawled
-            </th>
-            <th scope="col" role="columnheader">
-              Added
             </th>
             <th scope="col" role="columnheader">
               <span className="visually-hidden">Actions</span>
@@ -86,41 +90,61 @@ export function SeedTable({
         </thead>
         <tbody role="rowgroup">
           {seeds.map((seed) => (
-            <tr key={seed.id} role="row">
-              <th scope="row" role="rowheader" className="url-cell">
-                <a href={seed.url} rel="noopener noreferrer">
+            <tr key={seed.id} role="row" className={selected.has(seed.id) ? 'selected' : undefined}>
+              <td role="cell" className="select-cell">
+                <input
+                  type="checkbox"
+                  aria-label={`Select ${seed.title ?? seed.url}`}
+                  checked={selected.has(seed.id)}
+                  onChange={(event) => onSelect([seed.id], event.target.checked)}
+                />
+              </td>
+              <th scope="row" role="rowheader" className="seed-cell">
+                {seed.title ? (
+                  <span className="seed-name">
+                    <bdi>{seed.title}</bdi>
+                  </span>
+                ) : null}
+                <a href={seed.url} rel="noopener noreferrer" className={seed.title ? 'seed-url' : 'seed-url seed-name'}>
                   {seed.url}
                 </a>
+                {editing === seed.id ? (
+                  <LabelEditor seed={seed} onChanged={() => onLabelsChanged?.()} onDone={() => setEditing(null)} />
+                ) : (
+                  <span className="seed-labels">
+                    {seed.labels.length > 0 ? (
+                      <ul className="labels" aria-label={`Labels of ${seed.url}`}>
+                        {seed.labels.map((label) => (
+                          <li key={label} className="label-chip">
+                            {label}
+                          </li>
+                        ))}
+                      </ul>
+                    ) : null}
+                    <button
+                      type="button"
+                      className="label-button"
+                      aria-label={`Edit labels of ${seed.url}`}
+                      onClick={() => setEditing(seed.id)}
+                    >
+                      {seed.labels.length === 0 ? '+ label' : 'edit'}
+                    </button>
+                  </span>
+                )}
               </th>
-              <td role="cell" className="progress-cell" data-label="Progress">
+              <td role="cell" className="progress-cell">
                 <SeedProgress seed={seed} />
               </td>
-              <td role="cell" className="num" data-label="Depth">
+              <td role="cell" className="num wide-only">
                 {seed.depth}
               </td>
-              <td role="cell" data-label="Scope">
+              <td role="cell" className="wide-only">
                 {SCOPE_TEXT[seed.scope] ?? seed.scope}
               </td>
-              <td role="cell" data-label="Labels">
-                {seed.title ? <span className="cell-note seed-title">{seed.title}</span> : null}
-                <LabelEditor seed={seed} onChanged={() => onLabelsChanged?.()} />
-              </td>
-              <td role="cell" className="num" data-label="Found">
-                {formatCount(seed.found)}
-              </td>
-              <td role="cell" className="num" data-label="Hosts">
-                <SeedHosts seed={seed} />
-              </td>
-              <td role="cell" className="num" data-label="Fetched">
+              <td role="cell" className="num wide-only">
                 {formatCount(seed.fetched)}
               </td>
-              <td role="cell" className="num" data-label="Queued">
-                {formatCount(seed.queued)}
-              </td>
-              <td role="cell" className={seed.failed > 0 ? 'num warn-text' : 'num'} data-label="Failed">
-                {formatCount(seed.failed)}
-              </td>
-              <td role="cell" className="nowrap" data-label="Crawled">
+              <td role="cell" className="nowrap wide-only">
                 <time dateTime={seed.lastCrawledAt ?? undefined} title={formatDateTime(seed.lastCrawledAt)}>
                   {seed.lastCrawledAt === null ? 'not yet' : formatAgo(seed.lastCrawledAt, now)}
                 </time>
@@ -129,11 +153,6 @@ export function SeedTable({
                     next {formatCountdown(seed.nextCrawlAt, now)}
                   </span>
                 )}
-              </td>
-              <td role="cell" className="nowrap" data-label="Added">
-                <time dateTime={seed.createdAt} title={formatDateTime(seed.createdAt)}>
-                  {formatAgo(seed.createdAt, now)}
-                </time>
               </td>
               <td role="cell" className="action-cell">
                 {confirming === seed.id ? (
@@ -148,7 +167,7 @@ export function SeedTable({
                     <span className="confirm-text">Remove it and its {plural(seed.fetched, 'page')} from search?</span>
                     <button
                       type="button"
-                      className="button danger"
+                      className="button small danger"
                       disabled={pendingId === seed.id}
                       onClick={() => {
                         setConfirming(null);
@@ -157,28 +176,26 @@ export function SeedTable({
                     >
                       Remove
                     </button>
-                    <button type="button" className="button" autoFocus onClick={() => setConfirming(null)}>
+                    <button type="button" className="button small" autoFocus onClick={() => setConfirming(null)}>
                       Keep
                     </button>
                   </div>
                 ) : (
                   <div className="row-actions">
-                    {
-                      seedPhase(seed) === 'done' ? (
-                        <button
-                          type="button"
-                          className="button"
-                          aria-label={`Crawl ${seed.url} again`}
-                          disabled={pendingId === seed.id}
-                          onClick={() => onCrawlAgain(seed)}
-                        >
-                          Crawl again
-                        </button>
-                      ) : null /* offered once a crawl is over: until then it is being crawled */
-                    }
+                    {seedPhase(seed) === 'done' || seedPhase(seed) === 'failed' ? (
+                      <button
+                        type="button"
+                        className="button small"
+                        aria-label={`Crawl ${seed.url} again`}
+                        disabled={pendingId === seed.id}
+                        onClick={() => onCrawlAgain(seed)}
+                      >
+                        Crawl again
+                      </button>
+                    ) : null}
                     <button
                       type="button"
-                      className="button"
+                      className="button small"
                       aria-label={`Remove ${seed.url}`}
                       disabled={pendingId === seed.id}
                       onClick={() => setConfirming(seed.id)}
