@@ -110,7 +110,7 @@ export const SETTINGS = {
     about: 'distinct URLs of one host the crawler keeps at most; links past it are not followed (a trap guard)',
     min: 10,
     max: 10_000_000,
-    default: 10_000, // a guard against endless URL spaces (crawler/frontier/url-traps.ts)
+    default: 10_000, // a guard against endless URL spaces (crawler/common/url-traps.ts)
   }),
   crawlMaxHostsPerSeed: integer({
     env: 'CRAWL_MAX_HOSTS_PER_SEED',

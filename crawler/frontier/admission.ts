@@ -32,7 +32,7 @@ export interface LinkAdmission {
  * Chooses the links of a page at `depth` (found from `seed`) to follow: none when the page said
  * nofollow, the seed is unknown, or the seed's depth (at most CRAWL_LIMITS.maxDepth) is reached;
  * else the first maxLinksPerPage links that stay in the seed's scope and are no trap. `links` are
- * already normalized and judged by crawler/frontier/url.ts in the worker.
+ * already normalized and judged by crawler/common/url.ts in the worker.
  */
 export function admitLinks(
   links: readonly string[],
