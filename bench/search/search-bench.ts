@@ -192,7 +192,8 @@ function table(results: SizeResult[]): string {
 /** The flags (printed with an error about them); `--child <mode> <dir>` is how the bench forks its measured servers. */
 const USAGE = `Flags: --sizes 10000,100000  --million  --keep (leave the databases in the temp dir)
 --reuse (measure databases a --keep run left, without indexing again)  --no-doc (do not write
-docs/benchmarks.md)  --no-relevance (skip the relevance part)  --relevance-only (only the relevance part).`;
+docs/benchmarks.md)  --no-relevance (skip the relevance part)  --relevance-only (only the relevance part)
+--relevance-db <file> (keep the documentation's crawl in <file>; when it exists, search it without crawling).`;
 
 /** The command line, checked: a bad flag throws `search-bench: <what was wrong>` and USAGE. */
 function flags(): {
@@ -203,6 +204,7 @@ function flags(): {
   doc: boolean;
   relevance: boolean;
   relevanceOnly: boolean;
+  relevanceDb?: string;
 } {
   const bad = (why: string): Error => new Error(`search-bench: ${why}\n${USAGE}`);
   // biome-ignore lint/suspicious/noImplicitAnyLet: set in the try below; its type is the one inferred there
@@ -219,6 +221,7 @@ function flags(): {
         'no-doc': { type: 'boolean', default: false },
         'no-relevance': { type: 'boolean', default: false },
         'relevance-only': { type: 'boolean', default: false },
+        'relevance-db': { type: 'string' },
       },
     });
   } catch (err) {
@@ -242,6 +245,7 @@ function flags(): {
     doc: !values['no-doc'],
     relevance: !values['no-relevance'],
     relevanceOnly: values['relevance-only'],
+    relevanceDb: values['relevance-db'],
   };
 }
 
@@ -261,7 +265,7 @@ async function main(): Promise<void> {
   }
   const { sizes } = args;
   const m = machineInfo();
-  const relevance: RelevanceReport | undefined = args.relevance ? await runRelevance() : undefined;
+  const relevance: RelevanceReport | undefined = args.relevance ? await runRelevance(args.relevanceDb) : undefined;
   if (args.relevanceOnly) {
     if (relevance !== undefined && args.doc) writeRelevance(relevance, m);
     return;
