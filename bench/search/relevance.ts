@@ -41,21 +41,30 @@ interface Config {
   ranking: RankingOptions;
 }
 
+const LINKS_OFF = { anchors: false, linkInlinks: false, linkDensity: false } as const;
+const NO_QUESTIONS = { questions: false, synonyms: false } as const;
+const ALL_LINKS = { anchors: true, linkInlinks: true, linkDensity: true } as const;
+
 const CONFIGS: Config[] = [
   {
     name: 'before: no link signals (inlinks as the crawler counted links seen)',
-    ranking: { anchors: false, linkInlinks: false, linkDensity: false },
+    ranking: { ...LINKS_OFF, ...NO_QUESTIONS },
   },
   {
     name: '+ inlinks as distinct pages linking from their content',
-    ranking: { anchors: false, linkInlinks: true, linkDensity: false },
+    ranking: { ...LINKS_OFF, linkInlinks: true, ...NO_QUESTIONS },
   },
   {
     name: '+ link density (pages mostly links ranked lower)',
-    ranking: { anchors: false, linkInlinks: false, linkDensity: true },
+    ranking: { ...LINKS_OFF, linkDensity: true, ...NO_QUESTIONS },
   },
-  { name: '+ anchor text', ranking: { anchors: true, linkInlinks: false, linkDensity: false } },
-  { name: 'after: all three', ranking: { anchors: true, linkInlinks: true, linkDensity: true } },
+  { name: '+ anchor text', ranking: { ...LINKS_OFF, anchors: true, ...NO_QUESTIONS } },
+  { name: 'all three link signals (before issue 31)', ranking: { ...ALL_LINKS, ...NO_QUESTIONS } },
+  {
+    name: '+ question lists: topic words, proximity, openings',
+    ranking: { ...ALL_LINKS, questions: true, synonyms: false },
+  },
+  { name: 'after: + WordNet synonyms', ranking: { ...ALL_LINKS, questions: true, synonyms: true } },
 ];
 
 /** Scores of one configuration on one query set. */
