@@ -152,9 +152,10 @@ export class QuestionLists {
       .map((s) => s.id);
   }
 
-  /** The topic words rarest first while their matches add up to at most rankAllMax, in the query's order. */
+  /** The topic words taken rarest first while their matches add up to at most rankAllMax, in the query's order. */
   #withinBudget(words: readonly string[]): string[] {
-    const counted = words.map((w) => ({ w, n: this.#count(w) })).filter((c) => c.n > 0);
+    // A word no page holds costs nothing and stays: its synonyms may be the pages' words.
+    const counted = words.map((w) => ({ w, n: this.#count(w) }));
     const kept = new Set<string>();
     let spent = 0;
     for (const c of [...counted].sort((a, b) => a.n - b.n)) {
