@@ -41,8 +41,8 @@ export interface QuestionResult {
   lists: WeightedList[];
   /** The expression of every topic word and alternative used (for snippets), undefined when none. */
   match: string | undefined;
-  /** The synonyms used, folded. */
-  synonyms: string[];
+  /** The synonyms used (folded), each with the topic word it stands for. */
+  synonyms: Map<string, string>;
 }
 
 /** A ranked list of page ids (best first) with its weight in fusion (rank-fusion.ts). */
@@ -108,8 +108,8 @@ export class QuestionLists {
         k: QUESTION_K,
       });
     }
-    const synonyms = topics.flatMap((t) => t.alternatives);
-    const expanded = synonyms.length > 0 ? within(topicExpression(topics, true) as string) : undefined;
+    const synonyms = new Map(topics.flatMap((t) => t.alternatives.map((a) => [a, t.word] as const)));
+    const expanded = synonyms.size > 0 ? within(topicExpression(topics, true) as string) : undefined;
     if (expanded !== undefined) {
       lists.push({
         ids: this.#fts.topWeighted(expanded, depth, TOPIC_COLUMNS, filters),

@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { contentWords, lightStem, readsAsQuestion } from './function-words.ts';
 import { purposeScore, stems, topicExpression } from './question-plan.ts';
 import { baseForms, indexOffsets, pickSynonyms, synsetWords } from './synonyms.ts';
+import { markSynonyms } from './synonym-marks.ts';
 
 test('function words are weighed down, never dropped: a query of function words only keeps them', () => {
   assert.deepEqual(contentWords(['how', 'do', 'i', 'sort', 'a', 'list']), ['sort', 'list']);
@@ -70,4 +71,22 @@ test("WordNet's lines are read as its format says", () => {
   assert.deepEqual(indexOffsets('delete v 3 4 @ ~ + ; 3 0 01551969 01001860 00201227  '), [1551969, 1001860, 201227]);
   assert.deepEqual(pickSynonyms('delete', [['delete', 'cancel', 'strike out'], ['erase']], 1, 3), ['cancel']);
   assert.deepEqual(pickSynonyms('change', [['change', 'changes', 'alter', 'modify']], 1, 1), ['alter']);
+});
+
+test('a matched word that is a synonym says which typed word it stands for; typed words and their forms do not', () => {
+  const pieces = [
+    { text: 'You can ', match: false },
+    { text: 'modified', match: true },
+    { text: ' the ', match: false },
+    { text: 'changes', match: true },
+    { text: ' alter ', match: false },
+  ];
+  assert.deepEqual(markSynonyms(pieces, ['change', 'alter'], new Map([['modify', 'change']])), [
+    { text: 'You can ', match: false },
+    { text: 'modified', match: true, for: 'change' },
+    { text: ' the ', match: false },
+    { text: 'changes', match: true },
+    { text: ' alter ', match: false },
+  ]);
+  assert.deepEqual(markSynonyms(pieces, ['change'], new Map()), pieces);
 });

@@ -63,5 +63,10 @@ describe("questions in a person's words", () => {
     assert.ok(printing !== undefined, `got ${paths(r).join(' ')}`);
     const marked = printing.snippet.filter((p) => p.match).map((p) => p.text.toLowerCase());
     assert.ok(marked.includes('modify'), `marked: ${marked.join(', ')}`);
+    // It says which typed word it stands for; the typed words that matched do not.
+    assert.deepEqual(
+      printing.snippet.filter((p) => p.for !== undefined).map((p) => [p.text.toLowerCase(), p.for]),
+      [['modify', 'change']],
+    );
   });
 });

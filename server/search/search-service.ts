@@ -46,6 +46,7 @@ import { CaptureSearch } from './capture-filters.ts';
 import { CANDIDATES, CandidateLists, COUNT_CAP, RANK_ALL_MAX, RANK_SAMPLE } from './candidate-lists.ts';
 import type { Attempt } from './candidate-lists.ts';
 import { QuestionLists } from './question-lists.ts';
+import { markSynonyms } from './synonym-marks.ts';
 import { WordNet } from './wordnet.ts';
 
 /** A query with nothing searchable in it (the API answers 400 bad-query with the message). */
@@ -291,8 +292,12 @@ export class SearchService {
         host: m.host,
         snippet: m.nosnippet
           ? []
-          : withoutPermalinkPieces(
-              marked !== undefined ? piecesFromMarked(marked, MARK_START, MARK_END) : this.#ownSnippet(m, words),
+          : markSynonyms(
+              withoutPermalinkPieces(
+                marked !== undefined ? piecesFromMarked(marked, MARK_START, MARK_END) : this.#ownSnippet(m, words),
+              ),
+              words,
+              question?.synonyms ?? new Map(),
             ),
         score: round(r.score),
         fetchedAt: new Date(m.fetchedAt).toISOString(),
