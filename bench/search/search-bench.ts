@@ -405,10 +405,13 @@ prefix), the same 200 asked as questions ("how do I" and the words: question sea
 and 200 suggest prefixes of 2-6 letters; two passes each. "plain FTS5": the same words ANDed,
 \`ORDER BY bm25 LIMIT 10\` with \`snippet()\`, nothing else, in a process of its own. Targets at 100k: search
 p50 ≤ 10 ms, p99 ≤ 50 ms; suggest p99 ≤ 20 ms; RSS ≤ 400 MB; ready ≤ 5 s. At 1M: search p99 ≤ 200 ms, RSS ≤ 1.5 GB.
-Relevance: the Python 3.11 and Git 2.39 documentation (Debian's \`python3-doc\` and \`git-doc\`) served by the loopback
-test web and crawled by the real crawler, then the queries of \`bench/search/relevance-queries.ts\` (two sets of 22, each
-query with the page a person means, written before any measurement): MRR over the top 10 and the share found in the top 3,
-for the ranking without link signals ("before") and with each signal. \`--relevance-only\` runs just that part.
+Relevance: the Python 3.11, Git 2.39 and Debian documentation (Debian's \`python3-doc\`, \`git-doc\`, \`debian-reference-en\`
+and \`debian-faq\`) served by the loopback test web and crawled by the real crawler, then the keyword queries of
+\`bench/search/relevance-queries.ts\` (A, B: two sets of 22) and the questions of \`questions-tuning.ts\` (Q-tune, 30) and
+\`questions-held-out.ts\` (Q-held, 30, written first and never tuned on; its misses are not printed), each with the page a
+person means: MRR over the top 10 and the share found in the top 3, for plain FTS5 (bm25 with every column weighted 1,
+the words ANDed or ORed), the ranking without link signals ("before"), with each signal, and with question search.
+\`--relevance-only\` runs just that part; \`--relevance-db <file>\` keeps the crawl and searches it again without crawling.
 1M pages are opt-in (\`npm run bench:search -- --million --keep\`): generating and storing them took 20 min
 (902 s of it in the store's transactions) and 7 GB of disk in /tmp; \`--reuse\` measures a kept database again in
 about 2 minutes.`;
