@@ -47,6 +47,8 @@ interface ChildReport {
   rssAfterMB: number;
   search: Latency[];
   suggest: Latency[];
+  /** The same searches asked as questions ("how do I <words>"), which question search (question-lists.ts) also ranks. */
+  questions: Latency[];
   medianTotal: number;
   restored: boolean;
   snapshotMB: number;
@@ -99,6 +101,7 @@ async function child(mode: string, dir: string, work: Workload): Promise<ChildRe
       rssAfterMB: MB(process.memoryUsage().rss),
       search,
       suggest: [],
+      questions: [],
       medianTotal: 0,
       restored: false,
       snapshotMB: 0,
@@ -128,18 +131,30 @@ async function child(mode: string, dir: string, work: Workload): Promise<ChildRe
     await service.writeSnapshot();
     service.close();
     const snapshotMB = existsSync(file) ? statSync(file).size / 1024 / 1024 : 0;
-    return { ...base, rssAfterMB: MB(process.memoryUsage().rss), search: [], suggest: [], medianTotal: 0, snapshotMB };
+    return {
+      ...base,
+      rssAfterMB: MB(process.memoryUsage().rss),
+      search: [],
+      suggest: [],
+      questions: [],
+      medianTotal: 0,
+      snapshotMB,
+    };
   }
   const doSearch = (q: string) => totals.push(service.search(q, { limit: 10, offset: 0 }).total);
   const doSuggest = (q: string) => service.suggest(q, 8);
   const search = [latency(timeEach(work.searches, doSearch)), latency(timeEach(work.searches, doSearch))];
   const suggest = [latency(timeEach(work.suggests, doSuggest)), latency(timeEach(work.suggests, doSuggest))];
+  const asked = work.searches.map((q) => `how do I ${q}`);
+  const doAsk = (q: string) => service.search(q, { limit: 10, offset: 0 });
+  const questions = [latency(timeEach(asked, doAsk)), latency(timeEach(asked, doAsk))];
   service.close();
   return {
     ...base,
     rssAfterMB: MB(process.memoryUsage().rss),
     search,
     suggest,
+    questions,
     medianTotal: [...totals].sort((a, b) => a - b)[totals.length >> 1],
     snapshotMB: 0,
   };
@@ -176,14 +191,14 @@ interface SizeResult {
 
 function table(results: SizeResult[]): string {
   const rows = [
-    '| pages | index s | db MB | snapshot MB | ready ms: build · snapshot | max loop block ms: build · snapshot | RSS MB (heap) at ready: build · snapshot | search p50 / p99 ms (run 1 · run 2) | suggest p50 / p99 ms | plain FTS5 p50 / p99 ms | plain RSS MB | median total |',
-    '|---:|---:|---:|---:|---:|---:|---:|---|---|---|---:|---:|',
+    '| pages | index s | db MB | snapshot MB | ready ms: build · snapshot | max loop block ms: build · snapshot | RSS MB (heap) at ready: build · snapshot | search p50 / p99 ms (run 1 · run 2) | question search p50 / p99 ms | suggest p50 / p99 ms | plain FTS5 p50 / p99 ms | plain RSS MB | median total |',
+    '|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---:|---:|',
   ];
   for (const r of results) {
     const b = r.build;
     const s = r.service;
     rows.push(
-      `| ${r.n.toLocaleString('en')} | ${r.indexS.toFixed(1)} | ${r.dbMB} | ${b.snapshotMB.toFixed(0)} | ${b.readyMs.toFixed(0)} · ${s.readyMs.toFixed(0)}${s.restored ? '' : ' (not restored!)'} | ${b.maxLoopBlockMs.toFixed(0)} · ${s.maxLoopBlockMs.toFixed(0)} | ${b.rssMB} (${b.heapMB}) · ${s.rssMB} (${s.heapMB}) | ${lat(s.search)} | ${lat(s.suggest)} | ${lat(r.plain.search)} | ${r.plain.rssMB} | ${s.medianTotal} |`,
+      `| ${r.n.toLocaleString('en')} | ${r.indexS.toFixed(1)} | ${r.dbMB} | ${b.snapshotMB.toFixed(0)} | ${b.readyMs.toFixed(0)} · ${s.readyMs.toFixed(0)}${s.restored ? '' : ' (not restored!)'} | ${b.maxLoopBlockMs.toFixed(0)} · ${s.maxLoopBlockMs.toFixed(0)} | ${b.rssMB} (${b.heapMB}) · ${s.rssMB} (${s.heapMB}) | ${lat(s.search)} | ${lat(s.questions)} | ${lat(s.suggest)} | ${lat(r.plain.search)} | ${r.plain.rssMB} | ${s.medianTotal} |`,
     );
   }
   return rows.join('\n');
@@ -192,7 +207,8 @@ function table(results: SizeResult[]): string {
 /** The flags (printed with an error about them); `--child <mode> <dir>` is how the bench forks its measured servers. */
 const USAGE = `Flags: --sizes 10000,100000  --million  --keep (leave the databases in the temp dir)
 --reuse (measure databases a --keep run left, without indexing again)  --no-doc (do not write
-docs/benchmarks.md)  --no-relevance (skip the relevance part)  --relevance-only (only the relevance part).`;
+docs/benchmarks.md)  --no-relevance (skip the relevance part)  --relevance-only (only the relevance part)
+--relevance-db <file> (keep the documentation's crawl in <file>; when it exists, search it without crawling).`;
 
 /** The command line, checked: a bad flag throws `search-bench: <what was wrong>` and USAGE. */
 function flags(): {
@@ -203,6 +219,7 @@ function flags(): {
   doc: boolean;
   relevance: boolean;
   relevanceOnly: boolean;
+  relevanceDb?: string;
 } {
   const bad = (why: string): Error => new Error(`search-bench: ${why}\n${USAGE}`);
   // biome-ignore lint/suspicious/noImplicitAnyLet: set in the try below; its type is the one inferred there
@@ -219,6 +236,7 @@ function flags(): {
         'no-doc': { type: 'boolean', default: false },
         'no-relevance': { type: 'boolean', default: false },
         'relevance-only': { type: 'boolean', default: false },
+        'relevance-db': { type: 'string' },
       },
     });
   } catch (err) {
@@ -242,6 +260,7 @@ function flags(): {
     doc: !values['no-doc'],
     relevance: !values['no-relevance'],
     relevanceOnly: values['relevance-only'],
+    relevanceDb: values['relevance-db'],
   };
 }
 
@@ -261,7 +280,7 @@ async function main(): Promise<void> {
   }
   const { sizes } = args;
   const m = machineInfo();
-  const relevance: RelevanceReport | undefined = args.relevance ? await runRelevance() : undefined;
+  const relevance: RelevanceReport | undefined = args.relevance ? await runRelevance(args.relevanceDb) : undefined;
   if (args.relevanceOnly) {
     if (relevance !== undefined && args.doc) writeRelevance(relevance, m);
     return;
@@ -307,7 +326,7 @@ async function main(): Promise<void> {
       `  ready from the snapshot in ${service.readyMs.toFixed(0)} ms${service.restored ? '' : ' (NOT restored)'} (event loop blocked at most ${service.maxLoopBlockMs.toFixed(0)} ms); RSS ${service.rssMB} MB, heap ${service.heapMB} MB`,
     );
     console.log(
-      `  search p50/p99 ms: ${lat(service.search)}; suggest: ${lat(service.suggest)}; plain FTS5: ${lat(plain.search)} (RSS ${plain.rssMB} MB)`,
+      `  search p50/p99 ms: ${lat(service.search)}; as questions: ${lat(service.questions)}; suggest: ${lat(service.suggest)}; plain FTS5: ${lat(plain.search)} (RSS ${plain.rssMB} MB)`,
     );
     if (!args.keep) rmSync(dir, { recursive: true, force: true });
   }
@@ -382,13 +401,17 @@ snapshot file (every page indexed from the pages table; that process then writes
 "snapshot" in the next process, which restores that file and catches up from its cursor (what a restarted server
 does). "max loop block": longest event-loop stall meanwhile. The queries run in the "snapshot" process: 200 of 1-3
 words taken from random pages (not among the 100 most common words; the last word gets the API's automatic
-prefix), and 200 suggest prefixes of 2-6 letters; two passes each. "plain FTS5": the same words ANDed,
+prefix), the same 200 asked as questions ("how do I" and the words: question search, question-lists.ts, ranks them too),
+and 200 suggest prefixes of 2-6 letters; two passes each. "plain FTS5": the same words ANDed,
 \`ORDER BY bm25 LIMIT 10\` with \`snippet()\`, nothing else, in a process of its own. Targets at 100k: search
 p50 ≤ 10 ms, p99 ≤ 50 ms; suggest p99 ≤ 20 ms; RSS ≤ 400 MB; ready ≤ 5 s. At 1M: search p99 ≤ 200 ms, RSS ≤ 1.5 GB.
-Relevance: the Python 3.11 and Git 2.39 documentation (Debian's \`python3-doc\` and \`git-doc\`) served by the loopback
-test web and crawled by the real crawler, then the queries of \`bench/search/relevance-queries.ts\` (two sets of 22, each
-query with the page a person means, written before any measurement): MRR over the top 10 and the share found in the top 3,
-for the ranking without link signals ("before") and with each signal. \`--relevance-only\` runs just that part.
+Relevance: the Python 3.11, Git 2.39 and Debian documentation (Debian's \`python3-doc\`, \`git-doc\`, \`debian-reference-en\`
+and \`debian-faq\`) served by the loopback test web and crawled by the real crawler, then the keyword queries of
+\`bench/search/relevance-queries.ts\` (A, B: two sets of 22) and the questions of \`questions-tuning.ts\` (Q-tune, 30) and
+\`questions-held-out.ts\` (Q-held, 30, written first and never tuned on; its misses are not printed), each with the page a
+person means: MRR over the top 10 and the share found in the top 3, for plain FTS5 (bm25 with every column weighted 1,
+the words ANDed or ORed), the ranking without link signals ("before"), with each signal, and with question search.
+\`--relevance-only\` runs just that part; \`--relevance-db <file>\` keeps the crawl and searches it again without crawling.
 1M pages are opt-in (\`npm run bench:search -- --million --keep\`): generating and storing them took 20 min
 (902 s of it in the store's transactions) and 7 GB of disk in /tmp; \`--reuse\` measures a kept database again in
 about 2 minutes.`;

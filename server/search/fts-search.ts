@@ -114,6 +114,22 @@ export class FtsSearch {
   }
 
   /**
+   * The best `k` page ids for `match` by bm25 with the given column weights (title, headings,
+   * description, body) instead of the table's, within the host filters.
+   */
+  topWeighted(
+    match: string,
+    k: number,
+    weights: readonly [number, number, number, number],
+    filters: HostFilters = NO_FILTERS,
+  ): number[] {
+    const f = hostFilterSql(filters);
+    const w = weights.map((x) => Number(x).toFixed(2)).join(', ');
+    const sql = `SELECT pages_fts.rowid AS id FROM pages_fts${f.join} WHERE pages_fts MATCH ?${f.where} ORDER BY bm25(pages_fts, ${w}) LIMIT ?`;
+    return (this.#prepare(sql).all(match, ...f.params, k) as Array<{ id: number }>).map((r) => r.id);
+  }
+
+  /**
    * The best `k` page ids by weighted bm25 among the `sample` most recently stored matches only
    * (rowid order, newest first): a bounded cost however many pages match.
    */
@@ -319,5 +335,21 @@ export class FtsSearch {
       | { s: string }
       | undefined;
     return row?.s ?? '';
+  }
+
+  /**
+   * Where each of the given pages says what it is for: its title, description and the first `chars`
+   * characters of its body (a man page's NAME line, a module's one-line summary), by id.
+   */
+  openings(ids: readonly number[], chars: number): Map<number, string> {
+    const out = new Map<number, string>();
+    if (ids.length === 0) return out;
+    const rows = this.#prepare(`SELECT p.id, p.title || ' ' || p.description || ' ' || substr(p.body, 1, ?) AS t
+      FROM json_each(?) AS j CROSS JOIN pages p ON p.id = j.value WHERE p.indexed = 1`).all(
+      chars,
+      JSON.stringify(ids),
+    ) as Array<{ id: number; t: string }>;
+    for (const r of rows) out.set(r.id, r.t);
+    return out;
   }
 }

@@ -36,10 +36,11 @@ export const MAX_BOOST = 1.2 * 1.1 * 1.1;
 /** The least the link penalty multiplies a score by (a page that is nearly all links). */
 export const MIN_LINK_PENALTY = 0.6;
 
-/** One ranked list of page ids (best first) and its weight. */
+/** One ranked list of page ids (best first) and its weight; `k`: its own RRF constant (default RRF_K; smaller tells its ranks further apart). */
 export interface RankedList {
   ids: readonly number[];
   weight: number;
+  k?: number;
 }
 
 /** Per-page signals for the boosts. */
@@ -98,8 +99,9 @@ export function popularity(inlinks: number): number {
 export function fuseRankings(lists: readonly RankedList[], signals: ReadonlyMap<number, PageSignals>): FusedResult[] {
   const rrf = new Map<number, number>();
   for (const list of lists) {
+    const k = list.k ?? RRF_K;
     list.ids.forEach((id, i) => {
-      rrf.set(id, (rrf.get(id) ?? 0) + list.weight / (RRF_K + i + 1));
+      rrf.set(id, (rrf.get(id) ?? 0) + list.weight / (k + i + 1));
     });
   }
   const out: FusedResult[] = [];

@@ -23,6 +23,10 @@ export interface RankingOptions {
   linkInlinks: boolean;
   /** Pages that are mostly links rank lower. */
   linkDensity: boolean;
+  /** Queries asked as questions also rank by their topic words and the pages' openings (question-lists.ts). */
+  questions: boolean;
+  /** Question search adds synonyms of the topic words (synonyms.ts). */
+  synonyms: boolean;
 }
 
 /** Options of one search. */

@@ -45,6 +45,9 @@ import type { RankingOptions, SearchOptions } from './search-options.ts';
 import { CaptureSearch } from './capture-filters.ts';
 import { CANDIDATES, CandidateLists, COUNT_CAP, RANK_ALL_MAX, RANK_SAMPLE } from './candidate-lists.ts';
 import type { Attempt } from './candidate-lists.ts';
+import { QuestionLists } from './question-lists.ts';
+import { markSynonyms } from './synonym-marks.ts';
+import { WordNet } from './wordnet.ts';
 
 /** A query with nothing searchable in it (the API answers 400 bad-query with the message). */
 export class BadQueryError extends Error {
@@ -67,6 +70,15 @@ function round(n: number): number {
   return Number(n.toPrecision(6));
 }
 
+let wordnet: WordNet | undefined;
+/** Synonyms from WordNet, one reader per process (its files open on first use; wordnet.ts). */
+function wordnetSynonyms(): (word: string) => string[] {
+  return (word) => {
+    wordnet ??= new WordNet();
+    return wordnet.synonyms(word);
+  };
+}
+
 /** Search over one database: construct, `start()`, then `search`/`suggest`; `refresh()` when pages were stored. */
 export class SearchService {
   readonly #fts: FtsSearch;
@@ -78,6 +90,7 @@ export class SearchService {
   readonly #ranking: RankingOptions;
   readonly #candidates: CandidateLists;
   readonly #capture: CaptureSearch;
+  readonly #questions: QuestionLists | undefined;
   #timer: NodeJS.Timeout | undefined;
 
   /**
@@ -103,12 +116,25 @@ export class SearchService {
     this.#refreshIntervalMs = opts.refreshIntervalMs ?? 500;
     this.#completions = new Completions(this.#titles, this.#fts);
     this.#spelling = new QuerySpelling(this.#titles, this.#fts);
-    this.#ranking = { anchors: true, linkInlinks: true, linkDensity: true, ...opts.ranking };
+    this.#ranking = {
+      anchors: true,
+      linkInlinks: true,
+      linkDensity: true,
+      questions: true,
+      synonyms: true,
+      ...opts.ranking,
+    };
     this.#candidates = new CandidateLists(this.#fts, this.#titles, {
       rankAllMax: opts.rankAllMax ?? RANK_ALL_MAX,
       rankSample: opts.rankSample ?? RANK_SAMPLE,
       anchors: this.#ranking.anchors,
     });
+    this.#questions = this.#ranking.questions
+      ? new QuestionLists(this.#fts, {
+          rankAllMax: opts.rankAllMax ?? RANK_ALL_MAX,
+          synonyms: this.#ranking.synonyms ? wordnetSynonyms() : undefined,
+        })
+      : undefined;
   }
 
   /**
@@ -239,6 +265,8 @@ export class SearchService {
       }
     }
 
+    const question = this.#questions?.lists(parsed, parsed, depth, attempt.lists);
+    if (question !== undefined) attempt = { ...attempt, lists: question.lists };
     const { fused, meta, window, folded } = this.#rank(attempt, queryTerms, offset + limit);
     const page = fused.slice(offset, offset + limit);
     const sites = new Set(fused.map((r) => meta.get(r.id)!.host)).size;
@@ -247,8 +275,9 @@ export class SearchService {
       sites,
     );
     // A page that said nosnippet shows no text of its own: no snippet is made for it.
+    // Pages the question lists found mark the words they matched, their own words for a synonym.
     const snippets = this.#fts.snippets(
-      attempt.match,
+      question?.match === undefined ? attempt.match : `(${attempt.match}) OR ${question.match}`,
       page.filter((r) => !meta.get(r.id)!.nosnippet).map((r) => r.id),
     );
     const capture = this.#capture.meta(page.map((r) => r.id));
@@ -263,8 +292,12 @@ export class SearchService {
         host: m.host,
         snippet: m.nosnippet
           ? []
-          : withoutPermalinkPieces(
-              marked !== undefined ? piecesFromMarked(marked, MARK_START, MARK_END) : this.#ownSnippet(m, words),
+          : markSynonyms(
+              withoutPermalinkPieces(
+                marked !== undefined ? piecesFromMarked(marked, MARK_START, MARK_END) : this.#ownSnippet(m, words),
+              ),
+              words,
+              question?.synonyms ?? new Map(),
             ),
         score: round(r.score),
         fetchedAt: new Date(m.fetchedAt).toISOString(),

@@ -8,7 +8,12 @@ import { FILE_TYPES } from '../../shared/enumerations.ts';
 import { nullableInteger, nullableString, stringEnum } from '../../shared/json-schema.ts';
 
 /** One piece of a snippet: plain text, `match` when it is a matched word (never HTML). */
-export const SnippetPieceSchema = Type.Object({ text: Type.String(), match: Type.Boolean() });
+export const SnippetPieceSchema = Type.Object({
+  text: Type.String(),
+  match: Type.Boolean(),
+  /** On a matched word that ranked the page as a synonym: the typed word it stands for. */
+  for: Type.Optional(Type.String()),
+});
 export type SnippetPiece = Static<typeof SnippetPieceSchema>;
 
 /** One search result. */

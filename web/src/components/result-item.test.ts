@@ -44,3 +44,16 @@ test('noarchive: no stored text link; nosnippet (an empty snippet): no snippet p
   assert.doesNotMatch(html, /class="snippet"/);
   assert.match(html, /More from this site/, 'the other link stays');
 });
+
+test('a word that matched as a synonym is marked and says which typed word it stands for', () => {
+  const html = render({
+    ...result,
+    snippet: [
+      { text: 'You can ', match: false },
+      { text: 'modify', match: true, for: 'change' },
+      { text: ' the ', match: false },
+      { text: 'printer', match: true },
+    ],
+  });
+  assert.match(html, /You can <mark class="synonym" title="for “change”">modify<\/mark> the <mark>printer<\/mark>/);
+});

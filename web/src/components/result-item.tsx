@@ -3,9 +3,26 @@ import { formatDate, formatDateTime, urlParts } from '../format.ts';
 import { Link } from './link.tsx';
 import { ResultMarks } from './result-marks.tsx';
 
-/** Text pieces as React text: matched words in `<mark>`, everything else plain. Crawled text is never markup. */
+/**
+ * Text pieces as React text: matched words in `<mark>`, everything else plain; a word that matched as
+ * a synonym says which typed word it stands for ("modify, for change"). Crawled text is never markup.
+ */
 export function MarkedText({ pieces }: { pieces: readonly SnippetPiece[] }) {
-  return <>{pieces.map((piece, index) => (piece.match ? <mark key={index}>{piece.text}</mark> : piece.text))}</>;
+  return (
+    <>
+      {pieces.map((piece, index) =>
+        !piece.match ? (
+          piece.text
+        ) : piece.for === undefined ? (
+          <mark key={index}>{piece.text}</mark>
+        ) : (
+          <mark key={index} className="synonym" title={`for “${piece.for}”`}>
+            {piece.text}
+          </mark>
+        ),
+      )}
+    </>
+  );
 }
 
 /** A result's snippet (see MarkedText). */
