@@ -56,8 +56,6 @@ export interface FrontierWindowParts {
   source: WindowSource;
   /** Whether the seed is known and not removed: rows of other seeds are never entered. */
   isLive(seedId: number): boolean;
-  /** A host with queued rows, at start: its row and robots.txt job exist from then on. */
-  hostSeen(origin: string): void;
   /** The sizes; WINDOW's by default (tests use small ones). */
   sizes?: Partial<WindowSizes>;
 }
@@ -92,7 +90,6 @@ export class FrontierWindow {
       if (n === 0) continue;
       const h = this.hosts.of(origin);
       this.hosts.setWaiting(h, h.waiting + n);
-      this.p.hostSeen(origin);
     }
     for (const h of this.hosts.values()) {
       h.more = h.waiting > 0;
