@@ -1,8 +1,7 @@
 /**
  * Which job the crawler primary hands out, a part of the Coordinator: each job the scheduler releases is
- * judged here against its seed (a removed seed's job is dropped without contacting the host: pages,
- * sitemaps and robots.txt asked for a removed seed alike, except robots.txt, which serves every seed of
- * its host) and its host's robots rules (disallowed: skipped; expired: robots.txt asked for again first;
+ * judged here against its seed (a page or sitemap job of a removed seed is dropped without contacting
+ * the host; a robots.txt job serves every seed of its host and always goes) and its host's robots rules (disallowed: skipped; expired: robots.txt asked for again first;
  * `later`: the host's turn ended on robots checks). A job to send gets its id, its lease (a write intent
  * for the next batch) and the stored validators that make the request conditional. It only reads: the
  * DispatchDecision it returns is applied by intent-applier.ts (`dispatched`). Time comes in as arguments.
