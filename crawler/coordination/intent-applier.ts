@@ -54,19 +54,19 @@ class BatchOutcome extends BatchEffects {
 
 /** Applies decisions and write intents (see the module comment). */
 export class IntentApplier {
-  constructor(private readonly t: ApplierTargets) {}
+  constructor(private readonly targets: ApplierTargets) {}
 
   /** A result judged: its host decisions at once, its writes queued for the next batch (urgent if it says so). */
   judged(j: Judgement, now: number): void {
     for (const d of j.now) this.decideHost(d, now);
-    for (const w of j.writes) this.t.batch.push(w);
-    if (j.urgent) this.t.batch.markUrgent();
+    for (const w of j.writes) this.targets.batch.push(w);
+    if (j.urgent) this.targets.batch.markUrgent();
   }
 
   /** Queues writes for the next batch (`urgent`: asks for it at once). */
   queue(writes: readonly WriteIntent[], urgent = false): void {
-    for (const w of writes) this.t.batch.push(w);
-    if (urgent) this.t.batch.markUrgent();
+    for (const w of writes) this.targets.batch.push(w);
+    if (urgent) this.targets.batch.markUrgent();
   }
 
   /**
@@ -74,7 +74,7 @@ export class IntentApplier {
    * scheduler again, or undefined to stop this dispatch call (see Coordinator.dispatch).
    */
   dispatched(origin: string, job: CrawlJob, d: DispatchDecision, now: number): FetchJob | 'next' | undefined {
-    const { scheduler, window, hosts, batch } = this.t;
+    const { scheduler, window, hosts, batch } = this.targets;
     if (job.kind === 'page') window.taken(origin, job, d.kind !== 'drop');
     switch (d.kind) {
       case 'drop':
@@ -108,17 +108,17 @@ export class IntentApplier {
         // start only after a commit (FrontierWindow.committed), when every lease queued before it is written.
         if (d.lease) batch.pushQuiet(d.lease);
         hosts.recordStart(origin, now);
-        this.t.inFlight.set(d.out.jobId, d.inFlight);
+        this.targets.inFlight.set(d.out.jobId, d.inFlight);
         return d.out;
     }
   }
 
   /** Applies one host decision at `now` (judgement.ts). */
   private decideHost(d: HostDecision, now: number): void {
-    const { hosts } = this.t;
+    const { hosts } = this.targets;
     switch (d.kind) {
       case 'robots-read': {
-        const listed = this.t.judge.sitemapsListed(
+        const listed = this.targets.judge.sitemapsListed(
           d.job.forOrigin,
           hosts.onRobots(d.job, d.result, now, d.conditional),
           0,
@@ -131,8 +131,14 @@ export class IntentApplier {
         if (!d.retry) return;
         const { job, attempts, earliest, message } = d.retry;
         const at = Math.max(until ?? 0, earliest);
-        this.t.window.retry(d.origin, { ...job, attempts, notBefore: at });
-        this.t.batch.push({ kind: 'retry-url', frontierId: job.frontierId, attempts, notBefore: at, error: message });
+        this.targets.window.retry(d.origin, { ...job, attempts, notBefore: at });
+        this.targets.batch.push({
+          kind: 'retry-url',
+          frontierId: job.frontierId,
+          attempts,
+          notBefore: at,
+          error: message,
+        });
         return;
       }
       case 'host-answered':
@@ -166,20 +172,20 @@ export class IntentApplier {
    * If the transaction fails, the error is thrown, the intents stay queued, and memory is as it was.
    */
   flush(now: number): number {
-    if (!this.t.batch.pending) {
-      this.t.window.committed(); // nothing to commit: everything written is, and windows may read on
+    if (!this.targets.batch.pending) {
+      this.targets.window.committed(); // nothing to commit: everything written is, and windows may read on
       return 0;
     }
     const fx = new BatchOutcome();
-    this.t.batch.commit(now, (writes) =>
-      this.t.store.transaction(() => {
-        this.t.intake.begin();
+    this.targets.batch.commit(now, (writes) =>
+      this.targets.store.transaction(() => {
+        this.targets.intake.begin();
         for (const w of writes) this.write(w, now, fx);
-        this.t.intake.saveSeedHosts(); // the seeds' host counts, as the batch left them
+        this.targets.intake.saveSeedHosts(); // the seeds' host counts, as the batch left them
       }),
     );
     this.committed(fx, now);
-    this.t.window.committed();
+    this.targets.window.committed();
     return fx.pagesStored + fx.pagesRetired;
   }
 
@@ -190,7 +196,7 @@ export class IntentApplier {
   applyAtOnce<P extends { atOnce: readonly WriteIntent[] }>(now: number, plan: () => P): { plan: P; fx: BatchEffects } {
     const fx = new BatchOutcome();
     let decided: P | undefined;
-    this.t.store.transaction(() => {
+    this.targets.store.transaction(() => {
       decided = plan();
       for (const w of decided.atOnce) this.write(w, now, fx);
     });
@@ -200,7 +206,7 @@ export class IntentApplier {
 
   /** Writes one intent inside the batch's transaction at `now`; what it did goes to `fx` (see the module comment). */
   private write(w: WriteIntent, now: number, fx: BatchOutcome): void {
-    const { store, intake } = this.t;
+    const { store, intake } = this.targets;
     switch (w.kind) {
       case 'lease-url':
         store.frontier.leaseUrl(w.frontierId, w.owner, w.at);
@@ -226,7 +232,7 @@ export class IntentApplier {
       case 'drop-seed-urls':
       case 'retire-seed-pages':
       case 'compact-search':
-        this.t.seedLife.write(w, now, fx);
+        this.targets.seedLife.write(w, now, fx);
         return;
       case 'save-host':
         store.hosts.saveHost(w.row, w.at ?? now);
@@ -251,20 +257,20 @@ export class IntentApplier {
         const record = pageRecord(page, w.result, parsed, now);
         store.linkTargets.gatherLinks(store.pages.upsertPage(record), parsed.anchors ?? []); // written at the transaction's end
         const found = { kind: 'fetched', hash: parsed.contentHash } as const;
-        this.t.revisits.noteVisit(page.url, found, w.at, this.t.seeds.get(page.seedId)?.url);
+        this.targets.revisits.noteVisit(page.url, found, w.at, this.targets.seeds.get(page.seedId)?.url);
         fx.pagesStored++;
         return;
       }
       case 'page-current':
         store.pages.markPageCurrent(w.url, now);
-        this.t.revisits.noteVisit(w.url, { kind: 'not-modified' }, w.at, this.t.seeds.get(w.seedId)?.url);
+        this.targets.revisits.noteVisit(w.url, { kind: 'not-modified' }, w.at, this.targets.seeds.get(w.seedId)?.url);
         return;
       case 'page-gone':
         store.pages.markPageGone(w.url, w.status, w.at);
         return;
       case 'sitemap-lastmod':
         // Pages whose <lastmod> is newer than their last request changed: queued again (revisit.ts).
-        for (const row of this.t.revisits.noteSitemap(w.lastmod, w.urls)) fx.queued.push(row);
+        for (const row of this.targets.revisits.noteSitemap(w.lastmod, w.urls)) fx.queued.push(row);
         return;
       case 'mark-clean-stop':
         store.stops.markCleanStop();
@@ -274,7 +280,7 @@ export class IntentApplier {
 
   /** The transaction that gathered `fx` committed: memory learns what it did (see BatchEffects). */
   private committed(fx: BatchOutcome, now: number): void {
-    const { intake, hosts, window, seedLife } = this.t;
+    const { intake, hosts, window, seedLife } = this.targets;
     intake.committed();
     for (const origin of fx.savedHosts) hosts.saved(origin);
     for (const n of fx.hostNotes) {
@@ -305,13 +311,18 @@ export class IntentApplier {
 
   /** A row committed as queued: its host is seen (a new one gets its row and robots.txt job), the row joins its window. */
   private schedule(row: FrontierRow): void {
-    this.t.hosts.see(row.origin);
-    this.t.window.arrived(row);
+    this.targets.hosts.see(row.origin);
+    this.targets.window.arrived(row);
   }
 
   /** Queues the sitemaps the seed's host lists, read for this seed (if its robots.txt is known already). */
   private readSitemaps(seed: SeedInfo, now: number): void {
-    const listed = this.t.judge.sitemapsListed(seed.origin, this.t.hosts.sitemapsOf(seed.origin), 0, seed.id);
+    const listed = this.targets.judge.sitemapsListed(
+      seed.origin,
+      this.targets.hosts.sitemapsOf(seed.origin),
+      0,
+      seed.id,
+    );
     if (listed) this.decideHost(listed, now);
   }
 }
