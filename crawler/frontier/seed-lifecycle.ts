@@ -81,7 +81,25 @@ export class SeedLifecycle {
   /** Removed seeds whose URLs are still being deleted. */
   private readonly removing = new Set<number>();
 
-  constructor(private readonly p: SeedLifecycleParts) {}
+  private readonly seeds: SeedBook;
+  private readonly seedsDb: SeedLifecycleParts['seedsDb'];
+  private readonly frontier: SeedLifecycleParts['frontier'];
+  private readonly pages: SeedLifecycleParts['pages'];
+  private readonly seedHosts: SeedLifecycleParts['seedHosts'];
+  private readonly refreshMs: number;
+  private readonly compactSearchIndexStep: () => boolean;
+  private readonly requeueDue: SeedLifecycleParts['requeueDue'];
+
+  constructor(parts: SeedLifecycleParts) {
+    this.seeds = parts.seeds;
+    this.seedsDb = parts.seedsDb;
+    this.frontier = parts.frontier;
+    this.pages = parts.pages;
+    this.seedHosts = parts.seedHosts;
+    this.refreshMs = parts.refreshMs;
+    this.compactSearchIndexStep = parts.compactSearchIndexStep;
+    this.requeueDue = parts.requeueDue;
+  }
 
   /**
    * Reads seeds users added, changed or removed. A new seed's URL is queued; a seed submitted again
@@ -90,7 +108,7 @@ export class SeedLifecycle {
    * does not re-fetch every seed. SEED_CHUNK seeds are taken in at once, the rest a chunk per batch.
    */
   sync(recrawl: boolean): SeedSync {
-    const { changed, removed } = this.p.seeds.apply(this.p.seedsDb.seedsChangedSince(this.p.seeds.cursor));
+    const { changed, removed } = this.seeds.apply(this.seedsDb.seedsChangedSince(this.seeds.cursor));
     const queued: FrontierWrite[] = [];
     for (const s of removed) {
       this.removing.add(s.id);
@@ -107,8 +125,8 @@ export class SeedLifecycle {
    */
   refresh(now: number): FrontierWrite[] {
     const due: FrontierWrite[] = [];
-    for (const id of seedsDueForRefresh(this.p.frontier.seedCrawls(), now, this.p.refreshMs)) {
-      const seed = this.p.seeds.get(id);
+    for (const id of seedsDueForRefresh(this.frontier.seedCrawls(), now, this.refreshMs)) {
+      const seed = this.seeds.get(id);
       if (seed) due.push({ kind: 'recrawl-seed', seed, all: false, at: now });
     }
     return due;
@@ -136,7 +154,7 @@ export class SeedLifecycle {
         this.retire(w.seedId, fx);
         return;
       case 'compact-search':
-        if (this.p.compactSearchIndexStep()) fx.followUps.push({ kind: 'compact-search' });
+        if (this.compactSearchIndexStep()) fx.followUps.push({ kind: 'compact-search' });
         return;
       default:
         throw new Error(`seed-lifecycle: ${w.kind} is not a seed's write; the applier routes it elsewhere`);
@@ -161,9 +179,9 @@ export class SeedLifecycle {
     const to = Math.min(seeds.length, from + SEED_CHUNK);
     for (let i = from; i < to; i++) {
       const s = seeds[i];
-      if (this.p.seeds.get(s.id)?.updatedAt !== s.updatedAt) continue;
+      if (this.seeds.get(s.id)?.updatedAt !== s.updatedAt) continue;
       if (this.removing.has(s.id)) fx.revived.push(s.id); // back before its URLs were all deleted: they are its own again
-      const added = this.p.frontier.addUrl({ url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 }, now);
+      const added = this.frontier.addUrl({ url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 }, now);
       if (added) {
         fx.counted.push({ seedId: s.id, origin: s.origin });
         fx.queued.push(added);
@@ -185,16 +203,16 @@ export class SeedLifecycle {
    * the seed was submitted again meanwhile (the URLs left are its own again).
    */
   private dropUrls(seedId: number, fx: BatchEffects): void {
-    if (!this.p.seedsDb.isRemoved(seedId)) return;
-    const rows = this.p.frontier.dropSeedChunk(seedId, URL_CHUNK);
+    if (!this.seedsDb.isRemoved(seedId)) return;
+    const rows = this.frontier.dropSeedChunk(seedId, URL_CHUNK);
     fx.deleted.push({ seedId, rows });
     if (rows.length === URL_CHUNK) {
       fx.followUps.push({ kind: 'drop-seed-urls', seedId });
       return;
     }
     fx.gone.push(seedId);
-    this.p.seedHosts.forgetSeedHosts(seedId);
-    this.p.seedsDb.deleteRemovedSeed(seedId); // unless pages of it are still leaving search (then the last chunk of those does)
+    this.seedHosts.forgetSeedHosts(seedId);
+    this.seedsDb.deleteRemovedSeed(seedId); // unless pages of it are still leaving search (then the last chunk of those does)
   }
 
   /**
@@ -205,14 +223,14 @@ export class SeedLifecycle {
    * the seed was submitted again meanwhile (the pages its new crawl stores are its own).
    */
   private retire(seedId: number, fx: BatchEffects): void {
-    if (!this.p.seedsDb.isRemoved(seedId)) return;
-    const n = this.p.pages.retireSeedPages(seedId, RETIRE_CHUNK, RETIRE_BYTES);
+    if (!this.seedsDb.isRemoved(seedId)) return;
+    const n = this.pages.retireSeedPages(seedId, RETIRE_CHUNK, RETIRE_BYTES);
     fx.pagesRetired += n;
     if (n > 0) {
       fx.followUps.push({ kind: 'retire-seed-pages', seedId });
       fx.urgent = true;
     } else {
-      this.p.seedsDb.deleteRemovedSeed(seedId);
+      this.seedsDb.deleteRemovedSeed(seedId);
       fx.followUps.push({ kind: 'compact-search' });
     }
   }
@@ -224,11 +242,11 @@ export class SeedLifecycle {
    * of it was finished (its crawl is still going).
    */
   private recrawl(s: SeedInfo, now: number, fx: BatchEffects, all = true): boolean {
-    const seedRow = this.p.frontier.requeueUrl(s.url, 0, s.id);
+    const seedRow = this.frontier.requeueUrl(s.url, 0, s.id);
     if (seedRow) fx.queued.push(seedRow);
     let rows: FrontierRow[];
-    if (!all && this.p.requeueDue) {
-      rows = this.p.requeueDue(s, now);
+    if (!all && this.requeueDue) {
+      rows = this.requeueDue(s, now);
     } else {
       const first = this.requeueChunk(s, { state: 0, afterId: 0 });
       rows = first.rows;
@@ -241,7 +259,7 @@ export class SeedLifecycle {
 
   /** Queues the next chunk of a seed's crawl again (unless the seed was removed meanwhile), and the next after. */
   private requeueLater(s: SeedInfo, from: RequeueCursor, fx: BatchEffects): void {
-    if (!this.p.seeds.get(s.id)) return;
+    if (!this.seeds.get(s.id)) return;
     const { rows, next } = this.requeueChunk(s, from);
     for (const row of rows) fx.queued.push(row);
     if (next) fx.followUps.push({ kind: 'requeue-seed-chunk', seed: s, from: next });
@@ -252,7 +270,7 @@ export class SeedLifecycle {
     const rows: FrontierRow[] = [];
     let { state, afterId } = from;
     while (state < FINISHED_STATES.length) {
-      for (const row of this.p.frontier.requeueSeedChunk(
+      for (const row of this.frontier.requeueSeedChunk(
         s.id,
         s.depth,
         FINISHED_STATES[state],
