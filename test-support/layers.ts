@@ -48,16 +48,7 @@ export const CRAWLER_FLOORS: Readonly<Record<string, readonly string[]>> = {
  * Imports that break CRAWLER_FLOORS and are allowed for now, each named with its reason. Remove an entry when
  * its reason is gone; the lint then keeps the edge from coming back.
  */
-export const CRAWLER_FLOOR_EXCEPTIONS: readonly { file: string; target: string; why: string }[] = [
-  {
-    // TEMPORARY (issue 27): the seed lifecycle queues its writes into the coordinator's WriteBatch. The
-    // "decisions as data" redesign replaces the batch with returned write intents and one applier; the lead
-    // removes this entry when merging it.
-    file: 'crawler/frontier/seed-lifecycle.ts',
-    target: 'crawler/coordination/write-batch.ts',
-    why: 'issue 27: the write batch becomes write intents; remove after that merge',
-  },
-];
+export const CRAWLER_FLOOR_EXCEPTIONS: readonly { file: string; target: string; why: string }[] = [];
 
 /** Where a crawler/ file stands: its sub-folder, or '' for the files directly in crawler/. */
 function crawlerFolder(relPath: string): string {

@@ -1,14 +1,6 @@
 import type { Database } from 'better-sqlite3';
 import type { Config } from '../../shared/config.ts';
-import { frontierQueries, type FrontierRow } from '../../db/frontier.ts';
-import { hostQueries } from '../../db/hosts.ts';
-import { crawlerStopQueries } from '../../db/crawler-stop.ts';
-import { sitemapJobQueries } from '../../db/sitemap-jobs.ts';
-import { pageQueries } from '../../db/pages.ts';
-import { linkTargetQueries } from '../../db/link-targets.ts';
-import { seedQueries } from '../../db/seeds.ts';
-import { seedHostQueries } from '../../db/seed-hosts.ts';
-import { searchIndexCompaction } from '../../db/search-compaction.ts';
+import { type CrawlStore, sqliteCrawlStore } from '../../db/crawl-store.ts';
 import { Scheduler } from '../politeness/scheduler.ts';
 import { serverSignal } from '../politeness/pacing.ts';
 import { BACKOFF } from '../politeness/backoff.ts';
@@ -17,6 +9,7 @@ import { LinkIntake } from '../frontier/link-intake.ts';
 import { WriteBatch } from './write-batch.ts';
 import { ResultJudge } from './result-judge.ts';
 import { JobDispatch, type InFlightJob } from './job-dispatch.ts';
+import { IntentApplier } from './intent-applier.ts';
 import { CrawlReport } from './crawl-report.ts';
 import { SeedBook } from '../frontier/seed-book.ts';
 import { SeedLifecycle } from '../frontier/seed-lifecycle.ts';
@@ -25,125 +18,103 @@ import { FrontierWindow } from '../frontier/frontier-window.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
 import type { CrawlStatus, DomainInfo, FetchJob, FetchResult, RequestLogEntry } from '../common/protocol.ts';
 import type { HostFacts } from '../politeness/host-report.ts';
+import type { WriteIntent } from './write-intents.ts';
 
 export { MAX_REDIRECTS } from '../frontier/admission.ts';
 
 /**
  * The crawler primary's brain, without the processes: it owns the scheduler, every host's state and
  * robots rules and sitemap jobs (its HostBook), hands out jobs and takes their results back, and is the single
- * writer of frontier, hosts and pages. What each result means is decided by result-judge.ts; what it takes on
- * enters the frontier through link-intake.ts, which keeps the per-host URL budget (CRAWL_MAX_URLS_PER_HOST)
- * and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED). Which job goes out next is
- * chosen by job-dispatch.ts. Seeds added, submitted again, due for their refresh or removed are handled by
- * seed-lifecycle.ts; a job whose seed was removed is dropped. Each page's revisit interval is kept by
- * revisit-book.ts. The crawl's status and snapshots for the server are described by crawl-report.ts.
- * The frontier stays in SQLite: the scheduler holds a window of each host's queue (frontier-window.ts).
- * Writes are queued (write-batch.ts) and applied by `flush()` in one transaction. Time comes in as arguments.
+ * writer of frontier, hosts and pages. Its parts decide and return data: what each result means
+ * (result-judge.ts), what becomes of each job the scheduler releases (job-dispatch.ts), what seeds added,
+ * submitted again, due for their refresh or removed call for (seed-lifecycle.ts). intent-applier.ts applies
+ * those decisions, and writes their write intents (write-intents.ts), queued in write-batch.ts, in one
+ * transaction per `flush()` through the CrawlStore (db/crawl-store.ts); memory follows only once it
+ * committed. URLs enter the frontier through link-intake.ts, which keeps the per-host URL budget
+ * (CRAWL_MAX_URLS_PER_HOST) and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED). Each page's revisit
+ * interval is kept by revisit-book.ts. The crawl's status and snapshots for the server are described by
+ * crawl-report.ts. The frontier stays in SQLite: the scheduler holds a window of each host's queue
+ * (frontier-window.ts). Time comes in as arguments.
  */
 export class Coordinator {
   readonly scheduler: Scheduler<CrawlJob>;
-  private readonly frontier;
+  private readonly store: CrawlStore;
   private readonly hosts: HostBook;
   private readonly seeds = new SeedBook();
   /** Jobs handed out, by job id (job-dispatch.ts InFlightJob). */
   private readonly inFlight = new Map<number, InFlightJob>();
-  /** Which job goes out next (job-dispatch.ts). */
+  /** What becomes of each job the scheduler releases (job-dispatch.ts). */
   private readonly dispatcher: JobDispatch;
   private readonly intake: LinkIntake;
-  private readonly writes: WriteBatch;
-  /** How the last primary stopped (migration 0017): read and reset at start, set by the last batch of a clean stop. */
-  private readonly stops;
-  /** Runs SeedLifecycle.sync in one transaction (see syncSeeds). */
-  private readonly syncInTransaction: (now: number, recrawl: boolean) => void;
+  /** The write intents waiting for the next flush. */
+  private readonly writes = new WriteBatch<WriteIntent>();
   private readonly seedLife: SeedLifecycle;
   private readonly window: FrontierWindow;
-  /** What each result means (result-judge.ts): it queues the writes a result calls for. */
+  /** What each result means (result-judge.ts). */
   private readonly judge: ResultJudge;
-  /** A batch's full-text entries and link targets, written at its end (see flush). */
-  private readonly pages: ReturnType<typeof pageQueries>;
-  private readonly linkTargets: ReturnType<typeof linkTargetQueries>;
+  /** Where every decision takes effect (intent-applier.ts). */
+  private readonly applier: IntentApplier;
   /** The crawl's status and snapshots for the server, and the fetch rate (crawl-report.ts). */
   private readonly report: CrawlReport;
-  private pagesStored = 0;
 
   constructor(db: Database, config: Config, runId: string) {
     this.scheduler = new Scheduler<CrawlJob>(config.crawlDelayMs, {
       grouping: config.crawlPolitenessGroup,
       pacing: { factor: config.crawlPacingFactor, ceilingMs: config.crawlPacingMaxMs },
     });
-    this.writes = new WriteBatch(db);
-    this.frontier = frontierQueries(db);
-    this.stops = crawlerStopQueries(db);
-    this.hosts = new HostBook(this.scheduler, hostQueries(db), sitemapJobQueries(db), config.userAgent, (w, quiet) =>
+    const store = sqliteCrawlStore(db);
+    this.store = store;
+    this.hosts = new HostBook(this.scheduler, store.hosts, store.sitemapJobs, config.userAgent, (w, quiet) =>
       quiet ? this.writes.pushQuiet(w) : this.writes.push(w),
     );
-    const pages = pageQueries(db, { deferSearch: true }); // full-text entries written at each batch's end (flush)
-    const linkTargets = linkTargetQueries(db);
-    this.pages = pages;
-    this.linkTargets = linkTargets;
-    const seedHosts = seedHostQueries(db);
-    this.intake = new LinkIntake(this.frontier, this.hosts, seedHosts, {
+    this.intake = new LinkIntake(store.frontier, store.seedHosts, {
       maxUrlsPerHost: config.crawlMaxUrlsPerHost,
       maxHostsPerSeed: config.crawlMaxHostsPerSeed,
       seedUrl: (id) => this.seeds.get(id)?.url,
     });
-    const revisits = new RevisitBook(db, this.frontier, {
+    const revisits = new RevisitBook(db, store.frontier, {
       refreshMs: config.crawlRefreshMs,
       maxMs: config.crawlRevisitMaxMs,
     });
+    const seeds = this.seeds;
     this.window = new FrontierWindow({
       scheduler: this.scheduler,
-      isLive: (seedId) => this.seeds.get(seedId) !== undefined,
-      hostSeen: (origin) => this.hosts.host(origin),
-      source: { ...this.frontier, inOneRead: (read) => db.transaction(read)() },
+      isLive: (seedId) => seeds.get(seedId) !== undefined,
+      source: { ...store.frontier, inOneRead: store.inOneRead },
     });
     this.judge = new ResultJudge({
-      config,
-      scheduler: this.scheduler,
-      frontier: this.frontier,
-      pages,
-      linkTargets,
+      allowPrivate: config.allowPrivate,
+      maxUrlsPerHost: config.crawlMaxUrlsPerHost,
+      seeds,
       hosts: this.hosts,
-      seeds: this.seeds,
-      intake: this.intake,
-      writes: this.writes,
-      revisits,
+      scheduler: this.scheduler,
       window: this.window,
-      schedule: (row, now) => this.schedule(row, now),
-      pageStored: () => this.pagesStored++,
     });
     this.report = new CrawlReport(this.hosts, this.window, () => this.inFlight.size);
-    this.dispatcher = new JobDispatch({
-      scheduler: this.scheduler,
-      frontier: this.frontier,
-      pages,
-      hosts: this.hosts,
-      seeds: this.seeds,
-      writes: this.writes,
-      window: this.window,
-      inFlight: this.inFlight,
-      runId,
-    });
+    this.dispatcher = new JobDispatch({ seeds, hosts: this.hosts, pages: store.pages, runId });
     this.seedLife = new SeedLifecycle({
-      seeds: this.seeds,
-      seedsDb: seedQueries(db),
-      frontier: this.frontier,
-      pages,
-      writes: this.writes,
-      budget: this.intake.budget,
-      hostBudget: this.intake.hostBudget,
-      seedHosts,
+      seeds,
+      seedsDb: store.seeds,
+      frontier: store.frontier,
+      pages: store.pages,
+      seedHosts: store.seedHosts,
       refreshMs: config.crawlRefreshMs,
-      window: this.window,
-      schedule: (row, now) => this.schedule(row, now),
-      readSitemaps: (seed) => this.judge.queueSitemaps(seed.origin, this.hosts.sitemapsOf(seed.origin), 0, seed.id),
-      compactSearchIndexStep: searchIndexCompaction(db).compactSearchIndexStep,
+      compactSearchIndexStep: store.compactSearchIndexStep,
       requeueDue: (seed, now) => revisits.refreshDue(seed.id, seed.depth, seed.url, now).rows,
     });
-    // Transactions that read before they write begin IMMEDIATE: the server writes the same file, and a read
-    // snapshot that turns into a write after the server's commit fails at once (SQLITE_BUSY), busy_timeout or not.
-    const sync = db.transaction((now: number, recrawl: boolean) => this.seedLife.sync(now, recrawl));
-    this.syncInTransaction = (now, recrawl) => sync.immediate(now, recrawl);
+    this.applier = new IntentApplier({
+      store,
+      batch: this.writes,
+      scheduler: this.scheduler,
+      window: this.window,
+      hosts: this.hosts,
+      seeds,
+      intake: this.intake,
+      seedLife: this.seedLife,
+      revisits,
+      judge: this.judge,
+      inFlight: this.inFlight,
+    });
   }
 
   /**
@@ -155,15 +126,17 @@ export class Coordinator {
    * (HostBook.restore), and this start is marked unclean until `stopCleanly` stores everything.
    */
   start(now: number): void {
-    const last = this.stops.lastStop();
+    const last = this.store.stops.lastStop();
     const contactedBy = last.clean ? last.contactedBy : now;
-    this.stops.markRunning(contactedBy);
-    this.frontier.returnAllLeases();
-    const counts = this.frontier.countsByOrigin(); // URLs per host and state: the window's queued counts
+    this.store.stops.markRunning(contactedBy);
+    this.store.frontier.returnAllLeases();
+    const counts = this.store.frontier.countsByOrigin(); // URLs per host and state: the window's queued counts
     this.intake.load(); // the URL budget per host and the host budget per seed, in one scan
     this.hosts.restore(now, contactedBy ?? -Infinity);
     this.syncSeeds(now, false);
-    this.window.load(counts.filter((c) => c.state === 'queued'));
+    const queued = counts.filter((c) => c.state === 'queued');
+    for (const { origin, n } of queued) if (n > 0) this.hosts.see(origin); // its row and robots.txt job exist from now on
+    this.window.load(queued);
   }
 
   /**
@@ -174,18 +147,15 @@ export class Coordinator {
    * seeds afresh.
    */
   syncSeeds(now: number, recrawl = true): void {
-    this.syncInTransaction(now, recrawl);
+    const { plan } = this.applier.applyAtOnce(now, () => this.seedLife.sync(recrawl));
+    for (const s of plan.removed) this.window.seedRemoved(s.id); // its jobs leave the hosts' queues now
+    this.applier.queue(plan.queued, plan.removed.length > 0);
   }
 
   /** Queues again every seed due for its periodic refresh (CRAWL_REFRESH); returns how many were. */
   refreshSeeds(now: number): number {
-    return this.seedLife.refresh(now);
-  }
-
-  /** A row committed as queued: into its host's window, or waiting beyond it in the database. */
-  private schedule(row: FrontierRow, _now: number): void {
-    this.hosts.host(row.origin); // a host seen for the first time gets its row and its robots.txt job
-    this.window.arrived(row);
+    const { fx } = this.applier.applyAtOnce(now, () => ({ atOnce: this.seedLife.refresh(now) }));
+    return fx.recrawled;
   }
 
   /**
@@ -193,7 +163,14 @@ export class Coordinator {
    * and expiry, removed seeds' jobs, the lease and the host's start queued for the next batch).
    */
   dispatch(now: number): FetchJob | undefined {
-    return this.dispatcher.next(now);
+    this.window.resetPassedOver();
+    for (;;) {
+      const released = this.scheduler.next(now);
+      if (!released) return undefined;
+      const { job, origin } = released;
+      const out = this.applier.dispatched(origin, job, this.dispatcher.decide(job, origin, now), now);
+      if (out !== 'next') return out;
+    }
   }
 
   /**
@@ -213,17 +190,25 @@ export class Coordinator {
     if (job.kind === 'page' && !this.seeds.get(job.seedId)) {
       // Its seed was removed: not tried again, but its row goes back to the queue (deleted with its seed's, or its own again should the seed come back).
       this.window.droppedInFlight(origin, job);
-      this.writes.push(() => this.frontier.returnLease(job.frontierId));
+      this.writes.push({ kind: 'return-lease', frontierId: job.frontierId });
       return;
     }
     if (job.kind !== 'robots' && attempts >= BACKOFF.maxAttempts) {
-      if (job.kind === 'page') this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', reason, now));
+      if (job.kind === 'page')
+        this.writes.push({
+          kind: 'finish-url',
+          frontierId: job.frontierId,
+          state: 'failed',
+          note: reason,
+          at: now,
+          countAttempt: true,
+        });
       else this.hosts.sitemapDone(job.url);
       return;
     }
     if (job.kind === 'page') {
       this.window.retry(origin, { ...job, attempts, notBefore: now });
-      this.writes.push(() => this.frontier.retryUrl(job.frontierId, attempts, now, reason));
+      this.writes.push({ kind: 'retry-url', frontierId: job.frontierId, attempts, notBefore: now, error: reason });
       return;
     }
     this.scheduler.add(origin, { ...job, attempts, notBefore: now }, job.kind === 'robots');
@@ -232,7 +217,7 @@ export class Coordinator {
   /** Every job in flight goes back to the queue (the crawl is stopping); a sitemap's stored row stays for the next start. */
   returnInFlight(): void {
     for (const [, { job }] of this.inFlight) {
-      if (job.kind === 'page') this.writes.push(() => this.frontier.returnLease(job.frontierId));
+      if (job.kind === 'page') this.writes.push({ kind: 'return-lease', frontierId: job.frontierId });
       else if (job.kind === 'sitemap') this.hosts.sitemapReturned(job.url);
     }
     this.inFlight.clear();
@@ -253,7 +238,7 @@ export class Coordinator {
     this.window.readyAgain(origin); // its window is read on here, not within a dispatch (see FrontierWindow.taken)
     this.hosts.recordEnd(origin, job.url, result, ended);
     this.report.fetchEnded(now);
-    this.judge.judge(job, origin, result, now, conditional);
+    this.applier.judged(this.judge.judge(job, origin, result, now, conditional), now);
     this.hosts.save(origin, now);
   }
 
@@ -279,31 +264,7 @@ export class Coordinator {
    * they discovered and refills the hosts' windows that ran low; returns pages stored or retired.
    */
   flush(now: number): number {
-    if (!this.writes.pending) {
-      this.window.committed(); // nothing to commit: everything written is, and windows may read on
-      return 0;
-    }
-    try {
-      this.writes.commit(now, () => {
-        this.intake.saveSeedHosts(); // the seeds' host counts, as the batch left them
-        // Last, the full-text entries of what the batch stored, each index's back to back (migration 0018).
-        this.linkTargets.writeGathered(); // each link target of the batch once, in id order (see gatherLinks)
-        this.pages.writeSearchEntries();
-      });
-    } catch (err) {
-      this.linkTargets.discardGathered();
-      this.pages.discardSearchEntries();
-      // Rolled back (the writes stay queued for the next flush): the URLs they discovered were not
-      // stored, so they are neither scheduled nor counted; what they dropped or retired is counted again then.
-      this.intake.rollback();
-      this.seedLife.rolledBack();
-      throw err;
-    }
-    for (const row of this.intake.commit()) this.schedule(row, now);
-    const changed = this.pagesStored + this.seedLife.committed(now);
-    this.window.committed();
-    this.pagesStored = 0;
-    return changed;
+    return this.applier.flush(now);
   }
 
   /**
@@ -312,7 +273,7 @@ export class Coordinator {
    * If it fails, nothing is marked and the next start treats the stop as a crash.
    */
   stopCleanly(now: number): number {
-    this.writes.push(() => this.stops.markCleanStop());
+    this.writes.push({ kind: 'mark-clean-stop' });
     return this.flush(now);
   }
 

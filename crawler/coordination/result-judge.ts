@@ -3,187 +3,157 @@
  * clock, its window, its timeline) and hands the result here to be judged. A page is stored and its links
  * taken on, retried, failed or followed as a redirect; a sitemap queues the sitemaps or pages it lists; an
  * answer tells its host whether it failed (backoff) or not. Which links and redirect targets are taken on is
- * judged by admission.ts, within the limits of url-traps.ts (CRAWL_LIMITS); what is taken on enters the
- * frontier through link-intake.ts. Writes are queued (write-batch.ts), never applied here. Time comes in as
- * arguments.
+ * judged by admission.ts, within the limits of url-traps.ts (CRAWL_LIMITS). The judge only reads: it returns
+ * a Judgement (judgement.ts: host decisions and write intents), which intent-applier.ts applies. Time comes
+ * in as arguments.
  */
-import type { Config } from '../../shared/config.ts';
-import type { frontierQueries, FrontierRow } from '../../db/frontier.ts';
-import type { PageQueries } from '../../db/pages.ts';
-import type { linkTargetQueries } from '../../db/link-targets.ts';
-import type { Scheduler } from '../politeness/scheduler.ts';
 import { BACKOFF, backoffScope, retryDelayMs } from '../politeness/backoff.ts';
-import { EMPTY_PAGE, isEmptyPage, NOT_MODIFIED, pageOutcome, pageRecord, type PageOutcome } from './page-outcome.ts';
+import { EMPTY_PAGE, isEmptyPage, NOT_MODIFIED, pageOutcome, type PageOutcome } from './page-outcome.ts';
 import { CRAWL_LIMITS } from '../common/url-traps.ts';
 import { admitLinks, judgeRedirect, MAX_REDIRECTS, trapMessage } from '../frontier/admission.ts';
+import type { Scheduler } from '../politeness/scheduler.ts';
 import type { HostBook } from '../politeness/host-book.ts';
-import type { LinkIntake } from '../frontier/link-intake.ts';
-import type { WriteBatch } from './write-batch.ts';
 import type { SeedBook } from '../frontier/seed-book.ts';
-import type { RevisitBook } from '../frontier/revisit-book.ts';
 import type { FrontierWindow } from '../frontier/frontier-window.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
 import type { FetchResult } from '../common/protocol.ts';
+import type { HostDecision, Judgement } from './judgement.ts';
+import type { WriteIntent } from './write-intents.ts';
 
-/** The Coordinator's parts a ResultJudge reads and queues writes through (the same objects, shared). */
-export interface JudgeParts {
-  config: Pick<Config, 'allowPrivate'>;
-  scheduler: Scheduler<CrawlJob>;
-  frontier: ReturnType<typeof frontierQueries>;
-  pages: PageQueries;
-  linkTargets: ReturnType<typeof linkTargetQueries>;
-  hosts: HostBook;
-  seeds: SeedBook;
-  intake: LinkIntake;
-  writes: WriteBatch;
-  revisits: RevisitBook;
-  window: FrontierWindow;
-  /** A row committed as queued goes to its host's window (Coordinator.schedule). */
-  schedule: (row: FrontierRow, now: number) => void;
-  /** A page was stored: counted for the flush that commits it. */
-  pageStored: () => void;
+/** What a ResultJudge reads (never changes): the seeds, the hosts' rows and sitemaps, the queues' sizes. */
+export interface JudgeReads {
+  /** URL policy: whether redirects to private addresses are followed (ALLOW_PRIVATE). */
+  allowPrivate: boolean;
+  /** The per-host URL budget (CRAWL_MAX_URLS_PER_HOST), a limit of admission. */
+  maxUrlsPerHost: number;
+  seeds: Pick<SeedBook, 'get' | 'deepestOn'>;
+  hosts: Pick<HostBook, 'known' | 'sitemapValidators'>;
+  scheduler: Pick<Scheduler<CrawlJob>, 'hasQueued'>;
+  window: Pick<FrontierWindow, 'waiting'>;
+}
+
+/** A Judgement being built for one result. */
+class Verdict implements Judgement {
+  readonly now: HostDecision[] = [];
+  readonly writes: WriteIntent[] = [];
+  urgent = false;
 }
 
 /**
- * Judges each finished job's result for the Coordinator, which owns it: decides what is stored, retried,
- * followed or queued, and queues those writes for the next flush.
+ * Judges each finished job's result for the Coordinator: decides what is stored, retried, followed or
+ * queued, and returns it as data (see the module comment).
  */
 export class ResultJudge {
-  private readonly config: JudgeParts['config'];
-  private readonly scheduler: Scheduler<CrawlJob>;
-  private readonly frontier: JudgeParts['frontier'];
-  private readonly pages: PageQueries;
-  private readonly linkTargets: JudgeParts['linkTargets'];
-  private readonly hosts: HostBook;
-  private readonly seeds: SeedBook;
-  private readonly intake: LinkIntake;
-  private readonly writes: WriteBatch;
-  private readonly revisits: RevisitBook;
-  private readonly window: FrontierWindow;
-  private readonly schedule: JudgeParts['schedule'];
-  private readonly pageStored: () => void;
-
-  constructor(p: JudgeParts) {
-    this.config = p.config;
-    this.scheduler = p.scheduler;
-    this.frontier = p.frontier;
-    this.pages = p.pages;
-    this.linkTargets = p.linkTargets;
-    this.hosts = p.hosts;
-    this.seeds = p.seeds;
-    this.intake = p.intake;
-    this.writes = p.writes;
-    this.revisits = p.revisits;
-    this.window = p.window;
-    this.schedule = p.schedule;
-    this.pageStored = p.pageStored;
-  }
+  constructor(private readonly reads: JudgeReads) {}
 
   /**
-   * What a result means, once its request is over (see Coordinator.onResult): a robots.txt's rules and the
-   * sitemaps it lists, a page or sitemap of a removed seed only as an answer of its host, else the page or
-   * sitemap itself. `conditional`: the request carried the stored page's validators.
+   * What a result means, once its request is over (see Coordinator.onResult): a robots.txt's rules (and
+   * then the sitemaps they list: see sitemapsListed), a page or sitemap of a removed seed only as an answer
+   * of its host, else the page or sitemap itself. `conditional`: the request carried the stored page's validators.
    */
-  judge(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
-    if (job.kind === 'robots') this.queueSitemaps(job.forOrigin, this.hosts.onRobots(job, result, now, conditional), 0);
-    else if (!this.seeds.get(job.seedId)) this.onOrphan(job, origin, result, now, conditional);
-    else if (job.kind === 'sitemap') this.onSitemap(job, origin, result, now, conditional);
-    else this.onPage(job, origin, result, now, conditional);
+  judge(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): Judgement {
+    const v = new Verdict();
+    if (job.kind === 'robots') v.now.push({ kind: 'robots-read', job, result, conditional });
+    else if (!this.reads.seeds.get(job.seedId)) this.onOrphan(v, job, origin, result, conditional);
+    else if (job.kind === 'sitemap') this.onSitemap(v, job, origin, result, now, conditional);
+    else this.onPage(v, job, origin, result, now, conditional);
+    return v;
   }
 
-  private onPage(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
+  private onPage(v: Verdict, job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean) {
     const outcome = pageOutcome(result, conditional);
-    const until = this.noteOutcome(origin, outcome, result.status, now);
     if (outcome.kind === 'failed') {
       const attempts = job.attempts + 1;
+      const failure = { ...outcome, scope: backoffScope(result.status) };
       if (outcome.retry && attempts < BACKOFF.maxAttempts) {
-        const at = Math.max(until ?? 0, now + retryDelayMs(attempts));
-        this.window.retry(origin, { ...job, attempts, notBefore: at });
-        this.writes.push(() => this.frontier.retryUrl(job.frontierId, attempts, at, outcome.message));
+        const retry = { job, attempts, earliest: now + retryDelayMs(attempts), message: outcome.message };
+        v.now.push({ kind: 'host-failed', origin, failure, retry });
       } else {
-        this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', outcome.message, now));
+        v.now.push({ kind: 'host-failed', origin, failure });
+        v.writes.push(finish(job, 'failed', outcome.message, now));
       }
       return;
     }
+    v.now.push({ kind: 'host-answered', origin });
     switch (outcome.kind) {
       case 'redirect':
-        this.onRedirect(job, result, now);
+        this.onRedirect(v, job, result, now);
         return;
-      case 'http-error':
-        this.hosts.noteHttpError(origin, job.url, outcome.status); // an error of the host's row, as on its timeline
-        this.writes.push(() => {
-          this.frontier.finishUrl(job.frontierId, 'done', `HTTP ${outcome.status}`, now);
-          if (outcome.gone) this.pages.markPageGone(job.url, outcome.status, now);
-        });
+      case 'http-error': // an error of the host's row, as on its timeline
+        v.now.push({ kind: 'host-error', origin, message: `${job.url} answered HTTP ${outcome.status}` });
+        v.writes.push(finish(job, 'done', `HTTP ${outcome.status}`, now));
+        if (outcome.gone) v.writes.push({ kind: 'page-gone', url: job.url, status: outcome.status, at: now });
         return;
       case 'not-modified': // the stored page is still the current one: nothing to parse, store or follow
-        this.hosts.noteFetched(origin);
-        this.writes.push((at) => {
-          this.pages.markPageCurrent(job.url, at);
-          this.revisits.noteVisit(job.url, { kind: 'not-modified' }, now, this.seeds.get(job.seedId)?.url);
-          this.frontier.finishUrl(job.frontierId, 'done', NOT_MODIFIED, now);
-        });
+        v.now.push({ kind: 'host-fetched', origin });
+        v.writes.push({ kind: 'page-current', url: job.url, seedId: job.seedId, at: now });
+        v.writes.push(finish(job, 'done', NOT_MODIFIED, now));
         return;
       case 'not-html':
-        this.hosts.noteFetched(origin);
-        this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'done', outcome.why, now));
+        v.now.push({ kind: 'host-fetched', origin });
+        v.writes.push(finish(job, 'done', outcome.why, now));
         return;
     }
-    this.hosts.noteFetched(origin);
+    v.now.push({ kind: 'host-fetched', origin });
     const { page } = outcome;
     const links = admitLinks(
       page.links,
-      { depth: job.depth, nofollow: page.nofollow, seed: this.seeds.get(job.seedId) },
+      { depth: job.depth, nofollow: page.nofollow, seed: this.reads.seeds.get(job.seedId) },
       this.limits(),
     );
-    this.noteUrgency(links.follow, origin);
-    if (links.trapExample) this.hosts.noteTrap(origin, trapMessage(links.trapped, links.trapExample));
-    this.pageStored();
-    const { host } = this.hosts.host(origin);
-    this.writes.push((at) => {
-      const record = pageRecord({ url: job.url, origin, host, seedId: job.seedId }, result, page, at);
-      this.linkTargets.gatherLinks(this.pages.upsertPage(record), page.anchors ?? []); // written at the commit's end
-      this.revisits.noteVisit(
-        job.url,
-        { kind: 'fetched', hash: page.contentHash },
-        now,
-        this.seeds.get(job.seedId)?.url,
-      );
-      this.frontier.finishUrl(job.frontierId, 'done', isEmptyPage(page) ? EMPTY_PAGE : null, now);
-      for (const url of links.follow) this.intake.enqueue(url, job.seedId, job.depth + 1, 0, now, origin);
+    v.urgent = this.urgent(links.follow, origin);
+    if (links.trapExample)
+      v.now.push({ kind: 'host-trap', origin, message: trapMessage(links.trapped, links.trapExample) });
+    const host = this.reads.hosts.known(origin)?.host ?? new URL(origin).host;
+    v.writes.push({
+      kind: 'store-page',
+      page: { url: job.url, frontierId: job.frontierId, seedId: job.seedId, origin, host },
+      result,
+      parsed: page,
+      at: now,
     });
+    v.writes.push(finish(job, 'done', isEmptyPage(page) ? EMPTY_PAGE : null, now));
+    if (links.follow.length > 0)
+      v.writes.push({
+        kind: 'enqueue',
+        urls: links.follow,
+        seedId: job.seedId,
+        depth: job.depth + 1,
+        from: origin,
+        at: now,
+      });
   }
 
   /**
    * A result whose seed was removed while it was in flight: the host learns from it as from any answer
    * (a 429 still backs it off), but nothing is stored or followed.
    */
-  private onOrphan(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
-    if (job.kind === 'sitemap') this.hosts.sitemapDone(job.url);
-    this.noteOutcome(origin, pageOutcome(result, conditional), result.status, now);
+  private onOrphan(v: Verdict, job: CrawlJob, origin: string, result: FetchResult, conditional: boolean) {
+    if (job.kind === 'sitemap') v.now.push({ kind: 'sitemap-done', url: job.url });
+    this.noteOutcome(v, origin, pageOutcome(result, conditional), result.status);
   }
 
   /**
    * What an answer tells its host, whatever was asked: a failure counts against it (error, streak, backoff
-   * as the outcome says; returns the backoff's end, if any; a 503 or 429 holds the host's whole politeness
-   * group), anything else clears its backoff.
+   * as the outcome says; a 503 or 429 holds the host's whole politeness group), anything else clears its backoff.
    */
-  private noteOutcome(origin: string, outcome: PageOutcome, status: number | null, now: number): number | undefined {
+  private noteOutcome(v: Verdict, origin: string, outcome: PageOutcome, status: number | null): void {
     if (outcome.kind === 'failed')
-      return this.hosts.noteFailure(origin, now, { ...outcome, scope: backoffScope(status) });
-    this.hosts.noteAnswered(origin);
-    return undefined;
+      v.now.push({ kind: 'host-failed', origin, failure: { ...outcome, scope: backoffScope(status) } });
+    else v.now.push({ kind: 'host-answered', origin });
   }
 
   /**
-   * Queues the sitemaps a host lists as jobs of its own queue (see HostBook.queueSitemaps). Their entries
-   * count as links of a seed on that origin (`seedId`, else the one of greatest depth), so a seed of
-   * depth 0, or a host no seed names, reads none.
+   * The sitemaps a host lists, as jobs of its own queue (see HostBook.queueSitemaps), or nothing. Their
+   * entries count as links of a seed on that origin (`seedId`, else the one of greatest depth), so a seed of
+   * depth 0, or a host no seed names, reads none. Also what the applier asks once a robots.txt was read,
+   * and once a seed was taken in (its host's robots.txt known already).
    */
-  queueSitemaps(origin: string, urls: readonly string[], hops: number, seedId?: number): void {
-    if (urls.length === 0) return;
-    const seed = seedId !== undefined ? this.seeds.get(seedId) : this.seeds.deepestOn(origin);
-    if (seed && seed.depth >= 1 && seed.origin === origin) this.hosts.queueSitemaps(origin, urls, hops, seed.id);
+  sitemapsListed(origin: string, urls: readonly string[], hops: number, seedId?: number): HostDecision | undefined {
+    if (urls.length === 0) return undefined;
+    const seed = seedId !== undefined ? this.reads.seeds.get(seedId) : this.reads.seeds.deepestOn(origin);
+    if (!seed || seed.depth < 1 || seed.origin !== origin) return undefined;
+    return { kind: 'queue-sitemaps', origin, urls, hops, seedId: seed.id, redirects: 0 };
   }
 
   /**
@@ -195,71 +165,85 @@ export class ResultJudge {
    * its pages and their `<lastmod>`s are known already, and an index's sitemaps are read again (each
    * conditionally too), since a sitemap can change while the index that lists it does not.
    */
-  private onSitemap(job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean): void {
-    this.hosts.sitemapDone(job.url);
+  private onSitemap(v: Verdict, job: CrawlJob, origin: string, result: FetchResult, now: number, conditional: boolean) {
+    v.now.push({ kind: 'sitemap-done', url: job.url });
     const outcome = pageOutcome(result, conditional);
-    this.noteOutcome(origin, outcome, result.status, now);
+    this.noteOutcome(v, origin, outcome, result.status);
     if (outcome.kind === 'failed') return;
+    const listed = (urls: readonly string[]) => {
+      const d = job.hops < 1 ? this.sitemapsListed(origin, urls, job.hops + 1, job.seedId) : undefined;
+      if (d) v.now.push(d);
+    };
     if (outcome.kind === 'not-modified') {
-      const children = this.hosts.sitemapValidators(job.url)?.children;
-      if (children && job.hops < 1) this.queueSitemaps(origin, children, job.hops + 1, job.seedId);
+      const children = this.reads.hosts.sitemapValidators(job.url)?.children;
+      if (children) listed(children);
       return;
     }
     if (outcome.kind === 'redirect' && result.location !== null && job.redirects < MAX_REDIRECTS) {
-      this.hosts.queueSitemaps(origin, [result.location], job.hops, job.seedId, job.redirects + 1);
+      v.now.push({
+        kind: 'queue-sitemaps',
+        origin,
+        urls: [result.location],
+        hops: job.hops,
+        seedId: job.seedId,
+        redirects: job.redirects + 1,
+      });
     }
     const entries = result.sitemap;
     if (!entries) return; // a redirect, 4xx or empty body: the host's timeline shows the request and its status
-    this.hosts.sitemapRead(job.url, {
+    const read = {
       etag: result.etag,
       lastModified: result.lastModified,
       children: entries.index ? entries.urls : null,
-    });
+    };
+    v.now.push({ kind: 'sitemap-read', url: job.url, read });
     if (entries.index) {
-      if (job.hops < 1) this.queueSitemaps(origin, entries.urls, job.hops + 1, job.seedId);
+      listed(entries.urls);
       return;
     }
     const links = admitLinks(
       entries.urls,
-      { depth: 0, nofollow: false, seed: this.seeds.get(job.seedId) },
+      { depth: 0, nofollow: false, seed: this.reads.seeds.get(job.seedId) },
       this.limits(),
     );
-    // Pages whose <lastmod> is newer than their last request changed: asked for again now (revisit.ts).
-    if (entries.lastmod)
-      for (const row of this.revisits.noteSitemap(entries.lastmod, links.follow)) this.schedule(row, now);
+    // Pages whose <lastmod> is newer than their last request changed: asked for again (revisit.ts).
+    if (entries.lastmod) v.writes.push({ kind: 'sitemap-lastmod', lastmod: entries.lastmod, urls: links.follow });
     if (links.follow.length === 0) return;
-    this.noteUrgency(links.follow, origin);
-    this.writes.push(() => {
-      for (const url of links.follow) this.intake.enqueue(url, job.seedId, 1, 0, now, origin);
-    });
+    v.urgent = this.urgent(links.follow, origin);
+    v.writes.push({ kind: 'enqueue', urls: links.follow, seedId: job.seedId, depth: 1, from: origin, at: now });
   }
 
-  /** Marks the queued writes urgent (see takeUrgent) if `urls`, found on `origin`, lead to a host with nothing queued. */
-  private noteUrgency(urls: readonly string[], origin: string): void {
-    const idle = (host: string) => !this.scheduler.hasQueued(host) && this.window.waiting(host) === 0;
-    if (urls.some((url) => idle(url.startsWith(`${origin}/`) ? origin : new URL(url).origin))) this.writes.markUrgent();
+  /** Whether `urls`, found on `origin`, lead to a host with nothing queued (the batch is then urgent). */
+  private urgent(urls: readonly string[], origin: string): boolean {
+    const idle = (host: string) => !this.reads.scheduler.hasQueued(host) && this.reads.window.waiting(host) === 0;
+    return urls.some((url) => idle(url.startsWith(`${origin}/`) ? origin : new URL(url).origin));
   }
 
   /** The limits of admission: CRAWL_LIMITS with the configured per-host URL budget. */
   private limits() {
-    return { ...CRAWL_LIMITS, maxUrlsPerHost: this.intake.budget.limit };
+    return { ...CRAWL_LIMITS, maxUrlsPerHost: this.reads.maxUrlsPerHost };
   }
 
-  private onRedirect(job: CrawlJob, result: FetchResult, now: number): void {
+  private onRedirect(v: Verdict, job: CrawlJob, result: FetchResult, now: number): void {
     const decision = judgeRedirect({
       location: result.location,
       refusal: result.locationRefusal,
       redirects: job.redirects,
       depth: job.depth,
-      seed: this.seeds.get(job.seedId),
-      policy: { allowPrivate: this.config.allowPrivate },
+      seed: this.reads.seeds.get(job.seedId),
+      policy: { allowPrivate: this.reads.allowPrivate },
       limits: this.limits(),
     });
     if (!decision.ok) {
-      this.hosts.noteError(job.forOrigin, `${job.url}: ${decision.error}`);
-      this.writes.push(() => this.frontier.finishUrl(job.frontierId, 'failed', decision.error, now));
+      v.now.push({ kind: 'host-error', origin: job.forOrigin, message: `${job.url}: ${decision.error}` });
+      v.writes.push(finish(job, 'failed', decision.error, now));
       return;
     }
-    this.writes.push(() => this.intake.followRedirect(job, decision.url, now));
+    v.writes.push({ kind: 'follow-redirect', job, target: decision.url, at: now });
   }
+}
+
+/** The write that ends a requested page job's URL. */
+function finish(job: CrawlJob, state: 'done' | 'failed', note: string | null, at: number): WriteIntent {
+  return { kind: 'finish-url', frontierId: job.frontierId, state, note, at, countAttempt: true };
 }

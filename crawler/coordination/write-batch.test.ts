@@ -8,7 +8,23 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
+import type { Database } from 'better-sqlite3';
 import { WRITE_BATCH_LIMIT, WriteBatch } from './write-batch.ts';
+
+/** A write run by the test's batches: a closure, stamped with the commit's time. */
+type Write = (now: number) => void;
+
+/** A batch of closures, each commit one IMMEDIATE transaction on `db` (as intent-applier.ts writes intents). */
+function closureBatch(db: Database) {
+  const batch = new WriteBatch<Write>();
+  const run = (writes: readonly Write[], now: number) =>
+    db
+      .transaction(() => {
+        for (const w of writes) w(now);
+      })
+      .immediate();
+  return Object.assign(batch, { commit: (now: number) => WriteBatch.prototype.commit.call(batch, now, run) });
+}
 
 test('a failed batch rolls back, stays queued in order, and commits once the cause is gone', (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-write-batch-'));
@@ -24,7 +40,7 @@ test('a failed batch rolls back, stays queued in order, and commits once the cau
       .prepare<[], { n: number }>('SELECT n FROM t ORDER BY rowid')
       .all()
       .map((r) => r.n);
-  const batch = new WriteBatch(db);
+  const batch = closureBatch(db);
   let failing = true;
 
   batch.push(() => insert.run(1));
@@ -46,7 +62,7 @@ test('a failed batch rolls back, stays queued in order, and commits once the cau
 
 test('takeUrgent reports a mark once', () => {
   const db = new BetterSqlite3(':memory:');
-  const batch = new WriteBatch(db);
+  const batch = closureBatch(db);
   assert.equal(batch.takeUrgent(), false);
   batch.markUrgent();
   assert.equal(batch.takeUrgent(), true);
@@ -56,7 +72,7 @@ test('takeUrgent reports a mark once', () => {
 
 test('a batch that reaches WRITE_BATCH_LIMIT writes asks to be committed at once; quiet writes count toward it', () => {
   const db = new BetterSqlite3(':memory:');
-  const batch = new WriteBatch(db);
+  const batch = closureBatch(db);
   batch.pushQuiet(() => {});
   for (let i = 2; i < WRITE_BATCH_LIMIT; i++) batch.push(() => {});
   assert.equal(batch.takeUrgent(), false, 'one write short of the limit: it waits for the flush timer');
@@ -70,7 +86,7 @@ test('a batch that reaches WRITE_BATCH_LIMIT writes asks to be committed at once
 
 test('each write runs with the time of the commit that runs it, also when a failed batch runs again later', () => {
   const db = new BetterSqlite3(':memory:');
-  const batch = new WriteBatch(db);
+  const batch = closureBatch(db);
   const times: number[] = [];
   let failing = true;
   batch.push((now) => times.push(now));
@@ -86,7 +102,7 @@ test('each write runs with the time of the commit that runs it, also when a fail
 
 test('a quiet write does not ask for a commit, but rides the next one in order, also after a failed one', () => {
   const db = new BetterSqlite3(':memory:');
-  const batch = new WriteBatch(db);
+  const batch = closureBatch(db);
   const ran: string[] = [];
   let failing = true;
   batch.pushQuiet(() => ran.push('lease'));

@@ -1,41 +1,34 @@
-import type { Database } from 'better-sqlite3';
-
-/** One deferred database write of the crawler primary; `now` is the time of the commit that runs it. */
-export type Write = (now: number) => void;
-
 /**
  * The most writes a batch gathers before it asks to be committed at once (as an urgent one), whatever
  * the flush timer: a crawl whose results come fast (hundreds of hosts, instant answers) would otherwise
  * build batches of thousands of writes, whose one commit holds the primary's thread (and every dispatch)
- * for hundreds of milliseconds and whose closures hold their pages in memory until then.
+ * for hundreds of milliseconds and whose intents hold their pages in memory until then.
  */
 export const WRITE_BATCH_LIMIT = 1024;
 
 /**
- * The primary's queued writes: results are judged at once, but their writes (pages, frontier rows,
- * host rows) wait here and run together in one transaction, so a busy crawl commits in batches
- * rather than once per result. A batch that fails stays queued, in order, for the next commit:
- * nothing is lost. `urgent` marks a batch worth committing now rather than with the next one (also one
+ * The primary's queued writes (write intents, write-intents.ts): results are judged at once, but their
+ * writes (pages, frontier rows, host rows) wait here and are written together in one transaction (by
+ * intent-applier.ts), so a busy crawl commits in batches rather than once per result. A batch that fails
+ * stays queued, in order, for the next commit: nothing is lost. `urgent` marks a batch worth committing now rather than with the next one (also one
  * that reached WRITE_BATCH_LIMIT). A quiet
  * write (a request's start and lease: see Coordinator.dispatch) rides the next commit without asking for one.
  */
-export class WriteBatch {
-  private writes: Write[] = [];
+export class WriteBatch<W> {
+  private writes: W[] = [];
   /** How many of `writes` ask for a commit (all but the quiet ones). */
   private wanting = 0;
   private urgent = false;
 
-  constructor(private readonly db: Database) {}
-
   /** Queues a write for the next commit. */
-  push(write: Write): void {
+  push(write: W): void {
     this.writes.push(write);
     this.wanting++;
     if (this.writes.length >= WRITE_BATCH_LIMIT) this.urgent = true;
   }
 
   /** Queues a write for the next commit, in order, without asking for a commit of its own (see `wanted`). */
-  pushQuiet(write: Write): void {
+  pushQuiet(write: W): void {
     this.writes.push(write);
   }
 
@@ -62,25 +55,18 @@ export class WriteBatch {
   }
 
   /**
-   * Runs the queued writes in one transaction at `now` (what a write stamps as its time), then `closing`
-   * (a write of what the others changed, such as running totals) in the same transaction. If it fails it
-   * rolls back, the writes stay queued (before any queued since) and the error is thrown for the caller
-   * to report and retry.
+   * Hands the queued writes to `write` at `now`, which writes them in one transaction (see
+   * IntentApplier.flush). If it throws (the transaction rolled back), the writes stay queued, before any
+   * queued since, and the error is thrown for the caller to report and retry.
    */
-  commit(now: number, closing?: Write): void {
+  commit(now: number, write: (writes: readonly W[], now: number) => void): void {
     if (this.writes.length === 0) return;
     const writes = this.writes;
     const wanting = this.wanting;
     this.writes = [];
     this.wanting = 0;
     try {
-      // IMMEDIATE: a write may read first, and the server writes the same file (see db/open.ts).
-      this.db
-        .transaction(() => {
-          for (const w of writes) w(now);
-          closing?.(now);
-        })
-        .immediate();
+      write(writes, now);
     } catch (err) {
       this.writes = writes.concat(this.writes);
       this.wanting += wanting;

@@ -45,7 +45,6 @@ class Crawl {
     this.window = new FrontierWindow({
       scheduler: this.scheduler,
       isLive: (id) => this.live.has(id),
-      hostSeen: () => undefined,
       sizes,
       source: {
         queuedAfter: (...args) => this.frontier.queuedAfter(...args),

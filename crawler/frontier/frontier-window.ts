@@ -56,8 +56,6 @@ export interface FrontierWindowParts {
   source: WindowSource;
   /** Whether the seed is known and not removed: rows of other seeds are never entered. */
   isLive(seedId: number): boolean;
-  /** A host with queued rows, at start: its row and robots.txt job exist from then on. */
-  hostSeen(origin: string): void;
   /** The sizes; WINDOW's by default (tests use small ones). */
   sizes?: Partial<WindowSizes>;
 }
@@ -75,8 +73,18 @@ export class FrontierWindow {
   private readonly removed: RemovedSeedLedger;
   private loaded = false;
 
-  constructor(private readonly p: FrontierWindowParts) {
-    this.sizes = { ...WINDOW, ...p.sizes };
+  /** The scheduler whose queues hold the windows' entries. */
+  private readonly scheduler: FrontierWindowParts['scheduler'];
+  /** Where the hosts' queues are read (db/frontier.ts). */
+  private readonly source: WindowSource;
+  /** Whether a seed is known and not removed. */
+  private readonly isLive: (seedId: number) => boolean;
+
+  constructor(parts: FrontierWindowParts) {
+    this.scheduler = parts.scheduler;
+    this.source = parts.source;
+    this.isLive = parts.isLive;
+    this.sizes = { ...WINDOW, ...parts.sizes };
     this.hosts = new HostWindows(this.sizes);
     this.removed = new RemovedSeedLedger(this.sizes.passOverPerStep);
   }
@@ -92,13 +100,12 @@ export class FrontierWindow {
       if (n === 0) continue;
       const h = this.hosts.of(origin);
       this.hosts.setWaiting(h, h.waiting + n);
-      this.p.hostSeen(origin);
     }
     for (const h of this.hosts.values()) {
       h.more = h.waiting > 0;
       if (h.more) this.hungry.add(h);
     }
-    this.p.source.inOneRead(() => this.refillHungry(this.sizes.startHosts));
+    this.source.inOneRead(() => this.refillHungry(this.sizes.startHosts));
     this.loaded = true;
   }
 
@@ -172,7 +179,7 @@ export class FrontierWindow {
   seedRemoved(seedId: number): void {
     for (const h of this.removed.takeHostsOf(seedId)) {
       if (h.entries.size === 0) continue;
-      const gone = this.p.scheduler.remove(h.origin, (job) => job.kind === 'page' && job.seedId === seedId);
+      const gone = this.scheduler.remove(h.origin, (job) => job.kind === 'page' && job.seedId === seedId);
       if (gone.length === 0) continue;
       for (const job of gone) h.entries.delete(job.frontierId);
       this.removed.passOver(seedId, h);
@@ -228,9 +235,9 @@ export class FrontierWindow {
     }
     this.withRetries.clear();
     this.applyDeleted();
-    this.p.source.inOneRead(() => {
+    this.source.inOneRead(() => {
       for (const h of this.removed.takeRecounts()) {
-        this.hosts.setWaiting(h, this.p.source.queuedCount(h.origin) + h.retries.length);
+        this.hosts.setWaiting(h, this.source.queuedCount(h.origin) + h.retries.length);
       }
       for (const h of this.removed.takeRewinds()) this.rewind(h);
       for (const h of this.overflowing) this.trim(h);
@@ -288,7 +295,7 @@ export class FrontierWindow {
   private enter(h: HostWindow, at: number, id: number, job: CrawlJob): void {
     h.entries.set(id, at);
     this.removed.entered(job.seedId, h);
-    this.p.scheduler.add(h.origin, job);
+    this.scheduler.add(h.origin, job);
     if (h.entries.size > this.sizes.size) this.overflowing.add(h);
   }
 
@@ -303,7 +310,7 @@ export class FrontierWindow {
     let stride = 0;
     while (h.more && h.entries.size < cap && budget > 0) {
       const want = Math.min(Math.max(cap - h.entries.size, stride), budget);
-      const rows = this.p.source.queuedAfter(h.origin, h.tailAt, h.tailId, want);
+      const rows = this.source.queuedAfter(h.origin, h.tailAt, h.tailId, want);
       budget -= want;
       let passed = 0;
       let full = false;
@@ -314,7 +321,7 @@ export class FrontierWindow {
         }
         h.tailAt = row.nextAttemptAt;
         h.tailId = row.id;
-        if (this.p.isLive(row.seedId)) this.enter(h, row.nextAttemptAt, row.id, pageJob(row, h.origin));
+        if (this.isLive(row.seedId)) this.enter(h, row.nextAttemptAt, row.id, pageJob(row, h.origin));
         else {
           this.removed.passOver(row.seedId, h);
           passed++;
@@ -331,7 +338,7 @@ export class FrontierWindow {
   /** Takes the given entries out of the scheduler's queue. */
   private evict(h: HostWindow, ids: ReadonlySet<number>): void {
     if (ids.size === 0) return;
-    this.p.scheduler.remove(h.origin, (job) => job.kind === 'page' && ids.has(job.frontierId));
+    this.scheduler.remove(h.origin, (job) => job.kind === 'page' && ids.has(job.frontierId));
     for (const id of ids) h.entries.delete(id);
   }
 

@@ -1,24 +1,21 @@
 /**
- * Where discovered URLs enter the frontier, inside the coordinator's flush transaction: links and
- * sitemap entries already judged by admission.ts, and redirect targets (with loop detection). It keeps
- * the per-host URL budget (CRAWL_MAX_URLS_PER_HOST) and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED,
- * host-budget.ts) in step with what the transaction stores: the rows it added are handed back for
- * scheduling only once the transaction committed, and the seeds' figures are written in it (`saveSeedHosts`).
+ * Where discovered URLs enter the frontier, inside the transaction of the batch that applies an `enqueue`
+ * or `follow-redirect` intent (crawler/coordination/intent-applier.ts): links and sitemap entries already
+ * judged by admission.ts, and redirect targets (with loop detection). It keeps the per-host URL budget
+ * (CRAWL_MAX_URLS_PER_HOST) and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED, host-budget.ts) in step
+ * with what the transaction stores: what it counts stays provisional until the transaction committed, the
+ * rows it added and what hosts' rows should say go to the batch's BatchEffects (applied after the commit),
+ * and the seeds' figures are written in the transaction (`saveSeedHosts`).
  */
-import type { frontierQueries, FrontierRow } from '../../db/frontier.ts';
+import type { frontierQueries } from '../../db/frontier.ts';
 import type { seedHostQueries } from '../../db/seed-hosts.ts';
 import { budgetMessage, findRedirectLoop, loopMessage, UrlBudget } from './admission.ts';
 import { HostBudget, hostLimitMessage } from './host-budget.ts';
+import type { BatchEffects } from './batch-effects.ts';
+import type { RedirectedJob } from './frontier-writes.ts';
 
 /** The frontier queries the intake uses. */
 type Frontier = ReturnType<typeof frontierQueries>;
-
-/** What the intake tells the hosts' book (crawler/politeness/host-book.ts), which alone changes a host's row. */
-export interface HostNotes {
-  noteError(origin: string, message: string): void;
-  noteBudgetSpent(origin: string, message: string): void;
-  noteTrap(origin: string, message: string): void;
-}
 
 /** The intake's limits, and how it names a seed in a host's row. */
 export interface IntakeLimits {
@@ -28,14 +25,13 @@ export interface IntakeLimits {
   seedUrl(seedId: number): string | undefined;
 }
 
+/** The frontier's entrance for discovered URLs, with its two budgets (see the module comment). */
 export class LinkIntake {
   readonly budget: UrlBudget;
   readonly hostBudget: HostBudget;
-  private newRows: FrontierRow[] = [];
 
   constructor(
     private readonly frontier: Frontier,
-    private readonly hosts: HostNotes,
     private readonly seedHosts: ReturnType<typeof seedHostQueries>,
     private readonly limits: IntakeLimits,
   ) {
@@ -63,30 +59,38 @@ export class LinkIntake {
   /**
    * Queues a URL of seed `seedId` discovered on `from` (an origin), unless its seed has reached its
    * hosts and this is a further host, or its host's URL budget is spent (a known URL then only gains an
-   * inlink; an unknown one is dropped, and the row of `from` or of the URL's host says why). Returns whether it is queued.
+   * inlink; an unknown one is dropped, and the row of `from` or of the URL's host says why, in `fx`).
+   * Returns whether it is queued (its row then in `fx.queued`).
    */
-  enqueue(url: string, seedId: number, depth: number, redirects: number, now: number, from: string): boolean {
+  enqueue(
+    url: string,
+    seedId: number,
+    depth: number,
+    redirects: number,
+    now: number,
+    from: string,
+    fx: BatchEffects,
+  ): boolean {
     const origin = new URL(url).origin;
     if (!this.hostBudget.hasRoom(seedId, origin)) {
       if (!this.frontier.touchUrl(url)) {
         const host = new URL(url).host;
         this.hostBudget.refuse(seedId, host, now);
-        this.hosts.noteTrap(
-          from,
-          hostLimitMessage(this.hostBudget.limit, this.limits.seedUrl(seedId) ?? `seed ${seedId}`, host),
-        );
+        const message = hostLimitMessage(this.hostBudget.limit, this.limits.seedUrl(seedId) ?? `seed ${seedId}`, host);
+        fx.hostNotes.push({ kind: 'trap', origin: from, message });
       }
       return false;
     }
     if (!this.budget.hasRoom(origin)) {
-      if (!this.frontier.touchUrl(url)) this.hosts.noteBudgetSpent(origin, budgetMessage(this.budget.limit));
+      if (!this.frontier.touchUrl(url))
+        fx.hostNotes.push({ kind: 'budget-spent', origin, message: budgetMessage(this.budget.limit) });
       return false;
     }
     const row = this.frontier.addUrl({ url, origin, seedId, depth, redirects }, now);
     if (!row) return false;
     this.budget.add(origin);
     this.hostBudget.add(seedId, origin);
-    this.newRows.push(row);
+    fx.queued.push(row);
     return true;
   }
 
@@ -108,15 +112,11 @@ export class LinkIntake {
    * its own, unless it closes a redirect loop (every URL of the loop fails with a message saying so,
    * also the row of the job's host, `forOrigin`) or the budget is spent; a target already known only gains an inlink.
    */
-  followRedirect(
-    job: { url: string; frontierId: number; seedId: number; depth: number; redirects: number; forOrigin: string },
-    target: string,
-    now: number,
-  ): void {
+  followRedirect(job: RedirectedJob, target: string, now: number, fx: BatchEffects): void {
     const loop = findRedirectLoop(job.url, target, (url) => this.frontier.redirectTarget(url));
     if (loop) {
       const message = loopMessage(loop);
-      this.hosts.noteError(job.forOrigin, message);
+      fx.hostNotes.push({ kind: 'error', origin: job.forOrigin, message });
       this.frontier.finishRedirect(job.frontierId, target, message, now, 'failed');
       for (const url of new Set(loop)) if (url !== job.url) this.frontier.failRedirectLoop(url, message);
       return;
@@ -125,7 +125,7 @@ export class LinkIntake {
       this.frontier.finishRedirect(job.frontierId, target, `redirects to ${target} (already known)`, now);
       return;
     }
-    if (!this.enqueue(target, job.seedId, job.depth, job.redirects + 1, now, job.forOrigin)) {
+    if (!this.enqueue(target, job.seedId, job.depth, job.redirects + 1, now, job.forOrigin, fx)) {
       const why = this.hostBudget.hasRoom(job.seedId, new URL(target).origin)
         ? budgetMessage(this.budget.limit).replace(/^stopped following links: /, '')
         : `the crawl of its seed has reached ${this.hostBudget.limit.toLocaleString('en-US')} hosts (the limit per seed, CRAWL_MAX_HOSTS_PER_SEED)`;
@@ -135,19 +135,18 @@ export class LinkIntake {
     this.frontier.finishRedirect(job.frontierId, target, `redirects to ${target}`, now);
   }
 
-  /** The transaction committed: the budgets keep what they counted; returns the rows added, to schedule. */
-  commit(): FrontierRow[] {
-    this.budget.commit();
-    this.hostBudget.commit();
-    const rows = this.newRows;
-    this.newRows = [];
-    return rows;
-  }
-
-  /** The transaction rolled back: nothing it added exists, nor counts. */
-  rollback(): void {
-    this.newRows = [];
+  /**
+   * A batch's transaction begins: the budgets count from their committed figures (what a transaction that
+   * did not commit counted provisionally is not carried into this one).
+   */
+  begin(): void {
     this.budget.rollback();
     this.hostBudget.rollback();
+  }
+
+  /** The batch's transaction committed: the budgets keep what it counted. */
+  committed(): void {
+    this.budget.commit();
+    this.hostBudget.commit();
   }
 }

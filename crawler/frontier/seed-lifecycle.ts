@@ -1,13 +1,11 @@
-import { FINISHED_STATES, type DroppedUrl, type frontierQueries, type FrontierRow } from '../../db/frontier.ts';
+import { FINISHED_STATES, type frontierQueries, type FrontierRow } from '../../db/frontier.ts';
 import type { PageQueries } from '../../db/pages.ts';
 import type { seedQueries } from '../../db/seeds.ts';
-import type { UrlBudget } from './admission.ts';
-import type { HostBudget } from './host-budget.ts';
 import type { seedHostQueries } from '../../db/seed-hosts.ts';
 import { seedsDueForRefresh } from './refresh.ts';
 import type { SeedBook, SeedInfo } from './seed-book.ts';
-import type { WriteBatch } from '../coordination/write-batch.ts';
-import type { FrontierWindow } from './frontier-window.ts';
+import type { FrontierWrite, RequeueCursor } from './frontier-writes.ts';
+import type { BatchEffects } from './batch-effects.ts';
 
 /** Pages of a removed seed taken out of search per batch, at most (short pages: see RETIRE_BYTES). */
 export const RETIRE_CHUNK = 500;
@@ -41,41 +39,18 @@ export const URL_CHUNK = 200;
  */
 export const SEED_CHUNK = 100;
 
-/** Where a seed's crawl again has got to: the finished state being queued again, and the last id done. */
-interface RequeueCursor {
-  state: number;
-  afterId: number;
-}
-
-/** What to do with what a seed's intake queued: at once, or once the batch that wrote it committed. */
-interface AfterQueue {
-  /** A frontier row queued. */
-  place(row: FrontierRow): void;
-  /** The seed's sitemaps to read. */
-  sitemaps(seed: SeedInfo): void;
-  /** A URL of seed `seedId` new on `origin` (the URL budget, and the seed's host budget). */
-  count(seedId: number, origin: string): void;
-}
-
-/** What the seeds' life touches in the coordinator: its queries, its write batch, and two of its moves. */
+/** What the seeds' life reads and writes: the seed book, and the queries its writes run through. */
 export interface SeedLifecycleParts {
   seeds: SeedBook;
-  seedsDb: ReturnType<typeof seedQueries>;
-  frontier: ReturnType<typeof frontierQueries>;
-  pages: PageQueries;
-  writes: WriteBatch;
-  budget: UrlBudget;
-  /** The per-seed host budget, and where its figures are stored. */
-  hostBudget: HostBudget;
-  seedHosts: ReturnType<typeof seedHostQueries>;
-  /** The frontier's window (told of a seed removed, of its URLs deleted, and of a removed seed that came back). */
-  window: Pick<FrontierWindow, 'seedRemoved' | 'deleted' | 'revived' | 'forgetSeed'>;
+  seedsDb: Pick<ReturnType<typeof seedQueries>, 'seedsChangedSince' | 'isRemoved' | 'deleteRemovedSeed'>;
+  frontier: Pick<
+    ReturnType<typeof frontierQueries>,
+    'addUrl' | 'requeueUrl' | 'requeueSeedChunk' | 'dropSeedChunk' | 'seedCrawls'
+  >;
+  pages: Pick<PageQueries, 'retireSeedPages'>;
+  seedHosts: Pick<ReturnType<typeof seedHostQueries>, 'forgetSeedHosts'>;
   /** CRAWL_REFRESH in ms (0: never). */
   refreshMs: number;
-  /** Puts a frontier row (committed as queued) in its host's queue. */
-  schedule(row: FrontierRow, now: number): void;
-  /** Queues the sitemaps the seed's host lists, read for this seed (if its robots.txt is known). */
-  readSitemaps(seed: SeedInfo): void;
   /** One bounded step of giving the removed pages' space back (db/search-compaction.ts); false once there is nothing left. */
   compactSearchIndexStep(): boolean;
   /**
@@ -85,202 +60,179 @@ export interface SeedLifecycleParts {
   requeueDue?(seed: SeedInfo, now: number): FrontierRow[];
 }
 
+/** What a sync of the seeds decided: seeds removed (their jobs leave the queues at once), and writes. */
+export interface SeedSync {
+  removed: SeedInfo[];
+  /** Written in the sync's own transaction (the first SEED_CHUNK seeds taken in). */
+  atOnce: FrontierWrite[];
+  /** Queued for the next batch (a removed seed's URLs and pages, a chunk per batch), which is then urgent. */
+  queued: FrontierWrite[];
+}
+
 /**
  * A seed's life as the crawler primary sees it: added (its URL queued), submitted again or due for its
  * refresh (everything it found within its depth queued again), removed (its work undone). The server
- * only writes the seeds table; this reads what changed there and acts on it.
+ * only writes the seeds table; this reads what changed there and decides, as write intents
+ * (frontier-writes.ts). The writes of those intents that span chunks are written here (`write`), inside the
+ * transaction of the batch that applies them, and what they did is gathered in its BatchEffects for after
+ * the commit: nothing in memory changes while a batch may still roll back.
  */
 export class SeedLifecycle {
-  /** What the batch being written did: pages of removed seeds taken out of search, URLs deleted, URLs queued (again), seeds whose URLs are all gone. */
-  private pagesRetired = 0;
-  private deleted: Array<{ seedId: number; rows: DroppedUrl[] }> = [];
-  private requeued: FrontierRow[] = [];
-  /** Seeds taken in by the batch being written: their sitemaps are read once it committed. */
-  private sitemapsOf: SeedInfo[] = [];
-  /** Hosts (and seeds) of URLs the batch being written queued, counted in the budgets once it committed. */
-  private added: Array<{ seedId: number; origin: string }> = [];
-  private gone: number[] = [];
   /** Removed seeds whose URLs are still being deleted. */
   private readonly removing = new Set<number>();
 
-  constructor(private readonly p: SeedLifecycleParts) {}
+  private readonly seeds: SeedBook;
+  private readonly seedsDb: SeedLifecycleParts['seedsDb'];
+  private readonly frontier: SeedLifecycleParts['frontier'];
+  private readonly pages: SeedLifecycleParts['pages'];
+  private readonly seedHosts: SeedLifecycleParts['seedHosts'];
+  private readonly refreshMs: number;
+  private readonly compactSearchIndexStep: () => boolean;
+  private readonly requeueDue: SeedLifecycleParts['requeueDue'];
+
+  constructor(parts: SeedLifecycleParts) {
+    this.seeds = parts.seeds;
+    this.seedsDb = parts.seedsDb;
+    this.frontier = parts.frontier;
+    this.pages = parts.pages;
+    this.seedHosts = parts.seedHosts;
+    this.refreshMs = parts.refreshMs;
+    this.compactSearchIndexStep = parts.compactSearchIndexStep;
+    this.requeueDue = parts.requeueDue;
+  }
 
   /**
    * Reads seeds users added, changed or removed. A new seed's URL is queued; a seed submitted again
    * while running is crawled again, with every URL it found within its depth (conditionally where the
    * stored page has validators); at start (`recrawl` false) known seeds are only loaded, so a restart
-   * does not re-fetch every seed.
+   * does not re-fetch every seed. SEED_CHUNK seeds are taken in at once, the rest a chunk per batch.
    */
-  sync(now: number, recrawl: boolean): void {
-    const { changed, removed } = this.p.seeds.apply(this.p.seedsDb.seedsChangedSince(this.p.seeds.cursor));
-    for (const s of removed) this.remove(s);
-    for (const s of changed.slice(0, SEED_CHUNK)) this.takeIn(s, now, recrawl, this.atOnce(now));
-    if (changed.length > SEED_CHUNK) this.takeInLater(changed, SEED_CHUNK, recrawl);
-  }
-
-  /** What is queued in a step of its own (not in a batch): scheduled, counted and its sitemaps read at once. */
-  private atOnce(now: number): AfterQueue {
-    return {
-      place: (row) => this.p.schedule(row, now),
-      sitemaps: (seed) => this.p.readSitemaps(seed),
-      count: (seedId, origin) => this.record(seedId, origin),
-    };
-  }
-
-  /** A URL of `seedId` new on `origin`, in both budgets. */
-  private record(seedId: number, origin: string): void {
-    this.p.budget.record(origin);
-    this.p.hostBudget.record(seedId, origin);
-  }
-
-  /**
-   * A seed new or submitted again: its URL queued (a new one), or its crawl again (`recrawl`: one submitted
-   * again while known). `then` says what to do with what it queued: at once, or once its batch committed.
-   */
-  private takeIn(s: SeedInfo, now: number, recrawl: boolean, then: AfterQueue): void {
-    if (this.removing.delete(s.id)) this.p.window.revived(s.id); // back before its URLs were all deleted: they are its own again
-    const added = this.p.frontier.addUrl({ url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 }, now);
-    if (added) {
-      then.count(s.id, s.origin);
-      then.place(added);
-      then.sitemaps(s); // a host whose robots.txt is known already (else when it arrives)
-    } else if (recrawl) {
-      this.recrawl(s, now, then); // submitted again
+  sync(recrawl: boolean): SeedSync {
+    const { changed, removed } = this.seeds.apply(this.seedsDb.seedsChangedSince(this.seeds.cursor));
+    const queued: FrontierWrite[] = [];
+    for (const s of removed) {
+      this.removing.add(s.id);
+      queued.push({ kind: 'drop-seed-urls', seedId: s.id }, { kind: 'retire-seed-pages', seedId: s.id });
     }
-  }
-
-  /**
-   * Takes in SEED_CHUNK seeds of a long change (an import) from `from` on in the next batch, and the rest a
-   * chunk per batch after; a seed removed or changed again meanwhile is left to what came after (and a
-   * restart reads every seed again, so none is lost to one). What they queued is scheduled, counted and
-   * their sitemaps read once the batch committed. (A batch that rolls back runs again, queueing its
-   * follow-up twice: a seed's URL queued already is not queued again.)
-   */
-  private takeInLater(seeds: readonly SeedInfo[], from: number, recrawl: boolean): void {
-    this.p.writes.push((now) => {
-      const later: AfterQueue = {
-        place: (row) => this.requeued.push(row),
-        sitemaps: (seed) => this.sitemapsOf.push(seed),
-        count: (seedId, origin) => this.added.push({ seedId, origin }),
-      };
-      const to = Math.min(seeds.length, from + SEED_CHUNK);
-      for (let i = from; i < to; i++) {
-        const s = seeds[i];
-        if (this.p.seeds.get(s.id)?.updatedAt === s.updatedAt) this.takeIn(s, now, recrawl, later);
-      }
-      if (to < seeds.length) this.takeInLater(seeds, to, recrawl);
-    });
+    const atOnce: FrontierWrite[] =
+      changed.length > 0 ? [{ kind: 'take-in-seeds', seeds: changed, from: 0, recrawl }] : [];
+    return { removed, atOnce, queued };
   }
 
   /**
    * Queues again every seed due for its periodic refresh (CRAWL_REFRESH, see crawler/frontier/refresh.ts): its
-   * page and its sitemaps, and of the pages it found only those due for their revisit (requeueDue); returns how many were.
+   * page and its sitemaps, and of the pages it found only those due for their revisit (requeueDue).
    */
-  refresh(now: number): number {
-    let queued = 0;
-    for (const id of seedsDueForRefresh(this.p.frontier.seedCrawls(), now, this.p.refreshMs)) {
-      const seed = this.p.seeds.get(id);
-      if (seed) queued += this.recrawl(seed, now, this.atOnce(now), false) ? 1 : 0;
+  refresh(now: number): FrontierWrite[] {
+    const due: FrontierWrite[] = [];
+    for (const id of seedsDueForRefresh(this.frontier.seedCrawls(), now, this.refreshMs)) {
+      const seed = this.seeds.get(id);
+      if (seed) due.push({ kind: 'recrawl-seed', seed, all: false, at: now });
     }
-    return queued;
+    return due;
   }
 
   /**
-   * The batch committed: the URL budget and the window forget the deleted URLs, the URLs queued again
-   * join their hosts' queues; returns the pages it took out of search.
+   * Writes one of the seeds' intents inside the applier's transaction at `now` (the commit's time);
+   * what it did goes to `fx`, applied once the transaction committed (see the class comment).
    */
-  committed(now: number): number {
-    const perOrigin = new Map<string, number>();
-    for (const { seedId, rows } of this.deleted) {
-      for (const r of rows) perOrigin.set(r.origin, (perOrigin.get(r.origin) ?? 0) + 1);
-      this.p.window.deleted(seedId, rows);
-    }
-    this.p.budget.forget([...perOrigin].map(([origin, n]) => ({ origin, n })));
-    for (const { seedId, origin } of this.added) this.record(seedId, origin);
-    for (const row of this.requeued) this.p.schedule(row, now);
-    for (const seed of this.sitemapsOf) this.p.readSitemaps(seed);
-    for (const id of this.gone) {
-      this.removing.delete(id);
-      this.p.window.forgetSeed(id);
-      this.p.hostBudget.forgetSeed(id);
-    }
-    const retired = this.pagesRetired;
-    this.rolledBack();
-    return retired;
-  }
-
-  /** The batch rolled back: what it counted is counted again when its writes run again. */
-  rolledBack(): void {
-    this.deleted = [];
-    this.requeued = [];
-    this.sitemapsOf = [];
-    this.added = [];
-    this.gone = [];
-    this.pagesRetired = 0;
-  }
-
-  /**
-   * A seed the person removed (gone from the SeedBook already, so its queued jobs leave the hosts' queues
-   * and the coordinator does not store its results in flight): the next batches delete its URLs and take
-   * its pages out of search, a chunk of each per batch, and the last of them deletes its row. Other seeds'
-   * URLs and pages stay, even on the same host.
-   */
-  private remove(s: SeedInfo): void {
-    this.removing.add(s.id);
-    this.p.window.seedRemoved(s.id); // its jobs leave the hosts' queues now
-    this.dropUrls(s.id);
-    this.retire(s.id);
-  }
-
-  /**
-   * Deletes URL_CHUNK URLs of a removed seed in the next batch, and the next chunk in the batch after; it
-   * stops if the seed was submitted again meanwhile (the URLs left are its own again).
-   */
-  private dropUrls(seedId: number): void {
-    this.p.writes.push(() => {
-      if (!this.p.seedsDb.isRemoved(seedId)) return;
-      const rows = this.p.frontier.dropSeedChunk(seedId, URL_CHUNK);
-      this.deleted.push({ seedId, rows });
-      if (rows.length === URL_CHUNK) {
-        this.dropUrls(seedId);
+  write(w: FrontierWrite, now: number, fx: BatchEffects): void {
+    switch (w.kind) {
+      case 'take-in-seeds':
+        this.takeInChunk(w.seeds, w.from, w.recrawl, now, fx);
         return;
-      }
-      this.gone.push(seedId);
-      this.p.seedHosts.forgetSeedHosts(seedId);
-      this.p.seedsDb.deleteRemovedSeed(seedId); // unless pages of it are still leaving search (then the last chunk of those does)
-    });
+      case 'recrawl-seed':
+        if (this.recrawl(w.seed, w.at, fx, w.all)) fx.recrawled++;
+        return;
+      case 'requeue-seed-chunk':
+        this.requeueLater(w.seed, w.from, fx);
+        return;
+      case 'drop-seed-urls':
+        this.dropUrls(w.seedId, fx);
+        return;
+      case 'retire-seed-pages':
+        this.retire(w.seedId, fx);
+        return;
+      case 'compact-search':
+        if (this.compactSearchIndexStep()) fx.followUps.push({ kind: 'compact-search' });
+        return;
+      default:
+        throw new Error(`seed-lifecycle: ${w.kind} is not a seed's write; the applier routes it elsewhere`);
+    }
   }
 
   /**
-   * Takes a chunk of a removed seed's pages out of search in the next batch (RETIRE_CHUNK pages, or
-   * RETIRE_BYTES of their text, whichever comes first), and the next chunk in the batch after, until a
-   * chunk finds none, so that a seed of 100,000 pages never holds the primary in one long transaction;
-   * the seed row goes once its last page did. It stops if the seed was submitted again meanwhile (the
-   * pages its new crawl stores are its own). (A batch that rolls back runs again, queueing its follow-up
-   * twice: harmless, a chunk of nothing deletes nothing twice.)
+   * The batch that deleted a removed seed's last URLs committed: nothing of it is left to delete; false if
+   * it came back meanwhile.
    */
-  private retire(seedId: number): void {
-    this.p.writes.push(() => {
-      if (!this.p.seedsDb.isRemoved(seedId)) return;
-      const n = this.p.pages.retireSeedPages(seedId, RETIRE_CHUNK, RETIRE_BYTES);
-      this.pagesRetired += n;
-      if (n > 0) this.retire(seedId);
-      else {
-        this.p.seedsDb.deleteRemovedSeed(seedId);
-        this.compact();
-      }
-    });
-    this.p.writes.markUrgent();
+  forgetRemoved(seedId: number): void {
+    this.removing.delete(seedId);
   }
 
   /**
-   * The removed pages' entries in the full-text indexes are merged away, one bounded step per batch, so
-   * their space is used again (and a crawl paused for CRAWL_MAX_DB_SIZE can resume).
+   * Takes in SEED_CHUNK seeds of a change from `from` on, and queues the next chunk for the next batch; a
+   * seed removed or changed again meanwhile is left to what came after (and a restart reads every seed
+   * again, so none is lost to one). A new seed's URL is queued; one submitted again while known is crawled
+   * again (`recrawl`). (A batch that rolls back runs again: a seed's URL queued already is not queued again.)
    */
-  private compact(): void {
-    this.p.writes.push(() => {
-      if (this.p.compactSearchIndexStep()) this.compact();
-    });
+  private takeInChunk(seeds: readonly SeedInfo[], from: number, recrawl: boolean, now: number, fx: BatchEffects) {
+    const to = Math.min(seeds.length, from + SEED_CHUNK);
+    for (let i = from; i < to; i++) {
+      const s = seeds[i];
+      if (this.seeds.get(s.id)?.updatedAt !== s.updatedAt) continue;
+      if (this.removing.has(s.id)) fx.revived.push(s.id); // back before its URLs were all deleted: they are its own again
+      const added = this.frontier.addUrl({ url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 }, now);
+      if (added) {
+        fx.counted.push({ seedId: s.id, origin: s.origin });
+        fx.queued.push(added);
+        fx.sitemapsOf.push(s); // a host whose robots.txt is known already (else when it arrives)
+      } else if (recrawl) {
+        this.recrawl(s, now, fx); // submitted again
+      }
+    }
+    if (to < seeds.length) fx.followUps.push({ kind: 'take-in-seeds', seeds, from: to, recrawl });
+  }
+
+  /** A removed seed came back (its revival committed): its URLs being deleted are its own again. */
+  revive(seedId: number): boolean {
+    return this.removing.delete(seedId);
+  }
+
+  /**
+   * Deletes URL_CHUNK URLs of a removed seed, and queues the next chunk for the batch after; it stops if
+   * the seed was submitted again meanwhile (the URLs left are its own again).
+   */
+  private dropUrls(seedId: number, fx: BatchEffects): void {
+    if (!this.seedsDb.isRemoved(seedId)) return;
+    const rows = this.frontier.dropSeedChunk(seedId, URL_CHUNK);
+    fx.deleted.push({ seedId, rows });
+    if (rows.length === URL_CHUNK) {
+      fx.followUps.push({ kind: 'drop-seed-urls', seedId });
+      return;
+    }
+    fx.gone.push(seedId);
+    this.seedHosts.forgetSeedHosts(seedId);
+    this.seedsDb.deleteRemovedSeed(seedId); // unless pages of it are still leaving search (then the last chunk of those does)
+  }
+
+  /**
+   * Takes a chunk of a removed seed's pages out of search (RETIRE_CHUNK pages, or RETIRE_BYTES of their
+   * text, whichever comes first), and queues the next chunk for the batch after, until a chunk finds none,
+   * so that a seed of 100,000 pages never holds the primary in one long transaction; the seed row goes
+   * once its last page did, and the full-text indexes are compacted then, a step per batch. It stops if
+   * the seed was submitted again meanwhile (the pages its new crawl stores are its own).
+   */
+  private retire(seedId: number, fx: BatchEffects): void {
+    if (!this.seedsDb.isRemoved(seedId)) return;
+    const n = this.pages.retireSeedPages(seedId, RETIRE_CHUNK, RETIRE_BYTES);
+    fx.pagesRetired += n;
+    if (n > 0) {
+      fx.followUps.push({ kind: 'retire-seed-pages', seedId });
+      fx.urgent = true;
+    } else {
+      this.seedsDb.deleteRemovedSeed(seedId);
+      fx.followUps.push({ kind: 'compact-search' });
+    }
   }
 
   /**
@@ -289,30 +241,28 @@ export class SeedLifecycle {
    * only those due for their revisit (a periodic refresh), and its sitemaps read again. False if nothing
    * of it was finished (its crawl is still going).
    */
-  private recrawl(s: SeedInfo, now: number, then: AfterQueue = this.atOnce(now), all = true): boolean {
-    const seedRow = this.p.frontier.requeueUrl(s.url, 0, s.id);
-    if (seedRow) then.place(seedRow);
+  private recrawl(s: SeedInfo, now: number, fx: BatchEffects, all = true): boolean {
+    const seedRow = this.frontier.requeueUrl(s.url, 0, s.id);
+    if (seedRow) fx.queued.push(seedRow);
     let rows: FrontierRow[];
-    if (!all && this.p.requeueDue) {
-      rows = this.p.requeueDue(s, now);
+    if (!all && this.requeueDue) {
+      rows = this.requeueDue(s, now);
     } else {
       const first = this.requeueChunk(s, { state: 0, afterId: 0 });
       rows = first.rows;
-      if (first.next) this.requeueLater(s, first.next);
+      if (first.next) fx.followUps.push({ kind: 'requeue-seed-chunk', seed: s, from: first.next });
     }
-    for (const row of rows) then.place(row);
-    then.sitemaps(s);
+    for (const row of rows) fx.queued.push(row);
+    fx.sitemapsOf.push(s);
     return seedRow !== undefined || rows.length > 0;
   }
 
-  /** Queues the next chunk of a seed's crawl again in the next batch (unless the seed was removed meanwhile), and so on. */
-  private requeueLater(s: SeedInfo, from: RequeueCursor): void {
-    this.p.writes.push(() => {
-      if (!this.p.seeds.get(s.id)) return;
-      const { rows, next } = this.requeueChunk(s, from);
-      for (const row of rows) this.requeued.push(row);
-      if (next) this.requeueLater(s, next);
-    });
+  /** Queues the next chunk of a seed's crawl again (unless the seed was removed meanwhile), and the next after. */
+  private requeueLater(s: SeedInfo, from: RequeueCursor, fx: BatchEffects): void {
+    if (!this.seeds.get(s.id)) return;
+    const { rows, next } = this.requeueChunk(s, from);
+    for (const row of rows) fx.queued.push(row);
+    if (next) fx.followUps.push({ kind: 'requeue-seed-chunk', seed: s, from: next });
   }
 
   /** Queues again up to URL_CHUNK finished URLs of the seed from `from` on, state by state; `next`: where to go on, if anything may be left. */
@@ -320,7 +270,7 @@ export class SeedLifecycle {
     const rows: FrontierRow[] = [];
     let { state, afterId } = from;
     while (state < FINISHED_STATES.length) {
-      for (const row of this.p.frontier.requeueSeedChunk(
+      for (const row of this.frontier.requeueSeedChunk(
         s.id,
         s.depth,
         FINISHED_STATES[state],

@@ -9,6 +9,7 @@ import { HostReporter } from './host-reporter.ts';
 import { SitemapBook } from './sitemap-book.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
 import type { DomainInfo, FetchResult, RequestLogEntry } from '../common/protocol.ts';
+import type { QueueHostWrite } from './host-writes.ts';
 
 type HostQueries = ReturnType<typeof hostQueries>;
 type SitemapJobQueries = ReturnType<typeof sitemapJobQueries>;
@@ -19,9 +20,10 @@ type SitemapJobQueries = ReturnType<typeof sitemapJobQueries>;
  * robots.txt side (robots-book.ts: fetches turned into rules, pages checked against them), backoff
  * (host-backoff.ts), the sitemap jobs (sitemap-book.ts), queued again at start from those stored, and
  * the hosts' timelines and reports (host-reporter.ts).
- * Writes go into the coordinator's queue (`write`), applied in its next transaction. Time comes in.
+ * Writes are queued as data (host-writes.ts, `write`), written with the primary's next batch. Time comes in.
  * It alone changes a host's row (its parts through the row it lends them): others say what happened
- * (noteFetched, noteFailure, noteTrap, ...) and read the row as `Readonly` (see `host`).
+ * (noteFetched, noteFailure, noteTrap, ...) and read the row as `Readonly` (see `known`); a host is
+ * created only when it is seen (`see`), never by a read.
  */
 export class HostBook {
   private readonly rows = new Map<string, HostRow>();
@@ -41,8 +43,8 @@ export class HostBook {
     private readonly hostsDb: HostQueries,
     private readonly sitemapJobs: SitemapJobQueries,
     private readonly userAgent: string,
-    /** Queues a write for the coordinator's next batch; `quiet`: one that does not call for a batch of its own. */
-    private readonly write: (w: (now: number) => void, quiet?: boolean) => void,
+    /** Queues a write intent for the primary's next batch; `quiet`: one that does not call for a batch of its own. */
+    private readonly write: QueueHostWrite,
   ) {
     this.sitemaps = new SitemapBook(scheduler, sitemapJobs, write);
     this.backoff = new HostBackoff(scheduler);
@@ -51,7 +53,7 @@ export class HostBook {
       known: (origin: string) => this.rows.get(origin),
       save: (origin: string, now: number) => this.save(origin, now),
     };
-    this.robots = new RobotsBook(lent, this.rules, this.backoff, scheduler, hostsDb, userAgent, write);
+    this.robots = new RobotsBook(lent, this.rules, this.backoff, scheduler, userAgent, write);
     this.reporter = new HostReporter(scheduler, this.rows, (origin) => this.robots.skipped(origin));
   }
 
@@ -115,14 +117,21 @@ export class HostBook {
       this.rows.set(origin, h);
       this.assumeContacted(origin);
       this.needRobots(origin, 0);
-      const row = h;
-      this.write((at) => this.hostsDb.saveHost(row, at));
+      this.write({ kind: 'save-host', row: h });
     }
     return h;
   }
 
-  /** The host's row, to read; a host never seen before is created as by a first link to it (see `get`). */
-  host(origin: string): Readonly<HostRow> {
+  /** The host's row, to read, if the host was seen; changes nothing. */
+  known(origin: string): Readonly<HostRow> | undefined {
+    return this.rows.get(origin);
+  }
+
+  /**
+   * A host is seen (a URL of it committed as queued, or queued at start): one never seen before gets its
+   * row (stored with the next batch) and its robots.txt job, first in its queue (see `get`).
+   */
+  see(origin: string): Readonly<HostRow> {
     return this.get(origin);
   }
 
@@ -172,16 +181,17 @@ export class HostBook {
     if (queued !== undefined) {
       if (queued === 'quiet' && !quiet) {
         this.unsaved.set(origin, 'wanted');
-        this.write(() => undefined); // the row's write is queued already, quietly: this asks for the commit
+        this.write({ kind: 'commit-wanted' }); // the row's write is queued already, quietly: this asks for the commit
       }
       return;
     }
     this.unsaved.set(origin, quiet ? 'quiet' : 'wanted');
-    const row = this.get(origin);
-    this.write(() => {
-      this.unsaved.delete(origin);
-      this.hostsDb.saveHost(row, now);
-    }, quiet);
+    this.write({ kind: 'save-host', row: this.get(origin), at: now }, quiet);
+  }
+
+  /** The batch that wrote the host's row committed: its next change queues a write again (see `save`). */
+  saved(origin: string): void {
+    this.unsaved.delete(origin);
   }
 
   /** Hosts with a row write queued and not yet run; `quiet`: queued by recordStart only (see WriteBatch.pushQuiet). */

@@ -37,14 +37,16 @@ function setUp() {
     return rows.get(origin)!;
   };
   const lent = { row, known: (origin: string) => rows.get(origin), save: (origin: string) => saved.push(origin) };
+  const hosts = hostQueries(tmp.db);
   const book = new RobotsBook(
     lent,
     new Map<string, RobotsRules>(),
     new HostBackoff(scheduler),
     scheduler,
-    hostQueries(tmp.db),
     USER_AGENT,
-    (w) => w(NOW),
+    (w) => {
+      if (w.kind === 'save-robots') hosts.saveRobotsFile(w.origin, w.body, w.rules);
+    },
   );
   return { scheduler, book, row, saved };
 }

@@ -1,7 +1,8 @@
-import type { hostQueries, HostRow } from '../../db/hosts.ts';
+import type { HostRow } from '../../db/hosts.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
 import type { FetchResult } from '../common/protocol.ts';
 import type { HostBackoff } from './host-backoff.ts';
+import type { QueueHostWrite } from './host-writes.ts';
 import {
   allowAllRules,
   compileRobots,
@@ -16,8 +17,6 @@ import {
   type RobotsRules,
 } from './robots.ts';
 import type { Scheduler } from './scheduler.ts';
-
-type HostQueries = ReturnType<typeof hostQueries>;
 
 /** Whether a robots job fetches the robots.txt of the host it asks for (not a hop of a redirect to another file). */
 const isOwnRobotsFile = (job: CrawlJob): boolean => job.url === `${job.forOrigin}/robots.txt`;
@@ -57,10 +56,9 @@ export class RobotsBook {
     private readonly rules: Map<string, RobotsRules>,
     private readonly backoff: HostBackoff,
     private readonly scheduler: Scheduler<CrawlJob>,
-    private readonly hostsDb: HostQueries,
     private readonly userAgent: string,
-    /** Queues a write for the coordinator's next batch. */
-    private readonly write: (w: (now: number) => void) => void,
+    /** Queues a write intent for the primary's next batch. */
+    private readonly write: QueueHostWrite,
   ) {}
 
   /** Queues the host's robots.txt fetch (in the priority lane) and holds its pages until it is known. */
@@ -220,7 +218,7 @@ export class RobotsBook {
       : null;
     h.robotsRules = compiled && JSON.stringify(compiled);
     h.robotsBody = null; // kept compiled instead (robots_body holds files stored by earlier versions)
-    this.write(() => this.hostsDb.saveRobotsFile(h.origin, h.robotsBody, h.robotsRules));
+    this.write({ kind: 'save-robots', origin: h.origin, body: h.robotsBody, rules: h.robotsRules });
     return compiled ? robotsRules(url, compiled) : allowAllRules();
   }
 

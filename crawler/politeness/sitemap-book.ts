@@ -1,6 +1,7 @@
 import type { sitemapJobQueries, SitemapJobRow, SitemapValidators } from '../../db/sitemap-jobs.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
 import type { Scheduler } from './scheduler.ts';
+import type { QueueHostWrite } from './host-writes.ts';
 
 type SitemapJobQueries = ReturnType<typeof sitemapJobQueries>;
 
@@ -11,8 +12,8 @@ export const SITEMAPS_PER_FILE = 20;
  * The crawler primary's sitemap jobs, a part of its HostBook: the sitemaps a host lists, each queued once as
  * a job of the host's own queue (spaced like any request), and stored until it is over so that a restart
  * reads what it had not; and what each sitemap last answered (its ETag and Last-Modified, and the sitemaps an index
- * listed), so that it is read again conditionally and an unchanged sitemap costs its site a 304. Writes go into
- * the coordinator's queue (`write`), applied in its next transaction.
+ * listed), so that it is read again conditionally and an unchanged sitemap costs its site a 304. Writes are
+ * queued as data (host-writes.ts `write`), written with the primary's next batch.
  */
 export class SitemapBook {
   /** Sitemap URLs queued or in flight, so that one listed twice (or again at a robots.txt refresh) is read once. */
@@ -21,8 +22,8 @@ export class SitemapBook {
   constructor(
     private readonly scheduler: Scheduler<CrawlJob>,
     private readonly sitemapJobs: SitemapJobQueries,
-    /** Queues a write for the coordinator's next batch. */
-    private readonly write: (w: (now: number) => void) => void,
+    /** Queues a write intent for the primary's next batch. */
+    private readonly write: QueueHostWrite,
   ) {}
 
   /**
@@ -38,7 +39,7 @@ export class SitemapBook {
       taken++;
       const job: SitemapJobRow = { url, origin, seedId, hops, redirects };
       this.addSitemapJob(job);
-      this.write(() => this.sitemapJobs.rememberSitemapJob(job));
+      this.write({ kind: 'remember-sitemap', job });
     }
   }
 
@@ -62,7 +63,7 @@ export class SitemapBook {
   /** A sitemap job is over (read, failed, skipped or dropped): it may be queued again, and a restart forgets it. */
   sitemapDone(url: string): void {
     this.sitemapsQueued.delete(url);
-    this.write(() => this.sitemapJobs.forgetSitemapJob(url));
+    this.write({ kind: 'forget-sitemap', url });
   }
 
   /** The validators to ask for `url` with (If-None-Match / If-Modified-Since), if it sent any when last read. */
@@ -72,7 +73,7 @@ export class SitemapBook {
 
   /** A sitemap was read (200): its validators and, for an index, the sitemaps it listed, kept for its next read. */
   noteRead(url: string, read: SitemapValidators): void {
-    this.write(() => this.sitemapJobs.rememberSitemapValidators(url, read));
+    this.write({ kind: 'sitemap-validators', url, read });
   }
 
   /** A sitemap job in flight when the crawl stops: its stored row stays, so the next start reads it. */

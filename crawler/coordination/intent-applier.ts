@@ -1,0 +1,328 @@
+/**
+ * The one place the crawler primary's decisions take effect. The parts that decide (result-judge.ts,
+ * job-dispatch.ts, seed-lifecycle.ts) only read and return data; this applies it:
+ *
+ * - a Judgement's host decisions at once (a host's health and backoff hold before the next dispatch), and
+ *   a DispatchDecision to the scheduler, the windows and the hosts' book;
+ * - write intents (write-intents.ts) are queued (write-batch.ts) and written by `flush` in ONE transaction
+ *   through the CrawlStore port (db/crawl-store.ts: a switch over `kind`, the SQL in db/ query modules;
+ *   full-text entries at the batch's end). What the writes did is gathered in a BatchEffects while the
+ *   transaction runs, and applied to memory (windows, budgets, hosts' book) only once it committed. A
+ *   transaction that fails drops its BatchEffects: memory was not changed, so nothing is undone by hand;
+ *   the intents stay queued for the next flush.
+ */
+import type { CrawlStore } from '../../db/crawl-store.ts';
+import type { Scheduler } from '../politeness/scheduler.ts';
+import type { HostBook } from '../politeness/host-book.ts';
+import type { FrontierRow } from '../../db/frontier.ts';
+import type { LinkIntake } from '../frontier/link-intake.ts';
+import type { SeedLifecycle } from '../frontier/seed-lifecycle.ts';
+import type { SeedBook, SeedInfo } from '../frontier/seed-book.ts';
+import type { RevisitBook } from '../frontier/revisit-book.ts';
+import type { FrontierWindow } from '../frontier/frontier-window.ts';
+import type { CrawlJob } from '../common/crawl-job.ts';
+import { BatchEffects } from '../frontier/batch-effects.ts';
+import { pageRecord } from './page-outcome.ts';
+import type { ResultJudge } from './result-judge.ts';
+import type { DispatchDecision, InFlightJob } from './job-dispatch.ts';
+import type { HostDecision, Judgement } from './judgement.ts';
+import type { WriteBatch } from './write-batch.ts';
+import type { WriteIntent } from './write-intents.ts';
+import type { FetchJob } from '../common/protocol.ts';
+
+/** What the applier changes (memory) and writes through (storage): the Coordinator's parts. */
+export interface ApplierTargets {
+  store: CrawlStore;
+  batch: WriteBatch<WriteIntent>;
+  scheduler: Scheduler<CrawlJob>;
+  window: FrontierWindow;
+  hosts: HostBook;
+  seeds: SeedBook;
+  intake: LinkIntake;
+  seedLife: SeedLifecycle;
+  revisits: RevisitBook;
+  /** Asked which sitemaps a seed's host lists are read for it (ResultJudge.sitemapsListed). */
+  judge: Pick<ResultJudge, 'sitemapsListed'>;
+  /** The jobs in flight, by job id. */
+  inFlight: Map<number, InFlightJob>;
+}
+
+/** A batch's effects, with the hosts whose rows it wrote. */
+class BatchOutcome extends BatchEffects {
+  readonly savedHosts: string[] = [];
+}
+
+/** Applies decisions and write intents (see the module comment). */
+export class IntentApplier {
+  constructor(private readonly targets: ApplierTargets) {}
+
+  /** A result judged: its host decisions at once, its writes queued for the next batch (urgent if it says so). */
+  judged(j: Judgement, now: number): void {
+    for (const d of j.now) this.decideHost(d, now);
+    for (const w of j.writes) this.targets.batch.push(w);
+    if (j.urgent) this.targets.batch.markUrgent();
+  }
+
+  /** Queues writes for the next batch (`urgent`: asks for it at once). */
+  queue(writes: readonly WriteIntent[], urgent = false): void {
+    for (const w of writes) this.targets.batch.push(w);
+    if (urgent) this.targets.batch.markUrgent();
+  }
+
+  /**
+   * Applies what dispatch decided for a job the scheduler released: the job to hand out, 'next' to ask the
+   * scheduler again, or undefined to stop this dispatch call (see Coordinator.dispatch).
+   */
+  dispatched(origin: string, job: CrawlJob, d: DispatchDecision, now: number): FetchJob | 'next' | undefined {
+    const { scheduler, window, hosts, batch } = this.targets;
+    if (job.kind === 'page') window.taken(origin, job, d.kind !== 'drop');
+    switch (d.kind) {
+      case 'drop':
+        // Its seed was removed: dropped without contacting the host.
+        scheduler.complete(origin, -Infinity);
+        window.readyAgain(origin);
+        if (job.kind === 'sitemap') hosts.sitemapDone(job.url);
+        // A removed seed of 100,000 queued URLs is passed over a bounded part per call (WINDOW.passOverPerStep):
+        // the dispatch loop comes back on its next turn, and other events (results, flushes) go between.
+        return window.passOverSpent ? undefined : 'next';
+      case 'robots-expired':
+        scheduler.complete(origin, -Infinity);
+        if (job.kind === 'page') window.putBack(origin, job);
+        else scheduler.add(origin, job, job.kind === 'robots');
+        hosts.needRobots(origin, 0);
+        return 'next';
+      case 'later':
+        // The host's turn ended on robots checks (see HostBook.robotsVerdict): the job waits for its next
+        // turn, other hosts go first, and the primary's loop gets to other events before more dispatch.
+        scheduler.complete(origin, now);
+        scheduler.add(origin, job);
+        return undefined;
+      case 'disallowed':
+        scheduler.complete(origin, -Infinity);
+        window.readyAgain(origin);
+        if (d.write) batch.push(d.write);
+        else hosts.sitemapDone(job.url);
+        return 'next';
+      case 'send':
+        // The row stays 'queued' on disk until its lease's batch; the window reads a host's queue from its
+        // start only after a commit (FrontierWindow.committed), when every lease queued before it is written.
+        if (d.lease) batch.pushQuiet(d.lease);
+        hosts.recordStart(origin, now);
+        this.targets.inFlight.set(d.out.jobId, d.inFlight);
+        return d.out;
+    }
+  }
+
+  /** Applies one host decision at `now` (judgement.ts). */
+  private decideHost(d: HostDecision, now: number): void {
+    const { hosts } = this.targets;
+    switch (d.kind) {
+      case 'robots-read': {
+        const listed = this.targets.judge.sitemapsListed(
+          d.job.forOrigin,
+          hosts.onRobots(d.job, d.result, now, d.conditional),
+          0,
+        );
+        if (listed) this.decideHost(listed, now);
+        return;
+      }
+      case 'host-failed': {
+        const until = hosts.noteFailure(d.origin, now, d.failure);
+        if (!d.retry) return;
+        const { job, attempts, earliest, message } = d.retry;
+        const at = Math.max(until ?? 0, earliest);
+        this.targets.window.retry(d.origin, { ...job, attempts, notBefore: at });
+        this.targets.batch.push({
+          kind: 'retry-url',
+          frontierId: job.frontierId,
+          attempts,
+          notBefore: at,
+          error: message,
+        });
+        return;
+      }
+      case 'host-answered':
+        hosts.noteAnswered(d.origin);
+        return;
+      case 'host-fetched':
+        hosts.noteFetched(d.origin);
+        return;
+      case 'host-error':
+        hosts.noteError(d.origin, d.message);
+        return;
+      case 'host-trap':
+        hosts.noteTrap(d.origin, d.message);
+        return;
+      case 'sitemap-done':
+        hosts.sitemapDone(d.url);
+        return;
+      case 'queue-sitemaps':
+        hosts.queueSitemaps(d.origin, d.urls, d.hops, d.seedId, d.redirects);
+        return;
+      case 'sitemap-read':
+        hosts.sitemapRead(d.url, d.read);
+        return;
+    }
+  }
+
+  /**
+   * Writes the queued intents in one transaction at `now` (pages are stamped with it), then applies what
+   * they did: rows queued go to their hosts' windows, budgets and hosts' rows follow, the next chunks of
+   * long seed changes are queued, windows that ran low are refilled. Returns pages stored or retired.
+   * If the transaction fails, the error is thrown, the intents stay queued, and memory is as it was.
+   */
+  flush(now: number): number {
+    if (!this.targets.batch.pending) {
+      this.targets.window.committed(); // nothing to commit: everything written is, and windows may read on
+      return 0;
+    }
+    const fx = new BatchOutcome();
+    this.targets.batch.commit(now, (writes) =>
+      this.targets.store.transaction(() => {
+        this.targets.intake.begin();
+        for (const w of writes) this.write(w, now, fx);
+        this.targets.intake.saveSeedHosts(); // the seeds' host counts, as the batch left them
+      }),
+    );
+    this.committed(fx, now);
+    this.targets.window.committed();
+    return fx.pagesStored + fx.pagesRetired;
+  }
+
+  /**
+   * Writes intents at once, in a transaction of their own, with what `plan` (run first inside it: a read
+   * then a decision) returns; then applies what they did. Returns the plan and the effects.
+   */
+  applyAtOnce<P extends { atOnce: readonly WriteIntent[] }>(now: number, plan: () => P): { plan: P; fx: BatchEffects } {
+    const fx = new BatchOutcome();
+    let decided: P | undefined;
+    this.targets.store.transaction(() => {
+      decided = plan();
+      for (const w of decided.atOnce) this.write(w, now, fx);
+    });
+    this.committed(fx, now);
+    return { plan: decided!, fx };
+  }
+
+  /** Writes one intent inside the batch's transaction at `now`; what it did goes to `fx` (see the module comment). */
+  private write(w: WriteIntent, now: number, fx: BatchOutcome): void {
+    const { store, intake } = this.targets;
+    switch (w.kind) {
+      case 'lease-url':
+        store.frontier.leaseUrl(w.frontierId, w.owner, w.at);
+        return;
+      case 'finish-url':
+        store.frontier.finishUrl(w.frontierId, w.state, w.note, w.at, w.countAttempt);
+        return;
+      case 'retry-url':
+        store.frontier.retryUrl(w.frontierId, w.attempts, w.notBefore, w.error);
+        return;
+      case 'return-lease':
+        store.frontier.returnLease(w.frontierId);
+        return;
+      case 'enqueue':
+        for (const url of w.urls) intake.enqueue(url, w.seedId, w.depth, 0, w.at, w.from, fx);
+        return;
+      case 'follow-redirect':
+        intake.followRedirect(w.job, w.target, w.at, fx);
+        return;
+      case 'take-in-seeds':
+      case 'recrawl-seed':
+      case 'requeue-seed-chunk':
+      case 'drop-seed-urls':
+      case 'retire-seed-pages':
+      case 'compact-search':
+        this.targets.seedLife.write(w, now, fx);
+        return;
+      case 'save-host':
+        store.hosts.saveHost(w.row, w.at ?? now);
+        fx.savedHosts.push(w.row.origin);
+        return;
+      case 'save-robots':
+        store.hosts.saveRobotsFile(w.origin, w.body, w.rules);
+        return;
+      case 'remember-sitemap':
+        store.sitemapJobs.rememberSitemapJob(w.job);
+        return;
+      case 'forget-sitemap':
+        store.sitemapJobs.forgetSitemapJob(w.url);
+        return;
+      case 'sitemap-validators':
+        store.sitemapJobs.rememberSitemapValidators(w.url, w.read);
+        return;
+      case 'commit-wanted':
+        return;
+      case 'store-page': {
+        const { page, parsed } = w;
+        const record = pageRecord(page, w.result, parsed, now);
+        store.linkTargets.gatherLinks(store.pages.upsertPage(record), parsed.anchors ?? []); // written at the transaction's end
+        const found = { kind: 'fetched', hash: parsed.contentHash } as const;
+        this.targets.revisits.noteVisit(page.url, found, w.at, this.targets.seeds.get(page.seedId)?.url);
+        fx.pagesStored++;
+        return;
+      }
+      case 'page-current':
+        store.pages.markPageCurrent(w.url, now);
+        this.targets.revisits.noteVisit(w.url, { kind: 'not-modified' }, w.at, this.targets.seeds.get(w.seedId)?.url);
+        return;
+      case 'page-gone':
+        store.pages.markPageGone(w.url, w.status, w.at);
+        return;
+      case 'sitemap-lastmod':
+        // Pages whose <lastmod> is newer than their last request changed: queued again (revisit.ts).
+        for (const row of this.targets.revisits.noteSitemap(w.lastmod, w.urls)) fx.queued.push(row);
+        return;
+      case 'mark-clean-stop':
+        store.stops.markCleanStop();
+        return;
+    }
+  }
+
+  /** The transaction that gathered `fx` committed: memory learns what it did (see BatchEffects). */
+  private committed(fx: BatchOutcome, now: number): void {
+    const { intake, hosts, window, seedLife } = this.targets;
+    intake.committed();
+    for (const origin of fx.savedHosts) hosts.saved(origin);
+    for (const n of fx.hostNotes) {
+      if (n.kind === 'error') hosts.noteError(n.origin, n.message);
+      else if (n.kind === 'trap') hosts.noteTrap(n.origin, n.message);
+      else hosts.noteBudgetSpent(n.origin, n.message);
+    }
+    for (const id of fx.revived) if (seedLife.revive(id)) window.revived(id);
+    const perOrigin = new Map<string, number>();
+    for (const { seedId, rows } of fx.deleted) {
+      for (const r of rows) perOrigin.set(r.origin, (perOrigin.get(r.origin) ?? 0) + 1);
+      window.deleted(seedId, rows);
+    }
+    intake.budget.forget([...perOrigin].map(([origin, n]) => ({ origin, n })));
+    for (const { seedId, origin } of fx.counted) {
+      intake.budget.record(origin);
+      intake.hostBudget.record(seedId, origin);
+    }
+    for (const row of fx.queued) this.schedule(row);
+    for (const seed of fx.sitemapsOf) this.readSitemaps(seed, now);
+    for (const id of fx.gone) {
+      seedLife.forgetRemoved(id);
+      window.forgetSeed(id);
+      intake.hostBudget.forgetSeed(id);
+    }
+    this.queue(fx.followUps, fx.urgent);
+  }
+
+  /** A row committed as queued: its host is seen (a new one gets its row and robots.txt job), the row joins its window. */
+  private schedule(row: FrontierRow): void {
+    this.targets.hosts.see(row.origin);
+    this.targets.window.arrived(row);
+  }
+
+  /** Queues the sitemaps the seed's host lists, read for this seed (if its robots.txt is known already). */
+  private readSitemaps(seed: SeedInfo, now: number): void {
+    const listed = this.targets.judge.sitemapsListed(
+      seed.origin,
+      this.targets.hosts.sitemapsOf(seed.origin),
+      0,
+      seed.id,
+    );
+    if (listed) this.decideHost(listed, now);
+  }
+}
