@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { SearchResult } from '../api.ts';
-import { ResultItem } from './result-item.tsx';
+import { ResultItem, resultHref } from './result-item.tsx';
 
 const result: SearchResult = {
   url: 'https://site.example/wombat',
@@ -21,7 +21,8 @@ const result: SearchResult = {
   score: 1,
   fetchedAt: '2026-12-01T10:00:00.000Z',
   stored: true,
-  folded: false,
+  moreFromSite: false,
+  missing: [],
   labels: [],
   fileType: 'html',
   page: null,
@@ -43,4 +44,21 @@ test('noarchive: no stored text link; nosnippet (an empty snippet): no snippet p
   assert.doesNotMatch(html, /Stored text/);
   assert.doesNotMatch(html, /class="snippet"/);
   assert.match(html, /More from this site/, 'the other link stays');
+});
+
+test('OR mode: the words a result lacks, struck through after "Missing:"', () => {
+  const html = render({ ...result, missing: ['taks', '"event loop"'] });
+  assert.match(
+    html,
+    /<p class="result-missing">Missing: <span><s>taks<\/s><\/span><span>, <s>&quot;event loop&quot;<\/s><\/span><\/p>/,
+  );
+  assert.doesNotMatch(render(result), /Missing/);
+});
+
+test('a PDF result opens at the page its snippet is from; other results at their URL', () => {
+  const pdf = { ...result, url: 'https://site.example/R-intro.pdf', fileType: 'pdf' as const, page: 28 };
+  assert.equal(resultHref(pdf), 'https://site.example/R-intro.pdf#page=28');
+  assert.match(render(pdf), /href="https:\/\/site\.example\/R-intro\.pdf#page=28"/);
+  assert.equal(resultHref({ ...pdf, page: null }), 'https://site.example/R-intro.pdf');
+  assert.equal(resultHref(result), 'https://site.example/wombat');
 });
