@@ -61,15 +61,21 @@ async function shownHosts(search: SearchPage): Promise<string[]> {
   return search.results.locator('.result-host').allTextContents();
 }
 
-test('results fill the page: two of a site while others can fill it, More from HOST, Back to the page and scroll', async ({
+/** One site of 24 pages about merging and four small ones of 2, crawled. */
+async function crawlMergeSites(request: APIRequestContext): Promise<TestWeb> {
+  const specs: SiteSpec[] = [docSite('Big', mergePages('big', 24))];
+  for (const name of ['one', 'two', 'three', 'four']) specs.push(docSite(`Small ${name}`, mergePages(name, 2)));
+  const w = await startTestWeb(specs);
+  await crawl(request, w, 24 + 3 + 4 * (2 + 3), 'merge big 2');
+  return w;
+}
+
+test('results fill the page: two of a site while others can fill it, every page full, More from HOST', async ({
   page,
   request,
 }) => {
   test.setTimeout(150_000);
-  const specs: SiteSpec[] = [docSite('Big', mergePages('big', 24))];
-  for (const name of ['one', 'two', 'three', 'four']) specs.push(docSite(`Small ${name}`, mergePages(name, 2)));
-  web = await startTestWeb(specs);
-  await crawl(request, web, 24 + 3 + 4 * (2 + 3), 'merge big 2');
+  web = await crawlMergeSites(request);
   const big = web.sites[0].host;
   const search = new SearchPage(page);
   await search.open('merge');
@@ -92,11 +98,28 @@ test('results fill the page: two of a site while others can fill it, More from H
   }
   expect(seen.size).toBe(total);
 
+  // "More from HOST" on the big site's last result of page 1: its site: search, only its pages.
+  await search.open('merge');
+  const more = search.main.getByRole('link', { name: `More from ${big}` });
+  await expect(more).toHaveCount(1);
+  await more.click();
+  await expect(search.searchBox).toHaveValue(`site:${big} merge`);
+  await expect(search.results).toHaveCount(10);
+  expect(new Set(await shownHosts(search))).toEqual(new Set([big]));
+});
+
+test('Back from a result of page 2 returns to page 2, its ten results and the scroll left', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(150_000);
+  web = await crawlMergeSites(request);
+  const search = new SearchPage(page);
   // Page 2: scroll to its ninth result, open it, come Back: the same page, the same ten, the same scroll.
   await search.open('merge');
   await search.nextButton.click();
   await expect(page).toHaveURL(/page=2/);
-  await expect(search.results).toHaveCount(10);
+  await expect(search.resultLinks(), 'ten results shown, none folded away').toHaveCount(10);
   const ninth = search.resultLinks().nth(8);
   await ninth.scrollIntoViewIfNeeded();
   await page.evaluate(() => window.scrollBy(0, 40));
@@ -110,22 +133,10 @@ test('results fill the page: two of a site while others can fill it, More from H
   await expect(search.results).toHaveCount(10);
   await expect(search.resultLinks().nth(8)).toHaveText(title);
   await expect.poll(() => page.evaluate(() => Math.round(window.scrollY))).toBe(scrolled);
-
-  // "More from HOST" on the big site's last result of page 1: its site: search, only its pages.
-  await search.open('merge');
-  const more = search.main.getByRole('link', { name: `More from ${big}` });
-  await expect(more).toHaveCount(1);
-  await more.click();
-  await expect(search.searchBox).toHaveValue(`site:${big} merge`);
-  await expect(search.results).toHaveCount(10);
-  expect(new Set(await shownHosts(search))).toEqual(new Set([big]));
 });
 
-test('operators alone list what they select; a PDF heading completes, ranks, and opens at its page', async ({
-  page,
-  request,
-}) => {
-  test.setTimeout(120_000);
+/** A site with an R manual as a PDF (its heading "The recycling rule" on page 3) and one with a Python page, crawled. */
+async function crawlManuals(request: APIRequestContext): Promise<TestWeb> {
   const filler = 'Numbers and text in this manual are written for the patient reader of a long document.';
   const manual = await textPdf({
     title: 'An Introduction to R',
@@ -141,7 +152,7 @@ test('operators alone list what they select; a PDF heading completes, ranks, and
       },
     ],
   });
-  web = await startTestWeb([
+  const w = await startTestWeb([
     {
       robots: 'User-agent: *\nAllow: /\n',
       pages: {
@@ -158,8 +169,14 @@ test('operators alone list what they select; a PDF heading completes, ranks, and
       },
     },
   ]);
-  const [rSite, pySite] = web.sites;
-  await crawl(request, web, 4, 'garbage coll');
+  await crawl(request, w, 4, 'garbage coll');
+  return w;
+}
+
+test('operators alone list what they select, newest first, in the usual layout', async ({ page, request }) => {
+  test.setTimeout(120_000);
+  web = await crawlManuals(request);
+  const pySite = web.sites[1];
   const search = new SearchPage(page);
 
   // filetype:pdf alone: all the PDFs, in the usual layout (was "Search failed." in a red box).
@@ -175,8 +192,19 @@ test('operators alone list what they select; a PDF heading completes, ranks, and
   await search.open('label:docs');
   await expect(search.results).toHaveCount(4);
   await expect(search.summary).toContainText('4 results');
+});
+
+test('a PDF heading completes what is typed, ranks as a heading, and its result opens the PDF at its page', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  web = await crawlManuals(request);
+  const rSite = web.sites[0];
+  const search = new SearchPage(page);
 
   // The PDF's heading completes what is typed...
+  await search.open();
   await search.searchBox.fill('recycl');
   await expect(search.suggestions.getByRole('option', { name: 'recycling rule' })).toBeVisible();
   // ...ranks above a page that only says "may be recycled", and the result opens the PDF at its page.
@@ -186,12 +214,9 @@ test('operators alone list what they select; a PDF heading completes, ranks, and
   await expect(search.resultLinks().first()).toHaveAttribute('href', `${rSite.url('/R-intro.pdf')}#page=3`);
 });
 
-test('a missed correction, OR mode names what is missing, lower-case completions, an honest no-results tip', async ({
-  page,
-  request,
-}) => {
-  test.setTimeout(120_000);
-  web = await startTestWeb([
+/** A small documentation site about asyncio tasks and zebra crossings, crawled. */
+async function crawlAsync(request: APIRequestContext): Promise<TestWeb> {
+  const w = await startTestWeb([
     docSite('Async', [
       {
         path: '/asyncio-task.html',
@@ -207,7 +232,16 @@ test('a missed correction, OR mode names what is missing, lower-case completions
       },
     ]),
   ]);
-  await crawl(request, web, 5, 'coroutines and');
+  await crawl(request, w, 5, 'coroutines and');
+  return w;
+}
+
+test('a missed correction ("asyncio taks"), and OR mode names the words each result is missing', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  web = await crawlAsync(request);
   const search = new SearchPage(page);
 
   await search.open('asyncio taks');
@@ -223,8 +257,19 @@ test('a missed correction, OR mode names what is missing, lower-case completions
   await expect(coroutine.getByText(/^Missing:/)).toHaveText('Missing: stripes');
   const zebra = search.results.filter({ hasText: 'Zebra crossings' }).first();
   await expect(zebra.getByText(/^Missing:/)).toHaveText('Missing: awaiting');
+});
 
-  await search.searchBox.fill('coroutines and t');
+test('completions are lower case, and the no-results tip names no site that is not indexed', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(120_000);
+  web = await crawlAsync(request);
+  const search = new SearchPage(page);
+
+  await search.open();
+  // After a space, the next word of the title "Coroutines and Tasks": added in lower case.
+  await search.searchBox.fill('coroutines and ');
   await expect(search.suggestions.getByRole('option').first()).toHaveText('coroutines and tasks');
 
   await search.open('qqqzzx');
