@@ -95,6 +95,17 @@ describe('plain text and Markdown as pages', () => {
     );
   });
 
+  test('plain text: numbered sections and short lines between sentences are its headings', () => {
+    const page = processTextDocument(
+      input(
+        'R notes\nSome words end here.\nThe recycling rule\nShorter vectors are reused.\n2.2 Vector arithmetic\nmore text\n',
+        'text/plain',
+      ),
+      'text',
+    )!;
+    assert.deepEqual([page.title, page.headings], ['R notes', ['The recycling rule', 'Vector arithmetic']]);
+  });
+
   test('Markdown: the first # heading is the title, headings kept, syntax reduced to words, links followed', () => {
     const md =
       'Intro text\n# The *Real* Title\n## Setup\nSee [the guide](guide.md "Guide") and <https://b.example/x>.\n```\n# not a heading [x](y.md)\n```\n> quoted **bold**\n';

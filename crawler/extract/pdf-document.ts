@@ -4,67 +4,15 @@
  * with a blank line, and where each starts is kept (in code points, as SQLite counts) so that a search
  * snippet can say which page it is from. Robots directives come from X-Robots-Tag (a PDF has no meta
  * tags). No links are followed from PDFs. Its headings are the first page's largest line and the lines of
- * any page that read as headings (pdfHeadings), so that they rank and complete as a web page's do. Pure.
+ * any page that read as headings (lineHeadings, text-document.ts), so that they rank and complete as a web page's do. Pure.
  */
 import type { ParsedPage } from '../coordination/protocol.ts';
 import type { PdfText } from './pdf-runner.ts';
-import { contentHash, headerDirectives } from './text-document.ts';
+import { contentHash, headerDirectives, lineHeadings } from './text-document.ts';
 
 const TITLE_MAX = 300;
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 const PAGE_JOIN = '\n\n';
-/** Most headings kept of one document (as for text documents). */
-const HEADINGS_MAX = 50;
-/** Longest line, in words, read as a heading. */
-const HEADING_WORDS = 8;
-/** A numbered section heading: "2.2 Vector arithmetic", "5. Data Structures" (not a contents line ending in a page number). */
-const NUMBERED = /^\d{1,2}(?:\.\d{1,2}){0,3}\.?\s+(\p{Lu}[\p{L}\p{M}\p{N}'’()\- ]*[\p{L})])$/u;
-/** An unnumbered one: a capital first, only words after it, no sentence punctuation at its end. */
-const PLAIN = /^\p{Lu}[\p{L}\p{M}'’\- ]*\p{L}$/u;
-
-/**
- * The lines of a document's pages that read as headings, in order, without repeats: a numbered
- * section line ("2.2 Vector arithmetic", kept without its number), or a short line that starts with a
- * capital, has only words, stands after the end of a sentence (or at the top of a page) and before
- * a line that starts a sentence ("The recycling rule"). A PDF's text has no markup: the extracted
- * lines are all there is to go by (the font sizes stay in the PDF thread).
- */
-export function pdfHeadings(pages: readonly string[]): string[] {
-  const out: string[] = [];
-  const seen = new Set<string>();
-  const add = (text: string): void => {
-    const key = text.toLowerCase();
-    if (out.length < HEADINGS_MAX && !seen.has(key)) {
-      seen.add(key);
-      out.push(text);
-    }
-  };
-  for (const page of pages) {
-    const lines = page.split('\n').map((l) => l.replace(/\s+/g, ' ').trim());
-    // The next non-empty line after each line, found in one pass from the end (a page may have many lines).
-    const next: Array<string | undefined> = new Array(lines.length);
-    let following: string | undefined;
-    for (let i = lines.length - 1; i >= 0; i--) {
-      next[i] = following;
-      if (lines[i] !== '') following = lines[i];
-    }
-    let before: string | undefined;
-    lines.forEach((line, i) => {
-      const previous = before;
-      if (line !== '') before = line;
-      if (line.length < 3 || line.length > 80 || line.split(' ').length > HEADING_WORDS) return;
-      const numbered = NUMBERED.exec(line);
-      if (numbered !== null) {
-        add(numbered[1]);
-        return;
-      }
-      const after = next[i];
-      if (!PLAIN.test(line) || after === undefined || !/^\p{Lu}/u.test(after)) return;
-      if (previous === undefined || /[.!?:]$/.test(previous)) add(line);
-    });
-  }
-  return out;
-}
 
 function oneLine(text: string): string {
   return Array.from(text.replace(/\s+/g, ' ').trim()).slice(0, TITLE_MAX).join('');
@@ -125,7 +73,7 @@ export function pdfPage(
     pageStarts,
     title,
     description: '',
-    headings: [oneLine(pdf.heading), ...pdfHeadings(pages)].filter(
+    headings: [oneLine(pdf.heading), ...lineHeadings(pages)].filter(
       (h, i, all) => h !== '' && h !== title && all.findIndex((o) => o.toLowerCase() === h.toLowerCase()) === i,
     ),
     text,
