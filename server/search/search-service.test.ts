@@ -319,7 +319,11 @@ describe('SearchService over a known corpus', () => {
     assert.throws(() => ctx.service.search('', LIMIT), BadQueryError);
     assert.throws(() => ctx.service.search('-sourdough', LIMIT), BadQueryError);
     assert.throws(() => ctx.service.search('-site:example.org', LIMIT), BadQueryError);
-    assert.equal(ctx.service.search('site:nowhere.invalid', LIMIT).total, 0, 'a site: alone lists its pages (none here)');
+    assert.equal(
+      ctx.service.search('site:nowhere.invalid', LIMIT).total,
+      0,
+      'a site: alone lists its pages (none here)',
+    );
     assert.throws(() => ctx.service.search('*** ^ :', LIMIT), BadQueryError);
   });
 
