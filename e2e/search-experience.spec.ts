@@ -3,7 +3,7 @@
  * crawled by the real crawler: completions that continue what was typed (picked from the keyboard,
  * a page suggestion opening its page), "did you mean" and an honest no-results page, Back that
  * restores the list and its scroll position, results a person can scan (host once, a site's extra
- * results folded, no "¶", denser on a phone). Screenshots at 360 px and desktop, light and dark.
+ * results at most two a page while others fill it, no "¶", denser on a phone). Screenshots at 360 px and desktop, light and dark.
  */
 import type { APIRequestContext, Page, TestInfo } from '@playwright/test';
 import { expect, test } from './fixtures.ts';
@@ -224,7 +224,7 @@ test('Back restores the list and its scroll position, without searching again', 
   await expect(seedRows).toHaveCount(3, { timeout: 1500 });
 });
 
-test('results to scan: the host once, a site\'s extra results folded, no "¶", denser on a phone', async ({
+test('results to scan: the host once, two of a site while others fill the page, no "¶", denser on a phone', async ({
   page,
   request,
 }, testInfo) => {
@@ -239,28 +239,16 @@ test('results to scan: the host once, a site\'s extra results folded, no "¶", d
   expect([toy.host, blog.host]).toContain(firstHost);
   expect(((await meta.textContent()) ?? '').split(firstHost).length - 1, 'the host once').toBe(1);
 
-  // Several sites match: the Toy docs' third and later results fold under its second, behind a button.
-  const fold = search.main.getByRole('button', {
-    name: new RegExp(`^\\d+ more from ${toy.host.replace(/\./g, '\\.')}$`),
-  });
-  await expect(fold).toHaveAttribute('aria-expanded', 'false');
-  const hiddenCount = await search.results.evaluateAll((els) => els.filter((el) => (el as HTMLElement).hidden).length);
-  expect(hiddenCount).toBeGreaterThan(0);
-  const total = await search.results.count();
-  await expect(search.resultLinks()).toHaveCount(total - hiddenCount);
-  await shot(page, testInfo, 'folded-desktop-light');
-  for (const button of await search.main.locator('.fold-button').all()) await button.click();
-  await expect(search.main.locator('.fold-button[aria-expanded="true"]')).toHaveCount(
-    await search.main.locator('.fold-button').count(),
-  );
-  await expect(search.main.getByRole('button', { name: `Fewer from ${toy.host}` })).toBeVisible();
-  await expect(search.resultLinks()).toHaveCount(total);
+  // Several sites match: nothing is folded away, and "More from" the Toy docs leads to the rest of its results.
+  await expect(search.main.getByRole('link', { name: `More from ${toy.host}` })).toHaveCount(1);
+  await expect(search.resultLinks()).toHaveCount(await search.results.count());
+  await shot(page, testInfo, 'more-from-site-desktop-light');
   await expect(search.main).not.toContainText('¶');
 
-  // One site only (site:): a plain list.
+  // One site only (site:): a plain list, no "More from" its own site.
   await search.open(`list site:${toy.host}`);
   await expect(search.results.first()).toBeVisible();
-  await expect(search.main.locator('.fold-button')).toHaveCount(0);
+  await expect(search.main.getByRole('link', { name: `More from ${toy.host}` })).toHaveCount(0);
   await expect(search.resultLinks()).toHaveCount(await search.results.count());
 
   // On a phone, at least three whole results fit on the first screen.

@@ -47,6 +47,18 @@ describe('a PDF as a page', () => {
     assert.equal(pdfPage(at, pdf('', '', [''])).title, 'Guide v2.pdf');
   });
 
+  test('headings: numbered section lines and short lines standing between sentences, on every page', () => {
+    const page = pdfPage(
+      { url: 'https://a.example/R-intro.pdf', xRobotsTag: undefined, userAgent: UA },
+      pdf('An Introduction to R', 'An Introduction to R', [
+        'An Introduction to R\nNotes on R.',
+        'Vectors can be used in arithmetic.\nThe recycling rule\nShorter vectors are recycled to the length of the longest.',
+        '2.2 Vector arithmetic\nContents\n2.3 Generating regular sequences . . . 9\nsee the manual for details\nand more\nthen',
+      ]),
+    );
+    assert.deepEqual(page.headings, ['The recycling rule', 'Vector arithmetic']);
+  });
+
   test('X-Robots-Tag applies to a PDF: noarchive, nosnippet, noindex', () => {
     const page = pdfPage(
       { url: 'https://a.example/m.pdf', xRobotsTag: 'noarchive\nOtherBot: noindex', userAgent: UA },
@@ -81,6 +93,17 @@ describe('plain text and Markdown as pages', () => {
       [page.fileType, page.title, page.text, page.links],
       ['text', 'Shopping list', 'Shopping list\nmilk https://a.example/x\neggs', []],
     );
+  });
+
+  test('plain text: numbered sections and short lines between sentences are its headings', () => {
+    const page = processTextDocument(
+      input(
+        'R notes\nSome words end here.\nThe recycling rule\nShorter vectors are reused.\n2.2 Vector arithmetic\nmore text\n',
+        'text/plain',
+      ),
+      'text',
+    )!;
+    assert.deepEqual([page.title, page.headings], ['R notes', ['The recycling rule', 'Vector arithmetic']]);
   });
 
   test('Markdown: the first # heading is the title, headings kept, syntax reduced to words, links followed', () => {

@@ -3,11 +3,12 @@
  * its first page's heading-like line, else its first line, else its file name; its pages are joined
  * with a blank line, and where each starts is kept (in code points, as SQLite counts) so that a search
  * snippet can say which page it is from. Robots directives come from X-Robots-Tag (a PDF has no meta
- * tags). No links are followed from PDFs. Pure.
+ * tags). No links are followed from PDFs. Its headings are the first page's largest line and the lines of
+ * any page that read as headings (lineHeadings, text-document.ts), so that they rank and complete as a web page's do. Pure.
  */
 import type { ParsedPage } from '../common/protocol.ts';
 import type { PdfText } from './pdf-runner.ts';
-import { contentHash, headerDirectives } from './text-document.ts';
+import { contentHash, headerDirectives, lineHeadings } from './text-document.ts';
 
 const TITLE_MAX = 300;
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
@@ -72,7 +73,9 @@ export function pdfPage(
     pageStarts,
     title,
     description: '',
-    headings: pdf.heading && oneLine(pdf.heading) !== title ? [oneLine(pdf.heading)] : [],
+    headings: [oneLine(pdf.heading), ...lineHeadings(pages)].filter(
+      (h, i, all) => h !== '' && h !== title && all.findIndex((o) => o.toLowerCase() === h.toLowerCase()) === i,
+    ),
     text,
     lang: null,
     canonical: null,

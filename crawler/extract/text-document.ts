@@ -1,6 +1,7 @@
 /**
  * Plain-text and Markdown documents as pages: the text decoded by its charset, a title (Markdown: its
- * first `#` heading; plain text: its first line), Markdown headings, and Markdown's links followed like
+ * first `#` heading; plain text: its first line), Markdown headings (plain text: lines that read as
+ * headings, lineHeadings), and Markdown's links followed like
  * a page's. Markdown is shown as the words a reader sees (link targets, emphasis marks and fences left
  * out), never as markup. Robots directives come from X-Robots-Tag only. Pure.
  */
@@ -17,6 +18,57 @@ const TITLE_MAX = 300;
 const HEADINGS_MAX = 50;
 const TEXT_MAX = 200_000;
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+/** Longest line, in words, read as a heading. */
+const HEADING_WORDS = 8;
+/** A numbered section heading: "2.2 Vector arithmetic", "5. Data Structures" (not a contents line ending in a page number). */
+const NUMBERED = /^\d{1,2}(?:\.\d{1,2}){0,3}\.?\s+(\p{Lu}[\p{L}\p{M}\p{N}'’()\- ]*[\p{L})])$/u;
+/** An unnumbered one: a capital first, only words after it, no sentence punctuation at its end. */
+const PLAIN = /^\p{Lu}[\p{L}\p{M}'’\- ]*\p{L}$/u;
+
+/**
+ * The lines of a document's pages that read as headings, in order, without repeats: a numbered
+ * section line ("2.2 Vector arithmetic", kept without its number), or a short line that starts with a
+ * capital, has only words, stands after the end of a sentence (or at the top of a page) and before
+ * a line that starts a sentence ("The recycling rule"). For text without markup: a PDF's extracted
+ * lines (the font sizes stay in the PDF thread) and plain-text files.
+ */
+export function lineHeadings(pages: readonly string[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const add = (text: string): void => {
+    const key = text.toLowerCase();
+    if (out.length < HEADINGS_MAX && !seen.has(key)) {
+      seen.add(key);
+      out.push(text);
+    }
+  };
+  for (const page of pages) {
+    const lines = page.split('\n').map((l) => l.replace(/\s+/g, ' ').trim());
+    // The next non-empty line after each line, found in one pass from the end (a page may have many lines).
+    const next: Array<string | undefined> = new Array(lines.length);
+    let following: string | undefined;
+    for (let i = lines.length - 1; i >= 0; i--) {
+      next[i] = following;
+      if (lines[i] !== '') following = lines[i];
+    }
+    let before: string | undefined;
+    lines.forEach((line, i) => {
+      const previous = before;
+      if (line !== '') before = line;
+      if (line.length < 3 || line.length > 80 || line.split(' ').length > HEADING_WORDS) return;
+      const numbered = NUMBERED.exec(line);
+      if (numbered !== null) {
+        add(numbered[1]);
+        return;
+      }
+      const after = next[i];
+      if (!PLAIN.test(line) || after === undefined || !/^\p{Lu}/u.test(after)) return;
+      if (previous === undefined || /[.!?:]$/.test(previous)) add(line);
+    });
+  }
+  return out;
+}
 
 /** What a processed document needs to know of its response. */
 export interface DocumentInput {
@@ -146,6 +198,7 @@ export function processTextDocument(input: DocumentInput, kind: 'text' | 'markdo
     .trim();
   if (text.length > TEXT_MAX) text = text.slice(0, TEXT_MAX);
   if (title === '') title = oneLine(firstNonBlankLine(raw), 120);
+  if (kind === 'text') headings.push(...lineHeadings([text]).filter((h) => h !== title));
   return {
     finalUrl: input.url,
     fileType: kind,

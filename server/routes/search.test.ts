@@ -40,9 +40,10 @@ test('GET /api/search answers in the documented shape', async () => {
   assert.deepEqual(Object.keys(r).sort(), [
     'fetchedAt',
     'fileType',
-    'folded',
     'host',
     'labels',
+    'missing',
+    'moreFromSite',
     'page',
     'score',
     'snippet',
@@ -57,19 +58,32 @@ test('GET /api/search answers in the documented shape', async () => {
 test('limit and offset default, page, and are validated', async () => {
   const all = (await app.inject({ url: '/api/search?q=collection' })).json();
   assert.equal(all.results.length, 10);
+  // Pages are dealt in pages of `limit` (at most two of a site on one): paged with one limit, each result once.
+  const first = (await app.inject({ url: '/api/search?q=collection&limit=5&offset=0' })).json();
   const second = (await app.inject({ url: '/api/search?q=collection&limit=5&offset=5' })).json();
-  assert.deepEqual(
-    second.results.map((r: { url: string }) => r.url),
-    all.results.slice(5, 10).map((r: { url: string }) => r.url),
-  );
+  const urls = [...first.results, ...second.results].map((r: { url: string }) => r.url);
+  assert.equal(new Set(urls).size, 10);
+  assert.deepEqual([first.total, second.total], [all.total, all.total]);
   for (const bad of ['limit=0', 'limit=51', 'offset=-1', 'offset=1001', 'limit=abc']) {
     const res = await app.inject({ url: `/api/search?q=collection&${bad}` });
     assert.equal(res.statusCode, 400, bad);
   }
 });
 
+test('site: alone lists that site, newest first, in the documented shape, paged', async () => {
+  const host = new URL(CORPUS.galaxies.url).host;
+  const res = await app.inject({ url: '/api/search', query: { q: `site:${host}`, limit: '1' } });
+  assert.equal(res.statusCode, 200);
+  const body = res.json();
+  const count = Object.values(CORPUS).filter((p) => p.host === host).length;
+  assert.equal(body.total, count);
+  assert.equal(body.results.length, 1);
+  assert.equal(body.results[0].host, host);
+  assert.deepEqual([body.results[0].missing, body.results[0].moreFromSite], [[], false]);
+});
+
 test('nothing searchable → 400 bad-query; hostile text → 200 or 400, never 500', async () => {
-  for (const q of ['', '   ', '-only', '***', 'site:example.org']) {
+  for (const q of ['', '   ', '-only', '***', '-site:example.org']) {
     const res = await app.inject({ url: '/api/search', query: { q } });
     assert.equal(res.statusCode, 400, JSON.stringify(q));
     assert.equal(res.json().error, 'bad-query');

@@ -164,7 +164,28 @@ describe('label: and filetype:', () => {
     );
   });
 
-  test('only operators is still a bad query', () => {
-    assert.throws(() => service.search('label:astronomy filetype:pdf', LIMIT), /nothing to search for/);
+  test('operators alone list what they select, newest first, paged; excluded words alone are a bad query', () => {
+    const list = (q: string, opts = LIMIT) => service.search(q, opts).results.map((r) => r.url);
+    assert.deepEqual(list('label:astronomy'), ['https://astro.example/', 'https://astro.example/manual.pdf']);
+    assert.deepEqual(list('filetype:pdf'), ['https://astro.example/manual.pdf']);
+    assert.deepEqual(list('label:astronomy filetype:pdf'), ['https://astro.example/manual.pdf']);
+    assert.deepEqual(list('site:other.example'), [
+      'https://other.example/notes.txt',
+      'https://other.example/kept.html',
+      'https://other.example/',
+    ]);
+    const second = service.search('site:other.example', { limit: 2, offset: 2 });
+    assert.deepEqual([second.total, second.results.map((r) => r.url)], [3, ['https://other.example/']]);
+    const pdf = service.search('filetype:pdf', LIMIT).results[0];
+    assert.deepEqual([pdf.title, pdf.fileType, pdf.labels], ['Telescope manual', 'pdf', ['astronomy', 'reading']]);
+    assert.ok(
+      pdf.snippet
+        .map((p) => p.text)
+        .join('')
+        .startsWith('Mounting the telescope'),
+      'the start of its text',
+    );
+    assert.equal(service.search('label:nothing', LIMIT).total, 0);
+    assert.throws(() => service.search('-telescope -site:other.example', LIMIT), /nothing to search for/);
   });
 });

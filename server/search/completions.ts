@@ -118,7 +118,8 @@ export class Completions {
             .map((w) => w.slice(last.length));
         }
       }
-      for (const a of added) queries.push({ text: `${typed}${a}`, kind: 'term' });
+      // Lower case, as typed queries are: a title's "Comprehensions" is completed as "comprehensions".
+      for (const a of added) queries.push({ text: `${typed}${a.toLowerCase()}`, kind: 'term' });
     }
 
     const titles: Suggestion[] = [];

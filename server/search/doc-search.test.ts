@@ -2,7 +2,7 @@
  * Search over documentation shaped like the real thing (test-support/doc-site.ts: Sphinx-like pages
  * with permalinks, navigation, a table of contents and an index), stored through the crawler's own
  * extraction (test-support/doc-index.ts): completions that continue what was typed, page suggestions
- * that have the typed words, spelling corrections, honest notices, folding, and ranking by links.
+ * that have the typed words, spelling corrections, honest notices, pages one site cannot fill, and ranking by links.
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -64,6 +64,8 @@ describe('completions continue what was typed', () => {
     }
     assert.equal(terms('list compre')[0], 'list comprehensions');
     assert.equal(terms('List Compre')[0], 'List Comprehensions', 'what was typed stays as typed');
+    assert.equal(terms('data str')[0], 'data structures', 'what is added is lower case ("5. Data Structures")');
+    assert.equal(terms('functional ')[0], 'functional programming', 'the next word too');
     assert.deepEqual(terms('os.pa'), ['os.path']);
     assert.ok(terms('how do i spl').includes('how do i split a string into words'), 'a heading as a whole');
     assert.equal(terms('list ')[0], 'list comprehensions', 'after a space, the next word');
@@ -131,18 +133,27 @@ describe('notices say what happened', () => {
 });
 
 describe('results a person can scan', () => {
-  test("a site's third and later results on a page fold when several sites match; one site stays a plain list", () => {
-    const r = service.search('list', LIMIT);
-    const hosts = new Set(r.results.map((x) => x.host));
-    assert.ok(hosts.size >= 2);
-    const seen = new Map<string, number>();
-    for (const x of r.results) {
-      const n = (seen.get(x.host) ?? 0) + 1;
-      seen.set(x.host, n);
-      assert.equal(x.folded, n > 2, `${x.url} is result ${n} of ${x.host}`);
+  test("a site's results beyond two wait while other sites can fill the page; pages stay full and honest", () => {
+    const ranked = service.search('list', { limit: 50, offset: 0 });
+    const small = 4;
+    const first = service.search('list', { limit: small, offset: 0 });
+    const hosts = first.results.map((x) => x.host);
+    assert.ok(new Set(ranked.results.map((x) => x.host)).size >= 2);
+    // Both sites on the first page, neither more than twice while the other still has results.
+    assert.equal(hosts.filter((h) => h === 'docs.toy.test').length, 2, hosts.join(' '));
+    assert.equal(first.results.find((x) => x.host === 'docs.toy.test' && x.moreFromSite)?.host, 'docs.toy.test');
+    // Every page but the last is full, and the pages together show each result once.
+    const seen: string[] = [];
+    const pages = Math.ceil(first.total / small);
+    for (let p = 0; p < pages; p++) {
+      const r = service.search('list', { limit: small, offset: p * small });
+      assert.equal(r.total, first.total, 'the total does not change from page to page');
+      if (p < pages - 1) assert.equal(r.results.length, small, `page ${p + 1} is full`);
+      seen.push(...r.results.map((x) => x.url));
     }
-    assert.ok(r.results.some((x) => x.folded));
-    assert.ok(service.search('list site:docs.toy.test', LIMIT).results.every((x) => !x.folded));
+    assert.equal(new Set(seen).size, seen.length, 'no result twice');
+    assert.equal(seen.length, first.total);
+    assert.ok(service.search('list site:docs.toy.test', LIMIT).results.every((x) => !x.moreFromSite));
   });
 
   test('no permalink marks in titles or snippets', () => {

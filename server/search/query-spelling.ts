@@ -28,7 +28,19 @@ export class QuerySpelling {
 
   /** The query with every word that no page contains replaced by its best close word; undefined when none is. */
   fixMissing(parsed: ParsedQuery): QueryFix | undefined {
-    return this.#fix(parsed, (item) => !this.#fts.exists(quote(item.text) + (item.prefix ? '*' : '')));
+    return this.#fix(parsed, (item) => !this.#contains(item));
+  }
+
+  /**
+   * Whether some page contains the word, or for a word still being typed (a prefix) a word starting
+   * with it. Not FTS5's own prefix match: it stems the prefix first ("taks"* is "tak"*, which "take"
+   * matches), so a typo at the end of a query would never count as missing. A prefix is found when
+   * the word itself is indexed, an indexed stem starts with it, or the title index has a word that does.
+   */
+  #contains(item: { text: string; folded: string; prefix: boolean }): boolean {
+    if (this.#fts.exists(quote(item.text))) return true;
+    if (!item.prefix) return false;
+    return this.#fts.prefixSpread(item.folded, 1).terms > 0 || this.#titles.complete(item.folded, 1).length > 0;
   }
 
   /**
@@ -50,7 +62,7 @@ export class QuerySpelling {
 
   #fix(
     parsed: ParsedQuery,
-    suspect: (item: { text: string; prefix: boolean }) => boolean,
+    suspect: (item: { text: string; folded: string; prefix: boolean }) => boolean,
     accept: (item: { text: string }, to: string) => boolean = () => true,
   ): QueryFix | undefined {
     let text = parsed.text;

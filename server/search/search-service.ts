@@ -20,8 +20,10 @@
  *    when they are full-text matches;
  * 5. nothing at all → the same with the words ORed (mode 'or', and the notice says so when that
  *    finds something);
- * 6. fuse (rank-fusion.ts), one result per content, page with offset/limit, fold a site's third and
- *    later results on the page when several sites match (site-folding.ts), snippets for that page only.
+ * 6. fuse (rank-fusion.ts), one result per content, deal the ranking into pages with at most two
+ *    results of a site on a page while other sites' results can fill it (site-folding.ts), page with
+ *    offset/limit, snippets for that page only (and in mode 'or', each result's missing words).
+ * A query of only site:, label: or filetype: filters lists what they select, newest first (filter-browse.ts).
  * Nothing ever ranks all matches in JavaScript, and a common word costs a bounded count.
  */
 import type { Database } from 'better-sqlite3';
@@ -29,6 +31,7 @@ import { pageQueries } from '../../db/pages.ts';
 import { FtsSearch, MARK_END, MARK_START } from './fts-search.ts';
 import type { PageMeta } from './fts-search.ts';
 import { itemWords, parseQuery } from './query-parser.ts';
+import type { ParsedQuery } from './query-parser.ts';
 import { FtsPrefixes } from './fts-prefixes.ts';
 import { boostReach, fuseRankings } from './rank-fusion.ts';
 import type { PageSignals } from './rank-fusion.ts';
@@ -39,7 +42,9 @@ import type { TitleSnapshotOptions } from './title-index.ts';
 import type { SearchResponse, SearchResult, SuggestResponse } from './types.ts';
 import { Completions } from './completions.ts';
 import { QuerySpelling } from './query-spelling.ts';
-import { foldFlags } from './site-folding.ts';
+import { moreFromSite, spreadSites } from './site-folding.ts';
+import { FilterBrowse, isBrowse } from './filter-browse.ts';
+import { missingWords } from './missing-words.ts';
 import { FEW_RESULTS } from './search-options.ts';
 import type { RankingOptions, SearchOptions } from './search-options.ts';
 import { CaptureSearch } from './capture-filters.ts';
@@ -58,6 +63,8 @@ export class BadQueryError extends Error {
 export const MAX_LIMIT = 50;
 export const MAX_OFFSET = 1000;
 export const MAX_SUGGEST = 20;
+/** Results are ranked this many at a time (see #search), so that the pages of a query share one ranking. */
+const WANT_STEP = 50;
 
 export type { RankingOptions, SearchOptions } from './search-options.ts';
 export { CANDIDATES, COUNT_CAP, RANK_ALL_MAX, RANK_SAMPLE, VERIFY_MAX } from './candidate-lists.ts';
@@ -91,6 +98,7 @@ export class SearchService {
   readonly #candidates: CandidateLists;
   readonly #capture: CaptureSearch;
   readonly #questions: QuestionLists | undefined;
+  readonly #browse: FilterBrowse;
   #timer: NodeJS.Timeout | undefined;
 
   /**
@@ -111,6 +119,7 @@ export class SearchService {
   ) {
     this.#fts = new FtsSearch(db);
     this.#capture = new CaptureSearch(db);
+    this.#browse = new FilterBrowse(db);
     this.#prefixes = new FtsPrefixes(this.#fts);
     this.#titles = new TitleIndex(pageQueries(db), { chunkRows: opts.chunkRows, snapshot: opts.snapshot });
     this.#refreshIntervalMs = opts.refreshIntervalMs ?? 500;
@@ -236,11 +245,15 @@ export class SearchService {
     const limit = clampInt(opts.limit, 1, MAX_LIMIT, 10);
     const offset = clampInt(opts.offset, 0, MAX_OFFSET, 0);
     const typed = parseQuery(q);
+    if (isBrowse(typed)) {
+      const response = this.#browsed(typed, offset, limit, started);
+      return { response, ftsTotal: response.total };
+    }
     if (typed.items.length === 0) {
       throw new BadQueryError(
         typed.text === ''
           ? 'search: type some words to search for'
-          : 'search: nothing to search for (only operators, excluded words or site:, label: or filetype: filters)',
+          : 'search: nothing to search for (only excluded words or -site: filters); add a word, or a site:, label: or filetype: filter',
       );
     }
     const parsed = this.#prefixes.apply(typed);
@@ -267,50 +280,35 @@ export class SearchService {
 
     const question = this.#questions?.lists(parsed, parsed, depth, attempt.lists);
     if (question !== undefined) attempt = { ...attempt, lists: question.lists };
-    const { fused, meta, window, folded } = this.#rank(attempt, queryTerms, offset + limit);
-    const page = fused.slice(offset, offset + limit);
-    const sites = new Set(fused.map((r) => meta.get(r.id)!.host)).size;
-    const folds = foldFlags(
-      page.map((r) => meta.get(r.id)!.host),
-      sites,
+    // Ranked in steps of WANT_STEP, so that the pages of one query deal the same ranking (site-folding.ts).
+    const { fused, meta, window, folded } = this.#rank(
+      attempt,
+      queryTerms,
+      Math.ceil((offset + limit) / WANT_STEP) * WANT_STEP,
     );
+    const hosts = fused.map((r) => meta.get(r.id)!.host);
+    const order = spreadSites(hosts, limit);
+    const page = order.slice(offset, offset + limit).map((i) => fused[i]);
+    const more = moreFromSite(hosts, order, offset, limit);
     // A page that said nosnippet shows no text of its own: no snippet is made for it.
     // Pages the question lists found mark the words they matched, their own words for a synonym.
     const snippets = this.#fts.snippets(
       question?.match === undefined ? attempt.match : `(${attempt.match}) OR ${question.match}`,
       page.filter((r) => !meta.get(r.id)!.nosnippet).map((r) => r.id),
     );
-    const capture = this.#capture.meta(page.map((r) => r.id));
-    const results: SearchResult[] = page.map((r, i) => {
-      const m = meta.get(r.id) as PageMeta;
-      const marked = snippets.get(r.id);
-      const c = capture.get(r.id);
-      const fileType = c?.fileType ?? 'html';
-      return {
-        url: m.url,
-        title: withoutPermalinks(m.title),
-        host: m.host,
-        snippet: m.nosnippet
-          ? []
-          : markSynonyms(
-              withoutPermalinkPieces(
-                marked !== undefined ? piecesFromMarked(marked, MARK_START, MARK_END) : this.#ownSnippet(m, words),
-              ),
-              words,
-              question?.synonyms ?? new Map(),
-            ),
-        score: round(r.score),
-        fetchedAt: new Date(m.fetchedAt).toISOString(),
-        stored: !m.noarchive,
-        folded: folds[i],
-        labels: c?.labels ?? [],
-        fileType,
-        page:
-          fileType === 'pdf' && marked !== undefined && !m.nosnippet
-            ? this.#capture.pageOf(r.id, marked, MARK_START, MARK_END)
-            : null,
-      };
-    });
+    const missing =
+      mode === 'or'
+        ? missingWords(
+            this.#fts,
+            parsed.items,
+            page.map((r) => r.id),
+          )
+        : undefined;
+    const results = this.#results(page, meta, snippets, words, question?.synonyms ?? new Map(), (r, i) => ({
+      score: round(r.score),
+      moreFromSite: more[i],
+      missing: missing?.get(r.id) ?? [],
+    }));
     const response: SearchResponse = {
       query: parsed.text,
       // Duplicates folded in the window are not counted; any beyond it are (their content is not read).
@@ -328,6 +326,68 @@ export class SearchService {
       results,
     };
     return { response, ftsTotal: attempt.ftsTotal };
+  }
+
+  /** A filters-only query (filter-browse.ts): the pages it selects, newest first. */
+  #browsed(typed: ParsedQuery, offset: number, limit: number, started: number): SearchResponse {
+    const ids = this.#browse.newest(typed, offset, limit);
+    const meta = this.#fts.meta(ids);
+    const page = ids.filter((id) => meta.has(id)).map((id) => ({ id }));
+    return {
+      query: typed.text,
+      total: Math.max(offset + page.length, this.#browse.count(typed, COUNT_CAP)),
+      tookMs: round(performance.now() - started),
+      mode: 'and',
+      notice: typed.truncated ? 'The query was cut to its first 1000 characters.' : null,
+      indexing: false,
+      correction: null,
+      results: this.#results(page, meta, new Map(), [], new Map(), () => ({
+        score: 0,
+        moreFromSite: false,
+        missing: [],
+      })),
+    };
+  }
+
+  /** The results of a page of ids as the API shows them (snippets from `snippets`, else the page's own). */
+  #results<R extends { id: number }>(
+    page: readonly R[],
+    meta: ReadonlyMap<number, PageMeta>,
+    snippets: ReadonlyMap<number, string>,
+    words: readonly string[],
+    synonyms: Parameters<typeof markSynonyms>[2],
+    own: (r: R, i: number) => Pick<SearchResult, 'score' | 'moreFromSite' | 'missing'>,
+  ): SearchResult[] {
+    const capture = this.#capture.meta(page.map((r) => r.id));
+    return page.map((r, i) => {
+      const m = meta.get(r.id) as PageMeta;
+      const marked = snippets.get(r.id);
+      const c = capture.get(r.id);
+      const fileType = c?.fileType ?? 'html';
+      return {
+        url: m.url,
+        title: withoutPermalinks(m.title),
+        host: m.host,
+        snippet: m.nosnippet
+          ? []
+          : markSynonyms(
+              withoutPermalinkPieces(
+                marked !== undefined ? piecesFromMarked(marked, MARK_START, MARK_END) : this.#ownSnippet(m, words),
+              ),
+              words,
+              synonyms,
+            ),
+        fetchedAt: new Date(m.fetchedAt).toISOString(),
+        stored: !m.noarchive,
+        labels: c?.labels ?? [],
+        fileType,
+        page:
+          fileType === 'pdf' && marked !== undefined && !m.nosnippet
+            ? this.#capture.pageOf(r.id, marked, MARK_START, MARK_END)
+            : null,
+        ...own(r, i),
+      };
+    });
   }
 
   /**

@@ -1,7 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { bestCorrection, osaDistance, replaceWord } from './spelling.ts';
-import { foldFlags } from './site-folding.ts';
 
 test('a swap of two neighbouring letters is one edit', () => {
   assert.equal(osaDistance('pyhton', 'python'), 1);
@@ -33,9 +32,4 @@ test('a word is replaced whole, operators and other words kept', () => {
     'site:docs.example.org python list',
   );
   assert.equal(replaceWord('Pyhton pyhtonic', 'pyhton', 'python'), 'python pyhtonic');
-});
-
-test("folding: a site's third and later results on a page, only when several sites match", () => {
-  assert.deepEqual(foldFlags(['a', 'a', 'b', 'a', 'a', 'b', 'b'], 2), [false, false, false, true, true, false, true]);
-  assert.deepEqual(foldFlags(['a', 'a', 'a'], 1), [false, false, false]);
 });

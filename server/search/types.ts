@@ -29,10 +29,13 @@ export const SearchResultSchema = Type.Object({
   /** Whether its stored text may be shown (GET /api/pages): false when the page said noarchive. */
   stored: Type.Boolean(),
   /**
-   * The third or later result of its site on this page, when the matches span several sites: the app
-   * folds it under that site's first results ("more from this site"), so one site cannot fill a page.
+   * On a site's last result of this page when more of that site's results come on later pages (a page
+   * shows at most two results of a site while other sites' results can fill it, site-folding.ts): the
+   * app links "More from this site" to its site: search. False when the results span one site.
    */
-  folded: Type.Boolean(),
+  moreFromSite: Type.Boolean(),
+  /** In mode 'or', the query's words (a phrase in quotes) this result does not contain ("Missing: …"); else []. */
+  missing: Type.Array(Type.String()),
   /** Labels of the seed that found it (or of its own seed): the label: it came from. */
   labels: Type.Array(Type.String()),
   /** What kind of document it is. */

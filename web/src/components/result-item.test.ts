@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { SearchResult } from '../api.ts';
-import { ResultItem } from './result-item.tsx';
+import { ResultItem, resultHref } from './result-item.tsx';
 
 const result: SearchResult = {
   url: 'https://site.example/wombat',
@@ -21,7 +21,8 @@ const result: SearchResult = {
   score: 1,
   fetchedAt: '2026-12-01T10:00:00.000Z',
   stored: true,
-  folded: false,
+  moreFromSite: false,
+  missing: [],
   labels: [],
   fileType: 'html',
   page: null,
@@ -56,4 +57,21 @@ test('a word that matched as a synonym is marked and says which typed word it st
     ],
   });
   assert.match(html, /You can <mark class="synonym" title="for “change”">modify<\/mark> the <mark>printer<\/mark>/);
+});
+
+test('OR mode: the words a result lacks, struck through after "Missing:"', () => {
+  const html = render({ ...result, missing: ['taks', '"event loop"'] });
+  assert.match(
+    html,
+    /<p class="result-missing">Missing: <span><s>taks<\/s><\/span><span>, <s>&quot;event loop&quot;<\/s><\/span><\/p>/,
+  );
+  assert.doesNotMatch(render(result), /Missing/);
+});
+
+test('a PDF result opens at the page its snippet is from; other results at their URL', () => {
+  const pdf = { ...result, url: 'https://site.example/R-intro.pdf', fileType: 'pdf' as const, page: 28 };
+  assert.equal(resultHref(pdf), 'https://site.example/R-intro.pdf#page=28');
+  assert.match(render(pdf), /href="https:\/\/site\.example\/R-intro\.pdf#page=28"/);
+  assert.equal(resultHref({ ...pdf, page: null }), 'https://site.example/R-intro.pdf');
+  assert.equal(resultHref(result), 'https://site.example/wombat');
 });

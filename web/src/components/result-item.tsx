@@ -34,15 +34,6 @@ export function Snippet({ pieces }: { pieces: SnippetPiece[] }) {
   );
 }
 
-/** The fold a result heads: its site's further results on the page, shown or hidden by its button. */
-export interface ResultFold {
-  count: number;
-  open: boolean;
-  /** Ids of the folded results (aria-controls). */
-  controls: string;
-  onToggle: () => void;
-}
-
 /** Props of one search result. */
 export interface ResultItemProps {
   result: SearchResult;
@@ -50,26 +41,27 @@ export interface ResultItemProps {
   moreHref: string;
   /** In-app href of the page's stored text, with the query's words marked. */
   storedHref: string;
-  /** Folded away under its site's shown results (until that fold is opened). */
-  hidden?: boolean;
-  className?: string;
-  id?: string;
-  /** Set on a site's last shown result when more of the site's results on the page fold under it. */
-  fold?: ResultFold;
+}
+
+/** Where a result's title leads: the page, or for a PDF whose snippet is from page N, that page (`#page=N`). */
+export function resultHref(result: SearchResult): string {
+  if (result.fileType !== 'pdf' || result.page === null) return result.url;
+  return `${result.url.replace(/#.*$/, '')}#page=${result.page}`;
 }
 
 /**
- * One search hit: title link to the crawled page, its site once with the path, the fetch date, a
- * snippet (none if the page said nosnippet), links to its stored text (unless it said noarchive) and
- * its site, and the button of its site's folded results, if any.
+ * One search hit: title link to the crawled page (a PDF at the page its snippet is from), its site once
+ * with the path, the fetch date, a snippet (none if the page said nosnippet), the words it lacks when
+ * the search ran in OR mode, and links to its stored text (unless it said noarchive) and its site (said
+ * in full, "More from docs.python.org", where more of that site's results were left for later pages).
  */
-export function ResultItem({ result, moreHref, storedHref, hidden = false, className, id, fold }: ResultItemProps) {
+export function ResultItem({ result, moreHref, storedHref }: ResultItemProps) {
   const { site, path } = urlParts(result.url);
   const title = result.title.trim() === '' ? `${site}${path === '' ? '' : ` › ${path}`}` : result.title;
   return (
-    <li className={className ?? 'result'} hidden={hidden} id={id}>
+    <li className="result">
       <h2 className="result-title">
-        <a href={result.url} rel="noopener noreferrer">
+        <a href={resultHref(result)} rel="noopener noreferrer">
           {title}
         </a>
       </h2>
@@ -89,6 +81,17 @@ export function ResultItem({ result, moreHref, storedHref, hidden = false, class
       </p>
       <ResultMarks result={result} />
       {result.snippet.length > 0 ? <Snippet pieces={result.snippet} /> : null}
+      {result.missing.length > 0 ? (
+        <p className="result-missing">
+          Missing:{' '}
+          {result.missing.map((word, i) => (
+            <span key={word}>
+              {i > 0 ? ', ' : null}
+              <s>{word}</s>
+            </span>
+          ))}
+        </p>
+      ) : null}
       <p className="result-more">
         {
           result.stored ? (
@@ -102,21 +105,16 @@ export function ResultItem({ result, moreHref, storedHref, hidden = false, class
             </>
           ) : null /* the page said noarchive: its site owner asked that no stored copy be shown */
         }
-        <Link href={moreHref}>
-          More from this site<span className="visually-hidden"> ({result.host})</span>
-        </Link>
+        {result.moreFromSite ? (
+          <Link href={moreHref} className="site-more">
+            More from {result.host}
+          </Link>
+        ) : (
+          <Link href={moreHref}>
+            More from this site<span className="visually-hidden"> ({result.host})</span>
+          </Link>
+        )}
       </p>
-      {fold !== undefined ? (
-        <button
-          type="button"
-          className="fold-button"
-          aria-expanded={fold.open}
-          aria-controls={fold.controls}
-          onClick={fold.onToggle}
-        >
-          {fold.open ? 'Fewer' : `${fold.count} more`} from {result.host}
-        </button>
-      ) : null}
     </li>
   );
 }

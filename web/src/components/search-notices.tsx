@@ -82,7 +82,7 @@ export function NoResults({
           </li>
         ) : (
           <li>
-            one site with <code>site:</code>, e.g. <code>site:docs.python.org {plain.join(' ')}</code>
+            one site with <code>site:</code> and its host name before the words
           </li>
         )}
         <li>checking the spelling</li>

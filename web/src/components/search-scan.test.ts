@@ -1,5 +1,5 @@
 /**
- * Pure parts of the views: how a page of results folds, the crawler's word in the header, the
+ * Pure parts of the views: a page of results as the API dealt it, the crawler's word in the header, the
  * timeline's robots.txt 404, precise countdowns, a seed's phase. Rendered with React's server
  * renderer where it is markup.
  */
@@ -10,11 +10,11 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import type { SearchResult, Seed, Status } from '../api.ts';
 import { formatCountdownPrecise, urlParts } from '../format.ts';
 import { statusClass } from '../timeline.ts';
-import { arrangeResults, ResultList } from './result-list.tsx';
+import { ResultList } from './result-list.tsx';
 import { seedPhase } from './seed-progress.tsx';
 import { crawlerWord } from './status-header.tsx';
 
-const r = (host: string, n: number, folded = false): SearchResult => ({
+const r = (host: string, n: number, moreFromSite = false): SearchResult => ({
   url: `http://${host}/p${n}`,
   title: `${host} ${n}`,
   host,
@@ -22,27 +22,29 @@ const r = (host: string, n: number, folded = false): SearchResult => ({
   score: 1,
   fetchedAt: '2026-12-01T10:00:00.000Z',
   stored: true,
-  folded,
+  moreFromSite,
+  missing: [],
   labels: [],
   fileType: 'html',
   page: null,
 });
 
-test("folded results move under their site's last shown one, which carries the count; hidden until opened", () => {
-  const page = [r('a', 1), r('a', 2), r('b', 1), r('a', 3, true), r('b', 2), r('a', 4, true)];
-  assert.deepEqual(
-    arrangeResults(page).map(
-      (s) => `${s.result.url.slice(7)}${s.foldedUnder ? '(f)' : ''}${s.folds ? `+${s.folds}` : ''}`,
-    ),
-    ['a/p1', 'a/p2+2', 'a/p3(f)', 'a/p4(f)', 'b/p1', 'b/p2'],
-  );
+test('a page of results is shown whole, in order; "More from <host>" where more of a site waits', () => {
+  const page = [r('a', 1), r('b', 1), r('a', 2, true), r('c', 1), r('b', 2)];
   const html = renderToStaticMarkup(
-    createElement(ResultList, { results: page, start: 1, moreHref: () => '/', storedHref: () => '/' }),
+    createElement(ResultList, {
+      results: page,
+      start: 11,
+      moreHref: (x) => `/?q=site:${x.host}`,
+      storedHref: () => '/',
+    }),
   );
-  assert.equal((html.match(/<li /g) ?? []).length, 6, 'every result stays in the list');
-  assert.equal((html.match(/<li [^>]*hidden=""/g) ?? []).length, 2);
-  assert.match(html, /aria-expanded="false"[^>]*>2 more from a</);
-  assert.equal(html.match(/class="result-host">a</g)?.length, 4, 'the host once per result');
+  assert.match(html, /^<ol class="results" start="11">/);
+  assert.equal((html.match(/<li /g) ?? []).length, 5, 'every result shown');
+  assert.doesNotMatch(html, / hidden=/);
+  assert.equal((html.match(/class="site-more">More from a</g) ?? []).length, 1);
+  assert.equal((html.match(/More from this site/g) ?? []).length, 4);
+  assert.equal(html.match(/class="result-host">a</g)?.length, 2, 'the host once per result');
 });
 
 test('a URL shows as its site and path, once', () => {
