@@ -56,6 +56,8 @@ test('a person adds a site, watches its domain being crawled, and finds a page o
   await expect(seeds.heading).toBeFocused();
 
   // The form, in Tab order: the "Add seeds" fold (open: there is no seed yet), URL, Depth; Enter submits.
+  // The fold is shown once the first answer said there are no seeds, as a person sees it before tabbing on.
+  await expect(seeds.addSeedsToggle).toBeVisible();
   await page.keyboard.press('Tab');
   await expect(seeds.addSeedsToggle).toBeFocused();
   await expect(seeds.addSeedsToggle).toHaveAttribute('aria-expanded', 'true');
