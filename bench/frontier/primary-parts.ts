@@ -121,18 +121,18 @@ export async function runCrawl(
     let passedOverInCall = false;
     const removedHosts = new Set<string>();
     for (let h = 0; h < shape.hosts; h++) if (seedOfHost(shape, h) === opts.removeSeed) removedHosts.add(hostOrigin(h));
-    // The removal's own work: the chunks of its URLs deleted (the Coordinator's private frontier queries, which
-    // its seed lifecycle calls too), and the dispatch calls that pass over its jobs or rows (the window's, counted
+    // The removal's own work: the chunks of its URLs deleted (the frontier queries of the Coordinator's crawl
+    // store, which its seed lifecycle calls), and the dispatch calls that pass over its jobs or rows (the window's, counted
     // by its removed seeds' ledger).
     const inner = coordinator as unknown as {
-      frontier: { dropSeedChunk: () => unknown };
+      store: { frontier: { dropSeedChunk: () => unknown } };
       window: {
         removed: { passOver: (...args: unknown[]) => void };
         committed: () => void;
         readyAgain: (origin: string) => void;
       };
     };
-    timeCalls(inner.frontier, 'dropSeedChunk', (w, c) => {
+    timeCalls(inner.store.frontier, 'dropSeedChunk', (w, c) => {
       if (removing) chunks.push({ wall: w, cpu: c });
     });
     const passOver = inner.window.removed.passOver.bind(inner.window.removed);
