@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { getStatus, listDomains } from '../api.ts';
 import type { DomainsQuery, DomainsResponse, DomainState, Status } from '../api.ts';
-import { DomainPager } from '../components/domain-pager.tsx';
+import { Pager } from '../components/pager.tsx';
 import { DomainTable } from '../components/domain-table.tsx';
 import { StateFilter } from '../components/state-filter.tsx';
 import { SortSelect } from '../components/sort-select.tsx';
@@ -187,7 +187,7 @@ export function DomainsView() {
             onToggle={toggle}
             now={now}
           />
-          <DomainPager offset={page?.offset ?? 0} limit={PAGE_SIZE} total={total} onOffset={setOffset} />
+          <Pager noun="hosts" offset={page?.offset ?? 0} limit={PAGE_SIZE} total={total} onOffset={setOffset} />
         </>
       )}
     </section>

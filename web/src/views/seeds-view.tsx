@@ -8,7 +8,7 @@ import { SeedForm } from '../components/seed-form.tsx';
 import type { SeedOptions } from '../components/seed-form.tsx';
 import { SeedBulkBar } from '../components/seed-bulk-bar.tsx';
 import { type SeedLibraryChoice, SeedLibraryToolbar } from '../components/seed-library-toolbar.tsx';
-import { SeedPager } from '../components/seed-pager.tsx';
+import { Pager } from '../components/pager.tsx';
 import { SeedTable } from '../components/seed-table.tsx';
 import { formatCount, plural } from '../format.ts';
 import { parseDepth } from '../seed-input.ts';
@@ -266,7 +266,14 @@ export function SeedsView() {
             pendingId={pendingId}
             onLabelsChanged={refresh}
           />
-          <SeedPager offset={offset} limit={SEED_PAGE_SIZE} total={list.total} onOffset={setOffset} />
+          <Pager
+            noun="seeds"
+            className="seed-pager"
+            offset={offset}
+            limit={SEED_PAGE_SIZE}
+            total={list.total}
+            onOffset={setOffset}
+          />
         </>
       )}
     </section>
