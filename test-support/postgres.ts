@@ -23,14 +23,14 @@ export class TestPostgresError extends Error {
 }
 
 /** The folder holding `initdb`, `pg_ctl` and `postgres`: from PATH first, else the newest Debian one. */
-export function findPostgresBin(pathVar = process.env.PATH ?? ''): string {
+export function findPostgresBin(pathVar = process.env.PATH ?? '', debianRoot = DEBIAN_PG_ROOT): string {
   for (const dir of pathVar.split(path.delimiter).filter((d) => d !== '')) {
     const initdb = path.join(dir, 'initdb');
     if (existsSync(initdb) && existsSync(path.join(dir, 'pg_ctl'))) return path.dirname(realpathSync(initdb));
   }
-  const versions = existsSync(DEBIAN_PG_ROOT)
-    ? readdirSync(DEBIAN_PG_ROOT)
-        .filter((v) => existsSync(path.join(DEBIAN_PG_ROOT, v, 'bin', 'initdb')))
+  const versions = existsSync(debianRoot)
+    ? readdirSync(debianRoot)
+        .filter((v) => existsSync(path.join(debianRoot, v, 'bin', 'initdb')))
         .sort((a, b) => Number(b) - Number(a))
     : [];
   if (versions.length === 0) {
@@ -38,13 +38,15 @@ export function findPostgresBin(pathVar = process.env.PATH ?? ''): string {
       "postgres: the PostgreSQL tests need PostgreSQL's server binaries (initdb, pg_ctl, postgres) and found none on PATH or in /usr/lib/postgresql/*/bin; install them: apt-get install -y postgresql (Debian/Ubuntu; .ci/run does it)",
     );
   }
-  return path.join(DEBIAN_PG_ROOT, versions[0], 'bin');
+  return path.join(debianRoot, versions[0], 'bin');
 }
 
 /** A running throwaway cluster (see startTestPostgres). */
 export interface TestPostgres {
   /** The URL of the cluster's `postgres` database (as its superuser). */
   readonly adminUrl: string;
+  /** The temporary folder holding the cluster's files, its socket and its log. */
+  readonly folder: string;
   /** Creates a new empty database and answers its URL. */
   createDatabase(): Promise<string>;
   /** Stops the server at once and removes its folder; safe to call twice. */
@@ -128,6 +130,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     let made = 0;
     return {
       adminUrl,
+      folder: root,
       async createDatabase() {
         const name = `lantern_test_${++made}`;
         const client = new pg.Client({ connectionString: adminUrl });

@@ -42,11 +42,17 @@ const TYPES: pg.CustomTypesConfig = {
   }) as pg.CustomTypesConfig['getTypeParser'],
 };
 
-/** A pool on `url` (postgres://user:password@host:port/database), with Lantern's type parsing. */
-export function openPgPool(url: string, opts: { max?: number } = {}): pg.Pool {
+/**
+ * A pool on `url` (postgres://user:password@host:port/database), with Lantern's type parsing. An idle
+ * connection the server dropped (a restart, a network cut) is reported to `warn` (stderr by default) and
+ * replaced by the pool; without a listener pg would end the process for it.
+ */
+export function openPgPool(url: string, opts: { max?: number; warn?: (message: string) => void } = {}): pg.Pool {
   const pool = new pg.Pool({ connectionString: url, types: TYPES, max: opts.max ?? 10 });
-  // An idle connection the server dropped (a restart): the pool replaces it; the next query says what failed.
-  pool.on('error', () => undefined);
+  const warn = opts.warn ?? ((message: string) => process.stderr.write(`${message}\n`));
+  pool.on('error', (err) =>
+    warn(`pool: an idle PostgreSQL connection failed (${err.message}); the pool opens another`),
+  );
   return pool;
 }
 
