@@ -209,6 +209,33 @@ export function serverStoreContract(engine: string, open: () => Promise<Contract
   );
 
   withStore(
+    'a long import with a URL listed twice: new the first time, merged the second, labels of both',
+    async (f) => {
+      const list = Array.from({ length: 2500 }, (_, i) => ({
+        url: `https://h${i % 7}.example.org/${i}`,
+        origin: `https://h${i % 7}.example.org`,
+        title: i === 0 ? null : `T${i}`,
+        folder: null,
+        labels: [`l${i % 3}`],
+      }));
+      list.push({ ...list[0]!, title: 'Second title', labels: ['again', 'l0'] });
+      const out = await f.store.seedLabels.importSeeds(list, { depth: 1, scope: 'host' }, T0);
+      assert.equal(out.created.length, 2500);
+      assert.equal(new Set(out.created).size, 2500);
+      assert.deepEqual(out.merged, [out.created[0]]);
+      const first = await f.store.seeds.getSeed(out.created[0]!);
+      assert.deepEqual(
+        [first?.url, first?.title, first?.labels],
+        ['https://h0.example.org/0', 'Second title', ['again', 'l0']],
+      );
+      const last = await f.store.seeds.getSeed(out.created[2499]!);
+      assert.deepEqual([last?.url, last?.title, last?.labels], ['https://h0.example.org/2499', 'T2499', ['l0']]);
+      const sorted = [...out.created].sort((a, b) => a - b);
+      assert.deepEqual(out.created, sorted, 'ids in list order');
+    },
+  );
+
+  withStore(
     'the library finds by title, URL or label (ASCII case aside, wildcards literal), filters, sorts and pages',
     async (f) => {
       const ids: Record<string, number> = {};

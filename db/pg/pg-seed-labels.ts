@@ -1,29 +1,15 @@
 /**
  * Labels and bookmark imports on PostgreSQL, doing what db/seed-labels.ts does on SQLite (see there for what
- * each keeps and changes). Each write is one transaction; a seed whose labels change is locked first
- * (SELECT ... FOR UPDATE), so two requests labelling one seed at once cannot take it past
- * MAX_LABELS_PER_SEED, as SQLite's one writer at a time cannot either.
+ * each keeps and changes; the import's steps are in db/pg/pg-seed-import.ts). Each write is one transaction;
+ * a seed whose labels change is locked first (SELECT ... FOR UPDATE), so two requests labelling one seed at
+ * once cannot take it past MAX_LABELS_PER_SEED, as SQLite's one writer at a time cannot either.
  */
 import type pg from 'pg';
-import { type ImportOutcome, MAX_LABELS_PER_SEED } from '../seed-labels.ts';
+import { MAX_LABELS_PER_SEED } from '../seed-labels.ts';
 import type { SeedLabelStore } from '../server-store.ts';
 import { changed, inTransaction, row, rows, statement } from './pool.ts';
+import { importSeedsInChunks } from './pg-seed-import.ts';
 
-const FIND = statement('labels.find', 'SELECT id, removed_at AS "removedAt" FROM seeds WHERE url = $1 FOR UPDATE');
-const INSERT = statement(
-  'labels.insert-seed',
-  `INSERT INTO seeds (url, origin, depth, scope, path_only, created_at, updated_at, title, folder)
-   VALUES ($1, $2, $3, $4, $5, $6, $6, $7, $8) RETURNING id`,
-);
-const REVIVE = statement(
-  'labels.revive',
-  `UPDATE seeds SET depth = $1, scope = $2, path_only = $3, created_at = $4, updated_at = $4, removed_at = NULL,
-     title = $5, folder = $6 WHERE id = $7`,
-);
-const FILL = statement(
-  'labels.fill',
-  'UPDATE seeds SET title = coalesce(title, $1), folder = coalesce(folder, $2) WHERE id = $3',
-);
 const CLEAR = statement('labels.clear', 'DELETE FROM seed_labels WHERE seed_id = $1');
 const ADD = statement(
   'labels.add',
@@ -54,39 +40,7 @@ export async function addLabelsLocked(client: pg.PoolClient, seedId: number, lab
 export function pgSeedLabelStore(pool: pg.Pool): SeedLabelStore {
   return {
     importSeeds(list, opts, now) {
-      return inTransaction(pool, async (client) => {
-        const out: ImportOutcome = { created: [], merged: [] };
-        const scope = opts.scope === 'path' ? 'host' : opts.scope;
-        const pathOnly = opts.scope === 'path' ? 1 : 0;
-        for (const s of list) {
-          const found = await row<{ id: number; removedAt: number | null }>(client, FIND, [s.url]);
-          if (found === undefined) {
-            const made = await row<{ id: number }>(client, INSERT, [
-              s.url,
-              s.origin,
-              opts.depth,
-              scope,
-              pathOnly,
-              now,
-              s.title,
-              s.folder,
-            ]);
-            if (made === undefined) throw new Error(`pg-seed-labels: the insert of ${s.url} returned no row`);
-            await addLabelsLocked(client, made.id, s.labels);
-            out.created.push(made.id);
-          } else if (found.removedAt !== null) {
-            await changed(client, REVIVE, [opts.depth, scope, pathOnly, now, s.title, s.folder, found.id]);
-            await changed(client, CLEAR, [found.id]);
-            await addLabelsLocked(client, found.id, s.labels);
-            out.created.push(found.id);
-          } else {
-            await changed(client, FILL, [s.title, s.folder, found.id]);
-            await addLabelsLocked(client, found.id, s.labels);
-            out.merged.push(found.id);
-          }
-        }
-        return out;
-      });
+      return inTransaction(pool, (client) => importSeedsInChunks(client, list, opts, now));
     },
     setLabels(seedId, labels) {
       return inTransaction(pool, async (client) => {
