@@ -2,6 +2,7 @@ import path from 'node:path';
 import { ConfigError, loadConfig } from '../shared/config.ts';
 import { openDatabase } from '../db/open.ts';
 import { openServerStore, refuseUnfinishedEngine } from '../db/engine.ts';
+import type { ServerStore } from '../db/server-store.ts';
 import { buildApp } from './app.ts';
 import { CrawlerLink } from './crawler-link.ts';
 import { SearchService } from './search/search-service.ts';
@@ -36,7 +37,14 @@ async function main(): Promise<void> {
     throw err;
   }
   const db = openDatabase(config.dataDir);
-  const store = await openServerStore(config, db);
+  let store: ServerStore;
+  try {
+    store = await openServerStore(config, db);
+  } catch (err) {
+    db.close();
+    releaseServerLock(config.dataDir);
+    throw err;
+  }
   const search = new SearchService(db, {
     snapshot: { file: path.join(config.dataDir, TITLE_SNAPSHOT_FILE), warn: (msg) => app.log.warn(msg) },
   });
