@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../shared/config.ts';
 import { openDatabase } from '../db/open.ts';
+import { openServerStore, refuseUnfinishedEngine } from '../db/engine.ts';
+import type { ServerStore } from '../db/server-store.ts';
 import { buildApp } from './app.ts';
 import { CrawlerLink } from './crawler-link.ts';
 import { SearchService } from './search/search-service.ts';
@@ -17,6 +19,7 @@ async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig(process.env);
+    refuseUnfinishedEngine(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`lantern: ${err.message}\n`);
@@ -34,6 +37,14 @@ async function main(): Promise<void> {
     throw err;
   }
   const db = openDatabase(config.dataDir);
+  let store: ServerStore;
+  try {
+    store = await openServerStore(config, db);
+  } catch (err) {
+    db.close();
+    releaseServerLock(config.dataDir);
+    throw err;
+  }
   const search = new SearchService(db, {
     snapshot: { file: path.join(config.dataDir, TITLE_SNAPSHOT_FILE), warn: (msg) => app.log.warn(msg) },
   });
@@ -43,12 +54,13 @@ async function main(): Promise<void> {
     config,
     process.env, // the primary's environment (PATH, NODE_OPTIONS); its configuration is `config`
   );
-  const app = await buildApp({ config, db, search, crawler: link, logger: { level: 'info' } });
+  const app = await buildApp({ config, db, store, search, crawler: link, logger: { level: 'info' } });
   search.start();
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     search.close();
+    await store.close();
     db.close();
     releaseServerLock(config.dataDir);
     throw new Error(
@@ -67,6 +79,7 @@ async function main(): Promise<void> {
     await app.close();
     await link.stop();
     search.close();
+    await store.close();
     db.close();
     releaseServerLock(config.dataDir);
     process.exit(0);

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { openDatabase } from '../db/open.ts';
+import { openServerStore } from '../db/engine.ts';
 import { buildApp } from './app.ts';
 import { loadConfig } from '../shared/config.ts';
 import { CrawlerLink } from './crawler-link.ts';
@@ -33,6 +34,7 @@ export async function createTestApp(
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lantern-app-'));
   const config = loadConfig({ DATA_DIR: dataDir, PORT: String(INJECT_PORT), ...env });
   const db = openDatabase(dataDir);
+  const store = await openServerStore(config, db); // DATABASE_URL in `env`: the routes' storage on PostgreSQL
   const search = new SearchService(db);
   const crawler = new CrawlerLink(
     { warn: () => undefined, error: () => undefined },
@@ -43,6 +45,7 @@ export async function createTestApp(
   const app = await buildApp({
     config,
     db,
+    store,
     search,
     crawler,
     webRoot: options.webRoot ?? path.join(dataDir, 'no-web'),
@@ -55,6 +58,7 @@ export async function createTestApp(
     async close() {
       await app.close();
       search.close();
+      await store.close();
       db.close();
       rmSync(dataDir, { recursive: true, force: true });
     },

@@ -5,6 +5,7 @@
  * defaults (config-readme.test.ts keeps them equal).
  */
 import os from 'node:os';
+import { ConfigError } from './config-error.ts';
 import {
   choice,
   contact,
@@ -14,6 +15,7 @@ import {
   flag,
   hostList,
   integer,
+  NONE,
   optionalText,
   resolveMap,
   secret,
@@ -35,6 +37,34 @@ export const SECRET_MAX_CHARS = 1024;
 /** Longest CRAWL_CONTACT accepted: it travels in every request's User-Agent. */
 export const CONTACT_MAX_CHARS = 200;
 
+/**
+ * DATABASE_URL: unset is SQLite in DATA_DIR; else a postgres:// (or postgresql://) URL, which db/engine.ts
+ * turns into the PostgreSQL engine. A refusal never repeats the value: it may hold a password.
+ */
+function databaseUrl(d: { env: string; about: string }): Setting<string | null> {
+  return {
+    env: d.env,
+    about: d.about,
+    shown: NONE,
+    parse(raw) {
+      if (raw === undefined || raw.trim() === '') return null;
+      const value = raw.trim();
+      let url: URL | undefined;
+      try {
+        url = new URL(value);
+      } catch {
+        url = undefined;
+      }
+      if (url === undefined || !/^postgres(ql)?:$/.test(url.protocol) || /\s/.test(value)) {
+        throw new ConfigError(
+          `${d.env} must be a PostgreSQL URL such as postgres://lantern:password@127.0.0.1:5432/lantern (its value is not shown: it may hold a password)`,
+        );
+      }
+      return value;
+    },
+  };
+}
+
 /** The default User-Agent of a Lantern of this version (README.md shows it with `<version>`). */
 export const defaultUserAgent = (version: string) => `LanternBot/${version} (+personal search engine)`;
 
@@ -51,6 +81,10 @@ export const SETTINGS = {
     env: 'DATA_DIR',
     about: "the SQLite database and the title index's snapshot, relative to where Lantern starts",
     default: './data',
+  }),
+  databaseUrl: databaseUrl({
+    env: 'DATABASE_URL',
+    about: 'a PostgreSQL database (postgres://user:password@host:port/name) as the record instead of DATA_DIR',
   }),
   crawlWorkers: integer({
     env: 'CRAWL_WORKERS',

@@ -44,6 +44,7 @@ test('values are parsed', () => {
     CRAWL_MAX_DB_SIZE: '1.5GB',
     CRAWL_PRIMARY_HEAP_MB: '1024',
     CRAWL_PARSE_TRACE: '/tmp/x/parses.jsonl',
+    DATABASE_URL: ' postgres://lantern:pw@127.0.0.1:5432/lantern ',
   });
   assert.deepEqual(c, {
     port: 8080,
@@ -70,7 +71,9 @@ test('values are parsed', () => {
     crawlMinFreeDiskBytes: 500 * 1024 ** 2,
     crawlMaxDbSizeBytes: 1.5 * 1024 ** 3,
     crawlPrimaryHeapMb: 1024,
+    databaseUrl: 'postgres://lantern:pw@127.0.0.1:5432/lantern',
   });
+  assert.equal(loadConfig({}).databaseUrl, null, 'SQLite in DATA_DIR by default');
   assert.equal(loadConfig({}).crawlPrimaryHeapMb, 768, "the primary's heap limit by default");
   assert.equal(loadConfig({}).crawlParseTrace, null, 'no parse trace by default');
 });
@@ -290,4 +293,22 @@ test("the secret is not in the crawler primary's argument, which every user of t
   const arg = configArgument(config);
   assert.ok(!arg.includes('a-secret-of-enough-length'));
   assert.deepEqual(configFromArgument(arg), { ...config, secret: null });
+});
+
+test('DATABASE_URL takes a postgres:// or postgresql:// URL; a refused one is never repeated in the message (it may hold a password)', () => {
+  assert.equal(
+    loadConfig({ DATABASE_URL: 'postgresql:///lantern?host=/run/postgresql' }).databaseUrl,
+    'postgresql:///lantern?host=/run/postgresql',
+  );
+  assert.equal(loadConfig({ DATABASE_URL: '  ' }).databaseUrl, null, 'blank is unset');
+  for (const bad of ['mysql://root:hunter2secret@db/lantern', 'hunter2secret', 'postgres://u:hunter2secret@h/db x']) {
+    assert.throws(
+      () => loadConfig({ DATABASE_URL: bad }),
+      (err: Error) =>
+        err instanceof ConfigError &&
+        err.message.startsWith('DATABASE_URL must be a PostgreSQL URL such as postgres://') &&
+        !err.message.includes('hunter2secret'),
+      bad,
+    );
+  }
 });

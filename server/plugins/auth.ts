@@ -1,7 +1,6 @@
 import fp from 'fastify-plugin';
 import fastifyCookie from '@fastify/cookie';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sessionQueries } from '../../db/sessions.ts';
 import { bearerToken, isSessionToken, newSessionToken, tokenDigest } from '../auth/secret.ts';
 import { SignInGuard, type SecretCheck } from '../auth/sign-in-guard.ts';
 import { requestScheme } from '../request-scheme.ts';
@@ -24,13 +23,13 @@ export interface Auth {
   /** Whether a secret is set (LANTERN_SECRET): then every route but the public ones needs a session or the secret. */
   readonly required: boolean;
   /** The live session of the request's cookie, if any. */
-  session(request: FastifyRequest): { expiresAt: number } | null;
+  session(request: FastifyRequest): Promise<{ expiresAt: number } | null>;
   /** Checks a secret a client gave, counting wrong ones against its budget. */
   check(request: FastifyRequest, given: string): SecretCheck;
   /** Starts a session and sets its cookie; returns when it ends. */
-  startSession(request: FastifyRequest, reply: FastifyReply): { expiresAt: number };
+  startSession(request: FastifyRequest, reply: FastifyReply): Promise<{ expiresAt: number }>;
   /** Ends the request's session on the server (a copy of its cookie is worthless from now on) and clears the cookie. */
-  endSession(request: FastifyRequest, reply: FastifyReply): void;
+  endSession(request: FastifyRequest, reply: FastifyReply): Promise<void>;
 }
 
 /** `/api` and what is under it: the API, whose unknown paths are not the web app's. */
@@ -41,7 +40,7 @@ function isApiPath(url: string): boolean {
 
 /**
  * With LANTERN_SECRET set, every request needs a sign-in session (an HttpOnly, SameSite=Strict cookie
- * whose record lives in SQLite) or `Authorization: Bearer <secret>`, except routes marked
+ * whose record lives in the database) or `Authorization: Bearer <secret>`, except routes marked
  * `config: { public: true }` and the web app's page for paths it routes itself: they hold no data and
  * are needed to show the sign-in page. Default-deny: a route added later is protected unless it says
  * otherwise. Unauthenticated requests get `401 unauthenticated`. Without a secret it does nothing
@@ -52,7 +51,7 @@ export default fp(
     const now = opts.now ?? Date.now;
     const secret = app.config.secret;
     const lifetimeMs = app.config.sessionLifetimeMs;
-    const sessions = sessionQueries(app.db);
+    const sessions = app.sessions;
     const guard = secret === null ? null : new SignInGuard(secret);
     await app.register(fastifyCookie);
 
@@ -65,25 +64,25 @@ export default fp(
 
     const authApi: Auth = {
       required: secret !== null,
-      session(request) {
+      async session(request) {
         const token = cookieToken(request);
-        const row = token === null ? undefined : sessions.liveSession(tokenDigest(token), now());
+        const row = token === null ? undefined : await sessions.liveSession(tokenDigest(token), now());
         return row === undefined ? null : { expiresAt: row.expiresAt };
       },
       check(request, given) {
         return guard === null ? { ok: false, retryAfterMs: null } : guard.check(request.ip, given, now());
       },
-      startSession(request, reply) {
+      async startSession(request, reply) {
         const token = newSessionToken();
         const at = now();
         const expiresAt = at + lifetimeMs;
-        sessions.startSession(tokenDigest(token), at, expiresAt);
+        await sessions.startSession(tokenDigest(token), at, expiresAt);
         reply.setCookie(SESSION_COOKIE, token, { ...cookieOptions(request), maxAge: Math.floor(lifetimeMs / 1000) });
         return { expiresAt };
       },
-      endSession(request, reply) {
+      async endSession(request, reply) {
         const token = cookieToken(request);
-        if (token !== null) sessions.endSession(tokenDigest(token));
+        if (token !== null) await sessions.endSession(tokenDigest(token));
         reply.clearCookie(SESSION_COOKIE, cookieOptions(request));
       },
     };
@@ -104,7 +103,7 @@ export default fp(
           message: "auth: the Authorization: Bearer token is not Lantern's secret (LANTERN_SECRET)",
         });
       }
-      if (authApi.session(request) !== null) return;
+      if ((await authApi.session(request)) !== null) return;
       return reply.code(401).header('www-authenticate', 'Bearer realm="Lantern"').send({
         error: 'unauthenticated',
         message:

@@ -4,16 +4,23 @@ import type { Database } from 'better-sqlite3';
 import type { Config } from '../../shared/config.ts';
 import type { CrawlerLink } from '../crawler-link.ts';
 import type { SearchService } from '../search/search-service.ts';
-import { seedQueries } from '../../db/seeds.ts';
-import { pageQueries } from '../../db/pages.ts';
-import { seedLabelQueries } from '../../db/seed-labels.ts';
-import { seedListQueries } from '../../db/seed-list.ts';
-import { seedBulkQueries } from '../../db/seed-bulk.ts';
+import type {
+  PageStore,
+  SeedBulkStore,
+  SeedLabelStore,
+  SeedListStore,
+  SeedStore,
+  ServerStore,
+  SessionStore,
+} from '../../db/server-store.ts';
 
 /** What every route may use; built once in server/main.ts (or a test) and handed to buildApp. */
 export interface Services {
   config: Config;
+  /** The SQLite file in DATA_DIR: the search index's (server/search); the routes' storage is `store`. */
   db: Database;
+  /** The server's storage ports on the configured engine (db/engine.ts openServerStore). */
+  store: ServerStore;
   crawler: CrawlerLink;
   search: SearchService;
 }
@@ -25,26 +32,28 @@ declare module 'fastify' {
     crawler: CrawlerLink;
     /** Named `searcher` because Fastify already has `search` (the HTTP SEARCH method shorthand). */
     searcher: SearchService;
-    seeds: ReturnType<typeof seedQueries>;
-    pages: ReturnType<typeof pageQueries>;
-    seedLabels: ReturnType<typeof seedLabelQueries>;
-    seedList: ReturnType<typeof seedListQueries>;
-    seedBulk: ReturnType<typeof seedBulkQueries>;
+    seeds: SeedStore;
+    pages: PageStore;
+    seedLabels: SeedLabelStore;
+    seedList: SeedListStore;
+    seedBulk: SeedBulkStore;
+    sessions: SessionStore;
   }
 }
 
-/** Decorates the app with the services and the prepared queries the routes use. */
+/** Decorates the app with the services and the storage ports the routes use (awaited: either engine answers). */
 export default fp(
   async function services(app: FastifyInstance, opts: Services) {
     app.decorate('config', opts.config);
     app.decorate('db', opts.db);
     app.decorate('crawler', opts.crawler);
     app.decorate('searcher', opts.search);
-    app.decorate('seeds', seedQueries(opts.db));
-    app.decorate('pages', pageQueries(opts.db));
-    app.decorate('seedLabels', seedLabelQueries(opts.db));
-    app.decorate('seedList', seedListQueries(opts.db));
-    app.decorate('seedBulk', seedBulkQueries(opts.db));
+    app.decorate('seeds', opts.store.seeds);
+    app.decorate('pages', opts.store.pages);
+    app.decorate('seedLabels', opts.store.seedLabels);
+    app.decorate('seedList', opts.store.seedList);
+    app.decorate('seedBulk', opts.store.seedBulk);
+    app.decorate('sessions', opts.store.sessions);
   },
   { name: 'services' },
 );

@@ -153,7 +153,7 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
           "import: the file holds no bookmarks; send a browser's bookmark export (HTML), a CSV with a url column, or one URL per line",
         );
       }
-      const stored = app.seedLabels.importSeeds(plan.seeds, { depth: body.depth, scope: body.scope }, Date.now());
+      const stored = await app.seedLabels.importSeeds(plan.seeds, { depth: body.depth, scope: body.scope }, Date.now());
       if (stored.created.length > 0) app.crawler.notifySeeds();
       return {
         format: plan.format,
@@ -178,18 +178,18 @@ export async function captureRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request) => {
       const labels = checkLabels(request.body.labels);
-      if (!app.seedLabels.setLabels(request.params.id, labels)) {
+      if (!(await app.seedLabels.setLabels(request.params.id, labels))) {
         throw new HttpError(
           404,
           'unknown-seed',
           `labels: no seed ${request.params.id} (removed already?); see GET /api/seeds`,
         );
       }
-      return { seed: toApi(app.seeds.getSeed(request.params.id)!, app.config) };
+      return { seed: toApi((await app.seeds.getSeed(request.params.id))!, app.config) };
     },
   );
 
   app.get('/api/labels', { schema: { response: { 200: LabelListSchema } } }, async () => ({
-    labels: app.seedLabels.listLabels(),
+    labels: await app.seedLabels.listLabels(),
   }));
 }

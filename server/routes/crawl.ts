@@ -98,7 +98,7 @@ export async function crawlRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
   app.get('/api/status', { schema: { response: { 200: StatusSchema } } }, async () => {
-    const counts = app.pages.countPages();
+    const counts = await app.pages.countPages();
     return {
       pages: counts.pages,
       indexed: counts.indexed,

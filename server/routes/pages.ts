@@ -48,7 +48,7 @@ export async function pageRoutes(fastify: FastifyInstance): Promise<void> {
       // Normalized as the crawler stored it; any address, since this only looks a page up.
       const checked = checkUrl(request.query.url, { allowPrivate: true });
       if (!checked.ok) throw new HttpError(400, checked.code, checked.message);
-      const page = app.pages.getPage(checked.url);
+      const page = await app.pages.getPage(checked.url);
       if (page === undefined || !page.indexed) {
         throw new HttpError(
           404,

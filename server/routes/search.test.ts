@@ -1,6 +1,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { CORPUS } from '../../test-support/test-corpus.ts';
+import { pageQueries } from '../../db/pages.ts';
 import { createTestApp } from '../test-app.ts';
 
 // The whole app, as the browser reaches it: the routes find the search service where the services plugin put it.
@@ -10,7 +11,8 @@ let app: Awaited<ReturnType<typeof createTestApp>>['app'];
 before(async () => {
   t = await createTestApp();
   app = t.app;
-  for (const p of Object.values(CORPUS)) app.pages.upsertPage(p);
+  const pages = pageQueries(app.db); // the crawler's writes, on the test's SQLite file
+  for (const p of Object.values(CORPUS)) pages.upsertPage(p);
   app.searcher.refresh();
 });
 after(async () => {

@@ -311,7 +311,7 @@ export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
       if (!checked.ok) throw new HttpError(400, checked.code, checked.message);
       const labels = checkLabels(request.body.labels ?? []);
       const title = request.body.title?.trim();
-      const { seed, created } = app.seeds.upsertSeed(
+      const { seed, created } = await app.seeds.upsertSeed(
         {
           url: checked.url,
           origin: checked.origin,
@@ -321,9 +321,9 @@ export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
         },
         Date.now(),
       );
-      if (labels.length > 0) app.seedLabels.addLabels(seed.id, labels);
+      if (labels.length > 0) await app.seedLabels.addLabels(seed.id, labels);
       app.crawler.notifySeeds();
-      const stored = labels.length > 0 ? app.seeds.getSeed(seed.id)! : seed;
+      const stored = labels.length > 0 ? (await app.seeds.getSeed(seed.id))! : seed;
       return reply.code(created ? 201 : 200).send({ seed: toApi(stored, app.config) });
     },
   );
@@ -335,7 +335,7 @@ export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
     },
     async (request) => {
       throttle(removing, request, 'removals');
-      const removed = app.seeds.markSeedRemoved(request.params.id, Date.now());
+      const removed = await app.seeds.markSeedRemoved(request.params.id, Date.now());
       if (!removed)
         throw new HttpError(
           404,
@@ -360,7 +360,7 @@ export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
       const labels = checkLabels(request.body.labels ?? []);
       if ((action === 'label' || action === 'unlabel') && labels.length === 0)
         throw new HttpError(400, 'invalid-label', `seeds: ${action} needs labels, such as {"labels": ["rust"]}`);
-      const count = app.seedBulk.applyToSeeds(action, ids, labels, Date.now());
+      const count = await app.seedBulk.applyToSeeds(action, ids, labels, Date.now());
       if (action === 'remove' || action === 'crawl') app.crawler.notifySeeds();
       return { action, count };
     },
@@ -375,7 +375,7 @@ export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
       const { limit, offset, q, state, sort } = request.query;
       // A label that folds to nothing is no label any seed carries: an empty list, not every seed.
       const label = request.query.label === undefined ? undefined : (toLabel(request.query.label) ?? '');
-      const found = app.seedList.findSeeds({ query: q, label, state, sort, limit, offset });
+      const found = await app.seedList.findSeeds({ query: q, label, state, sort, limit, offset });
       return { seeds: found.seeds.map((s) => toApi(s, app.config)), total: found.total };
     },
   );

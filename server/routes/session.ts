@@ -51,7 +51,7 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
       schema: { response: { 200: SessionSchema } },
     },
     async (request) => {
-      const session = app.auth.session(request);
+      const session = await app.auth.session(request);
       return answer(session !== null, session?.expiresAt ?? null);
     },
   );
@@ -79,7 +79,7 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
           'wrong-secret',
           "session: that is not Lantern's secret; it is the value of LANTERN_SECRET where Lantern runs",
         );
-      const { expiresAt } = app.auth.startSession(request, reply);
+      const { expiresAt } = await app.auth.startSession(request, reply);
       return answer(true, expiresAt);
     },
   );
@@ -91,7 +91,7 @@ export async function sessionRoutes(fastify: FastifyInstance): Promise<void> {
       schema: { response: { 200: SessionSchema } },
     },
     async (request, reply) => {
-      app.auth.endSession(request, reply);
+      await app.auth.endSession(request, reply);
       return answer(false, null);
     },
   );

@@ -1,0 +1,31 @@
+/**
+ * The one place that knows Lantern has two storage engines: DATABASE_URL unset is SQLite in DATA_DIR (the
+ * embedded default), set is PostgreSQL. Everything else talks to the ports it answers (db/server-store.ts).
+ * Until the crawler's storage runs on PostgreSQL too, a Lantern started with DATABASE_URL would store seeds
+ * no crawler reads: `refuseUnfinishedEngine` stops `npm start` before anything is opened.
+ */
+import type { Database } from 'better-sqlite3';
+import { ConfigError } from '../shared/config-error.ts';
+import type { Config } from '../shared/config.ts';
+import { openPgServerStore } from './pg/pg-server-store.ts';
+import type { ServerStore } from './server-store.ts';
+import { sqliteServerStore } from './sqlite-server-store.ts';
+
+/**
+ * The server's storage ports on the configured engine: SQLite on `db` (the DATA_DIR file, opened by the
+ * caller, which closes it), or PostgreSQL at DATABASE_URL (migrated on opening; `close()` ends its pool).
+ */
+export async function openServerStore(config: Pick<Config, 'databaseUrl'>, db: Database): Promise<ServerStore> {
+  return config.databaseUrl === null ? sqliteServerStore(db) : openPgServerStore(config.databaseUrl);
+}
+
+/**
+ * Refuses a configuration that names an engine not yet complete: PostgreSQL holds the server's storage so far,
+ * not the crawler's (issue 28), so DATABASE_URL set is a ConfigError that says so.
+ */
+export function refuseUnfinishedEngine(config: Pick<Config, 'databaseUrl'>): void {
+  if (config.databaseUrl === null) return;
+  throw new ConfigError(
+    "engine: DATABASE_URL is set, but Lantern's PostgreSQL engine covers the server's storage so far (seeds, labels, pages, sessions) and the crawler's is not built yet, so Lantern does not start on it; unset DATABASE_URL to run on SQLite in DATA_DIR",
+  );
+}

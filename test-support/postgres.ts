@@ -1,0 +1,151 @@
+/**
+ * A throwaway PostgreSQL cluster for tests: `initdb` in a temporary folder, `postgres` listening on 127.0.0.1
+ * at a free port (its unix socket in that folder too), a fresh database per test file or per test, and the
+ * whole folder stopped and removed afterwards, also when a test failed or the process exits early. It never
+ * touches a system cluster. Running as root (CI, this machine), the cluster runs as the `postgres` OS user,
+ * since initdb refuses root. No PostgreSQL installed is a failure that says what to install, never a skip.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { freePort } from './app-process.ts';
+
+/** Where Debian's `postgresql` package puts the server's binaries, one folder per major version. */
+const DEBIAN_PG_ROOT = '/usr/lib/postgresql';
+/** The cluster's superuser (trusted on loopback and its socket; nothing else can reach the cluster). */
+const SUPERUSER = 'lantern';
+
+/** PostgreSQL's binaries are not installed, or the cluster could not start; the message says what to do. */
+export class TestPostgresError extends Error {
+  override name = 'TestPostgresError';
+}
+
+/** The folder holding `initdb`, `pg_ctl` and `postgres`: from PATH first, else the newest Debian one. */
+export function findPostgresBin(pathVar = process.env.PATH ?? '', debianRoot = DEBIAN_PG_ROOT): string {
+  for (const dir of pathVar.split(path.delimiter).filter((d) => d !== '')) {
+    const initdb = path.join(dir, 'initdb');
+    if (existsSync(initdb) && existsSync(path.join(dir, 'pg_ctl'))) return path.dirname(realpathSync(initdb));
+  }
+  const versions = existsSync(debianRoot)
+    ? readdirSync(debianRoot)
+        .filter((v) => existsSync(path.join(debianRoot, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  if (versions.length === 0) {
+    throw new TestPostgresError(
+      "postgres: the PostgreSQL tests need PostgreSQL's server binaries (initdb, pg_ctl, postgres) and found none on PATH or in /usr/lib/postgresql/*/bin; install them: apt-get install -y postgresql (Debian/Ubuntu; .ci/run does it)",
+    );
+  }
+  return path.join(debianRoot, versions[0], 'bin');
+}
+
+/** A running throwaway cluster (see startTestPostgres). */
+export interface TestPostgres {
+  /** The URL of the cluster's `postgres` database (as its superuser). */
+  readonly adminUrl: string;
+  /** The temporary folder holding the cluster's files, its socket and its log. */
+  readonly folder: string;
+  /** Creates a new empty database and answers its URL. */
+  createDatabase(): Promise<string>;
+  /** Stops the server at once and removes its folder; safe to call twice. */
+  stop(): void;
+}
+
+/** Runs a binary of the cluster, as the `postgres` OS user when this process is root. */
+function runAsOwner(bin: string, args: string[], owner: { uid: number; gid: number } | null): void {
+  const command = owner === null ? bin : 'runuser';
+  const full = owner === null ? args : ['-u', 'postgres', '--', bin, ...args];
+  const done = spawnSync(command, full, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  if (done.status !== 0) {
+    throw new TestPostgresError(
+      `postgres: ${path.basename(bin)} failed (exit ${done.status ?? done.signal}): ${(done.stderr || done.stdout || String(done.error)).trim()}`,
+    );
+  }
+}
+
+/** The uid and gid of the `postgres` OS user (Debian's package creates it); needed only when running as root. */
+function postgresUser(): { uid: number; gid: number } {
+  try {
+    const uid = Number(execFileSync('id', ['-u', 'postgres'], { encoding: 'utf8' }).trim());
+    const gid = Number(execFileSync('id', ['-g', 'postgres'], { encoding: 'utf8' }).trim());
+    return { uid, gid };
+  } catch (err) {
+    throw new TestPostgresError(
+      'postgres: running as root, the test cluster must run as the `postgres` OS user (initdb refuses root), and there is none; install postgresql (apt-get install -y postgresql creates it) or run the tests as another user',
+      { cause: err },
+    );
+  }
+}
+
+/**
+ * Starts a throwaway cluster: initdb (no fsync, trust on loopback only, UTF-8, C locale), then the server on
+ * 127.0.0.1 at a free port with its socket in the same temporary folder. Settings for tests: fsync off, few
+ * connections. Stopped and removed by `stop()`, or at the latest when this process exits.
+ */
+export async function startTestPostgres(): Promise<TestPostgres> {
+  const bin = findPostgresBin();
+  const owner = process.getuid?.() === 0 ? postgresUser() : null;
+  const root = mkdtempSync(path.join(os.tmpdir(), 'lantern-pg-'));
+  const dataDir = path.join(root, 'data');
+  let stopped = false;
+  let started = false;
+  const stop = () => {
+    if (stopped) return;
+    stopped = true;
+    process.off('exit', stop);
+    try {
+      if (started) runAsOwner(path.join(bin, 'pg_ctl'), ['stop', '-D', dataDir, '-m', 'immediate', '-w'], owner);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  };
+  process.on('exit', stop); // a test file that ends without its `after` (an uncaught error) still removes it
+  try {
+    if (owner !== null) chownSync(root, owner.uid, owner.gid);
+    runAsOwner(
+      path.join(bin, 'initdb'),
+      ['-D', dataDir, '-U', SUPERUSER, '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C', '--no-instructions'],
+      owner,
+    );
+    const port = await freePort();
+    const options = [
+      '-c listen_addresses=127.0.0.1',
+      `-c port=${port}`,
+      `-c unix_socket_directories=${root}`,
+      '-c fsync=off',
+      '-c synchronous_commit=off',
+      '-c full_page_writes=off',
+      '-c max_connections=40',
+      '-c shared_buffers=32MB',
+    ].join(' ');
+    started = true;
+    runAsOwner(
+      path.join(bin, 'pg_ctl'),
+      ['start', '-D', dataDir, '-w', '-t', '60', '-l', path.join(root, 'server.log'), '-o', options],
+      owner,
+    );
+    const adminUrl = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
+    let made = 0;
+    return {
+      adminUrl,
+      folder: root,
+      async createDatabase() {
+        const name = `lantern_test_${++made}`;
+        const client = new pg.Client({ connectionString: adminUrl });
+        await client.connect();
+        try {
+          await client.query(`CREATE DATABASE ${name}`);
+        } finally {
+          await client.end();
+        }
+        return `postgres://${SUPERUSER}@127.0.0.1:${port}/${name}`;
+      },
+      stop,
+    };
+  } catch (err) {
+    stop();
+    throw err;
+  }
+}
