@@ -9,10 +9,12 @@ import { LinkIntake } from '../frontier/link-intake.ts';
 import { WriteBatch } from './write-batch.ts';
 import { ResultJudge } from './result-judge.ts';
 import { JobDispatch, type InFlightJob } from './job-dispatch.ts';
+import { handOutNext, type HandOutParts } from './dispatch-loop.ts';
 import { IntentApplier } from './intent-applier.ts';
 import { CrawlReport } from './crawl-report.ts';
 import { SeedBook } from '../frontier/seed-book.ts';
 import { SeedLifecycle } from '../frontier/seed-lifecycle.ts';
+import { SeedWrites } from '../frontier/seed-writes.ts';
 import { RevisitBook } from '../frontier/revisit-book.ts';
 import { FrontierWindow } from '../frontier/frontier-window.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
@@ -54,6 +56,8 @@ export class Coordinator {
   private readonly judge: ResultJudge;
   /** Where every decision takes effect (intent-applier.ts). */
   private readonly applier: IntentApplier;
+  /** What the dispatch loop hands jobs out with (dispatch-loop.ts handOutNext). */
+  readonly handOut: HandOutParts;
   /** The crawl's status and snapshots for the server, and the fetch rate (crawl-report.ts). */
   private readonly report: CrawlReport;
 
@@ -96,9 +100,14 @@ export class Coordinator {
       seeds,
       seedsDb: store.seeds,
       frontier: store.frontier,
+      refreshMs: config.crawlRefreshMs,
+    });
+    const seedWrites = new SeedWrites({
+      seeds,
+      seedsDb: store.seeds,
+      frontier: store.frontier,
       pages: store.pages,
       seedHosts: store.seedHosts,
-      refreshMs: config.crawlRefreshMs,
       compactSearchIndexStep: store.compactSearchIndexStep,
       requeueDue: (seed, now) => revisits.refreshDue(seed.id, seed.depth, seed.url, now).rows,
     });
@@ -110,11 +119,17 @@ export class Coordinator {
       hosts: this.hosts,
       seeds,
       intake: this.intake,
-      seedLife: this.seedLife,
+      seedWrites,
       revisits,
       judge: this.judge,
       inFlight: this.inFlight,
     });
+    this.handOut = {
+      scheduler: this.scheduler,
+      window: this.window,
+      dispatcher: this.dispatcher,
+      applier: this.applier,
+    };
   }
 
   /**
@@ -140,37 +155,30 @@ export class Coordinator {
   }
 
   /**
-   * Reads seeds users added, changed or removed, and acts on them (see SeedLifecycle.sync), in one
-   * transaction: an import of 10,000 bookmarks is not 10,000 commits (measured: 14 s, see
-   * docs/benchmarks.md), and its first SEED_CHUNK seeds are queued in it, the rest a chunk per
-   * batch, so that no other host waits long. Should it fail, the primary restarts and a new one reads the
-   * seeds afresh.
+   * Reads seeds users added, changed or removed and decides (SeedLifecycle.sync), then writes the first
+   * SEED_CHUNK seeds taken in in one transaction: an import of 10,000 bookmarks is not 10,000 commits
+   * (measured: 14 s, see docs/benchmarks.md), the rest a chunk per batch, so that no other host waits
+   * long. A removed seed's jobs leave the hosts' queues now, its rows and pages with the next batches.
+   * Should it fail, the primary restarts and a new one reads the seeds afresh.
    */
   syncSeeds(now: number, recrawl = true): void {
-    const { plan } = this.applier.applyAtOnce(now, () => this.seedLife.sync(recrawl));
+    const plan = this.seedLife.sync(recrawl);
+    this.applier.applyAtOnce(plan.atOnce, now);
     for (const s of plan.removed) this.window.seedRemoved(s.id); // its jobs leave the hosts' queues now
     this.applier.queue(plan.queued, plan.removed.length > 0);
   }
 
   /** Queues again every seed due for its periodic refresh (CRAWL_REFRESH); returns how many were. */
   refreshSeeds(now: number): number {
-    const { fx } = this.applier.applyAtOnce(now, () => ({ atOnce: this.seedLife.refresh(now) }));
-    return fx.recrawled;
+    return this.applier.applyAtOnce(this.seedLife.refresh(now), now).recrawled;
   }
 
   /**
-   * The next job to hand an idle worker, or undefined if no host is due (see JobDispatch.next: robots rules
-   * and expiry, removed seeds' jobs, the lease and the host's start queued for the next batch).
+   * The next job to hand an idle worker, or undefined if no host is due: what the dispatch loop hands out
+   * (dispatch-loop.ts handOutNext), for tests and benchmarks that drive the Coordinator by hand.
    */
   dispatch(now: number): FetchJob | undefined {
-    this.window.resetPassedOver();
-    for (;;) {
-      const released = this.scheduler.next(now);
-      if (!released) return undefined;
-      const { job, origin } = released;
-      const out = this.applier.dispatched(origin, job, this.dispatcher.decide(job, origin, now), now);
-      if (out !== 'next') return out;
-    }
+    return handOutNext(this.handOut, now);
   }
 
   /**

@@ -36,7 +36,7 @@ import { WriteOutage } from './write-outage.ts';
 /** What the primary asks of its Coordinator. */
 export type PrimaryCoordinator = Pick<
   Coordinator,
-  | 'dispatch'
+  | 'handOut'
   | 'nextWakeAt'
   | 'hasWrites'
   | 'flush'

@@ -1,6 +1,6 @@
 /**
  * The one place the crawler primary's decisions take effect. The parts that decide (result-judge.ts,
- * job-dispatch.ts, seed-lifecycle.ts) only read and return data; this applies it:
+ * job-dispatch.ts, crawler/frontier/seed-lifecycle.ts) only read and return data; this applies it:
  *
  * - a Judgement's host decisions at once (a host's health and backoff hold before the next dispatch), and
  *   a DispatchDecision to the scheduler, the windows and the hosts' book;
@@ -16,13 +16,12 @@ import type { Scheduler } from '../politeness/scheduler.ts';
 import type { HostBook } from '../politeness/host-book.ts';
 import type { FrontierRow } from '../../db/frontier.ts';
 import type { LinkIntake } from '../frontier/link-intake.ts';
-import type { SeedLifecycle } from '../frontier/seed-lifecycle.ts';
+import type { SeedWrites } from '../frontier/seed-writes.ts';
 import type { SeedBook, SeedInfo } from '../frontier/seed-book.ts';
 import type { RevisitBook } from '../frontier/revisit-book.ts';
 import type { FrontierWindow } from '../frontier/frontier-window.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
 import { BatchEffects } from '../frontier/batch-effects.ts';
-import { pageRecord } from './page-outcome.ts';
 import type { ResultJudge } from './result-judge.ts';
 import type { DispatchDecision, InFlightJob } from './job-dispatch.ts';
 import type { HostDecision, Judgement } from './judgement.ts';
@@ -39,7 +38,8 @@ export interface ApplierTargets {
   hosts: HostBook;
   seeds: SeedBook;
   intake: LinkIntake;
-  seedLife: SeedLifecycle;
+  /** Writes a seed's intents (take in, crawl again, drop, retire, compact) inside the batch's transaction. */
+  seedWrites: SeedWrites;
   revisits: RevisitBook;
   /** Asked which sitemaps a seed's host lists are read for it (ResultJudge.sitemapsListed). */
   judge: Pick<ResultJudge, 'sitemapsListed'>;
@@ -190,18 +190,17 @@ export class IntentApplier {
   }
 
   /**
-   * Writes intents at once, in a transaction of their own, with what `plan` (run first inside it: a read
-   * then a decision) returns; then applies what they did. Returns the plan and the effects.
+   * Writes intents at once, in a transaction of their own (not with the queued batch: a seed sync's first
+   * chunk, a refresh), then applies what they did. Returns the effects.
    */
-  applyAtOnce<P extends { atOnce: readonly WriteIntent[] }>(now: number, plan: () => P): { plan: P; fx: BatchEffects } {
+  applyAtOnce(writes: readonly WriteIntent[], now: number): BatchEffects {
     const fx = new BatchOutcome();
-    let decided: P | undefined;
+    if (writes.length === 0) return fx;
     this.targets.store.transaction(() => {
-      decided = plan();
-      for (const w of decided.atOnce) this.write(w, now, fx);
+      for (const w of writes) this.write(w, now, fx);
     });
     this.committed(fx, now);
-    return { plan: decided!, fx };
+    return fx;
   }
 
   /** Writes one intent inside the batch's transaction at `now`; what it did goes to `fx` (see the module comment). */
@@ -232,7 +231,7 @@ export class IntentApplier {
       case 'drop-seed-urls':
       case 'retire-seed-pages':
       case 'compact-search':
-        this.targets.seedLife.write(w, now, fx);
+        this.targets.seedWrites.write(w, now, fx);
         return;
       case 'save-host':
         store.hosts.saveHost(w.row, w.at ?? now);
@@ -253,11 +252,11 @@ export class IntentApplier {
       case 'commit-wanted':
         return;
       case 'store-page': {
-        const { page, parsed } = w;
-        const record = pageRecord(page, w.result, parsed, now);
-        store.linkTargets.gatherLinks(store.pages.upsertPage(record), parsed.anchors ?? []); // written at the transaction's end
-        const found = { kind: 'fetched', hash: parsed.contentHash } as const;
-        this.targets.revisits.noteVisit(page.url, found, w.at, this.targets.seeds.get(page.seedId)?.url);
+        const { record } = w;
+        const id = store.pages.upsertPage({ ...record, fetchedAt: now }); // stamped with the batch's time
+        store.linkTargets.gatherLinks(id, w.anchors); // written at the transaction's end
+        const found = { kind: 'fetched', hash: record.contentHash } as const;
+        this.targets.revisits.noteVisit(record.url, found, w.at, this.targets.seeds.get(record.seedId)?.url);
         fx.pagesStored++;
         return;
       }
@@ -280,7 +279,7 @@ export class IntentApplier {
 
   /** The transaction that gathered `fx` committed: memory learns what it did (see BatchEffects). */
   private committed(fx: BatchOutcome, now: number): void {
-    const { intake, hosts, window, seedLife } = this.targets;
+    const { intake, hosts, window, seeds } = this.targets;
     intake.committed();
     for (const origin of fx.savedHosts) hosts.saved(origin);
     for (const n of fx.hostNotes) {
@@ -288,7 +287,7 @@ export class IntentApplier {
       else if (n.kind === 'trap') hosts.noteTrap(n.origin, n.message);
       else hosts.noteBudgetSpent(n.origin, n.message);
     }
-    for (const id of fx.revived) if (seedLife.revive(id)) window.revived(id);
+    for (const id of fx.revived) if (seeds.revive(id)) window.revived(id);
     const perOrigin = new Map<string, number>();
     for (const { seedId, rows } of fx.deleted) {
       for (const r of rows) perOrigin.set(r.origin, (perOrigin.get(r.origin) ?? 0) + 1);
@@ -302,7 +301,7 @@ export class IntentApplier {
     for (const row of fx.queued) this.schedule(row);
     for (const seed of fx.sitemapsOf) this.readSitemaps(seed, now);
     for (const id of fx.gone) {
-      seedLife.forgetRemoved(id);
+      seeds.forgetRemoved(id);
       window.forgetSeed(id);
       intake.hostBudget.forgetSeed(id);
     }

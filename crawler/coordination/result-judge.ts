@@ -8,7 +8,7 @@
  * in as arguments.
  */
 import { BACKOFF, backoffScope, retryDelayMs } from '../politeness/backoff.ts';
-import { EMPTY_PAGE, isEmptyPage, NOT_MODIFIED, pageOutcome, type PageOutcome } from './page-outcome.ts';
+import { EMPTY_PAGE, isEmptyPage, NOT_MODIFIED, pageOutcome, pageRecord, type PageOutcome } from './page-outcome.ts';
 import { CRAWL_LIMITS } from '../common/url-traps.ts';
 import { admitLinks, judgeRedirect, MAX_REDIRECTS, trapMessage } from '../frontier/admission.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
@@ -105,13 +105,9 @@ export class ResultJudge {
     if (links.trapExample)
       v.now.push({ kind: 'host-trap', origin, message: trapMessage(links.trapped, links.trapExample) });
     const host = this.reads.hosts.known(origin)?.host ?? new URL(origin).host;
-    v.writes.push({
-      kind: 'store-page',
-      page: { url: job.url, frontierId: job.frontierId, seedId: job.seedId, origin, host },
-      result,
-      parsed: page,
-      at: now,
-    });
+    // The row as data; the batch that writes it stamps its fetched_at with the batch's time (when it became searchable).
+    const record = pageRecord({ url: job.url, origin, host, seedId: job.seedId }, result, page, now);
+    v.writes.push({ kind: 'store-page', record, anchors: page.anchors ?? [], at: now });
     v.writes.push(finish(job, 'done', isEmptyPage(page) ? EMPTY_PAGE : null, now));
     if (links.follow.length > 0)
       v.writes.push({
