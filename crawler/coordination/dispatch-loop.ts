@@ -72,34 +72,34 @@ export class DispatchLoop<W extends WorkerHandle> {
   private wakeAt = Infinity;
   private stopped = false;
 
-  constructor(private readonly p: DispatchLoopParts<W>) {}
+  constructor(private readonly parts: DispatchLoopParts<W>) {}
 
   /** Hands every due job to a worker with a free slot, then sets the one timer for the next due host. */
   pump(): void {
-    if (this.stopped || this.p.outage.waiting) return;
-    const { coordinator, pool } = this.p;
-    if (this.p.disk.paused) {
-      if (coordinator.hasWrites()) this.p.flusher.soon(); // what is queued (a seed's removal) is still stored
+    if (this.stopped || this.parts.outage.waiting) return;
+    const { coordinator, pool } = this.parts;
+    if (this.parts.disk.paused) {
+      if (coordinator.hasWrites()) this.parts.flusher.soon(); // what is queued (a seed's removal) is still stored
       return;
     }
-    const t = this.p.clock();
+    const t = this.parts.clock();
     try {
       while (pool.hasFreeSlot()) {
         const job = handOutNext(coordinator.handOut, t);
         if (!job) break;
-        this.p.send(pool.assign(job.origin, job.jobId)!, job);
+        this.parts.send(pool.assign(job.origin, job.jobId)!, job);
       }
     } catch (err) {
-      this.p.outage.failed(err, 'handing out work'); // not a storage error (a dispatch writes nothing): fatal
+      this.parts.outage.failed(err, 'handing out work'); // not a storage error (a dispatch writes nothing): fatal
       return;
     }
-    this.p.outage.succeeded(); // the pump runs only with no retry pending: the last write went through
-    if (coordinator.hasWrites()) this.p.flusher.soon();
+    this.parts.outage.succeeded(); // the pump runs only with no retry pending: the last write went through
+    if (coordinator.hasWrites()) this.parts.flusher.soon();
     const free = pool.hasFreeSlot();
-    const due = free || this.p.workers.canGrow() ? coordinator.nextWakeAt() : undefined;
-    if (!free && due !== undefined && due <= t) this.p.workers.grow(); // its ready workers run the pump
+    const due = free || this.parts.workers.canGrow() ? coordinator.nextWakeAt() : undefined;
+    if (!free && due !== undefined && due <= t) this.parts.workers.grow(); // its ready workers run the pump
     // With no free slot, a timer only for work due later that a new worker could take.
-    const next = free || (due !== undefined && due > t && this.p.workers.canGrow()) ? due : undefined;
+    const next = free || (due !== undefined && due > t && this.parts.workers.canGrow()) ? due : undefined;
     if (next === undefined) {
       this.clearWake();
       return;
@@ -107,13 +107,13 @@ export class DispatchLoop<W extends WorkerHandle> {
     if (this.wakeTimer !== null && next >= this.wakeAt) return; // the timer set already comes first
     this.clearWake();
     this.wakeAt = next;
-    this.wakeTimer = this.p.timers.setTimeout(
+    this.wakeTimer = this.parts.timers.setTimeout(
       () => {
         this.wakeTimer = null;
         this.wakeAt = Infinity;
         this.pump();
       },
-      Math.max(0, Math.ceil(next - this.p.clock())),
+      Math.max(0, Math.ceil(next - this.parts.clock())),
     );
   }
 
@@ -124,7 +124,7 @@ export class DispatchLoop<W extends WorkerHandle> {
   }
 
   private clearWake(): void {
-    if (this.wakeTimer !== null) this.p.timers.clearTimeout(this.wakeTimer);
+    if (this.wakeTimer !== null) this.parts.timers.clearTimeout(this.wakeTimer);
     this.wakeTimer = null;
     this.wakeAt = Infinity;
   }

@@ -25,31 +25,31 @@ export interface FlushPacerParts {
 export class FlushPacer {
   private timer: TimerHandle | null = null;
 
-  constructor(private readonly p: FlushPacerParts) {}
+  constructor(private readonly parts: FlushPacerParts) {}
 
   /** Stores the queued writes within PRIMARY_TIMING.flushMs (one timer for the whole batch). */
   soon(): void {
-    if (this.timer === null && !this.p.outage.waiting)
-      this.timer = this.p.timers.setTimeout(() => this.now(), PRIMARY_TIMING.flushMs);
+    if (this.timer === null && !this.parts.outage.waiting)
+      this.timer = this.parts.timers.setTimeout(() => this.now(), PRIMARY_TIMING.flushMs);
   }
 
   /** Stores the queued writes now, unless a retry of refused writes is pending (it will flush). */
   now(): void {
     this.cancel();
-    if (this.p.outage.waiting) return;
+    if (this.parts.outage.waiting) return;
     try {
-      const stored = this.p.flush();
-      if (stored > 0) this.p.stored(stored);
+      const stored = this.parts.flush();
+      if (stored > 0) this.parts.stored(stored);
     } catch (err) {
-      this.p.outage.failed(err, 'storing results');
+      this.parts.outage.failed(err, 'storing results');
       return;
     }
-    this.p.afterFlush();
+    this.parts.afterFlush();
   }
 
   /** Drops the pending flush timer, if any (the final flush at shutdown is made by the caller). */
   cancel(): void {
-    if (this.timer !== null) this.p.timers.clearTimeout(this.timer);
+    if (this.timer !== null) this.parts.timers.clearTimeout(this.timer);
     this.timer = null;
   }
 }

@@ -105,7 +105,7 @@ test('a page is judged into data: stored, finished, its links queued one step de
   );
 });
 
-test("a page to store is judged into its row as data: the store-page intent holds the record the batch writes", () => {
+test('a page to store is judged into its row as data: the store-page intent holds the record the batch writes', () => {
   const { judge } = setUp();
   const anchors = [{ url: `${ORIGIN}/a`, text: 'the a page' }];
   const parsed = parsedPage(`${ORIGIN}/`, [`${ORIGIN}/a`], { title: 'Home', text: 'words', anchors });
