@@ -122,7 +122,7 @@ export class CrawlPrimary<W extends WorkerHandle> {
       timers,
       outage: this.outage,
       flush: () => coordinator.flush(clock()),
-      stored: (count) => transport.toServer({ type: 'pages-stored', count }),
+      transport,
       afterFlush: () => this.loop.pump(),
     });
     this.loop = new DispatchLoop({
@@ -134,7 +134,7 @@ export class CrawlPrimary<W extends WorkerHandle> {
       disk: this.disk,
       flusher: this.flusher,
       workers: this.workers,
-      send: (worker, job) => transport.toWorker(worker, { type: 'fetch', job }),
+      transport,
     });
   }
 

@@ -17,7 +17,7 @@ import type { CrawlJob } from '../common/crawl-job.ts';
 import type { JobDispatch } from './job-dispatch.ts';
 import type { IntentApplier } from './intent-applier.ts';
 import type { FlushPacer } from './flush-pacer.ts';
-import type { Clock, TimerHandle, Timers, WorkerHandle } from './primary-ports.ts';
+import type { Clock, PrimaryTransport, TimerHandle, Timers, WorkerHandle } from './primary-ports.ts';
 import type { FetchJob } from '../common/protocol.ts';
 import type { WorkerPool } from './worker-pool.ts';
 import type { WriteOutage } from './write-outage.ts';
@@ -62,8 +62,8 @@ export interface DispatchLoopParts<W extends WorkerHandle> {
   flusher: FlushPacer;
   /** Starts workers when work is due and no slot is free (worker-lifecycle.ts); `canGrow` says whether it would. */
   workers: { canGrow(): boolean; grow(): void };
-  /** Hands `job` to `worker`. */
-  send(worker: W, job: FetchJob): void;
+  /** Where each job goes to its worker (message `fetch`). */
+  transport: Pick<PrimaryTransport<W>, 'toWorker'>;
 }
 
 /** The pump and its wake-up timer (see the module comment). */
@@ -87,7 +87,7 @@ export class DispatchLoop<W extends WorkerHandle> {
       while (pool.hasFreeSlot()) {
         const job = handOutNext(coordinator.handOut, t);
         if (!job) break;
-        this.parts.send(pool.assign(job.origin, job.jobId)!, job);
+        this.parts.transport.toWorker(pool.assign(job.origin, job.jobId)!, { type: 'fetch', job });
       }
     } catch (err) {
       this.parts.outage.failed(err, 'handing out work'); // not a storage error (a dispatch writes nothing): fatal
