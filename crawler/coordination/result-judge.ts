@@ -145,7 +145,12 @@ export class ResultJudge {
    * depth 0, or a host no seed names, reads none. Also what the applier asks once a robots.txt was read,
    * and once a seed was taken in (its host's robots.txt known already).
    */
-  sitemapsListed(origin: string, urls: readonly string[], hops: number, seedId?: number): HostDecision | undefined {
+  sitemapsListed(
+    origin: string,
+    urls: readonly string[],
+    hops: number,
+    seedId?: number,
+  ): Extract<HostDecision, { kind: 'queue-sitemaps' }> | undefined {
     if (urls.length === 0) return undefined;
     const seed = seedId !== undefined ? this.reads.seeds.get(seedId) : this.reads.seeds.deepestOn(origin);
     if (!seed || seed.depth < 1 || seed.origin !== origin) return undefined;
