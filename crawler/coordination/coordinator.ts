@@ -26,17 +26,18 @@ export { MAX_REDIRECTS } from '../frontier/admission.ts';
 
 /**
  * The crawler primary's brain, without the processes: it owns the scheduler, every host's state and
- * robots rules and sitemap jobs (its HostBook), hands out jobs and takes their results back, and is the single
- * writer of frontier, hosts and pages. Its parts decide and return data: what each result means
- * (result-judge.ts), what becomes of each job the scheduler releases (job-dispatch.ts), what seeds added,
- * submitted again, due for their refresh or removed call for (seed-lifecycle.ts). intent-applier.ts applies
- * those decisions, and writes their write intents (write-intents.ts), queued in write-batch.ts, in one
- * transaction per `flush()` through the CrawlStore (db/crawl-store.ts); memory follows only once it
- * committed. URLs enter the frontier through link-intake.ts, which keeps the per-host URL budget
- * (CRAWL_MAX_URLS_PER_HOST) and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED). Each page's revisit
- * interval is kept by revisit-book.ts. The crawl's status and snapshots for the server are described by
- * crawl-report.ts. The frontier stays in SQLite: the scheduler holds a window of each host's queue
- * (frontier-window.ts). Time comes in as arguments.
+ * robots rules and sitemap jobs (its HostBook), and is the single writer of frontier, hosts and pages. Its
+ * parts decide and return data: what each result means (result-judge.ts), what becomes of each job the
+ * scheduler releases (job-dispatch.ts; the dispatch loop hands jobs out with `handOut`, dispatch-loop.ts),
+ * what seeds added, submitted again, due for their refresh or removed call for (seed-lifecycle.ts).
+ * intent-applier.ts applies those decisions, and writes their write intents (write-intents.ts), queued in
+ * write-batch.ts, in one transaction per `flush()` through the CrawlStore (db/crawl-store.ts; a seed's
+ * through seed-writes.ts); commit-effects.ts applies what they did to memory only once it committed. URLs
+ * enter the frontier through link-intake.ts, which keeps the per-host URL budget (CRAWL_MAX_URLS_PER_HOST)
+ * and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED). Each page's revisit interval is kept by
+ * revisit-book.ts. The crawl's status and snapshots for the server are described by crawl-report.ts. The
+ * frontier stays in SQLite: the scheduler holds a window of each host's queue (frontier-window.ts). Time
+ * comes in as arguments.
  */
 export class Coordinator {
   readonly scheduler: Scheduler<CrawlJob>;

@@ -96,6 +96,9 @@ export class ResultJudge {
     }
     v.now.push({ kind: 'host-fetched', origin });
     const { page } = outcome;
+    const host = this.reads.hosts.known(origin)?.host ?? new URL(origin).host;
+    // The row as data; the batch that writes it stamps its fetched_at with the batch's time (when it became searchable).
+    const record = pageRecord({ url: job.url, origin, host, seedId: job.seedId }, result, page, now);
     const links = admitLinks(
       page.links,
       { depth: job.depth, nofollow: page.nofollow, seed: this.reads.seeds.get(job.seedId) },
@@ -104,9 +107,6 @@ export class ResultJudge {
     v.urgent = this.urgent(links.follow, origin);
     if (links.trapExample)
       v.now.push({ kind: 'host-trap', origin, message: trapMessage(links.trapped, links.trapExample) });
-    const host = this.reads.hosts.known(origin)?.host ?? new URL(origin).host;
-    // The row as data; the batch that writes it stamps its fetched_at with the batch's time (when it became searchable).
-    const record = pageRecord({ url: job.url, origin, host, seedId: job.seedId }, result, page, now);
     v.writes.push({ kind: 'store-page', record, anchors: page.anchors ?? [], at: now });
     v.writes.push(finish(job, 'done', isEmptyPage(page) ? EMPTY_PAGE : null, now));
     if (links.follow.length > 0)
