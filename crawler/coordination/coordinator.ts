@@ -77,7 +77,7 @@ export class Coordinator {
       maxHostsPerSeed: config.crawlMaxHostsPerSeed,
       seedUrl: (id) => this.seeds.get(id)?.url,
     });
-    const revisits = new RevisitBook(db, store.frontier, {
+    const revisits = new RevisitBook(store.revisits, store.frontier, {
       refreshMs: config.crawlRefreshMs,
       maxMs: config.crawlRevisitMaxMs,
     });
