@@ -13,6 +13,7 @@ import { pageQueries, type PageQueries } from './pages.ts';
 import { linkTargetQueries } from './link-targets.ts';
 import { seedQueries } from './seeds.ts';
 import { seedHostQueries } from './seed-hosts.ts';
+import { revisitQueries } from './revisits.ts';
 import { searchIndexCompaction } from './search-compaction.ts';
 
 /** The crawler primary's storage (see the module comment). */
@@ -35,6 +36,8 @@ export interface CrawlStore {
   seeds: ReturnType<typeof seedQueries>;
   seedHosts: ReturnType<typeof seedHostQueries>;
   stops: ReturnType<typeof crawlerStopQueries>;
+  /** Each fetched page's revisit state (its rule: crawler/frontier/revisit.ts), read and written inside `transaction`. */
+  revisits: ReturnType<typeof revisitQueries>;
   /** One bounded step of merging removed pages' entries out of the full-text indexes; false once none are left. */
   compactSearchIndexStep(): boolean;
 }
@@ -68,6 +71,7 @@ export function sqliteCrawlStore(db: Database): CrawlStore {
     seeds: seedQueries(db),
     seedHosts: seedHostQueries(db),
     stops: crawlerStopQueries(db),
+    revisits: revisitQueries(db),
     compactSearchIndexStep: searchIndexCompaction(db).compactSearchIndexStep,
   };
 }

@@ -10,7 +10,7 @@ import { seedLabelQueries } from '../../db/seed-labels.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { Coordinator } from './coordinator.ts';
 import { ROBOTS_CACHE_MS } from '../politeness/robots.ts';
-import { RETIRE_BYTES, RETIRE_CHUNK, SEED_CHUNK, URL_CHUNK } from '../frontier/seed-lifecycle.ts';
+import { RETIRE_BYTES, RETIRE_CHUNK, SEED_CHUNK, URL_CHUNK } from '../frontier/seed-writes.ts';
 import { WINDOW } from '../frontier/frontier-window.ts';
 import { refreshOffsetMs, spreadRevisits } from '../frontier/revisit-spread.ts';
 import { frontierQueries } from '../../db/frontier.ts';

@@ -9,10 +9,12 @@ import { LinkIntake } from '../frontier/link-intake.ts';
 import { WriteBatch } from './write-batch.ts';
 import { ResultJudge } from './result-judge.ts';
 import { JobDispatch, type InFlightJob } from './job-dispatch.ts';
+import { handOutNext, type HandOutParts } from './dispatch-loop.ts';
 import { IntentApplier } from './intent-applier.ts';
 import { CrawlReport } from './crawl-report.ts';
 import { SeedBook } from '../frontier/seed-book.ts';
 import { SeedLifecycle } from '../frontier/seed-lifecycle.ts';
+import { SeedWrites } from '../frontier/seed-writes.ts';
 import { RevisitBook } from '../frontier/revisit-book.ts';
 import { FrontierWindow } from '../frontier/frontier-window.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
@@ -24,17 +26,18 @@ export { MAX_REDIRECTS } from '../frontier/admission.ts';
 
 /**
  * The crawler primary's brain, without the processes: it owns the scheduler, every host's state and
- * robots rules and sitemap jobs (its HostBook), hands out jobs and takes their results back, and is the single
- * writer of frontier, hosts and pages. Its parts decide and return data: what each result means
- * (result-judge.ts), what becomes of each job the scheduler releases (job-dispatch.ts), what seeds added,
- * submitted again, due for their refresh or removed call for (seed-lifecycle.ts). intent-applier.ts applies
- * those decisions, and writes their write intents (write-intents.ts), queued in write-batch.ts, in one
- * transaction per `flush()` through the CrawlStore (db/crawl-store.ts); memory follows only once it
- * committed. URLs enter the frontier through link-intake.ts, which keeps the per-host URL budget
- * (CRAWL_MAX_URLS_PER_HOST) and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED). Each page's revisit
- * interval is kept by revisit-book.ts. The crawl's status and snapshots for the server are described by
- * crawl-report.ts. The frontier stays in SQLite: the scheduler holds a window of each host's queue
- * (frontier-window.ts). Time comes in as arguments.
+ * robots rules and sitemap jobs (its HostBook), and is the single writer of frontier, hosts and pages. Its
+ * parts decide and return data: what each result means (result-judge.ts), what becomes of each job the
+ * scheduler releases (job-dispatch.ts; the dispatch loop hands jobs out with `handOut`, dispatch-loop.ts),
+ * what seeds added, submitted again, due for their refresh or removed call for (seed-lifecycle.ts).
+ * intent-applier.ts applies those decisions, and writes their write intents (write-intents.ts), queued in
+ * write-batch.ts, in one transaction per `flush()` through the CrawlStore (db/crawl-store.ts; a seed's
+ * through seed-writes.ts); commit-effects.ts applies what they did to memory only once it committed. URLs
+ * enter the frontier through link-intake.ts, which keeps the per-host URL budget (CRAWL_MAX_URLS_PER_HOST)
+ * and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED). Each page's revisit interval is kept by
+ * revisit-book.ts. The crawl's status and snapshots for the server are described by crawl-report.ts. The
+ * frontier stays in SQLite: the scheduler holds a window of each host's queue (frontier-window.ts). Time
+ * comes in as arguments.
  */
 export class Coordinator {
   readonly scheduler: Scheduler<CrawlJob>;
@@ -54,6 +57,8 @@ export class Coordinator {
   private readonly judge: ResultJudge;
   /** Where every decision takes effect (intent-applier.ts). */
   private readonly applier: IntentApplier;
+  /** What the dispatch loop hands jobs out with (dispatch-loop.ts handOutNext). */
+  readonly handOut: HandOutParts;
   /** The crawl's status and snapshots for the server, and the fetch rate (crawl-report.ts). */
   private readonly report: CrawlReport;
 
@@ -72,7 +77,7 @@ export class Coordinator {
       maxHostsPerSeed: config.crawlMaxHostsPerSeed,
       seedUrl: (id) => this.seeds.get(id)?.url,
     });
-    const revisits = new RevisitBook(db, store.frontier, {
+    const revisits = new RevisitBook(store.revisits, store.frontier, {
       refreshMs: config.crawlRefreshMs,
       maxMs: config.crawlRevisitMaxMs,
     });
@@ -96,9 +101,14 @@ export class Coordinator {
       seeds,
       seedsDb: store.seeds,
       frontier: store.frontier,
+      refreshMs: config.crawlRefreshMs,
+    });
+    const seedWrites = new SeedWrites({
+      seeds,
+      seedsDb: store.seeds,
+      frontier: store.frontier,
       pages: store.pages,
       seedHosts: store.seedHosts,
-      refreshMs: config.crawlRefreshMs,
       compactSearchIndexStep: store.compactSearchIndexStep,
       requeueDue: (seed, now) => revisits.refreshDue(seed.id, seed.depth, seed.url, now).rows,
     });
@@ -110,11 +120,17 @@ export class Coordinator {
       hosts: this.hosts,
       seeds,
       intake: this.intake,
-      seedLife: this.seedLife,
+      seedWrites,
       revisits,
       judge: this.judge,
       inFlight: this.inFlight,
     });
+    this.handOut = {
+      scheduler: this.scheduler,
+      window: this.window,
+      dispatcher: this.dispatcher,
+      applier: this.applier,
+    };
   }
 
   /**
@@ -140,37 +156,30 @@ export class Coordinator {
   }
 
   /**
-   * Reads seeds users added, changed or removed, and acts on them (see SeedLifecycle.sync), in one
-   * transaction: an import of 10,000 bookmarks is not 10,000 commits (measured: 14 s, see
-   * docs/benchmarks.md), and its first SEED_CHUNK seeds are queued in it, the rest a chunk per
-   * batch, so that no other host waits long. Should it fail, the primary restarts and a new one reads the
-   * seeds afresh.
+   * Reads seeds users added, changed or removed and decides (SeedLifecycle.sync), then writes the first
+   * SEED_CHUNK seeds taken in in one transaction: an import of 10,000 bookmarks is not 10,000 commits
+   * (measured: 14 s, see docs/benchmarks.md), the rest a chunk per batch, so that no other host waits
+   * long. A removed seed's jobs leave the hosts' queues now, its rows and pages with the next batches.
+   * Should it fail, the primary restarts and a new one reads the seeds afresh.
    */
   syncSeeds(now: number, recrawl = true): void {
-    const { plan } = this.applier.applyAtOnce(now, () => this.seedLife.sync(recrawl));
+    const plan = this.seedLife.sync(recrawl);
+    this.applier.applyAtOnce(plan.atOnce, now);
     for (const s of plan.removed) this.window.seedRemoved(s.id); // its jobs leave the hosts' queues now
     this.applier.queue(plan.queued, plan.removed.length > 0);
   }
 
   /** Queues again every seed due for its periodic refresh (CRAWL_REFRESH); returns how many were. */
   refreshSeeds(now: number): number {
-    const { fx } = this.applier.applyAtOnce(now, () => ({ atOnce: this.seedLife.refresh(now) }));
-    return fx.recrawled;
+    return this.applier.applyAtOnce(this.seedLife.refresh(now), now).recrawled;
   }
 
   /**
-   * The next job to hand an idle worker, or undefined if no host is due (see JobDispatch.next: robots rules
-   * and expiry, removed seeds' jobs, the lease and the host's start queued for the next batch).
+   * The next job to hand an idle worker, or undefined if no host is due: what the dispatch loop hands out
+   * (dispatch-loop.ts handOutNext), for tests and benchmarks that drive the Coordinator by hand.
    */
   dispatch(now: number): FetchJob | undefined {
-    this.window.resetPassedOver();
-    for (;;) {
-      const released = this.scheduler.next(now);
-      if (!released) return undefined;
-      const { job, origin } = released;
-      const out = this.applier.dispatched(origin, job, this.dispatcher.decide(job, origin, now), now);
-      if (out !== 'next') return out;
-    }
+    return handOutNext(this.handOut, now);
   }
 
   /**

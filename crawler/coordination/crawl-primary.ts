@@ -36,7 +36,7 @@ import { WriteOutage } from './write-outage.ts';
 /** What the primary asks of its Coordinator. */
 export type PrimaryCoordinator = Pick<
   Coordinator,
-  | 'dispatch'
+  | 'handOut'
   | 'nextWakeAt'
   | 'hasWrites'
   | 'flush'
@@ -87,20 +87,20 @@ export class CrawlPrimary<W extends WorkerHandle> {
   /** Set during a shutdown's grace: called once no fetch is in flight. */
   private drained: (() => void) | null = null;
 
-  constructor(private readonly p: CrawlPrimaryParts<W>) {
-    const { clock, timers, transport, coordinator } = p;
+  constructor(private readonly parts: CrawlPrimaryParts<W>) {
+    const { clock, timers, transport, coordinator } = parts;
     this.workers = new WorkerLifecycle({
       transport,
       timers,
       clock,
-      settings: p.settings,
-      slotsPerWorker: p.slotsPerWorker,
-      maxWorkers: p.config.crawlWorkers,
+      settings: parts.settings,
+      slotsPerWorker: parts.slotsPerWorker,
+      maxWorkers: parts.config.crawlWorkers,
     });
     this.outage = new WriteOutage({
       clock,
       timers,
-      dataDir: p.config.dataDir,
+      dataDir: parts.config.dataDir,
       toServer: (msg) => transport.toServer(msg),
       log: (line) => transport.log(line),
       fatal: (message) => this.fatal(message),
@@ -109,10 +109,10 @@ export class CrawlPrimary<W extends WorkerHandle> {
     this.disk = new DiskWatch({
       clock,
       timers,
-      dataDir: p.config.dataDir,
-      read: () => p.readDisk(),
+      dataDir: parts.config.dataDir,
+      read: () => parts.readDisk(),
       log: (line) => transport.log(line),
-      limits: { minFreeBytes: p.config.crawlMinFreeDiskBytes, maxDbBytes: p.config.crawlMaxDbSizeBytes },
+      limits: { minFreeBytes: parts.config.crawlMinFreeDiskBytes, maxDbBytes: parts.config.crawlMaxDbSizeBytes },
       changed: (paused) => {
         this.sendSnapshot(); // the server hears it now, not with the next snapshot
         if (!paused) this.loop.pump();
@@ -122,7 +122,7 @@ export class CrawlPrimary<W extends WorkerHandle> {
       timers,
       outage: this.outage,
       flush: () => coordinator.flush(clock()),
-      stored: (count) => transport.toServer({ type: 'pages-stored', count }),
+      transport,
       afterFlush: () => this.loop.pump(),
     });
     this.loop = new DispatchLoop({
@@ -134,16 +134,16 @@ export class CrawlPrimary<W extends WorkerHandle> {
       disk: this.disk,
       flusher: this.flusher,
       workers: this.workers,
-      send: (worker, job) => transport.toWorker(worker, { type: 'fetch', job }),
+      transport,
     });
   }
 
   /** Starts the snapshot and refresh timers, tells the server it started; workers start with the first due job. */
   start(): void {
-    const { config, timers } = this.p;
+    const { config, timers } = this.parts;
     this.intervals.push(
       timers.setInterval(() => {
-        this.workers.retireIdle(this.p.clock());
+        this.workers.retireIdle(this.parts.clock());
         this.sendSnapshot();
       }, PRIMARY_TIMING.snapshotMs),
     );
@@ -151,7 +151,7 @@ export class CrawlPrimary<W extends WorkerHandle> {
     if (config.crawlRefreshMs > 0)
       this.intervals.push(timers.setInterval(() => this.refresh(), refreshCheckMs(config.crawlRefreshMs)));
     this.disk.start();
-    this.p.transport.toServer({ type: 'started', pid: this.p.pid });
+    this.parts.transport.toServer({ type: 'started', pid: this.parts.pid });
     this.loop.pump();
   }
 
@@ -161,10 +161,10 @@ export class CrawlPrimary<W extends WorkerHandle> {
       if (!this.workers.ready(workerId)) return;
     } else if (msg.type === 'done') {
       this.workers.done(workerId, msg.result.jobId);
-      this.p.coordinator.onResult(msg.result, this.p.clock(), msg.sinceEndMs);
+      this.parts.coordinator.onResult(msg.result, this.parts.clock(), msg.sinceEndMs);
       this.checkDrained();
       // Links to a host with nothing queued are stored at once (the flush pumps): a slot is free for them.
-      if (this.p.coordinator.takeUrgent()) {
+      if (this.parts.coordinator.takeUrgent()) {
         this.flusher.now();
         return;
       }
@@ -182,22 +182,22 @@ export class CrawlPrimary<W extends WorkerHandle> {
     const how = signal ?? `code ${code}`;
     const { jobs, expected } = this.workers.exited(workerId);
     for (const jobId of jobs) {
-      this.p.coordinator.abandon(jobId, this.p.clock(), `the worker fetching it died (${how})`);
+      this.parts.coordinator.abandon(jobId, this.parts.clock(), `the worker fetching it died (${how})`);
     }
     this.checkDrained();
     if (this.stopping || expected) return;
-    this.p.transport.log(`crawler: worker ${pid} died (${how}); starting another`);
+    this.parts.transport.log(`crawler: worker ${pid} died (${how}); starting another`);
     this.workers.fork();
     this.flusher.soon();
   }
 
   /** A message from the server: seeds changed, a host's timeline asked for, or stop. */
   onServerMessage(msg: ServerToPrimary): void {
-    const { coordinator, transport } = this.p;
+    const { coordinator, transport } = this.parts;
     switch (msg.type) {
       case 'seeds-changed':
         try {
-          coordinator.syncSeeds(this.p.clock());
+          coordinator.syncSeeds(this.parts.clock());
         } catch (err) {
           // The seeds are in the database; a new primary reads them at start.
           this.fatal(`could not queue the new seeds (${(err as Error).message}); restarting the crawler`);
@@ -222,7 +222,7 @@ export class CrawlPrimary<W extends WorkerHandle> {
   async shutdown(why: string): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    const { coordinator, transport, timers } = this.p;
+    const { coordinator, transport, timers } = this.parts;
     this.loop.stop();
     this.outage.stop();
     this.disk.stop();
@@ -242,21 +242,21 @@ export class CrawlPrimary<W extends WorkerHandle> {
     coordinator.returnInFlight();
     this.flusher.cancel();
     try {
-      coordinator.stopCleanly(this.p.clock()); // with the mark that the next start may trust the stored clocks
+      coordinator.stopCleanly(this.parts.clock()); // with the mark that the next start may trust the stored clocks
     } catch (err) {
       transport.log(
         `crawler: final write failed (${(err as Error).message}); leased URLs return to the queue at the next start`,
       );
     }
     await this.workers.stopAll();
-    this.p.release();
+    this.parts.release();
     transport.log(`crawler: stopped (${cut} unfinished fetches returned to the queue)`);
     transport.exit(0);
   }
 
   /** An exception nothing caught (process 'uncaughtException'): logged with its stack, then fatal. */
   crashed(err: Error): void {
-    this.p.transport.log(`crawler: ${err.stack ?? String(err)}`);
+    this.parts.transport.log(`crawler: ${err.stack ?? String(err)}`);
     this.fatal(`crashed (${err.message}); restarting the crawler`);
   }
 
@@ -265,11 +265,11 @@ export class CrawlPrimary<W extends WorkerHandle> {
     this.stopping = true;
     this.loop.stop();
     this.disk.stop();
-    fatalExit(this.p.transport, this.p.timers, message);
+    fatalExit(this.parts.transport, this.parts.timers, message);
   }
 
   private checkDrained(): void {
-    if (this.drained && this.p.coordinator.inFlightCount() === 0) this.drained();
+    if (this.drained && this.parts.coordinator.inFlightCount() === 0) this.drained();
   }
 
   /**
@@ -278,21 +278,21 @@ export class CrawlPrimary<W extends WorkerHandle> {
    * only the hosts whose facts changed, the server keeping the rest (protocol.ts CrawlSnapshot).
    */
   private sendSnapshot(): void {
-    const start = this.p.clock();
+    const start = this.parts.clock();
     if (start < this.snapshotDueAt) return;
     const full = !this.sentFull;
-    const snap = this.p.coordinator.snapshotChanges(start, this.workers.pool.readyCount(), full); // workers loaded and ready to fetch
-    this.p.transport.toServer({ type: 'snapshot', ...snap, disk: this.disk.status(), at: start, full });
+    const snap = this.parts.coordinator.snapshotChanges(start, this.workers.pool.readyCount(), full); // workers loaded and ready to fetch
+    this.parts.transport.toServer({ type: 'snapshot', ...snap, disk: this.disk.status(), at: start, full });
     this.sentFull = true;
-    this.snapshotDueAt = start + (this.p.clock() - start) / PRIMARY_TIMING.snapshotShare;
+    this.snapshotDueAt = start + (this.parts.clock() - start) / PRIMARY_TIMING.snapshotShare;
   }
 
   private refresh(): void {
     if (this.stopping || this.outage.waiting) return; // a database that refuses writes: the next check tries again
     try {
-      const refreshed = this.p.coordinator.refreshSeeds(this.p.clock());
+      const refreshed = this.parts.coordinator.refreshSeeds(this.parts.clock());
       if (refreshed === 0) return;
-      this.p.transport.log(
+      this.parts.transport.log(
         `crawler: crawling ${refreshed} seed(s) again, their last crawl being older than CRAWL_REFRESH`,
       );
     } catch (err) {

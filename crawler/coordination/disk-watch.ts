@@ -30,7 +30,7 @@ export class DiskWatch {
   private last: (DiskReading & { at: number }) | null = null;
   private readFailure: string | null = null;
 
-  constructor(private readonly p: DiskWatchParts) {}
+  constructor(private readonly parts: DiskWatchParts) {}
 
   /** Whether the crawl is paused for want of room. */
   get paused(): boolean {
@@ -40,12 +40,12 @@ export class DiskWatch {
   /** Checks now, then every PRIMARY_TIMING.diskCheckMs. */
   start(): void {
     this.check();
-    this.timer = this.p.timers.setInterval(() => this.check(), PRIMARY_TIMING.diskCheckMs);
+    this.timer = this.parts.timers.setInterval(() => this.check(), PRIMARY_TIMING.diskCheckMs);
   }
 
   /** No more checks (the crawl is stopping). */
   stop(): void {
-    if (this.timer !== null) this.p.timers.clearInterval(this.timer);
+    if (this.timer !== null) this.parts.timers.clearInterval(this.timer);
     this.timer = null;
   }
 
@@ -53,25 +53,25 @@ export class DiskWatch {
   check(): void {
     let reading: DiskReading;
     try {
-      reading = this.p.read();
+      reading = this.parts.read();
     } catch (err) {
       // Not knowing is no reason to stop crawling: the state stays as it was, and the log says why once.
       const message =
-        `crawler: cannot read the free space or the database size in ${this.p.dataDir} (${(err as Error).message}); ` +
+        `crawler: cannot read the free space or the database size in ${this.parts.dataDir} (${(err as Error).message}); ` +
         'the disk budget is not checked until it can be';
-      if (message !== this.readFailure) this.p.log(message);
+      if (message !== this.readFailure) this.parts.log(message);
       this.readFailure = message;
       return;
     }
     this.readFailure = null;
-    this.last = { ...reading, at: this.p.clock() };
-    const verdict = judgeDisk(reading, this.p.limits, this.paused, this.p.dataDir);
+    this.last = { ...reading, at: this.parts.clock() };
+    const verdict = judgeDisk(reading, this.parts.limits, this.paused, this.parts.dataDir);
     const was = this.paused;
     this.reason = verdict.over ? verdict.reason : null; // its figures follow each check
     if (was === this.paused) return;
-    if (this.reason !== null) this.p.log(`crawler: ${pauseMessage(this.reason)}`);
-    else this.p.log('crawler: there is room again on the disk and in the database; the crawl resumes');
-    this.p.changed(this.paused);
+    if (this.reason !== null) this.parts.log(`crawler: ${pauseMessage(this.reason)}`);
+    else this.parts.log('crawler: there is room again on the disk and in the database; the crawl resumes');
+    this.parts.changed(this.paused);
   }
 
   /** The budget as /api/status reports it. */
@@ -81,8 +81,8 @@ export class DiskWatch {
       reason: this.reason === null ? null : pauseMessage(this.reason),
       freeBytes: this.last?.freeBytes ?? null,
       dbBytes: this.last?.dbBytes ?? null,
-      minFreeBytes: this.p.limits.minFreeBytes,
-      maxDbBytes: this.p.limits.maxDbBytes,
+      minFreeBytes: this.parts.limits.minFreeBytes,
+      maxDbBytes: this.parts.limits.maxDbBytes,
       checkedAt: this.last ? new Date(this.last.at).toISOString() : null,
     };
   }

@@ -2,11 +2,18 @@
  * When the crawler primary stores what it queued (the Coordinator judges results at once, result-judge.ts;
  * their writes wait in write-batch.ts): in batches, at most PRIMARY_TIMING.flushMs after the first result of a batch,
  * so a busy crawl commits a transaction per batch rather than per result; or at once when the batch
- * holds something a free worker could start on (an urgent batch, see Coordinator.takeUrgent). A write
+ * holds something a free worker could start on (an urgent batch, see Coordinator.takeUrgent). A batch
+ * that stored or retired pages is told to the server (`pages-stored`: its title index catches up). A write
  * the database refuses goes to the WriteOutage, whose retry flushes again; a stored batch lets the
  * dispatch loop run (its new URLs may be due).
  */
-import { PRIMARY_TIMING, type TimerHandle, type Timers } from './primary-ports.ts';
+import {
+  PRIMARY_TIMING,
+  type PrimaryTransport,
+  type TimerHandle,
+  type Timers,
+  type WorkerHandle,
+} from './primary-ports.ts';
 import type { WriteOutage } from './write-outage.ts';
 
 /** What a FlushPacer is given. */
@@ -15,8 +22,8 @@ export interface FlushPacerParts {
   outage: WriteOutage;
   /** Applies the queued writes in one transaction; returns the pages stored or retired (throws if refused). */
   flush(): number;
-  /** Tells the server that `count` pages were stored or retired (its search index reads them). */
-  stored(count: number): void;
+  /** Where the server hears that pages were stored or retired (message `pages-stored`: its title index reads them). */
+  transport: Pick<PrimaryTransport<WorkerHandle>, 'toServer'>;
   /** Runs after a batch was stored (the dispatch loop: what it stored may be due). */
   afterFlush(): void;
 }
@@ -25,31 +32,31 @@ export interface FlushPacerParts {
 export class FlushPacer {
   private timer: TimerHandle | null = null;
 
-  constructor(private readonly p: FlushPacerParts) {}
+  constructor(private readonly parts: FlushPacerParts) {}
 
   /** Stores the queued writes within PRIMARY_TIMING.flushMs (one timer for the whole batch). */
   soon(): void {
-    if (this.timer === null && !this.p.outage.waiting)
-      this.timer = this.p.timers.setTimeout(() => this.now(), PRIMARY_TIMING.flushMs);
+    if (this.timer === null && !this.parts.outage.waiting)
+      this.timer = this.parts.timers.setTimeout(() => this.now(), PRIMARY_TIMING.flushMs);
   }
 
   /** Stores the queued writes now, unless a retry of refused writes is pending (it will flush). */
   now(): void {
     this.cancel();
-    if (this.p.outage.waiting) return;
+    if (this.parts.outage.waiting) return;
     try {
-      const stored = this.p.flush();
-      if (stored > 0) this.p.stored(stored);
+      const stored = this.parts.flush();
+      if (stored > 0) this.parts.transport.toServer({ type: 'pages-stored', count: stored });
     } catch (err) {
-      this.p.outage.failed(err, 'storing results');
+      this.parts.outage.failed(err, 'storing results');
       return;
     }
-    this.p.afterFlush();
+    this.parts.afterFlush();
   }
 
   /** Drops the pending flush timer, if any (the final flush at shutdown is made by the caller). */
   cancel(): void {
-    if (this.timer !== null) this.p.timers.clearTimeout(this.timer);
+    if (this.timer !== null) this.parts.timers.clearTimeout(this.timer);
     this.timer = null;
   }
 }

@@ -1,28 +1,28 @@
 /**
  * The one place the crawler primary's decisions take effect. The parts that decide (result-judge.ts,
- * job-dispatch.ts, seed-lifecycle.ts) only read and return data; this applies it:
+ * job-dispatch.ts, crawler/frontier/seed-lifecycle.ts) only read and return data; this applies it:
  *
  * - a Judgement's host decisions at once (a host's health and backoff hold before the next dispatch), and
  *   a DispatchDecision to the scheduler, the windows and the hosts' book;
  * - write intents (write-intents.ts) are queued (write-batch.ts) and written by `flush` in ONE transaction
  *   through the CrawlStore port (db/crawl-store.ts: a switch over `kind`, the SQL in db/ query modules;
  *   full-text entries at the batch's end). What the writes did is gathered in a BatchEffects while the
- *   transaction runs, and applied to memory (windows, budgets, hosts' book) only once it committed. A
+ *   transaction runs, and applied to memory (windows, budgets, hosts' book) only once it committed
+ *   (commit-effects.ts). A
  *   transaction that fails drops its BatchEffects: memory was not changed, so nothing is undone by hand;
  *   the intents stay queued for the next flush.
  */
 import type { CrawlStore } from '../../db/crawl-store.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
 import type { HostBook } from '../politeness/host-book.ts';
-import type { FrontierRow } from '../../db/frontier.ts';
 import type { LinkIntake } from '../frontier/link-intake.ts';
-import type { SeedLifecycle } from '../frontier/seed-lifecycle.ts';
-import type { SeedBook, SeedInfo } from '../frontier/seed-book.ts';
+import type { SeedWrites } from '../frontier/seed-writes.ts';
+import type { SeedBook } from '../frontier/seed-book.ts';
 import type { RevisitBook } from '../frontier/revisit-book.ts';
 import type { FrontierWindow } from '../frontier/frontier-window.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
 import { BatchEffects } from '../frontier/batch-effects.ts';
-import { pageRecord } from './page-outcome.ts';
+import { CommitEffects } from './commit-effects.ts';
 import type { ResultJudge } from './result-judge.ts';
 import type { DispatchDecision, InFlightJob } from './job-dispatch.ts';
 import type { HostDecision, Judgement } from './judgement.ts';
@@ -39,7 +39,8 @@ export interface ApplierTargets {
   hosts: HostBook;
   seeds: SeedBook;
   intake: LinkIntake;
-  seedLife: SeedLifecycle;
+  /** Writes a seed's intents (take in, crawl again, drop, retire, compact) inside the batch's transaction. */
+  seedWrites: SeedWrites;
   revisits: RevisitBook;
   /** Asked which sitemaps a seed's host lists are read for it (ResultJudge.sitemapsListed). */
   judge: Pick<ResultJudge, 'sitemapsListed'>;
@@ -47,14 +48,14 @@ export interface ApplierTargets {
   inFlight: Map<number, InFlightJob>;
 }
 
-/** A batch's effects, with the hosts whose rows it wrote. */
-class BatchOutcome extends BatchEffects {
-  readonly savedHosts: string[] = [];
-}
-
 /** Applies decisions and write intents (see the module comment). */
 export class IntentApplier {
-  constructor(private readonly targets: ApplierTargets) {}
+  /** What memory learns once a batch committed (commit-effects.ts). */
+  private readonly afterCommit: CommitEffects;
+
+  constructor(private readonly targets: ApplierTargets) {
+    this.afterCommit = new CommitEffects(targets);
+  }
 
   /** A result judged: its host decisions at once, its writes queued for the next batch (urgent if it says so). */
   judged(j: Judgement, now: number): void {
@@ -176,7 +177,7 @@ export class IntentApplier {
       this.targets.window.committed(); // nothing to commit: everything written is, and windows may read on
       return 0;
     }
-    const fx = new BatchOutcome();
+    const fx = new BatchEffects();
     this.targets.batch.commit(now, (writes) =>
       this.targets.store.transaction(() => {
         this.targets.intake.begin();
@@ -184,28 +185,27 @@ export class IntentApplier {
         this.targets.intake.saveSeedHosts(); // the seeds' host counts, as the batch left them
       }),
     );
-    this.committed(fx, now);
+    this.afterCommit.apply(fx);
     this.targets.window.committed();
     return fx.pagesStored + fx.pagesRetired;
   }
 
   /**
-   * Writes intents at once, in a transaction of their own, with what `plan` (run first inside it: a read
-   * then a decision) returns; then applies what they did. Returns the plan and the effects.
+   * Writes intents at once, in a transaction of their own (not with the queued batch: a seed sync's first
+   * chunk, a refresh), then applies what they did. Returns the effects.
    */
-  applyAtOnce<P extends { atOnce: readonly WriteIntent[] }>(now: number, plan: () => P): { plan: P; fx: BatchEffects } {
-    const fx = new BatchOutcome();
-    let decided: P | undefined;
+  applyAtOnce(writes: readonly WriteIntent[], now: number): BatchEffects {
+    const fx = new BatchEffects();
+    if (writes.length === 0) return fx;
     this.targets.store.transaction(() => {
-      decided = plan();
-      for (const w of decided.atOnce) this.write(w, now, fx);
+      for (const w of writes) this.write(w, now, fx);
     });
-    this.committed(fx, now);
-    return { plan: decided!, fx };
+    this.afterCommit.apply(fx);
+    return fx;
   }
 
   /** Writes one intent inside the batch's transaction at `now`; what it did goes to `fx` (see the module comment). */
-  private write(w: WriteIntent, now: number, fx: BatchOutcome): void {
+  private write(w: WriteIntent, now: number, fx: BatchEffects): void {
     const { store, intake } = this.targets;
     switch (w.kind) {
       case 'lease-url':
@@ -232,7 +232,7 @@ export class IntentApplier {
       case 'drop-seed-urls':
       case 'retire-seed-pages':
       case 'compact-search':
-        this.targets.seedLife.write(w, now, fx);
+        this.targets.seedWrites.write(w, now, fx);
         return;
       case 'save-host':
         store.hosts.saveHost(w.row, w.at ?? now);
@@ -253,11 +253,11 @@ export class IntentApplier {
       case 'commit-wanted':
         return;
       case 'store-page': {
-        const { page, parsed } = w;
-        const record = pageRecord(page, w.result, parsed, now);
-        store.linkTargets.gatherLinks(store.pages.upsertPage(record), parsed.anchors ?? []); // written at the transaction's end
-        const found = { kind: 'fetched', hash: parsed.contentHash } as const;
-        this.targets.revisits.noteVisit(page.url, found, w.at, this.targets.seeds.get(page.seedId)?.url);
+        const { record } = w;
+        const id = store.pages.upsertPage({ ...record, fetchedAt: now }); // stamped with the batch's time
+        store.linkTargets.gatherLinks(id, w.anchors); // written at the transaction's end
+        const found = { kind: 'fetched', hash: record.contentHash } as const;
+        this.targets.revisits.noteVisit(record.url, found, w.at, this.targets.seeds.get(record.seedId)?.url);
         fx.pagesStored++;
         return;
       }
@@ -276,53 +276,5 @@ export class IntentApplier {
         store.stops.markCleanStop();
         return;
     }
-  }
-
-  /** The transaction that gathered `fx` committed: memory learns what it did (see BatchEffects). */
-  private committed(fx: BatchOutcome, now: number): void {
-    const { intake, hosts, window, seedLife } = this.targets;
-    intake.committed();
-    for (const origin of fx.savedHosts) hosts.saved(origin);
-    for (const n of fx.hostNotes) {
-      if (n.kind === 'error') hosts.noteError(n.origin, n.message);
-      else if (n.kind === 'trap') hosts.noteTrap(n.origin, n.message);
-      else hosts.noteBudgetSpent(n.origin, n.message);
-    }
-    for (const id of fx.revived) if (seedLife.revive(id)) window.revived(id);
-    const perOrigin = new Map<string, number>();
-    for (const { seedId, rows } of fx.deleted) {
-      for (const r of rows) perOrigin.set(r.origin, (perOrigin.get(r.origin) ?? 0) + 1);
-      window.deleted(seedId, rows);
-    }
-    intake.budget.forget([...perOrigin].map(([origin, n]) => ({ origin, n })));
-    for (const { seedId, origin } of fx.counted) {
-      intake.budget.record(origin);
-      intake.hostBudget.record(seedId, origin);
-    }
-    for (const row of fx.queued) this.schedule(row);
-    for (const seed of fx.sitemapsOf) this.readSitemaps(seed, now);
-    for (const id of fx.gone) {
-      seedLife.forgetRemoved(id);
-      window.forgetSeed(id);
-      intake.hostBudget.forgetSeed(id);
-    }
-    this.queue(fx.followUps, fx.urgent);
-  }
-
-  /** A row committed as queued: its host is seen (a new one gets its row and robots.txt job), the row joins its window. */
-  private schedule(row: FrontierRow): void {
-    this.targets.hosts.see(row.origin);
-    this.targets.window.arrived(row);
-  }
-
-  /** Queues the sitemaps the seed's host lists, read for this seed (if its robots.txt is known already). */
-  private readSitemaps(seed: SeedInfo, now: number): void {
-    const listed = this.targets.judge.sitemapsListed(
-      seed.origin,
-      this.targets.hosts.sitemapsOf(seed.origin),
-      0,
-      seed.id,
-    );
-    if (listed) this.decideHost(listed, now);
   }
 }

@@ -117,6 +117,9 @@ export function isEmptyPage(page: ParsedPage): boolean {
   return page.title === '' && page.text === '';
 }
 
+/** The row of a page fetched for a seed: the stored row, with its seed and its text's hash always known. */
+export type FetchedPageRecord = PageRecord & { seedId: number; contentHash: string };
+
 /**
  * The row a fetched page is stored as. Searchable unless the page said noindex or has no text at all
  * (an empty body, or markup only: kept for bookkeeping, see EMPTY_PAGE).
@@ -126,7 +129,7 @@ export function pageRecord(
   result: FetchResult,
   page: ParsedPage,
   fetchedAt: number,
-): PageRecord {
+): FetchedPageRecord {
   return {
     url: at.url,
     finalUrl: page.finalUrl,

@@ -105,6 +105,40 @@ test('a page is judged into data: stored, finished, its links queued one step de
   );
 });
 
+test('a page to store is judged into its row as data: the store-page intent holds the record the batch writes', () => {
+  const { judge } = setUp();
+  const anchors = [{ url: `${ORIGIN}/a`, text: 'the a page' }];
+  const parsed = parsedPage(`${ORIGIN}/`, [`${ORIGIN}/a`], { title: 'Home', text: 'words', anchors });
+  const j = judge.judge(pageJob(1), ORIGIN, fetchResult(1, { page: parsed, etag: '"v1"' }), NOW, false);
+  const store = j.writes.find((w) => w.kind === 'store-page');
+  assert.ok(store && store.kind === 'store-page', 'a store-page intent');
+  assert.deepEqual(
+    {
+      url: store.record.url,
+      origin: store.record.origin,
+      host: store.record.host,
+      seedId: store.record.seedId,
+      status: store.record.status,
+      title: store.record.title,
+      body: store.record.body,
+      etag: store.record.etag,
+      indexed: store.record.indexed,
+    },
+    {
+      url: `${ORIGIN}/`,
+      origin: ORIGIN,
+      host: 'site.example',
+      seedId: 1,
+      status: 200,
+      title: 'Home',
+      body: 'words',
+      etag: '"v1"',
+      indexed: true,
+    },
+  );
+  assert.deepEqual(store.anchors, anchors, "its links' anchors, for the link targets");
+});
+
 test('a result that raced its seed removal stores and follows nothing: its host only learns from the answer', () => {
   const { judge } = setUp();
   const parsed = parsedPage(`${ORIGIN}/`, [`${ORIGIN}/a`]);

@@ -8,7 +8,7 @@
  * in as arguments.
  */
 import { BACKOFF, backoffScope, retryDelayMs } from '../politeness/backoff.ts';
-import { EMPTY_PAGE, isEmptyPage, NOT_MODIFIED, pageOutcome, type PageOutcome } from './page-outcome.ts';
+import { EMPTY_PAGE, isEmptyPage, NOT_MODIFIED, pageOutcome, pageRecord, type PageOutcome } from './page-outcome.ts';
 import { CRAWL_LIMITS } from '../common/url-traps.ts';
 import { admitLinks, judgeRedirect, MAX_REDIRECTS, trapMessage } from '../frontier/admission.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
@@ -96,6 +96,9 @@ export class ResultJudge {
     }
     v.now.push({ kind: 'host-fetched', origin });
     const { page } = outcome;
+    const host = this.reads.hosts.known(origin)?.host ?? new URL(origin).host;
+    // The row as data; the batch that writes it stamps its fetched_at with the batch's time (when it became searchable).
+    const record = pageRecord({ url: job.url, origin, host, seedId: job.seedId }, result, page, now);
     const links = admitLinks(
       page.links,
       { depth: job.depth, nofollow: page.nofollow, seed: this.reads.seeds.get(job.seedId) },
@@ -104,14 +107,7 @@ export class ResultJudge {
     v.urgent = this.urgent(links.follow, origin);
     if (links.trapExample)
       v.now.push({ kind: 'host-trap', origin, message: trapMessage(links.trapped, links.trapExample) });
-    const host = this.reads.hosts.known(origin)?.host ?? new URL(origin).host;
-    v.writes.push({
-      kind: 'store-page',
-      page: { url: job.url, frontierId: job.frontierId, seedId: job.seedId, origin, host },
-      result,
-      parsed: page,
-      at: now,
-    });
+    v.writes.push({ kind: 'store-page', record, anchors: page.anchors ?? [], at: now });
     v.writes.push(finish(job, 'done', isEmptyPage(page) ? EMPTY_PAGE : null, now));
     if (links.follow.length > 0)
       v.writes.push({
@@ -149,7 +145,12 @@ export class ResultJudge {
    * depth 0, or a host no seed names, reads none. Also what the applier asks once a robots.txt was read,
    * and once a seed was taken in (its host's robots.txt known already).
    */
-  sitemapsListed(origin: string, urls: readonly string[], hops: number, seedId?: number): HostDecision | undefined {
+  sitemapsListed(
+    origin: string,
+    urls: readonly string[],
+    hops: number,
+    seedId?: number,
+  ): Extract<HostDecision, { kind: 'queue-sitemaps' }> | undefined {
     if (urls.length === 0) return undefined;
     const seed = seedId !== undefined ? this.reads.seeds.get(seedId) : this.reads.seeds.deepestOn(origin);
     if (!seed || seed.depth < 1 || seed.origin !== origin) return undefined;

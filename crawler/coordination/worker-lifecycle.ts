@@ -46,22 +46,22 @@ export class WorkerLifecycle<W extends WorkerHandle> {
   private allExited: (() => void) | null = null;
   private stopping = false;
 
-  constructor(private readonly p: WorkerLifecycleParts<W>) {
-    if (!Number.isInteger(p.maxWorkers) || p.maxWorkers < 1)
-      throw new Error(`worker-lifecycle: maxWorkers must be a positive integer, got ${p.maxWorkers}`);
-    this.pool = new WorkerPool<W>(p.slotsPerWorker);
+  constructor(private readonly parts: WorkerLifecycleParts<W>) {
+    if (!Number.isInteger(parts.maxWorkers) || parts.maxWorkers < 1)
+      throw new Error(`worker-lifecycle: maxWorkers must be a positive integer, got ${parts.maxWorkers}`);
+    this.pool = new WorkerPool<W>(parts.slotsPerWorker);
   }
 
   /** Starts one worker (also a replacement for one that died). */
   fork(): void {
     if (this.stopping) return;
-    const worker = this.p.transport.forkWorker();
+    const worker = this.parts.transport.forkWorker();
     this.live.set(worker.id, worker);
   }
 
   /** Whether `grow` would start a worker: fewer than maxWorkers are alive (or starting). */
   canGrow(): boolean {
-    return !this.stopping && this.live.size - this.leaving.size < this.p.maxWorkers;
+    return !this.stopping && this.live.size - this.leaving.size < this.parts.maxWorkers;
   }
 
   /** Work is due and every slot is taken (or there is no worker): starts workers up to maxWorkers. */
@@ -73,16 +73,16 @@ export class WorkerLifecycle<W extends WorkerHandle> {
   ready(workerId: number): boolean {
     const worker = this.live.get(workerId);
     if (!worker || this.leaving.has(workerId)) return false;
-    this.p.transport.toWorker(worker, { type: 'settings', settings: this.p.settings });
+    this.parts.transport.toWorker(worker, { type: 'settings', settings: this.parts.settings });
     this.pool.add(worker);
-    this.idleSince.set(workerId, this.p.clock());
+    this.idleSince.set(workerId, this.parts.clock());
     return true;
   }
 
   /** A worker reported a job done: its slot is free (and the worker idle from now, if that was its last job). */
   done(workerId: number, jobId: number): void {
     this.pool.release(workerId, jobId);
-    if (this.pool.jobsOf(workerId) === 0) this.idleSince.set(workerId, this.p.clock());
+    if (this.pool.jobsOf(workerId) === 0) this.idleSince.set(workerId, this.parts.clock());
   }
 
   /**
@@ -99,7 +99,7 @@ export class WorkerLifecycle<W extends WorkerHandle> {
       this.idleSince.delete(workerId);
       this.pool.remove(workerId);
       this.leaving.add(workerId);
-      this.p.transport.killWorker(worker, 'SIGTERM');
+      this.parts.transport.killWorker(worker, 'SIGTERM');
       retired++;
     }
     return retired;
@@ -127,15 +127,15 @@ export class WorkerLifecycle<W extends WorkerHandle> {
     const stopping = [...this.live.values()];
     if (stopping.length === 0) return Promise.resolve();
     return new Promise<void>((resolve) => {
-      const killer = this.p.timers.setTimeout(() => {
-        for (const w of stopping) if (this.live.has(w.id)) this.p.transport.killWorker(w, 'SIGKILL');
+      const killer = this.parts.timers.setTimeout(() => {
+        for (const w of stopping) if (this.live.has(w.id)) this.parts.transport.killWorker(w, 'SIGKILL');
       }, PRIMARY_TIMING.workerExitMs);
       this.allExited = () => {
         this.allExited = null;
-        this.p.timers.clearTimeout(killer);
+        this.parts.timers.clearTimeout(killer);
         resolve();
       };
-      for (const w of stopping) if (!this.leaving.has(w.id)) this.p.transport.killWorker(w, 'SIGTERM');
+      for (const w of stopping) if (!this.leaving.has(w.id)) this.parts.transport.killWorker(w, 'SIGTERM');
     });
   }
 }

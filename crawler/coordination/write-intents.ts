@@ -5,23 +5,18 @@
  * never run them: intent-applier.ts writes a batch of them in one transaction (a switch over `kind`, through
  * the db/ query modules of its CrawlStore) and applies what they did to memory once it committed.
  */
-import type { FetchResult, ParsedPage } from '../common/protocol.ts';
+import type { FetchedPageRecord } from './page-outcome.ts';
+import type { PageAnchor } from '../common/protocol.ts';
 import type { FrontierWrite } from '../frontier/frontier-writes.ts';
 import type { HostWrite } from '../politeness/host-writes.ts';
 
-/** The fetched page a `store-page` intent stores: its job's URL, row and seed, and where it was found. */
-export interface PageToStore {
-  url: string;
-  frontierId: number;
-  seedId: number;
-  origin: string;
-  host: string;
-}
-
 /** A write of the pages table, its full-text entries and link targets, or the revisit book. */
 export type PageWrite =
-  /** A page fetched and parsed: stored (stamped with the batch's time), its links gathered, its visit noted. */
-  | { kind: 'store-page'; page: PageToStore; result: FetchResult; parsed: ParsedPage; at: number }
+  /**
+   * A page fetched and parsed: its row as decided (page-outcome.ts pageRecord) stored, stamped with the batch's
+   * time (`fetchedAt` is set when the batch is written); its links' anchors gathered, its visit noted.
+   */
+  | { kind: 'store-page'; record: FetchedPageRecord; anchors: readonly PageAnchor[]; at: number }
   /** A conditional request answered 304: the stored page is current (as of the batch's time), its visit noted. */
   | { kind: 'page-current'; url: string; seedId: number; at: number }
   /** A page answered 404/410: out of search. */

@@ -28,7 +28,7 @@ export class WriteOutage {
   /** Set while the database refuses writes: since when, how often it failed, the pending retry, what the server was told. */
   private trouble: { since: number; failures: number; timer: TimerHandle | null; reported: string } | null = null;
 
-  constructor(private readonly p: WriteOutageParts) {}
+  constructor(private readonly parts: WriteOutageParts) {}
 
   /** Whether a retry is pending: until it runs, no work is handed out and nothing else tries to write. */
   get waiting(): boolean {
@@ -42,46 +42,46 @@ export class WriteOutage {
   failed(err: unknown, during: string): void {
     const detail = storageErrorDetail(err);
     if (detail === null) {
-      this.p.fatal(`could not write to the database while ${during} (${errorDetail(err)}); restarting the crawler`);
+      this.parts.fatal(`could not write to the database while ${during} (${errorDetail(err)}); restarting the crawler`);
       return;
     }
-    const trouble = (this.trouble ??= { since: this.p.clock(), failures: 0, timer: null, reported: '' });
+    const trouble = (this.trouble ??= { since: this.parts.clock(), failures: 0, timer: null, reported: '' });
     trouble.failures++;
     const waitMs = Math.min(
       PRIMARY_TIMING.writeRetryFirstMs * 2 ** (trouble.failures - 1),
       PRIMARY_TIMING.writeRetryMaxMs,
     );
     const message =
-      `${storageErrorAdvice(this.p.dataDir, detail)} ` +
+      `${storageErrorAdvice(this.parts.dataDir, detail)} ` +
       'The crawl is paused; what was fetched is kept and stored as soon as the database takes writes again';
     const attempt = `attempt ${trouble.failures} failed while ${during}; next in ${waitMs} ms`;
     if (message !== trouble.reported) {
       trouble.reported = message;
-      this.p.log(`crawler: ${message} (${attempt})`);
-      this.p.toServer({ type: 'error', message });
+      this.parts.log(`crawler: ${message} (${attempt})`);
+      this.parts.toServer({ type: 'error', message });
     } else {
-      this.p.log(`crawler: still cannot write to the database (${detail}; ${attempt})`);
+      this.parts.log(`crawler: still cannot write to the database (${detail}; ${attempt})`);
     }
-    if (trouble.timer != null) this.p.timers.clearTimeout(trouble.timer);
-    trouble.timer = this.p.timers.setTimeout(() => {
+    if (trouble.timer != null) this.parts.timers.clearTimeout(trouble.timer);
+    trouble.timer = this.parts.timers.setTimeout(() => {
       trouble.timer = null;
-      this.p.retry();
+      this.parts.retry();
     }, waitMs);
   }
 
   /** A write succeeded: if the database had refused writes, the outage is over; say so. */
   succeeded(): void {
     if (!this.trouble) return;
-    const message = `the database takes writes again after ${((this.p.clock() - this.trouble.since) / 1000).toFixed(1)} s; the crawl continues`;
+    const message = `the database takes writes again after ${((this.parts.clock() - this.trouble.since) / 1000).toFixed(1)} s; the crawl continues`;
     this.stop();
     this.trouble = null;
-    this.p.log(`crawler: ${message}`);
-    this.p.toServer({ type: 'recovered', message });
+    this.parts.log(`crawler: ${message}`);
+    this.parts.toServer({ type: 'recovered', message });
   }
 
   /** The crawl is stopping: no more retries (the final flush tries once more). */
   stop(): void {
-    if (this.trouble?.timer != null) this.p.timers.clearTimeout(this.trouble.timer);
+    if (this.trouble?.timer != null) this.parts.timers.clearTimeout(this.trouble.timer);
     if (this.trouble) this.trouble.timer = null;
   }
 }

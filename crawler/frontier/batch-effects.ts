@@ -1,6 +1,6 @@
 /**
  * What a batch's writes did that memory must learn, gathered while its transaction runs and applied only
- * once it committed (crawler/coordination/intent-applier.ts). A batch that rolls back is simply dropped
+ * once it committed (crawler/coordination/commit-effects.ts). A batch that rolls back is simply dropped
  * with its BatchEffects: nothing in memory was changed, so nothing needs undoing.
  */
 import type { DroppedUrl, FrontierRow } from '../../db/frontier.ts';
@@ -28,6 +28,8 @@ export class BatchEffects {
   readonly deleted: Array<{ seedId: number; rows: DroppedUrl[] }> = [];
   /** Removed seeds whose URLs are all deleted. */
   readonly gone: number[] = [];
+  /** Hosts whose rows the batch saved (their in-memory rows are then clean). */
+  readonly savedHosts: string[] = [];
   /** Notes for hosts' rows, from links and redirects taken in. */
   readonly hostNotes: HostNote[] = [];
   /** Writes the next batch goes on with (the next chunk of a long seed change). */

@@ -3,7 +3,7 @@
  * were entered, on which hosts rows of a removed seed were passed over or deleted, and how many rows and jobs
  * of removed seeds the current step has passed over.
  *
- * Rows of removed seeds are not entered in the windows (their deletion follows in chunks, seed-lifecycle.ts);
+ * Rows of removed seeds are not entered in the windows (their deletion follows in chunks, seed-writes.ts);
  * should such a seed come back, the hosts where its rows were passed over read their queue again from the
  * start, and the hosts where its rows were deleted take their count from the database again. Passing over
  * costs, so the rows and jobs passed over are counted, and one dispatch call, or one flush's refills, stops

@@ -13,10 +13,13 @@ export interface SeedInfo extends SeedScope {
 
 /**
  * The seeds the crawler knows, and its cursor over the seeds table (the server writes seeds, the
- * primary reads what changed since its cursor). Pure: the caller reads the rows.
+ * primary reads what changed since its cursor), and the removed seeds whose URLs are still being deleted.
+ * Pure: the caller reads the rows.
  */
 export class SeedBook {
   private readonly seeds = new Map<number, SeedInfo>();
+  /** Removed seeds whose URLs are still being deleted (seed-writes.ts), until that is done or they come back. */
+  private readonly removing = new Set<number>();
   /** The highest `updatedAt` taken in: rows changed at or after it are read again. */
   cursor = 0;
 
@@ -24,7 +27,8 @@ export class SeedBook {
    * Takes in changed seed rows; returns the seeds new or changed since they were taken in (a row read
    * again at the cursor with the same `updatedAt` is not), and the seeds the person removed (forgotten
    * here at once, so that their jobs and results are dropped from now on; a removed row is reported
-   * each time it is read, until the crawler deletes it, and undoing its work is idempotent).
+   * each time it is read, until the crawler deletes it, and undoing its work is idempotent). A removed seed
+   * counts as being removed (`isRemoving`) until `forgetRemoved` or `revive`.
    */
   apply(rows: readonly SeedChange[]): { changed: SeedInfo[]; removed: SeedInfo[] } {
     const changed: SeedInfo[] = [];
@@ -42,6 +46,7 @@ export class SeedBook {
       };
       if (r.removedAt !== null) {
         this.seeds.delete(r.id);
+        this.removing.add(r.id);
         removed.push(known ?? seed);
         continue;
       }
@@ -50,6 +55,21 @@ export class SeedBook {
       changed.push(seed);
     }
     return { changed, removed };
+  }
+
+  /** Whether the seed was removed and its URLs are still being deleted (a seed back meanwhile takes them as its own). */
+  isRemoving(id: number): boolean {
+    return this.removing.has(id);
+  }
+
+  /** A removed seed came back (its revival committed): its URLs being deleted are its own again; false if it was not being removed. */
+  revive(id: number): boolean {
+    return this.removing.delete(id);
+  }
+
+  /** The batch that deleted a removed seed's last URLs committed: nothing of it is left to delete. */
+  forgetRemoved(id: number): void {
+    this.removing.delete(id);
   }
 
   /** The seed with this id, if known. */

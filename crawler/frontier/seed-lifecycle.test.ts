@@ -1,6 +1,6 @@
 /**
  * The seeds' life (seed-lifecycle.ts) on a real SQLite file: a sync returns its decisions as write intents;
- * writing them gathers what memory must learn in a BatchEffects (nothing in memory changes while the
+ * writing them (seed-writes.ts) gathers what memory must learn in a BatchEffects (nothing in memory changes while the
  * transaction may still roll back); a removed seed's URLs are deleted a chunk per batch, each chunk asking
  * for the next.
  */
@@ -14,7 +14,8 @@ import { type TempDatabase, tempDatabase } from '../../test-support/test-corpus.
 import { BatchEffects } from './batch-effects.ts';
 import type { FrontierWrite } from './frontier-writes.ts';
 import { SeedBook } from './seed-book.ts';
-import { SeedLifecycle, URL_CHUNK } from './seed-lifecycle.ts';
+import { SeedLifecycle } from './seed-lifecycle.ts';
+import { SeedWrites, URL_CHUNK } from './seed-writes.ts';
 
 const ORIGIN = 'https://site.example';
 const NOW = 50_000;
@@ -31,20 +32,25 @@ function setUp() {
     seeds,
     seedsDb: seedQueries(tmp.db),
     frontier: frontierQueries(tmp.db),
+    refreshMs: 0,
+  });
+  const writer = new SeedWrites({
+    seeds,
+    seedsDb: seedQueries(tmp.db),
+    frontier: frontierQueries(tmp.db),
     pages: pageQueries(tmp.db),
     seedHosts: seedHostQueries(tmp.db),
-    refreshMs: 0,
     compactSearchIndexStep: () => false,
   });
   /** Writes `writes` in one transaction, as the applier does; returns what they did. */
   const write = (writes: readonly FrontierWrite[], now = NOW): BatchEffects => {
     const fx = new BatchEffects();
     tmp.db.transaction(() => {
-      for (const w of writes) life.write(w, now, fx);
+      for (const w of writes) writer.write(w, now, fx);
     })();
     return fx;
   };
-  return { seeds, life, write };
+  return { seeds, life, write, writer };
 }
 
 test("a new seed's sync decides to take it in; writing that queues its URL, and memory learns it from the effects", () => {
@@ -103,13 +109,13 @@ test("a removed seed's URLs are deleted a chunk per batch, each chunk asking for
 });
 
 test('a batch that rolls back changes nothing: its effects are dropped, and the same writes run again in full', () => {
-  const { life, write } = setUp();
+  const { life, write, writer } = setUp();
   seedQueries(tmp.db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 1, scope: 'host' }, 1000);
   const plan = life.sync(true);
   const lost = new BatchEffects();
   assert.throws(() =>
     tmp.db.transaction(() => {
-      for (const w of plan.atOnce) life.write(w, NOW, lost);
+      for (const w of plan.atOnce) writer.write(w, NOW, lost);
       throw new Error('disk full');
     })(),
   );
