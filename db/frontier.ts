@@ -190,7 +190,7 @@ export function frontierQueries(db: Database) {
      * Queues again up to `limit` finished URLs in `state` that `seedId` found at most `maxDepth` links from
      * it (a re-submitted seed is a request to refresh what it found), those with an id after `afterId`, in
      * id order; returns their rows. Failed URLs get fresh attempts. A seed of 100,000 URLs is queued again
-     * chunk by chunk (crawler/frontier/seed-lifecycle.ts), never in one long statement.
+     * chunk by chunk (crawler/frontier/seed-writes.ts), never in one long statement.
      */
     requeueSeedChunk(
       seedId: number,
@@ -221,7 +221,7 @@ export function frontierQueries(db: Database) {
     },
     /**
      * Deletes up to `limit` URLs of a removed seed (leased ones too: their results are dropped), returning
-     * them; a seed of 100,000 URLs goes chunk by chunk (crawler/frontier/seed-lifecycle.ts).
+     * them; a seed of 100,000 URLs goes chunk by chunk (crawler/frontier/seed-writes.ts).
      */
     dropSeedChunk(seedId: number, limit: number): DroppedUrl[] {
       return dropChunkOfSeed.all(seedId, limit) as DroppedUrl[];
