@@ -132,6 +132,8 @@ export class SearchService {
       linkDensity: true,
       questions: true,
       synonyms: true,
+      topicAnchors: true,
+      feedback: true,
       ...opts.ranking,
     };
     this.#candidates = new CandidateLists(this.#fts, this.#titles, {
@@ -143,6 +145,8 @@ export class SearchService {
       ? new QuestionLists(this.#fts, {
           rankAllMax: opts.rankAllMax ?? RANK_ALL_MAX,
           synonyms: this.#ranking.synonyms ? wordnetSynonyms() : undefined,
+          anchors: this.#ranking.topicAnchors,
+          feedback: this.#ranking.feedback,
         })
       : undefined;
   }
