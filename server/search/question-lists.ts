@@ -43,6 +43,8 @@ export const QUESTION_WEIGHTS = {
   anchors: 1,
   feedback: 1,
 } as const;
+/** A query with a function word whose own lists hold fewer pages than this (less than a page of results) is searched as a question too. */
+export const SPARSE_RESULTS = 10;
 /** Pages whose incoming links' words the anchors list ranks. */
 export const ANCHOR_PAGES = 30;
 /** The first results taken as relevant by the feedback list, and in how many of them an expansion word must be. */
@@ -108,7 +110,8 @@ export class QuestionLists {
 
   /**
    * The question lists for `parsed`, or undefined when it does not read as a question (no function
-   * word, or nothing else). `own`: the query's own lists, whose best pages the purpose list also reads.
+   * word, or nothing else) and its own lists fill a page. `own`: the query's own lists, whose best
+   * pages the purpose list also reads.
    */
   lists(
     parsed: ParsedQuery,
@@ -116,8 +119,9 @@ export class QuestionLists {
     depth: number,
     own: readonly WeightedList[],
   ): QuestionResult | undefined {
-    const { words, question } = topicWords(parsed);
-    if (!question) return undefined;
+    const { words, question, worded } = topicWords(parsed);
+    // Words as typed that fill less than a page, with a function word among them, are asked too ("get rid of untracked files").
+    if (!question && !(worded && new Set(own.flatMap((l) => l.ids)).size < SPARSE_RESULTS)) return undefined;
     const kept = this.#withinBudget(words);
     if (kept.length === 0) return undefined;
     const topics: TopicWord[] = kept.map((word) => ({ word, alternatives: this.#alternatives(word) }));

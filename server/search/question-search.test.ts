@@ -59,6 +59,12 @@ describe("questions in a person's words", () => {
     assert.ok(paths(r).includes('/faq.html'), 'the page with every word still shows');
   });
 
+  test('a task in words that fills less than a page as typed is asked as a question too', () => {
+    const r = service.search('get rid of untracked files', LIMIT);
+    assert.equal(paths(r)[0], '/git-clean.html', `got ${paths(r).join(' ')}`);
+    assert.ok(paths(r).includes('/faq.html'), 'the page with every word still shows');
+  });
+
   test('a synonym that ranked a page is marked in its snippet as the page words it', () => {
     const r = service.search('how can I change the printer settings', LIMIT);
     const printing = r.results.find((x) => x.url.endsWith('/printing.html'));
