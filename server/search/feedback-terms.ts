@@ -24,9 +24,11 @@ const MIN_LETTERS = 3;
 
 /**
  * Up to `max` expansion words of `docs`, best first: each word (grouped by light stem) weighed as
- * RM1 does, Σ over pages of weight(page) × tf(word, page) / length(page), kept only when at least
- * `minDocs` pages use it (a word of one page is that page's, not the topic's), and neither a function
- * word nor `excluded` (the stems of the words already asked).
+ * RM1 does, Σ over pages of weight(page) × tf(word, page) / length(page), times its contrast with
+ * `background` (texts of the candidates, `docs` among them): log((B + 1) / (pages of B using it + 0.5)),
+ * so a word every candidate uses (a site's name) drops out. Kept only when at least `minDocs` pages
+ * use it (a word of one page is that page's, not the topic's), and neither a function word nor
+ * `excluded` (the stems of the words already asked).
  */
 export function feedbackTerms(
   docs: readonly FeedbackDoc[],

@@ -12,8 +12,8 @@
  * - anchors: pages whose incoming links' words hold the topic words (anchor text: how other pages
  *   name a page, often in a reader's words), kept when they hold two of the topic words;
  * - feedback (RM3-style, feedback-terms.ts): the words the openings of the first FEEDBACK_PAGES
- *   results share, and that the other candidates' openings use less, expand the question: pages
- *   with a topic word, by bm25 over the topic and expansion words.
+ *   results share, and that the openings of all the candidates read use less, expand the question:
+ *   pages with a topic word, by bm25 over the topic and expansion words.
  *
  * Bounded like the query's own lists: the topic words are taken rarest first while their matches
  * add up to at most RANK_ALL_MAX (each word counted once, remembered); every list needs a topic word
@@ -191,8 +191,9 @@ export class QuestionLists {
 
   /**
    * The expansion words of the feedback list: the first FEEDBACK_PAGES of `lists` fused are taken
-   * as relevant (each weighed by its score), the other pages whose `openings` were read are the
-   * background (feedback-terms.ts); none of them a topic word or an alternative of one, and none
+   * as relevant (each weighed by its score), every page whose opening was read (`openings`, those
+   * first ones among them) is the background (feedback-terms.ts); none of the words a topic word or an
+   * alternative of one, and none
    * in more than rankAllMax pages (a word that common would cost the list and the snippets what the
    * topic words' budget saves, and says little).
    */
