@@ -42,7 +42,8 @@ interface Config {
 }
 
 const LINKS_OFF = { anchors: false, linkInlinks: false, linkDensity: false } as const;
-const NO_QUESTIONS = { questions: false, synonyms: false } as const;
+const NO_QUESTIONS = { questions: false, synonyms: false, topicAnchors: false, feedback: false } as const;
+const QUESTIONS = { questions: true, synonyms: false, topicAnchors: false, feedback: false } as const;
 const ALL_LINKS = { anchors: true, linkInlinks: true, linkDensity: true } as const;
 
 const CONFIGS: Config[] = [
@@ -62,9 +63,17 @@ const CONFIGS: Config[] = [
   { name: 'all three link signals (before issue 31)', ranking: { ...ALL_LINKS, ...NO_QUESTIONS } },
   {
     name: '+ question lists: topic words, proximity, openings',
-    ranking: { ...ALL_LINKS, questions: true, synonyms: false },
+    ranking: { ...ALL_LINKS, ...QUESTIONS },
   },
-  { name: 'after: + WordNet synonyms', ranking: { ...ALL_LINKS, questions: true, synonyms: true } },
+  { name: '+ WordNet synonyms', ranking: { ...ALL_LINKS, ...QUESTIONS, synonyms: true } },
+  {
+    name: '+ anchor text of the topic words',
+    ranking: { ...ALL_LINKS, ...QUESTIONS, synonyms: true, topicAnchors: true },
+  },
+  {
+    name: 'after: + pseudo-relevance feedback (RM3-style)',
+    ranking: { ...ALL_LINKS, questions: true, synonyms: true, topicAnchors: true, feedback: true },
+  },
 ];
 
 /** Scores of one configuration on one query set. */

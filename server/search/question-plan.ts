@@ -4,7 +4,7 @@
  * weighed lower by being a list of their own), and how well a page's opening (title, description,
  * first lines: where a page says what it is for, e.g. a man page's NAME line) states that topic.
  */
-import { contentWords, lightStem, readsAsQuestion } from './function-words.ts';
+import { contentWords, isFunctionWord, lightStem, readsAsQuestion } from './function-words.ts';
 import { quote } from './fts-expression.ts';
 import type { ParsedQuery } from './query-parser.ts';
 
@@ -16,11 +16,15 @@ export interface TopicWord {
   alternatives: string[];
 }
 
-/** The topic words of a parsed query (term items only: phrases stay with the query's own lists), and whether it reads as a question. */
-export function topicWords(q: ParsedQuery): { words: string[]; question: boolean } {
+/**
+ * The topic words of a parsed query (term items only: phrases stay with the query's own lists),
+ * whether it reads as a question, and whether it holds a function word beside its topic words.
+ */
+export function topicWords(q: ParsedQuery): { words: string[]; question: boolean; worded: boolean } {
   const folded = q.items.flatMap((it) => (it.kind === 'term' ? [it.folded] : []));
   const words = contentWords(folded);
-  return { words, question: readsAsQuestion(folded) && words.length > 0 };
+  const worded = words.length > 0 && folded.some(isFunctionWord);
+  return { words, question: readsAsQuestion(folded) && words.length > 0, worded };
 }
 
 /** One topic word as an FTS5 expression: the word, or with `alternatives` the word or any of its alternatives. */

@@ -27,6 +27,10 @@ export interface RankingOptions {
   questions: boolean;
   /** Question search adds synonyms of the topic words (synonyms.ts). */
   synonyms: boolean;
+  /** Question search ranks the pages whose incoming links' words hold the topic words (question-lists.ts). */
+  topicAnchors: boolean;
+  /** Question search expands the question with the words its first results share (feedback-terms.ts). */
+  feedback: boolean;
 }
 
 /** Options of one search. */

@@ -19,7 +19,8 @@
  *    pages whose incoming links' words (anchor text, anchors_fts) match join as a list of their own
  *    when they are full-text matches;
  * 5. nothing at all → the same with the words ORed (mode 'or', and the notice says so when that
- *    finds something);
+ *    finds something); a question (question-lists.ts) whose topic words found pages skips that pass:
+ *    its topic lists rank the pages that lack some words;
  * 6. fuse (rank-fusion.ts), one result per content, deal the ranking into pages with at most two
  *    results of a site on a page while other sites' results can fill it (site-folding.ts), page with
  *    offset/limit, snippets for that page only (and in mode 'or', each result's missing words).
@@ -131,6 +132,8 @@ export class SearchService {
       linkDensity: true,
       questions: true,
       synonyms: true,
+      topicAnchors: true,
+      feedback: true,
       ...opts.ranking,
     };
     this.#candidates = new CandidateLists(this.#fts, this.#titles, {
@@ -142,6 +145,8 @@ export class SearchService {
       ? new QuestionLists(this.#fts, {
           rankAllMax: opts.rankAllMax ?? RANK_ALL_MAX,
           synonyms: this.#ranking.synonyms ? wordnetSynonyms() : undefined,
+          anchors: this.#ranking.topicAnchors,
+          feedback: this.#ranking.feedback,
         })
       : undefined;
   }
@@ -268,17 +273,20 @@ export class SearchService {
     let mode: 'and' | 'or' = 'and';
     const shape = { words, prefixLast, want: offset + limit };
     let attempt = this.#candidates.attempt(parsed, 'and', shape, depth);
+    let question = this.#questions?.lists(parsed, parsed, depth, attempt.lists);
     if (attempt.lists.every((l) => l.ids.length === 0) && parsed.items.length > 1) {
-      const any = this.#candidates.attempt(parsed, 'or', shape, depth);
+      // A question's topic words rank pages that lack some of its words (question-lists.ts): the OR
+      // pass, which costs as much again, runs only when they found nothing.
+      const answered = question !== undefined && question.lists.some((l) => l.ids.length > 0);
+      const any = answered ? undefined : this.#candidates.attempt(parsed, 'or', shape, depth);
       // Said only when it finds something: a notice above no results would contradict itself.
-      if (any.lists.some((l) => l.ids.length > 0)) {
+      if (any === undefined || any.lists.some((l) => l.ids.length > 0)) {
         mode = 'or';
-        attempt = any;
         notices.push('No page contains all of the words; showing pages that contain some of them.');
+        if (any !== undefined) question = this.#questions?.lists(parsed, parsed, depth, any.lists);
+        attempt = any ?? { ...attempt, ftsTotal: new Set(question?.lists.flatMap((l) => l.ids)).size };
       }
     }
-
-    const question = this.#questions?.lists(parsed, parsed, depth, attempt.lists);
     if (question !== undefined) attempt = { ...attempt, lists: question.lists };
     // Ranked in steps of WANT_STEP, so that the pages of one query deal the same ranking (site-folding.ts).
     const { fused, meta, window, folded } = this.#rank(
