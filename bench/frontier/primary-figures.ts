@@ -30,7 +30,7 @@ export interface CrawlFigures {
   seconds: number;
   dispatches: number;
   dispatchesPerSec: number;
-  /** Per Coordinator.dispatch that handed out a job (ms). */
+  /** Per hand-out (DispatchLoop.handOutOne) that handed out a job (ms). */
   wall: Percentiles;
   cpu: Percentiles;
   /** The primary's CPU per job handed out, everything included (results, flushes, refills, timers; ms). */

@@ -9,7 +9,7 @@
  *  - restart: from opening the database to the first job handed out, as a restarted primary does it
  *    (64 URLs left leased by the one that died, so an unclean stop: every host waits its delay from the
  *    restart, a wait that is politeness, not cost, reported apart);
- *  - crawl: per-dispatch time (Coordinator.dispatch: scheduler, robots, any refill of the host's window
+ *  - crawl: per-dispatch time (DispatchLoop.handOutOne: scheduler, robots, any refill of the host's window
  *    read at once, and queueing the lease and the host's start for the next batch) in wall time and in
  *    CPU time (process.cpuUsage around each call: on a shared machine wall time includes waiting for a
  *    core); the primary's RSS and heap, jobs in memory;
@@ -157,19 +157,6 @@ export async function runCrawl(
       passedOverInCall = false;
       timedReady(origin);
     };
-    timeCalls(coordinator, 'dispatch', (w, c, out) => {
-      if (removing && passedOverInCall) passOvers.push({ wall: w, cpu: c });
-      if (out === undefined) return;
-      wall.push(w);
-      cpu.push(c);
-      dispatchAt.push(performance.now());
-      dispatchOther.push(removedHosts.has((out as FetchJob).origin) ? 0 : 1);
-    });
-    const timedDispatch = coordinator.dispatch.bind(coordinator);
-    coordinator.dispatch = (now: number) => {
-      passedOverInCall = false;
-      return timedDispatch(now);
-    };
     timeCalls(coordinator, 'flush', (w, c) => {
       flushWall.push(w);
       flushLog.push({ at: performance.now(), wall: w, cpu: c });
@@ -201,6 +188,22 @@ export async function runCrawl(
       readDisk: () => ({ freeBytes: null, dbBytes: 0 }), // the disk budget is not what this part measures
     });
     transport.primary = primary;
+    // Each job handed out, whole (the dispatch loop's handOutOne: scheduler, window refill, robots, the decision
+    // applied), as the pump calls it.
+    const loop = (primary as unknown as { loop: { handOutOne: (now: number) => FetchJob | undefined } }).loop;
+    timeCalls(loop, 'handOutOne', (w, c, out) => {
+      if (removing && passedOverInCall) passOvers.push({ wall: w, cpu: c });
+      if (out === undefined) return;
+      wall.push(w);
+      cpu.push(c);
+      dispatchAt.push(performance.now());
+      dispatchOther.push(removedHosts.has((out as FetchJob).origin) ? 0 : 1);
+    });
+    const timedHandOut = loop.handOutOne.bind(loop);
+    loop.handOutOne = (now: number) => {
+      passedOverInCall = false;
+      return timedHandOut(now);
+    };
     // A snapshot from start to sent: the hosts' facts gathered and the message serialized (a private method, timed here).
     timeCalls(primary as unknown as { sendSnapshot: () => void }, 'sendSnapshot', (w, c) => {
       if (transport.snapshots === sentBefore) return; // spaced out by its cost: none sent this time

@@ -85,7 +85,7 @@ export class DispatchLoop<W extends WorkerHandle> {
     const t = this.parts.clock();
     try {
       while (pool.hasFreeSlot()) {
-        const job = handOutNext(coordinator.handOut, t);
+        const job = this.handOutOne(t);
         if (!job) break;
         this.parts.transport.toWorker(pool.assign(job.origin, job.jobId)!, { type: 'fetch', job });
       }
@@ -115,6 +115,11 @@ export class DispatchLoop<W extends WorkerHandle> {
       },
       Math.max(0, Math.ceil(next - this.parts.clock())),
     );
+  }
+
+  /** One job handed out at `now` (handOutNext over the Coordinator's parts); one method, so a benchmark can time it. */
+  handOutOne(now: number): FetchJob | undefined {
+    return handOutNext(this.parts.coordinator.handOut, now);
   }
 
   /** No more work is handed out (the crawl is stopping). */
