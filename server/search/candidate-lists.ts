@@ -178,7 +178,7 @@ export class CandidateLists {
       const rank = matchIds === undefined ? undefined : this.#rankExpression(parsed, mode);
       return rank === undefined || matchIds === undefined
         ? this.#fts.top(match, depth, filters)
-        : this.#fts.rankAmong(rank, matchIds, depth);
+        : this.#fts.rankAmong(rank, matchIds, depth, false);
     }
     const short = matchExpression(parsed, mode, undefined, SHORT_COLUMNS) as string;
     const ids = this.#topOfNewest(parsed, mode, short, SHORT_COLUMNS, depth, filters);
@@ -202,20 +202,24 @@ export class CandidateLists {
   ): number[] {
     const rank = this.#rankExpression(parsed, mode, columns);
     if (rank === undefined) return this.#fts.topOfNewest(match, depth, this.#rankSample, filters);
-    return this.#fts.rankAmong(rank, this.#fts.newestIds(match, this.#rankSample, filters), depth);
+    return this.#fts.rankAmong(rank, this.#fts.newestIds(match, this.#rankSample, filters), depth, true);
   }
 
   /**
    * bm25's expression for ranking pages known to match the whole query (mode 'and'): its items
    * (within `columns`) without those in half the pages or more (common-terms.ts), whose weight is
-   * bm25's floor; undefined when no item is that common or every one is (then the query's own
-   * expression ranks), and in mode 'or', where a page may match by a common word alone.
+   * bm25's floor (when every item is, they all weigh alike and stay); and one word typed several
+   * times ("niv niv") once, since n times a phrase's bm25 orders as its bm25 does. Undefined when
+   * that leaves the items as they are (the query's own expression ranks), and in mode 'or', where a
+   * page may match by a common word alone.
    */
   #rankExpression(parsed: ParsedQuery, mode: 'and' | 'or', columns?: readonly string[]): string | undefined {
     if (mode !== 'and' || parsed.items.length < 2) return undefined;
     const within = (e: string) => (columns === undefined ? e : `{${columns.join(' ')}} : ${e}`);
-    const items = parsed.items.filter((item) => !this.#common.isCommon(within(itemExpression(item))));
-    if (items.length === 0 || items.length === parsed.items.length) return undefined;
+    let items = parsed.items.filter((item) => !this.#common.isCommon(within(itemExpression(item))));
+    if (items.length === 0) items = parsed.items;
+    if (new Set(items.map((item) => itemExpression(item))).size === 1) items = items.slice(0, 1);
+    if (items.length === parsed.items.length) return undefined;
     return matchExpression({ ...parsed, items, excluded: [] }, 'and', undefined, columns);
   }
 

@@ -125,6 +125,17 @@ describe('candidate lists rank without the words in half the pages or more, in b
     );
   });
 
+  for (const typed of ['beta beta', 'gamma beta', 'alpha alpha gamma beta']) {
+    test(`"${typed}": a word typed twice counts once only where that keeps bm25's order`, () => {
+      const lists = new CandidateLists(fts, titles, { rankAllMax: 2000, rankSample: 1500, anchors: false });
+      const parsed = new FtsPrefixes(fts).apply(parseQuery(`${typed} `));
+      const words = typed.split(' ');
+      const got = lists.attempt(parsed, 'and', { words, prefixLast: false, want: 10 }, 100);
+      assert.deepEqual(got.lists[0].ids, fts.top(matchExpression(parsed, 'and') as string, 100));
+      assert.equal(urlsOf(got.lists[0].ids)[0].url, beta(0), 'the page saying "beta" most');
+    });
+  }
+
   test('the newest matches ranked (more than RANK_ALL_MAX): the same order as bm25 over all the words', () => {
     const lists = new CandidateLists(fts, titles, { rankAllMax: 5, rankSample: 8, anchors: false });
     const parsed = new FtsPrefixes(fts).apply(parseQuery(`${q} `));

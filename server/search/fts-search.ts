@@ -175,16 +175,16 @@ export class FtsSearch {
    * The best `k` of `ids` by the table's weighted bm25 for `match`, best first; ids that do not
    * match `match` are left out. Only the matches within the ids' rowid range are read (FTS5 seeks to
    * it), and bm25 is computed for the given ids only: the inner LIMIT keeps SQLite from handing
-   * ORDER BY rank to FTS5, which would score every match first. Ties keep the newest first, as in
-   * topOfNewest.
+   * ORDER BY rank to FTS5, which would score every match first. Ties in rowid order, the newest
+   * first with `newestFirst` (as topOfNewest lists them), else the oldest first (as top does).
    */
-  rankAmong(match: string, ids: readonly number[], k: number): number[] {
+  rankAmong(match: string, ids: readonly number[], k: number, newestFirst: boolean): number[] {
     if (ids.length === 0) return [];
     const [lo, hi] = rowidRange(ids);
     const sql = `SELECT id FROM (SELECT pages_fts.rowid AS id, pages_fts.rank AS r FROM pages_fts
       WHERE pages_fts MATCH ? AND pages_fts.rowid >= ? AND pages_fts.rowid <= ?
         AND +pages_fts.rowid IN (SELECT value FROM json_each(?))
-      ORDER BY pages_fts.rowid DESC LIMIT ?) ORDER BY r LIMIT ?`;
+      ORDER BY pages_fts.rowid ${newestFirst ? 'DESC' : 'ASC'} LIMIT ?) ORDER BY r LIMIT ?`;
     return this.#prepare(sql).pluck().all(match, lo, hi, JSON.stringify(ids), ids.length, k) as number[];
   }
 
