@@ -32,13 +32,15 @@ describe('CommonTerms (pure, injected counts and clock)', () => {
     assert.equal(idfIsFloor(0, 0), false);
   });
 
-  test('a phrase in most pages is common; one in 40 % is not, and one rare in the sample is never counted', () => {
-    const { c, asked } = counts({ '"most"': 900_000, '"some"': 400_000, '"rare"': 1000 }, 1_000_000);
+  test('a phrase in most pages is common; one in 48 % is not; one in 40 % of the sample is never counted', () => {
+    const n = { '"most"': 900_000, '"near"': 480_000, '"some"': 400_000, '"rare"': 1000 };
+    const { c, asked } = counts(n, 1_000_000);
     const common = new CommonTerms(c, () => 0);
     assert.equal(common.isCommon('"most"'), true);
+    assert.equal(common.isCommon('"near"'), false);
     assert.equal(common.isCommon('"some"'), false);
     assert.equal(common.isCommon('"rare"'), false);
-    assert.deepEqual(asked, ['"most"', '"some"']);
+    assert.deepEqual(asked, ['"most"', '"near"']);
   });
 
   test('a verdict is reused until COMMON_TTL_MS, then asked again', () => {
@@ -47,7 +49,7 @@ describe('CommonTerms (pure, injected counts and clock)', () => {
     let now = 0;
     const common = new CommonTerms(c, () => now);
     assert.equal(common.isCommon('"word"'), true);
-    n['"word"'] = 400; // pages were added: it is in fewer than half now
+    n['"word"'] = 480; // pages were added: it is in fewer than half now
     now = COMMON_TTL_MS - 1;
     assert.equal(common.isCommon('"word"'), true);
     now = COMMON_TTL_MS;

@@ -19,8 +19,13 @@ export const COMMON_TTL_MS = 10 * 60_000;
 export const COMMON_CACHE_MAX = 5000;
 /** The newest pages a phrase is sampled in before its matches are counted. */
 export const SAMPLE_ROWS = 4096;
-/** A phrase in less than this share of the sample is not counted (taken as not common). */
-export const SAMPLE_SHARE = 0.3;
+/**
+ * A phrase in less than this share of the sample is not counted (taken as not common: its ranking
+ * stays exact). Counting a phrase in 30-45 % of 1M pages read its 300-450k matches (15-40 ms, once
+ * per COMMON_TTL_MS) to learn it is not common; a sample of 4096 pages is off by more than 5 points
+ * only when the newest pages differ from the rest that much.
+ */
+export const SAMPLE_SHARE = 0.45;
 
 /** The counts CommonTerms needs from the full-text index (FtsSearch implements them). */
 export interface TermCounts {
