@@ -19,6 +19,10 @@ import type { TitleIndex } from './title-index.ts';
 import type { TitleHit } from './title-search.ts';
 import { ANCHOR_CANDIDATES, ANCHOR_COUNT_CACHE_MAX, ANCHOR_COUNT_TTL_MS, ANCHOR_RANK_MAX } from './search-options.ts';
 import { hasCaptureFilters } from './capture-filters.ts';
+import { CommonTerms } from './common-terms.ts';
+
+/** The columns the first bounded list of a very common query ranks in (see CandidateLists #ranked). */
+const SHORT_COLUMNS = ['title', 'headings', 'description'];
 
 /** Candidates taken from each ranking before fusion (more when paging deeper). */
 export const CANDIDATES = 100;
@@ -57,6 +61,7 @@ export class CandidateLists {
   readonly #rankSample: number;
   readonly #anchors: boolean;
   readonly #anchorCounts = new Map<string, { n: number; at: number }>();
+  readonly #common: CommonTerms;
 
   /** `rankAllMax` and `rankSample`: see RANK_ALL_MAX and RANK_SAMPLE; `anchors`: whether anchor text ranks (RankingOptions). */
   constructor(fts: FtsSearch, titles: TitleIndex, opts: { rankAllMax: number; rankSample: number; anchors: boolean }) {
@@ -65,6 +70,7 @@ export class CandidateLists {
     this.#rankAllMax = opts.rankAllMax;
     this.#rankSample = opts.rankSample;
     this.#anchors = opts.anchors;
+    this.#common = new CommonTerms(fts);
   }
 
   /**
@@ -87,11 +93,13 @@ export class CandidateLists {
       labels: parsed.labels,
       fileTypes: parsed.fileTypes,
     };
-    // Up to RANK_ALL_MAX matches, every match's id (cheaper than a lookup per id below); else a capped count.
-    const matchIds = this.#fts.matchIds(match, this.#rankAllMax + 1, filters);
+    // The matches' ids, read once up to COUNT_CAP: their number is the count, and up to RANK_ALL_MAX of
+    // them, which ids match is known without a lookup per id below (a capped count after reading
+    // RANK_ALL_MAX + 1 ids read those again: 10-30 ms at 1M pages for common words).
+    const matchIds = this.#fts.matchIds(match, Math.max(COUNT_CAP, this.#rankAllMax + 1), filters);
     const everyMatch = matchIds.length <= this.#rankAllMax ? new Set(matchIds) : undefined;
-    const ftsTotal = everyMatch !== undefined ? everyMatch.size : this.#fts.count(match, COUNT_CAP, filters);
-    const ftsIds = this.#ranked(parsed, mode, match, ftsTotal, depth, q.want, filters);
+    const ftsTotal = Math.min(matchIds.length, COUNT_CAP);
+    const ftsIds = this.#ranked(parsed, mode, match, ftsTotal, depth, q.want, filters, everyMatch && matchIds);
     const identMatch = identExpression(parsed, mode);
     const exactIds = identMatch === undefined ? [] : this.#fts.topExact(match, identMatch, depth, filters);
     // A short top list is every full-text match: no hit outside it matches.
@@ -152,7 +160,9 @@ export class CandidateLists {
    * (a very common word), ranking every match would cost tens of ms, so the list is the best
    * matches in title, headings and description (bm25 among the newest RANK_SAMPLE of those), then,
    * if those do not fill the wanted page (`want` = offset + limit), the best among the newest
-   * RANK_SAMPLE matches anywhere.
+   * RANK_SAMPLE matches anywhere. In each, words in half the pages or more are left out of bm25's
+   * expression when other words remain (#rankExpression): the order is the same, without bm25
+   * reading such a word's every match. `matchIds`: every match, when there are at most RANK_ALL_MAX.
    */
   #ranked(
     parsed: ParsedQuery,
@@ -162,17 +172,55 @@ export class CandidateLists {
     depth: number,
     want: number,
     filters: HostFilters,
+    matchIds: readonly number[] | undefined,
   ): number[] {
-    if (total <= this.#rankAllMax) return this.#fts.top(match, depth, filters);
-    const short = matchExpression(parsed, mode, undefined, ['title', 'headings', 'description']) as string;
-    const ids = this.#fts.topOfNewest(short, depth, this.#rankSample, filters);
+    if (total <= this.#rankAllMax) {
+      const rank = matchIds === undefined ? undefined : this.#rankExpression(parsed, mode);
+      return rank === undefined || matchIds === undefined
+        ? this.#fts.top(match, depth, filters)
+        : this.#fts.rankAmong(rank, matchIds, depth, false);
+    }
+    const short = matchExpression(parsed, mode, undefined, SHORT_COLUMNS) as string;
+    const ids = this.#topOfNewest(parsed, mode, short, SHORT_COLUMNS, depth, filters);
     if (ids.length >= want) return ids;
     const seen = new Set(ids);
-    for (const id of this.#fts.topOfNewest(match, depth, this.#rankSample, filters)) {
+    for (const id of this.#topOfNewest(parsed, mode, match, undefined, depth, filters)) {
       if (ids.length >= depth) break;
       if (!seen.has(id)) ids.push(id);
     }
     return ids;
+  }
+
+  /** The best `depth` among the newest RANK_SAMPLE matches of `match` (the query within `columns`). */
+  #topOfNewest(
+    parsed: ParsedQuery,
+    mode: 'and' | 'or',
+    match: string,
+    columns: readonly string[] | undefined,
+    depth: number,
+    filters: HostFilters,
+  ): number[] {
+    const rank = this.#rankExpression(parsed, mode, columns);
+    if (rank === undefined) return this.#fts.topOfNewest(match, depth, this.#rankSample, filters);
+    return this.#fts.rankAmong(rank, this.#fts.newestIds(match, this.#rankSample, filters), depth, true);
+  }
+
+  /**
+   * bm25's expression for ranking pages known to match the whole query (mode 'and'): its items
+   * (within `columns`) without those in half the pages or more (common-terms.ts), whose weight is
+   * bm25's floor (when every item is, they all weigh alike and stay); and one word typed several
+   * times ("niv niv") once, since n times a phrase's bm25 orders as its bm25 does. Undefined when
+   * that leaves the items as they are (the query's own expression ranks), and in mode 'or', where a
+   * page may match by a common word alone.
+   */
+  #rankExpression(parsed: ParsedQuery, mode: 'and' | 'or', columns?: readonly string[]): string | undefined {
+    if (mode !== 'and' || parsed.items.length < 2) return undefined;
+    const within = (e: string) => (columns === undefined ? e : `{${columns.join(' ')}} : ${e}`);
+    let items = parsed.items.filter((item) => !this.#common.isCommon(within(itemExpression(item))));
+    if (items.length === 0) items = parsed.items;
+    if (new Set(items.map((item) => itemExpression(item))).size === 1) items = items.slice(0, 1);
+    if (items.length === parsed.items.length) return undefined;
+    return matchExpression({ ...parsed, items, excluded: [] }, 'and', undefined, columns);
   }
 
   /**

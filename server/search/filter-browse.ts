@@ -2,7 +2,8 @@
  * Browsing by operator: a query of only site:, label: or filetype: filters (`label:python`,
  * `filetype:pdf`, `site:docs.python.org`) lists the pages they select, newest first (by when they were
  * fetched), paged like any search. Bounded: the count stops at a cap, the list reads one page of ids
- * (with LIMIT/OFFSET, offset at most MAX_OFFSET).
+ * (with LIMIT/OFFSET, offset at most MAX_OFFSET). Both read the covering index pages_browse (migration
+ * 0020: newest first, with every column the filters test), never the wide rows with their bodies.
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { hostFilterSql } from './fts-search.ts';
@@ -35,7 +36,7 @@ export class FilterBrowse {
   /** Ids of the selected pages from `offset`, at most `limit`, newest first (ties: the later stored first). */
   newest(q: ParsedQuery, offset: number, limit: number): number[] {
     const f = hostFilterSql(filtersOf(q));
-    const sql = `SELECT p.id FROM pages p WHERE p.indexed = 1${f.where} ORDER BY p.fetched_at DESC, p.id DESC LIMIT ? OFFSET ?`;
+    const sql = `SELECT p.id FROM pages p INDEXED BY pages_browse WHERE p.indexed = 1${f.where} ORDER BY p.fetched_at DESC, p.id DESC LIMIT ? OFFSET ?`;
     return this.#prepare(sql)
       .pluck()
       .all(...f.params, limit, offset) as number[];
@@ -44,7 +45,7 @@ export class FilterBrowse {
   /** How many pages the query selects, counting no further than `cap`. */
   count(q: ParsedQuery, cap: number): number {
     const f = hostFilterSql(filtersOf(q));
-    const sql = `SELECT count(*) FROM (SELECT 1 FROM pages p WHERE p.indexed = 1${f.where} LIMIT ?)`;
+    const sql = `SELECT count(*) FROM (SELECT 1 FROM pages p INDEXED BY pages_browse WHERE p.indexed = 1${f.where} LIMIT ?)`;
     return this.#prepare(sql)
       .pluck()
       .get(...f.params, cap) as number;

@@ -86,6 +86,27 @@ export function hostFilterSql(filters: HostFilters): { join: string; where: stri
   return { join: ' JOIN pages p ON p.id = pages_fts.rowid', where, params };
 }
 
+/** The smallest and the largest of some (at least one) ids. */
+function rowidRange(ids: readonly number[]): [number, number] {
+  let lo = ids[0];
+  let hi = ids[0];
+  for (const id of ids) {
+    if (id < lo) lo = id;
+    if (id > hi) hi = id;
+  }
+  return [lo, hi];
+}
+
+/** An SQLite varint (big-endian, 7 bits a byte, the 9th byte whole) at the start of `b`. */
+function readVarint(b: Uint8Array): number {
+  let n = 0;
+  for (let i = 0; i < Math.min(8, b.length); i++) {
+    n = n * 128 + (b[i] & 0x7f);
+    if ((b[i] & 0x80) === 0) return n;
+  }
+  return b.length > 8 ? n * 256 + b[8] : n;
+}
+
 /** Full-text queries over one connection, with prepared statements cached by SQL text. */
 export class FtsSearch {
   readonly #db: Database;
@@ -138,6 +159,51 @@ export class FtsSearch {
     const sql = `SELECT id FROM (SELECT pages_fts.rowid AS id, pages_fts.rank AS r FROM pages_fts${f.join}
       WHERE pages_fts MATCH ?${f.where} ORDER BY pages_fts.rowid DESC LIMIT ?) ORDER BY r LIMIT ?`;
     return (this.#prepare(sql).all(match, ...f.params, sample, k) as Array<{ id: number }>).map((r) => r.id);
+  }
+
+  /** The ids of the `sample` most recently stored matches (rowid order, newest first), within the host filters. */
+  newestIds(match: string, sample: number, filters: HostFilters = NO_FILTERS): number[] {
+    const f = hostFilterSql(filters);
+    const sql = `SELECT pages_fts.rowid AS id FROM pages_fts${f.join} WHERE pages_fts MATCH ?${f.where}
+      ORDER BY pages_fts.rowid DESC LIMIT ?`;
+    return this.#prepare(sql)
+      .pluck()
+      .all(match, ...f.params, sample) as number[];
+  }
+
+  /**
+   * The best `k` of `ids` by the table's weighted bm25 for `match`, best first; ids that do not
+   * match `match` are left out. Only the matches within the ids' rowid range are read (FTS5 seeks to
+   * it), and bm25 is computed for the given ids only: the inner LIMIT keeps SQLite from handing
+   * ORDER BY rank to FTS5, which would score every match first. Ties in rowid order, the newest
+   * first with `newestFirst` (as topOfNewest lists them), else the oldest first (as top does).
+   */
+  rankAmong(match: string, ids: readonly number[], k: number, newestFirst: boolean): number[] {
+    if (ids.length === 0) return [];
+    const [lo, hi] = rowidRange(ids);
+    const sql = `SELECT id FROM (SELECT pages_fts.rowid AS id, pages_fts.rank AS r FROM pages_fts
+      WHERE pages_fts MATCH ? AND pages_fts.rowid >= ? AND pages_fts.rowid <= ?
+        AND +pages_fts.rowid IN (SELECT value FROM json_each(?))
+      ORDER BY pages_fts.rowid ${newestFirst ? 'DESC' : 'ASC'} LIMIT ?) ORDER BY r LIMIT ?`;
+    return this.#prepare(sql).pluck().all(match, lo, hi, JSON.stringify(ids), ids.length, k) as number[];
+  }
+
+  /**
+   * Pages in the full-text index, as bm25 counts them (its N): the first varint of FTS5's averages
+   * record (pages_fts_data id 1, "nRow"); 0 for an index nothing was ever stored in.
+   */
+  pageCount(): number {
+    const block = this.#prepare('SELECT block FROM pages_fts_data WHERE id = 1').pluck().get() as Buffer | undefined;
+    if (block === undefined || block.length === 0) return 0;
+    return readVarint(block);
+  }
+
+  /** Pages among the newest `rows` (by rowid) that match `match`. */
+  newestCount(match: string, rows: number): number {
+    return this.#prepare(`SELECT count(*) FROM pages_fts
+      WHERE pages_fts MATCH ? AND pages_fts.rowid > (SELECT coalesce(max(id), 0) FROM pages) - ?`)
+      .pluck()
+      .get(match, rows) as number;
   }
 
   /**
@@ -199,11 +265,12 @@ export class FtsSearch {
    */
   #byIds(columns: string, match: string, ids: readonly number[]): unknown[] {
     if (/"\*/.test(match)) {
+      // Only the matches within the ids' rowid range are read (FTS5 seeks to it): the newest pages'
+      // ids are close together, where a common prefix's matches span the whole index.
+      const [lo, hi] = rowidRange(ids);
       return this.#prepare(`SELECT pages_fts.rowid AS id, ${columns} FROM pages_fts
-        WHERE pages_fts MATCH ? AND +pages_fts.rowid IN (SELECT value FROM json_each(?))`).all(
-        match,
-        JSON.stringify(ids),
-      );
+        WHERE pages_fts MATCH ? AND pages_fts.rowid >= ? AND pages_fts.rowid <= ?
+          AND +pages_fts.rowid IN (SELECT value FROM json_each(?))`).all(match, lo, hi, JSON.stringify(ids));
     }
     return this.#prepare(`SELECT j.value AS id, ${columns} FROM json_each(?) AS j
       CROSS JOIN pages_fts ON pages_fts.rowid = j.value WHERE pages_fts MATCH ?`).all(JSON.stringify(ids), match);
