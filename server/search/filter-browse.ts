@@ -6,6 +6,7 @@
  * 0020: newest first, with every column the filters test), never the wide rows with their bodies.
  */
 import type { Database, Statement } from 'better-sqlite3';
+import { StatementCache } from './statement-cache.ts';
 import { hostFilterSql } from './fts-search.ts';
 import type { ParsedQuery } from './query-parser.ts';
 
@@ -16,21 +17,14 @@ export function isBrowse(q: ParsedQuery): boolean {
 
 /** The pages a filters-only query selects, over one connection (statements cached by SQL text). */
 export class FilterBrowse {
-  readonly #db: Database;
-  readonly #cache = new Map<string, Statement>();
+  readonly #statements: StatementCache;
 
   constructor(db: Database) {
-    this.#db = db;
+    this.#statements = new StatementCache(db, 64);
   }
 
   #prepare(sql: string): Statement {
-    let stmt = this.#cache.get(sql);
-    if (stmt === undefined) {
-      if (this.#cache.size >= 64) this.#cache.clear();
-      stmt = this.#db.prepare(sql);
-      this.#cache.set(sql, stmt);
-    }
-    return stmt;
+    return this.#statements.prepare(sql);
   }
 
   /** Ids of the selected pages from `offset`, at most `limit`, newest first (ties: the later stored first). */

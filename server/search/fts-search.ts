@@ -5,6 +5,7 @@
  * reading all matches into JavaScript. MATCH strings come from fts-expression.ts only.
  */
 import type { Database, Statement } from 'better-sqlite3';
+import { StatementCache } from './statement-cache.ts';
 import type { SiteFilter } from './query-parser.ts';
 import { captureFilterSql, type CaptureFilters } from './capture-filters.ts';
 
@@ -109,22 +110,15 @@ function readVarint(b: Uint8Array): number {
 
 /** Full-text queries over one connection, with prepared statements cached by SQL text. */
 export class FtsSearch {
-  readonly #db: Database;
-  readonly #cache = new Map<string, Statement>();
+  readonly #statements: StatementCache;
 
   /** Wraps a connection whose schema includes migration 0002. */
   constructor(db: Database) {
-    this.#db = db;
+    this.#statements = new StatementCache(db, STATEMENT_CACHE_MAX);
   }
 
   #prepare(sql: string): Statement {
-    let stmt = this.#cache.get(sql);
-    if (stmt === undefined) {
-      if (this.#cache.size >= STATEMENT_CACHE_MAX) this.#cache.clear();
-      stmt = this.#db.prepare(sql);
-      this.#cache.set(sql, stmt);
-    }
-    return stmt;
+    return this.#statements.prepare(sql);
   }
 
   /** The best `k` page ids for `match`, best first (weighted bm25), within the host filters. */

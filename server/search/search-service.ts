@@ -29,18 +29,16 @@
  */
 import type { Database } from 'better-sqlite3';
 import { pageQueries } from '../../db/pages.ts';
-import { FtsSearch, MARK_END, MARK_START } from './fts-search.ts';
-import type { PageMeta } from './fts-search.ts';
+import { FtsSearch } from './fts-search.ts';
 import { itemWords, parseQuery } from './query-parser.ts';
 import type { ParsedQuery } from './query-parser.ts';
 import { FtsPrefixes } from './fts-prefixes.ts';
 import { boostReach, fuseRankings } from './rank-fusion.ts';
 import type { PageSignals } from './rank-fusion.ts';
-import { makeSnippet, piecesFromMarked, withoutPermalinkPieces, withoutPermalinks } from './snippet.ts';
 import { firstPerContent } from './duplicates.ts';
 import { TitleIndex } from './title-index.ts';
 import type { TitleSnapshotOptions } from './title-index.ts';
-import type { SearchResponse, SearchResult, SuggestResponse } from './types.ts';
+import type { SearchResponse, SuggestResponse } from './types.ts';
 import { Completions } from './completions.ts';
 import { QuerySpelling } from './query-spelling.ts';
 import { moreFromSite, spreadSites } from './site-folding.ts';
@@ -49,10 +47,10 @@ import { missingWords } from './missing-words.ts';
 import { FEW_RESULTS } from './search-options.ts';
 import type { RankingOptions, SearchOptions } from './search-options.ts';
 import { CaptureSearch } from './capture-filters.ts';
+import { ResultShaper } from './result-shape.ts';
 import { CANDIDATES, CandidateLists, COUNT_CAP, RANK_ALL_MAX, RANK_SAMPLE } from './candidate-lists.ts';
 import type { Attempt } from './candidate-lists.ts';
 import { QuestionLists } from './question-lists.ts';
-import { markSynonyms } from './synonym-marks.ts';
 import { WordNet } from './wordnet.ts';
 
 /** A query with nothing searchable in it (the API answers 400 bad-query with the message). */
@@ -97,7 +95,7 @@ export class SearchService {
   readonly #spelling: QuerySpelling;
   readonly #ranking: RankingOptions;
   readonly #candidates: CandidateLists;
-  readonly #capture: CaptureSearch;
+  readonly #shape: ResultShaper;
   readonly #questions: QuestionLists | undefined;
   readonly #browse: FilterBrowse;
   #timer: NodeJS.Timeout | undefined;
@@ -119,7 +117,7 @@ export class SearchService {
     } = {},
   ) {
     this.#fts = new FtsSearch(db);
-    this.#capture = new CaptureSearch(db);
+    this.#shape = new ResultShaper(this.#fts, new CaptureSearch(db));
     this.#browse = new FilterBrowse(db);
     this.#prefixes = new FtsPrefixes(this.#fts);
     this.#titles = new TitleIndex(pageQueries(db), { chunkRows: opts.chunkRows, snapshot: opts.snapshot });
@@ -312,7 +310,7 @@ export class SearchService {
             page.map((r) => r.id),
           )
         : undefined;
-    const results = this.#results(page, meta, snippets, words, question?.synonyms ?? new Map(), (r, i) => ({
+    const results = this.#shape.results(page, meta, snippets, words, question?.synonyms ?? new Map(), (r, i) => ({
       score: round(r.score),
       moreFromSite: more[i],
       missing: missing?.get(r.id) ?? [],
@@ -349,53 +347,12 @@ export class SearchService {
       notice: typed.truncated ? 'The query was cut to its first 1000 characters.' : null,
       indexing: false,
       correction: null,
-      results: this.#results(page, meta, new Map(), [], new Map(), () => ({
+      results: this.#shape.results(page, meta, new Map(), [], new Map(), () => ({
         score: 0,
         moreFromSite: false,
         missing: [],
       })),
     };
-  }
-
-  /** The results of a page of ids as the API shows them (snippets from `snippets`, else the page's own). */
-  #results<R extends { id: number }>(
-    page: readonly R[],
-    meta: ReadonlyMap<number, PageMeta>,
-    snippets: ReadonlyMap<number, string>,
-    words: readonly string[],
-    synonyms: Parameters<typeof markSynonyms>[2],
-    own: (r: R, i: number) => Pick<SearchResult, 'score' | 'moreFromSite' | 'missing'>,
-  ): SearchResult[] {
-    const capture = this.#capture.meta(page.map((r) => r.id));
-    return page.map((r, i) => {
-      const m = meta.get(r.id) as PageMeta;
-      const marked = snippets.get(r.id);
-      const c = capture.get(r.id);
-      const fileType = c?.fileType ?? 'html';
-      return {
-        url: m.url,
-        title: withoutPermalinks(m.title),
-        host: m.host,
-        snippet: m.nosnippet
-          ? []
-          : markSynonyms(
-              withoutPermalinkPieces(
-                marked !== undefined ? piecesFromMarked(marked, MARK_START, MARK_END) : this.#ownSnippet(m, words),
-              ),
-              words,
-              synonyms,
-            ),
-        fetchedAt: new Date(m.fetchedAt).toISOString(),
-        stored: !m.noarchive,
-        labels: c?.labels ?? [],
-        fileType,
-        page:
-          fileType === 'pdf' && marked !== undefined && !m.nosnippet
-            ? this.#capture.pageOf(r.id, marked, MARK_START, MARK_END)
-            : null,
-        ...own(r, i),
-      };
-    });
   }
 
   /**
@@ -430,11 +387,5 @@ export class SearchService {
         return { fused, meta, window: new Set(ids), folded: ranked.length - fused.length };
       }
     }
-  }
-
-  /** A snippet for a page found only through the title index: its description or the start of its body. */
-  #ownSnippet(m: PageMeta, words: readonly string[]) {
-    const text = m.description.trim() !== '' ? m.description : this.#fts.bodyStart(m.id, 400);
-    return makeSnippet(text, words, 200);
   }
 }
