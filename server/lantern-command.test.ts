@@ -77,5 +77,9 @@ test('a command line without a postgres:// target is refused with the usage', ()
     () => parseCopyArgs(['copy']),
     /^CommandLineError: lantern-command: copy needs --to with a postgres:\/\/ URL; usage: npm run lantern/,
   );
+  assert.throws(
+    () => parseCopyArgs(['copy', '--to', '/var/lib/lantern']),
+    /^CommandLineError: lantern-command: copy needs --to with a postgres:\/\/ URL/,
+  );
   assert.throws(() => parseCopyArgs(['move']), /^CommandLineError: lantern-command: unknown command move/);
 });
