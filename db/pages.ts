@@ -127,7 +127,8 @@ function splitHeadings(text: string): string[] {
   return text === '' ? [] : text.split('\n');
 }
 
-interface PageRow {
+/** A pages row as the page queries select it (flags 0/1); PostgreSQL's page store selects the same shape. */
+export interface PageRow {
   id: number;
   url: string;
   final_url: string;
@@ -152,6 +153,36 @@ interface PageRow {
   nosnippet: number;
   indexed: number;
   seq: number;
+}
+
+/** A pages row as `getPage` answers it: headings one per line split, flags as booleans (both engines). */
+export function storedPageFromRow(r: PageRow): StoredPage {
+  return {
+    id: r.id,
+    seq: r.seq,
+    url: r.url,
+    finalUrl: r.final_url,
+    origin: r.origin,
+    host: r.host,
+    seedId: r.seed_id,
+    status: r.status,
+    contentType: r.content_type,
+    title: r.title,
+    description: r.description,
+    headings: splitHeadings(r.headings),
+    body: r.body,
+    lang: r.lang,
+    canonical: r.canonical,
+    fetchedAt: r.fetched_at,
+    etag: r.etag,
+    lastModified: r.last_modified,
+    contentHash: r.content_hash,
+    noindex: r.noindex === 1,
+    nofollow: r.nofollow === 1,
+    noarchive: r.noarchive === 1,
+    nosnippet: r.nosnippet === 1,
+    indexed: r.indexed === 1,
+  };
 }
 
 /** A new page's full-text entries, waiting for `writeSearchEntries`. */
@@ -357,33 +388,7 @@ export function pageQueries(db: Database, opts: { deferSearch?: boolean } = {}):
     },
     getPage(url) {
       const r = get.get(url);
-      if (r === undefined) return undefined;
-      return {
-        id: r.id,
-        seq: r.seq,
-        url: r.url,
-        finalUrl: r.final_url,
-        origin: r.origin,
-        host: r.host,
-        seedId: r.seed_id,
-        status: r.status,
-        contentType: r.content_type,
-        title: r.title,
-        description: r.description,
-        headings: splitHeadings(r.headings),
-        body: r.body,
-        lang: r.lang,
-        canonical: r.canonical,
-        fetchedAt: r.fetched_at,
-        etag: r.etag,
-        lastModified: r.last_modified,
-        contentHash: r.content_hash,
-        noindex: r.noindex === 1,
-        nofollow: r.nofollow === 1,
-        noarchive: r.noarchive === 1,
-        nosnippet: r.nosnippet === 1,
-        indexed: r.indexed === 1,
-      };
+      return r === undefined ? undefined : storedPageFromRow(r);
     },
     validators(url) {
       return validatorsOf.get(url);
