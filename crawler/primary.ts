@@ -77,7 +77,7 @@ process.on('uncaughtException', (err) => {
 
 /** Takes DATA_DIR's lock, opens the database and loads the crawl state; throws saying which step failed. */
 async function startUp(): Promise<{ config: Config; db: Database; coordinator: Coordinator }> {
-  const config = configFromArgument(process.argv[2]); // parsed and validated once, by the server
+  const config = configFromArgument(process.argv[2], process.env); // parsed and validated once, by the server
   await acquireLock(config.dataDir);
   let db: Database;
   try {

@@ -295,6 +295,16 @@ test("the secret is not in the crawler primary's argument, which every user of t
   assert.deepEqual(configFromArgument(arg), { ...config, secret: null });
 });
 
+test("the database URL (and its password) is not in the crawler primary's argument; the primary reads it from the environment it inherits", () => {
+  const env = { DATABASE_URL: 'postgres://lantern:a-db-password@127.0.0.1:5432/lantern' };
+  const config = loadConfig(env);
+  const arg = configArgument(config);
+  assert.ok(!arg.includes('a-db-password'), 'no password on the command line');
+  assert.ok(!arg.includes('127.0.0.1:5432'), 'no database URL on the command line');
+  assert.deepEqual(configFromArgument(arg, env), { ...config, secret: null }, 'the same URL, from the environment');
+  assert.equal(configFromArgument(arg, {}).databaseUrl, null, 'no DATABASE_URL in the environment: SQLite');
+});
+
 test('DATABASE_URL takes a postgres:// or postgresql:// URL; a refused one is never repeated in the message (it may hold a password)', () => {
   assert.equal(
     loadConfig({ DATABASE_URL: 'postgresql:///lantern?host=/run/postgresql' }).databaseUrl,

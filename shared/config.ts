@@ -92,15 +92,20 @@ export function loadConfig(env: Env): Config {
  * The crawler primary is forked with the server's parsed configuration as its one argument (JSON),
  * so that the environment is read and validated once, by the server: `configArgument` writes it,
  * `configFromArgument` reads it back in the primary. A missing or unreadable argument is a ConfigError.
- * The secret is left out: a process's arguments are readable by every user of the machine
- * (/proc/PID/cmdline, ps), and the crawler has no use for it.
+ * The secret and DATABASE_URL (which may hold a password) are left out: a process's arguments are
+ * readable by every user of the machine (/proc/PID/cmdline, ps). The crawler has no use for the secret;
+ * the database URL reaches the primary in the environment it inherits from the server (readable only by
+ * the user it runs as, /proc/PID/environ), parsed again by `configFromArgument`.
  */
 export function configArgument(config: Config): string {
-  return JSON.stringify({ ...config, secret: null });
+  return JSON.stringify({ ...config, secret: null, databaseUrl: null });
 }
 
-/** The configuration `configArgument` wrote (see there). */
-export function configFromArgument(arg: string | undefined): Config {
+/**
+ * The configuration `configArgument` wrote (see there), with DATABASE_URL parsed from `env`: the
+ * environment the primary inherited from the server, which holds the same value the server parsed.
+ */
+export function configFromArgument(arg: string | undefined, env: Env = {}): Config {
   let parsed: unknown;
   try {
     parsed = arg === undefined ? undefined : JSON.parse(arg);
@@ -113,5 +118,5 @@ export function configFromArgument(arg: string | undefined): Config {
       "config: the crawler primary takes the server's configuration as its argument; start Lantern with npm start",
     );
   }
-  return parsed as Config;
+  return { ...(parsed as Config), databaseUrl: SETTINGS.databaseUrl.parse(env[SETTINGS.databaseUrl.env]) };
 }
