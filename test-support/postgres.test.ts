@@ -8,7 +8,49 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } 
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { findPostgresBin, startTestPostgres, TestPostgresError } from './postgres.ts';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { fileURLToPath } from 'node:url';
+import { findPostgresBin, reapOrphanClusters, startTestPostgres, TestPostgresError } from './postgres.ts';
+
+/**
+ * A test process of its own that starts a cluster, says where (one JSON line) and then waits (at most a
+ * minute, so it ends by itself), for the tests below to stop it the ways a test run can be stopped.
+ */
+async function clusterInAnotherProcess(): Promise<{
+  child: ReturnType<typeof spawn>;
+  folder: string;
+  adminUrl: string;
+}> {
+  const module = fileURLToPath(new URL('./postgres.ts', import.meta.url));
+  const script = `import { startTestPostgres } from ${JSON.stringify(module)};
+const c = await startTestPostgres();
+console.log(JSON.stringify({ folder: c.folder, adminUrl: c.adminUrl }));
+setTimeout(() => {}, 60_000);`;
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let out = '';
+  for await (const chunk of child.stdout!) {
+    out += String(chunk);
+    if (out.includes('\n')) break;
+  }
+  const line = out.split('\n')[0] ?? '';
+  assert.ok(line.startsWith('{'), `the child started a cluster: ${JSON.stringify(out)}`);
+  return { child, ...(JSON.parse(line) as { folder: string; adminUrl: string }) };
+}
+
+/** Whether a server answers at `url`. */
+async function answers(url: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: url });
+  try {
+    await client.connect();
+    await client.end();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** A folder of fake executables named `names` under `dir`. */
 function fakeBin(dir: string, names: string[]): string {
@@ -65,5 +107,41 @@ test('a started cluster gives fresh databases on 127.0.0.1, and once stopped not
     cluster.stop(); // a second stop is harmless
   } finally {
     if (!stopped) cluster.stop();
+  }
+});
+
+test('a test process stopped by SIGTERM or SIGINT takes its cluster with it (server stopped, folder removed)', async () => {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    const { child, folder, adminUrl } = await clusterInAnotherProcess();
+    assert.equal(await answers(adminUrl), true, 'running before the signal');
+    const exited = once(child, 'exit');
+    child.kill(signal);
+    const [code, sig] = (await exited) as [number | null, NodeJS.Signals | null];
+    assert.equal(sig ?? code, signal === 'SIGTERM' ? 'SIGTERM' : 'SIGINT', 'the process still ends by the signal');
+    assert.equal(existsSync(folder), false, `${signal}: its folder is removed`);
+    assert.equal(await answers(adminUrl), false, `${signal}: its server is gone`);
+  }
+});
+
+test('a cluster whose process was killed outright (SIGKILL) is stopped and removed by the next start', async () => {
+  const { child, folder, adminUrl } = await clusterInAnotherProcess();
+  const exited = once(child, 'exit');
+  child.kill('SIGKILL');
+  await exited;
+  assert.equal(existsSync(folder), true, 'SIGKILL leaves it behind');
+  assert.equal(await answers(adminUrl), true, 'still running');
+  assert.deepEqual(
+    reapOrphanClusters().filter((f) => f === folder),
+    [folder],
+    'the orphan is reaped',
+  );
+  assert.equal(existsSync(folder), false, 'its folder is removed');
+  assert.equal(await answers(adminUrl), false, 'its server is gone');
+  const mine = await startTestPostgres(); // a live process's cluster is never an orphan
+  try {
+    assert.equal(reapOrphanClusters().includes(mine.folder), false);
+    assert.equal(await answers(mine.adminUrl), true);
+  } finally {
+    mine.stop();
   }
 });

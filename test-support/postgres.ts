@@ -1,12 +1,23 @@
 /**
  * A throwaway PostgreSQL cluster for tests: `initdb` in a temporary folder, `postgres` listening on 127.0.0.1
  * at a free port (its unix socket in that folder too), a fresh database per test file or per test, and the
- * whole folder stopped and removed afterwards, also when a test failed or the process exits early. It never
+ * whole folder stopped and removed afterwards, also when a test failed, the process exits early or is stopped
+ * by a signal (SIGINT, SIGTERM, SIGHUP); a cluster left by a process killed outright (SIGKILL, which nothing
+ * can catch) is stopped and removed by the next start (`reapOrphanClusters`). It never
  * touches a system cluster. Running as root (CI, this machine), the cluster runs as the `postgres` OS user,
  * since initdb refuses root. No PostgreSQL installed is a failure that says what to install, never a skip.
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
+import {
+  chownSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -14,6 +25,64 @@ import { freePort } from './app-process.ts';
 
 /** Where Debian's `postgresql` package puts the server's binaries, one folder per major version. */
 const DEBIAN_PG_ROOT = '/usr/lib/postgresql';
+/** The prefix of a cluster's temporary folder, in os.tmpdir(). */
+const FOLDER_PREFIX = 'lantern-pg-';
+/** The file in a cluster's folder naming the process that started it (a dead one's cluster is an orphan). */
+const OWNER_FILE = 'owner.pid';
+/** The signals a test process may be stopped by, after which its clusters must not outlive it. */
+const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const;
+
+/** The stop functions of this process's running clusters. */
+const running = new Set<() => void>();
+
+/** Stops every cluster of this process; then the signal does what it would have done (the process ends). */
+function stopAllOnSignal(signal: NodeJS.Signals): void {
+  for (const stop of [...running]) stop();
+  for (const s of STOP_SIGNALS) process.removeListener(s, stopAllOnSignal);
+  process.kill(process.pid, signal);
+}
+
+/** Whether a process `pid` is alive (signal 0 checks without sending anything). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'; // alive, but another user's
+  }
+}
+
+/**
+ * Stops and removes the clusters whose starting process is gone (killed with SIGKILL, or the machine's test
+ * run cut short), so that they do not hold ports and memory until the next reboot. Returns their folders.
+ */
+export function reapOrphanClusters(tmp = os.tmpdir()): string[] {
+  const reaped: string[] = [];
+  for (const name of readdirSync(tmp).filter((n) => n.startsWith(FOLDER_PREFIX))) {
+    const root = path.join(tmp, name);
+    let pid: number;
+    try {
+      pid = Number(readFileSync(path.join(root, OWNER_FILE), 'utf8'));
+    } catch {
+      continue; // being set up right now by another process, or not a cluster of ours
+    }
+    if (!Number.isInteger(pid) || pid <= 0 || alive(pid)) continue;
+    const dataDir = path.join(root, 'data');
+    if (existsSync(path.join(dataDir, 'postmaster.pid'))) {
+      const owner = process.getuid?.() === 0 ? postgresUser() : null;
+      try {
+        runAsOwner(path.join(findPostgresBin(), 'pg_ctl'), ['stop', '-D', dataDir, '-m', 'immediate', '-w'], owner);
+      } catch (err) {
+        // A postmaster.pid left by a server that is already gone: nothing to stop, the folder still goes.
+        if (!(err instanceof TestPostgresError)) throw err;
+      }
+    }
+    rmSync(root, { recursive: true, force: true });
+    reaped.push(root);
+  }
+  return reaped;
+}
+
 /** The cluster's superuser (trusted on loopback and its socket; nothing else can reach the cluster). */
 const SUPERUSER = 'lantern';
 
@@ -87,7 +156,8 @@ function postgresUser(): { uid: number; gid: number } {
 export async function startTestPostgres(): Promise<TestPostgres> {
   const bin = findPostgresBin();
   const owner = process.getuid?.() === 0 ? postgresUser() : null;
-  const root = mkdtempSync(path.join(os.tmpdir(), 'lantern-pg-'));
+  reapOrphanClusters();
+  const root = mkdtempSync(path.join(os.tmpdir(), FOLDER_PREFIX));
   const dataDir = path.join(root, 'data');
   let stopped = false;
   let started = false;
@@ -95,6 +165,7 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     if (stopped) return;
     stopped = true;
     process.off('exit', stop);
+    running.delete(stop);
     try {
       if (started) runAsOwner(path.join(bin, 'pg_ctl'), ['stop', '-D', dataDir, '-m', 'immediate', '-w'], owner);
     } finally {
@@ -102,7 +173,10 @@ export async function startTestPostgres(): Promise<TestPostgres> {
     }
   };
   process.on('exit', stop); // a test file that ends without its `after` (an uncaught error) still removes it
+  running.add(stop);
+  for (const s of STOP_SIGNALS) if (!process.listeners(s).includes(stopAllOnSignal)) process.on(s, stopAllOnSignal);
   try {
+    writeFileSync(path.join(root, OWNER_FILE), String(process.pid));
     if (owner !== null) chownSync(root, owner.uid, owner.gid);
     runAsOwner(
       path.join(bin, 'initdb'),
