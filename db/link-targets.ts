@@ -6,6 +6,15 @@
  * end; read by search. Everything a hostile page can
  * add is bounded: a page gives at most ANCHORS_PER_PAGE links of ANCHOR_MAX_WORDS words (the
  * crawler's extraction), and a target keeps at most MAX_SOURCES linking pages and MAX_ANCHORS texts.
+ *
+ * Which MAX_ANCHORS texts: the most used, not the first found (migration 0021). A glossary, a man page's
+ * index or an API reference is linked under hundreds of distinct words (each page links the terms it
+ * uses); the first pages crawled named only a few of them, and the words most pages use for the target
+ * ("global interpreter lock" for the Python glossary) were left out. Each text has a count (how many
+ * linking pages used it, each page once), and a new text takes the least-used one's place with its count
+ * plus one: the Space-Saving rule (Metwally et al., 2005), which keeps every text used more than
+ * 1/MAX_ANCHORS of the time in bounded space. Counts are kept only while a target's linking pages are
+ * (MAX_SOURCES): a page fetched again never counts twice.
  */
 import type { Database } from 'better-sqlite3';
 
@@ -51,76 +60,115 @@ interface PendingTarget {
   inlinks: number;
   sources: Buffer;
   anchors: string;
+  /** How many linking pages used each line of `anchors` (same order). */
+  counts: number[];
+  /** The page fetch (gather's serial) that made its page a source of this target: that fetch's texts count. */
+  counting: number | undefined;
   changed: boolean;
 }
 
+/** anchor_counts as stored: one number per line of `anchors`, space-separated (rows of before 0021: 1 each). */
+export function parseAnchorCounts(anchors: string, stored: string): number[] {
+  const lines = anchors === '' ? 0 : anchors.split('\n').length;
+  const counts = stored === '' ? [] : stored.split(' ').map(Number);
+  return counts.length === lines && counts.every((n) => Number.isInteger(n) && n > 0)
+    ? counts
+    : Array.from({ length: lines }, () => 1);
+}
+
 /**
- * Adds what the page `sourceId` says of `target` (the link's cleaned words) to the target's row: the
+ * Adds what the page `sourceId`, in its fetch numbered `fetch`, says of `target` (the link's cleaned words) to the target's row: the
  * page as a source (once, however often it is fetched again) and the words as an anchor text (once per
  * distinct text, case folded), within MAX_SOURCES and MAX_ANCHORS.
  */
-function addLink(target: PendingTarget, sourceId: number, text: string): void {
+function addLink(target: PendingTarget, sourceId: number, text: string, fetch: number): void {
   if (!holds(target.sources, sourceId) && target.sources.length / 4 < MAX_SOURCES) {
     target.sources = Buffer.concat([target.sources, u32(sourceId)]);
     target.inlinks++;
+    target.counting = fetch;
     target.changed = true;
   }
-  if (text !== '') {
-    const lines = target.anchors === '' ? [] : target.anchors.split('\n');
-    const folded = text.toLowerCase();
-    if (lines.length < MAX_ANCHORS && !lines.some((l) => l.toLowerCase() === folded)) {
-      target.anchors = lines.concat(text).join('\n');
-      target.changed = true;
-    }
+  if (text === '' || target.counting !== fetch) return; // a page fetched again, or past MAX_SOURCES
+  const lines = target.anchors === '' ? [] : target.anchors.split('\n');
+  const folded = text.toLowerCase();
+  const at = lines.findIndex((l) => l.toLowerCase() === folded);
+  if (at >= 0) target.counts[at]++;
+  else if (lines.length < MAX_ANCHORS) {
+    lines.push(text);
+    target.counts.push(1);
+  } else {
+    // Space-Saving: the least-used text (the first of them) gives its place, and its count plus one.
+    const least = target.counts.indexOf(Math.min(...target.counts));
+    lines[least] = text;
+    target.counts[least]++;
   }
+  target.anchors = lines.join('\n');
+  target.changed = true;
 }
 
 /** Prepared statements for link_targets, created once per connection. */
 export function linkTargetQueries(db: Database) {
-  const get = db.prepare<[string], { id: number; inlinks: number; sources: Buffer; anchors: string }>(
-    'SELECT id, inlinks, sources, anchors FROM link_targets WHERE url = ?',
-  );
+  const get = db.prepare<
+    [string],
+    { id: number; inlinks: number; sources: Buffer; anchors: string; anchor_counts: string }
+  >('SELECT id, inlinks, sources, anchors, anchor_counts FROM link_targets WHERE url = ?');
   const insert = db
-    .prepare<[string, number, Buffer, string], number>(
-      'INSERT INTO link_targets (url, inlinks, sources, anchors) VALUES (?, ?, ?, ?) RETURNING id',
+    .prepare<[string, number, Buffer, string, string], number>(
+      'INSERT INTO link_targets (url, inlinks, sources, anchors, anchor_counts) VALUES (?, ?, ?, ?, ?) RETURNING id',
     )
     .pluck();
-  const update = db.prepare<[number, Buffer, string, number]>(
-    'UPDATE link_targets SET inlinks = ?, sources = ?, anchors = ? WHERE id = ?',
+  const update = db.prepare<[number, Buffer, string, string, number]>(
+    'UPDATE link_targets SET inlinks = ?, sources = ?, anchors = ?, anchor_counts = ? WHERE id = ?',
   );
   const ftsInsert = db.prepare<[number, string]>('INSERT INTO anchors_fts (rowid, anchors) VALUES (?, ?)');
   const ftsDelete = db.prepare<[number, string]>(
     "INSERT INTO anchors_fts (anchors_fts, rowid, anchors) VALUES ('delete', ?, ?)",
   );
-  const byUrl = db.prepare<[string], { inlinks: number; anchors: string }>(
-    'SELECT inlinks, anchors FROM link_targets WHERE url = ?',
+  const byUrl = db.prepare<[string], { inlinks: number; anchors: string; anchor_counts: string }>(
+    'SELECT inlinks, anchors, anchor_counts FROM link_targets WHERE url = ?',
   );
 
   /** Targets gathered since the last write (see gatherLinks), by url. */
   let pending = new Map<string, PendingTarget>();
+  /** Numbers each gathered page fetch: a page fetched twice in one batch counts its texts once. */
+  let fetches = 0;
 
   const gather = (sourceId: number, links: readonly LinkOut[]): void => {
-    const seen = new Set<string>();
+    const fetch = ++fetches;
+    const seen = new Set<string>(); // a page counts once per target and distinct text (a glossary's many terms each)
     for (const link of links) {
-      if (seen.has(link.url)) continue;
-      seen.add(link.url);
+      const text = cleanText(link.text);
+      const key = `${link.url}\n${text.toLowerCase()}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
       let target = pending.get(link.url);
       if (target === undefined) {
         const row = get.get(link.url);
         target =
           row === undefined
-            ? { id: undefined, stored: '', inlinks: 0, sources: Buffer.alloc(0), anchors: '', changed: true }
+            ? {
+                id: undefined,
+                stored: '',
+                inlinks: 0,
+                sources: Buffer.alloc(0),
+                anchors: '',
+                counts: [],
+                counting: undefined,
+                changed: true,
+              }
             : {
                 id: row.id,
                 stored: row.anchors,
                 inlinks: row.inlinks,
                 sources: row.sources,
                 anchors: row.anchors,
+                counts: parseAnchorCounts(row.anchors, row.anchor_counts),
+                counting: undefined,
                 changed: false,
               };
         pending.set(link.url, target);
       }
-      addLink(target, sourceId, cleanText(link.text));
+      addLink(target, sourceId, text, fetch);
     }
   };
 
@@ -131,11 +179,11 @@ export function linkTargetQueries(db: Database) {
     // anchors_fts entries (migration 0018), back to back in ascending rowids: one segment for the batch.
     const known = [...targets.values()].filter((t) => t.id !== undefined && t.changed);
     known.sort((a, b) => a.id! - b.id!);
-    for (const t of known) update.run(t.inlinks, t.sources, t.anchors, t.id!);
+    for (const t of known) update.run(t.inlinks, t.sources, t.anchors, t.counts.join(' '), t.id!);
     const added: PendingTarget[] = [];
     for (const [url, t] of targets) {
       if (t.id !== undefined) continue;
-      t.id = insert.get(url, t.inlinks, t.sources, t.anchors);
+      t.id = insert.get(url, t.inlinks, t.sources, t.anchors, t.counts.join(' '));
       added.push(t);
     }
     for (const t of known.concat(added)) {
@@ -171,12 +219,16 @@ export function linkTargetQueries(db: Database) {
     discardGathered(): void {
       pending = new Map();
     },
-    /** What links say of a URL: distinct linking pages and anchor texts (tests and diagnostics). */
-    target(url: string): { inlinks: number; anchors: string[] } | undefined {
+    /** What links say of a URL: distinct linking pages, anchor texts and their counts (tests and diagnostics). */
+    target(url: string): { inlinks: number; anchors: string[]; counts: number[] } | undefined {
       const row = byUrl.get(url);
       return row === undefined
         ? undefined
-        : { inlinks: row.inlinks, anchors: row.anchors === '' ? [] : row.anchors.split('\n') };
+        : {
+            inlinks: row.inlinks,
+            anchors: row.anchors === '' ? [] : row.anchors.split('\n'),
+            counts: parseAnchorCounts(row.anchors, row.anchor_counts),
+          };
     },
   };
 }
