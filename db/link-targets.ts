@@ -21,7 +21,7 @@ import type { Database } from 'better-sqlite3';
 /** Linking pages remembered (and counted) per target: 2 KB of ids at most. */
 export const MAX_SOURCES = 500;
 /** Distinct anchor texts kept per target. */
-export const MAX_ANCHORS = 24;
+export const MAX_ANCHORS = 48;
 /** Characters kept of one anchor text. */
 export const MAX_ANCHOR_CHARS = 100;
 
