@@ -49,6 +49,16 @@ test(`a host that turns slow mid-crawl waits ${FACTOR} x its response time betwe
     await waitFor(() => site.log.filter((r) => r.path !== '/robots.txt' && !Number.isNaN(r.end)).length >= 4, {
       message: 'four fast pages',
     });
+    // Fast answers are not paced as slow ones: the delay the primary decided for the host (its own account, as
+    // Domains shows it) stays far below a slow answer's once it has counted three of them. Not judged from the
+    // gaps of the site's log: on a loaded machine a fast answer's next request may start late for reasons that
+    // have nothing to do with pacing (a 1.9 s gap was seen at load 8), and a gap's upper bound is a speed.
+    await waitFor(() => (crawler.domain(site.host)?.fetched ?? 0) >= 3, { message: 'three fast pages counted' });
+    const fast = crawler.domain(site.host)!;
+    assert.ok(
+      fast.crawlDelayMs < FACTOR * SLOW_MS,
+      `fast answers are not paced as slow ones: ${fast.crawlDelayMs} ms (${fast.delayText})`,
+    );
     slowDown(site, spec, SLOW_MS);
     await waitFor(() => crawler.domain(site.host)?.delaySource === 'pacing', {
       timeoutMs: 20_000,
@@ -75,12 +85,6 @@ test(`a host that turns slow mid-crawl waits ${FACTOR} x its response time betwe
         `after a ${response.toFixed(0)} ms answer the gap is ${gap.toFixed(0)} ms, at least ${FACTOR} x the response time`,
       );
     }
-    // Fast answers are held by the configured delay only (their pacing is far below it).
-    for (const [prev, next] of afterFast)
-      assert.ok(
-        next.start - prev.end < FACTOR * SLOW_MS,
-        `a fast answer's gap (${(next.start - prev.end).toFixed(0)} ms) is not paced as a slow one's`,
-      );
   } finally {
     await crawler.close();
     await web.close();
