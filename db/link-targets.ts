@@ -35,7 +35,7 @@ function u32(id: number): Buffer {
 }
 
 /** An anchor text as stored: one line, no control characters, at most MAX_ANCHOR_CHARS. */
-function cleanText(text: string): string {
+export function cleanText(text: string): string {
   return text
     .replace(/[\u0000-\u001f\u007f]+/g, ' ')
     .replace(/\s+/g, ' ')
@@ -44,7 +44,7 @@ function cleanText(text: string): string {
 }
 
 /** A target's row as a batch of pages leaves it: `id` undefined for a target first seen in the batch. */
-interface PendingTarget {
+export interface PendingTarget {
   id: number | undefined;
   /** The anchors as stored (what anchors_fts holds for it): '' for a new target. */
   stored: string;
@@ -59,7 +59,7 @@ interface PendingTarget {
  * page as a source (once, however often it is fetched again) and the words as an anchor text (once per
  * distinct text, case folded), within MAX_SOURCES and MAX_ANCHORS.
  */
-function addLink(target: PendingTarget, sourceId: number, text: string): void {
+export function addLink(target: PendingTarget, sourceId: number, text: string): void {
   if (!holds(target.sources, sourceId) && target.sources.length / 4 < MAX_SOURCES) {
     target.sources = Buffer.concat([target.sources, u32(sourceId)]);
     target.inlinks++;
