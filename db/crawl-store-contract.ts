@@ -25,6 +25,7 @@ export interface CrawlContractFixture {
 const T0 = 1_700_000_000_000;
 const O = 'https://example.org';
 const O2 = 'https://other.example.org';
+const O3 = 'https://third.example.org';
 const U = (path: string, origin = O) => `${origin}/${path}`;
 const byKey = <T>(rows: T[], key: (r: T) => string) => [...rows].sort((a, b) => key(a).localeCompare(key(b)));
 
@@ -345,10 +346,13 @@ export function crawlStoreContract(engine: string, open: () => Promise<CrawlCont
       const a = await seed(s, 'a');
       const b = await seed(s, 'b', O2);
       const c = await seed(s, 'c');
+      const d = await seed(s, 'd', O3);
       const r = await add(s, a, ['a', '1', '2']);
       await add(s, a, ['3'], 1, O2);
       const rb = await add(s, b, ['b', '4'], 1, O2);
+      const rd = await add(s, d, ['only'], 1, O3);
       await write(s, async (tx) => {
+        await tx.frontier.leaseUrl(rd.only!.id, 'run', T0); // leased, nothing queued: still pending
         await tx.frontier.finishUrl(r.a!.id, 'done', null, T0 + 10);
         await tx.frontier.finishUrl(r['1']!.id, 'failed', 'x', T0 + 11);
         await tx.frontier.finishUrl(rb.b!.id, 'done', null, T0 + 12);
@@ -360,6 +364,7 @@ export function crawlStoreContract(engine: string, open: () => Promise<CrawlCont
         [
           { origin: O, n: 3 },
           { origin: O2, n: 3 },
+          { origin: O3, n: 1 },
         ],
       );
       assert.deepEqual(
@@ -369,6 +374,7 @@ export function crawlStoreContract(engine: string, open: () => Promise<CrawlCont
             { seedId: a, origin: O, n: 3 },
             { seedId: a, origin: O2, n: 1 },
             { seedId: b, origin: O2, n: 2 },
+            { seedId: d, origin: O3, n: 1 },
           ],
           (x) => `${x.seedId} ${x.origin}`,
         ),
@@ -381,6 +387,7 @@ export function crawlStoreContract(engine: string, open: () => Promise<CrawlCont
           { origin: O, state: 'leased', n: 1 },
           { origin: O2, state: 'done', n: 2 },
           { origin: O2, state: 'queued', n: 1 },
+          { origin: O3, state: 'leased', n: 1 },
         ],
       );
       assert.deepEqual(
@@ -389,6 +396,7 @@ export function crawlStoreContract(engine: string, open: () => Promise<CrawlCont
           { seedId: a, origin: O, lastFetchedAt: T0 + 10, pending: true },
           { seedId: b, origin: O2, lastFetchedAt: T0 + 12, pending: false },
           { seedId: c, origin: O, lastFetchedAt: null, pending: false },
+          { seedId: d, origin: O3, lastFetchedAt: null, pending: true },
         ],
       );
     },
