@@ -92,6 +92,11 @@ export function sqliteAsyncCrawlStore(db: Database): AsyncCrawlStore {
   const compaction = searchIndexCompaction(db);
   return {
     ...modules,
+    // Outside a transaction there is no end to wait for: a page's links are written at once (as on PostgreSQL).
+    linkTargets: {
+      ...modules.linkTargets,
+      gatherLinks: async (sourceId, links) => db.transaction(() => linkTargets.recordLinks(sourceId, links))(),
+    },
     async transaction(write) {
       db.exec('BEGIN IMMEDIATE');
       try {

@@ -757,6 +757,16 @@ export function crawlStoreContract(engine: string, open: () => Promise<CrawlCont
     },
   );
 
+  withStore("outside a transaction, a page's links are written at once", async (_f, s) => {
+    const a = await seed(s, 'a');
+    let p = 0;
+    await s.transaction(async (tx) => {
+      p = await tx.pages.upsertPage(page(U('p'), a));
+    });
+    await s.linkTargets.gatherLinks(p, [{ url: U('x'), text: 'x' }]);
+    assert.deepEqual(await s.linkTargets.target(U('x')), { inlinks: 1, anchors: ['x'] });
+  });
+
   withStore(
     'a transaction that throws stores nothing, gathered links included; its writes are read back inside it',
     async (_f, s) => {
