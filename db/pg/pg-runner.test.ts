@@ -102,6 +102,33 @@ test('text a site controls goes through held writes and back unchanged, never as
   }
 });
 
+test('held writes past 1 MiB are sent early, and the transaction still commits or rolls back whole', async () => {
+  const pool = openPgPool(await cluster.createDatabase(), { max: 2 });
+  try {
+    await migratePg(pool);
+    const trips: number[] = [];
+    const store = pgCrawlStore(pool, { onTransaction: (r) => trips.push(r.roundTrips) });
+    const rules = (n: number) => `{"rules":"${String(n).repeat(700_000)}"}`;
+    const batch = async (fail: boolean) =>
+      store.transaction(async (tx) => {
+        await tx.hosts.saveHost(newHostRow('https://big.example', 'big.example'), T0);
+        await tx.hosts.saveRobotsFile('https://big.example', null, rules(1));
+        await tx.hosts.saveRobotsFile('https://big.example', null, rules(2)); // past 1 MiB held: sent now
+        await tx.stops.markRunning(T0);
+        if (fail) throw new Error('batch failed after its early send');
+      });
+    await assert.rejects(batch(true), /after its early send/);
+    assert.deepEqual(await store.hosts.allHosts(), [], 'the early send was rolled back with the rest');
+    assert.deepEqual(await store.stops.lastStop(), { clean: true, contactedBy: null });
+    await batch(false);
+    assert.equal((await store.hosts.allHosts())[0]?.robotsRules, rules(2));
+    assert.deepEqual(await store.stops.lastStop(), { clean: false, contactedBy: T0 });
+    assert.deepEqual(trips.slice(-1), [2], 'the early send, then the rest with COMMIT');
+  } finally {
+    await pool.end();
+  }
+});
+
 test('a value PostgreSQL cannot take as a literal is refused, not written', () => {
   for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, {}, [[1]]]) {
     assert.throws(() => literal(bad), PgLiteralError, String(bad));
