@@ -51,8 +51,9 @@ export interface AsyncCrawlModules {
 /** The crawler's storage on either engine (see the module comment); the modules outside a transaction run on their own. */
 export interface AsyncCrawlStore extends AsyncCrawlModules {
   /**
-   * Runs `write` in one transaction, given the modules bound to it; the link targets it gathered are written
-   * at its end. If it throws (or the database fails), nothing of it is stored and the error is thrown on.
+   * Runs `write` in one transaction, given the modules bound to it (the store's own modules, called from
+   * `write`, run in it too); the link targets it gathered are written at its end. If it throws (or the
+   * database fails), nothing of it is stored and the error is thrown on. One at a time.
    */
   transaction(write: (tx: AsyncCrawlModules) => Promise<void>): Promise<void>;
   /** Runs `read` in one read transaction: its reads see one state of the database. */
@@ -92,10 +93,14 @@ export function sqliteAsyncCrawlStore(db: Database): AsyncCrawlStore {
   const compaction = searchIndexCompaction(db);
   return {
     ...modules,
-    // Outside a transaction there is no end to wait for: a page's links are written at once (as on PostgreSQL).
+    // Inside a transaction a page's links are gathered for its end; outside, there is no end to wait for:
+    // they are written at once (as on PostgreSQL).
     linkTargets: {
       ...modules.linkTargets,
-      gatherLinks: async (sourceId, links) => db.transaction(() => linkTargets.recordLinks(sourceId, links))(),
+      gatherLinks: async (sourceId, links) => {
+        if (db.inTransaction) linkTargets.gatherLinks(sourceId, links);
+        else db.transaction(() => linkTargets.recordLinks(sourceId, links))();
+      },
     },
     async transaction(write) {
       db.exec('BEGIN IMMEDIATE');

@@ -767,6 +767,25 @@ export function crawlStoreContract(engine: string, open: () => Promise<CrawlCont
     assert.deepEqual(await s.linkTargets.target(U('x')), { inlinks: 1, anchors: ['x'] });
   });
 
+  withStore("the store's own modules called inside a transaction's callback belong to it", async (f, s) => {
+    const a = await seed(s, 'a');
+    const batch = (fail: boolean) =>
+      s.transaction(async () => {
+        await s.frontier.addUrl({ url: U('1'), origin: O, seedId: a, depth: 1, redirects: 0 }, T0);
+        assert.equal((await s.frontier.urlByUrl(U('1')))?.depth, 1, 'its own write is seen');
+        const p = await s.pages.upsertPage(page(U('p'), a));
+        await s.linkTargets.gatherLinks(p, [{ url: U('x'), text: 'x' }]);
+        assert.equal(await s.linkTargets.target(U('x')), undefined, 'links wait for the end');
+        if (fail) throw new Error('rolled back');
+      });
+    await assert.rejects(batch(true), /rolled back/);
+    assert.deepEqual([await s.frontier.urlByUrl(U('1')), await s.pages.getPage(U('p'))], [undefined, undefined]);
+    assert.deepEqual(await f.rows('SELECT url FROM link_targets'), []);
+    await batch(false);
+    assert.equal((await s.frontier.urlByUrl(U('1')))?.depth, 1);
+    assert.deepEqual(await s.linkTargets.target(U('x')), { inlinks: 1, anchors: ['x'] });
+  });
+
   withStore(
     'a transaction that throws stores nothing, gathered links included; its writes are read back inside it',
     async (_f, s) => {

@@ -1,12 +1,14 @@
 /**
  * The crawler primary's storage on PostgreSQL (DATABASE_URL): the asynchronous port (db/async-crawl-store.ts)
- * on a `pg` pool. Outside a transaction each module's statement runs on the pool; `transaction` takes one
+ * on a `pg` pool. Outside a transaction each module's statement runs on the pool (inside one, the store's own
+ * modules run in it too, as on SQLite's one connection); `transaction` takes one
  * pooled connection for BEGIN ... COMMIT, the modules bound to it hold the writes nobody reads back and send
  * them with the next statement that answers something or with the COMMIT (db/pg/pg-runner.ts), and the link
  * targets the batch's pages gathered are written at its end, as on SQLite. Every error leaves classified
  * (db/storage-error.ts): PostgreSQL out of reach is retryable (the primary's WriteOutage waits it out),
  * a constraint violated is a bug.
  */
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type pg from 'pg';
 import type { AsyncCrawlModules, AsyncCrawlStore } from '../async-crawl-store.ts';
 import { pgStorageError } from '../storage-error.ts';
@@ -53,7 +55,9 @@ export function pgCrawlStore(
   pool: pg.Pool,
   opts: { onTransaction?: (report: PgTransactionReport) => void } = {},
 ): AsyncCrawlStore {
-  /** Runs `work` on one connection between `opening` and COMMIT, ROLLBACK if it throws. */
+  /** The transaction (or read) whose callback is running, in that callback's async context. */
+  const active = new AsyncLocalStorage<{ runner: PgRunner; links: ReturnType<typeof pgLinkTargetQueries> }>();
+  /** Runs `work` on one connection between `opening` and COMMIT, ROLLBACK if it throws (its error thrown on). */
   const onOneConnection = async <T>(
     opening: string,
     during: string,
@@ -84,7 +88,7 @@ export function pgCrawlStore(
       } catch (rollbackErr) {
         broken = rollbackErr as Error; // a connection that cannot roll back is closed, not pooled again
       }
-      throw pgStorageError(err, during);
+      throw err; // PostgreSQL's errors are classified where they happen (pg-runner.ts); the caller's stay its own
     } finally {
       client.off('error', onLost);
       client.release(broken ?? lost);
@@ -92,27 +96,40 @@ export function pgCrawlStore(
     }
   };
 
-  const onPool = modulesOn(poolRunner(pool));
+  const pooled = poolRunner(pool);
+  // The store's own modules, called while a transaction or read runs (from its callback's async context),
+  // run in it, as SQLite's one connection does: code written for `transaction(async () => store.x())` and
+  // code using the `tx` it is given both work. Elsewhere they run on the pool.
+  const routed: PgRunner = {
+    rows: (s, values) => (active.getStore()?.runner ?? pooled).rows(s, values),
+    changed: (s, values) => (active.getStore()?.runner ?? pooled).changed(s, values),
+    write: (s, values) => (active.getStore()?.runner ?? pooled).write(s, values),
+  };
+  const own = modulesOn(routed);
   return {
-    ...onPool.modules,
-    // Outside a transaction there is no end to wait for: a page's links are written at once.
+    ...own.modules,
+    // Inside a transaction a page's links are gathered for its end; outside, there is no end to wait for:
+    // they are written at once.
     linkTargets: {
-      ...onPool.links,
+      ...own.links,
       async gatherLinks(sourceId, links) {
-        await onPool.links.gatherLinks(sourceId, links);
-        await onPool.links.writeGathered();
+        const tx = active.getStore();
+        if (tx !== undefined) return tx.links.gatherLinks(sourceId, links);
+        await own.links.gatherLinks(sourceId, links);
+        await own.links.writeGathered();
       },
     },
     transaction: (write) =>
       onOneConnection('BEGIN', 'a write transaction', async (runner) => {
         const tx = modulesOn(runner);
-        await write(tx.modules);
+        await active.run({ runner, links: tx.links }, () => write(tx.modules));
         await tx.links.writeGathered();
       }),
     read: (read) =>
-      onOneConnection('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', 'a read transaction', (runner) =>
-        read(modulesOn(runner).modules),
-      ),
+      onOneConnection('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', 'a read transaction', (runner) => {
+        const tx = modulesOn(runner);
+        return active.run({ runner, links: tx.links }, () => read(tx.modules));
+      }),
     // Pages on PostgreSQL have no full-text tables: each Lantern server derives its search index in its own
     // DATA_DIR from pages.change_seq, and compacts it there. Nothing to merge here, ever.
     compactSearchIndexStep: async () => false,
