@@ -53,7 +53,7 @@ function cleanText(text: string): string {
 }
 
 /** A target's row as a batch of pages leaves it: `id` undefined for a target first seen in the batch. */
-interface PendingTarget {
+export interface PendingTarget {
   id: number | undefined;
   /** The anchors as stored (what anchors_fts holds for it): '' for a new target. */
   stored: string;
@@ -106,12 +106,72 @@ function addLink(target: PendingTarget, sourceId: number, text: string, fetch: n
   target.changed = true;
 }
 
+/** A link target's row as both engines read it. */
+export interface LinkTargetRow {
+  id: number;
+  inlinks: number;
+  sources: Buffer;
+  anchors: string;
+  anchor_counts: string;
+}
+
+/** A target's pending state: from its stored row, or new (`row` undefined). */
+export function pendingTarget(row: LinkTargetRow | undefined): PendingTarget {
+  return row === undefined
+    ? {
+        id: undefined,
+        stored: '',
+        inlinks: 0,
+        sources: Buffer.alloc(0),
+        anchors: '',
+        counts: [],
+        counting: undefined,
+        changed: true,
+      }
+    : {
+        id: row.id,
+        stored: row.anchors,
+        inlinks: row.inlinks,
+        sources: row.sources,
+        anchors: row.anchors,
+        counts: parseAnchorCounts(row.anchors, row.anchor_counts),
+        counting: undefined,
+        changed: false,
+      };
+}
+
+/**
+ * Adds one fetch (numbered `fetch`) of the page `sourceId` and its content links to `targets`, loading a
+ * target with `load` the first time it is named: each target and distinct text of the page once (a glossary
+ * linked under three terms gets three texts). Both engines gather through it, so they keep the same rows.
+ */
+export function gatherPage(
+  targets: Map<string, PendingTarget>,
+  sourceId: number,
+  links: readonly LinkOut[],
+  fetch: number,
+  load: (url: string) => PendingTarget,
+): void {
+  const seen = new Set<string>();
+  for (const link of links) {
+    const text = cleanText(link.text);
+    const key = `${link.url}\n${text.toLowerCase()}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    let target = targets.get(link.url);
+    if (target === undefined) {
+      target = load(link.url);
+      targets.set(link.url, target);
+    }
+    addLink(target, sourceId, text, fetch);
+  }
+}
+
 /** Prepared statements for link_targets, created once per connection. */
 export function linkTargetQueries(db: Database) {
-  const get = db.prepare<
-    [string],
-    { id: number; inlinks: number; sources: Buffer; anchors: string; anchor_counts: string }
-  >('SELECT id, inlinks, sources, anchors, anchor_counts FROM link_targets WHERE url = ?');
+  const get = db.prepare<[string], LinkTargetRow>(
+    'SELECT id, inlinks, sources, anchors, anchor_counts FROM link_targets WHERE url = ?',
+  );
   const insert = db
     .prepare<[string, number, Buffer, string, string], number>(
       'INSERT INTO link_targets (url, inlinks, sources, anchors, anchor_counts) VALUES (?, ?, ?, ?, ?) RETURNING id',
@@ -133,44 +193,8 @@ export function linkTargetQueries(db: Database) {
   /** Numbers each gathered page fetch: a page fetched twice in one batch counts its texts once. */
   let fetches = 0;
 
-  const gather = (sourceId: number, links: readonly LinkOut[]): void => {
-    const fetch = ++fetches;
-    const seen = new Set<string>(); // a page counts once per target and distinct text (a glossary's many terms each)
-    for (const link of links) {
-      const text = cleanText(link.text);
-      const key = `${link.url}\n${text.toLowerCase()}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
-      let target = pending.get(link.url);
-      if (target === undefined) {
-        const row = get.get(link.url);
-        target =
-          row === undefined
-            ? {
-                id: undefined,
-                stored: '',
-                inlinks: 0,
-                sources: Buffer.alloc(0),
-                anchors: '',
-                counts: [],
-                counting: undefined,
-                changed: true,
-              }
-            : {
-                id: row.id,
-                stored: row.anchors,
-                inlinks: row.inlinks,
-                sources: row.sources,
-                anchors: row.anchors,
-                counts: parseAnchorCounts(row.anchors, row.anchor_counts),
-                counting: undefined,
-                changed: false,
-              };
-        pending.set(link.url, target);
-      }
-      addLink(target, sourceId, text, fetch);
-    }
-  };
+  const gather = (sourceId: number, links: readonly LinkOut[]): void =>
+    gatherPage(pending, sourceId, links, ++fetches, (url) => pendingTarget(get.get(url)));
 
   const write = (): void => {
     const targets = pending;

@@ -107,12 +107,13 @@ export interface PageQueries {
 // removing them also keeps the search snippet's \x01/\x02 match markers unambiguous.
 const CONTROL_CHARS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
-function clean(text: string): string {
+/** A page's text without C0 control characters (see CONTROL_CHARS); PostgreSQL's page writes clean it alike. */
+export function clean(text: string): string {
   return text.replace(CONTROL_CHARS, '');
 }
 
 /** pages.headings holds one heading per line. */
-function joinHeadings(headings: string[]): string {
+export function joinHeadings(headings: string[]): string {
   return headings
     .map((h) =>
       clean(h)

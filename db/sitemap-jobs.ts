@@ -63,7 +63,7 @@ export function sitemapJobQueries(db: Database) {
 }
 
 /** A stored list of child sitemaps; anything but an array of strings reads as none (the index is read in full again). */
-function parseChildren(json: string | null): string[] | null {
+export function parseChildren(json: string | null): string[] | null {
   if (json === null) return null;
   try {
     const value: unknown = JSON.parse(json);

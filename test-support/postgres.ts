@@ -118,6 +118,10 @@ export interface TestPostgres {
   readonly folder: string;
   /** Creates a new empty database and answers its URL. */
   createDatabase(): Promise<string>;
+  /** Stops the server at once (`pg_ctl stop -m immediate`, as a crash would), keeping its files: a fault to survive. */
+  halt(): void;
+  /** Starts the server halted by `halt` again, on the same port and files (it recovers as after a crash). */
+  resume(): void;
   /** Stops the server at once and removes its folder; safe to call twice. */
   stop(): void;
 }
@@ -150,7 +154,9 @@ function postgresUser(): { uid: number; gid: number } {
 
 /**
  * Starts a throwaway cluster: initdb (no fsync, trust on loopback only, UTF-8, C locale), then the server on
- * 127.0.0.1 at a free port with its socket in the same temporary folder. Settings for tests: fsync off, few
+ * 127.0.0.1 at a free port with its socket in the same temporary folder. Settings for tests: fsync off (only
+ * the machine's crash could lose what is written; synchronous_commit stays on, so a commit answered survives
+ * the server's own crash, `halt`, as on a real server), few
  * connections. Stopped and removed by `stop()`, or at the latest when this process exits.
  */
 export async function startTestPostgres(): Promise<TestPostgres> {
@@ -189,17 +195,18 @@ export async function startTestPostgres(): Promise<TestPostgres> {
       `-c port=${port}`,
       `-c unix_socket_directories=${root}`,
       '-c fsync=off',
-      '-c synchronous_commit=off',
       '-c full_page_writes=off',
       '-c max_connections=40',
       '-c shared_buffers=32MB',
     ].join(' ');
+    const start = () =>
+      runAsOwner(
+        path.join(bin, 'pg_ctl'),
+        ['start', '-D', dataDir, '-w', '-t', '60', '-l', path.join(root, 'server.log'), '-o', options],
+        owner,
+      );
     started = true;
-    runAsOwner(
-      path.join(bin, 'pg_ctl'),
-      ['start', '-D', dataDir, '-w', '-t', '60', '-l', path.join(root, 'server.log'), '-o', options],
-      owner,
-    );
+    start();
     const adminUrl = `postgres://${SUPERUSER}@127.0.0.1:${port}/postgres`;
     let made = 0;
     return {
@@ -215,6 +222,14 @@ export async function startTestPostgres(): Promise<TestPostgres> {
           await client.end();
         }
         return `postgres://${SUPERUSER}@127.0.0.1:${port}/${name}`;
+      },
+      halt() {
+        runAsOwner(path.join(bin, 'pg_ctl'), ['stop', '-D', dataDir, '-m', 'immediate', '-w'], owner);
+        started = false;
+      },
+      resume() {
+        started = true;
+        start();
       },
       stop,
     };

@@ -1,0 +1,129 @@
+/**
+ * The crawler primary's storage as an asynchronous port, the shape both engines answer: db/crawl-store.ts's
+ * modules with the same method names, arguments and results, each answering a Promise (a network engine
+ * cannot answer at once), plus the frontier's set-based batch methods (db/frontier-batch.ts). PostgreSQL's
+ * is db/pg/pg-crawl-store.ts; SQLite's, here, wraps the SQLite query modules, and is what the storage
+ * contract (db/crawl-store-contract.ts) holds PostgreSQL's to.
+ */
+import type { Database } from 'better-sqlite3';
+import { crawlerStopQueries } from './crawler-stop.ts';
+import { frontierBatchQueries } from './frontier-batch.ts';
+import { frontierQueries } from './frontier.ts';
+import { hostQueries } from './hosts.ts';
+import { linkTargetQueries } from './link-targets.ts';
+import { pageQueries, type PageQueries } from './pages.ts';
+import { revisitQueries } from './revisits.ts';
+import { searchIndexCompaction } from './search-compaction.ts';
+import { seedHostQueries } from './seed-hosts.ts';
+import { seedQueries } from './seeds.ts';
+import { sitemapJobQueries } from './sitemap-jobs.ts';
+
+/** `T`'s methods, each answering a Promise of what it answered. */
+export type Async<T> = {
+  [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
+};
+
+/** The query modules of the crawler's storage, asynchronous (see the module comment). */
+export interface AsyncCrawlModules {
+  frontier: Async<ReturnType<typeof frontierQueries> & ReturnType<typeof frontierBatchQueries>>;
+  /** The crawler's writes of pages, and the reads that check them. */
+  pages: Async<
+    Pick<
+      PageQueries,
+      'upsertPage' | 'markPageGone' | 'markPageCurrent' | 'retireSeedPages' | 'countPages' | 'getPage' | 'validators'
+    >
+  >;
+  /** Gathered during a transaction, written at its end; `target` reads one back. */
+  linkTargets: Async<Pick<ReturnType<typeof linkTargetQueries>, 'gatherLinks' | 'target'>>;
+  hosts: Async<ReturnType<typeof hostQueries>>;
+  sitemapJobs: Async<ReturnType<typeof sitemapJobQueries>>;
+  seeds: Async<
+    Pick<
+      ReturnType<typeof seedQueries>,
+      'upsertSeed' | 'getSeed' | 'seedsChangedSince' | 'markSeedRemoved' | 'isRemoved' | 'deleteRemovedSeed'
+    >
+  >;
+  seedHosts: Async<ReturnType<typeof seedHostQueries>>;
+  stops: Async<ReturnType<typeof crawlerStopQueries>>;
+  revisits: Async<ReturnType<typeof revisitQueries>>;
+}
+
+/** The crawler's storage on either engine (see the module comment); the modules outside a transaction run on their own. */
+export interface AsyncCrawlStore extends AsyncCrawlModules {
+  /**
+   * Runs `write` in one transaction, given the modules bound to it (the store's own modules, called from
+   * `write`, run in it too); the link targets it gathered are written at its end. If it throws (or the
+   * database fails), nothing of it is stored and the error is thrown on. One at a time.
+   */
+  transaction(write: (tx: AsyncCrawlModules) => Promise<void>): Promise<void>;
+  /** Runs `read` in one read transaction: its reads see one state of the database. */
+  read<T>(read: (tx: AsyncCrawlModules) => Promise<T>): Promise<T>;
+  /** One bounded step of merging removed pages' entries out of the full-text indexes; false once none are left. */
+  compactSearchIndexStep(): Promise<boolean>;
+}
+
+/** `queries` with each method answering a Promise (SQLite's answers are there at once). */
+export function promised<T extends object>(queries: T): Async<T> {
+  const out: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(queries)) {
+    if (typeof method === 'function') out[name] = async (...args: unknown[]) => method(...args);
+  }
+  return out as Async<T>;
+}
+
+/**
+ * The asynchronous port on one SQLite connection: the same modules as sqliteCrawlStore (db/crawl-store.ts),
+ * a transaction as BEGIN IMMEDIATE ... COMMIT around the awaited `write`. One transaction at a time (the
+ * connection is one): the crawler primary writes its batches one after another.
+ */
+export function sqliteAsyncCrawlStore(db: Database): AsyncCrawlStore {
+  const pages = pageQueries(db, { deferSearch: true });
+  const linkTargets = linkTargetQueries(db);
+  const modules: AsyncCrawlModules = {
+    frontier: promised({ ...frontierQueries(db), ...frontierBatchQueries(db) }),
+    pages: promised(pages),
+    linkTargets: promised(linkTargets),
+    hosts: promised(hostQueries(db)),
+    sitemapJobs: promised(sitemapJobQueries(db)),
+    seeds: promised(seedQueries(db)),
+    seedHosts: promised(seedHostQueries(db)),
+    stops: promised(crawlerStopQueries(db)),
+    revisits: promised(revisitQueries(db)),
+  };
+  const compaction = searchIndexCompaction(db);
+  return {
+    ...modules,
+    // Inside a transaction a page's links are gathered for its end; outside, there is no end to wait for:
+    // they are written at once (as on PostgreSQL).
+    linkTargets: {
+      ...modules.linkTargets,
+      gatherLinks: async (sourceId, links) => {
+        if (db.inTransaction) linkTargets.gatherLinks(sourceId, links);
+        else db.transaction(() => linkTargets.recordLinks(sourceId, links))();
+      },
+    },
+    async transaction(write) {
+      db.exec('BEGIN IMMEDIATE');
+      try {
+        await write(modules);
+        linkTargets.writeGathered();
+        pages.writeSearchEntries();
+        db.exec('COMMIT');
+      } catch (err) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        linkTargets.discardGathered();
+        pages.discardSearchEntries();
+        throw err;
+      }
+    },
+    async read(read) {
+      db.exec('BEGIN');
+      try {
+        return await read(modules);
+      } finally {
+        if (db.inTransaction) db.exec('COMMIT');
+      }
+    },
+    compactSearchIndexStep: async () => compaction.compactSearchIndexStep(),
+  };
+}
