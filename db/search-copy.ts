@@ -20,7 +20,7 @@ import { errorCode } from './storage-error.ts';
 export const SEARCH_COPY_DIR = 'search-copy';
 
 /** Why a copy was (re)built from the feed's start, for the log. */
-export type RebuildReason = 'missing' | 'unreadable' | 'another-database' | 'another-schema';
+export type RebuildReason = 'missing' | 'unreadable' | 'another-database' | 'another-schema' | 'ahead-of-database';
 
 const STATE_SQL = `
   CREATE TABLE IF NOT EXISTS search_copy_state (
@@ -180,14 +180,16 @@ function openCopyDb(folder: string): { db: Database; held: PgIdentity | undefine
  * Opens the search copy in `dataDir` for the database of `identity`. A copy that is missing, unreadable, of a
  * schema this Lantern does not know, or made from another database (another instance id, or another cluster
  * where both system identifiers are known) is removed with everything in its folder and started empty at the
- * feed's start; `rebuilt` says why (undefined: the copy was kept, and continues from its cursor).
+ * feed's start; `rebuilt` says why (undefined: the copy was kept, and continues from its cursor). With `reason`,
+ * the copy is rebuilt for that reason whatever it holds.
  */
 export function openSearchCopy(
   dataDir: string,
   identity: PgIdentity,
+  reason?: RebuildReason,
 ): { copy: SearchCopy; rebuilt: RebuildReason | undefined } {
   const folder = path.join(dataDir, SEARCH_COPY_DIR);
-  let rebuilt: RebuildReason | undefined = existsSync(folder) ? undefined : 'missing';
+  let rebuilt: RebuildReason | undefined = reason ?? (existsSync(folder) ? undefined : 'missing');
   if (rebuilt === undefined) {
     try {
       const { db, held } = openCopyDb(folder);

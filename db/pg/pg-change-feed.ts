@@ -114,6 +114,10 @@ const CHANGES = statement(
 );
 const IDENTITY = statement('feed.identity', 'SELECT instance_id FROM lantern_instance WHERE id = 1');
 const SYSTEM_ID = statement('feed.system-id', 'SELECT system_identifier::text AS id FROM pg_control_system()');
+const CURSOR_VALID = statement(
+  'feed.cursor-valid',
+  'SELECT $1::xid8 < pg_snapshot_xmax(pg_current_snapshot()) AS valid',
+);
 const PAGE_COUNT = statement('feed.page-count', 'SELECT count(*) AS n FROM pages');
 
 /** PostgreSQL answered a row the feed cannot read (a database without Lantern's migrations, say). */
@@ -184,6 +188,15 @@ export async function readPgIdentity(db: Queryable): Promise<PgIdentity> {
     if (!/permission denied/.test((err as Error).message)) throw err;
   }
   return { systemId, instanceId: instance.instance_id };
+}
+
+/**
+ * Whether `cursor` can belong to the database behind `db`: its transaction id must already have been handed out.
+ * A database restored from a backup older than a copy keeps its identity but goes back in transaction ids; a copy
+ * ahead of it would wait for ids the database hands out again to changes the copy never sees.
+ */
+export async function cursorPossible(db: Queryable, cursor: FeedCursor): Promise<boolean> {
+  return (await row<{ valid: boolean }>(db, CURSOR_VALID, [cursor.xid]))?.valid === true;
 }
 
 /** How many pages rows the database holds: the total a rebuild's progress counts towards. */

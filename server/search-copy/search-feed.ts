@@ -7,7 +7,13 @@
  * cursor; a database that is no longer the one the copy was made from stops the feed (a restart rebuilds).
  */
 import pg from 'pg';
-import { countFeedPages, type PgIdentity, readPageChanges, readPgIdentity } from '../../db/pg/pg-change-feed.ts';
+import {
+  countFeedPages,
+  cursorPossible,
+  type PgIdentity,
+  readPageChanges,
+  readPgIdentity,
+} from '../../db/pg/pg-change-feed.ts';
 import { describeDatabaseUrl } from '../../db/pg/pg-server-store.ts';
 import type { SearchCopy } from '../../db/search-copy.ts';
 
@@ -185,12 +191,12 @@ export class SearchFeed {
   async #checkIdentity(): Promise<void> {
     const now: PgIdentity = await readPgIdentity(this.#o.pool);
     const held = this.#o.copy.identity;
-    if (
-      now.instanceId !== held.instanceId ||
-      (now.systemId !== '' && held.systemId !== '' && now.systemId !== held.systemId)
-    ) {
+    const same =
+      now.instanceId === held.instanceId &&
+      (now.systemId === '' || held.systemId === '' || now.systemId === held.systemId);
+    if (!same || !(await cursorPossible(this.#o.pool, this.#o.copy.cursor))) {
       throw new FeedIdentityError(
-        `search-feed: DATABASE_URL now names another database than the search copy was made from; the feed stopped, and search answers from the copy; restart Lantern to rebuild the copy from this database`,
+        `search-feed: DATABASE_URL now names another database than the search copy was made from (or one restored from an older backup); the feed stopped, and search answers from the copy; restart Lantern to rebuild the copy from this database`,
       );
     }
   }

@@ -13,6 +13,9 @@ import { startTestPostgres, type TestPostgres } from '../../test-support/postgre
 import { waitFor } from '../../test-support/wait-for.ts';
 import { migratePg } from '../../db/pg/migrate-pg.ts';
 import { openPgPool } from '../../db/pg/pool.ts';
+import { readPgIdentity } from '../../db/pg/pg-change-feed.ts';
+import { openSearchCopy } from '../../db/search-copy.ts';
+import { makePage } from '../../test-support/test-corpus.ts';
 import { openSearchSide, type SearchSide } from './search-side.ts';
 
 let cluster: TestPostgres;
@@ -105,5 +108,37 @@ test('built with progress when missing, kept and continued for the same database
   side.start();
   await waitFor(() => found(side, 'bison').length === 1, { message: 'the copy rebuilt from database two' });
   assert.deepEqual(found(side, 'alpaca'), []);
+  await side.close();
+});
+
+test('a copy ahead of its database (restored from an older backup: same identity, earlier transaction ids) is rebuilt', async () => {
+  const three = await migrated();
+  await insert(three, [['http://side.test/three/1', 'capybara of database three']]);
+  let { side, log } = await open(three);
+  side.start();
+  await waitFor(() => found(side, 'capybara').length === 1, { message: 'the copy built from database three' });
+  await side.close();
+
+  // The copy as it would stand after the database behind it went back to an older backup: a cursor past
+  // every transaction id the database has handed out, and a page the database no longer holds.
+  const pool = openPgPool(three, { max: 1 });
+  const { copy } = openSearchCopy(dataDir, await readPgIdentity(pool));
+  await pool.end();
+  copy.apply([
+    {
+      kind: 'page',
+      pgId: 99,
+      removed: false,
+      at: { xid: '4000000000', seq: 1 },
+      page: makePage('http://side.test/three/gone', { title: 'capybara from the future', body: 'capybara' }),
+    },
+  ]);
+  copy.close();
+
+  ({ side, log } = await open(three));
+  assert.match(log[0] ?? '', /was ahead of the database \(restored from an older backup\?\); removed, and rebuilding/);
+  side.start();
+  await waitFor(() => found(side, 'capybara').length === 1, { message: 'the copy rebuilt from database three' });
+  assert.deepEqual(found(side, 'capybara'), ['http://side.test/three/1']);
   await side.close();
 });

@@ -10,13 +10,21 @@ import type { Config } from '../../shared/config.ts';
 import { MigrationError } from '../../db/migrate.ts';
 import { openDatabase } from '../../db/open.ts';
 import { migratePg } from '../../db/pg/migrate-pg.ts';
-import { readPgIdentity } from '../../db/pg/pg-change-feed.ts';
+import { cursorPossible, readPgIdentity } from '../../db/pg/pg-change-feed.ts';
 import { describeDatabaseUrl, PgUnavailableError } from '../../db/pg/pg-server-store.ts';
 import { openPgPool } from '../../db/pg/pool.ts';
-import { openSearchCopy, SEARCH_COPY_DIR } from '../../db/search-copy.ts';
+import { openSearchCopy, type RebuildReason, SEARCH_COPY_DIR } from '../../db/search-copy.ts';
 import { SearchService } from '../search/search-service.ts';
 import { TITLE_SNAPSHOT_FILE } from '../search/title-index.ts';
 import { type FeedLog, SearchFeed, type SearchFeedOptions } from './search-feed.ts';
+
+/** Why a copy was rebuilt, as the log says it. */
+const WHY: Readonly<Record<Exclude<RebuildReason, 'missing'>, string>> = {
+  unreadable: 'unreadable',
+  'another-schema': "of another Lantern's schema",
+  'another-database': 'made from another database',
+  'ahead-of-database': 'ahead of the database (restored from an older backup?)',
+};
 
 /** Search and the database it reads, on the configured engine. */
 export interface SearchSide {
@@ -81,12 +89,27 @@ export async function openSearchSide(
       { cause: err },
     );
   }
-  const { copy, rebuilt } = openSearchCopy(config.dataDir, identity);
+  let { copy, rebuilt } = openSearchCopy(config.dataDir, identity);
+  let possible: boolean;
+  try {
+    possible = rebuilt !== undefined || (await cursorPossible(pool, copy.cursor));
+  } catch (err) {
+    copy.close();
+    await pool.end();
+    throw new PgUnavailableError(
+      `search-side: cannot read PostgreSQL at ${describeDatabaseUrl(url)} for the search copy: ${(err as Error).message}; start the server, or check DATABASE_URL`,
+      { cause: err },
+    );
+  }
+  if (!possible) {
+    copy.close();
+    ({ copy, rebuilt } = openSearchCopy(config.dataDir, identity, 'ahead-of-database'));
+  }
   const where = path.join(config.dataDir, SEARCH_COPY_DIR);
   if (rebuilt === 'missing') opts.log.info(`search-side: no search copy in ${where} yet; building it from PostgreSQL`);
   else if (rebuilt !== undefined) {
     opts.log.warn(
-      `search-side: the search copy in ${where} was ${rebuilt === 'unreadable' ? 'unreadable' : rebuilt === 'another-schema' ? "of another Lantern's schema" : 'made from another database'}; removed, and rebuilding it from PostgreSQL`,
+      `search-side: the search copy in ${where} was ${WHY[rebuilt]}; removed, and rebuilding it from PostgreSQL`,
     );
   }
   const search = new SearchService(copy.db, {
