@@ -21,6 +21,7 @@ export interface FeedCursor {
  * leaves to their migration, and the column of pages the trigger writes.
  */
 export const FEED_ONLY_TABLES: readonly string[] = ['page_deletions', 'lantern_instance'];
+/** The feed's columns in tables SQLite has too (by table). */
 export const FEED_ONLY_COLUMNS: Readonly<Record<string, readonly string[]>> = { pages: ['change_xid'] };
 
 /** The cursor before every change: a copy starts (or rebuilds) from here. */
