@@ -23,9 +23,9 @@ const INSERT = `INSERT INTO pages (url, final_url, origin, host, status, fetched
   VALUES ($1, $1, 'http://zoo.test', 'zoo.test', 200, 1, $2, $3)`;
 
 /** A test app on a fresh PostgreSQL database, a client of that database, and search as a person uses it. */
-async function appOnPostgres() {
+async function appOnPostgres(options: Parameters<typeof createTestApp>[1] = {}) {
   const url = await cluster.createDatabase();
-  const t = await createTestApp({ DATABASE_URL: url });
+  const t = await createTestApp({ DATABASE_URL: url }, options);
   const connect = async () => {
     const client = new pg.Client({ connectionString: url });
     // Cut when the test stops the server on purpose; the test connects again (`reconnect`).
@@ -83,6 +83,17 @@ test('pages stored in PostgreSQL become searchable; a retired page and a deleted
     await t.sql("UPDATE pages SET title = 'Wallaby', body = 'a wallaby now' WHERE url = 'http://zoo.test/1'");
     await untilFound(t, 'wallaby', ['http://zoo.test/1']);
     await untilFound(t, 'quokka', []);
+  } finally {
+    await t.close();
+  }
+});
+
+test('a NOTIFY wakes the feed: with the poll ten minutes away, a stored page is searchable at once', async () => {
+  const t = await appOnPostgres({ feed: { pollMs: 600_000 } });
+  try {
+    await waitFor(() => t.feed?.status.state === 'following', { message: 'the first (empty) read done' });
+    await t.sql(INSERT, ['http://zoo.test/platypus', 'Platypus', 'a platypus swims']);
+    await untilFound(t, 'platypus', ['http://zoo.test/platypus']);
   } finally {
     await t.close();
   }
