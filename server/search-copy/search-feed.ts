@@ -42,6 +42,11 @@ export interface FeedStatus {
   applied: number;
 }
 
+/** The search copy could not be written (a full disk, say); the feed retries the same chunk. */
+export class CopyWriteError extends Error {
+  override name = 'CopyWriteError';
+}
+
 /** The database at DATABASE_URL is not the one the copy was made from any more. */
 export class FeedIdentityError extends Error {
   override name = 'FeedIdentityError';
@@ -116,7 +121,7 @@ export class SearchFeed {
         more = await this.#pump();
         if (this.#status.failingSince !== null) {
           const seconds = Math.round((this.#o.now() - this.#status.failingSince) / 1000);
-          this.#o.log.info(`search-feed: PostgreSQL answers again after ${seconds} s; the search copy follows it`);
+          this.#o.log.info(`search-feed: the feed runs again after ${seconds} s; the search copy follows PostgreSQL`);
           this.#status.failingSince = null;
           this.#status.failure = null;
         }
@@ -143,7 +148,11 @@ export class SearchFeed {
     }
     const changes = await readPageChanges(this.#o.pool, copy.cursor, this.#o.chunk);
     if (changes.length > 0) {
-      copy.apply(changes);
+      try {
+        copy.apply(changes);
+      } catch (err) {
+        throw new CopyWriteError((err as Error).message, { cause: err });
+      }
       this.#status.applied += changes.length;
       this.#o.onApplied();
     }
@@ -181,11 +190,12 @@ export class SearchFeed {
     this.#status.failingSince ??= this.#o.now();
     this.#status.failure = err.message;
     this.#status.state = 'failing';
-    if (first) {
-      this.#o.log.warn(
-        `search-feed: cannot follow PostgreSQL at ${describeDatabaseUrl(this.#o.url)} (${err.message}); search answers from the search copy, and the feed retries every ${this.#o.pollMs} ms`,
-      );
-    }
+    if (!first) return;
+    this.#o.log.warn(
+      err instanceof CopyWriteError
+        ? `search-feed: cannot write the search copy in ${this.#o.copy.folder} (${err.message}); search answers from what it holds, and the feed retries every ${this.#o.pollMs} ms; free some space or make the folder writable`
+        : `search-feed: cannot follow PostgreSQL at ${describeDatabaseUrl(this.#o.url)} (${err.message}); search answers from the search copy, and the feed retries every ${this.#o.pollMs} ms`,
+    );
   }
 
   async #checkIdentity(): Promise<void> {
