@@ -162,6 +162,9 @@ function rebuildReasonOf(err: unknown): RebuildReason | undefined {
 /** Opens the copy's database, gives it its tables, answers it with the identity it holds (undefined: new). */
 function openCopyDb(folder: string): { db: Database; held: PgIdentity | undefined } {
   const db = openDatabase(folder);
+  // Pages keep their seed's id (PostgreSQL's) while the copy holds no seeds rows: the reference from
+  // pages.seed_id to seeds has nothing to check here, and would refuse every crawled page.
+  db.pragma('foreign_keys = OFF');
   try {
     db.exec(STATE_SQL);
     const s = db

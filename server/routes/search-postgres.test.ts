@@ -22,6 +22,9 @@ after(() => cluster?.stop());
 const INSERT = `INSERT INTO pages (url, final_url, origin, host, status, fetched_at, title, body)
   VALUES ($1, $1, 'http://zoo.test', 'zoo.test', 200, 1, $2, $3)`;
 
+const INSERT_OF_SEED = `INSERT INTO pages (url, final_url, origin, host, status, fetched_at, title, body, seed_id)
+  VALUES ($1, $1, 'http://zoo.test', 'zoo.test', 200, 1, $2, $3, $4)`;
+
 /** A test app on a fresh PostgreSQL database, a client of that database, and search as a person uses it. */
 async function appOnPostgres(options: Parameters<typeof createTestApp>[1] = {}) {
   const url = await cluster.createDatabase();
@@ -72,7 +75,14 @@ async function untilFound(t: Awaited<ReturnType<typeof appOnPostgres>>, q: strin
 test('pages stored in PostgreSQL become searchable; a retired page and a deleted one leave the results', async () => {
   const t = await appOnPostgres();
   try {
-    for (const n of [1, 2, 3]) await t.sql(INSERT, [`http://zoo.test/${n}`, `Quokka ${n}`, `the quokka number ${n}`]);
+    // As the crawler stores them: each page of a seed.
+    const seed = await t.sql(
+      "INSERT INTO seeds (url, origin, depth, scope, created_at, updated_at) VALUES ('http://zoo.test/', 'http://zoo.test', 2, 'host', 1, 1) RETURNING id",
+    );
+    const seedId = (seed.rows[0] as { id: number }).id;
+    for (const n of [1, 2, 3]) {
+      await t.sql(INSERT_OF_SEED, [`http://zoo.test/${n}`, `Quokka ${n}`, `the quokka number ${n}`, seedId]);
+    }
     await untilFound(t, 'quokka', ['http://zoo.test/1', 'http://zoo.test/2', 'http://zoo.test/3']);
     assert.equal(t.app.db.prepare('SELECT count(*) FROM pages').pluck().get(), 3, 'the copy holds them');
 

@@ -55,7 +55,7 @@ test('pages applied become searchable; unindexed, retired and deleted ones leave
   try {
     assert.equal(rebuilt, 'missing');
     copy.apply([
-      written(1, page('http://a.test/1', 'aardvark one')),
+      written(1, page('http://a.test/1', 'aardvark one', { seedId: 41 })),
       written(2, page('http://a.test/2', 'aardvark two')),
       written(3, page('http://a.test/3', 'aardvark three')),
       written(4, page('http://a.test/4', 'aardvark four')),
