@@ -14,6 +14,7 @@ import { MigrationError } from './migrate.ts';
 import { openDatabase } from './open.ts';
 import { pageQueries, type PageRecord, type StoredPage } from './pages.ts';
 import { FEED_START, type FeedCursor, type PageChangeEvent, type PgIdentity } from './pg/pg-change-feed.ts';
+import type { SeedsForCopy } from './pg/pg-seed-copy.ts';
 import { errorCode } from './storage-error.ts';
 
 /** The folder in DATA_DIR that holds the search copy (its database, and whatever else is derived with it). */
@@ -119,6 +120,23 @@ export class SearchCopy {
       this.#pages.discardSearchEntries();
       throw err;
     }
+  }
+
+  /**
+   * Replaces the copy's seeds and labels with `data`, in one transaction (the `label:` filter reads them). Pages
+   * keep their seed ids: the copy's references are not checked (see openCopyDb).
+   */
+  replaceSeeds(data: SeedsForCopy): void {
+    const insertSeed = this.db.prepare(
+      `INSERT INTO seeds (id, url, origin, depth, scope, created_at, updated_at, removed_at, path_only, title, folder)
+       VALUES (@id, @url, @origin, @depth, @scope, @created_at, @updated_at, @removed_at, @path_only, @title, @folder)`,
+    );
+    const insertLabel = this.db.prepare('INSERT INTO seed_labels (seed_id, label) VALUES (@seed_id, @label)');
+    this.db.transaction(() => {
+      this.db.exec('DELETE FROM seed_labels; DELETE FROM seeds;');
+      for (const seed of data.seeds) insertSeed.run(seed);
+      for (const label of data.labels) insertLabel.run(label);
+    })();
   }
 
   /** Closes the copy's database. */

@@ -98,6 +98,34 @@ test('pages stored in PostgreSQL become searchable; a retired page and a deleted
   }
 });
 
+test('label: finds the pages of seeds with that label, and follows labels changed through the API', async () => {
+  const t = await appOnPostgres();
+  try {
+    const added = await t.app.inject({
+      method: 'POST',
+      url: '/api/seeds',
+      payload: { url: 'http://zoo.test/', labels: ['marsupials'] },
+    });
+    assert.equal(added.statusCode, 201, added.body);
+    const seedId = (added.json() as { seed: { id: number } }).seed.id;
+    await t.sql(INSERT_OF_SEED, ['http://zoo.test/koala', 'Koala', 'a koala sleeps', seedId]);
+    await t.sql(INSERT, ['http://zoo.test/loose-koala', 'Koala', 'a koala of no seed']);
+    await untilFound(t, 'koala', ['http://zoo.test/koala', 'http://zoo.test/loose-koala']);
+    await untilFound(t, 'label:marsupials koala', ['http://zoo.test/koala']);
+
+    const relabelled = await t.app.inject({
+      method: 'PUT',
+      url: `/api/seeds/${seedId}/labels`,
+      payload: { labels: ['sleepers'] },
+    });
+    assert.equal(relabelled.statusCode, 200, relabelled.body);
+    await untilFound(t, 'label:sleepers koala', ['http://zoo.test/koala']);
+    await untilFound(t, 'label:marsupials koala', []);
+  } finally {
+    await t.close();
+  }
+});
+
 test('a NOTIFY wakes the feed: with the poll ten minutes away, a stored page is searchable at once', async () => {
   const t = await appOnPostgres({ feed: { pollMs: 600_000 } });
   try {

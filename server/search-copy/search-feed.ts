@@ -1,7 +1,8 @@
 /**
  * The feed loop of a Lantern server on PostgreSQL: reads pages' changes past the search copy's cursor
  * (db/pg/pg-change-feed.ts) a chunk at a time, applies each chunk to the copy (db/search-copy.ts), and tells the
- * search service after each (its title index catches up, as after `pages-stored` on SQLite). It wakes on a
+ * search service after each (its title index catches up, as after `pages-stored` on SQLite). Each round also
+ * takes seeds and labels whole into the copy when they changed (db/pg/pg-seed-copy.ts). It wakes on a
  * NOTIFY from PostgreSQL (LISTEN lantern_pages) and polls as the fallback. PostgreSQL unreachable: search keeps
  * answering from the copy, the feed says so once and retries until the server is back, then continues from its
  * cursor; a database that is no longer the one the copy was made from stops the feed (a restart rebuilds).
@@ -14,6 +15,7 @@ import {
   readPageChanges,
   readPgIdentity,
 } from '../../db/pg/pg-change-feed.ts';
+import { readSeedFingerprint, readSeedsForCopy } from '../../db/pg/pg-seed-copy.ts';
 import { describeDatabaseUrl } from '../../db/pg/pg-server-store.ts';
 import type { SearchCopy } from '../../db/search-copy.ts';
 
@@ -79,6 +81,8 @@ export class SearchFeed {
   #poked = false;
   #stopped = false;
   #build: { total: number; startedAt: number; lastLog: number } | undefined;
+  /** The seeds' fingerprint the copy last took them at (undefined: not yet since the start). */
+  #seedPrint: string | undefined;
 
   /** A feed on `opts.copy`; nothing runs until `start()`. */
   constructor(opts: SearchFeedOptions) {
@@ -118,6 +122,7 @@ export class SearchFeed {
         if (checkIdentity) await this.#checkIdentity();
         checkIdentity = false;
         if (this.#o.listen) await this.#listen();
+        await this.#syncSeeds();
         more = await this.#pump();
         if (this.#status.failingSince !== null) {
           const seconds = Math.round((this.#o.now() - this.#status.failingSince) / 1000);
@@ -138,6 +143,19 @@ export class SearchFeed {
       }
       if (!more && !this.#stopped) await this.#sleep(this.#o.pollMs);
     }
+  }
+
+  /** Takes seeds and labels whole into the copy when their fingerprint moved (at each round: a few ms). */
+  async #syncSeeds(): Promise<void> {
+    const print = await readSeedFingerprint(this.#o.pool);
+    if (print === this.#seedPrint) return;
+    const data = await readSeedsForCopy(this.#o.pool);
+    try {
+      this.#o.copy.replaceSeeds(data);
+    } catch (err) {
+      throw new CopyWriteError((err as Error).message, { cause: err });
+    }
+    this.#seedPrint = print;
   }
 
   /** Reads and applies one chunk; true when there may be more right away. */
