@@ -1,18 +1,16 @@
-import path from 'node:path';
 import { ConfigError, loadConfig } from '../shared/config.ts';
-import { openDatabase } from '../db/open.ts';
 import { openServerStore, refuseUnfinishedEngine } from '../db/engine.ts';
 import type { ServerStore } from '../db/server-store.ts';
 import { buildApp } from './app.ts';
 import { CrawlerLink } from './crawler-link.ts';
-import { SearchService } from './search/search-service.ts';
-import { TITLE_SNAPSHOT_FILE } from './search/title-index.ts';
+import { openSearchSide, type SearchSide } from './search-copy/search-side.ts';
 import { acquireServerLock, DataDirInUseError, releaseServerLock } from './server-lock.ts';
 
 /**
- * `npm start`: parses the configuration, opens the database, starts the search index build in the
- * background, forks the crawler primary, and serves the API and the web app. SIGINT/SIGTERM stop the
- * HTTP server first, then the crawler (which lets in-flight fetches finish), then close the database.
+ * `npm start`: parses the configuration, opens the database (and, on PostgreSQL, the search copy in DATA_DIR
+ * with its feed: search-copy/search-side.ts), starts the search index build in the background, forks the
+ * crawler primary, and serves the API and the web app. SIGINT/SIGTERM stop the HTTP server first, then the
+ * crawler (which lets in-flight fetches finish), then the search side, then close the database.
  */
 async function main(): Promise<void> {
   // biome-ignore lint/suspicious/noImplicitAnyLet: set in the try below; its type is the one inferred there
@@ -36,18 +34,28 @@ async function main(): Promise<void> {
     }
     throw err;
   }
-  const db = openDatabase(config.dataDir);
+  // The search side logs from its opening on, before the app (and its logger) exists: to stderr until then.
+  let appLog: { info(msg: string): void; warn(msg: string): void } | undefined;
+  const log = {
+    info: (msg: string) => (appLog === undefined ? process.stderr.write(`lantern: ${msg}\n`) : appLog.info(msg)),
+    warn: (msg: string) => (appLog === undefined ? process.stderr.write(`lantern: ${msg}\n`) : appLog.warn(msg)),
+  };
+  let side: SearchSide;
   let store: ServerStore;
   try {
-    store = await openServerStore(config, db);
+    side = await openSearchSide(config, { log, snapshot: true });
   } catch (err) {
-    db.close();
     releaseServerLock(config.dataDir);
     throw err;
   }
-  const search = new SearchService(db, {
-    snapshot: { file: path.join(config.dataDir, TITLE_SNAPSHOT_FILE), warn: (msg) => app.log.warn(msg) },
-  });
+  try {
+    store = await openServerStore(config, side.db);
+  } catch (err) {
+    await side.close();
+    releaseServerLock(config.dataDir);
+    throw err;
+  }
+  const { db, search } = side;
   const link = new CrawlerLink(
     { info: (msg) => app.log.info(msg), warn: (msg) => app.log.warn(msg), error: (msg) => app.log.error(msg) },
     () => search.refresh(),
@@ -55,13 +63,13 @@ async function main(): Promise<void> {
     process.env, // the primary's environment (PATH, NODE_OPTIONS); its configuration is `config`
   );
   const app = await buildApp({ config, db, store, search, crawler: link, logger: { level: 'info' } });
-  search.start();
+  appLog = app.log;
+  side.start();
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
-    search.close();
     await store.close();
-    db.close();
+    await side.close();
     releaseServerLock(config.dataDir);
     throw new Error(
       `cannot listen on ${config.host}:${config.port}: ${(err as Error).message}; is another Lantern running? Set PORT to use another port`,
@@ -78,9 +86,8 @@ async function main(): Promise<void> {
     hardStop.unref();
     await app.close();
     await link.stop();
-    search.close();
     await store.close();
-    db.close();
+    await side.close();
     releaseServerLock(config.dataDir);
     process.exit(0);
   };

@@ -17,7 +17,10 @@ import type {
 /** What every route may use; built once in server/main.ts (or a test) and handed to buildApp. */
 export interface Services {
   config: Config;
-  /** The SQLite file in DATA_DIR: the search index's (server/search); the routes' storage is `store`. */
+  /**
+   * The SQLite database search reads (server/search): DATA_DIR's lantern.db on SQLite, the search copy in
+   * DATA_DIR/search-copy on PostgreSQL (server/search-copy/search-side.ts); the routes' storage is `store`.
+   */
   db: Database;
   /** The server's storage ports on the configured engine (db/engine.ts openServerStore). */
   store: ServerStore;

@@ -5,7 +5,11 @@
  */
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { DB_FILE } from '../../db/open.ts';
 import { startTestPostgres, type TestPostgres } from '../../test-support/postgres.ts';
 import { createTestApp } from '../test-app.ts';
 
@@ -26,7 +30,15 @@ async function appOnPostgres(env: Record<string, string> = {}) {
     /** Seeds rows in PostgreSQL, and in the SQLite file of DATA_DIR (which must stay empty). */
     async stored() {
       const inPg = (await raw.query<{ n: string }>('SELECT count(*) AS n FROM seeds')).rows[0]?.n;
-      const inSqlite = t.app.db.prepare('SELECT count(*) FROM seeds').pluck().get();
+      // No SQLite record is opened on PostgreSQL (search reads its copy in DATA_DIR/search-copy, whose seeds are
+      // taken from PostgreSQL's for label:), so lantern.db is never even created.
+      const file = path.join(t.dataDir, DB_FILE);
+      let inSqlite = 0;
+      if (existsSync(file)) {
+        const record = new BetterSqlite3(file, { readonly: true });
+        inSqlite = record.prepare<[], number>('SELECT count(*) FROM seeds').pluck().get() ?? 0;
+        record.close();
+      }
       return { postgres: Number(inPg), sqlite: inSqlite };
     },
     async close() {

@@ -1,0 +1,236 @@
+/**
+ * The search copy: with PostgreSQL as the record, each Lantern server keeps its search index (the FTS5 tables
+ * server/search/ reads) in a SQLite database of its own, DATA_DIR/search-copy/lantern.db, derived from
+ * PostgreSQL's pages through the change feed (db/pg/pg-change-feed.ts). It has SQLite's schema (db/migrations),
+ * so its pages rows and their full-text entries are written by db/pages.ts as on SQLite, and two tables of its
+ * own: the feed's cursor with the identity of the database it was made from, and which PostgreSQL row each page
+ * came from. Nothing in it is the record: a copy that is missing, unreadable, of another schema or made from
+ * another database is removed and built again from the feed's start.
+ */
+import { existsSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import type { Database } from 'better-sqlite3';
+import { MigrationError } from './migrate.ts';
+import { openDatabase } from './open.ts';
+import { pageQueries, type PageRecord, type StoredPage } from './pages.ts';
+import { FEED_START, type FeedCursor, type PageChangeEvent, type PgIdentity } from './pg/pg-change-feed.ts';
+import type { SeedsForCopy } from './pg/pg-seed-copy.ts';
+import { errorCode } from './storage-error.ts';
+
+/** The folder in DATA_DIR that holds the search copy (its database, and whatever else is derived with it). */
+export const SEARCH_COPY_DIR = 'search-copy';
+
+/** Why a copy was (re)built from the feed's start, for the log. */
+export type RebuildReason = 'missing' | 'unreadable' | 'another-database' | 'another-schema' | 'ahead-of-database';
+
+const STATE_SQL = `
+  CREATE TABLE IF NOT EXISTS search_copy_state (
+    id          INTEGER PRIMARY KEY CHECK (id = 1),
+    system_id   TEXT    NOT NULL,
+    instance_id TEXT    NOT NULL,
+    cursor_xid  TEXT    NOT NULL,
+    cursor_seq  INTEGER NOT NULL,
+    caught_up   INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE TABLE IF NOT EXISTS search_copy_pages (
+    pg_id INTEGER PRIMARY KEY,
+    url   TEXT    NOT NULL UNIQUE
+  );`;
+
+/** A page left in the copy as a tombstone: kept as a row (the title index follows its new seq out), out of search. */
+function retiredRecord(p: StoredPage): PageRecord {
+  return { ...p, indexed: false, body: '', headings: [], description: '' };
+}
+
+/** An open search copy: its database for SearchService, its cursor, and `apply` for what the feed read. */
+export class SearchCopy {
+  readonly db: Database;
+  readonly folder: string;
+  readonly #pages;
+  readonly #state;
+  readonly #setCursor;
+  readonly #setCaughtUp;
+  readonly #mappedUrl;
+  readonly #unmapUrl;
+  readonly #map;
+  readonly #unmap;
+
+  /** Wraps `db` (opened and given its state tables by openSearchCopy). */
+  constructor(db: Database, folder: string) {
+    this.db = db;
+    this.folder = folder;
+    this.#pages = pageQueries(db, { deferSearch: true });
+    this.#state = db.prepare<
+      [],
+      { system_id: string; instance_id: string; cursor_xid: string; cursor_seq: number; caught_up: number }
+    >('SELECT system_id, instance_id, cursor_xid, cursor_seq, caught_up FROM search_copy_state WHERE id = 1');
+    this.#setCursor = db.prepare<[string, number]>(
+      'UPDATE search_copy_state SET cursor_xid = ?, cursor_seq = ? WHERE id = 1',
+    );
+    this.#setCaughtUp = db.prepare('UPDATE search_copy_state SET caught_up = 1 WHERE id = 1');
+    this.#mappedUrl = db.prepare<[number], string>('SELECT url FROM search_copy_pages WHERE pg_id = ?').pluck();
+    this.#unmapUrl = db.prepare<[string, number]>('DELETE FROM search_copy_pages WHERE url = ? AND pg_id <> ?');
+    this.#map = db.prepare<[number, string]>('INSERT OR REPLACE INTO search_copy_pages (pg_id, url) VALUES (?, ?)');
+    this.#unmap = db.prepare<[number]>('DELETE FROM search_copy_pages WHERE pg_id = ?');
+  }
+
+  /** The identity of the database the copy was made from. */
+  get identity(): PgIdentity {
+    const s = this.#row();
+    return { systemId: s.system_id, instanceId: s.instance_id };
+  }
+
+  /** The feed's cursor: the last change applied. */
+  get cursor(): FeedCursor {
+    const s = this.#row();
+    return { xid: s.cursor_xid, seq: s.cursor_seq };
+  }
+
+  /** True once the copy has once caught up with the feed (its first build is over). */
+  get caughtUp(): boolean {
+    return this.#row().caught_up === 1;
+  }
+
+  /** Records that the copy has caught up with the feed once (see caughtUp). */
+  markCaughtUp(): void {
+    this.#setCaughtUp.run();
+  }
+
+  /**
+   * Applies changes read from the feed, in their order, and moves the cursor past the last, in one transaction:
+   * a crash keeps all of them or none. A page written enters (or stays in) search when it is indexed and not
+   * retired and leaves it otherwise; a page deleted leaves it. Pages are matched to PostgreSQL rows by id, so a
+   * deletion that arrives after a new row took the same url (their transactions committed the other way round)
+   * leaves the new row alone.
+   */
+  apply(changes: readonly PageChangeEvent[]): void {
+    const last = changes.at(-1);
+    if (last === undefined) return;
+    const run = this.db.transaction(() => {
+      for (const c of changes) {
+        if (c.kind === 'page') this.#applyPage(c.pgId, c.page);
+        else this.#applyDeletion(c.pgId);
+      }
+      this.#pages.writeSearchEntries();
+      this.#setCursor.run(last.at.xid, last.at.seq);
+    });
+    try {
+      run();
+    } catch (err) {
+      this.#pages.discardSearchEntries();
+      throw err;
+    }
+  }
+
+  /**
+   * Replaces the copy's seeds and labels with `data`, in one transaction (the `label:` filter reads them). Pages
+   * keep their seed ids: the copy's references are not checked (see openCopyDb).
+   */
+  replaceSeeds(data: SeedsForCopy): void {
+    const insertSeed = this.db.prepare(
+      `INSERT INTO seeds (id, url, origin, depth, scope, created_at, updated_at, removed_at, path_only, title, folder)
+       VALUES (@id, @url, @origin, @depth, @scope, @created_at, @updated_at, @removed_at, @path_only, @title, @folder)`,
+    );
+    const insertLabel = this.db.prepare('INSERT INTO seed_labels (seed_id, label) VALUES (@seed_id, @label)');
+    this.db.transaction(() => {
+      this.db.exec('DELETE FROM seed_labels; DELETE FROM seeds;');
+      for (const seed of data.seeds) insertSeed.run(seed);
+      for (const label of data.labels) insertLabel.run(label);
+    })();
+  }
+
+  /** Closes the copy's database. */
+  close(): void {
+    this.db.close();
+  }
+
+  #applyPage(pgId: number, page: PageRecord): void {
+    const before = this.#mappedUrl.get(pgId);
+    if (before !== undefined && before !== page.url) this.#retire(before);
+    this.#pages.upsertPage(page);
+    this.#unmapUrl.run(page.url, pgId);
+    this.#map.run(pgId, page.url);
+  }
+
+  #applyDeletion(pgId: number): void {
+    const url = this.#mappedUrl.get(pgId);
+    if (url === undefined) return; // never seen, or its url already belongs to a newer row
+    this.#retire(url);
+    this.#unmap.run(pgId);
+  }
+
+  #retire(url: string): void {
+    const page = this.#pages.getPage(url);
+    if (page !== undefined && (page.indexed || page.body !== '')) this.#pages.upsertPage(retiredRecord(page));
+  }
+
+  #row() {
+    const s = this.#state.get();
+    if (s === undefined) throw new Error('search-copy: the copy has no state row; remove DATA_DIR/search-copy');
+    return s;
+  }
+}
+
+/** A copy that cannot be opened as one: unreadable, or of a schema this Lantern does not know. */
+function rebuildReasonOf(err: unknown): RebuildReason | undefined {
+  if (err instanceof MigrationError) return 'another-schema';
+  return /^SQLITE_(CORRUPT|NOTADB)/.test(errorCode(err)) ? 'unreadable' : undefined;
+}
+
+/** Opens the copy's database, gives it its tables, answers it with the identity it holds (undefined: new). */
+function openCopyDb(folder: string): { db: Database; held: PgIdentity | undefined } {
+  const db = openDatabase(folder);
+  // Pages keep their seed's id (PostgreSQL's) while the copy holds no seeds rows: the reference from
+  // pages.seed_id to seeds has nothing to check here, and would refuse every crawled page.
+  db.pragma('foreign_keys = OFF');
+  try {
+    db.exec(STATE_SQL);
+    const s = db
+      .prepare<[], { system_id: string; instance_id: string }>(
+        'SELECT system_id, instance_id FROM search_copy_state WHERE id = 1',
+      )
+      .get();
+    return { db, held: s === undefined ? undefined : { systemId: s.system_id, instanceId: s.instance_id } };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/**
+ * Opens the search copy in `dataDir` for the database of `identity`. A copy that is missing, unreadable, of a
+ * schema this Lantern does not know, or made from another database (another instance id, or another cluster
+ * where both system identifiers are known) is removed with everything in its folder and started empty at the
+ * feed's start; `rebuilt` says why (undefined: the copy was kept, and continues from its cursor). With `reason`,
+ * the copy is rebuilt for that reason whatever it holds.
+ */
+export function openSearchCopy(
+  dataDir: string,
+  identity: PgIdentity,
+  reason?: RebuildReason,
+): { copy: SearchCopy; rebuilt: RebuildReason | undefined } {
+  const folder = path.join(dataDir, SEARCH_COPY_DIR);
+  let rebuilt: RebuildReason | undefined = reason ?? (existsSync(folder) ? undefined : 'missing');
+  if (rebuilt === undefined) {
+    try {
+      const { db, held } = openCopyDb(folder);
+      const same =
+        held !== undefined &&
+        held.instanceId === identity.instanceId &&
+        (held.systemId === '' || identity.systemId === '' || held.systemId === identity.systemId);
+      if (same) return { copy: new SearchCopy(db, folder), rebuilt: undefined };
+      db.close();
+      rebuilt = held === undefined ? 'missing' : 'another-database';
+    } catch (err) {
+      const reason = rebuildReasonOf(err);
+      if (reason === undefined) throw err;
+      rebuilt = reason;
+    }
+  }
+  rmSync(folder, { recursive: true, force: true });
+  const { db } = openCopyDb(folder);
+  db.prepare(
+    'INSERT INTO search_copy_state (id, system_id, instance_id, cursor_xid, cursor_seq) VALUES (1, ?, ?, ?, ?)',
+  ).run(identity.systemId, identity.instanceId, FEED_START.xid, FEED_START.seq);
+  return { copy: new SearchCopy(db, folder), rebuilt };
+}
