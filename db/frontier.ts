@@ -23,10 +23,21 @@ export interface FrontierRow {
   redirects: number;
   /** 1 if the URL was finished before (fetched, failed or skipped) and is queued again: only then can a page of it be stored. */
   finishedBefore: number;
+  /**
+   * For a URL finished before: the ETag and Last-Modified its stored page (a 2xx) was served with, for a
+   * conditional re-fetch (null if none); the row brings them so that dispatch reads nothing. Null for a new URL.
+   */
+  etag: string | null;
+  lastModified: string | null;
 }
 
+/** A stored 2xx page's column `col` for the frontier row's URL, looked up only for a URL finished before. */
+const validator = (col: string) =>
+  `CASE WHEN finished_at IS NOT NULL THEN
+     (SELECT p.${col} FROM pages p WHERE p.url = frontier.url AND p.status BETWEEN 200 AND 299) END`;
+
 const ROW = `id, url, origin, seed_id AS seedId, depth, attempts, next_attempt_at AS nextAttemptAt, redirects,
-  finished_at IS NOT NULL AS finishedBefore`;
+  finished_at IS NOT NULL AS finishedBefore, ${validator('etag')} AS etag, ${validator('last_modified')} AS lastModified`;
 
 /** A URL deleted with its removed seed, as the crawler primary's window accounts for it. */
 export interface DroppedUrl {
