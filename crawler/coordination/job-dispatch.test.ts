@@ -109,6 +109,26 @@ describe('JobDispatch.decide', () => {
   });
 });
 
+describe('JobDispatch.decide: validators', () => {
+  test("a re-crawled page is asked for with the validators its frontier row brought; a first crawl's is not conditional", () => {
+    const seeds = new SeedBook();
+    seeds.apply([
+      { id: 1, url: `${ORIGIN}/`, origin: ORIGIN, depth: 1, scope: 'host', updatedAt: 1000, removedAt: null },
+    ]);
+    const scheduler = new Scheduler<CrawlJob>(DELAY_MS);
+    const hosts = new HostBook(scheduler, 'LanternBot/test', () => {});
+    hosts.see(ORIGIN);
+    hosts.onRobots(scheduler.next(NOW)!.job, fetchResult(1, { status: 404 }), NOW);
+    const dispatch = new JobDispatch({ seeds, hosts, runId: 'run' });
+    const validators = { etag: '"v1"', lastModified: null };
+    const again = dispatch.decide({ ...job('page', 1, '/a'), refetch: true, validators }, ORIGIN, NOW);
+    assert.deepEqual(again.kind === 'send' && again.out.validators, validators, 'conditional, with no storage read');
+    assert.equal(again.kind === 'send' && again.inFlight.conditional, true);
+    const first = dispatch.decide(job('page', 1, '/b'), ORIGIN, NOW);
+    assert.equal(first.kind === 'send' && first.out.validators, undefined);
+  });
+});
+
 describe('dispatch through the Coordinator', () => {
   /** Hands out every job due within 20 delays of `t`, each answered at once by `answer`, as "kind url" lines. */
   async function drain(c: Coordinator, t: number): Promise<string[]> {
