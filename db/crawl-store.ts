@@ -43,6 +43,18 @@ export interface FrontierStore {
   /** A link to a URL the frontier may already hold: if known, it gains an inlink (true); else nothing happens (false). */
   touchUrl(url: string): Promise<boolean>;
   /**
+   * Batch (added for a network engine: one statement for a page's links): which of `urls` the frontier
+   * holds. The link intake asks it once per page whose links may meet a budget's limit, then decides.
+   */
+  knownUrls(urls: readonly string[]): Promise<Set<string>>;
+  /** Batch of touchUrl: each known URL of `urls` gains an inlink, once per time it is listed; unknown ones are left alone. */
+  touchUrls(urls: readonly string[]): Promise<void>;
+  /**
+   * Batch of addUrl at `now`, in order: answers the rows of the URLs inserted, in the order given; a URL
+   * known already gains an inlink instead (as addUrl). A page's new links: one statement on a network engine.
+   */
+  addUrls(rows: readonly NewUrl[], now: number): Promise<FrontierRow[]>;
+  /**
    * A host's queued URLs after (`nextAttemptAt`, `id`) in its queue order (due at once first in the order
    * found, then retries by next_attempt_at), at most `limit`. A row finished before carries its stored
    * page's validators (FrontierRow.etag / lastModified), so a conditional re-fetch needs no read at dispatch.
@@ -242,6 +254,9 @@ export function sqliteCrawlStore(db: Database): CrawlStore {
     frontier: {
       addUrl: async (u, now) => f.addUrl(u, now),
       touchUrl: async (url) => f.touchUrl(url),
+      knownUrls: async (urls) => f.knownUrls(urls),
+      touchUrls: async (urls) => f.touchUrls(urls),
+      addUrls: async (rows, now) => f.addUrls(rows, now),
       queuedAfter: async (origin, at, id, limit) => f.queuedAfter(origin, at, id, limit),
       queuedCount: async (origin) => f.queuedCount(origin),
       returnAllLeases: async () => f.returnAllLeases(),

@@ -252,7 +252,7 @@ export class IntentApplier {
         await tx.frontier.returnLease(w.frontierId);
         return;
       case 'enqueue':
-        for (const url of w.urls) await intake.enqueue(tx, url, w.seedId, w.depth, 0, w.at, w.from, fx);
+        await intake.enqueueAll(tx, w.urls, w.seedId, w.depth, 0, w.at, w.from, fx); // a page's links, a few statements
         return;
       case 'follow-redirect':
         await intake.followRedirect(tx, w.job, w.target, w.at, fx);

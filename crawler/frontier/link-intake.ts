@@ -9,6 +9,7 @@
  * transaction's queries (`tx`, db/crawl-store.ts), each awaited.
  */
 import type { CrawlQueries } from '../../db/crawl-store.ts';
+import type { FrontierRow } from '../../db/frontier.ts';
 import { budgetMessage, findRedirectLoop, loopMessage, UrlBudget } from './admission.ts';
 import { HostBudget, hostLimitMessage } from './host-budget.ts';
 import type { BatchEffects } from './batch-effects.ts';
@@ -71,27 +72,88 @@ export class LinkIntake {
     from: string,
     fx: BatchEffects,
   ): Promise<boolean> {
-    const origin = new URL(url).origin;
-    if (!this.hostBudget.hasRoom(seedId, origin)) {
-      if (!(await tx.frontier.touchUrl(url))) {
-        const host = new URL(url).host;
-        this.hostBudget.refuse(seedId, host, now);
-        const message = hostLimitMessage(this.hostBudget.limit, this.limits.seedUrl(seedId) ?? `seed ${seedId}`, host);
-        fx.hostNotes.push({ kind: 'trap', origin: from, message });
+    return (await this.enqueueAll(tx, [url], seedId, depth, redirects, now, from, fx)) === 1;
+  }
+
+  /**
+   * `enqueue` for each of `urls` (a page's links, in order), with the storage's batch methods: a page's
+   * links are a few statements, not one or two per link (db/crawl-store.ts FrontierStore). When both budgets
+   * have room for all of them even were they all new, they are added at once (a known one gains an
+   * inlink); otherwise which are known is read first, and the budgets decide link by link as `enqueue`
+   * would, a known link never using up room. Returns how many were queued.
+   */
+  async enqueueAll(
+    tx: CrawlQueries,
+    urls: readonly string[],
+    seedId: number,
+    depth: number,
+    redirects: number,
+    now: number,
+    from: string,
+    fx: BatchEffects,
+  ): Promise<number> {
+    if (urls.length === 0) return 0;
+    const wanted = urls.map((url) => ({ url, origin: new URL(url).origin, seedId, depth, redirects }));
+    if (this.roomForAll(wanted, seedId)) return this.added(await tx.frontier.addUrls(wanted, now), fx);
+    const known = await tx.frontier.knownUrls(urls);
+    const touch: string[] = [];
+    const add: typeof wanted = [];
+    for (const u of wanted) {
+      const isKnown = known.has(u.url);
+      if (!this.hostBudget.hasRoom(seedId, u.origin)) {
+        if (isKnown) touch.push(u.url);
+        else {
+          const host = new URL(u.url).host;
+          this.hostBudget.refuse(seedId, host, now);
+          const message = hostLimitMessage(
+            this.hostBudget.limit,
+            this.limits.seedUrl(seedId) ?? `seed ${seedId}`,
+            host,
+          );
+          fx.hostNotes.push({ kind: 'trap', origin: from, message });
+        }
+        continue;
       }
-      return false;
+      if (!this.budget.hasRoom(u.origin)) {
+        if (isKnown) touch.push(u.url);
+        else fx.hostNotes.push({ kind: 'budget-spent', origin: u.origin, message: budgetMessage(this.budget.limit) });
+        continue;
+      }
+      if (isKnown) {
+        touch.push(u.url); // as addUrl: a known URL gains an inlink
+        continue;
+      }
+      known.add(u.url); // listed again further on: known by then
+      this.budget.add(u.origin);
+      this.hostBudget.add(seedId, u.origin);
+      add.push(u);
     }
-    if (!this.budget.hasRoom(origin)) {
-      if (!(await tx.frontier.touchUrl(url)))
-        fx.hostNotes.push({ kind: 'budget-spent', origin, message: budgetMessage(this.budget.limit) });
-      return false;
+    const rows = add.length > 0 ? await tx.frontier.addUrls(add, now) : [];
+    if (touch.length > 0) await tx.frontier.touchUrls(touch); // after the adds: a link listed twice gains its inlink
+    for (const row of rows) fx.queued.push(row);
+    return rows.length;
+  }
+
+  /** Whether both budgets have room for every one of `wanted`, were they all new. */
+  private roomForAll(wanted: ReadonlyArray<{ origin: string }>, seedId: number): boolean {
+    const perOrigin = new Map<string, number>();
+    for (const { origin } of wanted) perOrigin.set(origin, (perOrigin.get(origin) ?? 0) + 1);
+    let newHosts = 0;
+    for (const [origin, n] of perOrigin) {
+      if (this.budget.count(origin) + n > this.budget.limit) return false;
+      if (!this.hostBudget.knows(seedId, origin)) newHosts++;
     }
-    const row = await tx.frontier.addUrl({ url, origin, seedId, depth, redirects }, now);
-    if (!row) return false;
-    this.budget.add(origin);
-    this.hostBudget.add(seedId, origin);
-    fx.queued.push(row);
-    return true;
+    return this.hostBudget.count(seedId) + newHosts <= this.hostBudget.limit;
+  }
+
+  /** Rows inserted by a batch that fit the budgets: counted, and queued in `fx`. */
+  private added(rows: readonly FrontierRow[], fx: BatchEffects): number {
+    for (const row of rows) {
+      this.budget.add(row.origin);
+      this.hostBudget.add(row.seedId, row.origin);
+      fx.queued.push(row);
+    }
+    return rows.length;
   }
 
   /** Writes the figures of every seed whose hosts or refusals changed (the last write of a transaction). */
