@@ -34,7 +34,6 @@
  * is marked and read first by the next `committed`, so no read happens within a dispatch or a result.
  */
 import type { DroppedUrl, FrontierRow } from '../../db/frontier.ts';
-import type { CrawlStore } from '../../db/crawl-store.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
 import { WINDOW, type WindowSizes } from './window-sizes.ts';
@@ -53,15 +52,6 @@ export interface WindowSource {
   queuedCount(origin: string): Promise<number>;
   /** Runs `read` in one read transaction (many small reads at once). */
   read(read: () => Promise<void>): Promise<void>;
-}
-
-/** The window's source on a CrawlStore: its frontier's reads, in the store's read transactions. */
-export function storeWindowSource(store: Pick<CrawlStore, 'frontier' | 'read'>): WindowSource {
-  return {
-    queuedAfter: (origin, at, id, limit) => store.frontier.queuedAfter(origin, at, id, limit),
-    queuedCount: (origin) => store.frontier.queuedCount(origin),
-    read: (reads) => store.read(reads),
-  };
 }
 
 /** What a FrontierWindow is given. */
