@@ -254,6 +254,21 @@ export class FrontierWindow {
       this.overflowing.clear();
     };
     if (recounts.size + rewinds.size + starving.length + this.hungry.size === 0) return trim(); // nothing to read
+    try {
+      await this.read(recounts, rewinds, starving, trim);
+    } catch (err) {
+      for (const h of starving) this.starving.add(h); // read by the next flush, which the caller's retry makes
+      throw err;
+    }
+  }
+
+  /** The reads of `committed`, in one read transaction. */
+  private async read(
+    recounts: ReadonlySet<HostWindow>,
+    rewinds: ReadonlySet<HostWindow>,
+    starving: readonly HostWindow[],
+    trim: () => void,
+  ): Promise<void> {
     await this.source.read(async () => {
       for (const h of recounts) {
         this.hosts.setWaiting(h, (await this.source.queuedCount(h.origin)) + h.retries.length);
