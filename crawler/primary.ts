@@ -88,7 +88,7 @@ async function startUp(): Promise<{ config: Config; db: Database; coordinator: C
   }
   const coordinator = new Coordinator(db, config, randomUUID());
   try {
-    coordinator.start(clock());
+    await coordinator.start(clock());
   } catch (err) {
     throw new Error(`cannot load the crawl state from the database in ${config.dataDir}: ${(err as Error).message}`);
   }

@@ -1,77 +1,355 @@
 /**
- * The crawler primary's storage, as one port: the query modules its decisions' writes run through, and the
- * transaction a batch of them is written in. The crawler's applier (crawler/coordination/intent-applier.ts)
- * talks to storage only through this interface, so a second engine (PostgreSQL) plugs in here; this is the
- * SQLite one. The SQL stays in the query modules it gathers.
+ * The crawler primary's storage, as one port: the queries its decisions' writes run through, the
+ * transaction a batch of them is written in, and the reads it makes between batches. The crawler
+ * (crawler/coordination/intent-applier.ts and the parts it routes intents to) talks to storage only
+ * through these interfaces, so a second engine (PostgreSQL: network round trips, a pool) plugs in here.
+ * Every method answers a Promise. This file is the contract; `sqliteCrawlStore` is the SQLite engine,
+ * each method the query module's prepared statement of before the port was async (db/frontier.ts,
+ * db/pages.ts, ...), answered as a settled Promise: same statements, same transactions.
+ *
+ * The rules every engine keeps:
+ * - Only the primary writes the crawl tables, and it runs one `transaction` or `read` at a time (the
+ *   applier serializes them), so nothing interleaves with a batch on its connection.
+ * - Inside `transaction`, the writes go through the `tx` it hands out (on PostgreSQL, one pooled client
+ *   inside BEGIN/COMMIT); outside, through the store itself (each call its own statement).
+ * - A transaction that throws stores nothing, the deferred full-text entries and link targets included,
+ *   and the error is thrown on (a storage error: db/storage-error.ts tells the machine's from a bug).
  */
 import type { Database } from 'better-sqlite3';
-import { frontierQueries } from './frontier.ts';
-import { hostQueries } from './hosts.ts';
-import { crawlerStopQueries } from './crawler-stop.ts';
-import { sitemapJobQueries } from './sitemap-jobs.ts';
-import { pageQueries, type PageQueries } from './pages.ts';
-import { linkTargetQueries } from './link-targets.ts';
-import { seedQueries } from './seeds.ts';
-import { seedHostQueries } from './seed-hosts.ts';
-import { revisitQueries } from './revisits.ts';
+import { type DroppedUrl, type FinishedState, type FrontierRow, frontierQueries, type SeedCrawl } from './frontier.ts';
+import { type HostRow, hostQueries } from './hosts.ts';
+import { type CrawlerStop, crawlerStopQueries } from './crawler-stop.ts';
+import { type SitemapJobRow, sitemapJobQueries, type SitemapValidators } from './sitemap-jobs.ts';
+import { type PageRecord, pageQueries } from './pages.ts';
+import { type LinkOut, linkTargetQueries } from './link-targets.ts';
+import { type SeedChange, seedQueries } from './seeds.ts';
+import { type SeedHostsRow, seedHostQueries } from './seed-hosts.ts';
+import { type RevisitCandidate, type RevisitState, revisitQueries } from './revisits.ts';
 import { searchIndexCompaction } from './search-compaction.ts';
 
-/** The crawler primary's storage (see the module comment). */
-export interface CrawlStore {
-  /**
-   * Runs `write` in one transaction (IMMEDIATE: a write may read first, and the server writes the same
-   * file); the full-text entries and link targets of the pages it stored are written at its end, each
-   * index's back to back (migration 0018). If it throws, nothing of it is stored, those gathered entries
-   * included, and the error is thrown on.
-   */
-  transaction(write: () => void): void;
-  /** Runs `read` in one read transaction (many small reads at once). */
-  inOneRead(read: () => void): void;
-  frontier: ReturnType<typeof frontierQueries>;
-  /** Pages, with new pages' full-text entries deferred to the end of `transaction`. */
-  pages: PageQueries;
-  linkTargets: Pick<ReturnType<typeof linkTargetQueries>, 'gatherLinks'>;
-  hosts: ReturnType<typeof hostQueries>;
-  sitemapJobs: ReturnType<typeof sitemapJobQueries>;
-  seeds: ReturnType<typeof seedQueries>;
-  seedHosts: ReturnType<typeof seedHostQueries>;
-  stops: ReturnType<typeof crawlerStopQueries>;
-  /** Each fetched page's revisit state (its rule: crawler/frontier/revisit.ts), read and written inside `transaction`. */
-  revisits: ReturnType<typeof revisitQueries>;
-  /** One bounded step of merging removed pages' entries out of the full-text indexes; false once none are left. */
-  compactSearchIndexStep(): boolean;
+/** A URL as the frontier takes it in (a link, a redirect target, a seed's own URL). */
+export interface NewUrl {
+  url: string;
+  origin: string;
+  seedId: number;
+  depth: number;
+  redirects: number;
 }
 
-/** The crawler primary's storage on one SQLite connection (see CrawlStore). */
+/** The URL frontier (db/frontier.ts): the queue of URLs per host, their leases and their ends. */
+export interface FrontierStore {
+  /** Adds a URL if it is new (returning its row); a known URL just gains an inlink. */
+  addUrl(u: NewUrl, now: number): Promise<FrontierRow | undefined>;
+  /** A link to a URL the frontier may already hold: if known, it gains an inlink (true); else nothing happens (false). */
+  touchUrl(url: string): Promise<boolean>;
+  /**
+   * Batch (added for a network engine: one statement for a page's links): which of `urls` the frontier
+   * holds. The link intake asks it once per page whose links may meet a budget's limit, then decides.
+   */
+  knownUrls(urls: readonly string[]): Promise<Set<string>>;
+  /** Batch of touchUrl: each known URL of `urls` gains an inlink, once per time it is listed; unknown ones are left alone. */
+  touchUrls(urls: readonly string[]): Promise<void>;
+  /**
+   * Batch of addUrl at `now`, in order: answers the rows of the URLs inserted, in the order given; a URL
+   * known already gains an inlink instead (as addUrl). A page's new links: one statement on a network engine.
+   */
+  addUrls(rows: readonly NewUrl[], now: number): Promise<FrontierRow[]>;
+  /**
+   * A host's queued URLs after (`nextAttemptAt`, `id`) in its queue order (due at once first in the order
+   * found, then retries by next_attempt_at), at most `limit`. A row finished before carries its stored
+   * page's validators (FrontierRow.etag / lastModified), so a conditional re-fetch needs no read at dispatch.
+   */
+  queuedAfter(origin: string, nextAttemptAt: number, id: number, limit: number): Promise<FrontierRow[]>;
+  /** How many queued URLs one host has. */
+  queuedCount(origin: string): Promise<number>;
+  /** Puts every leased URL back in the queue (at start: their worker or primary is gone); answers how many. */
+  returnAllLeases(): Promise<number>;
+  /** Marks a URL as handed to a worker by crawler run `owner`. */
+  leaseUrl(id: number, owner: string, now: number): Promise<void>;
+  /** Returns one leased URL to the queue (its worker died, or the crawl is stopping). */
+  returnLease(id: number): Promise<void>;
+  /** Ends a URL's life: done, failed or skipped, with a note; `countAttempt` adds one to its attempts. */
+  finishUrl(
+    id: number,
+    state: 'done' | 'failed' | 'skipped',
+    error: string | null,
+    now: number,
+    countAttempt?: boolean,
+  ): Promise<void>;
+  /** Ends a URL that redirected to `target`, remembering the target: done, or failed (a redirect loop). */
+  finishRedirect(id: number, target: string, note: string, now: number, state?: 'done' | 'failed'): Promise<void>;
+  /** Where a URL redirected to the last time it was fetched, if it did. */
+  redirectTarget(url: string): Promise<string | undefined>;
+  /** Marks a URL that redirected as part of a redirect loop: failed, with `message`. */
+  failRedirectLoop(url: string, message: string): Promise<void>;
+  /** Schedules another attempt of a URL at `nextAttemptAt`. */
+  retryUrl(id: number, attempts: number, nextAttemptAt: number, error: string): Promise<void>;
+  /** Queues a finished URL again (a re-submitted seed) with this depth and seed, returning its row if it was finished. */
+  requeueUrl(url: string, depth: number, seedId: number): Promise<FrontierRow | undefined>;
+  /** Queues again up to `limit` finished URLs in `state` of `seedId` within `maxDepth`, ids after `afterId`, in id order. */
+  requeueSeedChunk(
+    seedId: number,
+    maxDepth: number,
+    state: FinishedState,
+    afterId: number,
+    limit: number,
+  ): Promise<FrontierRow[]>;
+  /** Queues one finished URL again, keeping its seed and depth; its row if it was finished. */
+  requeueFinished(id: number): Promise<FrontierRow | undefined>;
+  /** As requeueFinished, due no sooner than `at` (a periodic refresh's spread). */
+  requeueFinishedAt(id: number, at: number): Promise<FrontierRow | undefined>;
+  /** Per seed: when its own URL was last finished, and whether URLs it found are still to do. */
+  seedCrawls(): Promise<SeedCrawl[]>;
+  /** Deletes up to `limit` URLs of a removed seed (leased ones too), returning them. */
+  dropSeedChunk(seedId: number, limit: number): Promise<DroppedUrl[]>;
+  /** One URL's row and state, if known. */
+  urlByUrl(url: string): Promise<(FrontierRow & { state: string }) | undefined>;
+  /** How many URLs each seed owns on each host (at start: the per-host URL and per-seed host budgets). */
+  urlCountsBySeedAndOrigin(): Promise<Array<{ seedId: number; origin: string; n: number }>>;
+  /** URL counts by host and state, in one scan (at start: each host's queued URLs for its window). */
+  countsByOrigin(): Promise<Array<{ origin: string; state: string; n: number }>>;
+}
+
+/** Pages as the crawler writes them (db/pages.ts); new pages' full-text entries are written at the end of `transaction`. */
+export interface CrawlPageStore {
+  /** Inserts or replaces (by url, keeping the row id) a page, bumping its seq; answers its id. */
+  upsertPage(p: PageRecord): Promise<number>;
+  /** A page that answered 404/410: out of search, status updated, seq bumped. */
+  markPageGone(url: string, status: number, fetchedAt: number): Promise<void>;
+  /** A conditional re-fetch answered 304: the stored page is current as of `fetchedAt`. */
+  markPageCurrent(url: string, fetchedAt: number): Promise<void>;
+  /** Takes up to `limit` pages (or `maxBytes` of their text) of a removed seed out of search; answers how many. */
+  retireSeedPages(seedId: number, limit: number, maxBytes?: number): Promise<number>;
+}
+
+/** Link targets (db/link-targets.ts): what links say of a URL. */
+export interface CrawlLinkTargetStore {
+  /** Gathers the content links of stored page `sourceId`, written at the end of the transaction (each target once). */
+  gatherLinks(sourceId: number, links: readonly LinkOut[]): Promise<void>;
+}
+
+/** Hosts' rows (db/hosts.ts): robots status and rules, clocks, backoff, counts. */
+export interface CrawlHostStore {
+  /** Every known host (at start). */
+  allHosts(): Promise<HostRow[]>;
+  /** Writes a host's state (all but its robots.txt file). */
+  saveHost(h: HostRow, now: number): Promise<void>;
+  /** Writes a known host's robots.txt body and compiled rules. */
+  saveRobotsFile(origin: string, body: string | null, rules: string | null): Promise<void>;
+}
+
+/** Sitemap jobs not over, and what each sitemap last answered (db/sitemap-jobs.ts). */
+export interface CrawlSitemapJobStore {
+  /** Records a queued sitemap job (nothing if its seed is gone). */
+  rememberSitemapJob(job: SitemapJobRow): Promise<void>;
+  /** The job is over: a restart does not read it again. */
+  forgetSitemapJob(url: string): Promise<void>;
+  /** Jobs not over when the crawler last stopped, in the order they were queued (at start). */
+  pendingSitemapJobs(): Promise<SitemapJobRow[]>;
+  /** Every sitemap's last validators, by URL (at start: the primary keeps them in memory for dispatch). */
+  allSitemapValidators(): Promise<Map<string, SitemapValidators>>;
+  /** Keeps what a sitemap answered for its next read; one that sent neither validator is forgotten. */
+  rememberSitemapValidators(url: string, v: SitemapValidators): Promise<void>;
+}
+
+/** The seeds table as the crawler reads it (the server writes it; db/seeds.ts). */
+export interface CrawlSeedStore {
+  /** Seeds added, changed or removed at or after `updatedAt`. */
+  seedsChangedSince(updatedAt: number): Promise<SeedChange[]>;
+  /** Whether a seed is marked removed (false once deleted, or submitted again). */
+  isRemoved(id: number): Promise<boolean>;
+  /** Deletes a removed seed's row once none of its URLs and pages is left, unless it was submitted again. */
+  deleteRemovedSeed(id: number): Promise<void>;
+}
+
+/** Each seed's count of hosts and refused links (db/seed-hosts.ts). */
+export interface CrawlSeedHostStore {
+  /** Writes one seed's figures. */
+  saveSeedHosts(row: SeedHostsRow): Promise<void>;
+  /** Every seed's figures (at start). */
+  allSeedHosts(): Promise<SeedHostsRow[]>;
+  /** Forgets a seed's figures (its removal is over). */
+  forgetSeedHosts(seedId: number): Promise<void>;
+}
+
+/** How the crawler last stopped (db/crawler-stop.ts). */
+export interface CrawlStopStore {
+  /** The last stop: clean (everything stored) or not, and when hosts were last contacted. */
+  lastStop(): Promise<CrawlerStop>;
+  /** A run started: the next start treats a stop without the clean mark as a crash. */
+  markRunning(contactedBy: number | null): Promise<void>;
+  /** Everything is stored (the last batch of a clean stop). */
+  markCleanStop(): Promise<void>;
+}
+
+/** Each fetched page's revisit state (db/revisits.ts). */
+export interface CrawlRevisitStore {
+  /** A page's revisit state, if it was ever fetched. */
+  revisitOf(url: string): Promise<RevisitState | undefined>;
+  /** Writes a page's revisit state. */
+  saveRevisit(url: string, st: RevisitState): Promise<void>;
+  /** Remembers the lastmod its sitemap gave a page. */
+  noteSitemapLastmod(url: string, ms: number): Promise<void>;
+  /** Marks when a page (a seed's) was last judged. */
+  markChecked(url: string, at: number): Promise<void>;
+  /** A seed's finished URLs within `maxDepth`, with their revisit states: a refresh's candidates. */
+  refreshCandidates(seedId: number, maxDepth: number): Promise<RevisitCandidate[]>;
+}
+
+/** The queries of the crawl tables, on the store (one statement each) or on a transaction (`tx`). */
+export interface CrawlQueries {
+  frontier: FrontierStore;
+  pages: CrawlPageStore;
+  linkTargets: CrawlLinkTargetStore;
+  hosts: CrawlHostStore;
+  sitemapJobs: CrawlSitemapJobStore;
+  seeds: CrawlSeedStore;
+  seedHosts: CrawlSeedHostStore;
+  stops: CrawlStopStore;
+  revisits: CrawlRevisitStore;
+  /** One bounded step of merging removed pages' entries out of the full-text indexes; false once none are left. */
+  compactSearchIndexStep(): Promise<boolean>;
+}
+
+/** The crawler primary's storage (see the module comment). */
+export interface CrawlStore extends CrawlQueries {
+  /**
+   * Runs `write` in one transaction, its statements through `tx`; the full-text entries and link targets
+   * of the pages it stored are written at its end (migration 0018). Resolves once committed; if `write`
+   * or the commit throws, nothing of it is stored and the error is thrown on.
+   */
+  transaction(write: (tx: CrawlQueries) => Promise<void>): Promise<void>;
+  /** Runs `reads` in one read transaction (many small reads that see one state), answering what it answers. */
+  read<T>(reads: (q: CrawlQueries) => Promise<T>): Promise<T>;
+}
+
+/** Two transactions at once on the primary's connection: a bug of the caller (see the module comment's rules). */
+export class CrawlStoreBusyError extends Error {
+  constructor() {
+    super(
+      'crawl-store: a transaction is already open on the primary connection; the primary runs one transaction or read at a time (IntentApplier serializes them), so this is a bug of the caller',
+    );
+    this.name = 'CrawlStoreBusyError';
+  }
+}
+
+/**
+ * The crawler primary's storage on one SQLite connection (see CrawlStore). better-sqlite3's own
+ * `db.transaction` cannot span awaits, so BEGIN IMMEDIATE / COMMIT / ROLLBACK are issued by hand; the
+ * statements inside run synchronously, so a batch settles in microtasks, never leaving the thread to
+ * another event.
+ */
 export function sqliteCrawlStore(db: Database): CrawlStore {
   const pages = pageQueries(db, { deferSearch: true });
-  const linkTargets = linkTargetQueries(db);
-  const batch = db.transaction((write: () => void) => {
-    write();
-    linkTargets.writeGathered(); // each link target of the batch once, in id order (see gatherLinks)
-    pages.writeSearchEntries();
-  });
+  const links = linkTargetQueries(db);
+  const f = frontierQueries(db);
+  const h = hostQueries(db);
+  const sj = sitemapJobQueries(db);
+  const s = seedQueries(db);
+  const sh = seedHostQueries(db);
+  const st = crawlerStopQueries(db);
+  const r = revisitQueries(db);
+  const compaction = searchIndexCompaction(db);
+  const queries: CrawlQueries = {
+    frontier: {
+      addUrl: async (u, now) => f.addUrl(u, now),
+      touchUrl: async (url) => f.touchUrl(url),
+      knownUrls: async (urls) => f.knownUrls(urls),
+      touchUrls: async (urls) => f.touchUrls(urls),
+      addUrls: async (rows, now) => f.addUrls(rows, now),
+      queuedAfter: async (origin, at, id, limit) => f.queuedAfter(origin, at, id, limit),
+      queuedCount: async (origin) => f.queuedCount(origin),
+      returnAllLeases: async () => f.returnAllLeases(),
+      leaseUrl: async (id, owner, now) => f.leaseUrl(id, owner, now),
+      returnLease: async (id) => f.returnLease(id),
+      finishUrl: async (id, state, error, now, countAttempt) => f.finishUrl(id, state, error, now, countAttempt),
+      finishRedirect: async (id, target, note, now, state) => f.finishRedirect(id, target, note, now, state),
+      redirectTarget: async (url) => f.redirectTarget(url),
+      failRedirectLoop: async (url, message) => f.failRedirectLoop(url, message),
+      retryUrl: async (id, attempts, at, error) => f.retryUrl(id, attempts, at, error),
+      requeueUrl: async (url, depth, seedId) => f.requeueUrl(url, depth, seedId),
+      requeueSeedChunk: async (seedId, maxDepth, state, afterId, limit) =>
+        f.requeueSeedChunk(seedId, maxDepth, state, afterId, limit),
+      requeueFinished: async (id) => f.requeueFinished(id),
+      requeueFinishedAt: async (id, at) => f.requeueFinishedAt(id, at),
+      seedCrawls: async () => f.seedCrawls(),
+      dropSeedChunk: async (seedId, limit) => f.dropSeedChunk(seedId, limit),
+      urlByUrl: async (url) => f.urlByUrl(url),
+      urlCountsBySeedAndOrigin: async () => f.urlCountsBySeedAndOrigin(),
+      countsByOrigin: async () => f.countsByOrigin(),
+    },
+    pages: {
+      upsertPage: async (p) => pages.upsertPage(p),
+      markPageGone: async (url, status, at) => pages.markPageGone(url, status, at),
+      markPageCurrent: async (url, at) => pages.markPageCurrent(url, at),
+      retireSeedPages: async (seedId, limit, maxBytes) => pages.retireSeedPages(seedId, limit, maxBytes),
+    },
+    linkTargets: { gatherLinks: async (sourceId, out) => links.gatherLinks(sourceId, out) },
+    hosts: {
+      allHosts: async () => h.allHosts(),
+      saveHost: async (row, now) => h.saveHost(row, now),
+      saveRobotsFile: async (origin, body, rules) => h.saveRobotsFile(origin, body, rules),
+    },
+    sitemapJobs: {
+      rememberSitemapJob: async (job) => sj.rememberSitemapJob(job),
+      forgetSitemapJob: async (url) => sj.forgetSitemapJob(url),
+      pendingSitemapJobs: async () => sj.pendingSitemapJobs(),
+      allSitemapValidators: async () => sj.allSitemapValidators(),
+      rememberSitemapValidators: async (url, v) => sj.rememberSitemapValidators(url, v),
+    },
+    seeds: {
+      seedsChangedSince: async (at) => s.seedsChangedSince(at),
+      isRemoved: async (id) => s.isRemoved(id),
+      deleteRemovedSeed: async (id) => s.deleteRemovedSeed(id),
+    },
+    seedHosts: {
+      saveSeedHosts: async (row) => sh.saveSeedHosts(row),
+      allSeedHosts: async () => sh.allSeedHosts(),
+      forgetSeedHosts: async (seedId) => sh.forgetSeedHosts(seedId),
+    },
+    stops: {
+      lastStop: async () => st.lastStop(),
+      markRunning: async (contactedBy) => st.markRunning(contactedBy),
+      markCleanStop: async () => st.markCleanStop(),
+    },
+    revisits: {
+      revisitOf: async (url) => r.revisitOf(url),
+      saveRevisit: async (url, state) => r.saveRevisit(url, state),
+      noteSitemapLastmod: async (url, ms) => r.noteSitemapLastmod(url, ms),
+      markChecked: async (url, at) => r.markChecked(url, at),
+      refreshCandidates: async (seedId, maxDepth) => r.refreshCandidates(seedId, maxDepth),
+    },
+    compactSearchIndexStep: async () => compaction.compactSearchIndexStep(),
+  };
   return {
-    transaction(write) {
+    ...queries,
+    async transaction(write) {
+      if (db.inTransaction) throw new CrawlStoreBusyError();
+      db.exec('BEGIN IMMEDIATE'); // a write may read first, and the server writes the same file
       try {
-        batch.immediate(write);
+        await write(queries);
+        links.writeGathered(); // each link target of the batch once, in id order (see gatherLinks)
+        pages.writeSearchEntries();
+        db.exec('COMMIT');
       } catch (err) {
-        // Rolled back: what was gathered for its end belongs to it (the batch gathers it again when it runs again).
-        linkTargets.discardGathered();
+        if (db.inTransaction) db.exec('ROLLBACK'); // some errors (SQLITE_FULL) roll back by themselves
+        // What was gathered for its end belongs to it (the batch gathers it again when it runs again).
+        links.discardGathered();
         pages.discardSearchEntries();
         throw err;
       }
     },
-    inOneRead: (read) => db.transaction(read)(),
-    frontier: frontierQueries(db),
-    pages,
-    linkTargets,
-    hosts: hostQueries(db),
-    sitemapJobs: sitemapJobQueries(db),
-    seeds: seedQueries(db),
-    seedHosts: seedHostQueries(db),
-    stops: crawlerStopQueries(db),
-    revisits: revisitQueries(db),
-    compactSearchIndexStep: searchIndexCompaction(db).compactSearchIndexStep,
+    async read(reads) {
+      if (db.inTransaction) throw new CrawlStoreBusyError();
+      db.exec('BEGIN');
+      try {
+        const answer = await reads(queries);
+        db.exec('COMMIT');
+        return answer;
+      } catch (err) {
+        if (db.inTransaction) db.exec('ROLLBACK');
+        throw err;
+      }
+    },
   };
 }

@@ -23,10 +23,21 @@ export interface FrontierRow {
   redirects: number;
   /** 1 if the URL was finished before (fetched, failed or skipped) and is queued again: only then can a page of it be stored. */
   finishedBefore: number;
+  /**
+   * For a URL finished before: the ETag and Last-Modified its stored page (a 2xx) was served with, for a
+   * conditional re-fetch (null if none); the row brings them so that dispatch reads nothing. Null for a new URL.
+   */
+  etag: string | null;
+  lastModified: string | null;
 }
 
+/** A stored 2xx page's column `col` for the frontier row's URL, looked up only for a URL finished before. */
+const validator = (col: string) =>
+  `CASE WHEN finished_at IS NOT NULL THEN
+     (SELECT p.${col} FROM pages p WHERE p.url = frontier.url AND p.status BETWEEN 200 AND 299) END`;
+
 const ROW = `id, url, origin, seed_id AS seedId, depth, attempts, next_attempt_at AS nextAttemptAt, redirects,
-  finished_at IS NOT NULL AS finishedBefore`;
+  finished_at IS NOT NULL AS finishedBefore, ${validator('etag')} AS etag, ${validator('last_modified')} AS lastModified`;
 
 /** A URL deleted with its removed seed, as the crawler primary's window accounts for it. */
 export interface DroppedUrl {
@@ -47,6 +58,7 @@ export function frontierQueries(db: Database) {
      ON CONFLICT (url) DO NOTHING RETURNING ${ROW}`,
   );
   const seenAgain = db.prepare(`UPDATE frontier SET inlinks = inlinks + 1 WHERE url = ?`);
+  const known = db.prepare(`SELECT 1 FROM frontier WHERE url = ?`).pluck();
   // A host's queue order is (next_attempt_at, id) over its queued rows (index frontier_queue, migration 0016).
   // Reading on from a position takes two seeks: the rest of its next_attempt_at, then what comes after it
   // (a row value `(next_attempt_at, id) > (?, ?)` would seek on next_attempt_at alone and scan the rest).
@@ -125,6 +137,32 @@ export function frontierQueries(db: Database) {
     /** A link to a URL the frontier may already hold: if known, it gains an inlink (true); else nothing happens (false). */
     touchUrl(url: string): boolean {
       return seenAgain.run(url).changes > 0;
+    },
+    /** Which of `urls` the frontier holds (a page's links, before its budgets decide: crawler/frontier/link-intake.ts). */
+    knownUrls(urls: readonly string[]): Set<string> {
+      const held = new Set<string>();
+      for (const url of urls) if (known.get(url) !== undefined) held.add(url);
+      return held;
+    },
+    /** Each known URL of `urls` gains an inlink, once per time it is listed; unknown ones are left alone. */
+    touchUrls(urls: readonly string[]): void {
+      for (const url of urls) seenAgain.run(url);
+    },
+    /**
+     * addUrl for each of `rows` at `now`, in order: the rows of the URLs inserted, in that order (a URL
+     * known already gains an inlink instead).
+     */
+    addUrls(
+      rows: ReadonlyArray<{ url: string; origin: string; seedId: number; depth: number; redirects: number }>,
+      now: number,
+    ): FrontierRow[] {
+      const added: FrontierRow[] = [];
+      for (const u of rows) {
+        const row = insert.get(u.url, u.origin, u.seedId, u.depth, u.redirects, now) as FrontierRow | undefined;
+        if (row) added.push(row);
+        else seenAgain.run(u.url);
+      }
+      return added;
     },
     /**
      * A host's queued URLs that come after (`nextAttemptAt`, `id`) in its queue order (due at once first in

@@ -26,6 +26,7 @@ export function sitemapJobQueries(db: Database) {
   );
   const remove = db.prepare(`DELETE FROM sitemap_jobs WHERE url = ?`);
   const pending = db.prepare(`SELECT url, origin, seed_id AS seedId, hops, redirects FROM sitemap_jobs ORDER BY id`);
+  const allValidators = db.prepare(`SELECT url, etag, last_modified AS lastModified, children FROM sitemap_validators`);
   const validatorsOf = db.prepare(
     `SELECT etag, last_modified AS lastModified, children FROM sitemap_validators WHERE url = ?`,
   );
@@ -53,6 +54,18 @@ export function sitemapJobQueries(db: Database) {
         | undefined;
       if (row === undefined) return undefined;
       return { etag: row.etag, lastModified: row.lastModified, children: parseChildren(row.children) };
+    },
+    /** Every sitemap's last validators, by URL (the crawler primary keeps them in memory, read at start). */
+    allSitemapValidators(): Map<string, SitemapValidators> {
+      const all = new Map<string, SitemapValidators>();
+      for (const row of allValidators.all() as Array<{
+        url: string;
+        etag: string | null;
+        lastModified: string | null;
+        children: string | null;
+      }>)
+        all.set(row.url, { etag: row.etag, lastModified: row.lastModified, children: parseChildren(row.children) });
+      return all;
     },
     /** Keeps what a sitemap answered for its next read; one that sent neither validator is forgotten. */
     rememberSitemapValidators(url: string, v: SitemapValidators): void {

@@ -21,11 +21,11 @@ describe('snapshot changes', () => {
   let coordinator: Coordinator;
   let book: DomainBook;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     tmp = tempDatabase('snapshot-changes');
     for (const origin of SITES)
       seedQueries(tmp.db).upsertSeed({ url: `${origin}/`, origin, depth: 2, scope: 'host' }, 1000);
-    coordinator = startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'test-run', START);
+    coordinator = await startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'test-run', START);
     book = new DomainBook();
   });
   afterEach(() => tmp.cleanup());
@@ -47,7 +47,7 @@ describe('snapshot changes', () => {
     assert.deepEqual(book.rows(), coordinator.snapshot(now, 1).domains, why);
   }
 
-  test('the first snapshot carries every host, then only the hosts whose facts changed', () => {
+  test('the first snapshot carries every host, then only the hosts whose facts changed', async () => {
     const hosts = SITES.map((s) => new URL(s).host);
     assert.deepEqual(send(START, true).sort(), hosts, 'full: every host');
     assertSameRows(START, 'after the full snapshot');
@@ -60,14 +60,14 @@ describe('snapshot changes', () => {
     assertSameRows(START + 700, 'a host fetching, the others waiting');
 
     coordinator.onResult(fetchResult(robots.jobId, { status: 404 }), START + 800);
-    coordinator.flush(START + 800);
+    await coordinator.flush(START + 800);
     assert.deepEqual(send(START + 900), [new URL(robots.origin).host], 'only the host whose fetch ended');
     assertSameRows(START + 900, 'its robots.txt read, its next page waiting a delay');
     assert.deepEqual(send(START + 1400), [], 'waiting for its turn changes no fact');
     assertSameRows(START + 1400, "the wait's words count down at the server all the same");
   });
 
-  test('a host whose page failed shows its error, and a full snapshot replaces what the server had', () => {
+  test('a host whose page failed shows its error, and a full snapshot replaces what the server had', async () => {
     const robots = coordinator.dispatch(START)!;
     coordinator.onResult(fetchResult(robots.jobId, { status: 404 }), START + 10);
     send(START + 20, true);
@@ -79,7 +79,7 @@ describe('snapshot changes', () => {
       }),
       START + 2000,
     );
-    coordinator.flush(START + 2000);
+    await coordinator.flush(START + 2000);
     assert.deepEqual(send(START + 2100), [new URL(seed.origin).host]);
     assertSameRows(START + 2100, 'the failure as the primary describes it');
     assert.match(book.rows().find((d) => d.origin === seed.origin)!.stateText, /no headers in 15 s/);
@@ -94,7 +94,7 @@ describe('snapshot changes', () => {
     );
   });
 
-  test("a host's backoff that ends between snapshots is sent again: its state and delay change with time alone", () => {
+  test("a host's backoff that ends between snapshots is sent again: its state and delay change with time alone", async () => {
     for (const _ of SITES) {
       const robots = coordinator.dispatch(START)!;
       coordinator.onResult(fetchResult(robots.jobId, { status: 404 }), START + 10);
@@ -102,7 +102,7 @@ describe('snapshot changes', () => {
     const seed = coordinator.dispatch(START + 10 + DELAY_MS)!;
     assert.equal(seed.kind, 'page');
     coordinator.onResult(fetchResult(seed.jobId, { status: 429, retryAfterMs: 3000 }), START + 1100);
-    coordinator.flush(START + 1100);
+    await coordinator.flush(START + 1100);
     send(START + 1200, true);
     const host = new URL(seed.origin).host;
     const row = () => book.rows().find((d) => d.host === host)!;
@@ -115,7 +115,7 @@ describe('snapshot changes', () => {
     assert.notEqual(row().delaySource, 'retry-after');
   });
 
-  test('a snapshot sends copies: a host row changed later does not change what the server holds', () => {
+  test('a snapshot sends copies: a host row changed later does not change what the server holds', async () => {
     send(START, true);
     const before = book.rows().map((d) => ({ ...d }));
     const robots = coordinator.dispatch(START + 100)!;
@@ -123,13 +123,13 @@ describe('snapshot changes', () => {
       fetchResult(robots.jobId, { status: 200, robotsBody: 'User-agent: *\nAllow: /' }),
       START + 200,
     );
-    coordinator.flush(START + 200);
+    await coordinator.flush(START + 200);
     const seed = coordinator.dispatch(START + 200 + DELAY_MS)!;
     coordinator.onResult(
       fetchResult(seed.jobId, { status: 200, page: parsedPage(`${seed.origin}/`, [], { contentHash: 'h' }) }),
       START + 1300,
     );
-    coordinator.flush(START + 1300);
+    await coordinator.flush(START + 1300);
     book.apply({ at: START, full: false, hosts: [] }); // the same time, nothing new: the rows must not have moved
     assert.deepEqual(
       book.rows().map((d) => ({ ...d })),

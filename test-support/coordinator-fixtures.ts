@@ -67,15 +67,15 @@ export function parsedPage(finalUrl: string, links: string[], part: Partial<Pars
 /**
  * A Coordinator on `data`'s database, configured from `settings` (variables as loadConfig reads them; DATA_DIR
  * is the database's folder) and started at `now` under `runId`: what the primary does at boot, so a second
- * call on the same database is a restart.
+ * call on the same database is a restart. Resolves once it started (storage is read asynchronously).
  */
-export function startCoordinator(
+export async function startCoordinator(
   data: { db: Database; dir: string },
   settings: Record<string, string>,
   runId: string,
   now: number,
-): Coordinator {
+): Promise<Coordinator> {
   const coordinator = new Coordinator(data.db, loadConfig({ ...settings, DATA_DIR: data.dir }), runId);
-  coordinator.start(now);
+  await coordinator.start(now);
   return coordinator;
 }

@@ -1,7 +1,9 @@
 /**
  * Time run by hand for unit tests of code that takes a Clock and Timers (crawler/coordination/primary-ports.ts):
  * nothing happens until the test advances the clock; then every timer due runs in order of its due time,
- * with the clock set to that time. Tests read what is pending to assert which timers exist.
+ * with the clock set to that time. Tests read what is pending to assert which timers exist. After each timer
+ * the event loop turns once (`settled`), so that what a timer started and awaits (a flush on storage that
+ * answers at once, such as SQLite) has settled before the next timer runs and before the test looks.
  */
 import type { Clock, TimerHandle, Timers } from '../crawler/coordination/primary-ports.ts';
 
@@ -62,13 +64,14 @@ export class ManualTime implements Timers {
   }
 
   /** Moves the clock `ms` forward, running each timer due on the way at its own time. */
-  advance(ms: number): void {
-    this.advanceTo(this.current + ms);
+  advance(ms: number): Promise<void> {
+    return this.advanceTo(this.current + ms);
   }
 
   /** Moves the clock to `to`, running each timer due on the way at its own time (timers they set included). */
-  advanceTo(to: number): void {
+  async advanceTo(to: number): Promise<void> {
     if (to < this.current) throw new Error(`manual-time: cannot go back from ${this.current} to ${to}`);
+    await settled();
     for (;;) {
       let next: [number, Pending] | undefined;
       for (const entry of this.timers) if (entry[1].at <= to && (!next || entry[1].at < next[1].at)) next = entry;
@@ -78,7 +81,11 @@ export class ManualTime implements Timers {
       if (timer.every === null) this.timers.delete(id);
       else timer.at += timer.every;
       timer.fn();
+      await settled();
     }
     this.current = to;
   }
 }
+
+/** Resolves after one turn of the event loop: every promise already settling (at once, with no I/O) has settled. */
+export const settled = () => new Promise<void>((resolve) => setImmediate(resolve));

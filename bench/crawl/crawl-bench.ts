@@ -185,7 +185,12 @@ async function throughputBench(workers: number, crawlee: boolean): Promise<Throu
   }
   // ... the primary's work on the same pages, parsed here beforehand ...
   const parsed = new Map(benchPages(origins, site).map((p) => [p.url, parseLikeWorker(p)!]));
-  const store = measureStoreCost({ origins, parsed, depth: generatedDepth(pagesPerSite), slots: fetchSlots(workers) });
+  const store = await measureStoreCost({
+    origins,
+    parsed,
+    depth: generatedDepth(pagesPerSite),
+    slots: fetchSlots(workers),
+  });
   // ... and the parse itself, on all cores.
   const parse = await measureParseLimit({
     origins,

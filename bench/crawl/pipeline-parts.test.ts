@@ -12,14 +12,14 @@ import { measureStoreCost } from './store-cost.ts';
 
 const site = { pagesPerSite: 6, bodyBytes: 3_000 };
 
-test('the store part crawls every page of every site through the Coordinator and stores each once', () => {
+test('the store part crawls every page of every site through the Coordinator and stores each once', async () => {
   const origins = ['http://127.0.0.2:8001', 'http://127.0.0.3:8002'];
   const parsed = new Map(benchPages(origins, site).map((p) => [p.url, parseLikeWorker(p)!]));
-  const cost = measureStoreCost({ origins, parsed, depth: generatedDepth(site.pagesPerSite), slots: 4 });
+  const cost = await measureStoreCost({ origins, parsed, depth: generatedDepth(site.pagesPerSite), slots: 4 });
   assert.equal(cost.pagesStored, 12);
   assert.ok(cost.flushes >= 1 && cost.cpuMsPerPage > 0);
   // A page the simulated crawl cannot reach (too deep for the seed) makes the measurement refuse to report.
-  assert.throws(
+  await assert.rejects(
     () => measureStoreCost({ origins, parsed, depth: 0, slots: 4 }),
     /store-cost: 2 pages stored, expected 12/,
   );

@@ -37,12 +37,12 @@ function result(job: FetchJob, part: Partial<FetchResult>): FetchResult {
  * `depth`, through a Coordinator on a fresh database, with as many jobs out at once as a crawl's
  * fetch slots. Throws if not every page was stored once: the cost must be of the same work.
  */
-export function measureStoreCost(opts: {
+export async function measureStoreCost(opts: {
   origins: readonly string[];
   parsed: ReadonlyMap<string, ParsedPage>;
   depth: number;
   slots: number;
-}): StoreCost {
+}): Promise<StoreCost> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-store-cost-'));
   const db = openDatabase(dir);
   try {
@@ -52,12 +52,12 @@ export function measureStoreCost(opts: {
     const config = loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: '0', CRAWL_ALLOW_PRIVATE: '1' });
     const coordinator = new Coordinator(db, config, 'store-cost');
     let t = Date.now();
-    coordinator.start(t);
+    await coordinator.start(t);
     let stored = 0;
     let flushes = 0;
     let pending = 0;
-    const flush = () => {
-      stored += coordinator.flush(t);
+    const flush = async () => {
+      stored += await coordinator.flush(t);
       flushes++;
       pending = 0;
     };
@@ -69,7 +69,7 @@ export function measureStoreCost(opts: {
         out.push(job);
       if (out.length === 0) {
         if (!coordinator.hasWrites()) break;
-        flush();
+        await flush();
         continue;
       }
       for (const job of out) {
@@ -83,7 +83,7 @@ export function measureStoreCost(opts: {
         coordinator.onResult(r, t, 0);
         pending++;
       }
-      if (coordinator.takeUrgent() || pending >= BATCH) flush();
+      if (coordinator.takeUrgent() || pending >= BATCH) await flush();
     }
     const cpu = process.cpuUsage(cpu0);
     if (stored !== opts.parsed.size) {

@@ -23,7 +23,11 @@ export const cpuMs = (c: NodeJS.CpuUsage) => (c.user + c.system) / 1000;
 /** Resolves after `ms`: the crawl's warm-up and measured spans, and the poll for the removed seed's row. */
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-/** Wraps method `key` of `target`: every call is timed (wall and CPU ms) and given to `onCall` with what it returned. */
+/**
+ * Wraps method `key` of `target`: every call is timed (wall and CPU ms) and given to `onCall` with what it
+ * returned; a call that answers a Promise (a flush, a seed sync: storage is async) is timed until it
+ * settles, and given what it resolved to.
+ */
 export function timeCalls<T extends object, K extends keyof T>(
   target: T,
   key: K,
@@ -34,6 +38,12 @@ export function timeCalls<T extends object, K extends keyof T>(
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     const out = fn(...args);
+    if (out instanceof Promise) {
+      return out.then((value: unknown) => {
+        onCall(performance.now() - t0, cpuMs(process.cpuUsage(c0)), value);
+        return value;
+      });
+    }
     const wall = performance.now() - t0;
     onCall(wall, cpuMs(process.cpuUsage(c0)), out);
     return out;

@@ -47,7 +47,7 @@ function jobsInMemory(coordinator: Coordinator): number {
 }
 
 /** A restarted primary: open, start, first dispatch. */
-export function runRestart(file: string, shape: FrontierShape): RestartFigures {
+export async function runRestart(file: string, shape: FrontierShape): Promise<RestartFigures> {
   const copy = copyOfDatabase(file);
   try {
     const prep = openDatabase(copy.dataDir);
@@ -63,7 +63,7 @@ export function runRestart(file: string, shape: FrontierShape): RestartFigures {
     const t1 = performance.now();
     const coordinator = new Coordinator(db, config(copy.dataDir, 4), 'bench-restart');
     const startedAt = clock();
-    coordinator.start(startedAt);
+    await coordinator.start(startedAt);
     const t2 = performance.now();
     const dueAt = coordinator.nextWakeAt();
     if (dueAt === undefined) throw new Error('frontier-bench: the restarted primary had nothing to hand out');
@@ -103,7 +103,7 @@ export async function runCrawl(
   try {
     const cfg = config(copy.dataDir, opts.workers);
     const coordinator = new Coordinator(db, cfg, 'bench-crawl');
-    coordinator.start(clock());
+    await coordinator.start(clock());
     const wall = new Sample();
     const cpu = new Sample();
     const flushWall = new Sample();
@@ -128,8 +128,7 @@ export async function runCrawl(
       store: { frontier: { dropSeedChunk: () => unknown } };
       window: {
         removed: { passOver: (...args: unknown[]) => void };
-        committed: () => void;
-        readyAgain: (origin: string) => void;
+        committed: () => Promise<void>;
       };
     };
     timeCalls(inner.store.frontier, 'dropSeedChunk', (w, c) => {
@@ -146,17 +145,9 @@ export async function runCrawl(
     const timedRefill = inner.window.committed.bind(inner.window);
     inner.window.committed = () => {
       passedOverInCall = false;
-      timedRefill();
+      return timedRefill();
     };
-    // A host's window read on when its request ends (FrontierWindow.readyAgain) is a refill too.
-    timeCalls(inner.window, 'readyAgain', (w, c) => {
-      if (removing && passedOverInCall) refills.push({ wall: w, cpu: c });
-    });
-    const timedReady = inner.window.readyAgain.bind(inner.window);
-    inner.window.readyAgain = (origin: string) => {
-      passedOverInCall = false;
-      timedReady(origin);
-    };
+    // A host's window read on when its request ends (FrontierWindow.readyAgain) is read by the next flush's refill.
     timeCalls(coordinator, 'flush', (w, c) => {
       flushWall.push(w);
       flushLog.push({ at: performance.now(), wall: w, cpu: c });

@@ -15,4 +15,9 @@ export interface CrawlJob {
   hops: number;
   /** A page job of a URL finished before (a re-crawl): only such a URL can have a stored page to ask for conditionally. */
   refetch?: boolean;
+  /**
+   * A re-crawled page's stored validators (ETag, Last-Modified) as its frontier row brought them
+   * (db/frontier.ts FrontierRow): dispatch asks for the page conditionally without reading storage.
+   */
+  validators?: { etag: string | null; lastModified: string | null };
 }

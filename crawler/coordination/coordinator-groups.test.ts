@@ -19,11 +19,11 @@ describe('coordinator: politeness groups', () => {
   let tmp: TempDatabase;
   let coordinator: Coordinator;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     tmp = tempDatabase('groups');
     for (const origin of [DOCS, WWW])
       seedQueries(tmp.db).upsertSeed({ url: `${origin}/`, origin, depth: 1, scope: 'host' }, 1000);
-    coordinator = startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'test-run', 10_000);
+    coordinator = await startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'test-run', 10_000);
   });
   afterEach(() => tmp.cleanup());
 
@@ -45,7 +45,7 @@ describe('coordinator: politeness groups', () => {
     return 10_120;
   }
 
-  test('a 503 on one name holds the whole group; a good answer of any name clears it', () => {
+  test('a 503 on one name holds the whole group; a good answer of any name clears it', async () => {
     const t = pastRobots();
     const page = coordinator.dispatch(t + DELAY_MS)!;
     coordinator.onResult(fetchResult(page.jobId, { status: 503 }), t + DELAY_MS + 10);
@@ -68,7 +68,7 @@ describe('coordinator: politeness groups', () => {
     );
   });
 
-  test("a 500 holds only its own name; the other goes on at the group's pace", () => {
+  test("a 500 holds only its own name; the other goes on at the group's pace", async () => {
     const t = pastRobots();
     const page = coordinator.dispatch(t + DELAY_MS)!;
     coordinator.onResult(fetchResult(page.jobId, { status: 500 }), t + DELAY_MS + 10);
@@ -76,7 +76,7 @@ describe('coordinator: politeness groups', () => {
     assert.equal(next?.origin, page.origin === DOCS ? WWW : DOCS);
   });
 
-  test('pacing: a server that answers in 0.4 s waits 5 x 0.4 s, and Domains says so', () => {
+  test('pacing: a server that answers in 0.4 s waits 5 x 0.4 s, and Domains says so', async () => {
     const t = pastRobots();
     const page = coordinator.dispatch(t + DELAY_MS)!;
     const end = t + DELAY_MS + 400;

@@ -26,11 +26,11 @@ describe('coordinator: revisits', () => {
   /** The sitemap's <lastmod> per path, as the site says it now. */
   let lastmod: Record<string, number>;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     tmp = tempDatabase('revisits');
     db = tmp.db;
     seedQueries(db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 1, scope: 'host' }, 1000);
-    coordinator = startCoordinator(tmp, { CRAWL_DELAY_MS: '100' }, 'test-run', 10_000);
+    coordinator = await startCoordinator(tmp, { CRAWL_DELAY_MS: '100' }, 'test-run', 10_000);
     lastmod = { '/a': YEAR_AGO, '/b': YEAR_AGO };
   });
   afterEach(() => tmp.cleanup());
@@ -67,10 +67,10 @@ describe('coordinator: revisits', () => {
   }
 
   /** Runs the crawl from `t` until nothing is left; returns the paths asked for (pages and sitemaps) and the time it ended. */
-  function crawl(t: number): { paths: string[]; t: number } {
+  async function crawl(t: number): Promise<{ paths: string[]; t: number }> {
     const paths: string[] = [];
     for (let i = 0; i < 100; i++) {
-      coordinator.flush(t);
+      await coordinator.flush(t);
       const job = coordinator.dispatch(t);
       if (!job) {
         const wake = coordinator.nextWakeAt();
@@ -85,20 +85,20 @@ describe('coordinator: revisits', () => {
     throw new Error('the crawl did not end');
   }
 
-  test('a refresh skips pages whose sitemap lastmod is older than the last request; a newer lastmod brings a page back', () => {
-    const first = crawl(10_000);
+  test('a refresh skips pages whose sitemap lastmod is older than the last request; a newer lastmod brings a page back', async () => {
+    const first = await crawl(10_000);
     assert.deepEqual([...first.paths].sort(), ['/', '/a', '/b', '/sitemap.xml']);
     // A week later nothing changed, says the sitemap read at the first crawl: the refresh asks for the seed's page and
     // the sitemap only; /a and /b are skipped (and their intervals doubled, as for an unchanged visit).
     const t1 = 10_000 + CYCLE;
-    assert.equal(coordinator.refreshSeeds(t1), 1);
-    const second = crawl(t1);
+    assert.equal(await coordinator.refreshSeeds(t1), 1);
+    const second = await crawl(t1);
     assert.deepEqual([...second.paths].sort(), ['/', '/sitemap.xml']);
     // Then /b changes, and says so in the sitemap: read at the next refresh, it brings /b back at once.
     lastmod['/b'] = second.t + 1000;
     const t2 = t1 + CYCLE;
-    assert.equal(coordinator.refreshSeeds(t2), 1);
-    const third = crawl(t2);
+    assert.equal(await coordinator.refreshSeeds(t2), 1);
+    const third = await crawl(t2);
     assert.deepEqual([...third.paths].sort(), ['/', '/b', '/sitemap.xml'], '/a is still vouched for');
     assert.ok(
       third.paths.indexOf('/b') > third.paths.indexOf('/sitemap.xml'),
@@ -106,18 +106,14 @@ describe('coordinator: revisits', () => {
     );
   });
 
-  test('without a sitemap lastmod, the refresh asks only for the pages due: a page unchanged at the 1st refresh waits two', () => {
+  test('without a sitemap lastmod, the refresh asks only for the pages due: a page unchanged at the 1st refresh waits two', async () => {
     lastmod = {}; // the sitemap lists nothing
-    crawl(10_000);
+    await crawl(10_000);
     const at = (k: number) => 10_000 + k * CYCLE;
     const asked: string[][] = [];
     for (let k = 1; k <= 4; k++) {
-      assert.equal(coordinator.refreshSeeds(at(k)), 1, `refresh ${k}`);
-      asked.push(
-        crawl(at(k))
-          .paths.filter((p) => p !== '/sitemap.xml')
-          .sort(),
-      );
+      assert.equal(await coordinator.refreshSeeds(at(k)), 1, `refresh ${k}`);
+      asked.push((await crawl(at(k))).paths.filter((p) => p !== '/sitemap.xml').sort());
     }
     assert.deepEqual(asked, [['/', '/a', '/b'], ['/'], ['/', '/a', '/b'], ['/']]);
     const row = db

@@ -1,8 +1,8 @@
 /**
  * The coordinator on a real SQLite file, driven by hand with an injected clock: a host's window over its
- * queue is read on when the host's request ends (it cannot be due before), not within a dispatch, and a
- * row handed out whose lease is still waiting for the next batch (so still 'queued' on disk) is never
- * handed out a second time.
+ * queue is read on by the flush after its request ended with the window dry (storage is read only in a
+ * flush, never within a dispatch or a result), so no job waits longer than that flush, and none is
+ * handed out twice.
  */
 import { afterEach, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -16,36 +16,38 @@ const SITE = 'https://site.example';
 const PAGES = 2 * WINDOW.size + 5; // more than a window holds: it must be read on twice
 
 let tmp: TempDatabase;
-beforeEach(() => {
+beforeEach(async () => {
   tmp = tempDatabase('coordinator-window');
   seedQueries(tmp.db).upsertSeed({ url: `${SITE}/`, origin: SITE, depth: 1, scope: 'host' }, 1000);
 });
 afterEach(() => tmp.cleanup());
 
-test('a host with more URLs than its window gets each once, in order, with no flush between its requests', () => {
-  const c = startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'run', 0);
+test('a host with more URLs than its window gets each once, in order, its window read on by the flush after it ran dry', async () => {
+  const c = await startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'run', 0);
   const robots = c.dispatch(0)!;
   c.onResult(fetchResult(robots.jobId, { status: 404 }), 10);
   const home = c.dispatch(10 + DELAY_MS)!;
   const links = Array.from({ length: PAGES }, (_, i) => `${SITE}/p${i}`);
   c.onResult(fetchResult(home.jobId, { page: parsedPage(`${SITE}/`, links) }), 20 + DELAY_MS);
-  c.flush(20 + DELAY_MS); // the links are stored; from here on nothing is flushed
+  await c.flush(20 + DELAY_MS); // the links are stored; from here on a flush comes only when a job is not there
 
   const got: string[] = [];
+  let flushes = 0;
   let t = 20 + 2 * DELAY_MS;
   for (let i = 0; i < PAGES + 3; i++, t += DELAY_MS + 10) {
-    const job = c.dispatch(t);
+    let job = c.dispatch(t);
+    if (!job && c.hasWrites()) {
+      await c.flush(t); // at the same moment: the job due now waits for this flush only
+      job = c.dispatch(t);
+      if (job) flushes++;
+    }
     if (!job) break;
     got.push(job.url);
     c.onResult(fetchResult(job.jobId, { contentType: 'application/octet-stream' }), t + 10);
   }
-  assert.deepEqual(got, links, 'every URL once, in the order found, none waiting for a flush');
-  assert.equal(
-    (tmp.db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE state = 'queued'`).get() as { n: number }).n,
-    PAGES,
-    'on disk they are all still queued: leases and results wait for the next batch',
-  );
-  c.flush(t);
+  assert.deepEqual(got, links, 'every URL once, in the order found, each when its host was due');
+  assert.equal(flushes, 2, 'a flush each time the window ran dry (twice), none while it held jobs');
+  await c.flush(t);
   assert.deepEqual(tmp.db.prepare(`SELECT state, COUNT(*) AS n FROM frontier GROUP BY state`).all(), [
     { state: 'done', n: PAGES + 1 },
   ]);

@@ -30,11 +30,11 @@ describe('coordinator', () => {
   let db: Database;
   let coordinator: Coordinator;
 
-  beforeEach(() => {
+  beforeEach(async () => {
     tmp = tempDatabase('coordinator');
     db = tmp.db;
     seedQueries(db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 2, scope: 'host' }, 1000);
-    coordinator = startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'test-run', 10_000);
+    coordinator = await startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'test-run', 10_000);
   });
   afterEach(() => tmp.cleanup());
 
@@ -47,7 +47,7 @@ describe('coordinator', () => {
     return coordinator.dispatch(t + 10 + DELAY_MS)!;
   }
 
-  test("the crawl-wide queued count is the sum of the hosts' rows, robots.txt and requests in flight included", () => {
+  test("the crawl-wide queued count is the sum of the hosts' rows, robots.txt and requests in flight included", async () => {
     const counts = (t: number) => {
       const { status, domains } = coordinator.snapshot(t, 1);
       return { header: status.queued, rows: domains.map((d) => d.queued) };
@@ -59,57 +59,57 @@ describe('coordinator', () => {
     assert.deepEqual(counts(10_011), { header: 1, rows: [1] });
   });
 
-  test('the host clock runs from when the response ended, not from when the report arrived', () => {
+  test('the host clock runs from when the response ended, not from when the report arrived', async () => {
     const seed = pastRobots(10_000);
     const t = 10_110;
     // The worker read the last byte at t + 5 and reported 30 ms later, after parsing.
     coordinator.onResult(fetchResult(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`]) }), t + 35, 30);
-    coordinator.flush(t + 35);
+    await coordinator.flush(t + 35);
     assert.equal(coordinator.dispatch(t + 5 + DELAY_MS - 1), undefined, 'one ms early is too early');
     assert.equal(coordinator.dispatch(t + 5 + DELAY_MS)?.url, `${ORIGIN}/a`, 'due a delay after the response ended');
   });
 
-  test('a report never moves the end before the moment the job was handed out', () => {
+  test('a report never moves the end before the moment the job was handed out', async () => {
     const seed = pastRobots(10_000);
     const t = 10_110;
     // A report claiming the response ended long before the request was sent is not believed.
     coordinator.onResult(fetchResult(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`]) }), t + 20, 5_000);
-    coordinator.flush(t + 20);
+    await coordinator.flush(t + 20);
     assert.equal(coordinator.dispatch(t + DELAY_MS - 1), undefined);
     assert.equal(coordinator.dispatch(t + DELAY_MS)?.url, `${ORIGIN}/a`);
   });
 
-  test('a request whose worker died leaves the host waiting two delays', () => {
+  test('a request whose worker died leaves the host waiting two delays', async () => {
     const seed = pastRobots(10_000);
     coordinator.abandon(seed.jobId, 10_200, 'the worker died');
     assert.equal(coordinator.dispatch(10_200 + 2 * DELAY_MS - 1), undefined);
     assert.equal(coordinator.dispatch(10_200 + 2 * DELAY_MS)?.url, `${ORIGIN}/`, 'the URL is tried again');
   });
 
-  test('a page is stamped with the time of the flush that stores it, the time the coordinator is given (no clock of its own)', () => {
+  test('a page is stamped with the time of the flush that stores it, the time the coordinator is given (no clock of its own)', async () => {
     const seed = pastRobots(10_000);
     coordinator.onResult(fetchResult(seed.jobId, { status: 200, page: page([]) }), 10_120);
-    coordinator.flush(10_170);
+    await coordinator.flush(10_170);
     assert.deepEqual(db.prepare('SELECT fetched_at AS at FROM pages').all(), [{ at: 10_170 }]);
   });
 
-  test('links to a host with nothing queued ask for an immediate flush; links to a busy host do not', () => {
+  test('links to a host with nothing queued ask for an immediate flush; links to a busy host do not', async () => {
     const seed = pastRobots(10_000);
     coordinator.onResult(fetchResult(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`, `${ORIGIN}/b`]) }), 10_120);
     assert.equal(coordinator.takeUrgent(), true, 'the host has nothing queued: its new links are stored at once');
     assert.equal(coordinator.takeUrgent(), false, 'reading it clears it');
-    coordinator.flush(10_120);
+    await coordinator.flush(10_120);
     const a = coordinator.dispatch(10_220)!;
     assert.equal(a.url, `${ORIGIN}/a`);
     coordinator.onResult(fetchResult(a.jobId, { status: 200, page: page([`${ORIGIN}/c`]) }), 10_230);
     assert.equal(coordinator.takeUrgent(), false, '/b is still queued: the links wait for the next batch');
   });
 
-  test('a 304 to a request that was not conditional fails the URL instead of keeping a page that was never stored', () => {
+  test('a 304 to a request that was not conditional fails the URL instead of keeping a page that was never stored', async () => {
     const seed = pastRobots(10_000);
     assert.equal(seed.validators, undefined, 'nothing stored yet: the request is not conditional');
     coordinator.onResult(fetchResult(seed.jobId, { status: 304 }), 10_120);
-    coordinator.flush(10_120);
+    await coordinator.flush(10_120);
     const row = db.prepare('SELECT state, last_error AS lastError FROM frontier WHERE url = ?').get(`${ORIGIN}/`) as {
       state: string;
       lastError: string;
@@ -120,21 +120,21 @@ describe('coordinator', () => {
     });
   });
 
-  test('a seed is crawled again once its last crawl is CRAWL_REFRESH old (7 days by default), conditionally, and not while it is still crawled', () => {
+  test('a seed is crawled again once its last crawl is CRAWL_REFRESH old (7 days by default), conditionally, and not while it is still crawled', async () => {
     const WEEK = 7 * 86_400_000;
     // Due a week after its last crawl, and its site's own offset later (revisit-spread.ts).
     const due = 10_120 + WEEK + refreshOffsetMs(ORIGIN, WEEK);
     const seed = pastRobots(10_000);
     coordinator.onResult(fetchResult(seed.jobId, { status: 200, etag: '"v1"', page: page([`${ORIGIN}/a`]) }), 10_120);
-    coordinator.flush(10_120);
-    assert.equal(coordinator.refreshSeeds(due), 0, '/a is still queued: the first crawl is not over');
+    await coordinator.flush(10_120);
+    assert.equal(await coordinator.refreshSeeds(due), 0, '/a is still queued: the first crawl is not over');
     const a = coordinator.dispatch(10_220)!;
     coordinator.onResult(fetchResult(a.jobId, { status: 200, page: page([]) }), 10_230);
-    coordinator.flush(10_230);
-    assert.equal(coordinator.refreshSeeds(due - 1), 0, 'one ms early');
+    await coordinator.flush(10_230);
+    assert.equal(await coordinator.refreshSeeds(due - 1), 0, 'one ms early');
     assert.equal(coordinator.dispatch(due), undefined, 'nothing queued before the refresh');
-    assert.equal(coordinator.refreshSeeds(due), 1);
-    assert.equal(coordinator.refreshSeeds(due), 0, 'queued already: not twice');
+    assert.equal(await coordinator.refreshSeeds(due), 1);
+    assert.equal(await coordinator.refreshSeeds(due), 0, 'queued already: not twice');
     // robots.txt is older than its 24 h too: asked again first, then the pages, the seed conditionally.
     const robots = coordinator.dispatch(due)!;
     assert.equal(robots.kind, 'robots');
@@ -144,7 +144,7 @@ describe('coordinator', () => {
       fetchResult(first.jobId, first.validators ? { status: 304 } : { status: 200, page: page([]) }),
       due + 20 + DELAY_MS,
     );
-    coordinator.flush(due + 20 + DELAY_MS);
+    await coordinator.flush(due + 20 + DELAY_MS);
     // The pages it found come spread over a quarter of the period (revisit-spread.ts); /a, the only one, in its share.
     const aAt = spreadRevisits(ORIGIN, [`${ORIGIN}/a`], due, WEEK)[0];
     if (aAt > due + 20 + 2 * DELAY_MS)
@@ -159,7 +159,7 @@ describe('coordinator', () => {
     );
   });
 
-  test('CRAWL_REFRESH=0 never crawls a seed again on its own', () => {
+  test('CRAWL_REFRESH=0 never crawls a seed again on its own', async () => {
     const off = new Coordinator(
       db,
       loadConfig({ DATA_DIR: tmp.dir, CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_REFRESH: '0' }),
@@ -167,19 +167,23 @@ describe('coordinator', () => {
     );
     const seed = pastRobots(10_000);
     coordinator.onResult(fetchResult(seed.jobId, { status: 200, page: page([]) }), 10_120);
-    coordinator.flush(10_120);
-    off.start(20_000);
-    assert.equal(off.refreshSeeds(10_120 + 1000 * 86_400_000), 0);
-    assert.equal(coordinator.refreshSeeds(10_120 + 1000 * 86_400_000), 1, 'the same crawl is due under the default');
+    await coordinator.flush(10_120);
+    await off.start(20_000);
+    assert.equal(await off.refreshSeeds(10_120 + 1000 * 86_400_000), 0);
+    assert.equal(
+      await coordinator.refreshSeeds(10_120 + 1000 * 86_400_000),
+      1,
+      'the same crawl is due under the default',
+    );
   });
 
-  test('a result in flight when its seed was removed is not stored and its links are not followed; the host still learns from it', () => {
+  test('a result in flight when its seed was removed is not stored and its links are not followed; the host still learns from it', async () => {
     const seed = pastRobots(10_000);
     const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
     assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
-    coordinator.syncSeeds(10_050);
+    await coordinator.syncSeeds(10_050);
     coordinator.onResult(fetchResult(seed.jobId, { status: 200, page: page([`${ORIGIN}/a`]) }), 10_120);
-    coordinator.flush(10_120);
+    await coordinator.flush(10_120);
     const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
     assert.equal(count('SELECT COUNT(*) AS n FROM pages'), 0, 'the page is not stored');
     assert.equal(count('SELECT COUNT(*) AS n FROM frontier'), 0, 'its URL and links are gone');
@@ -192,7 +196,7 @@ describe('coordinator', () => {
     );
   });
 
-  test("a removed seed's pages leave search a chunk per batch, so no batch holds the primary long; its row goes last", () => {
+  test("a removed seed's pages leave search a chunk per batch, so no batch holds the primary long; its row goes last", async () => {
     const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
     const pages = pageQueries(db);
     const total = 2 * RETIRE_CHUNK + 7;
@@ -201,21 +205,21 @@ describe('coordinator', () => {
         pages.upsertPage(makePage(`${ORIGIN}/p/${i}`, { seedId: id, title: `Page ${i}`, body: 'words' }));
     })();
     assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
-    coordinator.syncSeeds(10_050);
+    await coordinator.syncSeeds(10_050);
     const searchable = () => (db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
     const seedRows = () => (db.prepare('SELECT COUNT(*) AS n FROM seeds').get() as { n: number }).n;
     const perBatch: number[] = [];
     while (searchable() > 0) {
-      perBatch.push(coordinator.flush(10_100));
+      perBatch.push(await coordinator.flush(10_100));
       if (searchable() > 0) assert.equal(seedRows(), 1, 'the seed row stays while pages remain');
     }
     assert.deepEqual(perBatch, [RETIRE_CHUNK, RETIRE_CHUNK, 7]);
-    while (coordinator.hasWrites()) coordinator.flush(10_100); // then the full-text index gives their space back
+    while (coordinator.hasWrites()) await coordinator.flush(10_100); // then the full-text index gives their space back
     assert.equal(searchable(), 0);
     assert.equal(seedRows(), 0);
   });
 
-  test("a removed seed's long pages leave search a few at a time: a chunk holds RETIRE_BYTES of their text", () => {
+  test("a removed seed's long pages leave search a few at a time: a chunk holds RETIRE_BYTES of their text", async () => {
     const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
     const pages = pageQueries(db);
     const body = 'lorem '.repeat(Math.ceil(RETIRE_BYTES / 4 / 6) + 1); // a bit over a quarter of the budget
@@ -224,16 +228,16 @@ describe('coordinator', () => {
         pages.upsertPage(makePage(`${ORIGIN}/p/${i}`, { seedId: id, title: `Page ${i}`, body, indexed: true }));
     })();
     assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
-    coordinator.syncSeeds(10_050);
+    await coordinator.syncSeeds(10_050);
     const searchable = () => (db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
     const perBatch: number[] = [];
-    while (searchable() > 0 && perBatch.length < 20) perBatch.push(coordinator.flush(10_100));
+    while (searchable() > 0 && perBatch.length < 20) perBatch.push(await coordinator.flush(10_100));
     assert.deepEqual(perBatch, [3, 3, 3, 1], 'three pages of text a batch, not RETIRE_CHUNK pages');
-    while (coordinator.hasWrites()) coordinator.flush(10_100);
+    while (coordinator.hasWrites()) await coordinator.flush(10_100);
     assert.equal((db.prepare('SELECT COUNT(*) AS n FROM seeds').get() as { n: number }).n, 0, 'its row goes last');
   });
 
-  test('a seed submitted again while its pages are leaving search keeps the rest: its new crawl stores its own', () => {
+  test('a seed submitted again while its pages are leaving search keeps the rest: its new crawl stores its own', async () => {
     const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
     const pages = pageQueries(db);
     const total = RETIRE_CHUNK + 20;
@@ -242,10 +246,10 @@ describe('coordinator', () => {
         pages.upsertPage(makePage(`${ORIGIN}/p/${i}`, { seedId: id, title: `Page ${i}`, body: 'words' }));
     })();
     seedQueries(db).markSeedRemoved(id, 10_050);
-    coordinator.syncSeeds(10_050);
-    assert.equal(coordinator.flush(10_060), RETIRE_CHUNK);
+    await coordinator.syncSeeds(10_050);
+    assert.equal(await coordinator.flush(10_060), RETIRE_CHUNK);
     seedQueries(db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 2, scope: 'host' }, 10_070); // submitted again
-    while (coordinator.hasWrites()) coordinator.flush(10_080);
+    while (coordinator.hasWrites()) await coordinator.flush(10_080);
     const searchable = (db.prepare('SELECT COUNT(*) AS n FROM pages WHERE indexed = 1').get() as { n: number }).n;
     assert.equal(searchable, 20, 'the chunks stopped');
     assert.equal(
@@ -255,11 +259,11 @@ describe('coordinator', () => {
     );
   });
 
-  test('Domains, /api/status and Seeds count every queued URL, though only a window of them is in memory', () => {
+  test('Domains, /api/status and Seeds count every queued URL, though only a window of them is in memory', async () => {
     const links = Array.from({ length: 3 * WINDOW.size }, (_, i) => `${ORIGIN}/l${i}`);
     const seed = pastRobots(10_000);
     coordinator.onResult(fetchResult(seed.jobId, { status: 200, page: page(links) }), 10_120);
-    coordinator.flush(10_120);
+    await coordinator.flush(10_120);
     assert.ok(coordinator.scheduler.host(ORIGIN).queue.length <= WINDOW.size, 'the scheduler holds a window');
     const counts = (t: number) => {
       const { status, domains } = coordinator.snapshot(t, 1);
@@ -273,11 +277,11 @@ describe('coordinator', () => {
       'one in flight is still queued',
     );
     coordinator.onResult(fetchResult(a.jobId, { status: 200, page: page([]) }), 10_230);
-    coordinator.flush(10_230);
+    await coordinator.flush(10_230);
     assert.deepEqual(counts(10_231), { header: links.length - 1, row: links.length - 1, seeds: links.length - 1 });
   });
 
-  test("a removed seed's jobs on many hosts leave their queues when it is removed: the next dispatch goes to another host", () => {
+  test("a removed seed's jobs on many hosts leave their queues when it is removed: the next dispatch goes to another host", async () => {
     const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
     const other = 'https://other.example';
     const otherSeed = seedQueries(db).upsertSeed({ url: `${other}/`, origin: other, depth: 2, scope: 'host' }, 10_001)
@@ -300,9 +304,9 @@ describe('coordinator', () => {
       for (let i = 0; i < 5; i++)
         frontier.addUrl({ url: `${other}/p/${i}`, origin: other, seedId: otherSeed, depth: 1, redirects: 0 }, 10_000);
     })();
-    const restarted = startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'run-2', 10_000);
+    const restarted = await startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'run-2', 10_000);
     assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
-    restarted.syncSeeds(10_050);
+    await restarted.syncSeeds(10_050);
     assert.equal(
       restarted.scheduler.queuedCount(),
       6,
@@ -313,7 +317,7 @@ describe('coordinator', () => {
     const handedOut = new Set<string>([job.origin]);
     restarted.onResult(fetchResult(job.jobId, { status: 200, page: page([]) }), 10_101);
     for (let t = 10_200; restarted.hasWrites() || restarted.nextWakeAt() !== undefined; t += DELAY_MS) {
-      restarted.flush(t);
+      await restarted.flush(t);
       for (let next = restarted.dispatch(t); next; next = restarted.dispatch(t)) {
         handedOut.add(next.origin);
         restarted.onResult(fetchResult(next.jobId, { status: 200, page: page([]) }), t);
@@ -328,7 +332,7 @@ describe('coordinator', () => {
     );
   });
 
-  test("a removed seed's URLs are deleted a chunk per batch while other hosts are still dispatched between the batches", () => {
+  test("a removed seed's URLs are deleted a chunk per batch while other hosts are still dispatched between the batches", async () => {
     const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
     const other = 'https://other.example';
     const otherSeed = seedQueries(db).upsertSeed({ url: `${other}/`, origin: other, depth: 2, scope: 'host' }, 10_001)
@@ -341,15 +345,15 @@ describe('coordinator', () => {
       for (let i = 0; i < 10; i++)
         frontier.addUrl({ url: `${other}/p/${i}`, origin: other, seedId: otherSeed, depth: 1, redirects: 0 }, 10_000);
     })();
-    const restarted = startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'run-2', 10_000);
+    const restarted = await startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'run-2', 10_000);
     assert.ok(seedQueries(db).markSeedRemoved(id, 10_050));
-    restarted.syncSeeds(10_050);
+    await restarted.syncSeeds(10_050);
     const left = () => (db.prepare('SELECT COUNT(*) AS n FROM frontier WHERE seed_id = ?').get(id) as { n: number }).n;
     const perBatch: number[] = [];
     let t = 10_100;
     while (restarted.hasWrites() && perBatch.length < 10) {
       const before = left();
-      restarted.flush(t);
+      await restarted.flush(t);
       perBatch.push(before - left());
       const job = restarted.dispatch(t); // the other host goes on between the batches
       if (job)
@@ -375,7 +379,7 @@ describe('coordinator', () => {
     assert.ok(row(other).fetched >= 1, 'the other host was crawled meanwhile');
   });
 
-  test('a seed crawled again queues its URLs again a chunk at once and a chunk per batch after', () => {
+  test('a seed crawled again queues its URLs again a chunk at once and a chunk per batch after', async () => {
     const id = (db.prepare('SELECT id FROM seeds').get() as { id: number }).id;
     const frontier = frontierQueries(db);
     const total = URL_CHUNK + 20;
@@ -391,16 +395,16 @@ describe('coordinator', () => {
     })();
     const queued = () =>
       (db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE state = 'queued'`).get() as { n: number }).n;
-    const restarted = startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'run-2', 10_050); // the whole crawl done
+    const restarted = await startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'run-2', 10_050); // the whole crawl done
     seedQueries(db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 2, scope: 'host' }, 10_100); // submitted again
-    restarted.syncSeeds(10_100);
+    await restarted.syncSeeds(10_100);
     assert.equal(queued(), 1 + URL_CHUNK, 'the seed and a first chunk at once');
-    restarted.flush(10_110);
+    await restarted.flush(10_110);
     assert.equal(queued(), total + 1, 'the rest with the next batch');
     assert.equal(restarted.snapshot(10_110, 1).domains[0].queued, total + 2, 'every one counted (and robots.txt)');
   });
 
-  test('an import of 10,000 bookmarks on 20 hosts is queued a chunk per batch and goes through the windows: each URL counted, handed out once', () => {
+  test('an import of 10,000 bookmarks on 20 hosts is queued a chunk per batch and goes through the windows: each URL counted, handed out once', async () => {
     const hosts = Array.from({ length: 20 }, (_, k) => `https://site${k}.example`);
     const bookmarks = Array.from({ length: 10_000 }, (_, i) => {
       const origin = hosts[i % hosts.length];
@@ -414,14 +418,14 @@ describe('coordinator', () => {
     });
     const outcome = seedLabelQueries(db).importSeeds(bookmarks, { depth: 0, scope: 'host' }, 10_050);
     assert.equal(outcome.created.length, 10_000);
-    coordinator.syncSeeds(10_050);
+    await coordinator.syncSeeds(10_050);
     const queuedRows = () =>
       (db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE state = 'queued'`).get() as { n: number }).n;
     assert.equal(queuedRows(), 1 + SEED_CHUNK, 'the first chunk at once (and the first seed)');
     const perBatch: number[] = [];
     for (let t = 10_051; coordinator.hasWrites() && perBatch.length < 1000; t++) {
       const before = queuedRows();
-      coordinator.flush(t);
+      await coordinator.flush(t);
       perBatch.push(queuedRows() - before);
     }
     assert.deepEqual(perBatch, Array(10_000 / SEED_CHUNK - 1).fill(SEED_CHUNK), 'the rest a chunk per batch');
@@ -452,7 +456,7 @@ describe('coordinator', () => {
           t + 1,
         );
       }
-      coordinator.flush(t + 1);
+      await coordinator.flush(t + 1);
       maxWindow = Math.max(maxWindow, inMemory());
       t += DELAY_MS + 2;
     }
@@ -466,18 +470,22 @@ describe('coordinator', () => {
     assert.ok(maxWindow <= WINDOW.size, `the windows stayed at most ${WINDOW.size} jobs (${maxWindow})`);
   });
 
-  test('a sitemap not yet read when the primary dies is read after the restart; one already read is not read again', () => {
-    const restart = (t: number): Coordinator =>
-      startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, `run-${t}`, t);
+  test('a sitemap not yet read when the primary dies is read after the restart; one already read is not read again', async () => {
+    const restart = async (t: number): Promise<Coordinator> =>
+      await startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, `run-${t}`, t);
     /** Hands out every job due within `ms` of `t` (each answered at once with `answer`), as "kind url" lines. */
-    const drain = (c: Coordinator, t: number, answer: (job: FetchJob) => Partial<FetchResult>): string[] => {
+    const drain = async (
+      c: Coordinator,
+      t: number,
+      answer: (job: FetchJob) => Partial<FetchResult>,
+    ): Promise<string[]> => {
       const seen: string[] = [];
       for (let now = t; now < t + 20 * DELAY_MS; now += DELAY_MS) {
         const job = c.dispatch(now);
         if (!job) continue;
         seen.push(`${job.kind} ${job.url}`);
         c.onResult(fetchResult(job.jobId, answer(job)), now + 1);
-        while (c.hasWrites()) c.flush(now + 1); // found URLs are queued by the batch that stores them
+        while (c.hasWrites()) await c.flush(now + 1); // found URLs are queued by the batch that stores them
       }
       return seen;
     };
@@ -489,11 +497,11 @@ describe('coordinator', () => {
       }),
       10_010,
     );
-    coordinator.flush(10_010); // the robots.txt result and the sitemap job it queued are on disk; then the primary dies
+    await coordinator.flush(10_010); // the robots.txt result and the sitemap job it queued are on disk; then the primary dies
 
-    const second = restart(20_000);
+    const second = await restart(20_000);
     const urlset = { index: false, urls: [`${ORIGIN}/from-sitemap`], dropped: 0 };
-    const seen = drain(second, 20_000, (job) =>
+    const seen = await drain(second, 20_000, (job) =>
       job.kind === 'sitemap' ? { status: 200, sitemap: urlset } : { status: 200, page: page([]) },
     );
     assert.ok(
@@ -502,12 +510,12 @@ describe('coordinator', () => {
     );
     assert.ok(seen.includes(`page ${ORIGIN}/from-sitemap`), 'and the page it names is crawled');
 
-    const third = restart(30_000);
-    const again = drain(third, 30_000, () => ({ status: 200, page: page([]) }));
+    const third = await restart(30_000);
+    const again = await drain(third, 30_000, () => ({ status: 200, page: page([]) }));
     assert.deepEqual(again, [], 'nothing is left to fetch: the sitemap was read, and a restart does not read it again');
   });
 
-  test('robots.txt is refreshed conditionally once its day is over; a 304 keeps its rules for another day', () => {
+  test('robots.txt is refreshed conditionally once its day is over; a 304 keeps its rules for another day', async () => {
     const robots = coordinator.dispatch(10_000)!;
     assert.equal(robots.validators, undefined, 'the first fetch is not conditional');
     coordinator.onResult(
@@ -519,7 +527,7 @@ describe('coordinator', () => {
       fetchResult(seed.jobId, { status: 200, page: page([`${ORIGIN}/private/x`, `${ORIGIN}/a`]) }),
       10_200,
     );
-    coordinator.flush(10_200);
+    await coordinator.flush(10_200);
 
     const later = 10_010 + ROBOTS_CACHE_MS;
     const refresh = coordinator.dispatch(later)!;
@@ -536,7 +544,7 @@ describe('coordinator', () => {
       undefined,
       'the stored rules still apply: /private is skipped',
     );
-    coordinator.flush(later + 20);
+    await coordinator.flush(later + 20);
     const state = db.prepare('SELECT state FROM frontier WHERE url = ?').get(`${ORIGIN}/private/x`) as {
       state: string;
     };

@@ -17,6 +17,7 @@ import { SeedLifecycle } from '../frontier/seed-lifecycle.ts';
 import { SeedWrites } from '../frontier/seed-writes.ts';
 import { RevisitBook } from '../frontier/revisit-book.ts';
 import { FrontierWindow } from '../frontier/frontier-window.ts';
+import { storeWindowSource } from '../frontier/store-window-source.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
 import type { CrawlStatus, DomainInfo, FetchJob, FetchResult, RequestLogEntry } from '../common/protocol.ts';
 import type { HostFacts } from '../politeness/host-report.ts';
@@ -36,8 +37,10 @@ export { MAX_REDIRECTS } from '../frontier/admission.ts';
  * enter the frontier through link-intake.ts, which keeps the per-host URL budget (CRAWL_MAX_URLS_PER_HOST)
  * and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED). Each page's revisit interval is kept by
  * revisit-book.ts. The crawl's status and snapshots for the server are described by crawl-report.ts. The
- * frontier stays in SQLite: the scheduler holds a window of each host's queue (frontier-window.ts). Time
- * comes in as arguments.
+ * frontier stays in storage: the scheduler holds a window of each host's queue (frontier-window.ts). Time
+ * comes in as arguments. Storage answers Promises (db/crawl-store.ts): `start`, `flush`, `syncSeeds`,
+ * `refreshSeeds` and `stopCleanly` are awaited; a result, an abandoned job and a dispatch read nothing from
+ * storage and stay synchronous.
  */
 export class Coordinator {
   readonly scheduler: Scheduler<CrawlJob>;
@@ -62,22 +65,22 @@ export class Coordinator {
   /** The crawl's status and snapshots for the server, and the fetch rate (crawl-report.ts). */
   private readonly report: CrawlReport;
 
-  constructor(db: Database, config: Config, runId: string) {
+  /** On SQLite in `db` (the DATA_DIR file); `store` names another engine's CrawlStore (tests wrap SQLite's). */
+  constructor(db: Database, config: Config, runId: string, store: CrawlStore = sqliteCrawlStore(db)) {
     this.scheduler = new Scheduler<CrawlJob>(config.crawlDelayMs, {
       grouping: config.crawlPolitenessGroup,
       pacing: { factor: config.crawlPacingFactor, ceilingMs: config.crawlPacingMaxMs },
     });
-    const store = sqliteCrawlStore(db);
     this.store = store;
-    this.hosts = new HostBook(this.scheduler, store.hosts, store.sitemapJobs, config.userAgent, (w, quiet) =>
+    this.hosts = new HostBook(this.scheduler, config.userAgent, (w, quiet) =>
       quiet ? this.writes.pushQuiet(w) : this.writes.push(w),
     );
-    this.intake = new LinkIntake(store.frontier, store.seedHosts, {
+    this.intake = new LinkIntake({
       maxUrlsPerHost: config.crawlMaxUrlsPerHost,
       maxHostsPerSeed: config.crawlMaxHostsPerSeed,
       seedUrl: (id) => this.seeds.get(id)?.url,
     });
-    const revisits = new RevisitBook(store.revisits, store.frontier, {
+    const revisits = new RevisitBook({
       refreshMs: config.crawlRefreshMs,
       maxMs: config.crawlRevisitMaxMs,
     });
@@ -85,7 +88,7 @@ export class Coordinator {
     this.window = new FrontierWindow({
       scheduler: this.scheduler,
       isLive: (seedId) => seeds.get(seedId) !== undefined,
-      source: { ...store.frontier, inOneRead: store.inOneRead },
+      source: storeWindowSource(store),
     });
     this.judge = new ResultJudge({
       allowPrivate: config.allowPrivate,
@@ -96,7 +99,7 @@ export class Coordinator {
       window: this.window,
     });
     this.report = new CrawlReport(this.hosts, this.window, () => this.inFlight.size);
-    this.dispatcher = new JobDispatch({ seeds, hosts: this.hosts, pages: store.pages, runId });
+    this.dispatcher = new JobDispatch({ seeds, hosts: this.hosts, runId });
     this.seedLife = new SeedLifecycle({
       seeds,
       seedsDb: store.seeds,
@@ -105,12 +108,7 @@ export class Coordinator {
     });
     const seedWrites = new SeedWrites({
       seeds,
-      seedsDb: store.seeds,
-      frontier: store.frontier,
-      pages: store.pages,
-      seedHosts: store.seedHosts,
-      compactSearchIndexStep: store.compactSearchIndexStep,
-      requeueDue: (seed, now) => revisits.refreshDue(seed.id, seed.depth, seed.url, now).rows,
+      requeueDue: async (tx, seed, now) => (await revisits.refreshDue(tx, seed.id, seed.depth, seed.url, now)).rows,
     });
     this.applier = new IntentApplier({
       store,
@@ -139,20 +137,21 @@ export class Coordinator {
    * lease and its host's start are written with the batch after its dispatch, so a primary that died
    * without a clean stop may have sent requests that left nothing on disk: then every host its stored clock
    * made due by `now` (the restart, no earlier than the crash) counts as contacted at `now`
-   * (HostBook.restore), and this start is marked unclean until `stopCleanly` stores everything.
+   * (HostBook.restore), and this start is marked unclean until `stopCleanly` stores everything. Resolves
+   * once all of it is read: the first dispatch comes after.
    */
-  start(now: number): void {
-    const last = this.store.stops.lastStop();
+  async start(now: number): Promise<void> {
+    const last = await this.store.stops.lastStop();
     const contactedBy = last.clean ? last.contactedBy : now;
-    this.store.stops.markRunning(contactedBy);
-    this.store.frontier.returnAllLeases();
-    const counts = this.store.frontier.countsByOrigin(); // URLs per host and state: the window's queued counts
-    this.intake.load(); // the URL budget per host and the host budget per seed, in one scan
-    this.hosts.restore(now, contactedBy ?? -Infinity);
-    this.syncSeeds(now, false);
+    await this.store.stops.markRunning(contactedBy);
+    await this.store.frontier.returnAllLeases();
+    const counts = await this.store.frontier.countsByOrigin(); // URLs per host and state: the window's queued counts
+    await this.intake.load(this.store); // the URL budget per host and the host budget per seed, in one scan
+    await this.hosts.restore(this.store, now, contactedBy ?? -Infinity);
+    await this.syncSeeds(now, false);
     const queued = counts.filter((c) => c.state === 'queued');
     for (const { origin, n } of queued) if (n > 0) this.hosts.see(origin); // its row and robots.txt job exist from now on
-    this.window.load(queued);
+    await this.window.load(queued);
   }
 
   /**
@@ -162,16 +161,16 @@ export class Coordinator {
    * long. A removed seed's jobs leave the hosts' queues now, its rows and pages with the next batches.
    * Should it fail, the primary restarts and a new one reads the seeds afresh.
    */
-  syncSeeds(now: number, recrawl = true): void {
-    const plan = this.seedLife.sync(recrawl);
-    this.applier.applyAtOnce(plan.atOnce, now);
+  async syncSeeds(now: number, recrawl = true): Promise<void> {
+    const plan = await this.seedLife.sync(recrawl);
+    await this.applier.applyAtOnce(plan.atOnce, now);
     for (const s of plan.removed) this.window.seedRemoved(s.id); // its jobs leave the hosts' queues now
     this.applier.queue(plan.queued, plan.removed.length > 0);
   }
 
   /** Queues again every seed due for its periodic refresh (CRAWL_REFRESH); returns how many were. */
-  refreshSeeds(now: number): number {
-    return this.applier.applyAtOnce(this.seedLife.refresh(now), now).recrawled;
+  async refreshSeeds(now: number): Promise<number> {
+    return (await this.applier.applyAtOnce(await this.seedLife.refresh(now), now)).recrawled;
   }
 
   /**
@@ -193,7 +192,7 @@ export class Coordinator {
     this.inFlight.delete(jobId);
     const { job, origin } = entry;
     this.scheduler.complete(origin, now + this.scheduler.effectiveDelay(origin).ms);
-    this.window.readyAgain(origin); // its window is read on here, not within a dispatch (see FrontierWindow.taken)
+    this.window.readyAgain(origin); // an empty window is read on by the next flush (see FrontierWindow.readyAgain)
     this.hosts.noteAbandoned(origin, now);
     const attempts = job.attempts + 1;
     if (job.kind === 'page' && !this.seeds.get(job.seedId)) {
@@ -244,7 +243,7 @@ export class Coordinator {
     const { job, origin, dispatchedAt, conditional } = entry;
     const ended = Math.max(dispatchedAt, now - Math.max(0, sinceEndMs));
     this.scheduler.complete(origin, ended, serverSignal(result)); // the answer's time and load pace its group
-    this.window.readyAgain(origin); // its window is read on here, not within a dispatch (see FrontierWindow.taken)
+    this.window.readyAgain(origin); // an empty window is read on by the next flush (see FrontierWindow.readyAgain)
     this.hosts.recordEnd(origin, job.url, result, ended);
     this.report.fetchEnded(now);
     this.applier.judged(this.judge.judge(job, origin, result, now, conditional), now);
@@ -270,18 +269,24 @@ export class Coordinator {
 
   /**
    * Applies the queued writes in one transaction at `now` (pages are stamped with it), schedules the URLs
-   * they discovered and refills the hosts' windows that ran low; returns pages stored or retired.
+   * they discovered and refills the hosts' windows that ran low; resolves to pages stored or retired.
+   * One at a time: a flush asked for while one runs starts once it settled (IntentApplier.flush).
    */
-  flush(now: number): number {
+  flush(now: number): Promise<number> {
     return this.applier.flush(now);
+  }
+
+  /** Whether a flush (or a seed's writes at once) is in flight: its transaction or reads not settled yet. */
+  flushing(): boolean {
+    return this.applier.busy;
   }
 
   /**
    * The last batch of a clean stop (no more dispatch; jobs in flight returned): applies the queued writes
    * with the mark that everything is stored, so the next start trusts the stored host clocks as they are.
-   * If it fails, nothing is marked and the next start treats the stop as a crash.
+   * If it fails, nothing is marked and the next start treats the stop as a crash. Runs after any flush in flight.
    */
-  stopCleanly(now: number): number {
+  stopCleanly(now: number): Promise<number> {
     this.writes.push({ kind: 'mark-clean-stop' });
     return this.flush(now);
   }

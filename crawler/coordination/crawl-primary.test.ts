@@ -15,7 +15,7 @@ import { DB_FILE, openDatabase } from '../../db/open.ts';
 import { databaseBytes } from '../../db/storage-size.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../shared/config.ts';
-import { ManualTime } from '../../test-support/manual-time.ts';
+import { ManualTime, settled } from '../../test-support/manual-time.ts';
 import { fetchResult, parsedPage, TEST_WORKER_SETTINGS } from '../../test-support/coordinator-fixtures.ts';
 import { Coordinator } from './coordinator.ts';
 import { CrawlPrimary } from './crawl-primary.ts';
@@ -76,9 +76,6 @@ function page(links: string[]): ParsedPage {
   return parsedPage('', links, { title: 'T', contentHash: 'h' });
 }
 
-/** Lets a shutdown's awaited steps run (its promises settle between timer callbacks). */
-const settle = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 describe('CrawlPrimary', () => {
   let dir: string | undefined;
   let db: Database | undefined;
@@ -97,7 +94,7 @@ describe('CrawlPrimary', () => {
   });
 
   /** A primary over `sites` (one seed each, depth 2), started, with its `workers` forked and ready. */
-  function start(opts: {
+  async function start(opts: {
     sites: string[];
     workers: number;
     slots: number;
@@ -116,8 +113,8 @@ describe('CrawlPrimary', () => {
       ...opts.env,
     });
     const coordinator = new Coordinator(db, config, 'unit');
-    coordinator.start(START);
-    coordinator.flush(START); // the hosts' first rows: stored, so that each test starts with no write pending
+    await coordinator.start(START);
+    await coordinator.flush(START); // the hosts' first rows: stored, so that each test starts with no write pending
     const time = new ManualTime(START);
     const transport = new FakeTransport(time);
     let released = 0;
@@ -154,9 +151,10 @@ describe('CrawlPrimary', () => {
       released: () => released,
       disk,
       /** The worker running `job` reports it done with `part` at the current time. */
-      answer(job: FetchJob & { worker: number }, part: Partial<FetchResult>): void {
+      async answer(job: FetchJob & { worker: number }, part: Partial<FetchResult>): Promise<void> {
         const result = fetchResult(job.jobId, { startedAt: time.now, endedAt: time.now, ...part });
         primary.onWorkerMessage(job.worker, { type: 'done', result, sinceEndMs: 0 });
+        await settled(); // a flush it started at once (urgent links) has settled
       },
       /** The job handed out for `url` (the latest). */
       job(url: string): FetchJob & { worker: number; at: number } {
@@ -180,9 +178,9 @@ describe('CrawlPrimary', () => {
     };
   }
 
-  test('the pump fills every free slot, then sets exactly one wake-up timer, for the next due host', () => {
+  test('the pump fills every free slot, then sets exactly one wake-up timer, for the next due host', async () => {
     const sites = ['a', 'b', 'c', 'd', 'e'].map(site);
-    const p = start({ sites, workers: 2, slots: 2 });
+    const p = await start({ sites, workers: 2, slots: 2 });
     assert.equal(
       p.transport.sent.filter((s) => s.msg.type === 'settings').length,
       2,
@@ -195,8 +193,8 @@ describe('CrawlPrimary', () => {
     );
     assert.deepEqual(p.time.timeouts(), [], 'no free slot: no wake-up timer');
 
-    p.time.advanceTo(START + 10);
-    p.answer(p.job(`${sites[0]}/robots.txt`), { status: 404 });
+    await p.time.advanceTo(START + 10);
+    await p.answer(p.job(`${sites[0]}/robots.txt`), { status: 404 });
     assert.equal(p.transport.jobs().at(-1)?.url, `${sites[4]}/robots.txt`, 'the freed slot is filled at once');
     assert.deepEqual(
       p.time.timeouts(),
@@ -204,10 +202,10 @@ describe('CrawlPrimary', () => {
       'the flush, and no wake-up timer: no slot is free',
     );
 
-    p.time.advanceTo(START + 30);
-    p.answer(p.job(`${sites[1]}/robots.txt`), { status: 404 });
-    p.time.advanceTo(START + 40);
-    p.answer(p.job(`${sites[2]}/robots.txt`), { status: 404 });
+    await p.time.advanceTo(START + 30);
+    await p.answer(p.job(`${sites[1]}/robots.txt`), { status: 404 });
+    await p.time.advanceTo(START + 40);
+    await p.answer(p.job(`${sites[2]}/robots.txt`), { status: 404 });
     const before = p.transport.jobs().length;
     assert.deepEqual(
       p.time.timeouts(),
@@ -215,9 +213,9 @@ describe('CrawlPrimary', () => {
       'one flush for the batch; one wake-up, when the first host is due (a, a delay after its robots.txt ended)',
     );
 
-    p.time.advanceTo(START + 10 + DELAY_MS - 1);
+    await p.time.advanceTo(START + 10 + DELAY_MS - 1);
     assert.equal(p.transport.jobs().length, before, 'nothing before the wake-up');
-    p.time.advanceTo(START + 10 + DELAY_MS);
+    await p.time.advanceTo(START + 10 + DELAY_MS);
     assert.deepEqual(
       p.transport
         .jobs()
@@ -226,7 +224,7 @@ describe('CrawlPrimary', () => {
       [`${sites[0]}/ @110`],
     );
     assert.deepEqual(p.time.timeouts(), [START + 30 + DELAY_MS], 'one wake-up again, for the next due host (b)');
-    p.time.advanceTo(START + 30 + DELAY_MS);
+    await p.time.advanceTo(START + 30 + DELAY_MS);
     assert.deepEqual(
       p.transport
         .jobs()
@@ -237,28 +235,28 @@ describe('CrawlPrimary', () => {
     assert.deepEqual(p.time.timeouts(), [], 'no free slot again (c waits for one): no timer');
   });
 
-  test('results are stored in one batch 50 ms after the first; links a free worker could start on are stored at once', () => {
+  test('results are stored in one batch 50 ms after the first; links a free worker could start on are stored at once', async () => {
     const [a, b, c] = ['a', 'b', 'c'].map(site);
-    const p = start({ sites: [a, b, c], workers: 1, slots: 4 });
-    for (const origin of [a, b, c]) p.answer(p.job(`${origin}/robots.txt`), { status: 404 });
-    p.time.advance(DELAY_MS);
+    const p = await start({ sites: [a, b, c], workers: 1, slots: 4 });
+    for (const origin of [a, b, c]) await p.answer(p.job(`${origin}/robots.txt`), { status: 404 });
+    await p.time.advance(DELAY_MS);
     const stored = () => p.transport.toServerOf('pages-stored').map((m) => m.count);
 
     const t = p.time.now;
-    p.answer(p.job(`${a}/`), { page: page([]) });
-    p.time.advance(20);
-    p.answer(p.job(`${b}/`), { page: page([]) });
-    p.time.advanceTo(t + PRIMARY_TIMING.flushMs - 1);
+    await p.answer(p.job(`${a}/`), { page: page([]) });
+    await p.time.advance(20);
+    await p.answer(p.job(`${b}/`), { page: page([]) });
+    await p.time.advanceTo(t + PRIMARY_TIMING.flushMs - 1);
     assert.deepEqual([p.pagesStored(), stored()], [0, []], 'nothing stored within the 50 ms');
-    p.time.advanceTo(t + PRIMARY_TIMING.flushMs);
+    await p.time.advanceTo(t + PRIMARY_TIMING.flushMs);
     assert.deepEqual([p.pagesStored(), stored()], [2, [2]], 'both stored by one flush, and the server told once');
 
-    p.time.advance(10);
+    await p.time.advance(10);
     const handedOut = p.transport.jobs().length;
-    p.answer(p.job(`${c}/`), { page: page([`${c}/next`]) });
+    await p.answer(p.job(`${c}/`), { page: page([`${c}/next`]) });
     assert.deepEqual([p.pagesStored(), stored()], [3, [2, 1]], 'a link to a host with nothing queued: stored at once');
     assert.deepEqual(p.time.timeouts(), [p.time.now + DELAY_MS], 'no flush pending; one wake-up, for the link');
-    p.time.advance(DELAY_MS);
+    await p.time.advance(DELAY_MS);
     assert.deepEqual(
       p.transport
         .jobs()
@@ -269,14 +267,14 @@ describe('CrawlPrimary', () => {
     );
   });
 
-  test('a write the database refuses pauses dispatch, is retried with a doubling wait capped at 5 s, is reported once, and recovers', () => {
+  test('a write the database refuses pauses dispatch, is retried with a doubling wait capped at 5 s, is reported once, and recovers', async () => {
     const [a, b] = ['a', 'b'].map(site);
-    const p = start({ sites: [a, b], workers: 1, slots: 4 });
+    const p = await start({ sites: [a, b], workers: 1, slots: 4 });
     p.db.pragma('query_only = ON'); // SQLite refuses every write from now on: SQLITE_READONLY, as a read-only file
     const failedAt = START + 10 + PRIMARY_TIMING.flushMs;
-    p.time.advance(10);
-    p.answer(p.job(`${a}/robots.txt`), { status: 404 });
-    p.time.advanceTo(failedAt);
+    await p.time.advance(10);
+    await p.answer(p.job(`${a}/robots.txt`), { status: 404 });
+    await p.time.advanceTo(failedAt);
     assert.deepEqual(
       p.transport.toServerOf('error').map((m) => m.message),
       [
@@ -284,10 +282,10 @@ describe('CrawlPrimary', () => {
           'is the disk full or the file read-only? The crawl is paused; what was fetched is kept and stored as soon as the database takes writes again',
       ],
     );
-    p.answer(p.job(`${b}/robots.txt`), { status: 404 }); // a result while paused is kept, not stored, and frees a slot
+    await p.answer(p.job(`${b}/robots.txt`), { status: 404 }); // a result while paused is kept, not stored, and frees a slot
     const handedOut = p.transport.jobs().length;
 
-    p.time.advance(20_000); // a's and b's pages are long due
+    await p.time.advance(20_000); // a's and b's pages are long due
     assert.equal(p.transport.jobs().length, handedOut, 'no work handed out while nothing can be stored');
     const waits = p.transport.logs.flatMap((l) => /next in (\d+) ms/.exec(l)?.[1] ?? []).map(Number);
     assert.deepEqual(waits.slice(0, 7), [250, 500, 1000, 2000, 4000, 5000, 5000], 'doubling, capped at 5 s');
@@ -299,7 +297,7 @@ describe('CrawlPrimary', () => {
 
     p.db.pragma('query_only = OFF');
     const retryAt = p.time.timeouts()[0];
-    p.time.advanceTo(retryAt);
+    await p.time.advanceTo(retryAt);
     assert.deepEqual(
       p.transport.toServerOf('recovered').map((m) => m.message),
       [`the database takes writes again after ${((retryAt - failedAt) / 1000).toFixed(1)} s; the crawl continues`],
@@ -325,17 +323,17 @@ describe('CrawlPrimary', () => {
     );
   });
 
-  test('under CRAWL_MIN_FREE_DISK no work is handed out and the server hears why; with room again it resumes by itself, checked every 5 s', () => {
+  test('under CRAWL_MIN_FREE_DISK no work is handed out and the server hears why; with room again it resumes by itself, checked every 5 s', async () => {
     const [a, b] = ['a', 'b'].map(site);
     const GB = 1024 ** 3;
-    const p = start({ sites: [a, b], workers: 1, slots: 4, env: { CRAWL_MIN_FREE_DISK: '1GB' } });
+    const p = await start({ sites: [a, b], workers: 1, slots: 4, env: { CRAWL_MIN_FREE_DISK: '1GB' } });
     p.disk.freeBytes = 5 * GB;
-    for (const origin of [a, b]) p.answer(p.job(`${origin}/robots.txt`), { status: 404 });
-    p.time.advance(DELAY_MS); // a/ and b/ are handed out
+    for (const origin of [a, b]) await p.answer(p.job(`${origin}/robots.txt`), { status: 404 });
+    await p.time.advance(DELAY_MS); // a/ and b/ are handed out
     const lastDisk = () => p.transport.toServerOf('snapshot').at(-1)!.disk;
 
     p.disk.freeBytes = 0.5 * GB; // the disk fills up
-    p.time.advanceTo(START + PRIMARY_TIMING.diskCheckMs);
+    await p.time.advanceTo(START + PRIMARY_TIMING.diskCheckMs);
     const reason =
       `crawling is paused: only 512 MB free on the disk of ${p.dataDir} (CRAWL_MIN_FREE_DISK is 1 GB): free some space, ` +
       'or lower CRAWL_MIN_FREE_DISK. Nothing new is queued or stored meanwhile; what is stored stays searchable, and the crawl resumes by itself once there is room';
@@ -344,12 +342,12 @@ describe('CrawlPrimary', () => {
       { paused: true, reason, free: 0.5 * GB },
       'the server hears it at once',
     );
-    p.answer(p.job(`${a}/`), { page: page([`${a}/next`]) }); // in flight when the check came: stored, its link too
-    p.answer(p.job(`${b}/`), { page: page([]) });
-    p.time.advance(PRIMARY_TIMING.flushMs);
+    await p.answer(p.job(`${a}/`), { page: page([`${a}/next`]) }); // in flight when the check came: stored, its link too
+    await p.answer(p.job(`${b}/`), { page: page([]) });
+    await p.time.advance(PRIMARY_TIMING.flushMs);
     assert.equal(p.pagesStored(), 2);
     const handedOut = p.transport.jobs().length;
-    p.time.advance(30_000);
+    await p.time.advance(30_000);
     assert.equal(p.transport.jobs().length, handedOut, `${a}/next is long due, but nothing is handed out`);
     assert.equal(
       p.disk.reads,
@@ -358,10 +356,10 @@ describe('CrawlPrimary', () => {
     );
 
     p.disk.freeBytes = 1.01 * GB; // over the floor, but without the margin to spare
-    p.time.advance(PRIMARY_TIMING.diskCheckMs);
+    await p.time.advance(PRIMARY_TIMING.diskCheckMs);
     assert.equal(p.transport.jobs().length, handedOut, 'no resuming at the very edge');
     p.disk.freeBytes = 3 * GB;
-    p.time.advance(PRIMARY_TIMING.diskCheckMs);
+    await p.time.advance(PRIMARY_TIMING.diskCheckMs);
     assert.deepEqual(
       p.transport
         .jobs()
@@ -378,14 +376,14 @@ describe('CrawlPrimary', () => {
     );
   });
 
-  test("a write refused for a reason that is not the machine's is fatal: reported, exit 1", () => {
+  test("a write refused for a reason that is not the machine's is fatal: reported, exit 1", async () => {
     const a = site('a');
-    const p = start({ sites: [a], workers: 1, slots: 4 });
+    const p = await start({ sites: [a], workers: 1, slots: 4 });
     p.db.exec(`CREATE TRIGGER refuse BEFORE INSERT ON pages BEGIN SELECT RAISE(ABORT, 'a bug'); END`);
-    p.answer(p.job(`${a}/robots.txt`), { status: 404 });
-    p.time.advance(DELAY_MS);
-    p.answer(p.job(`${a}/`), { page: page([]) });
-    p.time.advance(PRIMARY_TIMING.flushMs);
+    await p.answer(p.job(`${a}/robots.txt`), { status: 404 });
+    await p.time.advance(DELAY_MS);
+    await p.answer(p.job(`${a}/`), { page: page([]) });
+    await p.time.advance(PRIMARY_TIMING.flushMs);
     const message =
       'could not write to the database while storing results (SQLITE_CONSTRAINT_TRIGGER: a bug); restarting the crawler';
     assert.deepEqual(
@@ -396,16 +394,16 @@ describe('CrawlPrimary', () => {
     assert.deepEqual(p.time.timeouts().length, 1, "no retry: only the fatal report's deadline is pending");
   });
 
-  test('a worker that dies: its jobs go back to the queue (retried, counted) and a new worker takes over', () => {
+  test('a worker that dies: its jobs go back to the queue (retried, counted) and a new worker takes over', async () => {
     const [a, b] = ['a', 'b'].map(site);
-    const p = start({ sites: [a, b], workers: 2, slots: 1 });
-    for (const origin of [a, b]) p.answer(p.job(`${origin}/robots.txt`), { status: 404 });
-    p.time.advance(DELAY_MS);
+    const p = await start({ sites: [a, b], workers: 2, slots: 1 });
+    for (const origin of [a, b]) await p.answer(p.job(`${origin}/robots.txt`), { status: 404 });
+    await p.time.advance(DELAY_MS);
     const cut = p.job(`${a}/`);
     p.primary.onWorkerExit(cut.worker, null, 'SIGKILL');
     assert.deepEqual(p.transport.logs, [`crawler: worker ${1000 + cut.worker} died (SIGKILL); starting another`]);
     assert.equal(p.transport.forked, 3, 'a replacement is forked');
-    p.time.advance(PRIMARY_TIMING.flushMs);
+    await p.time.advance(PRIMARY_TIMING.flushMs);
     assert.deepEqual(p.frontier(`${a}/`), {
       state: 'queued',
       attempts: 1,
@@ -418,7 +416,7 @@ describe('CrawlPrimary', () => {
       4,
       'nothing yet: the host waits two delays after a request whose end it never saw',
     );
-    p.time.advanceTo(cut.at + 2 * DELAY_MS);
+    await p.time.advanceTo(cut.at + 2 * DELAY_MS);
     assert.deepEqual(
       p.job(`${a}/`),
       { ...cut, jobId: p.job(`${a}/`).jobId, worker: 3, at: cut.at + 2 * DELAY_MS },
@@ -428,22 +426,22 @@ describe('CrawlPrimary', () => {
 
   test('shutdown: no new work, a grace for fetches in flight, the rest back to the queue, a last flush, workers stopped, exit 0', async () => {
     const [a, b] = ['a', 'b'].map(site);
-    const p = start({ sites: [a, b], workers: 2, slots: 1 });
-    for (const origin of [a, b]) p.answer(p.job(`${origin}/robots.txt`), { status: 404 });
-    p.time.advance(DELAY_MS);
+    const p = await start({ sites: [a, b], workers: 2, slots: 1 });
+    for (const origin of [a, b]) await p.answer(p.job(`${origin}/robots.txt`), { status: 404 });
+    await p.time.advance(DELAY_MS);
     const [slow, hanging] = [p.job(`${a}/`), p.job(`${b}/`)];
     const handedOut = p.transport.jobs().length;
 
     const stopped = p.primary.shutdown('SIGTERM');
     assert.deepEqual(p.transport.logs, ['crawler: stopping (SIGTERM); 2 fetches in flight']);
     assert.deepEqual(p.time.intervals(), [], 'the snapshot and refresh timers are stopped');
-    p.time.advance(1000);
-    p.answer(slow, { page: page([`${a}/next`]) }); // finishes within the grace: stored, its link queued
-    p.time.advance(PRIMARY_TIMING.shutdownGraceMs - 1000 - 1);
-    await settle();
+    await p.time.advance(1000);
+    await p.answer(slow, { page: page([`${a}/next`]) }); // finishes within the grace: stored, its link queued
+    await p.time.advance(PRIMARY_TIMING.shutdownGraceMs - 1000 - 1);
+    await settled();
     assert.equal(p.transport.kills.length, 0, 'the hanging fetch still has its grace');
-    p.time.advance(1);
-    await settle();
+    await p.time.advance(1);
+    await settled();
     assert.equal(p.transport.jobs().length, handedOut, 'no work handed out after the signal');
     assert.deepEqual(
       p.frontier(`${a}/`),
@@ -466,7 +464,7 @@ describe('CrawlPrimary', () => {
     ]);
 
     p.primary.onWorkerExit(slow.worker, 0, null);
-    p.time.advance(PRIMARY_TIMING.workerExitMs);
+    await p.time.advance(PRIMARY_TIMING.workerExitMs);
     assert.deepEqual(
       p.transport.kills.slice(2),
       [{ worker: hanging.worker, signal: 'SIGKILL' }],
@@ -483,17 +481,17 @@ describe('CrawlPrimary', () => {
     assert.deepEqual(p.transport.exits, [0], 'a second signal changes nothing');
   });
 
-  test('the snapshot timer reports every 500 ms; the refresh timer crawls a seed again once CRAWL_REFRESH has passed', () => {
+  test('the snapshot timer reports every 500 ms; the refresh timer crawls a seed again once CRAWL_REFRESH has passed', async () => {
     const a = site('a');
-    const p = start({ sites: [a], workers: 1, slots: 4, env: { CRAWL_REFRESH: '2s' } });
-    p.answer(p.job(`${a}/robots.txt`), { status: 404 });
-    p.time.advance(DELAY_MS);
-    p.answer(p.job(`${a}/`), { page: page([]) });
+    const p = await start({ sites: [a], workers: 1, slots: 4, env: { CRAWL_REFRESH: '2s' } });
+    await p.answer(p.job(`${a}/robots.txt`), { status: 404 });
+    await p.time.advance(DELAY_MS);
+    await p.answer(p.job(`${a}/`), { page: page([]) });
     const crawledAt = p.time.now;
-    p.time.advance(PRIMARY_TIMING.flushMs);
+    await p.time.advance(PRIMARY_TIMING.flushMs);
     const snapshots = p.transport.toServerOf('snapshot');
     assert.equal(snapshots.length, 0, 'not before 500 ms');
-    p.time.advanceTo(START + 1000);
+    await p.time.advanceTo(START + 1000);
     assert.equal(p.transport.toServerOf('snapshot').length, 2);
     assert.deepEqual(p.transport.toServerOf('snapshot')[1].status, {
       queued: 0,
@@ -505,9 +503,9 @@ describe('CrawlPrimary', () => {
     // Due 2 s after its crawl and its site's own offset later (revisit-spread.ts); checked every 500 ms from the start.
     const dueAt = crawledAt + 2000 + refreshOffsetMs(a, 2000);
     const checkAt = START + Math.ceil((dueAt - START) / 500) * 500;
-    p.time.advanceTo(dueAt - 1);
+    await p.time.advanceTo(dueAt - 1);
     assert.equal(p.transport.jobs().length, 2, "not crawled again before CRAWL_REFRESH and the site's offset");
-    p.time.advanceTo(checkAt + 500);
+    await p.time.advanceTo(checkAt + 500);
     assert.deepEqual(p.transport.logs, [
       'crawler: crawling 1 seed(s) again, their last crawl being older than CRAWL_REFRESH',
     ]);
@@ -519,12 +517,12 @@ describe('CrawlPrimary', () => {
     );
   });
 
-  test('the first snapshot carries every host, the next ones only the hosts that changed', () => {
+  test('the first snapshot carries every host, the next ones only the hosts that changed', async () => {
     const [a, b] = [site('a'), site('b')];
-    const p = start({ sites: [a, b], workers: 1, slots: 1 });
-    p.time.advanceTo(START + 500);
-    p.answer(p.job(`${a}/robots.txt`), { status: 404 }); // a's robots.txt read; b waits for the slot
-    p.time.advanceTo(START + 1000);
+    const p = await start({ sites: [a, b], workers: 1, slots: 1 });
+    await p.time.advanceTo(START + 500);
+    await p.answer(p.job(`${a}/robots.txt`), { status: 404 }); // a's robots.txt read; b waits for the slot
+    await p.time.advanceTo(START + 1000);
     const sent = p.transport
       .toServerOf('snapshot')
       .map((s) => ({ full: s.full, hosts: s.hosts.map((h) => h.row.host) }));
@@ -532,27 +530,27 @@ describe('CrawlPrimary', () => {
       { full: true, hosts: ['a.example', 'b.example'] },
       { full: false, hosts: ['a.example', 'b.example'] }, // a's robots.txt read, b's now in flight
     ]);
-    p.time.advanceTo(START + 1500);
+    await p.time.advanceTo(START + 1500);
     assert.deepEqual(p.transport.toServerOf('snapshot').at(-1)!.hosts, [], 'nothing changed: no host sent');
   });
 
-  test("a snapshot that took long (thousands of hosts) spaces out the next ones: at most a tenth of the primary's time", () => {
+  test("a snapshot that took long (thousands of hosts) spaces out the next ones: at most a tenth of the primary's time", async () => {
     let took = 0;
-    const p = start({ sites: [site('a')], workers: 1, slots: 4, clockSkew: () => took });
+    const p = await start({ sites: [site('a')], workers: 1, slots: 4, clockSkew: () => took });
     const snapshot = p.coordinator.snapshotChanges.bind(p.coordinator);
     p.coordinator.snapshotChanges = (now, workers, full) => {
       took += 300; // the primary's clock moves on while it describes every host
       return snapshot(now, workers, full);
     };
-    p.time.advanceTo(START + 3000);
+    await p.time.advanceTo(START + 3000);
     assert.equal(p.transport.toServerOf('snapshot').length, 1, 'one snapshot of 300 ms: the next waits 3 s');
-    p.time.advanceTo(START + 3500);
+    await p.time.advanceTo(START + 3500);
     assert.equal(p.transport.toServerOf('snapshot').length, 2);
   });
 
-  test('an uncaught failure is reported as fatal: no more work, the server told, exit 1 once told or after 1 s', () => {
+  test('an uncaught failure is reported as fatal: no more work, the server told, exit 1 once told or after 1 s', async () => {
     const a = site('a');
-    const p = start({ sites: [a], workers: 1, slots: 4 });
+    const p = await start({ sites: [a], workers: 1, slots: 4 });
     p.transport.serverStuck = true;
     const err = new Error('boom');
     p.primary.crashed(err);
@@ -561,11 +559,11 @@ describe('CrawlPrimary', () => {
       p.transport.toServerOf('error').map((m) => m.message),
       ['crashed (boom); restarting the crawler'],
     );
-    p.answer(p.job(`${a}/robots.txt`), { status: 404 });
-    p.time.advance(PRIMARY_TIMING.fatalReportMs - 1);
+    await p.answer(p.job(`${a}/robots.txt`), { status: 404 });
+    await p.time.advance(PRIMARY_TIMING.fatalReportMs - 1);
     assert.equal(p.transport.jobs().length, 1, 'no work handed out after the failure');
     assert.deepEqual(p.transport.exits, [], 'waiting for the report to be written');
-    p.time.advance(1);
+    await p.time.advance(1);
     assert.deepEqual(p.transport.exits, [1], 'a server that does not read does not keep the process alive');
   });
 });

@@ -39,6 +39,7 @@ export type PrimaryCoordinator = Pick<
   | 'handOut'
   | 'nextWakeAt'
   | 'hasWrites'
+  | 'flushing'
   | 'flush'
   | 'stopCleanly'
   | 'takeUrgent'
@@ -149,7 +150,7 @@ export class CrawlPrimary<W extends WorkerHandle> {
     );
     // Seeds whose last crawl is older than CRAWL_REFRESH are crawled again (crawler/frontier/refresh.ts); never at 0.
     if (config.crawlRefreshMs > 0)
-      this.intervals.push(timers.setInterval(() => this.refresh(), refreshCheckMs(config.crawlRefreshMs)));
+      this.intervals.push(timers.setInterval(() => void this.refresh(), refreshCheckMs(config.crawlRefreshMs)));
     this.disk.start();
     this.parts.transport.toServer({ type: 'started', pid: this.parts.pid });
     this.loop.pump();
@@ -196,14 +197,7 @@ export class CrawlPrimary<W extends WorkerHandle> {
     const { coordinator, transport } = this.parts;
     switch (msg.type) {
       case 'seeds-changed':
-        try {
-          coordinator.syncSeeds(this.parts.clock());
-        } catch (err) {
-          // The seeds are in the database; a new primary reads them at start.
-          this.fatal(`could not queue the new seeds (${(err as Error).message}); restarting the crawler`);
-          return;
-        }
-        this.loop.pump();
+        void this.syncSeeds();
         break;
       case 'requests':
         transport.toServer({ type: 'requests', reqId: msg.reqId, requests: coordinator.requests(msg.origin) });
@@ -212,6 +206,18 @@ export class CrawlPrimary<W extends WorkerHandle> {
         void this.shutdown('asked by the server');
         break;
     }
+  }
+
+  /** Reads the seeds users changed and writes their first chunk (Coordinator.syncSeeds), then hands out work. */
+  private async syncSeeds(): Promise<void> {
+    try {
+      await this.parts.coordinator.syncSeeds(this.parts.clock());
+    } catch (err) {
+      // The seeds are in the database; a new primary reads them at start.
+      this.fatal(`could not queue the new seeds (${(err as Error).message}); restarting the crawler`);
+      return;
+    }
+    this.loop.pump();
   }
 
   /**
@@ -240,9 +246,10 @@ export class CrawlPrimary<W extends WorkerHandle> {
     this.drained = null;
     const cut = coordinator.inFlightCount();
     coordinator.returnInFlight();
-    this.flusher.cancel();
+    this.flusher.stop();
     try {
-      coordinator.stopCleanly(this.parts.clock()); // with the mark that the next start may trust the stored clocks
+      // After any flush in flight (one at a time), with the mark that the next start may trust the stored clocks.
+      await coordinator.stopCleanly(this.parts.clock());
     } catch (err) {
       transport.log(
         `crawler: final write failed (${(err as Error).message}); leased URLs return to the queue at the next start`,
@@ -287,10 +294,10 @@ export class CrawlPrimary<W extends WorkerHandle> {
     this.snapshotDueAt = start + (this.parts.clock() - start) / PRIMARY_TIMING.snapshotShare;
   }
 
-  private refresh(): void {
+  private async refresh(): Promise<void> {
     if (this.stopping || this.outage.waiting) return; // a database that refuses writes: the next check tries again
     try {
-      const refreshed = this.parts.coordinator.refreshSeeds(this.parts.clock());
+      const refreshed = await this.parts.coordinator.refreshSeeds(this.parts.clock());
       if (refreshed === 0) return;
       this.parts.transport.log(
         `crawler: crawling ${refreshed} seed(s) again, their last crawl being older than CRAWL_REFRESH`,

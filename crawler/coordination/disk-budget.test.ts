@@ -9,7 +9,7 @@ const MB = 1024 ** 2;
 const GB = 1024 ** 3;
 const limits = { minFreeBytes: GB, maxDbBytes: 10 * GB };
 
-test('sizes read as a person writes them, in units of 1024 as the settings take them', () => {
+test('sizes read as a person writes them, in units of 1024 as the settings take them', async () => {
   assert.deepEqual([0, 1023, 1024, 1536, 512 * MB, 1.01 * GB, 20 * GB, 123.4 * GB].map(formatBytes), [
     '0 bytes',
     '1023 bytes',
@@ -22,7 +22,7 @@ test('sizes read as a person writes them, in units of 1024 as the settings take 
   ]);
 });
 
-test('over either bound the crawl is over budget, and the reason names the figure, the setting and what to do', () => {
+test('over either bound the crawl is over budget, and the reason names the figure, the setting and what to do', async () => {
   assert.deepEqual(judgeDisk({ freeBytes: 5 * GB, dbBytes: GB }, limits, false, '/data'), { over: false });
   assert.deepEqual(judgeDisk({ freeBytes: 900 * MB, dbBytes: GB }, limits, false, '/data'), {
     over: true,
@@ -35,7 +35,7 @@ test('over either bound the crawl is over budget, and the reason names the figur
   });
 });
 
-test('a paused crawl resumes only with a margin to spare; 0 is no bound; an unknown free space is not judged', () => {
+test('a paused crawl resumes only with a margin to spare; 0 is no bound; an unknown free space is not judged', async () => {
   const edge = { freeBytes: GB * (1 + RESUME_MARGIN / 2), dbBytes: 10 * GB * (1 - RESUME_MARGIN / 2) };
   assert.equal(judgeDisk(edge, limits, false, '/d').over, false, 'running: within bounds');
   assert.equal(judgeDisk(edge, limits, true, '/d').over, true, 'paused: not yet');
@@ -44,7 +44,7 @@ test('a paused crawl resumes only with a margin to spare; 0 is no bound; an unkn
   assert.equal(judgeDisk({ freeBytes: null, dbBytes: GB }, limits, false, '/d').over, false);
 });
 
-test('a reading that fails leaves the state as it was and is logged once until it works again', () => {
+test('a reading that fails leaves the state as it was and is logged once until it works again', async () => {
   const time = new ManualTime(0);
   const logs: string[] = [];
   let fail: Error | null = null;
@@ -65,13 +65,13 @@ test('a reading that fails leaves the state as it was and is logged once until i
   assert.equal(watch.paused, true);
   fail = new Error('EIO: i/o error, statfs');
   free = 5 * GB;
-  time.advance(3 * PRIMARY_TIMING.diskCheckMs);
+  await time.advance(3 * PRIMARY_TIMING.diskCheckMs);
   assert.equal(watch.paused, true, 'not knowing does not resume');
   assert.deepEqual(logs.slice(1), [
     'crawler: cannot read the free space or the database size in /data (EIO: i/o error, statfs); the disk budget is not checked until it can be',
   ]);
   fail = null;
-  time.advance(PRIMARY_TIMING.diskCheckMs);
+  await time.advance(PRIMARY_TIMING.diskCheckMs);
   assert.equal(watch.paused, false);
   assert.deepEqual(
     { free: watch.status().freeBytes, at: watch.status().checkedAt },

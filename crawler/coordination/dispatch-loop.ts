@@ -8,7 +8,9 @@
  * worker lifecycle start workers (`grow`); while it could, the wake-up timer is kept even with no free
  * slot, since no result may come to run the pump. While the database refuses writes (WriteOutage), while
  * the disk or the database is past its budget (DiskWatch), or once the crawl is stopping, no work is
- * handed out.
+ * handed out; nor while a flush is in flight (its post-commit reads see the queue as its batch left it:
+ * a lease taken meanwhile is not written yet), the flush pumps once it settled. On SQLite a flush settles
+ * within one turn of the event loop, so no pump ever meets one.
  */
 import type { Coordinator } from './coordinator.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
@@ -54,7 +56,7 @@ export function handOutNext(parts: HandOutParts, now: number): FetchJob | undefi
 export interface DispatchLoopParts<W extends WorkerHandle> {
   clock: Clock;
   timers: Timers;
-  coordinator: Pick<Coordinator, 'handOut' | 'nextWakeAt' | 'hasWrites'>;
+  coordinator: Pick<Coordinator, 'handOut' | 'nextWakeAt' | 'hasWrites' | 'flushing'>;
   pool: WorkerPool<W>;
   outage: WriteOutage;
   /** Paused: the disk or the database is past its budget (the watch pumps again on resume). */
@@ -76,8 +78,8 @@ export class DispatchLoop<W extends WorkerHandle> {
 
   /** Hands every due job to a worker with a free slot, then sets the one timer for the next due host. */
   pump(): void {
-    if (this.stopped || this.parts.outage.waiting) return;
     const { coordinator, pool } = this.parts;
+    if (this.stopped || this.parts.outage.waiting || coordinator.flushing()) return;
     if (this.parts.disk.paused) {
       if (coordinator.hasWrites()) this.parts.flusher.soon(); // what is queued (a seed's removal) is still stored
       return;

@@ -21,10 +21,10 @@ const wildcard = (from: number, n: number) => Array.from({ length: n }, (_, i) =
 describe('hosts per seed', () => {
   let tmp: TempDatabase;
   let db: Database;
-  const start = (t: number): Coordinator =>
-    startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_MAX_HOSTS_PER_SEED: '4' }, `run-${t}`, t);
+  const start = async (t: number): Promise<Coordinator> =>
+    await startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_MAX_HOSTS_PER_SEED: '4' }, `run-${t}`, t);
   /** Answers every due job (robots.txt 404; a page: `links` for the seed's host, none elsewhere) until nothing is due; returns the URLs fetched. */
-  const crawl = (c: Coordinator, t: number, links: (job: FetchJob) => string[]): string[] => {
+  const crawl = async (c: Coordinator, t: number, links: (job: FetchJob) => string[]): Promise<string[]> => {
     const fetched: string[] = [];
     for (let now = t; now < t + 200 * DELAY_MS; now += DELAY_MS) {
       for (let job = c.dispatch(now); job; job = c.dispatch(now)) {
@@ -37,22 +37,22 @@ describe('hosts per seed', () => {
           now + 1,
         );
       }
-      while (c.hasWrites()) c.flush(now + 1);
+      while (c.hasWrites()) await c.flush(now + 1);
     }
     return fetched;
   };
   const seedRow = () => seedQueries(db).listSeeds()[0];
 
-  beforeEach(() => {
+  beforeEach(async () => {
     tmp = tempDatabase('host-limit');
     db = tmp.db;
     seedQueries(db).upsertSeed({ url: SEED, origin: new URL(SEED).origin, depth: 3, scope: 'domain' }, 1000);
   });
   afterEach(() => tmp.cleanup());
 
-  test('past its limit a seed follows no link to a new host; its row counts them, the linking host says so', () => {
-    const c = start(10_000);
-    const fetched = crawl(c, 10_000, (job) => (job.url === SEED ? wildcard(1, 10) : []));
+  test('past its limit a seed follows no link to a new host; its row counts them, the linking host says so', async () => {
+    const c = await start(10_000);
+    const fetched = await crawl(c, 10_000, (job) => (job.url === SEED ? wildcard(1, 10) : []));
     const hosts = new Set(fetched.map((u) => new URL(u).host));
     assert.deepEqual(
       [...hosts].sort(),
@@ -81,14 +81,16 @@ describe('hosts per seed', () => {
     );
   });
 
-  test('a restart counts the hosts again from the database: the limit holds, and refusals add up', () => {
-    crawl(start(10_000), 10_000, (job) => (job.url === SEED ? wildcard(1, 3) : []));
+  test('a restart counts the hosts again from the database: the limit holds, and refusals add up', async () => {
+    await crawl(await start(10_000), 10_000, (job) => (job.url === SEED ? wildcard(1, 3) : []));
     assert.equal(seedRow().hosts, 4);
     // After a restart the seed is crawled again: its page now links to further hosts.
-    const next = start(50_000);
+    const next = await start(50_000);
     seedQueries(db).upsertSeed({ url: SEED, origin: new URL(SEED).origin, depth: 3, scope: 'domain' }, 50_000);
-    next.syncSeeds(50_000);
-    const fetched = crawl(next, 50_000, (job) => (job.url === SEED ? [...wildcard(1, 3), ...wildcard(100, 5)] : []));
+    await next.syncSeeds(50_000);
+    const fetched = await crawl(next, 50_000, (job) =>
+      job.url === SEED ? [...wildcard(1, 3), ...wildcard(100, 5)] : [],
+    );
     assert.deepEqual(
       fetched.filter((u) => /a10\d/.test(u)),
       [],
@@ -97,21 +99,21 @@ describe('hosts per seed', () => {
     assert.deepEqual({ hosts: seedRow().hosts, refused: seedRow().hostsRefused }, { hosts: 4, refused: 5 });
   });
 
-  test('another seed has a budget of its own; a link to a URL another seed holds only adds an inlink', () => {
-    const c = start(10_000);
+  test('another seed has a budget of its own; a link to a URL another seed holds only adds an inlink', async () => {
+    const c = await start(10_000);
     const links = (job: FetchJob) =>
       job.url === SEED
         ? wildcard(1, 3)
         : job.url === 'https://other.example/'
           ? [...wildcard(1, 3), ...wildcard(7, 2)]
           : [];
-    crawl(c, 10_000, links);
+    await crawl(c, 10_000, links);
     seedQueries(db).upsertSeed(
       { url: 'https://other.example/', origin: 'https://other.example', depth: 2, scope: 'any' },
       20_000,
     );
-    c.syncSeeds(20_000);
-    crawl(c, 20_000, links);
+    await c.syncSeeds(20_000);
+    await crawl(c, 20_000, links);
     const rows = new Map(
       seedQueries(db)
         .listSeeds()

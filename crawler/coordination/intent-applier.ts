@@ -11,8 +11,14 @@
  *   (commit-effects.ts). A
  *   transaction that fails drops its BatchEffects: memory was not changed, so nothing is undone by hand;
  *   the intents stay queued for the next flush.
+ *
+ * Storage answers Promises (a network engine's round trips), so `flush` and `applyAtOnce` are awaited, and
+ * they run one at a time, in call order (`exclusive`): a second flush asked for while one is in flight
+ * waits for it, and intents queued meanwhile go to the batch after. The order within a flush: the
+ * transaction commits, then memory learns what it did (CommitEffects, synchronously: a committed batch
+ * must be known even if what follows fails), then the windows read what they need (FrontierWindow.committed).
  */
-import type { CrawlStore } from '../../db/crawl-store.ts';
+import type { CrawlQueries, CrawlStore } from '../../db/crawl-store.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
 import type { HostBook } from '../politeness/host-book.ts';
 import type { LinkIntake } from '../frontier/link-intake.ts';
@@ -52,6 +58,10 @@ export interface ApplierTargets {
 export class IntentApplier {
   /** What memory learns once a batch committed (commit-effects.ts). */
   private readonly afterCommit: CommitEffects;
+  /** The last flush or write at once asked for: the next one starts once it settled (see `exclusive`). */
+  private tail: Promise<unknown> = Promise.resolve();
+  /** Flushes and writes at once asked for and not yet settled. */
+  private running = 0;
 
   constructor(private readonly targets: ApplierTargets) {
     this.afterCommit = new CommitEffects(targets);
@@ -166,65 +176,86 @@ export class IntentApplier {
     }
   }
 
+  /** Whether a flush or a write at once is in flight (its transaction or its reads not settled yet). */
+  get busy(): boolean {
+    return this.running > 0;
+  }
+
+  /**
+   * Runs `step` once every flush and write at once asked for before it settled, so that the primary never
+   * runs two transactions at once (db/crawl-store.ts); resolves or rejects as `step` does.
+   */
+  private exclusive<T>(step: () => Promise<T>): Promise<T> {
+    this.running++;
+    const run = this.tail.then(step, step).finally(() => this.running--);
+    this.tail = run.catch(() => undefined); // the next step waits for this one, not for its success
+    return run;
+  }
+
   /**
    * Writes the queued intents in one transaction at `now` (pages are stamped with it), then applies what
    * they did: rows queued go to their hosts' windows, budgets and hosts' rows follow, the next chunks of
-   * long seed changes are queued, windows that ran low are refilled. Returns pages stored or retired.
-   * If the transaction fails, the error is thrown, the intents stay queued, and memory is as it was.
+   * long seed changes are queued, then windows that ran low are refilled. Resolves to pages stored or
+   * retired. If the transaction fails, it rejects, the intents stay queued, and memory is as it was.
    */
-  flush(now: number): number {
-    if (!this.targets.batch.pending) {
-      this.targets.window.committed(); // nothing to commit: everything written is, and windows may read on
-      return 0;
-    }
-    const fx = new BatchEffects();
-    this.targets.batch.commit(now, (writes) =>
-      this.targets.store.transaction(() => {
-        this.targets.intake.begin();
-        for (const w of writes) this.write(w, now, fx);
-        this.targets.intake.saveSeedHosts(); // the seeds' host counts, as the batch left them
-      }),
-    );
-    this.afterCommit.apply(fx);
-    this.targets.window.committed();
-    return fx.pagesStored + fx.pagesRetired;
+  flush(now: number): Promise<number> {
+    return this.exclusive(async () => {
+      const { batch, window, store } = this.targets;
+      if (!batch.pending) {
+        await window.committed(); // nothing to commit: everything written is, and windows may read on
+        return 0;
+      }
+      const fx = new BatchEffects();
+      await batch.commit(now, (writes) =>
+        store.transaction(async (tx) => {
+          this.targets.intake.begin();
+          for (const w of writes) await this.write(tx, w, now, fx);
+          await this.targets.intake.saveSeedHosts(tx); // the seeds' host counts, as the batch left them
+        }),
+      );
+      this.afterCommit.apply(fx);
+      await window.committed();
+      return fx.pagesStored + fx.pagesRetired;
+    });
   }
 
   /**
    * Writes intents at once, in a transaction of their own (not with the queued batch: a seed sync's first
-   * chunk, a refresh), then applies what they did. Returns the effects.
+   * chunk, a refresh), after any flush in flight, then applies what they did. Resolves to the effects.
    */
-  applyAtOnce(writes: readonly WriteIntent[], now: number): BatchEffects {
+  applyAtOnce(writes: readonly WriteIntent[], now: number): Promise<BatchEffects> {
     const fx = new BatchEffects();
-    if (writes.length === 0) return fx;
-    this.targets.store.transaction(() => {
-      for (const w of writes) this.write(w, now, fx);
+    if (writes.length === 0) return Promise.resolve(fx);
+    return this.exclusive(async () => {
+      await this.targets.store.transaction(async (tx) => {
+        for (const w of writes) await this.write(tx, w, now, fx);
+      });
+      this.afterCommit.apply(fx);
+      return fx;
     });
-    this.afterCommit.apply(fx);
-    return fx;
   }
 
-  /** Writes one intent inside the batch's transaction at `now`; what it did goes to `fx` (see the module comment). */
-  private write(w: WriteIntent, now: number, fx: BatchEffects): void {
-    const { store, intake } = this.targets;
+  /** Writes one intent through `tx` at `now`; what it did goes to `fx` (see the module comment). */
+  private async write(tx: CrawlQueries, w: WriteIntent, now: number, fx: BatchEffects): Promise<void> {
+    const { intake, revisits, seeds } = this.targets;
     switch (w.kind) {
       case 'lease-url':
-        store.frontier.leaseUrl(w.frontierId, w.owner, w.at);
+        await tx.frontier.leaseUrl(w.frontierId, w.owner, w.at);
         return;
       case 'finish-url':
-        store.frontier.finishUrl(w.frontierId, w.state, w.note, w.at, w.countAttempt);
+        await tx.frontier.finishUrl(w.frontierId, w.state, w.note, w.at, w.countAttempt);
         return;
       case 'retry-url':
-        store.frontier.retryUrl(w.frontierId, w.attempts, w.notBefore, w.error);
+        await tx.frontier.retryUrl(w.frontierId, w.attempts, w.notBefore, w.error);
         return;
       case 'return-lease':
-        store.frontier.returnLease(w.frontierId);
+        await tx.frontier.returnLease(w.frontierId);
         return;
       case 'enqueue':
-        for (const url of w.urls) intake.enqueue(url, w.seedId, w.depth, 0, w.at, w.from, fx);
+        await intake.enqueueAll(tx, w.urls, w.seedId, w.depth, 0, w.at, w.from, fx); // a page's links, a few statements
         return;
       case 'follow-redirect':
-        intake.followRedirect(w.job, w.target, w.at, fx);
+        await intake.followRedirect(tx, w.job, w.target, w.at, fx);
         return;
       case 'take-in-seeds':
       case 'recrawl-seed':
@@ -232,48 +263,48 @@ export class IntentApplier {
       case 'drop-seed-urls':
       case 'retire-seed-pages':
       case 'compact-search':
-        this.targets.seedWrites.write(w, now, fx);
+        await this.targets.seedWrites.write(tx, w, now, fx);
         return;
       case 'save-host':
-        store.hosts.saveHost(w.row, w.at ?? now);
+        await tx.hosts.saveHost(w.row, w.at ?? now);
         fx.savedHosts.push(w.row.origin);
         return;
       case 'save-robots':
-        store.hosts.saveRobotsFile(w.origin, w.body, w.rules);
+        await tx.hosts.saveRobotsFile(w.origin, w.body, w.rules);
         return;
       case 'remember-sitemap':
-        store.sitemapJobs.rememberSitemapJob(w.job);
+        await tx.sitemapJobs.rememberSitemapJob(w.job);
         return;
       case 'forget-sitemap':
-        store.sitemapJobs.forgetSitemapJob(w.url);
+        await tx.sitemapJobs.forgetSitemapJob(w.url);
         return;
       case 'sitemap-validators':
-        store.sitemapJobs.rememberSitemapValidators(w.url, w.read);
+        await tx.sitemapJobs.rememberSitemapValidators(w.url, w.read);
         return;
       case 'commit-wanted':
         return;
       case 'store-page': {
         const { record } = w;
-        const id = store.pages.upsertPage({ ...record, fetchedAt: now }); // stamped with the batch's time
-        store.linkTargets.gatherLinks(id, w.anchors); // written at the transaction's end
+        const id = await tx.pages.upsertPage({ ...record, fetchedAt: now }); // stamped with the batch's time
+        await tx.linkTargets.gatherLinks(id, w.anchors); // written at the transaction's end
         const found = { kind: 'fetched', hash: record.contentHash } as const;
-        this.targets.revisits.noteVisit(record.url, found, w.at, this.targets.seeds.get(record.seedId)?.url);
+        await revisits.noteVisit(tx, record.url, found, w.at, seeds.get(record.seedId)?.url);
         fx.pagesStored++;
         return;
       }
       case 'page-current':
-        store.pages.markPageCurrent(w.url, now);
-        this.targets.revisits.noteVisit(w.url, { kind: 'not-modified' }, w.at, this.targets.seeds.get(w.seedId)?.url);
+        await tx.pages.markPageCurrent(w.url, now);
+        await revisits.noteVisit(tx, w.url, { kind: 'not-modified' }, w.at, seeds.get(w.seedId)?.url);
         return;
       case 'page-gone':
-        store.pages.markPageGone(w.url, w.status, w.at);
+        await tx.pages.markPageGone(w.url, w.status, w.at);
         return;
       case 'sitemap-lastmod':
         // Pages whose <lastmod> is newer than their last request changed: queued again (revisit.ts).
-        for (const row of this.targets.revisits.noteSitemap(w.lastmod, w.urls)) fx.queued.push(row);
+        for (const row of await revisits.noteSitemap(tx, w.lastmod, w.urls)) fx.queued.push(row);
         return;
       case 'mark-clean-stop':
-        store.stops.markCleanStop();
+        await tx.stops.markCleanStop();
         return;
     }
   }

@@ -25,7 +25,7 @@ const ORIGIN = 'https://site.example';
 const NOW = 50_000;
 
 let tmp: TempDatabase;
-beforeEach(() => {
+beforeEach(async () => {
   tmp = tempDatabase('job-dispatch');
 });
 afterEach(() => tmp.cleanup());
@@ -63,26 +63,26 @@ describe('JobDispatch.decide', () => {
     seeds.apply([row(1, null), row(2, null)]);
     seeds.apply([{ ...row(2, at + 1), updatedAt: at + 1 }]); // seed 2 removed after its jobs were queued
     const scheduler = new Scheduler<CrawlJob>(DELAY_MS);
-    const hosts = new HostBook(scheduler, hostQueries(tmp.db), sitemapJobQueries(tmp.db), 'LanternBot/test', () => {});
+    const hosts = new HostBook(scheduler, 'LanternBot/test', () => {});
     hosts.see(ORIGIN);
     const robots = scheduler.next(NOW)!.job;
     hosts.onRobots(robots, fetchResult(1, { status: 200, robotsBody }), NOW);
     scheduler.complete(ORIGIN, NOW);
-    const dispatch = new JobDispatch({ seeds, hosts, pages: pageQueries(tmp.db), runId: 'run' });
+    const dispatch = new JobDispatch({ seeds, hosts, runId: 'run' });
     return { dispatch };
   }
 
-  test("a removed seed's queued sitemap job is dropped: the site is not contacted for it", () => {
+  test("a removed seed's queued sitemap job is dropped: the site is not contacted for it", async () => {
     const { dispatch } = setUp('User-agent: *\nAllow: /\n');
     assert.deepEqual(dispatch.decide(job('sitemap', 2, '/sitemap.xml'), ORIGIN, NOW), { kind: 'drop' });
   });
 
-  test('a page job released after its seed was removed (racing the removal) is dropped, with no lease', () => {
+  test('a page job released after its seed was removed (racing the removal) is dropped, with no lease', async () => {
     const { dispatch } = setUp('User-agent: *\nAllow: /\n');
     assert.deepEqual(dispatch.decide(job('page', 2, '/a'), ORIGIN, NOW), { kind: 'drop' });
   });
 
-  test("a live seed's page goes out with its id and its lease for the next batch; a robots.txt job has no lease", () => {
+  test("a live seed's page goes out with its id and its lease for the next batch; a robots.txt job has no lease", async () => {
     const { dispatch } = setUp('User-agent: *\nAllow: /\n');
     const page = dispatch.decide(job('page', 1, '/a'), ORIGIN, NOW);
     assert.equal(page.kind, 'send');
@@ -93,7 +93,7 @@ describe('JobDispatch.decide', () => {
     assert.equal(robots.kind === 'send' && robots.lease, undefined);
   });
 
-  test('a page robots.txt disallows is skipped: its row is finished as skipped, its attempt not counted', () => {
+  test('a page robots.txt disallows is skipped: its row is finished as skipped, its attempt not counted', async () => {
     const { dispatch } = setUp('User-agent: *\nDisallow: /private\n');
     assert.deepEqual(dispatch.decide(job('page', 1, '/private/x'), ORIGIN, NOW), {
       kind: 'disallowed',
@@ -109,9 +109,29 @@ describe('JobDispatch.decide', () => {
   });
 });
 
+describe('JobDispatch.decide: validators', () => {
+  test("a re-crawled page is asked for with the validators its frontier row brought; a first crawl's is not conditional", () => {
+    const seeds = new SeedBook();
+    seeds.apply([
+      { id: 1, url: `${ORIGIN}/`, origin: ORIGIN, depth: 1, scope: 'host', updatedAt: 1000, removedAt: null },
+    ]);
+    const scheduler = new Scheduler<CrawlJob>(DELAY_MS);
+    const hosts = new HostBook(scheduler, 'LanternBot/test', () => {});
+    hosts.see(ORIGIN);
+    hosts.onRobots(scheduler.next(NOW)!.job, fetchResult(1, { status: 404 }), NOW);
+    const dispatch = new JobDispatch({ seeds, hosts, runId: 'run' });
+    const validators = { etag: '"v1"', lastModified: null };
+    const again = dispatch.decide({ ...job('page', 1, '/a'), refetch: true, validators }, ORIGIN, NOW);
+    assert.deepEqual(again.kind === 'send' && again.out.validators, validators, 'conditional, with no storage read');
+    assert.equal(again.kind === 'send' && again.inFlight.conditional, true);
+    const first = dispatch.decide(job('page', 1, '/b'), ORIGIN, NOW);
+    assert.equal(first.kind === 'send' && first.out.validators, undefined);
+  });
+});
+
 describe('dispatch through the Coordinator', () => {
   /** Hands out every job due within 20 delays of `t`, each answered at once by `answer`, as "kind url" lines. */
-  function drain(c: Coordinator, t: number): string[] {
+  async function drain(c: Coordinator, t: number): Promise<string[]> {
     const seen: string[] = [];
     for (let now = t; now < t + 20 * DELAY_MS; now += DELAY_MS) {
       let out: FetchJob | undefined = c.dispatch(now);
@@ -120,15 +140,15 @@ describe('dispatch through the Coordinator', () => {
         c.onResult(fetchResult(out.jobId, { status: 404 }), now + 1);
         out = c.dispatch(now + 1);
       }
-      while (c.hasWrites()) c.flush(now + 1);
+      while (c.hasWrites()) await c.flush(now + 1);
     }
     return seen;
   }
 
-  test("a removed seed's sitemap job, queued before the removal, is never handed out", () => {
+  test("a removed seed's sitemap job, queued before the removal, is never handed out", async () => {
     const seeds = seedQueries(tmp.db);
     const { id } = seeds.upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 2, scope: 'host' }, 1000).seed;
-    const c = startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'run', 10_000);
+    const c = await startCoordinator(tmp, { CRAWL_DELAY_MS: String(DELAY_MS) }, 'run', 10_000);
     const robots = c.dispatch(10_000)!;
     assert.equal(robots.kind, 'robots');
     c.onResult(
@@ -138,12 +158,16 @@ describe('dispatch through the Coordinator', () => {
       }),
       10_010,
     );
-    c.flush(10_010); // the sitemap job is queued (and stored) behind robots.txt
+    await c.flush(10_010); // the sitemap job is queued (and stored) behind robots.txt
 
     seeds.markSeedRemoved(id, 10_020);
-    c.syncSeeds(10_020);
-    while (c.hasWrites()) c.flush(10_020);
+    await c.syncSeeds(10_020);
+    while (c.hasWrites()) await c.flush(10_020);
 
-    assert.deepEqual(drain(c, 10_100), [], 'neither the sitemap nor the seed page is requested after the removal');
+    assert.deepEqual(
+      await drain(c, 10_100),
+      [],
+      'neither the sitemap nor the seed page is requested after the removal',
+    );
   });
 });

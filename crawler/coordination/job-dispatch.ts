@@ -3,10 +3,10 @@
  * judged here against its seed (a page or sitemap job of a removed seed is dropped without contacting
  * the host; a robots.txt job serves every seed of its host and always goes) and its host's robots rules (disallowed: skipped; expired: robots.txt asked for again first;
  * `later`: the host's turn ended on robots checks). A job to send gets its id, its lease (a write intent
- * for the next batch) and the stored validators that make the request conditional. It only reads: the
+ * for the next batch) and the stored validators that make the request conditional (a page's came with its
+ * frontier row, a sitemap's and robots.txt's are in the hosts' book: nothing is read from storage). It only reads: the
  * DispatchDecision it returns is applied by intent-applier.ts (`dispatched`). Time comes in as arguments.
  */
-import type { PageQueries } from '../../db/pages.ts';
 import type { HostBook } from '../politeness/host-book.ts';
 import type { SeedBook } from '../frontier/seed-book.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
@@ -38,7 +38,6 @@ export type DispatchDecision =
 export interface DispatchReads {
   seeds: Pick<SeedBook, 'get'>;
   hosts: Pick<HostBook, 'robotsVerdict' | 'robotsValidators' | 'sitemapValidators'>;
-  pages: Pick<PageQueries, 'validators'>;
   /** This primary's run: the owner of the leases it takes. */
   runId: string;
 }
@@ -76,8 +75,8 @@ export class JobDispatch {
         : job.kind === 'sitemap'
           ? this.reads.hosts.sitemapValidators(job.url)
           : job.refetch
-            ? this.reads.pages.validators(job.url)
-            : undefined; // no lookup on a first crawl
+            ? job.validators // read with its frontier row (db/frontier.ts), none on a first crawl
+            : undefined;
     const jobId = this.nextJobId++;
     const out: FetchJob = { jobId, kind: job.kind, url: job.url, origin };
     if (job.kind === 'robots') out.robotsFor = job.forOrigin; // the worker compiles the file for that origin

@@ -5,13 +5,12 @@
  */
 import { afterEach, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { hostQueries } from '../../db/hosts.ts';
-import { sitemapJobQueries } from '../../db/sitemap-jobs.ts';
-import { frontierQueries } from '../../db/frontier.ts';
+import { sqliteCrawlStore } from '../../db/crawl-store.ts';
 import { Scheduler } from '../politeness/scheduler.ts';
 import { HostBook } from '../politeness/host-book.ts';
 import { SeedBook } from '../frontier/seed-book.ts';
 import { FrontierWindow } from '../frontier/frontier-window.ts';
+import { storeWindowSource } from '../frontier/store-window-source.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
 import { fetchResult, parsedPage } from '../../test-support/coordinator-fixtures.ts';
 import { type TempDatabase, tempDatabase } from '../../test-support/test-corpus.ts';
@@ -24,7 +23,7 @@ const NOW = 50_000;
 const RESET = { kind: 'retryable' as const, code: 'ECONNRESET', message: 'the connection was reset' };
 
 let tmp: TempDatabase;
-beforeEach(() => {
+beforeEach(async () => {
   tmp = tempDatabase('result-judge');
 });
 afterEach(() => tmp.cleanup());
@@ -45,14 +44,12 @@ function setUp() {
   seeds.apply([row(2, 1001, 1001)]);
   const scheduler = new Scheduler<CrawlJob>(100);
   const queued: unknown[] = [];
-  const hosts = new HostBook(scheduler, hostQueries(tmp.db), sitemapJobQueries(tmp.db), 'LanternBot/test', (w) =>
-    queued.push(w),
-  );
+  const hosts = new HostBook(scheduler, 'LanternBot/test', (w) => queued.push(w));
   hosts.see(ORIGIN);
   const window = new FrontierWindow({
     scheduler,
     isLive: (id) => seeds.get(id) !== undefined,
-    source: { ...frontierQueries(tmp.db), inOneRead: (read) => tmp.db.transaction(read)() },
+    source: storeWindowSource(sqliteCrawlStore(tmp.db)),
   });
   const judge = new ResultJudge({ allowPrivate: false, maxUrlsPerHost: 1000, seeds, hosts, scheduler, window });
   return { judge, hosts, queued };
@@ -74,7 +71,7 @@ function pageJob(seedId: number, path = '/', attempts = 0): CrawlJob {
   };
 }
 
-test('a page is judged into data: stored, finished, its links queued one step deeper; nothing changes meanwhile', () => {
+test('a page is judged into data: stored, finished, its links queued one step deeper; nothing changes meanwhile', async () => {
   const { judge, hosts, queued } = setUp();
   const queuedBefore = queued.length;
   const parsed = parsedPage(`${ORIGIN}/`, [`${ORIGIN}/a`, `${OTHER}/b`]);
@@ -105,7 +102,7 @@ test('a page is judged into data: stored, finished, its links queued one step de
   );
 });
 
-test('a page to store is judged into its row as data: the store-page intent holds the record the batch writes', () => {
+test('a page to store is judged into its row as data: the store-page intent holds the record the batch writes', async () => {
   const { judge } = setUp();
   const anchors = [{ url: `${ORIGIN}/a`, text: 'the a page' }];
   const parsed = parsedPage(`${ORIGIN}/`, [`${ORIGIN}/a`], { title: 'Home', text: 'words', anchors });
@@ -139,7 +136,7 @@ test('a page to store is judged into its row as data: the store-page intent hold
   assert.deepEqual(store.anchors, anchors, "its links' anchors, for the link targets");
 });
 
-test('a result that raced its seed removal stores and follows nothing: its host only learns from the answer', () => {
+test('a result that raced its seed removal stores and follows nothing: its host only learns from the answer', async () => {
   const { judge } = setUp();
   const parsed = parsedPage(`${ORIGIN}/`, [`${ORIGIN}/a`]);
   const stored = judge.judge(pageJob(2), ORIGIN, fetchResult(1, { page: parsed }), NOW, false);
@@ -161,7 +158,7 @@ test('a result that raced its seed removal stores and follows nothing: its host 
   assert.deepEqual(read.writes, [], "a removed seed's sitemap queues none of its pages");
 });
 
-test('a page that failed is retried with its next attempt, and failed for good at the last one', () => {
+test('a page that failed is retried with its next attempt, and failed for good at the last one', async () => {
   const { judge } = setUp();
   const first = judge.judge(pageJob(1), ORIGIN, fetchResult(1, { status: null, error: RESET }), NOW, false);
   const d = first.now[0];

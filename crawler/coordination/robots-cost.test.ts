@@ -29,13 +29,13 @@ describe('coordinator: robots.txt rules that cost too much', () => {
   let coordinator: Coordinator;
   const config = () => loadConfig({ DATA_DIR: tmp.dir, ...SETTINGS });
   /** A Coordinator started (or restarted) at `now` on this test's database. */
-  const start = (runId: string, now: number) => startCoordinator(tmp, SETTINGS, runId, now);
+  const start = async (runId: string, now: number) => await startCoordinator(tmp, SETTINGS, runId, now);
 
-  beforeEach(() => {
+  beforeEach(async () => {
     tmp = tempDatabase('robots-cost');
     db = tmp.db;
     seedQueries(db).upsertSeed({ url: `${COSTLY}${HOME}`, origin: COSTLY, depth: 2, scope: 'host' }, 1000);
-    coordinator = start('test-run', 10_000);
+    coordinator = await start('test-run', 10_000);
   });
   afterEach(() => tmp.cleanup());
 
@@ -51,7 +51,7 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     return t + 10;
   }
 
-  test('unusable rules: the host is backed off and says why, its page waits, and robots.txt is asked again after the backoff', () => {
+  test('unusable rules: the host is backed off and says why, its page waits, and robots.txt is asked again after the backoff', async () => {
     let t = answerRobots(coordinator, 10_000, UNUSABLE) + DELAY_MS;
     assert.equal(coordinator.dispatch(t), undefined, 'the page is not handed out');
     const broken = row(t);
@@ -62,11 +62,11 @@ describe('coordinator: robots.txt rules that cost too much', () => {
       broken.stateText,
       /^robots\.txt unusable \(robots: its 25,000 rules for this crawler take more than [\d,]+ steps to check one URL \(https:\/\/costly\.example\/welcome-to-our-site\/and-its-many-pages\/index\.html\); they are too costly to use\); nothing fetched until a later robots\.txt gives usable rules, asked again at \d\d:\d\d:\d\d UTC$/,
     );
-    coordinator.flush(t);
+    await coordinator.flush(t);
     assert.equal(frontierState(`${COSTLY}${HOME}`), 'queued', 'the seed page waits, not skipped');
 
     // A restart keeps it so: robots.txt is asked again only once the backoff is over.
-    coordinator = start('second-run', t + 1);
+    coordinator = await start('second-run', t + 1);
     assert.equal(row(t + 1).robots.status, 'unusable');
     assert.equal(coordinator.dispatch(t + BACKOFF.firstMs - 1), undefined, 'nothing before the backoff ends');
     // The same file again: unusable again, and the wait doubles.
@@ -79,9 +79,9 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     assert.equal(row(t).robots.status, 'ok');
   });
 
-  test("a host's checks share its turn: past ROBOTS_COST.turnSteps it waits a delay, and another host goes first", () => {
+  test("a host's checks share its turn: past ROBOTS_COST.turnSteps it waits a delay, and another host goes first", async () => {
     seedQueries(db).upsertSeed({ url: `${CALM}/`, origin: CALM, depth: 0, scope: 'host' }, 1000);
-    coordinator.syncSeeds(10_000);
+    await coordinator.syncSeeds(10_000);
     // Rules that cost thousands of steps to check a long path and disallow it; the home page is allowed.
     const costly = `User-agent: *\nAllow: ${HOME}$\nDisallow: /\n${Array.from({ length: 180 }, (_, i) => `Disallow: /*zq${i}`).join('\n')}\n`;
     answerRobots(coordinator, 10_000, costly);
@@ -95,12 +95,12 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     const perCheck = alone.check(links[0]);
     assert.equal(perCheck.kind, 'disallowed');
     coordinator.onResult(fetchResult(home.jobId, { status: 200, page: parsedPage(home.url, links) }), 10_120);
-    coordinator.flush(10_120);
+    await coordinator.flush(10_120);
     // The other host's robots.txt ends later: at 10,300 both are due, the costly one for longer.
     coordinator.onResult(fetchResult(calmRobots.jobId, { status: 404 }), 10_200);
     const t = 10_200 + DELAY_MS;
-    const skipped = () => {
-      coordinator.flush(t);
+    const skipped = async () => {
+      await coordinator.flush(t);
       return (
         db.prepare("SELECT COUNT(*) AS n FROM frontier WHERE origin = ? AND state = 'skipped'").get(COSTLY) as {
           n: number;
@@ -110,7 +110,7 @@ describe('coordinator: robots.txt rules that cost too much', () => {
 
     // One call: the costly host (due longest) checks until its turn's steps are spent, then stops.
     assert.equal(coordinator.dispatch(t), undefined, 'its turn ended on checks');
-    const firstTurn = skipped();
+    const firstTurn = await skipped();
     assert.ok(firstTurn > 0 && firstTurn < links.length, `${firstTurn} of ${links.length} checked in one turn`);
     const perTurn = ROBOTS_COST.turnSteps / perCheck.steps;
     assert.ok(
@@ -121,17 +121,17 @@ describe('coordinator: robots.txt rules that cost too much', () => {
     assert.equal(coordinator.dispatch(t)?.url, `${CALM}/`);
     // The costly host's next turn comes a delay later, as if its checks had been a request.
     assert.equal(coordinator.dispatch(t + DELAY_MS - 1), undefined);
-    assert.equal(skipped(), firstTurn, 'no checks before its next turn');
+    assert.equal(await skipped(), firstTurn, 'no checks before its next turn');
     coordinator.dispatch(t + DELAY_MS);
-    assert.ok(skipped() > firstTurn, 'its next turn goes on');
+    assert.ok((await skipped()) > firstTurn, 'its next turn goes on');
   });
 
-  test('the rules a worker compiled are kept with the host, not the file, and a restart uses them without reading anything', () => {
+  test('the rules a worker compiled are kept with the host, not the file, and a restart uses them without reading anything', async () => {
     const job = coordinator.dispatch(10_000)!;
     const robotsUrl = `${COSTLY}/robots.txt`;
     const compiled = compileRobots(robotsUrl, `User-agent: *\nDisallow: ${HOME}\nCrawl-delay: 1\n`, config().userAgent);
     coordinator.onResult(fetchResult(job.jobId, { status: 200, robotsRules: compiled }), 10_010);
-    coordinator.flush(10_010);
+    await coordinator.flush(10_010);
     const stored = () =>
       db.prepare('SELECT robots_body AS body, robots_rules AS rules FROM hosts WHERE origin = ?').get(COSTLY) as {
         body: string | null;
@@ -139,23 +139,23 @@ describe('coordinator: robots.txt rules that cost too much', () => {
       };
     assert.equal(stored().body, null, 'no file kept');
     assert.deepEqual(JSON.parse(stored().rules!), compiled);
-    coordinator.stopCleanly(20_000); // a clean stop: the restart trusts the stored clock (a crash would hold the host a delay)
-    coordinator = start('second-run', 20_000);
+    await coordinator.stopCleanly(20_000); // a clean stop: the restart trusts the stored clock (a crash would hold the host a delay)
+    coordinator = await start('second-run', 20_000);
     assert.equal(
       coordinator.dispatch(20_000),
       undefined,
       'the seed is disallowed by the kept rules: nothing asked, not even robots.txt',
     );
     assert.equal(frontierState(`${COSTLY}${HOME}`), 'queued', 'judged at the flush after its check');
-    coordinator.flush(20_000);
+    await coordinator.flush(20_000);
     assert.equal(frontierState(`${COSTLY}${HOME}`), 'skipped');
     // Kept for another crawler name (CRAWL_USER_AGENT changed): robots.txt is asked again.
     db.prepare('UPDATE hosts SET robots_rules = ? WHERE origin = ?').run(
       stored().rules!.replace('"token":"lanternbot"', '"token":"otherbot"'),
       COSTLY,
     );
-    coordinator.stopCleanly(30_000);
-    coordinator = start('third-run', 30_000);
+    await coordinator.stopCleanly(30_000);
+    coordinator = await start('third-run', 30_000);
     assert.equal(coordinator.dispatch(30_000)?.url, robotsUrl);
   });
 });

@@ -12,7 +12,7 @@ import type { Database } from 'better-sqlite3';
 import { openDatabase } from '../../db/open.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../shared/config.ts';
-import { ManualTime } from '../../test-support/manual-time.ts';
+import { ManualTime, settled } from '../../test-support/manual-time.ts';
 import { Coordinator } from './coordinator.ts';
 import { CrawlPrimary } from './crawl-primary.ts';
 import { fetchResult, parsedPage, TEST_WORKER_SETTINGS } from '../../test-support/coordinator-fixtures.ts';
@@ -73,12 +73,12 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
   });
 
   /** A started primary with `workers` as CRAWL_WORKERS and no seed. */
-  function start(workers: number) {
+  async function start(workers: number) {
     dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-worker-lifecycle-'));
     db = openDatabase(dir);
     const config = loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_WORKERS: String(workers) });
     const coordinator = new Coordinator(db, config, 'unit');
-    coordinator.start(START);
+    await coordinator.start(START);
     const time = new ManualTime(START);
     const transport = new FakeTransport(time);
     const primary = new CrawlPrimary({
@@ -100,29 +100,31 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
       time,
       transport,
       /** Adds a seed the way the server does: the seeds table, then `seeds-changed`. */
-      addSeed(origin: string): void {
+      async addSeed(origin: string): Promise<void> {
         seedQueries(d).upsertSeed({ url: `${origin}/`, origin, depth: 0, scope: 'host' }, time.now);
         primary.onServerMessage({ type: 'seeds-changed' });
+        await settled(); // the seeds' sync reads and writes storage, awaited
       },
       /** The worker running `job` reports it done with `part`, now. */
-      answer(job: FetchJob & { worker: number }, part: Partial<FetchResult>): void {
+      async answer(job: FetchJob & { worker: number }, part: Partial<FetchResult>): Promise<void> {
         const result = fetchResult(job.jobId, { startedAt: time.now, endedAt: time.now, ...part });
         primary.onWorkerMessage(job.worker, { type: 'done', result, sinceEndMs: 0 });
+        await settled(); // a flush it started at once (urgent links) has settled
       },
     };
   }
 
-  test('nothing to fetch: no worker runs and the status says 0; the first due job starts CRAWL_WORKERS workers at once, and goes to the first one ready', () => {
-    const p = start(2);
-    p.time.advance(10 * PRIMARY_TIMING.snapshotMs);
+  test('nothing to fetch: no worker runs and the status says 0; the first due job starts CRAWL_WORKERS workers at once, and goes to the first one ready', async () => {
+    const p = await start(2);
+    await p.time.advance(10 * PRIMARY_TIMING.snapshotMs);
     assert.deepEqual(p.transport.forks, [], 'no worker started with nothing to crawl');
     assert.equal(p.transport.workersReported(), 0);
     assert.deepEqual(p.time.timeouts(), [], 'no timer waits for anything');
 
     const a = site('a');
-    p.addSeed(a);
+    await p.addSeed(a);
     assert.deepEqual(p.transport.forks, [p.time.now, p.time.now], 'both workers started with the seed');
-    p.time.advance(150); // a worker's start-up
+    await p.time.advance(150); // a worker's start-up
     p.primary.onWorkerMessage(2, { type: 'ready' });
     assert.deepEqual(
       p.transport.jobs().map((j) => `${j.url} w${j.worker} +${j.at - p.transport.forks[0]}`),
@@ -130,34 +132,34 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
       'fetched as soon as a worker is ready',
     );
     p.primary.onWorkerMessage(1, { type: 'ready' });
-    p.time.advance(PRIMARY_TIMING.snapshotMs);
+    await p.time.advance(PRIMARY_TIMING.snapshotMs);
     assert.equal(p.transport.workersReported(), 2, 'both alive, and said so');
   });
 
-  test(`a worker without a job for ${PRIMARY_TIMING.workerIdleMs / 1000} s leaves (SIGTERM); its exit is no death: no log, no replacement; work brings workers back`, () => {
-    const p = start(2);
+  test(`a worker without a job for ${PRIMARY_TIMING.workerIdleMs / 1000} s leaves (SIGTERM); its exit is no death: no log, no replacement; work brings workers back`, async () => {
+    const p = await start(2);
     const a = site('a');
-    p.addSeed(a);
+    await p.addSeed(a);
     p.primary.onWorkerMessage(1, { type: 'ready' });
     p.primary.onWorkerMessage(2, { type: 'ready' });
     const readyAt = p.time.now;
-    p.time.advance(20_000);
+    await p.time.advance(20_000);
     const robots = p.transport.jobs()[0];
-    p.answer(robots, { status: 404 }); // its worker has had a job until now; the other none since it was ready
+    await p.answer(robots, { status: 404 }); // its worker has had a job until now; the other none since it was ready
     const robotsDoneAt = p.time.now;
-    p.time.advance(DELAY_MS);
+    await p.time.advance(DELAY_MS);
     const home = p.transport.jobs()[1];
     assert.equal(home.url, `${a}/`);
-    p.answer(home, {
+    await p.answer(home, {
       page: parsedPage('', [], { title: 'A', contentHash: 'h' }),
     });
     const homeDoneAt = p.time.now;
     assert.equal(home.worker, robots.worker, 'a host goes back to the worker that last fetched from it');
     const idle = 3 - robots.worker;
 
-    p.time.advanceTo(readyAt + PRIMARY_TIMING.workerIdleMs - 1);
+    await p.time.advanceTo(readyAt + PRIMARY_TIMING.workerIdleMs - 1);
     assert.equal(p.transport.kills.length, 0, 'not before a minute without a job');
-    p.time.advanceTo(readyAt + PRIMARY_TIMING.workerIdleMs + PRIMARY_TIMING.snapshotMs);
+    await p.time.advanceTo(readyAt + PRIMARY_TIMING.workerIdleMs + PRIMARY_TIMING.snapshotMs);
     assert.deepEqual(
       p.transport.kills.map((k) => `w${k.worker} ${k.signal}`),
       [`w${idle} SIGTERM`],
@@ -167,7 +169,7 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
     p.primary.onWorkerExit(idle, null, 'SIGTERM');
     assert.equal(p.transport.workersReported(), 1);
 
-    p.time.advanceTo(homeDoneAt + PRIMARY_TIMING.workerIdleMs + PRIMARY_TIMING.snapshotMs);
+    await p.time.advanceTo(homeDoneAt + PRIMARY_TIMING.workerIdleMs + PRIMARY_TIMING.snapshotMs);
     assert.ok(robotsDoneAt < homeDoneAt);
     assert.deepEqual(
       p.transport.kills.map((k) => `w${k.worker} ${k.signal}`),
@@ -180,27 +182,27 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
     assert.equal(p.transport.workersReported(), 0, 'the status says no worker is alive');
 
     const b = site('b');
-    p.addSeed(b);
+    await p.addSeed(b);
     assert.equal(p.transport.forks.length, 4, 'new work starts CRAWL_WORKERS workers again');
     p.primary.onWorkerMessage(3, { type: 'ready' });
     assert.equal(p.transport.jobs().at(-1)?.url, `${b}/robots.txt`);
   });
 
-  test('a job due later with no worker alive: the wake-up timer starts the workers when it is due', () => {
-    const p = start(1);
+  test('a job due later with no worker alive: the wake-up timer starts the workers when it is due', async () => {
+    const p = await start(1);
     const a = site('a');
-    p.addSeed(a);
+    await p.addSeed(a);
     p.primary.onWorkerMessage(1, { type: 'ready' });
     const crawlDelayS = 300; // longer than a worker waits idle
-    p.answer(p.transport.jobs()[0], { status: 200, robotsBody: `User-agent: *\nCrawl-delay: ${crawlDelayS}\n` });
+    await p.answer(p.transport.jobs()[0], { status: 200, robotsBody: `User-agent: *\nCrawl-delay: ${crawlDelayS}\n` });
     const robotsEnd = p.time.now;
-    p.time.advance(PRIMARY_TIMING.workerIdleMs + PRIMARY_TIMING.snapshotMs);
+    await p.time.advance(PRIMARY_TIMING.workerIdleMs + PRIMARY_TIMING.snapshotMs);
     p.primary.onWorkerExit(1, null, 'SIGTERM');
     assert.equal(p.transport.kills.length, 1, 'the worker left while the host waits out its Crawl-delay');
 
-    p.time.advanceTo(robotsEnd + crawlDelayS * 1000 - 1);
+    await p.time.advanceTo(robotsEnd + crawlDelayS * 1000 - 1);
     assert.equal(p.transport.forks.length, 1, 'no worker before the page is due');
-    p.time.advanceTo(robotsEnd + crawlDelayS * 1000);
+    await p.time.advanceTo(robotsEnd + crawlDelayS * 1000);
     assert.equal(p.transport.forks.length, 2, 'a worker starts when it is due');
     p.primary.onWorkerMessage(2, { type: 'ready' });
     assert.deepEqual(
@@ -209,11 +211,11 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
     );
   });
 
-  test('a worker with jobs never leaves however long its fetches take; a busy crawl grows back to CRAWL_WORKERS after a death', () => {
-    const p = start(2);
+  test('a worker with jobs never leaves however long its fetches take; a busy crawl grows back to CRAWL_WORKERS after a death', async () => {
+    const p = await start(2);
     const [a, b] = [site('a'), site('b')];
-    p.addSeed(a);
-    p.addSeed(b);
+    await p.addSeed(a);
+    await p.addSeed(b);
     p.primary.onWorkerMessage(1, { type: 'ready' });
     p.primary.onWorkerMessage(2, { type: 'ready' });
     assert.deepEqual(
@@ -221,7 +223,7 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
       [`${a}/robots.txt w1`, `${b}/robots.txt w1`],
       'the first ready worker takes both',
     );
-    p.time.advance(3 * PRIMARY_TIMING.workerIdleMs);
+    await p.time.advance(3 * PRIMARY_TIMING.workerIdleMs);
     assert.deepEqual(
       p.transport.kills.map((k) => `w${k.worker}`),
       ['w2'],

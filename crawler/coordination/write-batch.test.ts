@@ -17,7 +17,7 @@ type Write = (now: number) => void;
 /** A batch of closures, each commit one IMMEDIATE transaction on `db` (as intent-applier.ts writes intents). */
 function closureBatch(db: Database) {
   const batch = new WriteBatch<Write>();
-  const run = (writes: readonly Write[], now: number) =>
+  const run = async (writes: readonly Write[], now: number) =>
     db
       .transaction(() => {
         for (const w of writes) w(now);
@@ -26,7 +26,7 @@ function closureBatch(db: Database) {
   return Object.assign(batch, { commit: (now: number) => WriteBatch.prototype.commit.call(batch, now, run) });
 }
 
-test('a failed batch rolls back, stays queued in order, and commits once the cause is gone', (t) => {
+test('a failed batch rolls back, stays queued in order, and commits once the cause is gone', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-write-batch-'));
   const db = new BetterSqlite3(path.join(dir, 'db.sqlite'));
   t.after(() => {
@@ -49,18 +49,18 @@ test('a failed batch rolls back, stays queued in order, and commits once the cau
     insert.run(2);
   });
   assert.equal(batch.pending, true);
-  assert.throws(() => batch.commit(1), /disk full/);
+  await assert.rejects(() => batch.commit(1), /disk full/);
   assert.deepEqual(rows(), [], 'nothing of the failed batch is stored');
   assert.equal(batch.pending, true, 'the writes are still queued');
 
   batch.push(() => insert.run(3));
   failing = false;
-  batch.commit(2);
+  await batch.commit(2);
   assert.deepEqual(rows(), [1, 2, 3], 'the failed writes ran first, once each');
   assert.equal(batch.pending, false);
 });
 
-test('takeUrgent reports a mark once', () => {
+test('takeUrgent reports a mark once', async () => {
   const db = new BetterSqlite3(':memory:');
   const batch = closureBatch(db);
   assert.equal(batch.takeUrgent(), false);
@@ -70,7 +70,7 @@ test('takeUrgent reports a mark once', () => {
   db.close();
 });
 
-test('a batch that reaches WRITE_BATCH_LIMIT writes asks to be committed at once; quiet writes count toward it', () => {
+test('a batch that reaches WRITE_BATCH_LIMIT writes asks to be committed at once; quiet writes count toward it', async () => {
   const db = new BetterSqlite3(':memory:');
   const batch = closureBatch(db);
   batch.pushQuiet(() => {});
@@ -78,13 +78,13 @@ test('a batch that reaches WRITE_BATCH_LIMIT writes asks to be committed at once
   assert.equal(batch.takeUrgent(), false, 'one write short of the limit: it waits for the flush timer');
   batch.push(() => {});
   assert.equal(batch.takeUrgent(), true, 'at the limit: committed now');
-  batch.commit(1);
+  await batch.commit(1);
   batch.push(() => {});
   assert.equal(batch.takeUrgent(), false, 'a new batch starts small');
   db.close();
 });
 
-test('each write runs with the time of the commit that runs it, also when a failed batch runs again later', () => {
+test('each write runs with the time of the commit that runs it, also when a failed batch runs again later', async () => {
   const db = new BetterSqlite3(':memory:');
   const batch = closureBatch(db);
   const times: number[] = [];
@@ -93,14 +93,14 @@ test('each write runs with the time of the commit that runs it, also when a fail
   batch.push(() => {
     if (failing) throw new Error('disk full');
   });
-  assert.throws(() => batch.commit(100), /disk full/);
+  await assert.rejects(() => batch.commit(100), /disk full/);
   failing = false;
-  batch.commit(250);
+  await batch.commit(250);
   assert.deepEqual(times, [100, 250], 'stamped 250 by the commit that stored it, not 100 by the one that rolled back');
   db.close();
 });
 
-test('a quiet write does not ask for a commit, but rides the next one in order, also after a failed one', () => {
+test('a quiet write does not ask for a commit, but rides the next one in order, also after a failed one', async () => {
   const db = new BetterSqlite3(':memory:');
   const batch = closureBatch(db);
   const ran: string[] = [];
@@ -112,11 +112,11 @@ test('a quiet write does not ask for a commit, but rides the next one in order, 
     ran.push('result');
   });
   assert.equal(batch.wanted, true);
-  assert.throws(() => batch.commit(1), /disk full/);
+  await assert.rejects(() => batch.commit(1), /disk full/);
   assert.equal(batch.wanted, true, 'a failed batch still asks for its commit');
   ran.length = 0;
   failing = false;
-  batch.commit(2);
+  await batch.commit(2);
   assert.deepEqual(ran, ['lease', 'result']);
   assert.deepEqual([batch.pending, batch.wanted], [false, false]);
   db.close();

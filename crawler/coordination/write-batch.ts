@@ -56,17 +56,18 @@ export class WriteBatch<W> {
 
   /**
    * Hands the queued writes to `write` at `now`, which writes them in one transaction (see
-   * IntentApplier.flush). If it throws (the transaction rolled back), the writes stay queued, before any
-   * queued since, and the error is thrown for the caller to report and retry.
+   * IntentApplier.flush); writes queued while it runs wait for the next commit. If it rejects (the
+   * transaction rolled back), the writes stay queued, before any queued since, and the error is thrown
+   * for the caller to report and retry.
    */
-  commit(now: number, write: (writes: readonly W[], now: number) => void): void {
+  async commit(now: number, write: (writes: readonly W[], now: number) => Promise<void>): Promise<void> {
     if (this.writes.length === 0) return;
     const writes = this.writes;
     const wanting = this.wanting;
     this.writes = [];
     this.wanting = 0;
     try {
-      write(writes, now);
+      await write(writes, now);
     } catch (err) {
       this.writes = writes.concat(this.writes);
       this.wanting += wanting;

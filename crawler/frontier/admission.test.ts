@@ -23,7 +23,7 @@ describe('admitLinks', () => {
     'https://example.org/b',
   ];
 
-  test('keeps in-scope links that are no trap, counts the traps and names the first', () => {
+  test('keeps in-scope links that are no trap, counts the traps and names the first', async () => {
     const r = admitLinks(links, { depth: 0, nofollow: false, seed: SEED });
     assert.deepEqual(r.follow, ['https://example.org/a', 'https://example.org/b']);
     assert.equal(r.trapped, 1);
@@ -32,13 +32,13 @@ describe('admitLinks', () => {
     assert.equal(r.overPageCap, 0);
   });
 
-  test('nothing at the seed depth, for a nofollow page, or for an unknown seed', () => {
+  test('nothing at the seed depth, for a nofollow page, or for an unknown seed', async () => {
     assert.deepEqual(admitLinks(links, { depth: 3, nofollow: false, seed: SEED }).follow, []);
     assert.deepEqual(admitLinks(links, { depth: 0, nofollow: true, seed: SEED }).follow, []);
     assert.deepEqual(admitLinks(links, { depth: 0, nofollow: false, seed: undefined }).follow, []);
   });
 
-  test('the depth never exceeds CRAWL_LIMITS.maxDepth, whatever the seed says', () => {
+  test('the depth never exceeds CRAWL_LIMITS.maxDepth, whatever the seed says', async () => {
     const deepSeed = { ...SEED, depth: 50 };
     assert.deepEqual(admitLinks(links, { depth: CRAWL_LIMITS.maxDepth, nofollow: false, seed: deepSeed }).follow, []);
     assert.equal(
@@ -47,7 +47,7 @@ describe('admitLinks', () => {
     );
   });
 
-  test('a page with 100,000 links: only the first maxLinksPerPage are looked at', () => {
+  test('a page with 100,000 links: only the first maxLinksPerPage are looked at', async () => {
     const many = Array.from({ length: 100_000 }, (_, i) => `https://example.org/l/${i}`);
     const r = admitLinks(many, { depth: 0, nofollow: false, seed: SEED });
     assert.equal(r.follow.length, CRAWL_LIMITS.maxLinksPerPage);
@@ -55,7 +55,7 @@ describe('admitLinks', () => {
     assert.equal(r.follow.at(-1), `https://example.org/l/${CRAWL_LIMITS.maxLinksPerPage - 1}`);
   });
 
-  test('messages for the host row', () => {
+  test('messages for the host row', async () => {
     assert.equal(
       budgetMessage(10_000),
       'stopped following links: 10,000 URLs already found on this host (the limit per host, CRAWL_MAX_URLS_PER_HOST)',
@@ -71,7 +71,7 @@ describe('admitLinks', () => {
 });
 
 describe('UrlBudget', () => {
-  test('counts stored URLs per host; provisional ones count until rolled back', () => {
+  test('counts stored URLs per host; provisional ones count until rolled back', async () => {
     const b = new UrlBudget(3);
     b.load([{ origin: 'http://a', n: 2 }]);
     assert.equal(b.hasRoom('http://a'), true);
@@ -91,7 +91,7 @@ describe('UrlBudget', () => {
 describe('judgeRedirect', () => {
   const base = { refusal: null, redirects: 0, depth: 1, seed: SEED, policy: PUBLIC };
 
-  test('an ordinary redirect is followed, normalized', () => {
+  test('an ordinary redirect is followed, normalized', async () => {
     assert.deepEqual(judgeRedirect({ ...base, location: 'https://example.org/new#x' }), {
       ok: true,
       url: 'https://example.org/new',
@@ -99,7 +99,7 @@ describe('judgeRedirect', () => {
     });
   });
 
-  test('CRAWL_ALLOW_PRIVATE=0: a redirect to loopback, private, link-local, metadata or local names is refused', () => {
+  test('CRAWL_ALLOW_PRIVATE=0: a redirect to loopback, private, link-local, metadata or local names is refused', async () => {
     const targets: Array<[string, RegExp]> = [
       ['http://127.0.0.1/admin', /loopback address/],
       ['http://10.1.2.3/', /private-network address/],
@@ -123,7 +123,7 @@ describe('judgeRedirect', () => {
     }
   });
 
-  test('CRAWL_ALLOW_PRIVATE=1: the same private target is followed', () => {
+  test('CRAWL_ALLOW_PRIVATE=1: the same private target is followed', async () => {
     const r = judgeRedirect({
       ...base,
       seed: { ...SEED, scope: 'any' },
@@ -133,7 +133,7 @@ describe('judgeRedirect', () => {
     assert.deepEqual(r, { ok: true, url: 'http://10.1.2.3/', origin: 'http://10.1.2.3' });
   });
 
-  test('file:, javascript: and other schemes are refused even with CRAWL_ALLOW_PRIVATE=1', () => {
+  test('file:, javascript: and other schemes are refused even with CRAWL_ALLOW_PRIVATE=1', async () => {
     for (const location of [
       'file:///etc/passwd',
       'FILE://localhost/etc/passwd',
@@ -147,7 +147,7 @@ describe('judgeRedirect', () => {
     }
   });
 
-  test("the worker's own refusal is passed on; no Location at all is said so", () => {
+  test("the worker's own refusal is passed on; no Location at all is said so", async () => {
     assert.deepEqual(judgeRedirect({ ...base, location: null, refusal: 'url: "file:///x" uses the file: scheme' }), {
       ok: false,
       error: 'redirect refused: url: "file:///x" uses the file: scheme',
@@ -158,7 +158,7 @@ describe('judgeRedirect', () => {
     });
   });
 
-  test(`more than ${MAX_REDIRECTS} hops: too many redirects`, () => {
+  test(`more than ${MAX_REDIRECTS} hops: too many redirects`, async () => {
     assert.equal(judgeRedirect({ ...base, redirects: MAX_REDIRECTS - 1, location: 'https://example.org/n' }).ok, true);
     assert.deepEqual(judgeRedirect({ ...base, redirects: MAX_REDIRECTS, location: 'https://example.org/n' }), {
       ok: false,
@@ -166,7 +166,7 @@ describe('judgeRedirect', () => {
     });
   });
 
-  test('out of scope below the seed; the seed URL itself may move anywhere', () => {
+  test('out of scope below the seed; the seed URL itself may move anywhere', async () => {
     assert.deepEqual(judgeRedirect({ ...base, location: 'https://elsewhere.org/' }), {
       ok: false,
       error: 'redirects out of scope to https://elsewhere.org/',
@@ -174,7 +174,7 @@ describe('judgeRedirect', () => {
     assert.equal(judgeRedirect({ ...base, depth: 0, location: 'https://www.example.org/' }).ok, true);
   });
 
-  test('a trap-like target is refused', () => {
+  test('a trap-like target is refused', async () => {
     const r = judgeRedirect({ ...base, location: 'https://example.org/x/x/x/x/' });
     assert.match(
       !r.ok ? r.error : '',
@@ -186,17 +186,17 @@ describe('judgeRedirect', () => {
 describe('findRedirectLoop', () => {
   const table = (pairs: Record<string, string>) => (url: string) => pairs[url];
 
-  test('x → y after y → x was recorded: the loop, from the source back to it', () => {
-    assert.deepEqual(findRedirectLoop('/y', '/x', table({ '/x': '/y' })), ['/y', '/x', '/y']);
+  test('x → y after y → x was recorded: the loop, from the source back to it', async () => {
+    assert.deepEqual(await findRedirectLoop('/y', '/x', table({ '/x': '/y' })), ['/y', '/x', '/y']);
     assert.equal(loopMessage(['/y', '/x', '/y']), 'redirect loop: /y → /x → /y');
   });
 
-  test('a URL redirecting to itself', () => {
-    assert.deepEqual(findRedirectLoop('/z', '/z', table({})), ['/z', '/z']);
+  test('a URL redirecting to itself', async () => {
+    assert.deepEqual(await findRedirectLoop('/z', '/z', table({})), ['/z', '/z']);
   });
 
-  test('a longer loop through several hops', () => {
-    assert.deepEqual(findRedirectLoop('/d', '/a', table({ '/a': '/b', '/b': '/c', '/c': '/d' })), [
+  test('a longer loop through several hops', async () => {
+    assert.deepEqual(await findRedirectLoop('/d', '/a', table({ '/a': '/b', '/b': '/c', '/c': '/d' })), [
       '/d',
       '/a',
       '/b',
@@ -205,12 +205,12 @@ describe('findRedirectLoop', () => {
     ]);
   });
 
-  test('a target already known that does not lead back is a duplicate, not a loop', () => {
-    assert.equal(findRedirectLoop('/old', '/new', table({})), null);
-    assert.equal(findRedirectLoop('/old', '/a', table({ '/a': '/b' })), null);
+  test('a target already known that does not lead back is a duplicate, not a loop', async () => {
+    assert.equal(await findRedirectLoop('/old', '/new', table({})), null);
+    assert.equal(await findRedirectLoop('/old', '/a', table({ '/a': '/b' })), null);
   });
 
-  test('a target inside another loop ends the walk after maxSteps', () => {
-    assert.equal(findRedirectLoop('/w', '/p', table({ '/p': '/q', '/q': '/p' })), null);
+  test('a target inside another loop ends the walk after maxSteps', async () => {
+    assert.equal(await findRedirectLoop('/w', '/p', table({ '/p': '/q', '/q': '/p' })), null);
   });
 });

@@ -161,17 +161,17 @@ export function judgeRedirect(r: {
  * URLs from `source` back to `source` (`[source, target, ..., source]`), or null when the walk ends
  * at a URL that did not redirect, wanders off into another loop, or runs out of steps.
  */
-export function findRedirectLoop(
+export async function findRedirectLoop(
   source: string,
   target: string,
-  redirectOf: (url: string) => string | undefined,
+  redirectOf: (url: string) => Promise<string | undefined> | string | undefined,
   maxSteps = MAX_REDIRECTS + 1,
-): string[] | null {
+): Promise<string[] | null> {
   const chain = [source, target];
   let current = target;
   for (let step = 0; step <= maxSteps; step++) {
     if (current === source) return chain;
-    const next = redirectOf(current);
+    const next = await redirectOf(current);
     if (next === undefined) return null;
     chain.push(next);
     current = next;

@@ -28,6 +28,10 @@
  * over, and how many one step may pass over, is kept in removed-seed-ledger.ts. A read that passed rows
  * over makes the next one of the same fill twice as long (a host of 100 removed rows is crossed in a few
  * seeks, not 25). Only the database and the scheduler are touched; time plays no part.
+ *
+ * Storage is read only in `load` (at start) and `committed` (after each batch), both awaited by their
+ * caller; a host that needs rows at another moment (its request ended with its window empty: `readyAgain`)
+ * is marked and read first by the next `committed`, so no read happens within a dispatch or a result.
  */
 import type { DroppedUrl, FrontierRow } from '../../db/frontier.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
@@ -40,14 +44,14 @@ import { RemovedSeedLedger } from './removed-seed-ledger.ts';
 export { WINDOW, type WindowSizes } from './window-sizes.ts';
 export { pageJob } from './host-window.ts';
 
-/** Where the window reads the frontier (db/frontier.ts). */
+/** Where the window reads the frontier (db/crawl-store.ts FrontierStore). */
 export interface WindowSource {
   /** The host's queued rows after (`nextAttemptAt`, `id`) in its queue order, at most `limit`. */
-  queuedAfter(origin: string, nextAttemptAt: number, id: number, limit: number): FrontierRow[];
+  queuedAfter(origin: string, nextAttemptAt: number, id: number, limit: number): Promise<FrontierRow[]>;
   /** How many queued rows one host has. */
-  queuedCount(origin: string): number;
+  queuedCount(origin: string): Promise<number>;
   /** Runs `read` in one read transaction (many small reads at once). */
-  inOneRead(read: () => void): void;
+  read(read: () => Promise<void>): Promise<void>;
 }
 
 /** What a FrontierWindow is given. */
@@ -67,6 +71,8 @@ export class FrontierWindow {
   private readonly hosts: HostWindows;
   /** Hosts below `low` with rows to read: refilled by `committed`. */
   private readonly hungry = new Set<HostWindow>();
+  /** Hosts that may be due again with fewer than `syncBelow` entries: refilled first by the next `committed`. */
+  private readonly starving = new Set<HostWindow>();
   private readonly overflowing = new Set<HostWindow>();
   private readonly withRetries = new Set<HostWindow>();
   /** The removed seeds' hosts and the pass-over budget (removed-seed-ledger.ts). */
@@ -95,7 +101,7 @@ export class FrontierWindow {
    * others'). Rows that arrived since the counts were taken (a new seed's) are in the database and
    * counted by `arrived`, so this reads them too.
    */
-  load(queued: ReadonlyArray<{ origin: string; n: number }>): void {
+  async load(queued: ReadonlyArray<{ origin: string; n: number }>): Promise<void> {
     for (const { origin, n } of queued) {
       if (n === 0) continue;
       const h = this.hosts.of(origin);
@@ -105,8 +111,8 @@ export class FrontierWindow {
       h.more = h.waiting > 0;
       if (h.more) this.hungry.add(h);
     }
-    this.source.inOneRead(() => this.refillHungry(this.sizes.startHosts));
-    this.loaded = true;
+    this.loaded = true; // rows committed while the first windows are read are counted and placed (see arrived)
+    await this.source.read(() => this.refillHungry(this.sizes.startHosts));
   }
 
   /** A row committed as queued (a new URL, a URL queued again): an entry, or it waits beyond the cursor. */
@@ -134,8 +140,8 @@ export class FrontierWindow {
   /**
    * The scheduler handed out a page job of the host: handed to a worker or skipped (`live`), or dropped
    * because its seed was removed (counted when its row is deleted). A window left below `low` reads on
-   * after the next flush, or at once when the host may be due again with fewer than `syncBelow` entries
-   * (see readyAgain): not within the dispatch, while the job's request keeps the host busy.
+   * after the next flush, the first among those when the host may be due again with fewer than
+   * `syncBelow` entries (see readyAgain): never within the dispatch.
    */
   taken(origin: string, job: CrawlJob, live: boolean): void {
     const h = this.hosts.of(origin);
@@ -147,11 +153,12 @@ export class FrontierWindow {
 
   /**
    * The host may be due again (its request ended, or the job taken was not sent): a window left with
-   * fewer than `syncBelow` entries reads on at once, so its next job does not wait for a flush.
+   * fewer than `syncBelow` entries is read first by the next `committed` (its caller asks for a flush:
+   * `needsFlush`), so its next job waits one flush at most; a host with entries left loses nothing.
    */
   readyAgain(origin: string): void {
     const h = this.hosts.get(origin);
-    if (h?.more && h.entries.size < this.sizes.syncBelow) this.fill(h);
+    if (h?.more && h.entries.size < this.sizes.syncBelow) this.starving.add(h);
   }
 
   /** A job taken a moment ago goes back unchanged (it was not handed out after all: its row is still queued). */
@@ -220,14 +227,17 @@ export class FrontierWindow {
 
   /** Whether `committed` has work even without writes to commit (refills, trims). */
   get needsFlush(): boolean {
-    return this.hungry.size + this.overflowing.size + this.withRetries.size > 0 || this.removed.pending;
+    return (
+      this.hungry.size + this.starving.size + this.overflowing.size + this.withRetries.size > 0 || this.removed.pending
+    );
   }
 
   /**
    * After a batch committed (and its new and re-queued rows `arrived`): retries written by it are placed,
-   * deleted rows leave, windows read again or trimmed, hosts running low refilled, in one read transaction.
+   * deleted rows leave, windows read again or trimmed, hosts that may be due with an empty window refilled
+   * first, then hosts running low, in one read transaction.
    */
-  committed(): void {
+  async committed(): Promise<void> {
     for (const h of this.withRetries) {
       const jobs = h.retries;
       h.retries = [];
@@ -235,24 +245,49 @@ export class FrontierWindow {
     }
     this.withRetries.clear();
     this.applyDeleted();
-    this.source.inOneRead(() => {
-      for (const h of this.removed.takeRecounts()) {
-        this.hosts.setWaiting(h, this.source.queuedCount(h.origin) + h.retries.length);
-      }
-      for (const h of this.removed.takeRewinds()) this.rewind(h);
+    const recounts = this.removed.takeRecounts();
+    const rewinds = this.removed.takeRewinds();
+    const starving = [...this.starving];
+    this.starving.clear();
+    const trim = () => {
       for (const h of this.overflowing) this.trim(h);
       this.overflowing.clear();
-      this.refillHungry(this.sizes.perFlush);
+    };
+    if (recounts.size + rewinds.size + starving.length + this.hungry.size === 0) return trim(); // nothing to read
+    try {
+      await this.read(recounts, rewinds, starving, trim);
+    } catch (err) {
+      for (const h of starving) this.starving.add(h); // read by the next flush, which the caller's retry makes
+      throw err;
+    }
+  }
+
+  /** The reads of `committed`, in one read transaction. */
+  private async read(
+    recounts: ReadonlySet<HostWindow>,
+    rewinds: ReadonlySet<HostWindow>,
+    starving: readonly HostWindow[],
+    trim: () => void,
+  ): Promise<void> {
+    await this.source.read(async () => {
+      for (const h of recounts) {
+        this.hosts.setWaiting(h, (await this.source.queuedCount(h.origin)) + h.retries.length);
+      }
+      for (const h of rewinds) await this.rewind(h);
+      trim();
+      this.resetPassedOver();
+      for (const h of starving) if (h.more && h.entries.size < this.sizes.syncBelow) await this.fill(h);
+      await this.refillHungry(this.sizes.perFlush);
     });
   }
 
   /** Refills up to `hosts` hungry hosts, longest hungry first, until passOverPerStep removed rows were passed over. */
-  private refillHungry(hosts: number): void {
+  private async refillHungry(hosts: number): Promise<void> {
     let left = hosts;
     this.resetPassedOver();
-    for (const h of this.hungry) {
+    for (const h of [...this.hungry]) {
       if (left-- <= 0 || this.passOverSpent) break;
-      this.fill(h);
+      if (this.hungry.has(h)) await this.fill(h);
     }
   }
 
@@ -304,13 +339,13 @@ export class FrontierWindow {
    * spent. A read that passed rows of removed seeds over makes the next one twice as long (within the
    * budget); rows read past a full window are left beyond the cursor.
    */
-  private fill(h: HostWindow): void {
+  private async fill(h: HostWindow): Promise<void> {
     let budget = this.sizes.readBudget;
     const cap = this.cap();
     let stride = 0;
     while (h.more && h.entries.size < cap && budget > 0) {
       const want = Math.min(Math.max(cap - h.entries.size, stride), budget);
-      const rows = this.source.queuedAfter(h.origin, h.tailAt, h.tailId, want);
+      const rows = await this.source.queuedAfter(h.origin, h.tailAt, h.tailId, want);
       budget -= want;
       let passed = 0;
       let full = false;
@@ -354,12 +389,12 @@ export class FrontierWindow {
   }
 
   /** Reads the host's queue again from its start (its entries go back to the database). */
-  private rewind(h: HostWindow): void {
+  private async rewind(h: HostWindow): Promise<void> {
     this.evict(h, new Set(h.entries.keys()));
     h.tailAt = START_AT;
     h.tailId = 0;
     h.more = true;
-    this.fill(h);
+    await this.fill(h);
   }
 
   /** Deleted rows leave (removed-seed-ledger.ts takeDeleted): an entry is taken out, and a row still waiting leaves the count. */

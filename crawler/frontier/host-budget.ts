@@ -104,7 +104,8 @@ export class HostBudget {
     this.pendingRefused = new Map();
   }
 
-  private knows(seedId: number, origin: string): boolean {
+  /** Whether `origin` is one of the seed's hosts already, committed or provisional. */
+  knows(seedId: number, origin: string): boolean {
     return this.hosts.get(seedId)?.has(origin) === true || this.pendingHosts.get(seedId)?.has(origin) === true;
   }
 

@@ -25,7 +25,7 @@ export interface HostWindow {
 
 /** The page job of a frontier row; `origin` is the row's (passed when one string can serve every job of the host). */
 export function pageJob(row: FrontierRow, origin: string = row.origin): CrawlJob {
-  return {
+  const job: CrawlJob = {
     notBefore: row.nextAttemptAt,
     kind: 'page',
     url: row.url,
@@ -38,6 +38,9 @@ export function pageJob(row: FrontierRow, origin: string = row.origin): CrawlJob
     hops: 0,
     refetch: row.finishedBefore === 1,
   };
+  if (job.refetch && (row.etag !== null || row.lastModified !== null))
+    job.validators = { etag: row.etag, lastModified: row.lastModified };
+  return job;
 }
 
 /** Whether queue position (at, id) comes after the host's cursor. */

@@ -5,17 +5,20 @@
  * (CRAWL_MAX_URLS_PER_HOST) and the per-seed host budget (CRAWL_MAX_HOSTS_PER_SEED, host-budget.ts) in step
  * with what the transaction stores: what it counts stays provisional until the transaction committed, the
  * rows it added and what hosts' rows should say go to the batch's BatchEffects (applied after the commit),
- * and the seeds' figures are written in the transaction (`saveSeedHosts`).
+ * and the seeds' figures are written in the transaction (`saveSeedHosts`). Its writes go through the
+ * transaction's queries (`tx`, db/crawl-store.ts), each awaited.
  */
-import type { frontierQueries } from '../../db/frontier.ts';
-import type { seedHostQueries } from '../../db/seed-hosts.ts';
+import type { CrawlQueries } from '../../db/crawl-store.ts';
+import type { FrontierRow } from '../../db/frontier.ts';
 import { budgetMessage, findRedirectLoop, loopMessage, UrlBudget } from './admission.ts';
 import { HostBudget, hostLimitMessage } from './host-budget.ts';
 import type { BatchEffects } from './batch-effects.ts';
 import type { RedirectedJob } from './frontier-writes.ts';
 
-/** The frontier queries the intake uses. */
-type Frontier = ReturnType<typeof frontierQueries>;
+/** What the intake reads at start (the store, outside any transaction). */
+export type IntakeReads = { frontier: Pick<CrawlQueries['frontier'], 'urlCountsBySeedAndOrigin'> } & {
+  seedHosts: Pick<CrawlQueries['seedHosts'], 'allSeedHosts'>;
+};
 
 /** The intake's limits, and how it names a seed in a host's row. */
 export interface IntakeLimits {
@@ -30,24 +33,21 @@ export class LinkIntake {
   readonly budget: UrlBudget;
   readonly hostBudget: HostBudget;
 
-  constructor(
-    private readonly frontier: Frontier,
-    private readonly seedHosts: ReturnType<typeof seedHostQueries>,
-    private readonly limits: IntakeLimits,
-  ) {
+  constructor(private readonly limits: IntakeLimits) {
     this.budget = new UrlBudget(limits.maxUrlsPerHost);
     this.hostBudget = new HostBudget(limits.maxHostsPerSeed);
   }
 
   /** Loads the budgets' stored state (at start): URLs per host and per seed, and the seeds' refusals. */
-  load(): void {
-    const counts = this.frontier.urlCountsBySeedAndOrigin();
+  async load(store: IntakeReads): Promise<void> {
+    const counts = await store.frontier.urlCountsBySeedAndOrigin();
+    const seedHosts = await store.seedHosts.allSeedHosts();
     const perOrigin = new Map<string, number>();
     for (const { origin, n } of counts) perOrigin.set(origin, (perOrigin.get(origin) ?? 0) + n);
     this.budget.load([...perOrigin].map(([origin, n]) => ({ origin, n })));
     this.hostBudget.load(
       counts,
-      this.seedHosts.allSeedHosts().map((r) => ({
+      seedHosts.map((r) => ({
         seedId: r.seedId,
         count: r.refused,
         example: r.refusedExample,
@@ -62,7 +62,8 @@ export class LinkIntake {
    * inlink; an unknown one is dropped, and the row of `from` or of the URL's host says why, in `fx`).
    * Returns whether it is queued (its row then in `fx.queued`).
    */
-  enqueue(
+  async enqueue(
+    tx: CrawlQueries,
     url: string,
     seedId: number,
     depth: number,
@@ -70,34 +71,95 @@ export class LinkIntake {
     now: number,
     from: string,
     fx: BatchEffects,
-  ): boolean {
-    const origin = new URL(url).origin;
-    if (!this.hostBudget.hasRoom(seedId, origin)) {
-      if (!this.frontier.touchUrl(url)) {
-        const host = new URL(url).host;
-        this.hostBudget.refuse(seedId, host, now);
-        const message = hostLimitMessage(this.hostBudget.limit, this.limits.seedUrl(seedId) ?? `seed ${seedId}`, host);
-        fx.hostNotes.push({ kind: 'trap', origin: from, message });
+  ): Promise<boolean> {
+    return (await this.enqueueAll(tx, [url], seedId, depth, redirects, now, from, fx)) === 1;
+  }
+
+  /**
+   * `enqueue` for each of `urls` (a page's links, in order), with the storage's batch methods: a page's
+   * links are a few statements, not one or two per link (db/crawl-store.ts FrontierStore). When both budgets
+   * have room for all of them even were they all new, they are added at once (a known one gains an
+   * inlink); otherwise which are known is read first, and the budgets decide link by link as `enqueue`
+   * would, a known link never using up room. Returns how many were queued.
+   */
+  async enqueueAll(
+    tx: CrawlQueries,
+    urls: readonly string[],
+    seedId: number,
+    depth: number,
+    redirects: number,
+    now: number,
+    from: string,
+    fx: BatchEffects,
+  ): Promise<number> {
+    if (urls.length === 0) return 0;
+    const wanted = urls.map((url) => ({ url, origin: new URL(url).origin, seedId, depth, redirects }));
+    if (this.roomForAll(wanted, seedId)) return this.added(await tx.frontier.addUrls(wanted, now), fx);
+    const known = await tx.frontier.knownUrls(urls);
+    const touch: string[] = [];
+    const add: typeof wanted = [];
+    for (const u of wanted) {
+      const isKnown = known.has(u.url);
+      if (!this.hostBudget.hasRoom(seedId, u.origin)) {
+        if (isKnown) touch.push(u.url);
+        else {
+          const host = new URL(u.url).host;
+          this.hostBudget.refuse(seedId, host, now);
+          const message = hostLimitMessage(
+            this.hostBudget.limit,
+            this.limits.seedUrl(seedId) ?? `seed ${seedId}`,
+            host,
+          );
+          fx.hostNotes.push({ kind: 'trap', origin: from, message });
+        }
+        continue;
       }
-      return false;
+      if (!this.budget.hasRoom(u.origin)) {
+        if (isKnown) touch.push(u.url);
+        else fx.hostNotes.push({ kind: 'budget-spent', origin: u.origin, message: budgetMessage(this.budget.limit) });
+        continue;
+      }
+      if (isKnown) {
+        touch.push(u.url); // as addUrl: a known URL gains an inlink
+        continue;
+      }
+      known.add(u.url); // listed again further on: known by then
+      this.budget.add(u.origin);
+      this.hostBudget.add(seedId, u.origin);
+      add.push(u);
     }
-    if (!this.budget.hasRoom(origin)) {
-      if (!this.frontier.touchUrl(url))
-        fx.hostNotes.push({ kind: 'budget-spent', origin, message: budgetMessage(this.budget.limit) });
-      return false;
+    const rows = add.length > 0 ? await tx.frontier.addUrls(add, now) : [];
+    if (touch.length > 0) await tx.frontier.touchUrls(touch); // after the adds: a link listed twice gains its inlink
+    for (const row of rows) fx.queued.push(row);
+    return rows.length;
+  }
+
+  /** Whether both budgets have room for every one of `wanted`, were they all new. */
+  private roomForAll(wanted: ReadonlyArray<{ origin: string }>, seedId: number): boolean {
+    const perOrigin = new Map<string, number>();
+    for (const { origin } of wanted) perOrigin.set(origin, (perOrigin.get(origin) ?? 0) + 1);
+    let newHosts = 0;
+    for (const [origin, n] of perOrigin) {
+      if (this.budget.count(origin) + n > this.budget.limit) return false;
+      if (!this.hostBudget.knows(seedId, origin)) newHosts++;
     }
-    const row = this.frontier.addUrl({ url, origin, seedId, depth, redirects }, now);
-    if (!row) return false;
-    this.budget.add(origin);
-    this.hostBudget.add(seedId, origin);
-    fx.queued.push(row);
-    return true;
+    return this.hostBudget.count(seedId) + newHosts <= this.hostBudget.limit;
+  }
+
+  /** Rows inserted by a batch that fit the budgets: counted, and queued in `fx`. */
+  private added(rows: readonly FrontierRow[], fx: BatchEffects): number {
+    for (const row of rows) {
+      this.budget.add(row.origin);
+      this.hostBudget.add(row.seedId, row.origin);
+      fx.queued.push(row);
+    }
+    return rows.length;
   }
 
   /** Writes the figures of every seed whose hosts or refusals changed (the last write of a transaction). */
-  saveSeedHosts(): void {
+  async saveSeedHosts(tx: CrawlQueries): Promise<void> {
     for (const f of this.hostBudget.changed()) {
-      this.seedHosts.saveSeedHosts({
+      await tx.seedHosts.saveSeedHosts({
         seedId: f.seedId,
         hosts: f.hosts,
         refused: f.refused.count,
@@ -112,27 +174,33 @@ export class LinkIntake {
    * its own, unless it closes a redirect loop (every URL of the loop fails with a message saying so,
    * also the row of the job's host, `forOrigin`) or the budget is spent; a target already known only gains an inlink.
    */
-  followRedirect(job: RedirectedJob, target: string, now: number, fx: BatchEffects): void {
-    const loop = findRedirectLoop(job.url, target, (url) => this.frontier.redirectTarget(url));
+  async followRedirect(
+    tx: CrawlQueries,
+    job: RedirectedJob,
+    target: string,
+    now: number,
+    fx: BatchEffects,
+  ): Promise<void> {
+    const loop = await findRedirectLoop(job.url, target, (url) => tx.frontier.redirectTarget(url));
     if (loop) {
       const message = loopMessage(loop);
       fx.hostNotes.push({ kind: 'error', origin: job.forOrigin, message });
-      this.frontier.finishRedirect(job.frontierId, target, message, now, 'failed');
-      for (const url of new Set(loop)) if (url !== job.url) this.frontier.failRedirectLoop(url, message);
+      await tx.frontier.finishRedirect(job.frontierId, target, message, now, 'failed');
+      for (const url of new Set(loop)) if (url !== job.url) await tx.frontier.failRedirectLoop(url, message);
       return;
     }
-    if (this.frontier.touchUrl(target)) {
-      this.frontier.finishRedirect(job.frontierId, target, `redirects to ${target} (already known)`, now);
+    if (await tx.frontier.touchUrl(target)) {
+      await tx.frontier.finishRedirect(job.frontierId, target, `redirects to ${target} (already known)`, now);
       return;
     }
-    if (!this.enqueue(target, job.seedId, job.depth, job.redirects + 1, now, job.forOrigin, fx)) {
+    if (!(await this.enqueue(tx, target, job.seedId, job.depth, job.redirects + 1, now, job.forOrigin, fx))) {
       const why = this.hostBudget.hasRoom(job.seedId, new URL(target).origin)
         ? budgetMessage(this.budget.limit).replace(/^stopped following links: /, '')
         : `the crawl of its seed has reached ${this.hostBudget.limit.toLocaleString('en-US')} hosts (the limit per seed, CRAWL_MAX_HOSTS_PER_SEED)`;
-      this.frontier.finishUrl(job.frontierId, 'failed', `redirects to ${target}, not followed: ${why}`, now);
+      await tx.frontier.finishUrl(job.frontierId, 'failed', `redirects to ${target}, not followed: ${why}`, now);
       return;
     }
-    this.frontier.finishRedirect(job.frontierId, target, `redirects to ${target}`, now);
+    await tx.frontier.finishRedirect(job.frontierId, target, `redirects to ${target}`, now);
   }
 
   /**

@@ -7,9 +7,8 @@
 import { afterEach, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { frontierQueries } from '../../db/frontier.ts';
-import { pageQueries } from '../../db/pages.ts';
 import { seedQueries } from '../../db/seeds.ts';
-import { seedHostQueries } from '../../db/seed-hosts.ts';
+import { sqliteCrawlStore } from '../../db/crawl-store.ts';
 import { type TempDatabase, tempDatabase } from '../../test-support/test-corpus.ts';
 import { BatchEffects } from './batch-effects.ts';
 import type { FrontierWrite } from './frontier-writes.ts';
@@ -21,42 +20,31 @@ const ORIGIN = 'https://site.example';
 const NOW = 50_000;
 
 let tmp: TempDatabase;
-beforeEach(() => {
+beforeEach(async () => {
   tmp = tempDatabase('seed-lifecycle');
 });
 afterEach(() => tmp.cleanup());
 
 function setUp() {
   const seeds = new SeedBook();
-  const life = new SeedLifecycle({
-    seeds,
-    seedsDb: seedQueries(tmp.db),
-    frontier: frontierQueries(tmp.db),
-    refreshMs: 0,
-  });
-  const writer = new SeedWrites({
-    seeds,
-    seedsDb: seedQueries(tmp.db),
-    frontier: frontierQueries(tmp.db),
-    pages: pageQueries(tmp.db),
-    seedHosts: seedHostQueries(tmp.db),
-    compactSearchIndexStep: () => false,
-  });
+  const store = sqliteCrawlStore(tmp.db);
+  const life = new SeedLifecycle({ seeds, seedsDb: store.seeds, frontier: store.frontier, refreshMs: 0 });
+  const writer = new SeedWrites({ seeds });
   /** Writes `writes` in one transaction, as the applier does; returns what they did. */
-  const write = (writes: readonly FrontierWrite[], now = NOW): BatchEffects => {
+  const write = async (writes: readonly FrontierWrite[], now = NOW): Promise<BatchEffects> => {
     const fx = new BatchEffects();
-    tmp.db.transaction(() => {
-      for (const w of writes) writer.write(w, now, fx);
-    })();
+    await store.transaction(async (tx) => {
+      for (const w of writes) await writer.write(tx, w, now, fx);
+    });
     return fx;
   };
-  return { seeds, life, write, writer };
+  return { seeds, life, write, writer, store };
 }
 
-test("a new seed's sync decides to take it in; writing that queues its URL, and memory learns it from the effects", () => {
+test("a new seed's sync decides to take it in; writing that queues its URL, and memory learns it from the effects", async () => {
   const { life, write, seeds } = setUp();
   seedQueries(tmp.db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 1, scope: 'host' }, 1000);
-  const plan = life.sync(true);
+  const plan = await life.sync(true);
   assert.deepEqual(plan.removed, []);
   assert.deepEqual(plan.queued, []);
   assert.deepEqual(
@@ -65,7 +53,7 @@ test("a new seed's sync decides to take it in; writing that queues its URL, and 
   );
   assert.equal(frontierQueries(tmp.db).urlByUrl(`${ORIGIN}/`), undefined, 'deciding wrote nothing');
 
-  const fx = write(plan.atOnce);
+  const fx = await write(plan.atOnce);
   const seed = seeds.get(1)!;
   assert.deepEqual(
     fx.queued.map((r) => r.url),
@@ -76,17 +64,17 @@ test("a new seed's sync decides to take it in; writing that queues its URL, and 
   assert.deepEqual(fx.followUps, []);
 });
 
-test("a removed seed's URLs are deleted a chunk per batch, each chunk asking for the next; the last one forgets it", () => {
+test("a removed seed's URLs are deleted a chunk per batch, each chunk asking for the next; the last one forgets it", async () => {
   const { life, write } = setUp();
   const seedsDb = seedQueries(tmp.db);
   const { id } = seedsDb.upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 1, scope: 'host' }, 1000).seed;
-  write(life.sync(true).atOnce);
+  await write((await life.sync(true)).atOnce);
   const frontier = frontierQueries(tmp.db);
   for (let i = 1; i <= URL_CHUNK; i++)
     frontier.addUrl({ url: `${ORIGIN}/${i}`, origin: ORIGIN, seedId: id, depth: 1, redirects: 0 }, NOW);
 
   seedsDb.markSeedRemoved(id, 2000);
-  const plan = life.sync(true);
+  const plan = await life.sync(true);
   assert.deepEqual(
     plan.removed.map((s) => s.id),
     [id],
@@ -97,30 +85,30 @@ test("a removed seed's URLs are deleted a chunk per batch, each chunk asking for
     { kind: 'retire-seed-pages', seedId: id },
   ]);
 
-  const first = write([plan.queued[0]]);
+  const first = await write([plan.queued[0]]);
   assert.equal(first.deleted[0].rows.length, URL_CHUNK);
   assert.deepEqual(first.followUps, [{ kind: 'drop-seed-urls', seedId: id }], 'a full chunk asks for the next');
   assert.deepEqual(first.gone, []);
 
-  const last = write(first.followUps);
+  const last = await write(first.followUps);
   assert.equal(last.deleted[0].rows.length, 1, "the seed's own URL, the last one");
   assert.deepEqual(last.followUps, []);
   assert.deepEqual(last.gone, [id], 'its URLs are all gone: memory forgets the seed once this commits');
 });
 
-test('a batch that rolls back changes nothing: its effects are dropped, and the same writes run again in full', () => {
-  const { life, write, writer } = setUp();
+test('a batch that rolls back changes nothing: its effects are dropped, and the same writes run again in full', async () => {
+  const { life, write, writer, store } = setUp();
   seedQueries(tmp.db).upsertSeed({ url: `${ORIGIN}/`, origin: ORIGIN, depth: 1, scope: 'host' }, 1000);
-  const plan = life.sync(true);
+  const plan = await life.sync(true);
   const lost = new BatchEffects();
-  assert.throws(() =>
-    tmp.db.transaction(() => {
-      for (const w of plan.atOnce) writer.write(w, NOW, lost);
+  await assert.rejects(() =>
+    store.transaction(async (tx) => {
+      for (const w of plan.atOnce) await writer.write(tx, w, NOW, lost);
       throw new Error('disk full');
-    })(),
+    }),
   );
   assert.equal(frontierQueries(tmp.db).urlByUrl(`${ORIGIN}/`), undefined, 'nothing of it is stored');
-  const fx = write(plan.atOnce);
+  const fx = await write(plan.atOnce);
   assert.deepEqual(
     fx.queued.map((r) => r.url),
     [`${ORIGIN}/`],

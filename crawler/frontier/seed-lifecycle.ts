@@ -5,8 +5,7 @@
  * (frontier-writes.ts). It writes nothing: the applier (crawler/coordination/intent-applier.ts) writes the
  * intents, those of a seed through seed-writes.ts.
  */
-import type { frontierQueries } from '../../db/frontier.ts';
-import type { seedQueries } from '../../db/seeds.ts';
+import type { CrawlQueries } from '../../db/crawl-store.ts';
 import { seedsDueForRefresh } from './refresh.ts';
 import type { SeedBook, SeedInfo } from './seed-book.ts';
 import type { FrontierWrite } from './frontier-writes.ts';
@@ -14,8 +13,8 @@ import type { FrontierWrite } from './frontier-writes.ts';
 /** What the seeds' life reads: the seed book (it takes the changed rows in), and the seeds' and seeds' crawls' queries. */
 export interface SeedLifecycleParts {
   seeds: SeedBook;
-  seedsDb: Pick<ReturnType<typeof seedQueries>, 'seedsChangedSince'>;
-  frontier: Pick<ReturnType<typeof frontierQueries>, 'seedCrawls'>;
+  seedsDb: Pick<CrawlQueries['seeds'], 'seedsChangedSince'>;
+  frontier: Pick<CrawlQueries['frontier'], 'seedCrawls'>;
   /** CRAWL_REFRESH in ms (0: never). */
   refreshMs: number;
 }
@@ -39,9 +38,9 @@ export class SeedLifecycle {
    * stored page has validators); at start (`recrawl` false) known seeds are only loaded, so a restart
    * does not re-fetch every seed. SEED_CHUNK seeds are taken in at once, the rest a chunk per batch.
    */
-  sync(recrawl: boolean): SeedSync {
+  async sync(recrawl: boolean): Promise<SeedSync> {
     const { seeds, seedsDb } = this.parts;
-    const { changed, removed } = seeds.apply(seedsDb.seedsChangedSince(seeds.cursor));
+    const { changed, removed } = seeds.apply(await seedsDb.seedsChangedSince(seeds.cursor));
     const queued: FrontierWrite[] = [];
     for (const s of removed)
       queued.push({ kind: 'drop-seed-urls', seedId: s.id }, { kind: 'retire-seed-pages', seedId: s.id });
@@ -54,9 +53,9 @@ export class SeedLifecycle {
    * Queues again every seed due for its periodic refresh (CRAWL_REFRESH, see crawler/frontier/refresh.ts): its
    * page and its sitemaps, and of the pages it found only those due for their revisit (seed-writes.ts).
    */
-  refresh(now: number): FrontierWrite[] {
+  async refresh(now: number): Promise<FrontierWrite[]> {
     const due: FrontierWrite[] = [];
-    for (const id of seedsDueForRefresh(this.parts.frontier.seedCrawls(), now, this.parts.refreshMs)) {
+    for (const id of seedsDueForRefresh(await this.parts.frontier.seedCrawls(), now, this.parts.refreshMs)) {
       const seed = this.parts.seeds.get(id);
       if (seed) due.push({ kind: 'recrawl-seed', seed, all: false, at: now });
     }

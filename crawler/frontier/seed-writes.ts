@@ -4,15 +4,14 @@
  * a seed taken in (its URL queued, or everything it found queued again when it was submitted again), a
  * seed crawled again, a removed seed's URLs deleted and its pages taken out of search, the full-text
  * indexes compacted after. Each of these reads what it writes (a seed's URL known already, a chunk that
- * came back full), so it runs here, through the frontier, seeds and pages queries, and never decides for
+ * came back full), so it runs here, through the transaction's queries (`tx`, db/crawl-store.ts, each
+ * awaited), and never decides for
  * another batch except by its follow-up intents. What it did is gathered in the batch's BatchEffects,
  * applied to memory only once the transaction committed: nothing in memory changes while a batch may
  * still roll back.
  */
-import { FINISHED_STATES, type frontierQueries, type FrontierRow } from '../../db/frontier.ts';
-import type { PageQueries } from '../../db/pages.ts';
-import type { seedQueries } from '../../db/seeds.ts';
-import type { seedHostQueries } from '../../db/seed-hosts.ts';
+import { FINISHED_STATES, type FrontierRow } from '../../db/frontier.ts';
+import type { CrawlQueries } from '../../db/crawl-store.ts';
 import type { SeedBook, SeedInfo } from './seed-book.ts';
 import type { FrontierWrite, RequeueCursor } from './frontier-writes.ts';
 import type { BatchEffects } from './batch-effects.ts';
@@ -49,20 +48,14 @@ export const URL_CHUNK = 200;
  */
 export const SEED_CHUNK = 100;
 
-/** What a seed's writes read and write through: the seed book (read only), and the storage queries. */
+/** What a seed's writes read: the seed book (read only), and a refresh's choice; they write through the transaction's `tx`. */
 export interface SeedWriteParts {
   seeds: Pick<SeedBook, 'get' | 'isRemoving'>;
-  seedsDb: Pick<ReturnType<typeof seedQueries>, 'isRemoved' | 'deleteRemovedSeed'>;
-  frontier: Pick<ReturnType<typeof frontierQueries>, 'addUrl' | 'requeueUrl' | 'requeueSeedChunk' | 'dropSeedChunk'>;
-  pages: Pick<PageQueries, 'retireSeedPages'>;
-  seedHosts: Pick<ReturnType<typeof seedHostQueries>, 'forgetSeedHosts'>;
-  /** One bounded step of giving the removed pages' space back (db/search-compaction.ts); false once there is nothing left. */
-  compactSearchIndexStep(): boolean;
   /**
    * A periodic refresh's choice: queues again the seed's pages that are due for their revisit
    * (frontier/revisit-book.ts), returning their rows. Without it a refresh queues them all.
    */
-  requeueDue?(seed: SeedInfo, now: number): FrontierRow[];
+  requeueDue?(tx: CrawlQueries, seed: SeedInfo, now: number): Promise<FrontierRow[]>;
 }
 
 /** The seeds' intents, written (see the module comment). */
@@ -73,25 +66,25 @@ export class SeedWrites {
    * Writes one of the seeds' intents inside the applier's transaction at `now` (the commit's time);
    * what it did goes to `fx`, applied once the transaction committed (see the module comment).
    */
-  write(w: FrontierWrite, now: number, fx: BatchEffects): void {
+  async write(tx: CrawlQueries, w: FrontierWrite, now: number, fx: BatchEffects): Promise<void> {
     switch (w.kind) {
       case 'take-in-seeds':
-        this.takeInChunk(w.seeds, w.from, w.recrawl, now, fx);
+        await this.takeInChunk(tx, w.seeds, w.from, w.recrawl, now, fx);
         return;
       case 'recrawl-seed':
-        if (this.recrawl(w.seed, w.at, fx, w.all)) fx.recrawled++;
+        if (await this.recrawl(tx, w.seed, w.at, fx, w.all)) fx.recrawled++;
         return;
       case 'requeue-seed-chunk':
-        this.requeueLater(w.seed, w.from, fx);
+        await this.requeueLater(tx, w.seed, w.from, fx);
         return;
       case 'drop-seed-urls':
-        this.dropUrls(w.seedId, fx);
+        await this.dropUrls(tx, w.seedId, fx);
         return;
       case 'retire-seed-pages':
-        this.retire(w.seedId, fx);
+        await this.retire(tx, w.seedId, fx);
         return;
       case 'compact-search':
-        if (this.parts.compactSearchIndexStep()) fx.followUps.push({ kind: 'compact-search' });
+        if (await tx.compactSearchIndexStep()) fx.followUps.push({ kind: 'compact-search' });
         return;
       default:
         throw new Error(`seed-writes: ${w.kind} is not a seed's write; the applier must route it elsewhere`);
@@ -104,13 +97,20 @@ export class SeedWrites {
    * again, so none is lost to one). A new seed's URL is queued; one submitted again while known is crawled
    * again (`recrawl`). (A batch that rolls back runs again: a seed's URL queued already is not queued again.)
    */
-  private takeInChunk(seeds: readonly SeedInfo[], from: number, recrawl: boolean, now: number, fx: BatchEffects) {
+  private async takeInChunk(
+    tx: CrawlQueries,
+    seeds: readonly SeedInfo[],
+    from: number,
+    recrawl: boolean,
+    now: number,
+    fx: BatchEffects,
+  ): Promise<void> {
     const to = Math.min(seeds.length, from + SEED_CHUNK);
     for (let i = from; i < to; i++) {
       const s = seeds[i];
       if (this.parts.seeds.get(s.id)?.updatedAt !== s.updatedAt) continue;
       if (this.parts.seeds.isRemoving(s.id)) fx.revived.push(s.id); // back before its URLs were all deleted: they are its own again
-      const added = this.parts.frontier.addUrl(
+      const added = await tx.frontier.addUrl(
         { url: s.url, origin: s.origin, seedId: s.id, depth: 0, redirects: 0 },
         now,
       );
@@ -119,7 +119,7 @@ export class SeedWrites {
         fx.queued.push(added);
         fx.sitemapsOf.push(s); // a host whose robots.txt is known already (else when it arrives)
       } else if (recrawl) {
-        this.recrawl(s, now, fx); // submitted again
+        await this.recrawl(tx, s, now, fx); // submitted again
       }
     }
     if (to < seeds.length) fx.followUps.push({ kind: 'take-in-seeds', seeds, from: to, recrawl });
@@ -129,17 +129,17 @@ export class SeedWrites {
    * Deletes URL_CHUNK URLs of a removed seed, and queues the next chunk for the batch after; it stops if
    * the seed was submitted again meanwhile (the URLs left are its own again).
    */
-  private dropUrls(seedId: number, fx: BatchEffects): void {
-    if (!this.parts.seedsDb.isRemoved(seedId)) return;
-    const rows = this.parts.frontier.dropSeedChunk(seedId, URL_CHUNK);
+  private async dropUrls(tx: CrawlQueries, seedId: number, fx: BatchEffects): Promise<void> {
+    if (!(await tx.seeds.isRemoved(seedId))) return;
+    const rows = await tx.frontier.dropSeedChunk(seedId, URL_CHUNK);
     fx.deleted.push({ seedId, rows });
     if (rows.length === URL_CHUNK) {
       fx.followUps.push({ kind: 'drop-seed-urls', seedId });
       return;
     }
     fx.gone.push(seedId);
-    this.parts.seedHosts.forgetSeedHosts(seedId);
-    this.parts.seedsDb.deleteRemovedSeed(seedId); // unless pages of it are still leaving search (then the last chunk of those does)
+    await tx.seedHosts.forgetSeedHosts(seedId);
+    await tx.seeds.deleteRemovedSeed(seedId); // unless pages of it are still leaving search (then the last chunk of those does)
   }
 
   /**
@@ -149,15 +149,15 @@ export class SeedWrites {
    * once its last page did, and the full-text indexes are compacted then, a step per batch. It stops if
    * the seed was submitted again meanwhile (the pages its new crawl stores are its own).
    */
-  private retire(seedId: number, fx: BatchEffects): void {
-    if (!this.parts.seedsDb.isRemoved(seedId)) return;
-    const n = this.parts.pages.retireSeedPages(seedId, RETIRE_CHUNK, RETIRE_BYTES);
+  private async retire(tx: CrawlQueries, seedId: number, fx: BatchEffects): Promise<void> {
+    if (!(await tx.seeds.isRemoved(seedId))) return;
+    const n = await tx.pages.retireSeedPages(seedId, RETIRE_CHUNK, RETIRE_BYTES);
     fx.pagesRetired += n;
     if (n > 0) {
       fx.followUps.push({ kind: 'retire-seed-pages', seedId });
       fx.urgent = true;
     } else {
-      this.parts.seedsDb.deleteRemovedSeed(seedId);
+      await tx.seeds.deleteRemovedSeed(seedId);
       fx.followUps.push({ kind: 'compact-search' });
     }
   }
@@ -168,14 +168,14 @@ export class SeedWrites {
    * only those due for their revisit (a periodic refresh), and its sitemaps read again. False if nothing
    * of it was finished (its crawl is still going).
    */
-  private recrawl(s: SeedInfo, now: number, fx: BatchEffects, all = true): boolean {
-    const seedRow = this.parts.frontier.requeueUrl(s.url, 0, s.id);
+  private async recrawl(tx: CrawlQueries, s: SeedInfo, now: number, fx: BatchEffects, all = true): Promise<boolean> {
+    const seedRow = await tx.frontier.requeueUrl(s.url, 0, s.id);
     if (seedRow) fx.queued.push(seedRow);
     let rows: FrontierRow[];
     if (!all && this.parts.requeueDue) {
-      rows = this.parts.requeueDue(s, now);
+      rows = await this.parts.requeueDue(tx, s, now);
     } else {
-      const first = this.requeueChunk(s, { state: 0, afterId: 0 });
+      const first = await this.requeueChunk(tx, s, { state: 0, afterId: 0 });
       rows = first.rows;
       if (first.next) fx.followUps.push({ kind: 'requeue-seed-chunk', seed: s, from: first.next });
     }
@@ -185,19 +185,23 @@ export class SeedWrites {
   }
 
   /** Queues the next chunk of a seed's crawl again (unless the seed was removed meanwhile), and the next after. */
-  private requeueLater(s: SeedInfo, from: RequeueCursor, fx: BatchEffects): void {
+  private async requeueLater(tx: CrawlQueries, s: SeedInfo, from: RequeueCursor, fx: BatchEffects): Promise<void> {
     if (!this.parts.seeds.get(s.id)) return;
-    const { rows, next } = this.requeueChunk(s, from);
+    const { rows, next } = await this.requeueChunk(tx, s, from);
     for (const row of rows) fx.queued.push(row);
     if (next) fx.followUps.push({ kind: 'requeue-seed-chunk', seed: s, from: next });
   }
 
   /** Queues again up to URL_CHUNK finished URLs of the seed from `from` on, state by state; `next`: where to go on, if anything may be left. */
-  private requeueChunk(s: SeedInfo, from: RequeueCursor): { rows: FrontierRow[]; next: RequeueCursor | undefined } {
+  private async requeueChunk(
+    tx: CrawlQueries,
+    s: SeedInfo,
+    from: RequeueCursor,
+  ): Promise<{ rows: FrontierRow[]; next: RequeueCursor | undefined }> {
     const rows: FrontierRow[] = [];
     let { state, afterId } = from;
     while (state < FINISHED_STATES.length) {
-      for (const row of this.parts.frontier.requeueSeedChunk(
+      for (const row of await tx.frontier.requeueSeedChunk(
         s.id,
         s.depth,
         FINISHED_STATES[state],

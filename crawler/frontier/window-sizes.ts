@@ -2,8 +2,9 @@
 /**
  * The window's sizes, measured with `npm run bench:frontier` (docs/benchmarks.md): `size` page jobs per
  * host at most; a host with fewer than `low` is read again after the next flush (refills batched per
- * flush, at most `perFlush` hosts a flush, so no flush is long), or at once, within its dispatch, when it
- * has fewer than `syncBelow` (none left: its next job must not wait for a flush); one refill reads at
+ * flush, at most `perFlush` hosts a flush, so no flush is long), and one with fewer than `syncBelow` when
+ * its request ended (none left) first of all by the next flush, which that asks for: storage answers
+ * Promises, so nothing reads it within a dispatch or a result (frontier-window.ts readyAgain); one refill reads at
  * most `readBudget` rows (rows of a removed seed are read and passed over, so a long run of them is
  * crossed over several flushes, never in one long stall). At start `startHosts` hosts get their window
  * before the first dispatch, so that a restart reads little before it dispatches; the flushes that

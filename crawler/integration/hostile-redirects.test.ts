@@ -208,7 +208,7 @@ describe('hostile redirects through the real cluster', () => {
     assert.equal(storedPage(crawler, schemes.url('/ok'))?.title, 'OK');
   });
 
-  test('the crawl never stopped: the same workers, the primary running, memory bounded', () => {
+  test('the crawl never stopped: the same workers, the primary running, memory bounded', async () => {
     assert.deepEqual(crawlWorkerPids(crawler), workersAtStart, 'the same two workers as at the start');
     assert.equal(crawler.primary.exitCode, null, 'the primary is running');
     const mem = memory.stop();
@@ -238,7 +238,7 @@ describe('a redirect to a private address with CRAWL_ALLOW_PRIVATE=0, judged by 
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  test('even when a worker hands it over as a usable Location, the URL fails with a clear error and the target is never queued', () => {
+  test('even when a worker hands it over as a usable Location, the URL fails with a clear error and the target is never queued', async () => {
     const db = openDatabase(dir);
     try {
       const config = loadConfig({ DATA_DIR: dir, CRAWL_ALLOW_PRIVATE: '0', CRAWL_DELAY_MS: '0' });
@@ -251,7 +251,7 @@ describe('a redirect to a private address with CRAWL_ALLOW_PRIVATE=0, judged by 
       });
       const coordinator = new Coordinator(db, config, 'test-run');
       let t = 10_000;
-      coordinator.start(t);
+      await coordinator.start(t);
       const answer = (jobId: number, part: Partial<FetchResult>): void =>
         coordinator.onResult(
           {
@@ -278,7 +278,7 @@ describe('a redirect to a private address with CRAWL_ALLOW_PRIVATE=0, judged by 
           if (job.kind === 'robots') answer(job.jobId, { status: 404 });
           else answer(job.jobId, { status: 301, location: targets[Number(/site(\d+)/.exec(job.url)![1])][0] });
         }
-        coordinator.flush(t);
+        await coordinator.flush(t);
         t += 1000;
       }
       targets.forEach(([target, kind], i) => {

@@ -1,5 +1,6 @@
-import { type hostQueries, newHostRow, type HostRow } from '../../db/hosts.ts';
-import type { sitemapJobQueries, SitemapJobRow, SitemapValidators } from '../../db/sitemap-jobs.ts';
+import { newHostRow, type HostRow } from '../../db/hosts.ts';
+import type { SitemapJobRow, SitemapValidators } from '../../db/sitemap-jobs.ts';
+import type { CrawlQueries } from '../../db/crawl-store.ts';
 import type { Scheduler } from './scheduler.ts';
 import { HostBackoff, type HostFailure } from './host-backoff.ts';
 import { allowAllRules, isCompiledFor, robotsRules, rulesLater, type RobotsRules } from './robots.ts';
@@ -11,8 +12,11 @@ import type { CrawlJob } from '../common/crawl-job.ts';
 import type { DomainInfo, FetchResult, RequestLogEntry } from '../common/protocol.ts';
 import type { QueueHostWrite } from './host-writes.ts';
 
-type HostQueries = ReturnType<typeof hostQueries>;
-type SitemapJobQueries = ReturnType<typeof sitemapJobQueries>;
+/** What the book reads at start (the store, outside any transaction; db/crawl-store.ts). */
+export interface HostBookReads {
+  hosts: Pick<CrawlQueries['hosts'], 'allHosts'>;
+  sitemapJobs: Pick<CrawlQueries['sitemapJobs'], 'pendingSitemapJobs' | 'allSitemapValidators'>;
+}
 
 /**
  * The crawler primary's book of hosts, a part of the Coordinator: each host's stored row (robots status,
@@ -40,13 +44,11 @@ export class HostBook {
 
   constructor(
     private readonly scheduler: Scheduler<CrawlJob>,
-    private readonly hostsDb: HostQueries,
-    private readonly sitemapJobs: SitemapJobQueries,
     private readonly userAgent: string,
     /** Queues a write intent for the primary's next batch; `quiet`: one that does not call for a batch of its own. */
     private readonly write: QueueHostWrite,
   ) {
-    this.sitemaps = new SitemapBook(scheduler, sitemapJobs, write);
+    this.sitemaps = new SitemapBook(scheduler, write);
     this.backoff = new HostBackoff(scheduler);
     const lent = {
       row: (origin: string) => this.get(origin),
@@ -59,11 +61,17 @@ export class HostBook {
 
   /**
    * Loads the stored hosts at start: clocks, backoff, and robots rules still fresh (adopted when first used, else a robots.txt job);
-   * then the sitemap jobs that were not over, queued again behind their host's robots.txt if it is due.
+   * then the sitemap jobs that were not over, queued again behind their host's robots.txt if it is due,
+   * and what each sitemap last answered (kept in memory: dispatch reads it, storage is not read then).
    */
-  restore(now: number, contactedBy = -Infinity): void {
+  async restore(store: HostBookReads, now: number, contactedBy = -Infinity): Promise<void> {
+    const [hosts, pending, validators] = [
+      await store.hosts.allHosts(),
+      await store.sitemapJobs.pendingSitemapJobs(),
+      await store.sitemapJobs.allSitemapValidators(),
+    ];
     this.contactedBy = contactedBy;
-    for (const row of this.hostsDb.allHosts()) {
+    for (const row of hosts) {
       // A request that started but whose end was never recorded ended at the latest now.
       if ((row.lastRequestStart ?? 0) > (row.lastRequestEnd ?? 0)) row.lastRequestEnd = now;
       this.rows.set(row.origin, row);
@@ -89,7 +97,8 @@ export class HostBook {
         );
       }
     }
-    for (const job of this.sitemapJobs.pendingSitemapJobs()) this.addSitemapJob(job);
+    this.sitemaps.load(validators);
+    for (const job of pending) this.addSitemapJob(job);
     for (const origin of this.rows.keys()) this.assumeContacted(origin);
   }
 

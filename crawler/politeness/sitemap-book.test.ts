@@ -26,7 +26,7 @@ afterEach(() => tmp.cleanup());
 /** A book whose writes run at once, as if each were its own batch. */
 function book(scheduler: Scheduler<CrawlJob>): SitemapBook {
   const jobs = sitemapJobQueries(tmp.db);
-  return new SitemapBook(scheduler, jobs, (w) => {
+  return new SitemapBook(scheduler, (w) => {
     if (w.kind === 'remember-sitemap') jobs.rememberSitemapJob(w.job);
     else if (w.kind === 'forget-sitemap') jobs.forgetSitemapJob(w.url);
     else if (w.kind === 'sitemap-validators') jobs.rememberSitemapValidators(w.url, w.read);
