@@ -26,6 +26,10 @@ const VALIDATORS = statement(
   'crawl.sitemap-jobs.validators',
   'SELECT etag, last_modified AS "lastModified", children FROM sitemap_validators WHERE url = $1',
 );
+const ALL_VALIDATORS = statement(
+  'crawl.sitemap-jobs.all-validators',
+  'SELECT url, etag, last_modified AS "lastModified", children FROM sitemap_validators',
+);
 const SAVE_VALIDATORS = statement(
   'crawl.sitemap-jobs.save-validators',
   `INSERT INTO sitemap_validators (url, etag, last_modified, children) VALUES ($1, $2, $3, $4)
@@ -59,6 +63,18 @@ export function pgSitemapJobQueries(db: PgRunner) {
       )[0];
       if (found === undefined) return undefined;
       return { etag: found.etag, lastModified: found.lastModified, children: parseChildren(found.children) };
+    },
+    /** Every sitemap's validators, by URL (the primary holds them in memory from its start). */
+    async allSitemapValidators(): Promise<Map<string, SitemapValidators>> {
+      const all = new Map<string, SitemapValidators>();
+      for (const row of await db.rows<{
+        url: string;
+        etag: string | null;
+        lastModified: string | null;
+        children: string | null;
+      }>(ALL_VALIDATORS))
+        all.set(row.url, { etag: row.etag, lastModified: row.lastModified, children: parseChildren(row.children) });
+      return all;
     },
     /** Keeps what a sitemap answered for its next read; one that sent neither validator is forgotten. */
     rememberSitemapValidators(url: string, v: SitemapValidators): Promise<void> {
