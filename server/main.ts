@@ -9,8 +9,9 @@ import { acquireServerLock, DataDirInUseError, releaseServerLock } from './serve
 /**
  * `npm start`: parses the configuration, opens the database (and, on PostgreSQL, the search copy in DATA_DIR
  * with its feed: search-copy/search-side.ts), starts the search index build in the background, forks the
- * crawler primary, and serves the API and the web app. SIGINT/SIGTERM stop the HTTP server first, then the
- * crawler (which lets in-flight fetches finish), then the search side, then close the database.
+ * crawler primary, serves the API and the web app, then warms the search up. SIGINT/SIGTERM stop the HTTP
+ * server first, then the crawler (which lets in-flight fetches finish), then the search side, then close the
+ * database.
  */
 async function main(): Promise<void> {
   // biome-ignore lint/suspicious/noImplicitAnyLet: set in the try below; its type is the one inferred there
@@ -76,6 +77,17 @@ async function main(): Promise<void> {
     );
   }
   link.start();
+  // In the background (a thread of its own): the full-text index read once and its common words
+  // decided, so the first searches after a start cost what later ones do (search/term-warm-up.ts).
+  search.warmUp().then(
+    (r) => {
+      if (r !== undefined)
+        app.log.info(
+          `main: search warm-up done in ${(r.ms / 1000).toFixed(1)} s (${r.words} words, ${r.common} common)`,
+        );
+    },
+    (err: Error) => app.log.warn(err.message),
+  );
 
   let stopping = false;
   const stop = async (signal: string) => {

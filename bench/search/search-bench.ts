@@ -52,6 +52,9 @@ interface ChildReport {
   medianTotal: number;
   restored: boolean;
   snapshotMB: number;
+  /** From start() to the warm-up's end (SearchService.warmUp; the searches are timed after it), and RSS then. */
+  warmUpMs: number;
+  rssWarmMB: number;
 }
 
 function latency(samples: number[]): Latency {
@@ -105,6 +108,8 @@ async function child(mode: string, dir: string, work: Workload): Promise<ChildRe
       medianTotal: 0,
       restored: false,
       snapshotMB: 0,
+      warmUpMs: 0,
+      rssWarmMB: 0,
     };
   }
   const file = path.join(dir, TITLE_SNAPSHOT_FILE);
@@ -114,6 +119,8 @@ async function child(mode: string, dir: string, work: Workload): Promise<ChildRe
   loop.enable();
   const started = performance.now();
   service.start();
+  // As server/main.ts does at a start (its searches are timed once it is done, below).
+  const warm = mode === 'build' ? undefined : service.warmUp();
   while (!service.ready) await new Promise((resolve) => setTimeout(resolve, 5));
   const readyMs = performance.now() - started;
   loop.disable();
@@ -126,6 +133,8 @@ async function child(mode: string, dir: string, work: Workload): Promise<ChildRe
     rssMB,
     heapMB,
     restored: service.restoredFromSnapshot,
+    warmUpMs: 0,
+    rssWarmMB: 0,
   };
   if (mode === 'build') {
     await service.writeSnapshot();
@@ -141,6 +150,9 @@ async function child(mode: string, dir: string, work: Workload): Promise<ChildRe
       snapshotMB,
     };
   }
+  await warm;
+  base.warmUpMs = performance.now() - started;
+  base.rssWarmMB = MB(process.memoryUsage().rss);
   const doSearch = (q: string) => totals.push(service.search(q, { limit: 10, offset: 0 }).total);
   const doSuggest = (q: string) => service.suggest(q, 8);
   const search = [latency(timeEach(work.searches, doSearch)), latency(timeEach(work.searches, doSearch))];
@@ -191,14 +203,14 @@ interface SizeResult {
 
 function table(results: SizeResult[]): string {
   const rows = [
-    '| pages | index s | db MB | snapshot MB | ready ms: build · snapshot | max loop block ms: build · snapshot | RSS MB (heap) at ready: build · snapshot | search p50 / p99 ms (run 1 · run 2) | question search p50 / p99 ms | suggest p50 / p99 ms | plain FTS5 p50 / p99 ms | plain RSS MB | median total |',
-    '|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---:|---:|',
+    '| pages | index s | db MB | snapshot MB | ready ms: build · snapshot | max loop block ms: build · snapshot | RSS MB (heap) at ready: build · snapshot | warm-up s (RSS MB after) | search p50 / p99 ms (run 1 · run 2) | question search p50 / p99 ms | suggest p50 / p99 ms | plain FTS5 p50 / p99 ms | plain RSS MB | median total |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---|---|---:|---:|',
   ];
   for (const r of results) {
     const b = r.build;
     const s = r.service;
     rows.push(
-      `| ${r.n.toLocaleString('en')} | ${r.indexS.toFixed(1)} | ${r.dbMB} | ${b.snapshotMB.toFixed(0)} | ${b.readyMs.toFixed(0)} · ${s.readyMs.toFixed(0)}${s.restored ? '' : ' (not restored!)'} | ${b.maxLoopBlockMs.toFixed(0)} · ${s.maxLoopBlockMs.toFixed(0)} | ${b.rssMB} (${b.heapMB}) · ${s.rssMB} (${s.heapMB}) | ${lat(s.search)} | ${lat(s.questions)} | ${lat(s.suggest)} | ${lat(r.plain.search)} | ${r.plain.rssMB} | ${s.medianTotal} |`,
+      `| ${r.n.toLocaleString('en')} | ${r.indexS.toFixed(1)} | ${r.dbMB} | ${b.snapshotMB.toFixed(0)} | ${b.readyMs.toFixed(0)} · ${s.readyMs.toFixed(0)}${s.restored ? '' : ' (not restored!)'} | ${b.maxLoopBlockMs.toFixed(0)} · ${s.maxLoopBlockMs.toFixed(0)} | ${b.rssMB} (${b.heapMB}) · ${s.rssMB} (${s.heapMB}) | ${(s.warmUpMs / 1000).toFixed(1)} (${s.rssWarmMB}) | ${lat(s.search)} | ${lat(s.questions)} | ${lat(s.suggest)} | ${lat(r.plain.search)} | ${r.plain.rssMB} | ${s.medianTotal} |`,
     );
   }
   return rows.join('\n');
@@ -324,7 +336,7 @@ async function main(): Promise<void> {
     const r: SizeResult = { n, indexS, dbMB, build, service, plain };
     results.push(r);
     console.log(
-      `  ready from the snapshot in ${service.readyMs.toFixed(0)} ms${service.restored ? '' : ' (NOT restored)'} (event loop blocked at most ${service.maxLoopBlockMs.toFixed(0)} ms); RSS ${service.rssMB} MB, heap ${service.heapMB} MB`,
+      `  ready from the snapshot in ${service.readyMs.toFixed(0)} ms${service.restored ? '' : ' (NOT restored)'} (event loop blocked at most ${service.maxLoopBlockMs.toFixed(0)} ms); RSS ${service.rssMB} MB, heap ${service.heapMB} MB; warmed up after ${(service.warmUpMs / 1000).toFixed(1)} s (RSS ${service.rssWarmMB} MB)`,
     );
     console.log(
       `  search p50/p99 ms: ${lat(service.search)}; as questions: ${lat(service.questions)}; suggest: ${lat(service.suggest)}; plain FTS5: ${lat(plain.search)} (RSS ${plain.rssMB} MB)`,
@@ -401,7 +413,9 @@ storing the pages through \`pageQueries().upsertPage\` in transactions of 1000 (
 "ready": from \`SearchService.start()\` to the title index built, in a fresh server process: "build" without a
 snapshot file (every page indexed from the pages table; that process then writes the snapshot, "snapshot MB"),
 "snapshot" in the next process, which restores that file and catches up from its cursor (what a restarted server
-does). "max loop block": longest event-loop stall meanwhile. The queries run in the "snapshot" process: 200 of 1-3
+does). "max loop block": longest event-loop stall meanwhile. "warm-up s": from start to the end of the warm-up a
+server starts with the title index (\`SearchService.warmUp\`: the full-text index read once in a thread, its 1000 most common words'
+commonness decided), and RSS then; the queries are timed after it. The queries run in the "snapshot" process: 200 of 1-3
 words taken from random pages (not among the 100 most common words; the last word gets the API's automatic
 prefix), the same 200 asked as questions ("how do I" and the words: question search, question-lists.ts, ranks them too),
 and 200 suggest prefixes of 2-6 letters; two passes each. "plain FTS5": the same words ANDed,

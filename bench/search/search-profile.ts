@@ -2,8 +2,8 @@
  * `node --import tsx bench/search/search-profile.ts <dir> [--questions]` — which searches of
  * bench:search's workload are the slow ones, and where their time goes. Opens the database a
  * `bench:search --keep` run left in <dir> (read-only, not migrated) with the title index from a copy
- * of its snapshot, runs the workload's 200 searches twice (the first pass warms what a running server
- * has warm), and prints the second pass's p50/p99 (wall and CPU time) and its 15 slowest searches,
+ * of its snapshot, starts it as server/main.ts does (with its warm-up, awaited), runs the workload's
+ * 200 searches twice (the first pass warms what a running server has warm), and prints the second pass's p50/p99 (wall and CPU time) and its 15 slowest searches,
  * each with the time spent in each FtsSearch, TitleIndex, CandidateLists and QuestionLists method
  * (those over 2 ms). It times the methods by wrapping their prototypes: a profile, not a benchmark.
  */
@@ -61,7 +61,10 @@ if (existsSync(path.join(dir, TITLE_SNAPSHOT_FILE))) copyFileSync(path.join(dir,
 const db = openDatabase(dir, { readonly: true, migrate: false });
 const service = new SearchService(db, { snapshot: { file: snapshot, warn: (m) => console.error(`  ${m}`) } });
 service.start();
+const warm = service.warmUp(); // as server/main.ts does at a start
 while (!service.ready) await new Promise((resolve) => setTimeout(resolve, 5));
+const warmed = await warm;
+console.log(`warm-up: ${JSON.stringify(warmed)}; RSS ${Math.round(process.memoryUsage().rss / 2 ** 20)} MB`);
 const work = workload(n);
 const queries = rest.includes('--questions') ? work.searches.map((q) => `how do I ${q}`) : work.searches;
 const rows: Array<{ q: string; ms: number; cpu: number; total: number; parts: string }> = [];

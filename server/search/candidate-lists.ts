@@ -12,6 +12,7 @@ import {
   itemExpression,
   matchExpression,
   phrasesExpression,
+  quote,
 } from './fts-expression.ts';
 import type { FtsSearch, HostFilters } from './fts-search.ts';
 import type { ParsedQuery } from './query-parser.ts';
@@ -20,9 +21,26 @@ import type { TitleHit } from './title-search.ts';
 import { ANCHOR_CANDIDATES, ANCHOR_COUNT_CACHE_MAX, ANCHOR_COUNT_TTL_MS, ANCHOR_RANK_MAX } from './search-options.ts';
 import { hasCaptureFilters } from './capture-filters.ts';
 import { CommonTerms } from './common-terms.ts';
+import type { FtsStems } from './fts-stems.ts';
 
 /** The columns the first bounded list of a very common query ranks in (see CandidateLists #ranked). */
-const SHORT_COLUMNS = ['title', 'headings', 'description'];
+export const SHORT_COLUMNS: readonly string[] = ['title', 'headings', 'description'];
+
+/**
+ * What a word's commonness is kept under (CommonTerms): its index word `stem` (fts-stems.ts) quoted,
+ * within `columns`. The warm-up (warm-verdicts.ts) remembers its verdicts under the same keys.
+ */
+export function commonKey(stem: string, columns?: readonly string[]): string {
+  return withinColumns(quote(stem), columns);
+}
+
+/**
+ * One item's expression within `columns` (every column when undefined): the form in which #rankExpression
+ * asks CommonTerms whether the item is common (the warm-up, term-warm-up.ts, primes the same strings).
+ */
+export function withinColumns(expression: string, columns?: readonly string[]): string {
+  return columns === undefined ? expression : `{${columns.join(' ')}} : ${expression}`;
+}
 
 /** Candidates taken from each ranking before fusion (more when paging deeper). */
 export const CANDIDATES = 100;
@@ -62,15 +80,30 @@ export class CandidateLists {
   readonly #anchors: boolean;
   readonly #anchorCounts = new Map<string, { n: number; at: number }>();
   readonly #common: CommonTerms;
+  readonly #stems: FtsStems | undefined;
 
-  /** `rankAllMax` and `rankSample`: see RANK_ALL_MAX and RANK_SAMPLE; `anchors`: whether anchor text ranks (RankingOptions). */
-  constructor(fts: FtsSearch, titles: TitleIndex, opts: { rankAllMax: number; rankSample: number; anchors: boolean }) {
+  /**
+   * `rankAllMax` and `rankSample`: see RANK_ALL_MAX and RANK_SAMPLE; `anchors`: whether anchor text
+   * ranks (RankingOptions); `stems`: when given, a word's commonness is kept under its index word
+   * (commonKey), as the start-up warm-up remembers it.
+   */
+  constructor(
+    fts: FtsSearch,
+    titles: TitleIndex,
+    opts: { rankAllMax: number; rankSample: number; anchors: boolean; stems?: FtsStems },
+  ) {
     this.#fts = fts;
+    this.#stems = opts.stems;
     this.#titles = titles;
     this.#rankAllMax = opts.rankAllMax;
     this.#rankSample = opts.rankSample;
     this.#anchors = opts.anchors;
     this.#common = new CommonTerms(fts);
+  }
+
+  /** Takes a verdict on whether a word is common, learned by the warm-up, under its commonKey (CommonTerms.remember). */
+  rememberCommon(key: string, common: boolean): void {
+    this.#common.remember(key, common);
   }
 
   /**
@@ -215,8 +248,11 @@ export class CandidateLists {
    */
   #rankExpression(parsed: ParsedQuery, mode: 'and' | 'or', columns?: readonly string[]): string | undefined {
     if (mode !== 'and' || parsed.items.length < 2) return undefined;
-    const within = (e: string) => (columns === undefined ? e : `{${columns.join(' ')}} : ${e}`);
-    let items = parsed.items.filter((item) => !this.#common.isCommon(within(itemExpression(item))));
+    let items = parsed.items.filter((item) => {
+      const stem = item.kind === 'term' && !item.prefix ? this.#stems?.stem(item.text) : undefined;
+      const expression = withinColumns(itemExpression(item), columns);
+      return !this.#common.isCommon(expression, stem === undefined ? expression : commonKey(stem, columns));
+    });
     if (items.length === 0) items = parsed.items;
     if (new Set(items.map((item) => itemExpression(item))).size === 1) items = items.slice(0, 1);
     if (items.length === parsed.items.length) return undefined;

@@ -54,23 +54,45 @@ export class CommonTerms {
     this.#now = now;
   }
 
-  /** True when `expression` (one FTS5 phrase, with or without a column filter) is in half the pages or more. */
-  isCommon(expression: string): boolean {
+  /**
+   * True when `expression` (one FTS5 phrase, with or without a column filter) is in half the pages or
+   * more. `key`: what the verdict is kept under when not the expression itself (CandidateLists keys a
+   * word by its index word, so that every spelling of it shares one verdict, and the warm-up's).
+   */
+  isCommon(expression: string, key = expression): boolean {
     const now = this.#now();
-    const hit = this.#cache.get(expression);
+    const hit = this.#cache.get(key);
     if (hit !== undefined && now - hit.at < COMMON_TTL_MS) return hit.common;
     const common = this.#decide(expression);
     if (this.#cache.size >= COMMON_CACHE_MAX) this.#cache.clear();
-    this.#cache.set(expression, { common, at: now });
+    this.#cache.set(key, { common, at: now });
     return common;
   }
 
-  #decide(expression: string): boolean {
-    const pages = this.#counts.pageCount();
-    if (pages === 0) return false;
-    const rows = Math.min(SAMPLE_ROWS, pages);
-    if (this.#counts.newestCount(expression, rows) < SAMPLE_SHARE * rows) return false;
-    const half = Math.ceil(pages / 2);
-    return idfIsFloor(this.#counts.count(expression, half), pages);
+  /**
+   * Takes a verdict learned elsewhere (the start-up warm-up, term-warm-up.ts) as if `isCommon` had
+   * just decided it under `key`: it is reused until COMMON_TTL_MS. A verdict already cached is kept; none is
+   * taken when the cache is full (the warm-up never crowds out verdicts of searches).
+   */
+  remember(key: string, common: boolean): void {
+    if (this.#cache.has(key) || this.#cache.size >= COMMON_CACHE_MAX) return;
+    this.#cache.set(key, { common, at: this.#now() });
   }
+
+  #decide(expression: string): boolean {
+    return decideCommon(this.#counts, expression);
+  }
+}
+
+/**
+ * The rule (see the file comment): a sample of the newest pages, then a count up to half the pages.
+ * Exported so the warm-up decides with the counts its thread read exactly as a search would.
+ */
+export function decideCommon(counts: TermCounts, expression: string): boolean {
+  const pages = counts.pageCount();
+  if (pages === 0) return false;
+  const rows = Math.min(SAMPLE_ROWS, pages);
+  if (counts.newestCount(expression, rows) < SAMPLE_SHARE * rows) return false;
+  const half = Math.ceil(pages / 2);
+  return idfIsFloor(counts.count(expression, half), pages);
 }

@@ -52,6 +52,9 @@ import { CANDIDATES, CandidateLists, COUNT_CAP, RANK_ALL_MAX, RANK_SAMPLE } from
 import type { Attempt } from './candidate-lists.ts';
 import { QuestionLists } from './question-lists.ts';
 import { WordNet } from './wordnet.ts';
+import { startWarmUp } from './term-warm-up.ts';
+import { FtsStems } from './fts-stems.ts';
+import type { WarmUp, WarmUpReport } from './term-warm-up.ts';
 
 /** A query with nothing searchable in it (the API answers 400 bad-query with the message). */
 export class BadQueryError extends Error {
@@ -98,7 +101,9 @@ export class SearchService {
   readonly #shape: ResultShaper;
   readonly #questions: QuestionLists | undefined;
   readonly #browse: FilterBrowse;
+  readonly #db: Database;
   #timer: NodeJS.Timeout | undefined;
+  #warmUp: WarmUp | undefined;
 
   /**
    * A service reading `db` (migrated through 0002); nothing runs until `start()`. `chunkRows`,
@@ -116,6 +121,7 @@ export class SearchService {
       ranking?: Partial<RankingOptions>;
     } = {},
   ) {
+    this.#db = db;
     this.#fts = new FtsSearch(db);
     this.#shape = new ResultShaper(this.#fts, new CaptureSearch(db));
     this.#browse = new FilterBrowse(db);
@@ -138,6 +144,7 @@ export class SearchService {
       rankAllMax: opts.rankAllMax ?? RANK_ALL_MAX,
       rankSample: opts.rankSample ?? RANK_SAMPLE,
       anchors: this.#ranking.anchors,
+      stems: new FtsStems(db),
     });
     this.#questions = this.#ranking.questions
       ? new QuestionLists(this.#fts, {
@@ -161,6 +168,21 @@ export class SearchService {
     }
   }
 
+  /**
+   * Starts the start-up warm-up in a thread of its own (term-warm-up.ts): the full-text index read
+   * once, and the most common words' commonness decided before searches ask. Searches answer
+   * meanwhile. Settles with its report (undefined when closed first, or for a database in memory);
+   * rejects with a `term-warm-up:` error when its thread failed. Started once: a second call gets the first's.
+   */
+  warmUp(): Promise<WarmUpReport | undefined> {
+    if (this.#db.memory) return Promise.resolve(undefined);
+    this.#warmUp ??= startWarmUp(this.#db.name, {
+      pageCount: () => this.#fts.pageCount(),
+      rememberCommon: (key, common) => this.#candidates.rememberCommon(key, common),
+    });
+    return this.#warmUp.done;
+  }
+
   /** True once the title index has been built. */
   get ready(): boolean {
     return this.#titles.ready;
@@ -181,8 +203,12 @@ export class SearchService {
     this.#titles.catchUp();
   }
 
-  /** Stops the timer and any build in progress (with a snapshot file, writes a last snapshot: see TitleIndex.close). */
+  /**
+   * Stops the timer, the warm-up and any build in progress (with a snapshot file, writes a last
+   * snapshot: see TitleIndex.close).
+   */
   close(): void {
+    this.#warmUp?.stop();
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
     this.#titles.close();
