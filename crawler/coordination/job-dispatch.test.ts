@@ -7,9 +7,6 @@
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { seedQueries } from '../../db/seeds.ts';
-import { hostQueries } from '../../db/hosts.ts';
-import { sitemapJobQueries } from '../../db/sitemap-jobs.ts';
-import { pageQueries } from '../../db/pages.ts';
 import { Scheduler } from '../politeness/scheduler.ts';
 import { HostBook } from '../politeness/host-book.ts';
 import { SeedBook } from '../frontier/seed-book.ts';
