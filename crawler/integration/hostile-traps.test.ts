@@ -35,7 +35,13 @@ function gaps(log: RequestRecord[]): string[] {
     (v) => `${v.prev.path} → ${v.next.path}: ${v.gapMs.toFixed(1)} ms`,
   );
 }
-const BUDGET = 40;
+/**
+ * The per-host URL budget. The first test races the normal site (12 pages) against the traps, which are
+ * never short of URLs: with 40, the calendar had asked for 4-32 of them when the normal site was done on a
+ * quiet machine (its host may share the worker that parses the page of 100,000 links), and all 40 once at
+ * load 8. 80 leaves the race a margin without making the suite much longer (9 s).
+ */
+const BUDGET = 80;
 const DEPTH = 10;
 const LINKS = 100_000;
 const SESSION_PAGES = 15;
