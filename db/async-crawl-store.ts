@@ -1,13 +1,13 @@
 /**
  * The crawler primary's storage as an asynchronous port, the shape both engines answer: db/crawl-store.ts's
  * modules with the same method names, arguments and results, each answering a Promise (a network engine
- * cannot answer at once), plus the frontier's set-based batch methods (db/frontier-batch.ts). PostgreSQL's
+ * cannot answer at once), the frontier's set-based batch methods included (db/frontier.ts). PostgreSQL's
  * is db/pg/pg-crawl-store.ts; SQLite's, here, wraps the SQLite query modules, and is what the storage
  * contract (db/crawl-store-contract.ts) holds PostgreSQL's to.
  */
 import type { Database } from 'better-sqlite3';
+import type { CrawlQueries, CrawlStore } from './crawl-store.ts';
 import { crawlerStopQueries } from './crawler-stop.ts';
-import { frontierBatchQueries } from './frontier-batch.ts';
 import { frontierQueries } from './frontier.ts';
 import { hostQueries } from './hosts.ts';
 import { linkTargetQueries } from './link-targets.ts';
@@ -23,9 +23,13 @@ export type Async<T> = {
   [K in keyof T]: T[K] extends (...args: infer A) => infer R ? (...args: A) => Promise<Awaited<R>> : never;
 };
 
-/** The query modules of the crawler's storage, asynchronous (see the module comment). */
-export interface AsyncCrawlModules {
-  frontier: Async<ReturnType<typeof frontierQueries> & ReturnType<typeof frontierBatchQueries>>;
+/**
+ * Every method of the crawl tables' query modules, asynchronous: the crawler's port (db/crawl-store.ts
+ * CrawlQueries) and the reads the storage contract checks what it did with (seeds added, pages counted,
+ * a link target read back), which the crawler does not use.
+ */
+export interface CrawlModuleReads {
+  frontier: Async<ReturnType<typeof frontierQueries>>;
   /** The crawler's writes of pages, and the reads that check them. */
   pages: Async<
     Pick<
@@ -48,8 +52,18 @@ export interface AsyncCrawlModules {
   revisits: Async<ReturnType<typeof revisitQueries>>;
 }
 
-/** The crawler's storage on either engine (see the module comment); the modules outside a transaction run on their own. */
-export interface AsyncCrawlStore extends AsyncCrawlModules {
+/** The query modules as the contract uses them: the crawler's port's, with the contract's reads. */
+export type AsyncCrawlModules = CrawlQueries & CrawlModuleReads;
+
+/**
+ * The crawler's storage on either engine (see the module comment): the crawler's port (CrawlStore) with the
+ * contract's reads, so that what the contract holds both engines to is the port the primary runs on. The
+ * modules outside a transaction run on their own.
+ */
+export type AsyncCrawlStore = AsyncTransactions & CrawlStore & CrawlModuleReads;
+
+/** A store's transactions, handing out the modules with the contract's reads. */
+interface AsyncTransactions {
   /**
    * Runs `write` in one transaction, given the modules bound to it (the store's own modules, called from
    * `write`, run in it too); the link targets it gathered are written at its end. If it throws (or the
@@ -58,8 +72,6 @@ export interface AsyncCrawlStore extends AsyncCrawlModules {
   transaction(write: (tx: AsyncCrawlModules) => Promise<void>): Promise<void>;
   /** Runs `read` in one read transaction: its reads see one state of the database. */
   read<T>(read: (tx: AsyncCrawlModules) => Promise<T>): Promise<T>;
-  /** One bounded step of merging removed pages' entries out of the full-text indexes; false once none are left. */
-  compactSearchIndexStep(): Promise<boolean>;
 }
 
 /** `queries` with each method answering a Promise (SQLite's answers are there at once). */
@@ -79,8 +91,10 @@ export function promised<T extends object>(queries: T): Async<T> {
 export function sqliteAsyncCrawlStore(db: Database): AsyncCrawlStore {
   const pages = pageQueries(db, { deferSearch: true });
   const linkTargets = linkTargetQueries(db);
+  const compaction = searchIndexCompaction(db);
   const modules: AsyncCrawlModules = {
-    frontier: promised({ ...frontierQueries(db), ...frontierBatchQueries(db) }),
+    compactSearchIndexStep: async () => compaction.compactSearchIndexStep(),
+    frontier: promised(frontierQueries(db)),
     pages: promised(pages),
     linkTargets: promised(linkTargets),
     hosts: promised(hostQueries(db)),
@@ -90,7 +104,6 @@ export function sqliteAsyncCrawlStore(db: Database): AsyncCrawlStore {
     stops: promised(crawlerStopQueries(db)),
     revisits: promised(revisitQueries(db)),
   };
-  const compaction = searchIndexCompaction(db);
   return {
     ...modules,
     // Inside a transaction a page's links are gathered for its end; outside, there is no end to wait for:

@@ -31,6 +31,8 @@ export function frontierContract({ withStore, seed, add, one, write }: ContractK
           nextAttemptAt: 0,
           redirects: 2,
           finishedBefore: 0,
+          etag: null,
+          lastModified: null,
         },
       );
       assert.equal(again, undefined);
@@ -156,6 +158,8 @@ export function frontierContract({ withStore, seed, add, one, write }: ContractK
           nextAttemptAt: 0,
           redirects: 0,
           finishedBefore: 1,
+          etag: null,
+          lastModified: null,
           state: 'failed',
         },
       );
@@ -175,6 +179,8 @@ export function frontierContract({ withStore, seed, add, one, write }: ContractK
       };
       await write(s, async (tx) => {
         for (const p of ['d1', 'd2', 'deep']) await tx.frontier.finishUrl(r[p]!.id, 'done', null, T0 + 1);
+        await tx.pages.upsertPage(page(U('d1'), a, { etag: '"v1"', lastModified: 'Mon, 01 Jan 2024 00:00:00 GMT' }));
+        await tx.pages.upsertPage(page(U('d2'), a, { etag: '"gone"', status: 404 }));
         await tx.frontier.finishRedirect(r.d2!.id, U('elsewhere'), 'redirect 302', T0 + 1);
         await tx.frontier.finishUrl(r.f1!.id, 'failed', 'timeout', T0 + 1);
         await tx.frontier.finishUrl(r.k1!.id, 'skipped', 'robots.txt', T0 + 1);
@@ -185,9 +191,16 @@ export function frontierContract({ withStore, seed, add, one, write }: ContractK
       const chunks: string[][] = [];
       await s.transaction(async (tx) => {
         const one = await tx.frontier.requeueSeedChunk(a, 2, 'done', 0, 1);
+        assert.deepEqual(
+          [one[0]?.etag, one[0]?.lastModified],
+          ['"v1"', 'Mon, 01 Jan 2024 00:00:00 GMT'],
+          "a URL queued again brings its stored page's validators, for a conditional request",
+        );
+        const two = await tx.frontier.requeueSeedChunk(a, 2, 'done', one[0]!.id, 10);
+        assert.deepEqual([two[0]?.etag, two[0]?.lastModified], [null, null], 'only a 2xx page gives validators');
         chunks.push(
           one.map((x) => x.url),
-          (await tx.frontier.requeueSeedChunk(a, 2, 'done', one[0]!.id, 10)).map((x) => x.url),
+          two.map((x) => x.url),
         );
         const failed = await tx.frontier.requeueSeedChunk(a, 2, 'failed', 0, 10);
         chunks.push(failed.map((x) => x.url));

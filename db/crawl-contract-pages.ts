@@ -294,8 +294,11 @@ export function pageContract({ withStore, seed, add, one, write }: ContractKit):
           ]),
         );
       assert.deepEqual(await inlinks(), { known: 2, n1: 1, n2: 0, n3: 0 });
-      assert.deepEqual(await s.frontier.knownUrls([U('n2'), U('nope'), U('known'), U('n2')]), [U('n2'), U('known')]);
-      assert.deepEqual(await s.frontier.knownUrls([]), []);
+      assert.deepEqual(
+        await s.frontier.knownUrls([U('n2'), U('nope'), U('known'), U('n2')]),
+        new Set([U('n2'), U('known')]),
+      );
+      assert.deepEqual(await s.frontier.knownUrls([]), new Set());
       await write(s, async (tx) => {
         await tx.frontier.touchUrls([U('n3'), U('nope'), U('n3'), U('known')]);
         await tx.frontier.touchUrls([]);

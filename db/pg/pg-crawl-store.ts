@@ -38,6 +38,9 @@ function modulesOn(db: PgRunner): { modules: AsyncCrawlModules; links: ReturnTyp
       seedHosts: pgSeedHostQueries(db),
       stops: pgCrawlerStopQueries(db),
       revisits: pgRevisitQueries(db),
+      // Pages on PostgreSQL have no full-text tables: each Lantern server derives its search index in its own
+      // DATA_DIR from the change feed, and compacts it there. Nothing to merge here, ever.
+      compactSearchIndexStep: async () => false,
     },
   };
 }
@@ -130,8 +133,5 @@ export function pgCrawlStore(
         const tx = modulesOn(runner);
         return active.run({ runner, links: tx.links }, () => read(tx.modules));
       }),
-    // Pages on PostgreSQL have no full-text tables: each Lantern server derives its search index in its own
-    // DATA_DIR from pages.change_seq, and compacts it there. Nothing to merge here, ever.
-    compactSearchIndexStep: async () => false,
   };
 }

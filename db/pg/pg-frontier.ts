@@ -18,8 +18,14 @@ export interface NewUrl {
   redirects: number;
 }
 
+/** A stored 2xx page's column `col` for the frontier row's URL, looked up only for a URL finished before (as SQLite's). */
+const validator = (col: string) =>
+  `CASE WHEN frontier.finished_at IS NOT NULL THEN
+     (SELECT p.${col} FROM pages p WHERE p.url = frontier.url AND p.status BETWEEN 200 AND 299) END`;
+
 const ROW = `id, url, origin, seed_id AS "seedId", depth, attempts, next_attempt_at AS "nextAttemptAt", redirects,
-  (finished_at IS NOT NULL)::int AS "finishedBefore"`;
+  (finished_at IS NOT NULL)::int AS "finishedBefore", ${validator('etag')} AS etag,
+  ${validator('last_modified')} AS "lastModified"`;
 
 // A known URL gains an inlink in the same statement: the UPDATE reads the table as it was before the INSERT.
 const ADD = statement(
@@ -178,11 +184,10 @@ export function pgFrontierQueries(db: PgRunner) {
         now,
       ]);
     },
-    /** The URLs of `urls` the frontier holds, each once, in the order given. */
-    async knownUrls(urls: readonly string[]): Promise<string[]> {
-      if (urls.length === 0) return [];
-      const known = new Set((await db.rows<{ url: string }>(KNOWN, [[...new Set(urls)]])).map((r) => r.url));
-      return [...new Set(urls)].filter((u) => known.has(u));
+    /** Which of `urls` the frontier holds. */
+    async knownUrls(urls: readonly string[]): Promise<Set<string>> {
+      if (urls.length === 0) return new Set();
+      return new Set((await db.rows<{ url: string }>(KNOWN, [[...new Set(urls)]])).map((r) => r.url));
     },
     /** touchUrl for many URLs in one statement: each known URL gains an inlink per occurrence; unknown ones are ignored. */
     async touchUrls(urls: readonly string[]): Promise<void> {
