@@ -14,7 +14,10 @@ import type pg from 'pg';
 import { startTestPostgres, type TestPostgres } from '../../test-support/postgres.ts';
 import { type LinkOut, linkTargetQueries } from '../../db/link-targets.ts';
 import { openDatabase } from '../../db/open.ts';
+import { copyFromSqlite } from '../../db/pg/copy-from-sqlite.ts';
 import { migratePg } from '../../db/pg/migrate-pg.ts';
+import { pageQueries } from '../../db/pages.ts';
+import { makePage } from '../../test-support/test-corpus.ts';
 import { readPageChanges, readPgIdentity } from '../../db/pg/pg-change-feed.ts';
 import { pgLinkTargetQueries } from '../../db/pg/pg-link-targets.ts';
 import type { PgRunner } from '../../db/pg/pg-runner.ts';
@@ -38,10 +41,10 @@ function runnerOn(pool: pg.Pool): PgRunner {
   };
 }
 
-/** Applies the feed to the copy in chunks of two until it answers nothing. */
-async function follow(pool: pg.Pool, copy: SearchCopy): Promise<void> {
+/** Applies the feed to the copy in chunks of `size` (two by default) until it answers nothing. */
+async function follow(pool: pg.Pool, copy: SearchCopy, size = 2): Promise<void> {
   for (;;) {
-    const chunk = await readPageChanges(pool, copy.cursor, 2);
+    const chunk = await readPageChanges(pool, copy.cursor, size);
     if (chunk.length === 0) return;
     copy.apply(chunk);
   }
@@ -138,6 +141,42 @@ test('link targets written in PostgreSQL reach the copy with the rows and anchor
       assert.deepEqual(matching(copy.db, word), matching(sqlite, word), `anchors matching ${word}`);
     // The index agrees with its content table (fts5's own check: a stale entry left by an update fails it).
     copy.db.prepare("INSERT INTO anchors_fts (anchors_fts) VALUES ('integrity-check')").run();
+  } finally {
+    copy?.close();
+    sqlite.close();
+    await pool.end();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test("a SQLite database copied into PostgreSQL reaches the copy whole: no link target shares a page's place in the feed", async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-linkfeed-'));
+  const url = await cluster.createDatabase();
+  const pool = openPgPool(url, { max: 3 });
+  const sqlite = openDatabase(path.join(dir, 'sqlite'));
+  let copy: SearchCopy | undefined;
+  try {
+    await migratePg(pool);
+    const pages = pageQueries(sqlite);
+    const links = linkTargetQueries(sqlite);
+    sqlite.transaction(() => {
+      for (const n of [1, 2, 3, 4]) {
+        const id = pages.upsertPage(makePage(`http://s.test/${n}`, { title: `Page ${n}`, body: `body ${n}` }));
+        links.recordLinks(id, [{ url: `http://s.test/${n + 1}`, text: `next after ${n}` }]);
+      }
+    })();
+    // copy-from-sqlite keeps SQLite's seq for pages (1..4) in one transaction that also inserts the link targets.
+    await copyFromSqlite(sqlite, pool);
+    copy = openSearchCopy(path.join(dir, 'copy'), await readPgIdentity(pool)).copy;
+    await follow(pool, copy, 1); // a chunk of one: a change tied with another at (xid, seq) would be stepped over
+    assert.deepEqual(copy.db.prepare('SELECT url FROM pages ORDER BY url').pluck().all(), [
+      'http://s.test/1',
+      'http://s.test/2',
+      'http://s.test/3',
+      'http://s.test/4',
+    ]);
+    assert.deepEqual(targetRows(copy.db), targetRows(sqlite));
+    assert.deepEqual(anchorIndex(copy.db), anchorIndex(sqlite));
   } finally {
     copy?.close();
     sqlite.close();
