@@ -15,7 +15,8 @@ import { startTestPostgres, type TestPostgres } from '../../test-support/postgre
 import { type LinkOut, linkTargetQueries } from '../../db/link-targets.ts';
 import { openDatabase } from '../../db/open.ts';
 import { copyFromSqlite } from '../../db/pg/copy-from-sqlite.ts';
-import { migratePg } from '../../db/pg/migrate-pg.ts';
+import { migratePg, PG_MIGRATIONS_DIR } from '../../db/pg/migrate-pg.ts';
+import { readMigrations } from '../../db/migrate.ts';
 import { pageQueries } from '../../db/pages.ts';
 import { makePage } from '../../test-support/test-corpus.ts';
 import { readPageChanges, readPgIdentity } from '../../db/pg/pg-change-feed.ts';
@@ -180,6 +181,42 @@ test("a SQLite database copied into PostgreSQL reaches the copy whole: no link t
   } finally {
     copy?.close();
     sqlite.close();
+    await pool.end();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('link targets written before migration 0004 reach a copy that was already past them', async () => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-linkfeed-'));
+  const url = await cluster.createDatabase();
+  const pool = openPgPool(url, { max: 3 });
+  let copy: SearchCopy | undefined;
+  try {
+    const before0004 = readMigrations(PG_MIGRATIONS_DIR).filter((m) => m.version < 4);
+    await migratePg(pool, before0004);
+    await pool.query(
+      "INSERT INTO link_targets (url, inlinks, sources, anchors, anchor_counts) VALUES ('http://o.test/1', 1, '\\x01000000', 'old anchor', '1')",
+    );
+    await pool.query(
+      "INSERT INTO pages (url, final_url, origin, host, status, fetched_at, title, body) VALUES ('http://o.test/2', 'http://o.test/2', 'http://o.test', 'o.test', 200, 1, 'Later', 'a later page')",
+    );
+    const page = (
+      await pool.query<{ xid: string; seq: number }>(
+        "SELECT change_xid::text AS xid, change_seq::int AS seq FROM pages WHERE url = 'http://o.test/2'",
+      )
+    ).rows[0];
+    assert.ok(page !== undefined && page.xid !== '0');
+    await migratePg(pool);
+    // A copy made before the upgrade (by the feed of then, which read pages alone) stands at the later page.
+    copy = openSearchCopy(path.join(dir, 'copy'), await readPgIdentity(pool)).copy;
+    copy.db.prepare('UPDATE search_copy_state SET cursor_xid = ?, cursor_seq = ?').run(page.xid, page.seq);
+    await follow(pool, copy);
+    assert.deepEqual(copy.db.prepare('SELECT url, inlinks, anchors FROM link_targets').all(), [
+      { url: 'http://o.test/1', inlinks: 1, anchors: 'old anchor' },
+    ]);
+    assert.deepEqual(copy.db.prepare("SELECT rowid FROM anchors_fts WHERE anchors_fts MATCH 'old'").pluck().all(), [1]);
+  } finally {
+    copy?.close();
     await pool.end();
     rmSync(dir, { recursive: true, force: true });
   }
