@@ -1,8 +1,9 @@
 /**
  * The search copy: with PostgreSQL as the record, each Lantern server keeps its search index (the FTS5 tables
  * server/search/ reads) in a SQLite database of its own, DATA_DIR/search-copy/lantern.db, derived from
- * PostgreSQL's pages through the change feed (db/pg/pg-change-feed.ts). It has SQLite's schema (db/migrations),
- * so its pages rows and their full-text entries are written by db/pages.ts as on SQLite, and two tables of its
+ * PostgreSQL's pages and link targets through the change feed (db/pg/pg-change-feed.ts). It has SQLite's schema
+ * (db/migrations), so its pages rows and their full-text entries are written by db/pages.ts as on SQLite, its
+ * link_targets rows (PostgreSQL's ids) with their anchors_fts entries as db/link-targets.ts writes them, and two tables of its
  * own: the feed's cursor with the identity of the database it was made from, and which PostgreSQL row each page
  * came from. Nothing in it is the record: a copy that is missing, unreadable, of another schema or made from
  * another database is removed and built again from the feed's start.
@@ -13,7 +14,13 @@ import type { Database } from 'better-sqlite3';
 import { MigrationError } from './migrate.ts';
 import { openDatabase } from './open.ts';
 import { pageQueries, type PageRecord, type StoredPage } from './pages.ts';
-import { FEED_START, type FeedCursor, type PageChangeEvent, type PgIdentity } from './pg/pg-change-feed.ts';
+import {
+  FEED_START,
+  type FeedCursor,
+  type LinkTargetWritten,
+  type PageChangeEvent,
+  type PgIdentity,
+} from './pg/pg-change-feed.ts';
 import type { SeedsForCopy } from './pg/pg-seed-copy.ts';
 import { errorCode } from './storage-error.ts';
 
@@ -54,6 +61,11 @@ export class SearchCopy {
   readonly #unmapUrl;
   readonly #map;
   readonly #unmap;
+  readonly #targetAnchors;
+  readonly #insertTarget;
+  readonly #updateTarget;
+  readonly #anchorsInsert;
+  readonly #anchorsDelete;
 
   /** Wraps `db` (opened and given its state tables by openSearchCopy). */
   constructor(db: Database, folder: string) {
@@ -72,6 +84,19 @@ export class SearchCopy {
     this.#unmapUrl = db.prepare<[string, number]>('DELETE FROM search_copy_pages WHERE url = ? AND pg_id <> ?');
     this.#map = db.prepare<[number, string]>('INSERT OR REPLACE INTO search_copy_pages (pg_id, url) VALUES (?, ?)');
     this.#unmap = db.prepare<[number]>('DELETE FROM search_copy_pages WHERE pg_id = ?');
+    // link_targets and anchors_fts as db/link-targets.ts writes them (migration 0018: the writer, not a trigger,
+    // writes anchors_fts), the row keeping PostgreSQL's id.
+    this.#targetAnchors = db.prepare<[number], string>('SELECT anchors FROM link_targets WHERE id = ?').pluck();
+    this.#insertTarget = db.prepare<[number, string, number, Buffer, string, string]>(
+      'INSERT INTO link_targets (id, url, inlinks, sources, anchors, anchor_counts) VALUES (?, ?, ?, ?, ?, ?)',
+    );
+    this.#updateTarget = db.prepare<[number, Buffer, string, string, number]>(
+      'UPDATE link_targets SET inlinks = ?, sources = ?, anchors = ?, anchor_counts = ? WHERE id = ?',
+    );
+    this.#anchorsInsert = db.prepare<[number, string]>('INSERT INTO anchors_fts (rowid, anchors) VALUES (?, ?)');
+    this.#anchorsDelete = db.prepare<[number, string]>(
+      "INSERT INTO anchors_fts (anchors_fts, rowid, anchors) VALUES ('delete', ?, ?)",
+    );
   }
 
   /** The identity of the database the copy was made from. */
@@ -101,7 +126,7 @@ export class SearchCopy {
    * a crash keeps all of them or none. A page written enters (or stays in) search when it is indexed and not
    * retired and leaves it otherwise; a page deleted leaves it. Pages are matched to PostgreSQL rows by id, so a
    * deletion that arrives after a new row took the same url (their transactions committed the other way round)
-   * leaves the new row alone.
+   * leaves the new row alone. A link target written takes its row (by PostgreSQL's id) and its anchors_fts entry.
    */
   apply(changes: readonly PageChangeEvent[]): void {
     const last = changes.at(-1);
@@ -109,6 +134,7 @@ export class SearchCopy {
     const run = this.db.transaction(() => {
       for (const c of changes) {
         if (c.kind === 'page') this.#applyPage(c.pgId, c.page);
+        else if (c.kind === 'link-target') this.#applyLinkTarget(c);
         else this.#applyDeletion(c.pgId);
       }
       this.#pages.writeSearchEntries();
@@ -150,6 +176,17 @@ export class SearchCopy {
     this.#pages.upsertPage(page);
     this.#unmapUrl.run(page.url, pgId);
     this.#map.run(pgId, page.url);
+  }
+
+  /** The target's row as PostgreSQL holds it, and its anchors_fts entry moved from the old anchors to the new. */
+  #applyLinkTarget(t: LinkTargetWritten): void {
+    const stored = this.#targetAnchors.get(t.pgId);
+    if (stored === undefined) this.#insertTarget.run(t.pgId, t.url, t.inlinks, t.sources, t.anchors, t.anchorCounts);
+    else this.#updateTarget.run(t.inlinks, t.sources, t.anchors, t.anchorCounts, t.pgId);
+    const before = stored ?? '';
+    if (before === t.anchors) return;
+    if (before !== '') this.#anchorsDelete.run(t.pgId, before);
+    if (t.anchors !== '') this.#anchorsInsert.run(t.pgId, t.anchors);
   }
 
   #applyDeletion(pgId: number): void {

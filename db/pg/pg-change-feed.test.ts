@@ -104,6 +104,50 @@ test('a change held by a transaction still open is not stepped past: both it and
   }
 });
 
+const TARGET = `INSERT INTO link_targets (url, inlinks, sources, anchors, anchor_counts)
+  VALUES ($1, 1, '\\x01000000', $2, '1')`;
+
+test("link targets come out on the pages' clock, an update again, and one held open is not stepped past", async () => {
+  const { url, pool } = await freshDatabase();
+  const early = new pg.Client({ connectionString: url });
+  const late = new pg.Client({ connectionString: url });
+  await early.connect();
+  await late.connect();
+  try {
+    await pool.query(INSERT, ['http://a.test/1', 'Page 1', 'body 1']);
+    await pool.query(TARGET, ['http://a.test/1', 'first words']);
+    let { seen, cursor } = await drain(pool, FEED_START);
+    assert.deepEqual(urls(seen), ['page:http://a.test/1', 'link-target:http://a.test/1']);
+    const first = seen[1];
+    assert.ok(first?.kind === 'link-target');
+    assert.deepEqual(
+      [first.inlinks, first.sources.toString('hex'), first.anchors, first.anchorCounts],
+      [1, '01000000', 'first words', '1'],
+    );
+
+    // The early transaction draws its sequence value (and its transaction id) first, and commits last.
+    await early.query('BEGIN');
+    await early.query(TARGET, ['http://a.test/early', 'held open']);
+    await late.query('BEGIN');
+    await late.query("UPDATE link_targets SET anchors = 'first words\nmore words' WHERE url = 'http://a.test/1'");
+    await late.query('COMMIT');
+    const whileOpen = await drain(pool, cursor);
+    await early.query('COMMIT');
+    ({ seen, cursor } = await drain(pool, whileOpen.cursor));
+    assert.deepEqual([...urls(whileOpen.seen), ...urls(seen)].sort(), [
+      'link-target:http://a.test/1',
+      'link-target:http://a.test/early',
+    ]);
+    const updated = [...whileOpen.seen, ...seen].find((e) => e.kind === 'link-target' && e.url === 'http://a.test/1');
+    assert.ok(updated?.kind === 'link-target' && updated.anchors === 'first words\nmore words');
+    assert.deepEqual((await drain(pool, cursor)).seen, [], 'nothing is delivered twice');
+  } finally {
+    await early.end();
+    await late.end();
+    await pool.end();
+  }
+});
+
 test('each database has its own identity, the same on every read', async () => {
   const a = await freshDatabase();
   const b = await freshDatabase();

@@ -1,7 +1,8 @@
 /**
- * The change feed of pages on PostgreSQL (migrations-pg 0003): the pages written and deleted past a cursor, in
- * (change_xid, change_seq) order, never past a transaction still in flight. A search copy (db/search-copy.ts)
- * applies what it answers and keeps the cursor of the last change applied.
+ * The change feed on PostgreSQL (migrations-pg 0003, 0004): the pages written and deleted and the link targets
+ * written past a cursor, in (change_xid, change_seq) order (one clock for all three), never past a transaction
+ * still in flight. A search copy (db/search-copy.ts) applies what it answers and keeps the cursor of the last
+ * change applied.
  */
 import type { FileType } from '../../shared/enumerations.ts';
 import type { PageRecord } from '../pages.ts';
@@ -22,7 +23,10 @@ export interface FeedCursor {
  */
 export const FEED_ONLY_TABLES: readonly string[] = ['page_deletions', 'lantern_instance'];
 /** The feed's columns in tables SQLite has too (by table). */
-export const FEED_ONLY_COLUMNS: Readonly<Record<string, readonly string[]>> = { pages: ['change_xid'] };
+export const FEED_ONLY_COLUMNS: Readonly<Record<string, readonly string[]>> = {
+  pages: ['change_xid'],
+  link_targets: ['change_seq', 'change_xid'],
+};
 
 /** The cursor before every change: a copy starts (or rebuilds) from here. */
 export const FEED_START: FeedCursor = { xid: '0', seq: 0 };
@@ -46,8 +50,21 @@ export interface PageDeleted {
   at: FeedCursor;
 }
 
+/** A link target written (inserted, or its inlinks or anchors changed): its row as it stands now. */
+export interface LinkTargetWritten {
+  kind: 'link-target';
+  /** The row's id in PostgreSQL, kept as its id in the copy (anchors_fts's rowid). */
+  pgId: number;
+  url: string;
+  inlinks: number;
+  sources: Buffer;
+  anchors: string;
+  anchorCounts: string;
+  at: FeedCursor;
+}
+
 /** One change of the feed. */
-export type PageChangeEvent = PageWritten | PageDeleted;
+export type PageChangeEvent = PageWritten | PageDeleted | LinkTargetWritten;
 
 /** The identity of a PostgreSQL database, kept in each copy made from it. */
 export interface PgIdentity {
@@ -58,7 +75,7 @@ export interface PgIdentity {
 }
 
 interface ChangeRow {
-  kind: 'page' | 'deleted';
+  kind: 'page' | 'deleted' | 'link-target';
   id: number;
   url: string;
   change_xid: string;
@@ -88,10 +105,14 @@ interface ChangeRow {
   file_type: string | null;
   page_starts: string | null;
   link_density: number | null;
+  inlinks: number | null;
+  sources: Buffer | null;
+  anchors: string | null;
+  anchor_counts: string | null;
 }
 
-// Both sides are cut at the horizon (every transaction below it has finished) and limited, then merged: the
-// first `limit` changes of the union are the first `limit` of the two sides' first `limit` each.
+// The three sides are cut at the horizon (every transaction below it has finished) and limited, then merged: the
+// first `limit` changes of the union are the first `limit` of the three sides' first `limit` each.
 const CHANGES = statement(
   'feed.changes',
   `WITH horizon AS (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS xmin)
@@ -99,17 +120,25 @@ const CHANGES = statement(
      (SELECT 'page' AS kind, p.id, p.url, p.change_xid::text AS change_xid, p.change_seq, p.final_url, p.origin,
         p.host, p.seed_id, p.status, p.content_type, p.title, p.description, p.headings, p.body, p.lang,
         p.canonical, p.fetched_at, p.etag, p.last_modified, p.content_hash, p.noindex, p.nofollow, p.noarchive,
-        p.nosnippet, p.indexed, p.removed, p.file_type, p.page_starts, p.link_density
+        p.nosnippet, p.indexed, p.removed, p.file_type, p.page_starts, p.link_density, NULL::int AS inlinks,
+        NULL::bytea AS sources, NULL AS anchors, NULL AS anchor_counts
       FROM pages p, horizon h
       WHERE (p.change_xid, p.change_seq) > ($1::xid8, $2::bigint) AND p.change_xid < h.xmin
       ORDER BY p.change_xid, p.change_seq LIMIT $3)
      UNION ALL
      (SELECT 'deleted', d.page_id, d.url, d.change_xid::text, d.change_seq, NULL, NULL, NULL, NULL, NULL, NULL,
         NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
-        NULL, NULL
+        NULL, NULL, NULL, NULL, NULL, NULL
       FROM page_deletions d, horizon h
       WHERE (d.change_xid, d.change_seq) > ($1::xid8, $2::bigint) AND d.change_xid < h.xmin
       ORDER BY d.change_xid, d.change_seq LIMIT $3)
+     UNION ALL
+     (SELECT 'link-target', t.id, t.url, t.change_xid::text, t.change_seq, NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+        NULL, NULL, t.inlinks, t.sources, t.anchors, t.anchor_counts
+      FROM link_targets t, horizon h
+      WHERE (t.change_xid, t.change_seq) > ($1::xid8, $2::bigint) AND t.change_xid < h.xmin
+      ORDER BY t.change_xid, t.change_seq LIMIT $3)
    ) AS changes
    ORDER BY change_xid::xid8, change_seq LIMIT $3`,
 );
@@ -119,7 +148,10 @@ const CURSOR_VALID = statement(
   'feed.cursor-valid',
   'SELECT $1::xid8 < pg_snapshot_xmax(pg_current_snapshot()) AS valid',
 );
-const PAGE_COUNT = statement('feed.page-count', 'SELECT count(*) AS n FROM pages');
+const ROW_COUNT = statement(
+  'feed.row-count',
+  'SELECT (SELECT count(*) FROM pages) + (SELECT count(*) FROM link_targets) AS n',
+);
 
 /** PostgreSQL answered a row the feed cannot read (a database without Lantern's migrations, say). */
 export class FeedError extends Error {
@@ -130,6 +162,18 @@ export class FeedError extends Error {
 function eventOf(r: ChangeRow): PageChangeEvent {
   const at = { xid: r.change_xid, seq: r.change_seq };
   if (r.kind === 'deleted') return { kind: 'deleted', pgId: r.id, url: r.url, at };
+  if (r.kind === 'link-target') {
+    return {
+      kind: 'link-target',
+      pgId: r.id,
+      url: r.url,
+      inlinks: r.inlinks ?? 0,
+      sources: r.sources ?? Buffer.alloc(0),
+      anchors: r.anchors ?? '',
+      anchorCounts: r.anchor_counts ?? '',
+      at,
+    };
+  }
   return {
     kind: 'page',
     pgId: r.id,
@@ -200,7 +244,7 @@ export async function cursorPossible(db: Queryable, cursor: FeedCursor): Promise
   return (await row<{ valid: boolean }>(db, CURSOR_VALID, [cursor.xid]))?.valid === true;
 }
 
-/** How many pages rows the database holds: the total a rebuild's progress counts towards. */
-export async function countFeedPages(db: Queryable): Promise<number> {
-  return (await row<{ n: number }>(db, PAGE_COUNT))?.n ?? 0;
+/** How many pages and link_targets rows the database holds: the total a rebuild's progress counts towards. */
+export async function countFeedRows(db: Queryable): Promise<number> {
+  return (await row<{ n: number }>(db, ROW_COUNT))?.n ?? 0;
 }

@@ -11,6 +11,10 @@ import pg from 'pg';
 import { startTestPostgres, type TestPostgres } from '../../test-support/postgres.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
 import { createTestApp } from '../test-app.ts';
+import { linkTargetQueries } from '../../db/link-targets.ts';
+import { pageQueries } from '../../db/pages.ts';
+import { makePage, tempDatabase } from '../../test-support/test-corpus.ts';
+import { SearchService } from '../search/search-service.ts';
 
 let cluster: TestPostgres;
 before(async () => {
@@ -43,6 +47,12 @@ async function appOnPostgres(options: Parameters<typeof createTestApp>[1] = {}) 
     async reconnect() {
       await raw.end().catch(() => undefined); // its server was stopped: nothing left to end
       raw = await connect();
+    },
+    /** The urls GET /api/search answers for `q`, in their order. */
+    async ranked(q: string): Promise<string[]> {
+      const res = await t.app.inject({ method: 'GET', url: '/api/search', query: { q } });
+      assert.equal(res.statusCode, 200, res.body);
+      return (res.json() as { results: Array<{ url: string }> }).results.map((r) => r.url);
     },
     /** The urls GET /api/search answers for `q`, sorted. */
     async found(q: string): Promise<string[]> {
@@ -92,6 +102,79 @@ test('pages stored in PostgreSQL become searchable; a retired page and a deleted
     await t.sql("UPDATE pages SET title = 'Wallaby', body = 'a wallaby now' WHERE url = 'http://zoo.test/1'");
     await untilFound(t, 'wallaby', ['http://zoo.test/1']);
     await untilFound(t, 'quokka', []);
+  } finally {
+    await t.close();
+  }
+});
+
+/** Pages that all say "wombat" alike, and three that link to one of them (their words are not about wombats). */
+const WOMBATS = ['a', 'b', 'c', 'd'].map((n) =>
+  makePage(`http://zoo.test/wombat-${n}`, { title: `Notes ${n}`, body: `All about the wombat, notes ${n}.` }),
+);
+const LINKERS = [1, 2, 3].map((n) => makePage(`http://zoo.test/see-${n}`, { title: `See ${n}`, body: 'See.' }));
+
+/** The order SearchService gives `q` on a SQLite crawl of WOMBATS and LINKERS, before and after the links. */
+function sqliteOrders(q: string): { before: string[]; after: string[]; target: string } {
+  const env = tempDatabase('linkfeed-sqlite');
+  const order = () => {
+    const service = new SearchService(env.db);
+    try {
+      service.refresh();
+      return service.search(q, { limit: 10, offset: 0 }).results.map((r) => r.url);
+    } finally {
+      service.close();
+    }
+  };
+  try {
+    const pages = pageQueries(env.db);
+    const sources = env.db
+      .transaction(() => [...WOMBATS, ...LINKERS].map((p) => pages.upsertPage(p)))()
+      .slice(-3);
+    const before = order();
+    const target = before.at(-1) as string; // the last without links: their words must lift it
+    const links = linkTargetQueries(env.db);
+    env.db.transaction(() => {
+      for (const from of sources) links.recordLinks(from, [{ url: target, text: 'wombat burrow' }]);
+    })();
+    return { before, after: order(), target };
+  } finally {
+    env.cleanup();
+  }
+}
+
+test('on PostgreSQL, link targets rank results by anchor text and inlinks exactly as on SQLite', async () => {
+  const q = 'wombat';
+  const sqlite = sqliteOrders(q);
+  assert.equal(sqlite.before.length, 4);
+  assert.equal(sqlite.after[0], sqlite.target, 'on SQLite the linked page comes first');
+  const t = await appOnPostgres();
+  try {
+    const insert = `INSERT INTO pages (url, final_url, origin, host, status, content_type, lang, fetched_at, title, body)
+      VALUES ($1, $1, 'http://zoo.test', 'zoo.test', 200, 'text/html; charset=utf-8', 'en', $2, $3, $4) RETURNING id`;
+    const ids: number[] = [];
+    for (const p of [...WOMBATS, ...LINKERS]) {
+      ids.push(((await t.sql(insert, [p.url, p.fetchedAt, p.title, p.body])).rows[0] as { id: number }).id);
+    }
+    let last: string[] = [];
+    const untilRanked = (order: string[]) =>
+      waitFor(
+        async () => {
+          last = await t.ranked(q);
+          return JSON.stringify(last) === JSON.stringify(order);
+        },
+        { message: () => `search for ${q} to rank ${order.join(', ')} (ranked ${last.join(', ')})` },
+      );
+    await untilRanked(sqlite.before);
+
+    // As the crawler's PostgreSQL writer leaves the row (db/pg/pg-link-targets.ts): three linking pages, one text.
+    const sources = Buffer.alloc(12);
+    for (const [i, id] of ids.slice(-3).entries()) sources.writeUInt32LE(id, i * 4);
+    await t.sql(
+      "INSERT INTO link_targets (url, inlinks, sources, anchors, anchor_counts) VALUES ($1, 3, $2, 'wombat burrow', '3')",
+      [sqlite.target, sources],
+    );
+    await untilRanked(sqlite.after);
+    await untilFound(t, 'burrow', []); // anchor text ranks a page, it does not make one match (as on SQLite)
   } finally {
     await t.close();
   }

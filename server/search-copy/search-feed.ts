@@ -1,5 +1,5 @@
 /**
- * The feed loop of a Lantern server on PostgreSQL: reads pages' changes past the search copy's cursor
+ * The feed loop of a Lantern server on PostgreSQL: reads pages' and link targets' changes past the search copy's cursor
  * (db/pg/pg-change-feed.ts) a chunk at a time, applies each chunk to the copy (db/search-copy.ts), and tells the
  * search service after each (its title index catches up, as after `pages-stored` on SQLite). Each round also
  * takes seeds and labels whole into the copy when they changed (db/pg/pg-seed-copy.ts). It wakes on a
@@ -9,7 +9,7 @@
  */
 import pg from 'pg';
 import {
-  countFeedPages,
+  countFeedRows,
   cursorPossible,
   type PgIdentity,
   readPageChanges,
@@ -25,7 +25,7 @@ export interface FeedLog {
   warn(message: string): void;
 }
 
-/** The channel PostgreSQL notifies on after pages were written (migrations-pg 0003). */
+/** The channel PostgreSQL notifies on after pages or link targets were written (migrations-pg 0003, 0004). */
 const CHANNEL = 'lantern_pages';
 
 /** How often the feed reads without a notification, and how soon it retries after a failure (ms). */
@@ -162,7 +162,7 @@ export class SearchFeed {
   async #pump(): Promise<boolean> {
     const copy = this.#o.copy;
     if (!copy.caughtUp && this.#build === undefined) {
-      this.#build = { total: await countFeedPages(this.#o.pool), startedAt: this.#o.now(), lastLog: 0 };
+      this.#build = { total: await countFeedRows(this.#o.pool), startedAt: this.#o.now(), lastLog: 0 };
     }
     const changes = await readPageChanges(this.#o.pool, copy.cursor, this.#o.chunk);
     if (changes.length > 0) {
@@ -190,7 +190,7 @@ export class SearchFeed {
       if (t - build.lastLog >= 1000) {
         build.lastLog = t;
         this.#o.log.info(
-          `search-feed: building the search copy from PostgreSQL: ${this.#status.applied.toLocaleString('en')} of about ${build.total.toLocaleString('en')} pages`,
+          `search-feed: building the search copy from PostgreSQL: ${this.#status.applied.toLocaleString('en')} of about ${build.total.toLocaleString('en')} changes (pages and link targets)`,
         );
       }
       return;

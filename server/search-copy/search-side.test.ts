@@ -85,7 +85,11 @@ test('built with progress when missing, kept and continued for the same database
   });
   assert.match(log[0] ?? '', /^search-side: no search copy in .* yet; building it from PostgreSQL$/);
   assert.ok(
-    log.some((m) => /^search-feed: building the search copy from PostgreSQL: 2 of about 5 pages$/.test(m)),
+    log.some((m) =>
+      /^search-feed: building the search copy from PostgreSQL: 2 of about 5 changes \(pages and link targets\)$/.test(
+        m,
+      ),
+    ),
     log.join(' | '),
   );
   await side.close();
