@@ -20,12 +20,13 @@ export async function openServerStore(config: Pick<Config, 'databaseUrl'>, db: D
 }
 
 /**
- * Refuses a configuration that names an engine not yet complete: PostgreSQL holds the server's storage so far,
- * not the crawler's (issue 28), so DATABASE_URL set is a ConfigError that says so.
+ * Refuses a configuration that names an engine not yet complete: on PostgreSQL the server's storage and search
+ * run, and the crawler's storage is built, but the crawler primary is not started on it yet (issue 28), so
+ * DATABASE_URL set is a ConfigError that says so.
  */
 export function refuseUnfinishedEngine(config: Pick<Config, 'databaseUrl'>): void {
   if (config.databaseUrl === null) return;
   throw new ConfigError(
-    "engine: DATABASE_URL is set, but Lantern's PostgreSQL engine covers the server's storage so far (seeds, labels, pages, sessions) and the crawler's is not built yet, so Lantern does not start on it; unset DATABASE_URL to run on SQLite in DATA_DIR",
+    "engine: DATABASE_URL is set, but Lantern's PostgreSQL engine is not complete: the server's storage and search run on it, the crawler's storage is built, but the crawler does not run on it yet, so Lantern does not start on it; unset DATABASE_URL to run on SQLite in DATA_DIR",
   );
 }

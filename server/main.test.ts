@@ -80,8 +80,8 @@ test('a bad setting stops the start with exit code 2 and one line naming the var
       [
         // Until the crawler's storage runs on PostgreSQL, DATABASE_URL set is refused rather than half-working.
         { DATABASE_URL: 'postgres://lantern@127.0.0.1:1/lantern' },
-        "lantern: engine: DATABASE_URL is set, but Lantern's PostgreSQL engine covers the server's storage so far (seeds, labels, pages, sessions) " +
-          "and the crawler's is not built yet, so Lantern does not start on it; unset DATABASE_URL to run on SQLite in DATA_DIR\n",
+        "lantern: engine: DATABASE_URL is set, but Lantern's PostgreSQL engine is not complete: the server's storage and search run on it, " +
+          "the crawler's storage is built, but the crawler does not run on it yet, so Lantern does not start on it; unset DATABASE_URL to run on SQLite in DATA_DIR\n",
       ],
     ] as const) {
       const main = startMain(cwd, env);
