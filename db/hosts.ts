@@ -29,7 +29,8 @@ export interface HostRow {
   lastError: string | null;
 }
 
-const COLUMNS: Array<[keyof HostRow, string]> = [
+/** Each HostRow field and its column: both engines' host queries map rows by it (db/pg/pg-hosts.ts). */
+export const HOST_COLUMNS: Array<[keyof HostRow, string]> = [
   ['origin', 'origin'],
   ['host', 'host'],
   ['robotsStatus', 'robots_status'],
@@ -56,7 +57,7 @@ const COLUMNS: Array<[keyof HostRow, string]> = [
  * The host's stored robots.txt rules (compiled, up to a few times the 500 KiB of the file): written by
  * saveRobotsFile when they change, not with the rest of the row each time a host's request ends.
  */
-const ROBOTS_FILE = new Set<keyof HostRow>(['robotsBody', 'robotsRules']);
+export const ROBOTS_FILE = new Set<keyof HostRow>(['robotsBody', 'robotsRules']);
 
 /** A host never contacted yet. */
 export function newHostRow(origin: string, host: string): HostRow {
@@ -86,11 +87,11 @@ export function newHostRow(origin: string, host: string): HostRow {
 
 /** Prepared statements for hosts, created once per connection (the crawler primary's). */
 export function hostQueries(db: Database) {
-  const select = db.prepare(`SELECT ${COLUMNS.map(([k, c]) => `${c} AS ${k}`).join(', ')} FROM hosts`);
+  const select = db.prepare(`SELECT ${HOST_COLUMNS.map(([k, c]) => `${c} AS ${k}`).join(', ')} FROM hosts`);
   const upsert = db.prepare(
-    `INSERT INTO hosts (${COLUMNS.map(([, c]) => c).join(', ')}, updated_at)
-     VALUES (${COLUMNS.map(([k]) => `@${k}`).join(', ')}, @updatedAt)
-     ON CONFLICT (origin) DO UPDATE SET ${COLUMNS.slice(1)
+    `INSERT INTO hosts (${HOST_COLUMNS.map(([, c]) => c).join(', ')}, updated_at)
+     VALUES (${HOST_COLUMNS.map(([k]) => `@${k}`).join(', ')}, @updatedAt)
+     ON CONFLICT (origin) DO UPDATE SET ${HOST_COLUMNS.slice(1)
        .filter(([k]) => !ROBOTS_FILE.has(k))
        .map(([k, c]) => `${c} = @${k}`)
        .join(', ')}, updated_at = @updatedAt`,

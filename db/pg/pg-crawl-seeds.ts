@@ -7,18 +7,10 @@
 import type { Scope } from '../../shared/enumerations.ts';
 import { fromSql, type SeedChange, type SeedRow, type SeedSqlRow } from '../seeds.ts';
 import type { PgRunner } from './pg-runner.ts';
-import { pgSeedSelect } from './pg-seeds.ts';
+import { PG_SEED_UPSERT, pgSeedSelect } from './pg-seeds.ts';
 import { statement } from './pool.ts';
 
-const UPSERT = statement(
-  'crawl.seeds.upsert',
-  `INSERT INTO seeds (url, origin, depth, scope, path_only, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)
-   ON CONFLICT (url) DO UPDATE SET depth = excluded.depth, scope = excluded.scope, path_only = excluded.path_only,
-     updated_at = excluded.updated_at,
-     created_at = CASE WHEN seeds.removed_at IS NULL THEN seeds.created_at ELSE excluded.created_at END,
-     removed_at = NULL
-   RETURNING id, created_at = updated_at AS created`,
-);
+const UPSERT = statement('crawl.seeds.upsert', PG_SEED_UPSERT);
 const SET_TITLE = statement('crawl.seeds.set-title', 'UPDATE seeds SET title = $1 WHERE id = $2');
 const BY_ID = statement('crawl.seeds.by-id', pgSeedSelect('WHERE s.id = $1'));
 const SINCE = statement(

@@ -3,44 +3,20 @@
  * a PgRunner. A host's robots.txt file (body and compiled rules) is written by saveRobotsFile only, as on
  * SQLite; saveHost writes the rest of the row.
  */
-import { type HostRow, newHostRow } from '../hosts.ts';
+import { HOST_COLUMNS, type HostRow, newHostRow, ROBOTS_FILE } from '../hosts.ts';
 import type { PgRunner } from './pg-runner.ts';
 import { statement } from './pool.ts';
 
-const COLUMNS: Array<[keyof HostRow, string]> = [
-  ['origin', 'origin'],
-  ['host', 'host'],
-  ['robotsStatus', 'robots_status'],
-  ['robotsHttpStatus', 'robots_http_status'],
-  ['robotsBody', 'robots_body'],
-  ['robotsEtag', 'robots_etag'],
-  ['robotsLastModified', 'robots_last_modified'],
-  ['robotsRules', 'robots_rules'],
-  ['robotsFetchedAt', 'robots_fetched_at'],
-  ['robotsExpiresAt', 'robots_expires_at'],
-  ['crawlDelayMs', 'crawl_delay_ms'],
-  ['backoffMs', 'backoff_ms'],
-  ['backoffUntil', 'backoff_until'],
-  ['backoffReason', 'backoff_reason'],
-  ['consecutiveErrors', 'consecutive_errors'],
-  ['lastRequestStart', 'last_request_start'],
-  ['lastRequestEnd', 'last_request_end'],
-  ['fetchedCount', 'fetched_count'],
-  ['errorCount', 'error_count'],
-  ['lastError', 'last_error'],
-];
-const ROBOTS_FILE = new Set<keyof HostRow>(['robotsBody', 'robotsRules']);
-
 const SELECT = statement(
   'crawl.hosts.all',
-  `SELECT ${COLUMNS.map(([k, c]) => `${c} AS "${k}"`).join(', ')} FROM hosts`,
+  `SELECT ${HOST_COLUMNS.map(([k, c]) => `${c} AS "${k}"`).join(', ')} FROM hosts`,
 );
-// $1..$20 the columns in COLUMNS' order, $21 updated_at.
+// $1..$20 the columns in HOST_COLUMNS' order, $21 updated_at.
 const UPSERT = statement(
   'crawl.hosts.upsert',
-  `INSERT INTO hosts (${COLUMNS.map(([, c]) => c).join(', ')}, updated_at)
-   VALUES (${COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}, $${COLUMNS.length + 1})
-   ON CONFLICT (origin) DO UPDATE SET ${COLUMNS.slice(1)
+  `INSERT INTO hosts (${HOST_COLUMNS.map(([, c]) => c).join(', ')}, updated_at)
+   VALUES (${HOST_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}, $${HOST_COLUMNS.length + 1})
+   ON CONFLICT (origin) DO UPDATE SET ${HOST_COLUMNS.slice(1)
      .filter(([k]) => !ROBOTS_FILE.has(k))
      .map(([, c]) => `${c} = excluded.${c}`)
      .join(', ')}, updated_at = excluded.updated_at`,
@@ -59,7 +35,7 @@ export function pgHostQueries(db: PgRunner) {
     },
     /** Writes a host's state: all of it for a new host, else all but its robots.txt file (see saveRobotsFile). */
     saveHost(h: HostRow, now: number): Promise<void> {
-      return db.write(UPSERT, [...COLUMNS.map(([k]) => h[k]), now]);
+      return db.write(UPSERT, [...HOST_COLUMNS.map(([k]) => h[k]), now]);
     },
     /** Writes a known host's robots.txt body and compiled rules. */
     saveRobotsFile(origin: string, body: string | null, rules: string | null): Promise<void> {

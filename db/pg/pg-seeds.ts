@@ -40,15 +40,18 @@ export function pgSeedSelect(inner: string, outer = ''): string {
   return `SELECT * FROM (SELECT *, ${PG_SEED_STATE} AS state FROM (SELECT ${PG_SEED_COLUMNS} FROM seeds s ${inner}) AS seed) AS seeded ${outer}`;
 }
 
-const INSERT = statement(
-  'seeds.upsert',
-  `INSERT INTO seeds (url, origin, depth, scope, path_only, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)
+/**
+ * A seed added, or submitted again (a removed one comes back as new): $1-$5 url, origin, depth, scope, path_only,
+ * $6 now; answers its id and whether it was created. The server's store and the crawler's share it.
+ */
+export const PG_SEED_UPSERT = `INSERT INTO seeds (url, origin, depth, scope, path_only, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $6)
    ON CONFLICT (url) DO UPDATE SET depth = excluded.depth, scope = excluded.scope, path_only = excluded.path_only,
      updated_at = excluded.updated_at,
      created_at = CASE WHEN seeds.removed_at IS NULL THEN seeds.created_at ELSE excluded.created_at END,
      removed_at = NULL
-   RETURNING id, created_at = updated_at AS created`,
-);
+   RETURNING id, created_at = updated_at AS created`;
+
+const INSERT = statement('seeds.upsert', PG_SEED_UPSERT);
 const SET_TITLE = statement('seeds.set-title', 'UPDATE seeds SET title = $1 WHERE id = $2');
 const BY_ID = statement('seeds.by-id', pgSeedSelect('WHERE s.id = $1'));
 const MARK_REMOVED = statement(
