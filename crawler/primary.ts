@@ -2,8 +2,8 @@ import cluster, { type Worker } from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, configFromArgument, type Config } from '../shared/config.ts';
 import { processEntry } from '../shared/project-root.ts';
-import { DatabaseNotWritableError, openDatabase, type Database } from '../db/open.ts';
-import { databaseBytes, freeDiskBytes } from '../db/storage-size.ts';
+import { type CrawlStorage, openCrawlStorage } from '../db/engine.ts';
+import { freeDiskBytes } from '../db/storage-size.ts';
 import { Coordinator } from './coordination/coordinator.ts';
 import { CrawlPrimary } from './coordination/crawl-primary.ts';
 import { fatalExit } from './coordination/fatal-exit.ts';
@@ -19,7 +19,8 @@ import {
 } from './common/protocol.ts';
 
 /**
- * The crawler primary process, forked by the server: wiring only. It opens the database, then connects
+ * The crawler primary process, forked by the server: wiring only. It opens the crawl's storage on the
+ * configured engine (db/engine.ts: SQLite in DATA_DIR, or PostgreSQL at DATABASE_URL), then connects
  * a CrawlPrimary (crawler/coordination/crawl-primary.ts: dispatch, batched writes, write retry, workers,
  * timers, shutdown) to the process: cluster workers running crawler/worker.ts, the server's IPC channel,
  * signals, the real clock and timers.
@@ -75,24 +76,23 @@ process.on('uncaughtException', (err) => {
   fatalExit(transport, timers, `crashed (${err.message}); restarting the crawler`);
 });
 
-/** Takes DATA_DIR's lock, opens the database and loads the crawl state; throws saying which step failed. */
-async function startUp(): Promise<{ config: Config; db: Database; coordinator: Coordinator }> {
+/**
+ * Takes DATA_DIR's lock (one primary per DATA_DIR, on either engine), opens the crawl's storage and loads
+ * the crawl state; throws saying which step failed.
+ */
+async function startUp(): Promise<{ config: Config; storage: CrawlStorage; coordinator: Coordinator }> {
   const config = configFromArgument(process.argv[2], process.env); // parsed and validated once, by the server
   await acquireLock(config.dataDir);
-  let db: Database;
-  try {
-    db = openDatabase(config.dataDir);
-  } catch (err) {
-    if (err instanceof DatabaseNotWritableError) throw err; // it names the folder and says what to do
-    throw new Error(`cannot open the database in ${config.dataDir}: ${(err as Error).message}`);
-  }
-  const coordinator = new Coordinator(db, config, randomUUID());
+  const storage = await openCrawlStorage(config);
+  const coordinator = new Coordinator(storage.store, config, randomUUID());
   try {
     await coordinator.start(clock());
   } catch (err) {
-    throw new Error(`cannot load the crawl state from the database in ${config.dataDir}: ${(err as Error).message}`);
+    await storage.close();
+    const where = storage.engine === 'sqlite' ? `the database in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
+    throw new Error(`cannot load the crawl state from ${where}: ${(err as Error).message}`);
   }
-  return { config, db, coordinator };
+  return { config, storage, coordinator };
 }
 
 const started = await startUp().catch((err: unknown) => {
@@ -100,7 +100,7 @@ const started = await startUp().catch((err: unknown) => {
   return undefined;
 });
 if (started === undefined) await new Promise<never>(() => undefined); // fatalExit ends the process
-const { config, db, coordinator } = started!;
+const { config, storage, coordinator } = started!;
 
 const running = new CrawlPrimary<ClusterWorker>({
   coordinator,
@@ -116,10 +116,13 @@ const running = new CrawlPrimary<ClusterWorker>({
     resolve: config.crawlResolve,
   },
   slotsPerWorker: FETCH_DEFAULTS.fetchesPerWorker,
-  readDisk: () => ({ freeBytes: freeDiskBytes(config.dataDir), dbBytes: databaseBytes(db) }),
-  release: () => {
-    db.close();
-    releaseLock(config.dataDir);
+  readDisk: () => ({ freeBytes: freeDiskBytes(config.dataDir), dbBytes: storage.databaseBytes() }),
+  release: async () => {
+    try {
+      await storage.close();
+    } finally {
+      releaseLock(config.dataDir);
+    }
   },
 });
 primary = running;

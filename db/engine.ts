@@ -1,15 +1,20 @@
 /**
  * The one place that knows Lantern has two storage engines: DATABASE_URL unset is SQLite in DATA_DIR (the
- * embedded default), set is PostgreSQL. Everything else talks to the ports it answers (db/server-store.ts).
- * Until the crawler's storage runs on PostgreSQL too, a Lantern started with DATABASE_URL would store seeds
- * no crawler reads: `refuseUnfinishedEngine` stops `npm start` before anything is opened.
+ * embedded default), set is PostgreSQL. Everything else talks to the ports it answers: the server's
+ * (db/server-store.ts, `openServerStore`) and the crawler primary's (db/crawl-store.ts, `openCrawlStorage`).
  */
 import type { Database } from 'better-sqlite3';
-import { ConfigError } from '../shared/config-error.ts';
 import type { Config } from '../shared/config.ts';
-import { openPgServerStore } from './pg/pg-server-store.ts';
+import { type CrawlStore, sqliteCrawlStore } from './crawl-store.ts';
+import { MigrationError } from './migrate.ts';
+import { DatabaseNotWritableError, openDatabase } from './open.ts';
+import { migratePg } from './pg/migrate-pg.ts';
+import { pgCrawlStore } from './pg/pg-crawl-store.ts';
+import { describeDatabaseUrl, openPgServerStore, PgUnavailableError } from './pg/pg-server-store.ts';
+import { openPgPool } from './pg/pool.ts';
 import type { ServerStore } from './server-store.ts';
 import { sqliteServerStore } from './sqlite-server-store.ts';
+import { databaseBytes } from './storage-size.ts';
 
 /**
  * The server's storage ports on the configured engine: SQLite on `db` (the DATA_DIR file, opened by the
@@ -19,14 +24,80 @@ export async function openServerStore(config: Pick<Config, 'databaseUrl'>, db: D
   return config.databaseUrl === null ? sqliteServerStore(db) : openPgServerStore(config.databaseUrl);
 }
 
+/** The crawler primary's storage on the configured engine, with what the primary's disk budget reads. */
+export interface CrawlStorage {
+  readonly engine: 'sqlite' | 'postgres';
+  readonly store: CrawlStore;
+  /**
+   * The bytes the record holds, for CRAWL_MAX_DB_SIZE: SQLite's file, read at once; PostgreSQL's database,
+   * as of the last size PostgreSQL answered (each call asks again in the background; 0 before the first answer).
+   */
+  databaseBytes(): number;
+  /** Closes the connection (SQLite) or ends the pool (PostgreSQL). */
+  close(): Promise<void>;
+}
+
 /**
- * Refuses a configuration that names an engine not yet complete: on PostgreSQL the server's storage and search
- * run, and the crawler's storage is built, but the crawler primary is not started on it yet (issue 28), so
- * DATABASE_URL set is a ConfigError that says so.
+ * Opens the crawler primary's storage: SQLite in `dataDir` (the primary's own connection to the DATA_DIR
+ * file), or PostgreSQL at DATABASE_URL (a pool, the schema brought to the newest migration, which the server
+ * has normally done already). Throws DatabaseNotWritableError, MigrationError or PgUnavailableError, each
+ * saying what to do.
  */
-export function refuseUnfinishedEngine(config: Pick<Config, 'databaseUrl'>): void {
-  if (config.databaseUrl === null) return;
-  throw new ConfigError(
-    "engine: DATABASE_URL is set, but Lantern's PostgreSQL engine is not complete: the server's storage and search run on it, the crawler's storage is built, but the crawler does not run on it yet, so Lantern does not start on it; unset DATABASE_URL to run on SQLite in DATA_DIR",
-  );
+export async function openCrawlStorage(config: Pick<Config, 'databaseUrl' | 'dataDir'>): Promise<CrawlStorage> {
+  if (config.databaseUrl === null) {
+    let db: Database;
+    try {
+      db = openDatabase(config.dataDir);
+    } catch (err) {
+      if (err instanceof DatabaseNotWritableError) throw err; // it names the folder and says what to do
+      throw new Error(`engine: cannot open the database in ${config.dataDir}: ${(err as Error).message}`);
+    }
+    return {
+      engine: 'sqlite',
+      store: sqliteCrawlStore(db),
+      databaseBytes: () => databaseBytes(db),
+      close: async () => {
+        db.close();
+      },
+    };
+  }
+  const url = config.databaseUrl;
+  // A few connections: the primary runs one transaction at a time (IntentApplier), plus reads at start.
+  const pool = openPgPool(url, { max: 4 });
+  try {
+    await migratePg(pool);
+  } catch (err) {
+    await pool.end();
+    if (err instanceof MigrationError) throw err;
+    throw new PgUnavailableError(
+      `engine: cannot open PostgreSQL at ${describeDatabaseUrl(url)} for the crawler: ${(err as Error).message}; start the server, or check DATABASE_URL`,
+      { cause: err },
+    );
+  }
+  let bytes = 0;
+  let asking = false;
+  const askSize = () => {
+    if (asking) return;
+    asking = true;
+    pool
+      .query<{ bytes: number }>('SELECT pg_database_size(current_database()) AS bytes')
+      .then((r) => {
+        bytes = r.rows[0]?.bytes ?? bytes;
+      })
+      // Unreachable now: the flush's own error reports the outage; the size stays the last one known.
+      .catch(() => undefined)
+      .finally(() => {
+        asking = false;
+      });
+  };
+  askSize();
+  return {
+    engine: 'postgres',
+    store: pgCrawlStore(pool),
+    databaseBytes: () => {
+      askSize();
+      return bytes;
+    },
+    close: () => pool.end(),
+  };
 }

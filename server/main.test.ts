@@ -77,12 +77,6 @@ test('a bad setting stops the start with exit code 2 and one line naming the var
     for (const [env, line] of [
       [{ PORT: 'abc' }, 'lantern: PORT must be an integer between 1 and 65535, got "abc"\n'],
       [{ CRAWL_DELAY_MS: '-5' }, 'lantern: CRAWL_DELAY_MS must be an integer between 0 and 3600000, got "-5"\n'],
-      [
-        // Until the crawler's storage runs on PostgreSQL, DATABASE_URL set is refused rather than half-working.
-        { DATABASE_URL: 'postgres://lantern@127.0.0.1:1/lantern' },
-        "lantern: engine: DATABASE_URL is set, but Lantern's PostgreSQL engine is not complete: the server's storage and search run on it, " +
-          "the crawler's storage is built, but the crawler does not run on it yet, so Lantern does not start on it; unset DATABASE_URL to run on SQLite in DATA_DIR\n",
-      ],
     ] as const) {
       const main = startMain(cwd, env);
       assert.equal(await main.exited, 2, JSON.stringify(env));

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from '../shared/config.ts';
-import { openServerStore, refuseUnfinishedEngine } from '../db/engine.ts';
+import { openServerStore } from '../db/engine.ts';
 import type { ServerStore } from '../db/server-store.ts';
 import { buildApp } from './app.ts';
 import { CrawlerLink } from './crawler-link.ts';
@@ -18,7 +18,6 @@ async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig(process.env);
-    refuseUnfinishedEngine(config);
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`lantern: ${err.message}\n`);

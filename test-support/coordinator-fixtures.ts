@@ -8,6 +8,7 @@ import type { Database } from 'better-sqlite3';
 import { Coordinator } from '../crawler/coordination/coordinator.ts';
 import type { FetchResult, ParsedPage, WorkerSettings } from '../crawler/common/protocol.ts';
 import { loadConfig } from '../shared/config.ts';
+import { sqliteCrawlStore } from '../db/crawl-store.ts';
 
 /** Worker settings for tests that never fetch: short limits, private addresses refused. */
 export const TEST_WORKER_SETTINGS: WorkerSettings = {
@@ -75,7 +76,11 @@ export async function startCoordinator(
   runId: string,
   now: number,
 ): Promise<Coordinator> {
-  const coordinator = new Coordinator(data.db, loadConfig({ ...settings, DATA_DIR: data.dir }), runId);
+  const coordinator = new Coordinator(
+    sqliteCrawlStore(data.db),
+    loadConfig({ ...settings, DATA_DIR: data.dir }),
+    runId,
+  );
   await coordinator.start(now);
   return coordinator;
 }

@@ -15,6 +15,7 @@ import { emptyResult } from '../../crawler/fetch/fetcher.ts';
 import { Coordinator } from '../../crawler/coordination/coordinator.ts';
 import type { FetchJob, FetchResult, ParsedPage } from '../../crawler/common/protocol.ts';
 import { BENCH_CONTENT_TYPE, BENCH_ROBOTS } from './bench-pages.ts';
+import { sqliteCrawlStore } from '../../db/crawl-store.ts';
 
 /** What `measureStoreCost` found. */
 export interface StoreCost {
@@ -50,7 +51,7 @@ export async function measureStoreCost(opts: {
     for (const origin of opts.origins)
       seeds.upsertSeed({ url: `${origin}/`, origin, depth: opts.depth, scope: 'host' }, 1);
     const config = loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: '0', CRAWL_ALLOW_PRIVATE: '1' });
-    const coordinator = new Coordinator(db, config, 'store-cost');
+    const coordinator = new Coordinator(sqliteCrawlStore(db), config, 'store-cost');
     let t = Date.now();
     await coordinator.start(t);
     let stored = 0;

@@ -34,6 +34,7 @@ import { copyOfDatabase, hostOrigin, seedOfHost, type FrontierShape } from './fr
 import { InstantWorkers } from './instant-workers.ts';
 import { clock, cpuMs, gaps, mib, Sample, sleep, timeCalls, timers } from './measure.ts';
 import type { CrawlFigures, RestartFigures } from './primary-figures.ts';
+import { sqliteCrawlStore } from '../../db/crawl-store.ts';
 
 function config(dataDir: string, workers: number) {
   return loadConfig({ DATA_DIR: dataDir, CRAWL_WORKERS: String(workers), CRAWL_ALLOW_PRIVATE: '1' });
@@ -61,7 +62,7 @@ export async function runRestart(file: string, shape: FrontierShape): Promise<Re
     const t0 = performance.now();
     const db = openDatabase(copy.dataDir);
     const t1 = performance.now();
-    const coordinator = new Coordinator(db, config(copy.dataDir, 4), 'bench-restart');
+    const coordinator = new Coordinator(sqliteCrawlStore(db), config(copy.dataDir, 4), 'bench-restart');
     const startedAt = clock();
     await coordinator.start(startedAt);
     const t2 = performance.now();
@@ -102,7 +103,7 @@ export async function runCrawl(
   const db = openDatabase(copy.dataDir);
   try {
     const cfg = config(copy.dataDir, opts.workers);
-    const coordinator = new Coordinator(db, cfg, 'bench-crawl');
+    const coordinator = new Coordinator(sqliteCrawlStore(db), cfg, 'bench-crawl');
     await coordinator.start(clock());
     const wall = new Sample();
     const cpu = new Sample();

@@ -71,12 +71,7 @@ describe('coordinator: flushes over an asynchronous store', () => {
     for (const origin of [A, B])
       seedQueries(tmp.db).upsertSeed({ url: `${origin}/`, origin, depth: 2, scope: 'any' }, 1000);
     gated = gatedStore(sqliteCrawlStore(tmp.db));
-    c = new Coordinator(
-      tmp.db,
-      loadConfig({ DATA_DIR: tmp.dir, CRAWL_DELAY_MS: String(DELAY_MS) }),
-      'run',
-      gated.store,
-    );
+    c = new Coordinator(gated.store, loadConfig({ DATA_DIR: tmp.dir, CRAWL_DELAY_MS: String(DELAY_MS) }), 'run');
     await c.start(T0);
   });
   afterEach(() => tmp.cleanup());

@@ -18,6 +18,7 @@ import { pageQueries } from '../../db/pages.ts';
 import { fetchResult, parsedPage, startCoordinator } from '../../test-support/coordinator-fixtures.ts';
 import { makePage, type TempDatabase, tempDatabase } from '../../test-support/test-corpus.ts';
 import type { FetchJob, FetchResult, ParsedPage } from '../common/protocol.ts';
+import { sqliteCrawlStore } from '../../db/crawl-store.ts';
 
 const DELAY_MS = 100;
 const ORIGIN = 'https://site.example';
@@ -161,7 +162,7 @@ describe('coordinator', () => {
 
   test('CRAWL_REFRESH=0 never crawls a seed again on its own', async () => {
     const off = new Coordinator(
-      db,
+      sqliteCrawlStore(db),
       loadConfig({ DATA_DIR: tmp.dir, CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_REFRESH: '0' }),
       'test-run-2',
     );

@@ -1,6 +1,5 @@
-import type { Database } from 'better-sqlite3';
 import type { Config } from '../../shared/config.ts';
-import { type CrawlStore, sqliteCrawlStore } from '../../db/crawl-store.ts';
+import type { CrawlStore } from '../../db/crawl-store.ts';
 import { Scheduler } from '../politeness/scheduler.ts';
 import { serverSignal } from '../politeness/pacing.ts';
 import { BACKOFF } from '../politeness/backoff.ts';
@@ -65,8 +64,11 @@ export class Coordinator {
   /** The crawl's status and snapshots for the server, and the fetch rate (crawl-report.ts). */
   private readonly report: CrawlReport;
 
-  /** On SQLite in `db` (the DATA_DIR file); `store` names another engine's CrawlStore (tests wrap SQLite's). */
-  constructor(db: Database, config: Config, runId: string, store: CrawlStore = sqliteCrawlStore(db)) {
+  /**
+   * On `store`, the crawl's storage on either engine (db/engine.ts openCrawlStorage chooses it; tests pass
+   * `sqliteCrawlStore` of a temporary file, or wrap it).
+   */
+  constructor(store: CrawlStore, config: Config, runId: string) {
     this.scheduler = new Scheduler<CrawlJob>(config.crawlDelayMs, {
       grouping: config.crawlPolitenessGroup,
       pacing: { factor: config.crawlPacingFactor, ceilingMs: config.crawlPacingMaxMs },

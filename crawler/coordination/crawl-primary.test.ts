@@ -21,6 +21,7 @@ import { Coordinator } from './coordinator.ts';
 import { CrawlPrimary } from './crawl-primary.ts';
 import { PRIMARY_TIMING, type PrimaryTransport, type WorkerHandle } from './primary-ports.ts';
 import type { FetchJob, FetchResult, ParsedPage, PrimaryToServer, PrimaryToWorker } from '../common/protocol.ts';
+import { sqliteCrawlStore } from '../../db/crawl-store.ts';
 
 const DELAY_MS = 100;
 const START = 10_000;
@@ -112,7 +113,7 @@ describe('CrawlPrimary', () => {
       CRAWL_WORKERS: String(opts.workers),
       ...opts.env,
     });
-    const coordinator = new Coordinator(db, config, 'unit');
+    const coordinator = new Coordinator(sqliteCrawlStore(db), config, 'unit');
     await coordinator.start(START);
     await coordinator.flush(START); // the hosts' first rows: stored, so that each test starts with no write pending
     const time = new ManualTime(START);

@@ -68,8 +68,8 @@ export interface CrawlPrimaryParts<W extends WorkerHandle> {
   readDisk(): DiskReading;
   /** The process id, for the server's `started`. */
   pid: number;
-  /** Closes the database and releases DATA_DIR's lock: the last step of a shutdown, before exit. */
-  release(): void;
+  /** Closes the storage and releases DATA_DIR's lock: the last step of a shutdown, before exit. */
+  release(): void | Promise<void>;
 }
 
 /** The crawler primary (see the module comment). */
@@ -256,7 +256,11 @@ export class CrawlPrimary<W extends WorkerHandle> {
       );
     }
     await this.workers.stopAll();
-    this.parts.release();
+    try {
+      await this.parts.release();
+    } catch (err) {
+      transport.log(`crawler: closing the storage failed (${(err as Error).message}); everything was written before`);
+    }
     transport.log(`crawler: stopped (${cut} unfinished fetches returned to the queue)`);
     transport.exit(0);
   }

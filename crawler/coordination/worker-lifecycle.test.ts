@@ -18,6 +18,7 @@ import { CrawlPrimary } from './crawl-primary.ts';
 import { fetchResult, parsedPage, TEST_WORKER_SETTINGS } from '../../test-support/coordinator-fixtures.ts';
 import { PRIMARY_TIMING, type PrimaryTransport, type WorkerHandle } from './primary-ports.ts';
 import type { FetchJob, FetchResult, PrimaryToServer, PrimaryToWorker } from '../common/protocol.ts';
+import { sqliteCrawlStore } from '../../db/crawl-store.ts';
 
 const DELAY_MS = 100;
 const START = 10_000;
@@ -77,7 +78,7 @@ describe('WorkerLifecycle: workers while there is work, none while there is none
     dir = mkdtempSync(path.join(os.tmpdir(), 'lantern-worker-lifecycle-'));
     db = openDatabase(dir);
     const config = loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: String(DELAY_MS), CRAWL_WORKERS: String(workers) });
-    const coordinator = new Coordinator(db, config, 'unit');
+    const coordinator = new Coordinator(sqliteCrawlStore(db), config, 'unit');
     await coordinator.start(START);
     const time = new ManualTime(START);
     const transport = new FakeTransport(time);

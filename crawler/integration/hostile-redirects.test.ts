@@ -29,6 +29,7 @@ import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { Coordinator, MAX_REDIRECTS } from '../coordination/coordinator.ts';
 import type { FetchResult } from '../common/protocol.ts';
+import { sqliteCrawlStore } from '../../db/crawl-store.ts';
 
 const DELAY_MS = 50;
 const NORMAL_PAGES = 8;
@@ -249,7 +250,7 @@ describe('a redirect to a private address with CRAWL_ALLOW_PRIVATE=0, judged by 
           1000,
         );
       });
-      const coordinator = new Coordinator(db, config, 'test-run');
+      const coordinator = new Coordinator(sqliteCrawlStore(db), config, 'test-run');
       let t = 10_000;
       await coordinator.start(t);
       const answer = (jobId: number, part: Partial<FetchResult>): void =>
