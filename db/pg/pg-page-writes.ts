@@ -113,7 +113,7 @@ export function pgPageWriteQueries(db: PgRunner) {
         p.nosnippet ? 1 : 0,
         p.indexed ? 1 : 0,
         p.indexed ? extractIdentifiers(title, headings, description, body) : '',
-        p.linkDensity ?? null,
+        p.linkDensity == null ? null : String(p.linkDensity), // text: the one fractional column (pg-runner storedNumber)
         p.fileType ?? 'html',
         p.pageStarts ? JSON.stringify(p.pageStarts) : null,
       ]);

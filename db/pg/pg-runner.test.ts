@@ -103,6 +103,55 @@ test('text a site controls goes through held writes and back unchanged, never as
   }
 });
 
+test("the primary's clock (sub-millisecond times) is stored rounded up, on every path; a page's link density keeps its fraction", async () => {
+  const pool = openPgPool(await cluster.createDatabase(), { max: 2 });
+  try {
+    await migratePg(pool);
+    const store = pgCrawlStore(pool);
+    const origin = 'https://example.org';
+    const now = T0 + 0.6228; // performance.timeOrigin + performance.now(), as crawler/primary.ts reads it
+    // On the pool (parameters), then in a transaction: a statement with parameters, then held writes (literals).
+    await store.stops.markRunning(now);
+    const seedId = (await store.seeds.upsertSeed({ url: `${origin}/`, origin, depth: 2, scope: 'host' }, now)).seed.id;
+    const [added] = await store.frontier.addUrls([{ url: `${origin}/a`, origin, seedId, depth: 1, redirects: 0 }], now);
+    await store.transaction(async (tx) => {
+      await tx.frontier.finishUrl(added!.id, 'failed', 'gone', now + 10.2, true);
+      await tx.hosts.saveHost(newHostRow(origin, 'example.org'), now + 20.5);
+      await tx.pages.upsertPage({
+        url: `${origin}/a`,
+        finalUrl: `${origin}/a`,
+        origin,
+        host: 'example.org',
+        seedId,
+        status: 200,
+        contentType: null,
+        title: 't',
+        description: '',
+        headings: [],
+        body: 'b',
+        lang: null,
+        canonical: null,
+        fetchedAt: now + 30.01,
+        etag: null,
+        lastModified: null,
+        contentHash: null,
+        noindex: false,
+        nofollow: false,
+        noarchive: false,
+        nosnippet: false,
+        indexed: true,
+        linkDensity: 0.375,
+      });
+    });
+    const page = (await pool.query('SELECT fetched_at, link_density FROM pages')).rows[0];
+    assert.deepEqual(page, { fetched_at: T0 + 31, link_density: 0.375 });
+    const url = (await pool.query('SELECT finished_at FROM frontier WHERE id = $1', [added!.id])).rows[0];
+    assert.equal(url?.finished_at, T0 + 11);
+  } finally {
+    await pool.end();
+  }
+});
+
 test('held writes past 1 MiB are sent early, and the transaction still commits or rolls back whole', async () => {
   const pool = openPgPool(await cluster.createDatabase(), { max: 2 });
   try {

@@ -30,14 +30,34 @@ export class PgLiteralError extends Error {
   override name = 'PgLiteralError';
 }
 
+/**
+ * A number as the crawl tables store it. Every numeric column the crawl store writes is an integer (times in
+ * ms, ids, counts; the one fractional column, a page's link density, is passed as text), while the
+ * primary's clock has sub-millisecond precision (performance.now): a fractional time is rounded up to the
+ * next millisecond, so a stored "not before" time is never earlier than the one decided. SQLite keeps such a
+ * time as a REAL; PostgreSQL's BIGINT refuses it.
+ */
+export function storedNumber(value: number): number {
+  if (!Number.isFinite(value))
+    throw new PgLiteralError(`pg-runner: ${value} is not a number PostgreSQL stores; check the value`);
+  return Number.isInteger(value) ? value : Math.ceil(value);
+}
+
+/** `values` as parameters: numbers as storedNumber makes them, arrays' numbers too, the rest as they are. */
+export function storedValues(values: readonly unknown[]): unknown[] {
+  return values.map((v) =>
+    typeof v === 'number'
+      ? storedNumber(v)
+      : Array.isArray(v)
+        ? v.map((i) => (typeof i === 'number' ? storedNumber(i) : i))
+        : v,
+  );
+}
+
 /** A JavaScript value as a quoted SQL literal (see the module comment), or NULL. */
 export function literal(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value))
-      throw new PgLiteralError(`pg-runner: ${value} is not a number PostgreSQL stores; check the value`);
-    return `'${value}'`;
-  }
+  if (typeof value === 'number') return `'${storedNumber(value)}'`;
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   if (typeof value === 'string') return quote(value);
   if (Buffer.isBuffer(value)) return quote(`\\x${value.toString('hex')}`);
@@ -59,10 +79,13 @@ function arrayText(items: readonly unknown[]): string {
     if (item === null || item === undefined) return 'NULL';
     if (Array.isArray(item))
       throw new PgLiteralError('pg-runner: nested arrays are not written as literals; flatten the values');
-    const text = Buffer.isBuffer(item) ? `\\x${item.toString('hex')}` : typeof item === 'object' ? '' : String(item);
-    if (typeof item === 'number' && !Number.isFinite(item)) {
-      throw new PgLiteralError(`pg-runner: ${item} is not a number PostgreSQL stores; check the value`);
-    }
+    const text = Buffer.isBuffer(item)
+      ? `\\x${item.toString('hex')}`
+      : typeof item === 'number'
+        ? String(storedNumber(item))
+        : typeof item === 'object'
+          ? ''
+          : String(item);
     return `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
   });
   return `{${parts.join(',')}}`;
@@ -82,7 +105,7 @@ export function inline(s: Statement, values: readonly unknown[]): string {
 export function poolRunner(pool: pg.Pool): PgRunner {
   const query = async (s: Statement, values: readonly unknown[]) => {
     try {
-      return await pool.query({ name: s.name, text: s.text, values: values as unknown[] });
+      return await pool.query({ name: s.name, text: s.text, values: storedValues(values) });
     } catch (err) {
       throw pgStorageError(err, s.name);
     }
@@ -152,7 +175,7 @@ export class TxRunner implements PgRunner {
     if (this.held.length === 0) {
       this.roundTrips++;
       try {
-        return await this.client.query({ name: s.name, text: s.text, values: values as unknown[] });
+        return await this.client.query({ name: s.name, text: s.text, values: storedValues(values) });
       } catch (err) {
         throw pgStorageError(err, s.name);
       }
