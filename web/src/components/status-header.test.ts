@@ -28,6 +28,7 @@ const status: Status = {
     maxDbBytes: 20 * 1024 ** 3,
     checkedAt: null,
   },
+  storage: null,
 };
 
 test('a crawler problem is shown as an alert, in words', () => {
