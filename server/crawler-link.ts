@@ -87,7 +87,7 @@ export class CrawlerLink {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.child = child;
-    child.on('message', (msg: PrimaryToServer) => this.onMessage(msg));
+    child.on('message', (msg: PrimaryToServer) => this.received(msg));
     child.on('error', (err) => this.log.error(`crawler-link: could not talk to the crawler primary: ${err.message}`));
     child.on('exit', (code, signal) => this.onExit(child, code, signal));
   }
@@ -107,7 +107,8 @@ export class CrawlerLink {
     this.book.replaceRows(rows);
   }
 
-  private onMessage(msg: PrimaryToServer): void {
+  /** A message of the primary: what it reports becomes the link's state (route tests send them as a primary would). */
+  received(msg: PrimaryToServer): void {
     switch (msg.type) {
       case 'started':
         this.state = 'running';
