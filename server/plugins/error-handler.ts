@@ -130,21 +130,35 @@ export default fp(
         // PostgreSQL stopped, out of reach or out of room: /api/status shows it as state; the person tries again later.
         const at = Date.now();
         if (app.hasDecorator('storageWatch')) app.storageWatch.failed(fault, at);
+        // With LANTERN_SECRET, Lantern may be exposed and this answer may go to someone not signed in (a sign-in,
+        // a session's check): PostgreSQL's address and user are not theirs to learn. /api/status (signed in) has them.
+        const named = app.config.secret === null;
         const { reason } = describeStorageOutage(fault, {
           since: at,
           where: describeDatabaseUrl(url),
           seenBy: 'server',
         });
+        const what = named
+          ? reason
+          : fault.reachable
+            ? 'PostgreSQL answers but cannot write'
+            : 'PostgreSQL does not answer';
+        const more = named ? '' : '; signed in, GET /api/status says more';
         request.log.error({ err }, 'error-handler: PostgreSQL did not answer or refused a statement');
         return reply
           .code(503)
           .header('retry-after', '10')
-          .send({
-            error: fault.reachable ? 'storage-unavailable' : 'database-unreachable',
-            message: fault.reachable
-              ? `error-handler: the database refuses writes: ${reason}; nothing was saved; try again once PostgreSQL has room again`
-              : `error-handler: the database is unreachable: ${reason}; nothing was saved; try again in a moment (Lantern reconnects by itself once it answers)`,
-          });
+          .send(
+            fault.reachable
+              ? {
+                  error: 'storage-unavailable',
+                  message: `error-handler: the database refuses writes: ${what}; nothing was saved; try again once PostgreSQL has room again${more}`,
+                }
+              : {
+                  error: 'database-unreachable',
+                  message: `error-handler: the database is unreachable: ${what}; nothing was saved; try again in a moment (Lantern reconnects by itself once it answers)${more}`,
+                },
+          );
       }
       if (fault !== null) {
         // The machine's trouble, not a bug: say what is wrong and that nothing was saved, so the person can act and retry.
