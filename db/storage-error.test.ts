@@ -1,7 +1,14 @@
 /** Which errors are the machine's (waited out) and which are Lantern's bugs, on both engines. */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pgStorageError, StorageError, storageErrorAdvice, storageErrorDetail } from './storage-error.ts';
+import {
+  describeStorageOutage,
+  pgStorageError,
+  StorageError,
+  storageErrorAdvice,
+  storageErrorDetail,
+  storageFault,
+} from './storage-error.ts';
 
 const coded = (code: string, message: string) => Object.assign(new Error(message), { code });
 
@@ -49,4 +56,39 @@ test("SQLite's storage errors keep their classification; the advice names the en
     /^database unreachable \(.*ECONNREFUSED.*\): is PostgreSQL running/,
   );
   assert.match(storageErrorAdvice('/data', 'SQLITE_FULL: full'), /^cannot write to the database in \/data/);
+});
+
+test('storageFault: the engine decides what a raw error is; a stopped PostgreSQL does not answer, a full one refuses', () => {
+  const refused = coded('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432');
+  assert.deepEqual(storageFault(refused, 'postgres'), {
+    engine: 'postgres',
+    reachable: false,
+    detail: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:5432',
+  });
+  assert.deepEqual(
+    storageFault(pgStorageError(refused, 'storing results'), 'postgres')?.detail,
+    'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:5432',
+  );
+  assert.equal(storageFault(coded('53100', 'No space left on device'), 'postgres')?.reachable, true);
+  assert.equal(storageFault(coded('23505', 'duplicate key'), 'postgres'), null, 'a bug, not an outage');
+  assert.equal(storageFault(refused, 'sqlite'), null, 'no socket under SQLite: not an outage of it');
+  assert.deepEqual(storageFault(coded('SQLITE_FULL', 'database or disk is full'), 'postgres'), {
+    engine: 'sqlite',
+    reachable: true,
+    detail: 'SQLITE_FULL: database or disk is full',
+  });
+});
+
+test('describeStorageOutage: the words a person reads, the address without its password', () => {
+  const o = describeStorageOutage(
+    { engine: 'postgres', reachable: false, detail: 'ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:5432' },
+    { since: Date.UTC(2026, 11, 7, 3, 0, 1, 500), where: 'lantern@127.0.0.1:5432/lantern', seenBy: 'server' },
+  );
+  assert.equal(o.since, '2026-12-07T03:00:01.500Z');
+  assert.equal(
+    o.message,
+    'database unreachable since 2026-12-07T03:00:01Z: PostgreSQL at lantern@127.0.0.1:5432/lantern does not answer ' +
+      '(ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:5432). Seeds, labels, imports and sign-in wait until it answers ' +
+      "(try again then); search answers from this server's copy.",
+  );
 });

@@ -9,6 +9,7 @@ import type {
   PrimaryToServer,
   RequestLogEntry,
   ServerToPrimary,
+  StorageStatus,
 } from '../crawler/common/protocol.ts';
 import { primaryExecArgv } from '../crawler/primary-heap.ts';
 import { DomainBook } from './domain-book.ts';
@@ -40,6 +41,11 @@ export class CrawlerLink {
   /** The crawl's disk budget as the crawler last reported it (no reading before its first check). */
   disk: DiskStatus;
   lastError: string | null = null;
+  /**
+   * The database's outage as the crawler reported it (its crawl paused until it can write again), else null:
+   * cleared when it reports `recovered`, or when a new primary has started (it opened the database).
+   */
+  storage: StorageStatus | null = null;
   private child: ChildProcess | null = null;
   /** What the current primary reported before it exited, to say why it died. */
   private childError: string | null = null;
@@ -81,7 +87,7 @@ export class CrawlerLink {
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
     this.child = child;
-    child.on('message', (msg: PrimaryToServer) => this.onMessage(msg));
+    child.on('message', (msg: PrimaryToServer) => this.received(msg));
     child.on('error', (err) => this.log.error(`crawler-link: could not talk to the crawler primary: ${err.message}`));
     child.on('exit', (code, signal) => this.onExit(child, code, signal));
   }
@@ -101,10 +107,12 @@ export class CrawlerLink {
     this.book.replaceRows(rows);
   }
 
-  private onMessage(msg: PrimaryToServer): void {
+  /** A message of the primary: what it reports becomes the link's state (route tests send them as a primary would). */
+  received(msg: PrimaryToServer): void {
     switch (msg.type) {
       case 'started':
         this.state = 'running';
+        this.storage = null;
         if (this.errorIsExit) this.setError(null);
         break;
       case 'snapshot':
@@ -122,10 +130,12 @@ export class CrawlerLink {
       case 'error':
         this.childError = msg.message;
         this.setError(msg.message);
+        if (msg.storage !== undefined) this.storage = msg.storage;
         this.log.error(`crawler-link: the crawler reported: ${msg.message}`);
         break;
       case 'recovered':
         this.setError(null);
+        this.storage = null;
         this.log.info?.(`crawler-link: the crawler reported: ${msg.message}`);
         break;
     }

@@ -62,7 +62,7 @@ async function main(): Promise<void> {
     config,
     process.env, // the primary's environment (PATH, NODE_OPTIONS); its configuration is `config`
   );
-  const app = await buildApp({ config, db, store, search, crawler: link, logger: { level: 'info' } });
+  const app = await buildApp({ config, db, store, search, crawler: link, feed: side.feed, logger: { level: 'info' } });
   appLog = app.log;
   side.start();
   try {

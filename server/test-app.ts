@@ -55,6 +55,7 @@ export async function createTestApp(
     store,
     search,
     crawler,
+    feed: side.feed,
     webRoot: options.webRoot ?? path.join(dataDir, 'no-web'),
     now: options.now,
     onRoute: options.onRoute,

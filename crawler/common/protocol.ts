@@ -214,6 +214,26 @@ export const DiskStatusSchema = Type.Object({
 });
 export type DiskStatus = Static<typeof DiskStatusSchema>;
 
+/**
+ * The database refusing Lantern, as /api/status reports it (null while it is fine): the crawler's report of an
+ * outage (write-outage.ts), else the server's own (its queries, the search copy's feed). The shape of
+ * db/storage-error.ts StorageOutage, which words it (describeStorageOutage).
+ */
+export const StorageStatusSchema = Type.Object({
+  engine: Type.Union([Type.Literal('sqlite'), Type.Literal('postgres')]),
+  /** False: the database does not answer at all (PostgreSQL stopped or out of reach). */
+  reachable: Type.Boolean(),
+  writable: Type.Boolean(),
+  /** When the outage began. */
+  since: Type.String(),
+  reason: Type.String(),
+  effect: Type.String(),
+  action: Type.String(),
+  message: Type.String(),
+  seenBy: Type.Union([Type.Literal('crawler'), Type.Literal('server')]),
+});
+export type StorageStatus = Static<typeof StorageStatusSchema>;
+
 /** One request in a host's timeline (/api/domains/:host/requests; the web app uses this type too). */
 export const RequestLogEntrySchema = Type.Object({
   url: Type.String(),
@@ -250,6 +270,7 @@ export type PrimaryToServer =
   | CrawlSnapshot
   | { type: 'pages-stored'; count: number }
   | { type: 'requests'; reqId: number; requests: RequestLogEntry[] }
-  | { type: 'error'; message: string }
+  /** A problem in words; `storage` when it is the database refusing writes (cleared by `recovered`). */
+  | { type: 'error'; message: string; storage?: StorageStatus }
   /** The problem last reported as `error` is over (e.g. the database takes writes again). */
   | { type: 'recovered'; message: string };

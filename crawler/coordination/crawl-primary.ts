@@ -56,7 +56,11 @@ export type PrimaryCoordinator = Pick<
 /** What a CrawlPrimary is given. */
 export interface CrawlPrimaryParts<W extends WorkerHandle> {
   coordinator: PrimaryCoordinator;
-  config: Pick<Config, 'crawlWorkers' | 'crawlRefreshMs' | 'dataDir' | 'crawlMinFreeDiskBytes' | 'crawlMaxDbSizeBytes'>;
+  config: Pick<
+    Config,
+    'crawlWorkers' | 'crawlRefreshMs' | 'dataDir' | 'crawlMinFreeDiskBytes' | 'crawlMaxDbSizeBytes'
+  > &
+    Partial<Pick<Config, 'databaseUrl'>>;
   /** What every worker is told when it is ready. */
   settings: WorkerSettings;
   /** Fetches a worker runs at once (FETCH_DEFAULTS.fetchesPerWorker). */
@@ -102,6 +106,7 @@ export class CrawlPrimary<W extends WorkerHandle> {
       clock,
       timers,
       dataDir: parts.config.dataDir,
+      databaseUrl: parts.config.databaseUrl,
       toServer: (msg) => transport.toServer(msg),
       log: (line) => transport.log(line),
       fatal: (message) => this.fatal(message),

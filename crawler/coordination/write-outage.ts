@@ -3,10 +3,13 @@
  * errors of the machine, not of Lantern, so it waits them out instead of restarting. While it waits,
  * no work is handed out (pages fetched now could not be stored) and what was fetched stays queued in
  * memory; the write is tried again after a doubling wait (PRIMARY_TIMING.writeRetryFirstMs, capped at
- * writeRetryMaxMs). The server hears once what is wrong and what to do (again only if that changes),
- * and `recovered` when writes succeed again. Any other write error is a bug: reported as fatal.
+ * writeRetryMaxMs). The server hears once what is wrong and what to do (again only if that changes), with
+ * the outage as state (`storage`: the engine, whether it answers, since when: /api/status), and `recovered`
+ * when writes succeed again. On PostgreSQL (DATABASE_URL) a server stopped or out of reach is such an error
+ * too. Any other write error is a bug: reported as fatal.
  */
-import { errorDetail, storageErrorAdvice, storageErrorDetail } from '../../db/storage-error.ts';
+import { describeDatabaseUrl } from '../../db/pg/pg-server-store.ts';
+import { describeStorageOutage, errorDetail, storageFault } from '../../db/storage-error.ts';
 import { PRIMARY_TIMING, type Clock, type TimerHandle, type Timers } from './primary-ports.ts';
 import type { PrimaryToServer } from '../common/protocol.ts';
 
@@ -15,6 +18,8 @@ export interface WriteOutageParts {
   clock: Clock;
   timers: Timers;
   dataDir: string;
+  /** DATABASE_URL: PostgreSQL is the record (its address, never the password, is named); null or absent: SQLite. */
+  databaseUrl?: string | null;
   toServer(msg: PrimaryToServer): void;
   log(line: string): void;
   /** A write failed for a reason that is not the machine's: report it and end (see fatal-exit.ts). */
@@ -40,8 +45,9 @@ export class WriteOutage {
    * outage and sets the next retry; anything else is reported as fatal.
    */
   failed(err: unknown, during: string): void {
-    const detail = storageErrorDetail(err);
-    if (detail === null) {
+    const url = this.parts.databaseUrl ?? null;
+    const fault = storageFault(err, url === null ? 'sqlite' : 'postgres');
+    if (fault === null) {
       this.parts.fatal(`could not write to the database while ${during} (${errorDetail(err)}); restarting the crawler`);
       return;
     }
@@ -51,16 +57,21 @@ export class WriteOutage {
       PRIMARY_TIMING.writeRetryFirstMs * 2 ** (trouble.failures - 1),
       PRIMARY_TIMING.writeRetryMaxMs,
     );
-    const message =
-      `${storageErrorAdvice(this.parts.dataDir, detail)} ` +
-      'The crawl is paused; what was fetched is kept and stored as soon as the database takes writes again';
+    const storage = describeStorageOutage(fault, {
+      since: trouble.since,
+      where: fault.engine === 'postgres' && url !== null ? describeDatabaseUrl(url) : this.parts.dataDir,
+      seenBy: 'crawler',
+    });
     const attempt = `attempt ${trouble.failures} failed while ${during}; next in ${waitMs} ms`;
-    if (message !== trouble.reported) {
-      trouble.reported = message;
-      this.parts.log(`crawler: ${message} (${attempt})`);
-      this.parts.toServer({ type: 'error', message });
+    // Told again only when what is wrong changes (unreachable, refusing), not its detail: a server that stops
+    // cuts the connections in use ("Connection terminated") and then refuses new ones (ECONNREFUSED).
+    const what = `${fault.engine} ${fault.reachable ? 'refuses writes' : 'unreachable'}`;
+    if (what !== trouble.reported) {
+      trouble.reported = what;
+      this.parts.log(`crawler: ${storage.message} (${attempt})`);
+      this.parts.toServer({ type: 'error', message: storage.message, storage });
     } else {
-      this.parts.log(`crawler: still cannot write to the database (${detail}; ${attempt})`);
+      this.parts.log(`crawler: still cannot write to the database (${fault.detail}; ${attempt})`);
     }
     if (trouble.timer != null) this.parts.timers.clearTimeout(trouble.timer);
     trouble.timer = this.parts.timers.setTimeout(() => {

@@ -43,12 +43,31 @@ const TYPES: pg.CustomTypesConfig = {
 };
 
 /**
- * A pool on `url` (postgres://user:password@host:port/database), with Lantern's type parsing. An idle
- * connection the server dropped (a restart, a network cut) is reported to `warn` (stderr by default) and
- * replaced by the pool; without a listener pg would end the process for it.
+ * How long a statement waits for a connection (a new one to PostgreSQL, or a free one of the pool) before it
+ * fails retryable ("timeout exceeded when trying to connect"): without it, a PostgreSQL whose address drops
+ * packets (a host down, a network cut) holds each request until the operating system gives up, minutes later.
+ * A server that is stopped refuses at once; this bounds the other cases.
  */
-export function openPgPool(url: string, opts: { max?: number; warn?: (message: string) => void } = {}): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, types: TYPES, max: opts.max ?? 10 });
+export const PG_CONNECT_TIMEOUT_MS = 5000;
+
+/**
+ * A pool on `url` (postgres://user:password@host:port/database), with Lantern's type parsing, a bounded wait
+ * for a connection (`connectTimeoutMs`, PG_CONNECT_TIMEOUT_MS by default) and TCP keep-alive, so that a
+ * connection whose server vanished is noticed. An idle connection the server dropped (a restart, a network
+ * cut) is reported to `warn` (stderr by default) and replaced by the pool; without a listener pg would end
+ * the process for it.
+ */
+export function openPgPool(
+  url: string,
+  opts: { max?: number; warn?: (message: string) => void; connectTimeoutMs?: number } = {},
+): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    types: TYPES,
+    max: opts.max ?? 10,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+  });
   const warn = opts.warn ?? ((message: string) => process.stderr.write(`${message}\n`));
   pool.on('error', (err) =>
     warn(`pool: an idle PostgreSQL connection failed (${err.message}); the pool opens another`),

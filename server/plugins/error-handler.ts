@@ -1,7 +1,8 @@
 import fp from 'fastify-plugin';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { storageErrorAdvice, storageErrorDetail } from '../../db/storage-error.ts';
+import { describeDatabaseUrl } from '../../db/pg/pg-server-store.ts';
+import { describeStorageOutage, storageErrorAdvice, storageFault } from '../../db/storage-error.ts';
 import { RouteMethods } from '../route-methods.ts';
 import { SECURITY_HEADERS } from './security-headers.ts';
 
@@ -96,7 +97,8 @@ declare module 'fastify' {
 /**
  * One error handler for the whole API: client mistakes become a 4xx with a code and a message that
  * says what to fix (a route's own HttpError, a field's refusal from the schema, or one of Fastify's own
- * refusals); a database that cannot be written (full disk, read-only file) is a 503 that says so;
+ * refusals); a database that cannot be written (full disk, read-only file) is a 503 that says so, and so
+ * is PostgreSQL stopped or out of reach (`database-unreachable`, also noted for /api/status: storage-watch.ts);
  * anything else is logged and answered with a 500 that leaks nothing. It knows no route's fields.
  */
 export default fp(
@@ -122,8 +124,43 @@ export default fp(
       }
       const answer = fastifyAnswer(err, request);
       if (answer !== undefined) return reply.code(answer.status).send({ error: answer.error, message: answer.message });
-      const storage = storageErrorDetail(err);
-      if (storage !== null) {
+      const url = app.hasDecorator('config') ? app.config.databaseUrl : null;
+      const fault = storageFault(err, url === null ? 'sqlite' : 'postgres');
+      if (fault !== null && fault.engine === 'postgres' && url !== null) {
+        // PostgreSQL stopped, out of reach or out of room: /api/status shows it as state; the person tries again later.
+        const at = Date.now();
+        if (app.hasDecorator('storageWatch')) app.storageWatch.failed(fault, at);
+        // With LANTERN_SECRET, Lantern may be exposed and this answer may go to someone not signed in (a sign-in,
+        // a session's check): PostgreSQL's address and user are not theirs to learn. /api/status (signed in) has them.
+        const named = app.config.secret === null;
+        const { reason } = describeStorageOutage(fault, {
+          since: at,
+          where: describeDatabaseUrl(url),
+          seenBy: 'server',
+        });
+        const what = named
+          ? reason
+          : fault.reachable
+            ? 'PostgreSQL answers but cannot write'
+            : 'PostgreSQL does not answer';
+        const more = named ? '' : '; signed in, GET /api/status says more';
+        request.log.error({ err }, 'error-handler: PostgreSQL did not answer or refused a statement');
+        return reply
+          .code(503)
+          .header('retry-after', '10')
+          .send(
+            fault.reachable
+              ? {
+                  error: 'storage-unavailable',
+                  message: `error-handler: the database refuses writes: ${what}; nothing was saved; try again once PostgreSQL has room again${more}`,
+                }
+              : {
+                  error: 'database-unreachable',
+                  message: `error-handler: the database is unreachable: ${what}; nothing was saved; try again in a moment (Lantern reconnects by itself once it answers)${more}`,
+                },
+          );
+      }
+      if (fault !== null) {
         // The machine's trouble, not a bug: say what is wrong and that nothing was saved, so the person can act and retry.
         const where = app.hasDecorator('config') ? app.config.dataDir : 'DATA_DIR';
         request.log.error({ err }, 'error-handler: the database refused a write');
@@ -132,7 +169,7 @@ export default fp(
           .header('retry-after', '10')
           .send({
             error: 'storage-unavailable',
-            message: `${storageErrorAdvice(where, storage)} Nothing was saved; try again once the disk has space or the file is writable.`,
+            message: `${storageErrorAdvice(where, fault.detail)} Nothing was saved; try again once the disk has space or the file is writable.`,
           });
       }
       request.log.error({ err }, 'error-handler: unexpected error');

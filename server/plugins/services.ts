@@ -4,6 +4,9 @@ import type { Database } from 'better-sqlite3';
 import type { Config } from '../../shared/config.ts';
 import type { CrawlerLink } from '../crawler-link.ts';
 import type { SearchService } from '../search/search-service.ts';
+import type { FeedStatus } from '../search-copy/search-feed.ts';
+import { StorageWatch } from '../storage-watch.ts';
+import { describeDatabaseUrl } from '../../db/pg/pg-server-store.ts';
 import type {
   PageStore,
   SeedBulkStore,
@@ -26,6 +29,8 @@ export interface Services {
   store: ServerStore;
   crawler: CrawlerLink;
   search: SearchService;
+  /** On PostgreSQL, the search copy's feed (search-copy/search-feed.ts): its failures tell /api/status of an outage. */
+  feed?: { readonly status: FeedStatus };
 }
 
 declare module 'fastify' {
@@ -33,6 +38,10 @@ declare module 'fastify' {
     config: Config;
     db: Database;
     crawler: CrawlerLink;
+    /** The database's outage as the server sees it (storage-watch.ts), for /api/status and the error handler. */
+    storageWatch: StorageWatch;
+    /** The search copy's feed on PostgreSQL; undefined on SQLite. */
+    searchFeed: { readonly status: FeedStatus } | undefined;
     /** Named `searcher` because Fastify already has `search` (the HTTP SEARCH method shorthand). */
     searcher: SearchService;
     seeds: SeedStore;
@@ -51,6 +60,14 @@ export default fp(
     app.decorate('db', opts.db);
     app.decorate('crawler', opts.crawler);
     app.decorate('searcher', opts.search);
+    const url = opts.config.databaseUrl;
+    app.decorate(
+      'storageWatch',
+      url === null
+        ? new StorageWatch('sqlite', opts.config.dataDir)
+        : new StorageWatch('postgres', describeDatabaseUrl(url)),
+    );
+    app.decorate('searchFeed', opts.feed);
     app.decorate('seeds', opts.store.seeds);
     app.decorate('pages', opts.store.pages);
     app.decorate('seedLabels', opts.store.seedLabels);

@@ -6,7 +6,10 @@ import {
   DiskStatusSchema,
   DomainInfoSchema,
   RequestLogEntrySchema,
+  StorageStatusSchema,
 } from '../../crawler/common/protocol.ts';
+import { pageQueries } from '../../db/pages.ts';
+import { storageFault } from '../../db/storage-error.ts';
 import { CRAWLER_STATES, DOMAIN_SORT_KEYS, DOMAIN_STATES, SORT_DIRECTIONS } from '../../shared/enumerations.ts';
 import { nullableString, stringEnum } from '../../shared/json-schema.ts';
 import { ErrorBodySchema, HttpError } from '../plugins/error-handler.ts';
@@ -25,6 +28,12 @@ export const StatusSchema = Type.Object({
   lastError: nullableString(),
   /** The disk budget: whether crawling is paused for want of room, and why (crawler/coordination/disk-budget.ts). */
   disk: DiskStatusSchema,
+  /**
+   * The database refusing Lantern, null while it is fine: on PostgreSQL "database unreachable since ...", as the
+   * crawler reported it (its crawl paused), else as the server saw it (its statements, the search copy's feed);
+   * on SQLite, a full disk or a read-only file as the crawler reported it.
+   */
+  storage: Type.Union([StorageStatusSchema, Type.Null()]),
 });
 export type Status = Static<typeof StatusSchema>;
 
@@ -93,20 +102,41 @@ export type HostRequestsResponse = Static<typeof HostRequestsResponseSchema>;
 /** A host as GET /api/domains names it; its length is bounded by the router (maxParamLength). */
 const HostParamsSchema = Type.Object({ host: Type.String() });
 
-/** `/api/status`, `/api/domains` and a host's request timeline: the crawler's live state, as it last reported it. */
+/**
+ * `/api/status`, `/api/domains` and a host's request timeline: the crawler's live state, as it last reported it.
+ * `/api/status` answers while PostgreSQL is out of reach too: its counts then are the search copy's, and `storage`
+ * says what is wrong.
+ */
 export async function crawlRoutes(fastify: FastifyInstance): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
+  /** On PostgreSQL, the search copy's own pages (what search answers from), counted while PostgreSQL is out of reach. */
+  let copyPages: ReturnType<typeof pageQueries> | undefined;
+  const counts = async (): Promise<{ pages: number; indexed: number }> => {
+    try {
+      const answered = await app.pages.countPages();
+      app.storageWatch.answered();
+      return answered;
+    } catch (err) {
+      const fault = app.storageWatch.engine === 'postgres' ? storageFault(err, 'postgres') : null;
+      if (fault === null || fault.engine !== 'postgres') throw err;
+      app.storageWatch.failed(fault, Date.now());
+      copyPages ??= pageQueries(app.db);
+      return copyPages.countPages();
+    }
+  };
+
   app.get('/api/status', { schema: { response: { 200: StatusSchema } } }, async () => {
-    const counts = await app.pages.countPages();
+    const { pages, indexed } = await counts();
     return {
-      pages: counts.pages,
-      indexed: counts.indexed,
+      pages,
+      indexed,
       ...app.crawler.status,
       crawler: app.crawler.state,
       searchReady: app.searcher.ready,
       lastError: app.crawler.lastError,
       disk: app.crawler.disk,
+      storage: app.crawler.storage ?? app.storageWatch.current(app.searchFeed?.status),
     };
   });
 

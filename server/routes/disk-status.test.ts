@@ -39,3 +39,48 @@ describe('GET /api/status: the disk budget', () => {
     assert.deepEqual(await disk(), reported);
   });
 });
+
+describe('GET /api/status: a database outage as the crawler reports it', () => {
+  let t: Awaited<ReturnType<typeof createTestApp>>;
+  before(async () => {
+    t = await createTestApp();
+  });
+  after(async () => {
+    await t.close();
+  });
+  const status = async () => (await t.app.inject({ method: 'GET', url: '/api/status' })).json();
+
+  test("the primary's error with the outage is /api/status' storage; its recovered clears it, as does a new primary", async () => {
+    assert.equal((await status()).storage, null, 'none before anything is reported');
+    const message =
+      "database unreachable since 2026-12-07T03:00:00Z: PostgreSQL at lantern@127.0.0.1:5432/lantern does not answer (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:5432). The crawl is paused; what was fetched is kept and stored when it answers again; search answers from this server's copy.";
+    const storage = {
+      engine: 'postgres' as const,
+      reachable: false,
+      writable: false,
+      since: '2026-12-07T03:00:00.000Z',
+      reason:
+        'PostgreSQL at lantern@127.0.0.1:5432/lantern does not answer (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:5432)',
+      effect:
+        "The crawl is paused; what was fetched is kept and stored when it answers again; search answers from this server's copy.",
+      action:
+        'start PostgreSQL, or check DATABASE_URL and the network to it; Lantern carries on by itself when it answers',
+      message,
+      seenBy: 'crawler' as const,
+    };
+    t.app.crawler.received({ type: 'error', message, storage });
+    const down = await status();
+    assert.deepEqual([down.storage, down.lastError], [storage, message]);
+
+    t.app.crawler.received({
+      type: 'recovered',
+      message: 'the database takes writes again after 9.0 s; the crawl continues',
+    });
+    const back = await status();
+    assert.deepEqual([back.storage, back.lastError], [null, null]);
+
+    t.app.crawler.received({ type: 'error', message, storage });
+    t.app.crawler.received({ type: 'started', pid: 1 });
+    assert.equal((await status()).storage, null, 'a primary that started has opened its database');
+  });
+});

@@ -18,6 +18,7 @@ import {
 import { readSeedFingerprint, readSeedsForCopy } from '../../db/pg/pg-seed-copy.ts';
 import { describeDatabaseUrl } from '../../db/pg/pg-server-store.ts';
 import type { SearchCopy } from '../../db/search-copy.ts';
+import { type StorageFault, storageFault } from '../../db/storage-error.ts';
 
 /** Where the feed reports what it does. */
 export interface FeedLog {
@@ -40,6 +41,8 @@ export interface FeedStatus {
   failingSince: number | null;
   /** The last failure's message, else null. */
   failure: string | null;
+  /** The last failure when it was PostgreSQL's, out of reach or out of room (db/storage-error.ts), else null. */
+  databaseFault: StorageFault | null;
   /** Changes applied since the feed started. */
   applied: number;
 }
@@ -74,7 +77,7 @@ export interface SearchFeedOptions {
 /** The feed loop (see the file comment): `start()`, then `stop()` before the copy and the pool close. */
 export class SearchFeed {
   readonly #o: Required<Omit<SearchFeedOptions, 'now'>> & { now: () => number };
-  #status: FeedStatus = { state: 'idle', failingSince: null, failure: null, applied: 0 };
+  #status: FeedStatus = { state: 'idle', failingSince: null, failure: null, databaseFault: null, applied: 0 };
   #running: Promise<void> | undefined;
   #listener: pg.Client | undefined;
   #wake: (() => void) | undefined;
@@ -129,6 +132,7 @@ export class SearchFeed {
           this.#o.log.info(`search-feed: the feed runs again after ${seconds} s; the search copy follows PostgreSQL`);
           this.#status.failingSince = null;
           this.#status.failure = null;
+          this.#status.databaseFault = null;
         }
       } catch (err) {
         if (err instanceof FeedIdentityError) {
@@ -207,6 +211,7 @@ export class SearchFeed {
     const first = this.#status.failingSince === null;
     this.#status.failingSince ??= this.#o.now();
     this.#status.failure = err.message;
+    this.#status.databaseFault = err instanceof CopyWriteError ? null : storageFault(err, 'postgres');
     this.#status.state = 'failing';
     if (!first) return;
     this.#o.log.warn(

@@ -2,6 +2,7 @@ import { useCallback } from 'react';
 import { getStatus } from '../api.ts';
 import type { Status } from '../api.ts';
 import { usePoll } from '../use-poll.ts';
+import { StorageNotice } from './storage-notice.tsx';
 
 /** How often the Seeds view asks whether crawling is paused (the crawler checks its disk every 5 s). */
 const POLL_MS = 5000;
@@ -19,11 +20,19 @@ export function DiskNotice({ disk }: { disk: Status['disk'] | undefined }) {
   );
 }
 
-/** The DiskNotice of a view that does not poll `/api/status` itself (Seeds): asks every 5 s. */
+/**
+ * The DiskNotice and StorageNotice of a view that does not poll `/api/status` itself (Seeds): asks every 5 s, so
+ * that a person adding seeds while PostgreSQL is out of reach reads why they are refused.
+ */
 export function CrawlPauseNotice() {
   const status = usePoll(
     useCallback((signal: AbortSignal) => getStatus(signal), []),
     POLL_MS,
   );
-  return <DiskNotice disk={status.data?.disk} />;
+  return (
+    <>
+      <DiskNotice disk={status.data?.disk} />
+      <StorageNotice storage={status.data?.storage} />
+    </>
+  );
 }

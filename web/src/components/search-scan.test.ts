@@ -75,6 +75,7 @@ test('the header says idle when the crawler runs and no host has work', () => {
       maxDbBytes: 0,
       checkedAt: null,
     },
+    storage: null,
   };
   assert.deepEqual(crawlerWord(s), { word: 'idle', tone: 'idle' });
   assert.equal(crawlerWord({ ...s, queued: 3 }).word, 'running');

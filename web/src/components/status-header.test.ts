@@ -28,6 +28,7 @@ const status: Status = {
     maxDbBytes: 20 * 1024 ** 3,
     checkedAt: null,
   },
+  storage: null,
 };
 
 test('a crawler problem is shown as an alert, in words', () => {
@@ -75,4 +76,85 @@ test('a crawl paused for want of room says why, and what to do', () => {
     !renderToStaticMarkup(createElement(StatusHeader, { status })).includes('crawl-paused'),
     'not while there is room',
   );
+});
+
+test('PostgreSQL out of reach is shown as the disk pause is, with its time, once; gone on recovery', () => {
+  const message =
+    "database unreachable since 2026-12-07T03:00:00Z: PostgreSQL at lantern@127.0.0.1:5432/lantern does not answer (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:5432). The crawl is paused; what was fetched is kept and stored when it answers again; search answers from this server's copy.";
+  const down: Status = {
+    ...status,
+    lastError: message,
+    storage: {
+      engine: 'postgres',
+      reachable: false,
+      writable: false,
+      since: '2026-12-07T03:00:00.000Z',
+      reason:
+        'PostgreSQL at lantern@127.0.0.1:5432/lantern does not answer (ECONNREFUSED: connect ECONNREFUSED 127.0.0.1:5432)',
+      effect:
+        "The crawl is paused; what was fetched is kept and stored when it answers again; search answers from this server's copy.",
+      action:
+        'start PostgreSQL, or check DATABASE_URL and the network to it; Lantern carries on by itself when it answers',
+      message,
+      seenBy: 'crawler',
+    },
+  };
+  const html = renderToStaticMarkup(createElement(StatusHeader, { status: down }));
+  const clock = new Intl.DateTimeFormat('en', {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hour12: false,
+  }).format(new Date('2026-12-07T03:00:00.000Z'));
+  assert.ok(
+    html.includes(
+      `<p class="notice warn storage-outage" role="status"><strong>Database unreachable</strong> since <time dateTime="2026-12-07T03:00:00.000Z"`,
+    ),
+    html,
+  );
+  assert.ok(
+    html.includes(`>${clock}</time>: PostgreSQL at lantern@127.0.0.1:5432/lantern does not answer (ECONNREFUSED`),
+    html,
+  );
+  assert.ok(
+    html.includes('search answers from this server&#x27;s copy. Start PostgreSQL, or check DATABASE_URL'),
+    html,
+  );
+  assert.ok(!html.includes('role="alert"'), 'the same words are not repeated as an alarm');
+
+  const back = renderToStaticMarkup(createElement(StatusHeader, { status: { ...status, storage: null } }));
+  assert.ok(!back.includes('storage-outage') && !back.includes('Database unreachable'), back);
+});
+
+test('a full SQLite disk is shown the same way, in its own words', () => {
+  const message =
+    'cannot write to the database in /data (SQLITE_FULL: database or disk is full): is the disk full or the file read-only? The crawl is paused; what was fetched is kept and stored as soon as the database takes writes again';
+  const html = renderToStaticMarkup(
+    createElement(StatusHeader, {
+      status: {
+        ...status,
+        lastError: message,
+        storage: {
+          engine: 'sqlite',
+          reachable: true,
+          writable: false,
+          since: '2026-12-07T03:00:00.000Z',
+          reason:
+            'cannot write to the database in /data (SQLITE_FULL: database or disk is full): is the disk full or the file read-only?',
+          effect: 'The crawl is paused; what was fetched is kept and stored as soon as the database takes writes again',
+          action: 'free some space on the disk of /data, or make its files writable; Lantern carries on by itself',
+          message,
+          seenBy: 'crawler',
+        },
+      },
+    }),
+  );
+  assert.ok(html.includes('<strong>Database refuses writes</strong> since <time'), html);
+  assert.ok(
+    html.includes(
+      'Cannot write to the database in /data (SQLITE_FULL: database or disk is full): is the disk full or the file read-only? The crawl is paused;',
+    ),
+    html,
+  );
+  assert.ok(html.includes('takes writes again. Free some space on the disk of /data'), html);
 });

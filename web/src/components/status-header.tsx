@@ -1,6 +1,7 @@
 import type { Status } from '../api.ts';
 import { formatCount } from '../format.ts';
 import { DiskNotice } from './crawl-pause-notice.tsx';
+import { StorageNotice } from './storage-notice.tsx';
 
 const CRAWLER_TEXT: Record<Status['crawler'], string> = {
   starting: 'starting',
@@ -18,8 +19,9 @@ export function crawlerWord(status: Status): { word: string; tone: string } {
 
 /**
  * Crawl-wide numbers from `/api/status`: pages stored, queued, fetch rate, workers alive, crawler state,
- * and the crawler's current problem in words (a full disk, a crash it is restarting from), shown as an
- * alert until the crawler reports it over. A running crawler with no worker is idle, not broken: workers
+ * and the crawler's current problem in words (a crash it is restarting from), shown as an alert until the
+ * crawler reports it over; the database refusing writes or out of reach (a full disk, PostgreSQL stopped) is
+ * shown as a state, with its time (StorageNotice), not again as an alert. A running crawler with no worker is idle, not broken: workers
  * start when something is due and leave after a minute without work, which the header says.
  */
 export function StatusHeader({ status }: { status: Status }) {
@@ -64,7 +66,8 @@ export function StatusHeader({ status }: { status: Status }) {
         </div>
       </dl>
       <DiskNotice disk={status.disk} />
-      {status.lastError !== null ? (
+      <StorageNotice storage={status.storage} />
+      {status.lastError !== null && status.lastError !== status.storage?.message ? (
         <p className="notice error crawler-error" role="alert">
           <strong>Crawler problem:</strong> {status.lastError}
         </p>
