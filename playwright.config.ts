@@ -2,8 +2,8 @@ import { defineConfig } from '@playwright/test';
 
 /**
  * Browser tests in Debian's Chromium (never a downloaded browser): two workers (each test starts its own
- * Lantern app on a free port with its own data, see e2e/fixtures.ts, so two run side by side; most of a
- * test's time is waiting on a crawl), no retries. `CHROMIUM_PATH` points at another Chromium binary.
+ * built Lantern app on a free port with its own data, see e2e/fixtures.ts, so two run side by side; most of
+ * a test's time is waiting on a crawl), no retries. `CHROMIUM_PATH` points at another Chromium binary.
  */
 export default defineConfig({
   testDir: 'e2e',
