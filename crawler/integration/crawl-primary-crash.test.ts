@@ -9,6 +9,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestWeb, generateSite, politenessReport, waitFor, type TestSite } from '../../test-support/test-web.ts';
 import { ENGINES, engineCrawlers } from '../../test-support/engine-crawler.ts';
+import { heldSite } from '../../test-support/held-site.ts';
 
 const DELAY_MS = 100;
 const crawlers = engineCrawlers();
@@ -34,11 +35,18 @@ for (const engine of ENGINES) {
     test(`on ${engine}: kill -9 the primary mid-crawl and start it again: leases return, every page stored once, host clocks and backoff survive`, async () => {
       const PAGES = 12;
       const LONG_S = 60; // longer than any restart: what holds these hosts back after it can only be restored state
+      let releaseHeld = () => {};
+      const heldAnswer = new Promise<void>((resolve) => {
+        releaseHeld = resolve;
+      });
       const web = await startTestWeb([
-        // Answering in 600 and 100 ms (and no pacing, see below), so that the batches stored for the second site's
-        // results, which also write the leases of requests sent since the batch before, fall while the first
-        // site's request is in flight: the kill finds a lease on disk.
-        ...[0, 1].map((i) => generateSite({ pages: PAGES, prefix: `p${i}`, delayMs: i === 0 ? 600 : 100 })),
+        // The first site's first page after its seed is answered only once the primary is dead, so the batches
+        // stored for the second site's results (100 ms each, no pacing, see below), which also write the leases
+        // of requests sent since the batch before, fall while that request is in flight: the kill finds a lease
+        // on disk. (Answering in 600 ms instead left that to the machine's speed: the second site could be done
+        // before the conditions below all held.)
+        heldSite(generateSite({ pages: PAGES, prefix: 'p0' }), (_path, n) => (n === 2 ? heldAnswer : undefined)),
+        generateSite({ pages: PAGES, prefix: 'p1', delayMs: 100 }),
         {
           // Backed off: /t1 answers 429 with a long Retry-After while /t2 and /t3 wait in the queue.
           pages: {
@@ -67,20 +75,37 @@ for (const engine of ENGINES) {
         )[0];
       try {
         for (const site of web.sites) await crawler.addSeed(site.url('/'), { depth: 1 });
+        // Each part as last seen, for the failure message.
+        let seen: Record<string, unknown> = {};
         await waitFor(
-          async () =>
-            (await crawler.storedCounts()).n >= 6 &&
-            ((await hostRow(throttled.origin))?.backoffUntil ?? 0) > Date.now() &&
-            (await hostRow(slow.origin))?.robots === 'ok' &&
-            (await crawler.frontier(a.url('/')))?.state === 'done' && // the slower site's seed is stored before the kill
-            inFlight(web.sites) > 0 &&
-            ((await crawler.states()).leased ?? 0) >= 1, // a lease is written with the batch after its dispatch
+          async () => {
+            seen = {
+              stored: (await crawler.storedCounts()).n,
+              throttledBackoffAhead: ((await hostRow(throttled.origin))?.backoffUntil ?? 0) > Date.now(),
+              slowRobots: (await hostRow(slow.origin))?.robots,
+              seedOfA: (await crawler.frontier(a.url('/')))?.state, // the slower site's seed is stored before the kill
+              inFlight: inFlight(web.sites),
+              leased: (await crawler.states()).leased ?? 0, // a lease is written with the batch after its dispatch
+              states: await crawler.states(),
+              requests: web.sites.map((site) => site.log.length),
+            };
+            return (
+              (seen.stored as number) >= 6 &&
+              seen.throttledBackoffAhead === true &&
+              seen.slowRobots === 'ok' &&
+              seen.seedOfA === 'done' &&
+              (seen.inFlight as number) > 0 &&
+              (seen.leased as number) >= 1
+            );
+          },
           {
             timeoutMs: 30_000,
-            message: 'pages stored, the 429 and the Crawl-delay recorded, a request in flight and a lease on disk',
+            message: () =>
+              `pages stored, the 429 and the Crawl-delay recorded, a request in flight and a lease on disk (last seen: ${JSON.stringify(seen)})`,
           },
         );
         await crawler.kill('SIGKILL'); // waits for its workers to be gone too
+        releaseHeld(); // its connection is gone with the worker: nothing is sent
         const killedAt = performance.timeOrigin + performance.now();
         assert.ok(((await crawler.states()).leased ?? 0) >= 1, 'the dead primary left at least one URL leased');
         assert.ok((await crawler.storedCounts()).n < 2 * PAGES, 'the crawl was cut short');
@@ -154,6 +179,7 @@ for (const engine of ENGINES) {
           `next fetch at ${domains.s.nextFetchAt}, robots.txt ended ${new Date(slow.log[0].end).toISOString()}`,
         );
       } finally {
+        releaseHeld();
         await crawler.close();
         await web.close();
       }
