@@ -35,7 +35,15 @@ export type Engine = (typeof ENGINES)[number];
 export interface EngineCrawler
   extends Pick<
     CrawlerHarness,
-    'dataDir' | 'primary' | 'messages' | 'domain' | 'workerPids' | 'workerByConnection' | 'kill' | 'restart'
+    | 'dataDir'
+    | 'primary'
+    | 'messages'
+    | 'domain'
+    | 'workerPids'
+    | 'workerByConnection'
+    | 'kill'
+    | 'restart'
+    | 'diagnosis'
   > {
   readonly engine: Engine;
   /** Adds a seed the way the server does (writes the seed through the engine's seed store, then tells the primary). */
@@ -59,7 +67,10 @@ export interface EngineCrawler
   close(): Promise<void>;
 }
 
-/** The crawler harnesses of one test file: `start` on either engine, the file's PostgreSQL cluster stopped after it. */
+/**
+ * The crawler harnesses of one test file: `start` on either engine (resolves once the primary has started), the
+ * file's PostgreSQL cluster stopped after it.
+ */
 export interface EngineCrawlers {
   /** Starts a crawler on `engine` with `env` added to the harness's defaults (see startCrawlerProcess). */
   start(engine: Engine, env?: Record<string, string>): Promise<EngineCrawler>;
@@ -83,11 +94,26 @@ export function engineCrawlers(): EngineCrawlers {
   return {
     postgres,
     async start(engine, env = {}) {
-      if (engine === 'sqlite') return onSqlite(startCrawler(env));
-      const url = await (await postgres()).createDatabase();
-      return onPostgres(url, env);
+      const crawler =
+        engine === 'sqlite'
+          ? onSqlite(startCrawler(env))
+          : await onPostgres(await (await postgres()).createDatabase(), env);
+      await started(crawler);
+      return crawler;
     },
   };
+}
+
+/**
+ * Waits until the primary said `started`: its start (on PostgreSQL a pool, the migrations and the crawl state
+ * read in many round trips) takes seconds on a loaded machine, and a test's own waits should time the crawl,
+ * not the start. Seeds added after it reach the primary as the server's do (`seeds-changed`).
+ */
+async function started(crawler: EngineCrawler): Promise<void> {
+  await waitFor(() => crawler.messages.some((m) => m.type === 'started'), {
+    timeoutMs: 120_000,
+    message: () => `the crawler primary on ${crawler.engine} to start${crawler.diagnosis()}`,
+  });
 }
 
 /** `?` placeholders as PostgreSQL's `$1, $2, ...` (the queries the tests write have no `?` in a string). */
@@ -170,6 +196,7 @@ function withRecord(
     workerByConnection: proc.workerByConnection,
     kill: proc.kill,
     restart: proc.restart,
+    diagnosis: proc.diagnosis,
     async addSeed(url, opts = {}) {
       const u = new URL(url);
       await record.seeds.upsertSeed(
