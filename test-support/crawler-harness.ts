@@ -37,7 +37,7 @@ export type HarnessMessage = Exclude<PrimaryToServer, CrawlSnapshot> | ShownSnap
 export interface CrawlerHarness {
   dataDir: string;
   db: Database;
-  primary: ChildProcess;
+  readonly primary: ChildProcess;
   messages: HarnessMessage[];
   /** Adds a seed the way the server does (writes the seeds table, then tells the primary). */
   addSeed(url: string, opts?: { depth?: number; scope?: Scope }): void;
@@ -63,6 +63,8 @@ export interface CrawlerHarness {
   kill(signal?: NodeJS.Signals): Promise<void>;
   /** Starts a new primary on the same DATA_DIR (as the server does after a crash); resolves once it said `started`. */
   restart(): Promise<void>;
+  /** Why the crawler may have stopped working: unexpected exits and the end of its stderr (for failure messages). */
+  diagnosis(): string;
   /** Stops everything and removes the DATA_DIR. */
   close(): Promise<void>;
 }
@@ -104,11 +106,31 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Starts a crawler primary with the given environment (CRAWL_ALLOW_PRIVATE=1 is always set). */
-export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lantern-crawl-'));
-  const db = openDatabase(dataDir);
-  const seeds = seedQueries(db);
+/**
+ * The process side of a crawler harness, the same on both engines: the forked primary (restarted on demand,
+ * as the server does), what it sent, its workers, and why it stopped. The engine's side (seeds, frontier)
+ * is startCrawler's (SQLite) or engine-crawler.ts's (either engine).
+ */
+export interface CrawlerProcess {
+  /** The current primary process (a new one after `restart`). */
+  readonly primary: ChildProcess;
+  messages: HarnessMessage[];
+  domain: CrawlerHarness['domain'];
+  workerPids: CrawlerHarness['workerPids'];
+  workerByConnection: CrawlerHarness['workerByConnection'];
+  kill: CrawlerHarness['kill'];
+  restart: CrawlerHarness['restart'];
+  diagnosis: CrawlerHarness['diagnosis'];
+  /** Asks the primary to shut down (SIGKILL after 10 s) and waits until it has exited. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Forks a crawler primary on `dataDir` with `env` added to this process's environment (over the harness's
+ * defaults: CRAWL_ALLOW_PRIVATE=1, two workers, 100 ms delay). DATABASE_URL, when `env` has it, reaches the
+ * primary in its environment only, as the server passes it (shared/config.ts configArgument keeps it off argv).
+ */
+export function startCrawlerProcess(dataDir: string, env: Record<string, string> = {}): CrawlerProcess {
   const fullEnv = {
     ...process.env,
     DATA_DIR: dataDir,
@@ -144,9 +166,88 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
     );
     return child;
   };
-  /** Why the crawler may have stopped working: unexpected exits and the end of its stderr (for failure messages). */
-  const diagnosis = () =>
-    exits.length === 0 ? '' : `; ${exits.join('; ')}; its stderr ended: ${stderrTail.trim().slice(-1000)}`;
+  let primary = spawn();
+  const p: CrawlerProcess = {
+    get primary() {
+      return primary;
+    },
+    messages,
+    diagnosis: () =>
+      exits.length === 0 ? '' : `; ${exits.join('; ')}; its stderr ended: ${stderrTail.trim().slice(-1000)}`,
+    domain(host) {
+      for (let i = messages.length - 1; i >= 0; i--) {
+        const m = messages[i];
+        if (m.type === 'snapshot') return m.domains.find((d) => d.host === host);
+      }
+      return undefined;
+    },
+    workerPids() {
+      const pid = primary.pid;
+      return pid === undefined ? [] : workerChildren(pid);
+    },
+    workerByConnection(conn) {
+      const inodes = socketInodes(conn.clientPort, `${conn.serverAddress}:${conn.serverPort}`);
+      if (inodes.size === 0) return undefined;
+      for (const pid of p.workerPids()) {
+        let fds: string[] = [];
+        try {
+          fds = readdirSync(`/proc/${pid}/fd`);
+        } catch {
+          continue;
+        }
+        for (const fd of fds) {
+          try {
+            const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
+            if (m && inodes.has(m[1])) return pid;
+          } catch {
+            // The descriptor closed while we looked.
+          }
+        }
+      }
+      return undefined;
+    },
+    async kill(signal = 'SIGKILL') {
+      const child = primary;
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const workers = p.workerPids();
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill(signal);
+      await exited;
+      exits = []; // an exit the test asked for explains nothing
+      // Orphaned workers notice the lost IPC channel and exit; a restart must not overlap with them.
+      await waitFor(() => workers.every((pid) => !alive(pid)), {
+        timeoutMs: 10_000,
+        message: `workers ${workers.join(', ')} of the killed primary to exit`,
+      });
+    },
+    async restart() {
+      const seen = messages.length;
+      primary = spawn();
+      await waitFor(() => messages.slice(seen).some((m) => m.type === 'started'), {
+        timeoutMs: 20_000,
+        message: 'the restarted primary to start',
+      });
+    },
+    async stop() {
+      const child = primary;
+      if (child.exitCode === null && child.signalCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.send({ type: 'shutdown' });
+        const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
+        await exited;
+        clearTimeout(t);
+      }
+    },
+  };
+  return p;
+}
+
+/** Starts a crawler primary on SQLite with the given environment (CRAWL_ALLOW_PRIVATE=1 is always set). */
+export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lantern-crawl-'));
+  const db = openDatabase(dataDir);
+  const seeds = seedQueries(db);
+  const proc = startCrawlerProcess(dataDir, env);
   const statesStmt = db.prepare(`SELECT state, COUNT(*) AS n FROM frontier GROUP BY state`);
   const originStatesStmt = db.prepare(`SELECT state, COUNT(*) AS n FROM frontier WHERE origin = ? GROUP BY state`);
   const frontierStmt = db.prepare(
@@ -155,8 +256,10 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
   const h: CrawlerHarness = {
     dataDir,
     db,
-    primary: spawn(),
-    messages,
+    get primary() {
+      return proc.primary;
+    },
+    messages: proc.messages,
     addSeed(url, opts = {}) {
       const u = new URL(url);
       seeds.upsertSeed(
@@ -182,88 +285,32 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
       return out;
     },
     async waitIdle(opts = {}) {
-      await waitFor(
-        () => {
-          const s = h.states(opts.origin);
-          const done = (s.done ?? 0) + (s.failed ?? 0) + (s.skipped ?? 0);
-          return (s.queued ?? 0) === 0 && (s.leased ?? 0) === 0 && done >= (opts.minDone ?? 1);
-        },
-        {
-          timeoutMs: opts.timeoutMs ?? 30_000,
-          message: () =>
-            `crawl${opts.origin ? ` of ${opts.origin}` : ''} to finish (states at the deadline ${JSON.stringify(h.states(opts.origin))}${diagnosis()})`,
-        },
-      );
+      await waitFor(() => isIdle(h.states(opts.origin), opts.minDone), {
+        timeoutMs: opts.timeoutMs ?? 30_000,
+        message: () =>
+          `crawl${opts.origin ? ` of ${opts.origin}` : ''} to finish (states at the deadline ${JSON.stringify(h.states(opts.origin))}${proc.diagnosis()})`,
+      });
     },
     frontier(url) {
       return frontierStmt.get(url) as FrontierState | undefined;
     },
-    domain(host) {
-      for (let i = messages.length - 1; i >= 0; i--) {
-        const m = messages[i];
-        if (m.type === 'snapshot') return m.domains.find((d) => d.host === host);
-      }
-      return undefined;
-    },
-    workerPids() {
-      const pid = h.primary.pid;
-      return pid === undefined ? [] : workerChildren(pid);
-    },
-    workerByConnection(conn) {
-      const inodes = socketInodes(conn.clientPort, `${conn.serverAddress}:${conn.serverPort}`);
-      if (inodes.size === 0) return undefined;
-      for (const pid of h.workerPids()) {
-        let fds: string[] = [];
-        try {
-          fds = readdirSync(`/proc/${pid}/fd`);
-        } catch {
-          continue;
-        }
-        for (const fd of fds) {
-          try {
-            const m = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`));
-            if (m && inodes.has(m[1])) return pid;
-          } catch {
-            // The descriptor closed while we looked.
-          }
-        }
-      }
-      return undefined;
-    },
-    async kill(signal = 'SIGKILL') {
-      const child = h.primary;
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const workers = h.workerPids();
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill(signal);
-      await exited;
-      exits = []; // an exit the test asked for explains nothing
-      // Orphaned workers notice the lost IPC channel and exit; a restart must not overlap with them.
-      await waitFor(() => workers.every((pid) => !alive(pid)), {
-        timeoutMs: 10_000,
-        message: `workers ${workers.join(', ')} of the killed primary to exit`,
-      });
-    },
-    async restart() {
-      const seen = messages.length;
-      h.primary = spawn();
-      await waitFor(() => messages.slice(seen).some((m) => m.type === 'started'), {
-        timeoutMs: 20_000,
-        message: 'the restarted primary to start',
-      });
-    },
+    domain: proc.domain,
+    workerPids: proc.workerPids,
+    workerByConnection: proc.workerByConnection,
+    kill: proc.kill,
+    restart: proc.restart,
+    diagnosis: proc.diagnosis,
     async close() {
-      const child = h.primary;
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.send({ type: 'shutdown' });
-        const t = setTimeout(() => child.kill('SIGKILL'), 10_000);
-        await exited;
-        clearTimeout(t);
-      }
+      await proc.stop();
       db.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
   };
   return h;
+}
+
+/** Whether frontier counts by state say the crawl is idle: nothing queued or leased, at least `minDone` (1) finished. */
+export function isIdle(s: Record<string, number>, minDone = 1): boolean {
+  const done = (s.done ?? 0) + (s.failed ?? 0) + (s.skipped ?? 0);
+  return (s.queued ?? 0) === 0 && (s.leased ?? 0) === 0 && done >= minDone;
 }
