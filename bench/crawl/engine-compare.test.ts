@@ -83,6 +83,9 @@ describe('summarizeSides', () => {
     assert.equal(pg.primaryMsPerPage, 2);
     assert.equal(pg.workersMsPerPage, 4);
     assert.equal(pg.postgresMsPerPage, 1);
+    assert.equal(sqlite.totalMsPerPage, 6, 'primary 2 + workers 4');
+    assert.equal(pg.totalMsPerPage, 7, 'primary 2 + workers 4 + server 1');
+    assert.equal(pg.cpuRatio, 6 / 7);
   });
 
   test('a crawl short of its pages gets no rate, so it cannot flatter its side', () => {
@@ -106,10 +109,10 @@ describe('engineSection', () => {
       workers: 2,
       settings: 'fsync off or on',
     }).join('\n');
-    assert.match(text, /\| SQLite \| 1 \| \*\*150\.0\*\* \| 1 \| 2\.00 ms \| 4\.00 ms \| n\/a \|/);
+    assert.match(text, /\| SQLite \| 1 \| \*\*150\.0\*\* \| 1 \| 2\.00 ms \| 4\.00 ms \| n\/a \| 6\.00 ms \| 1\.00 \|/);
     assert.match(
       text,
-      /\| PostgreSQL, fsync off \| 1 \| \*\*120\.0\*\* \| \*\*0\.80\*\* \(meets ≥ 0\.7\) \| 2\.00 ms \| 4\.00 ms \| 1\.00 ms \|/,
+      /\| PostgreSQL, fsync off \| 1 \| \*\*120\.0\*\* \| \*\*0\.80\*\* \(meets ≥ 0\.7\) \| 2\.00 ms \| 4\.00 ms \| 1\.00 ms \| 7\.00 ms \| 0\.86 \|/,
     );
     assert.match(text, /\| PostgreSQL, fsync on \| 1 \| \*\*n\/a\*\* \| n\/a \|/);
     assert.match(text, /\| 1 \| SQLite \| 3\.3 \| 150\.0 \| {2}\|/);

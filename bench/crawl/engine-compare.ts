@@ -123,6 +123,17 @@ export interface SideSummary {
   postgresMsPerPage: number | undefined;
   /** This side's mean pages/s over SQLite's (undefined without a SQLite side). */
   ratio: number | undefined;
+  /** Primary + workers + PostgreSQL server CPU per page: what a page costs the machine on this engine. */
+  totalMsPerPage: number | undefined;
+  /** SQLite's total CPU per page over this side's: the pages/s ratio a machine limited by CPU alone would give. */
+  cpuRatio: number | undefined;
+}
+
+/** Primary + workers (+ the PostgreSQL server, on PostgreSQL) CPU per page; undefined where one is unknown. */
+function totalPerPage(s: Omit<SideSummary, 'ratio' | 'totalMsPerPage' | 'cpuRatio'>): number | undefined {
+  if (s.primaryMsPerPage === undefined || s.workersMsPerPage === undefined) return undefined;
+  if (s.side.engine === 'postgres' && s.postgresMsPerPage === undefined) return undefined;
+  return s.primaryMsPerPage + s.workersMsPerPage + (s.postgresMsPerPage ?? 0);
 }
 
 const same = (a: EngineSide, b: EngineSide) =>
@@ -130,7 +141,7 @@ const same = (a: EngineSide, b: EngineSide) =>
 
 /** The summary of each side that has runs, in the order of `sides`. */
 export function summarizeSides(sides: readonly EngineSide[], runs: readonly EngineRun[]): SideSummary[] {
-  const base = (side: EngineSide): Omit<SideSummary, 'ratio'> => {
+  const base = (side: EngineSide): Omit<SideSummary, 'ratio' | 'totalMsPerPage' | 'cpuRatio'> => {
     const mine = runs.filter((r) => same(r.side, side));
     return {
       side,
@@ -142,11 +153,18 @@ export function summarizeSides(sides: readonly EngineSide[], runs: readonly Engi
     };
   };
   const all = sides.map(base).filter((s) => s.rounds > 0);
-  const sqlite = all.find((s) => s.side.engine === 'sqlite')?.pagesPerSec;
-  return all.map((s) => ({
-    ...s,
-    ratio: sqlite === undefined || s.pagesPerSec === undefined ? undefined : s.pagesPerSec / sqlite,
-  }));
+  const sqliteSide = all.find((s) => s.side.engine === 'sqlite');
+  const sqlite = sqliteSide?.pagesPerSec;
+  const sqliteTotal = sqliteSide === undefined ? undefined : totalPerPage(sqliteSide);
+  return all.map((s) => {
+    const total = totalPerPage(s);
+    return {
+      ...s,
+      ratio: sqlite === undefined || s.pagesPerSec === undefined ? undefined : s.pagesPerSec / sqlite,
+      totalMsPerPage: total,
+      cpuRatio: sqliteTotal === undefined || total === undefined ? undefined : sqliteTotal / total,
+    };
+  });
 }
 
 const f1 = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? 'n/a' : n.toFixed(1));
@@ -184,7 +202,7 @@ export function engineSection(opts: {
   const summaries = summarizeSides(opts.sides, runs).map(
     (s) =>
       `| ${sideLabel(s.side)} | ${s.rounds} | **${f1(s.pagesPerSec)}** | ${ratioCell(s)} | ${ms(s.primaryMsPerPage)} | ` +
-      `${ms(s.workersMsPerPage)} | ${ms(s.postgresMsPerPage)} |`,
+      `${ms(s.workersMsPerPage)} | ${ms(s.postgresMsPerPage)} | ${ms(s.totalMsPerPage)} | ${f2(s.cpuRatio)} |`,
   );
   return [
     '### 2b. Raw throughput on each storage engine',
@@ -195,8 +213,8 @@ export function engineSection(opts: {
       `started by the benchmark: ${opts.settings}.` +
       (opts.note === undefined ? '' : ` Note: ${opts.note}.`),
     '',
-    '| side | rounds | pages/s (mean) | ÷ SQLite | primary CPU per page | workers CPU per page | PostgreSQL server CPU per page |',
-    '|---|---:|---:|---|---:|---:|---:|',
+    '| side | rounds | pages/s (mean) | ÷ SQLite | primary CPU per page | workers CPU per page | PostgreSQL server CPU per page | total CPU per page | SQLite ÷ it: total CPU per page |',
+    '|---|---:|---:|---|---:|---:|---:|---:|---:|',
     ...summaries,
     '',
     'Each crawl, in the order they ran (load: the 1-minute load average as it started, on 2 cores shared with other work):',
@@ -208,6 +226,9 @@ export function engineSection(opts: {
     "How it is measured: pages/s as part 2 (stored pages, counted through the engine, over the window from the first page request's start to the " +
       "last page's `fetched_at`). CPU from /proc, from adding the seeds to idle: the crawler primary, its workers, and on PostgreSQL " +
       "the cluster's processes (postmaster, backends, WAL writer and the ones it reaped), which do the storage work SQLite does inside the primary. " +
+      "Total CPU per page is what a page costs the machine on each engine; SQLite's over another side's is the pages/s ratio a machine whose " +
+      "only limit is CPU would give (on a loaded machine each process gets a share of the cores, and PostgreSQL's server is one process more " +
+      'taking a share, which can flatter its pages/s). ' +
       "The benchmark polls the record for idle: SQLite in its own process every 25 ms, PostgreSQL by a query every 100 ms (counted in the server's CPU).",
   ];
 }
