@@ -1,5 +1,5 @@
 /**
- * Where the crawler primary's flush time goes on each engine: `node --import tsx bench/crawl/store-profile.ts`
+ * Where the crawler primary's flush time goes on each engine: `node --import tsx bench/crawl/store-profile.ts [--rounds=N]`
  * (under the lock: flock /tmp/lantern-bench.lock ...). Part 2's 1,500 pages (parsed beforehand) go through the
  * real Coordinator as in store-cost.ts, on SQLite and on PostgreSQL with fsync off and on (bench-postgres.ts),
  * in batches of 20 results, as the primary's 50 ms batches held at the crawl's pace. Each flush is timed (wall
@@ -9,6 +9,7 @@
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
+import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { Coordinator } from '../../crawler/coordination/coordinator.ts';
 import type { FetchJob, FetchResult, ParsedPage } from '../../crawler/common/protocol.ts';
@@ -25,6 +26,23 @@ import { generatedDepth } from '../../test-support/generate.ts';
 import { BENCH_CONTENT_TYPE, BENCH_ROBOTS, benchPages, parseLikeWorker } from './bench-pages.ts';
 import { clusterCpuMs, startBenchPostgres } from './bench-postgres.ts';
 import { summarize } from './bench-metrics.ts';
+import pg from 'pg';
+
+/**
+ * Round trips by the statement whose answer they waited for (a named statement's name, else the first words
+ * of the last statement of a simple-protocol message: the one the held writes travelled with, or COMMIT).
+ */
+const tally = new Map<string, number>();
+const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+  const first = args[0] as string | { name?: string; text?: string };
+  const key =
+    typeof first === 'string'
+      ? (first.split(';\n').at(-1) ?? '').replace(/\s+/g, ' ').slice(0, 60)
+      : (first.name ?? first.text?.slice(0, 60) ?? '?');
+  tally.set(key, (tally.get(key) ?? 0) + 1);
+  return query.apply(this, args);
+} as typeof pg.Client.prototype.query;
 
 const SITES = 50;
 const SITE = { pagesPerSite: 30, bodyBytes: 30_000 };
@@ -123,9 +141,13 @@ async function onPostgres(parsed: ReadonlyMap<string, ParsedPage>, fsync: boolea
         );
       const roundTrips: number[] = [];
       const store = pgCrawlStore(pool, { onTransaction: (rep) => roundTrips.push(rep.roundTrips) });
+      tally.clear();
       const c0 = clusterCpuMs(cluster.folder);
       const r = await drive(store, dir, parsed);
       const c1 = clusterCpuMs(cluster.folder);
+      const top = [...tally].sort((a, b) => b[1] - a[1]).slice(0, 12);
+      console.log(`store-profile: fsync ${fsync ? 'on' : 'off'}: round trips by the statement answered:`);
+      for (const [k, n] of top) console.log(`  ${String(n).padStart(5)}  ${k}`);
       return {
         side: `PostgreSQL, fsync ${fsync ? 'on' : 'off'}`,
         ...r,
@@ -146,13 +168,15 @@ const f2 = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? 
 
 const parsed = new Map(benchPages(ORIGINS, SITE).map((p) => [p.url, parseLikeWorker(p)!]));
 const profiles: Profile[] = [];
-for (const round of [0, 1]) {
+const ROUNDS = Number(parseArgs({ options: { rounds: { type: 'string', default: '2' } } }).values.rounds);
+if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error('store-profile: --rounds must be a whole number from 1');
+for (let round = 0; round < ROUNDS; round++) {
   const order: Array<() => Promise<Profile>> = [
     () => onSqlite(parsed),
     () => onPostgres(parsed, false),
     () => onPostgres(parsed, true),
   ];
-  for (const run of round === 0 ? order : order.reverse()) {
+  for (const run of round % 2 === 0 ? order : order.reverse()) {
     const load = os.loadavg()[0];
     const p = await run();
     profiles.push(p);
