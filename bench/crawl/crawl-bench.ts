@@ -23,7 +23,14 @@ import { formatReport, type PolitenessBench, type ThroughputBench } from './benc
 import { crawlSites, startWarmCrawler, workerTimings } from './crawl-session.ts';
 import { postgresMissing } from './bench-postgres.ts';
 import { engineBench } from './engine-bench.ts';
-import { type EngineSide, engineSection, engineSides, parseEngines, parseFsync } from './engine-compare.ts';
+import {
+  EngineOptionError,
+  type EngineSide,
+  engineSection,
+  engineSides,
+  parseEngines,
+  parseFsync,
+} from './engine-compare.ts';
 import { measureFetchCost, type FetchCost } from './fetch-cost.ts';
 import { measureParseLimit } from './parse-limit.ts';
 import { measureStoreCost } from './store-cost.ts';
@@ -280,7 +287,7 @@ function options(): {
     engines = parseEngines(values.engine, postgresMissing());
     fsyncs = parseFsync(values['pg-fsync']);
   } catch (err) {
-    throw err instanceof Error && err.name === 'EngineOptionError' ? bad(err.message) : err;
+    throw err instanceof EngineOptionError ? bad(err.message) : err;
   }
   return {
     sides: engineSides(engines.engines, fsyncs),
