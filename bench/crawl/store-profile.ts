@@ -1,5 +1,5 @@
 /**
- * Where the crawler primary's flush time goes on each engine: `node --import tsx bench/crawl/store-profile.ts [--rounds=N]`
+ * Where the crawler primary's flush time goes on each engine: `node --import tsx bench/crawl/store-profile.ts [--rounds=N] [--sides=sqlite,pg-off,pg-on]`
  * (under the lock: flock /tmp/lantern-bench.lock ...). Part 2's 1,500 pages (parsed beforehand) go through the
  * real Coordinator as in store-cost.ts, on SQLite and on PostgreSQL with fsync off and on (bench-postgres.ts),
  * in batches of 20 results, as the primary's 50 ms batches held at the crawl's pace. Each flush is timed (wall
@@ -168,14 +168,21 @@ const f2 = (n: number | undefined) => (n === undefined || !Number.isFinite(n) ? 
 
 const parsed = new Map(benchPages(ORIGINS, SITE).map((p) => [p.url, parseLikeWorker(p)!]));
 const profiles: Profile[] = [];
-const ROUNDS = Number(parseArgs({ options: { rounds: { type: 'string', default: '2' } } }).values.rounds);
+const args = parseArgs({
+  options: { rounds: { type: 'string', default: '2' }, sides: { type: 'string', default: 'sqlite,pg-off,pg-on' } },
+}).values;
+const ROUNDS = Number(args.rounds);
+const SIDES = args.sides.split(',');
+if (SIDES.some((s) => !['sqlite', 'pg-off', 'pg-on'].includes(s)))
+  throw new Error(`store-profile: --sides takes sqlite, pg-off and pg-on, comma-separated, not ${args.sides}`);
 if (!Number.isInteger(ROUNDS) || ROUNDS < 1) throw new Error('store-profile: --rounds must be a whole number from 1');
 for (let round = 0; round < ROUNDS; round++) {
-  const order: Array<() => Promise<Profile>> = [
-    () => onSqlite(parsed),
-    () => onPostgres(parsed, false),
-    () => onPostgres(parsed, true),
+  const all: Array<[string, () => Promise<Profile>]> = [
+    ['sqlite', () => onSqlite(parsed)],
+    ['pg-off', () => onPostgres(parsed, false)],
+    ['pg-on', () => onPostgres(parsed, true)],
   ];
+  const order = all.filter(([name]) => SIDES.includes(name)).map(([, run]) => run);
   for (const run of round % 2 === 0 ? order : order.reverse()) {
     const load = os.loadavg()[0];
     const p = await run();
