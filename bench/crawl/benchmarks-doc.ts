@@ -8,6 +8,8 @@ import path from 'node:path';
 
 /** Markers around the crawl benchmark's section. */
 export const CRAWL_MARKERS = { start: '<!-- crawl:start -->', end: '<!-- crawl:end -->' } as const;
+/** Markers around part 2 on each storage engine (written after a run that crawled on PostgreSQL too). */
+export const ENGINE_MARKERS = { start: '<!-- crawl-engines:start -->', end: '<!-- crawl-engines:end -->' } as const;
 /** Markers around the refresh-cost part of the crawl benchmark (written on its own: `--only=refresh`). */
 export const REFRESH_MARKERS = { start: '<!-- refresh:start -->', end: '<!-- refresh:end -->' } as const;
 

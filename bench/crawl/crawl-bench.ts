@@ -16,11 +16,21 @@ import { fileURLToPath } from 'node:url';
 import { startTestWeb, type RequestRecord } from '../../test-support/test-web.ts';
 import { fetchSlots, overheadBreakdown, politenessEfficiency, summarize, type WorkerTiming } from './bench-metrics.ts';
 import { benchPages, benchSite, pagesDigest, parseLikeWorker } from './bench-pages.ts';
-import { CRAWL_MARKERS, machineInfo, REFRESH_MARKERS, writeSection } from './benchmarks-doc.ts';
+import { CRAWL_MARKERS, ENGINE_MARKERS, machineInfo, REFRESH_MARKERS, writeSection } from './benchmarks-doc.ts';
 import { groupPolitenessBench, type GroupBench } from './group-bench.ts';
 import { refreshBench, refreshSection, type RefreshBench } from './refresh-bench.ts';
 import { formatReport, type PolitenessBench, type ThroughputBench } from './bench-report.ts';
-import { crawlSites, startWarmCrawler, storedPages, workerTimings } from './crawl-session.ts';
+import { crawlSites, startWarmCrawler, workerTimings } from './crawl-session.ts';
+import { postgresMissing } from './bench-postgres.ts';
+import { engineBench } from './engine-bench.ts';
+import {
+  EngineOptionError,
+  type EngineSide,
+  engineSection,
+  engineSides,
+  parseEngines,
+  parseFsync,
+} from './engine-compare.ts';
 import { measureFetchCost, type FetchCost } from './fetch-cost.ts';
 import { measureParseLimit } from './parse-limit.ts';
 import { measureStoreCost } from './store-cost.ts';
@@ -131,7 +141,7 @@ async function throughputBench(workers: number, crawlee: boolean): Promise<Throu
         timeoutMs: 300_000,
         workers,
       });
-      const stored = storedPages(warm.crawler, origins);
+      const stored = await warm.crawler.storedPages(origins);
       const pageRecords = web.sites.flatMap((s) => s.log.filter((r) => r.path !== '/robots.txt'));
       const firstPageStart = Math.min(...pageRecords.map((r) => r.start));
       const windowMs = stored.lastStoredAt - firstPageStart;
@@ -221,7 +231,12 @@ const USAGE = `Options: --raw-workers=N (CRAWL_WORKERS of part 2, default ${RAW_
 here) and --politeness-workers=N (of part 1, default 4: 16 fetch slots for its 20 hosts, as its figures have always
 been taken), other values for experiments; --only=politeness|throughput|refresh, --no-write (print only),
 --no-crawlee (part 2 without the side-by-side with crawlee's CheerioCrawler, about a minute shorter).
-The crawl section is written after a full run; the refresh section after any run that includes it.`;
+Part 2 on each storage engine (2b): --engine=sqlite,postgres (default: both when PostgreSQL's server binaries are
+installed, else SQLite alone, said plainly), --pg-fsync=off,on (PostgreSQL's throwaway cluster with fsync off, as
+the tests run it, and/or on, as a real server; default off,on), --rounds=N (crawls per side, default 2, the sides
+taking turns; 0 skips 2b).
+The crawl section is written after a full run; the engines section (2b) after any run of it that crawled on
+PostgreSQL; the refresh section after any run that includes it.`;
 
 /** The command line, checked: a bad option throws `crawl-bench: <what was wrong>` and USAGE. */
 type Part = 'politeness' | 'throughput' | 'refresh';
@@ -232,6 +247,9 @@ function options(): {
   only: Part | undefined;
   write: boolean;
   crawlee: boolean;
+  sides: EngineSide[];
+  rounds: number;
+  engineNote: string | undefined;
 } {
   const bad = (why: string): Error => new Error(`crawl-bench: ${why}\n${USAGE}`);
   // biome-ignore lint/suspicious/noImplicitAnyLet: set in the try below; its type is the one inferred there
@@ -244,6 +262,9 @@ function options(): {
         only: { type: 'string' },
         'no-write': { type: 'boolean', default: false },
         'no-crawlee': { type: 'boolean', default: false },
+        engine: { type: 'string' },
+        'pg-fsync': { type: 'string', default: 'off,on' },
+        rounds: { type: 'string', default: '2' },
       },
     }));
   } catch (err) {
@@ -258,7 +279,20 @@ function options(): {
   const only = values.only;
   if (only !== undefined && only !== 'politeness' && only !== 'throughput' && only !== 'refresh')
     throw bad(`--only must be politeness, throughput or refresh, not ${JSON.stringify(only)}`);
+  const rounds = Number(values.rounds);
+  if (!Number.isInteger(rounds) || rounds < 0 || rounds > 20) throw bad('--rounds must be an integer from 0 to 20');
+  let engines: ReturnType<typeof parseEngines>;
+  let fsyncs: boolean[];
+  try {
+    engines = parseEngines(values.engine, postgresMissing());
+    fsyncs = parseFsync(values['pg-fsync']);
+  } catch (err) {
+    throw err instanceof EngineOptionError ? bad(err.message) : err;
+  }
   return {
+    sides: engineSides(engines.engines, fsyncs),
+    rounds,
+    engineNote: engines.note,
     rawWorkers: workers('raw-workers'),
     politeWorkers: workers('politeness-workers'),
     only,
@@ -268,7 +302,7 @@ function options(): {
 }
 
 async function main(): Promise<void> {
-  const { rawWorkers, politeWorkers, only, write, crawlee } = options();
+  const { rawWorkers, politeWorkers, only, write, crawlee, sides, rounds, engineNote } = options();
   const started = new Date();
   const machine = machineInfo();
   console.log(`crawl-bench: ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB RAM, Node ${machine.node}`);
@@ -296,6 +330,24 @@ async function main(): Promise<void> {
     );
     p2 = await throughputBench(rawWorkers, crawlee);
   }
+  let engines: string | undefined;
+  if ((only === undefined || only === 'throughput') && rounds > 0) {
+    if (engineNote !== undefined) console.log(`crawl-bench: ${engineNote}`);
+    console.log(
+      `crawl-bench: 2b raw throughput on each engine (${sides.length} sides × ${rounds} rounds, ${rawWorkers} workers) ...`,
+    );
+    const { runs, settings } = await engineBench({ sides, rounds, workers: rawWorkers });
+    const body = engineSection({ sides, runs, workers: rawWorkers, settings, note: engineNote }).join('\n');
+    if (sides.some((s) => s.engine === 'postgres'))
+      engines = [
+        '## Crawl: SQLite and PostgreSQL side by side',
+        '',
+        `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench:crawl\` (part 2b; \`--only=throughput\` runs it with part 2) on ${machine.cpu}, ${machine.cores} cores, Node ${machine.node}.`,
+        '',
+        body,
+      ].join('\n');
+    else console.log(`\n${body}`);
+  }
   if (only === undefined || only === 'refresh') {
     console.log(
       'crawl-bench: 3/3 refresh cost (a 500-page site, 10 refreshes, unchanged and 5 % changing; about 2 minutes) ...',
@@ -314,11 +366,16 @@ async function main(): Promise<void> {
       ].join('\n') + '\n'
     : undefined;
   if (refresh) console.log(`\n${refresh}`);
+  if (engines) console.log(`\n${engines}`);
   if (write && p1 && p2) {
     writeSection(DOC, CRAWL_MARKERS, report);
     console.log(`crawl-bench: wrote the crawl section of ${DOC}`);
   } else {
     console.log('crawl-bench: the crawl section of docs/benchmarks.md not written (partial run or --no-write)');
+  }
+  if (write && engines) {
+    writeSection(DOC, ENGINE_MARKERS, engines);
+    console.log(`crawl-bench: wrote the engines section of ${DOC}`);
   }
   if (write && refresh) {
     writeSection(DOC, REFRESH_MARKERS, refresh);

@@ -5,7 +5,6 @@
  */
 import type { Server } from 'node:http';
 import os from 'node:os';
-import { startCrawler, type CrawlerHarness } from '../../test-support/crawler-harness.ts';
 import { startTestWeb, type TestSite } from '../../test-support/test-web.ts';
 import { generatedDepth } from '../../test-support/generate.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
@@ -13,6 +12,7 @@ import type { PrimaryToServer } from '../../crawler/common/protocol.ts';
 import { DomainBook } from '../../server/domain-book.ts';
 import { fetchSlots, type WorkerTiming } from './bench-metrics.ts';
 import { benchSite } from './bench-pages.ts';
+import { type BenchCrawler, sqliteBenchCrawler } from './bench-crawler.ts';
 import { machineCpuMs, treeCpuMs } from './proc-cpu.ts';
 
 /** CPU used during a stretch of wall time, by process group (ms; undefined where /proc is unavailable). */
@@ -60,19 +60,27 @@ const WARMUP_SITES = 8;
 const WARMUP_PAGES = 4;
 
 /**
- * Starts a crawler with `env` and crawls WARMUP_SITES small sites to completion, so worker start-up
- * (loading tsx, undici, htmlparser2) is over before the measured crawl: with more due hosts than workers,
- * every worker that is ready gets jobs, and the warm-up lasts several request delays.
+ * Starts a crawler with `env` (on SQLite unless `start` starts it elsewhere) and crawls WARMUP_SITES small
+ * sites to completion, so worker start-up (loading tsx, undici, htmlparser2) is over before the measured
+ * crawl: with more due hosts than workers, every worker that is ready gets jobs, and the warm-up lasts
+ * several request delays.
  */
 export async function startWarmCrawler(
   env: Record<string, string>,
-): Promise<{ crawler: CrawlerHarness; warmPages: number; close(): Promise<void> }> {
+  start: (env: Record<string, string>) => Promise<BenchCrawler> = async (e) => sqliteBenchCrawler(e),
+): Promise<{ crawler: BenchCrawler; warmPages: number; close(): Promise<void> }> {
   const warmWeb = await startTestWeb(
     Array.from({ length: WARMUP_SITES }, () => benchSite({ pagesPerSite: WARMUP_PAGES })),
   );
-  const crawler = startCrawler(env);
+  let crawler: BenchCrawler;
   try {
-    for (const s of warmWeb.sites) crawler.addSeed(s.url('/'), { depth: generatedDepth(WARMUP_PAGES) });
+    crawler = await start(env);
+  } catch (err) {
+    await warmWeb.close();
+    throw err;
+  }
+  try {
+    for (const s of warmWeb.sites) await crawler.addSeed(s.url('/'), { depth: generatedDepth(WARMUP_PAGES) });
     const warmPages = WARMUP_SITES * WARMUP_PAGES;
     await crawler.waitIdle({ minDone: warmPages, timeoutMs: 120_000 });
     await warmWeb.close();
@@ -82,18 +90,6 @@ export async function startWarmCrawler(
     await warmWeb.close();
     throw err;
   }
-}
-
-/** Pages stored for these origins and when the last of them was stored (Date.now() ms of its write). */
-export function storedPages(
-  crawler: CrawlerHarness,
-  origins: readonly string[],
-): { count: number; lastStoredAt: number } {
-  const marks = origins.map(() => '?').join(',');
-  const row = crawler.db
-    .prepare(`SELECT COUNT(*) AS n, MAX(fetched_at) AS last FROM pages WHERE origin IN (${marks})`)
-    .get(...origins) as { n: number; last: number | null };
-  return { count: row.n, lastStoredAt: row.last ?? NaN };
 }
 
 /** What the primary's own snapshots (every 500 ms) said during a crawl, averaged over the samples. */
@@ -108,7 +104,7 @@ export interface SnapshotStats {
 }
 
 /** Starts recording the primary's snapshots; `stop()` averages those that arrived until then. */
-export function snapshotSampler(crawler: CrawlerHarness, slots: number): { stop(): SnapshotStats } {
+export function snapshotSampler(crawler: BenchCrawler, slots: number): { stop(): SnapshotStats } {
   const samples: Array<{ inFlight: number; due: number }> = [];
   const child = crawler.primary;
   const book = new DomainBook(); // each snapshot carries the hosts that changed; the book keeps them all
@@ -149,18 +145,18 @@ export function connectionCounter(sites: readonly TestSite[]): { count(): number
 
 /** Adds one seed per site (depth enough to reach every generated page) and waits until the crawl is idle. */
 export async function crawlSites(
-  crawler: CrawlerHarness,
+  crawler: BenchCrawler,
   sites: readonly TestSite[],
   opts: { pagesPerSite: number; alreadyDone: number; timeoutMs: number; workers: number },
 ): Promise<{ cpu: CpuSplit; snapshots: SnapshotStats; connections: number | undefined }> {
   const meter = cpuMeter(crawler.primary.pid!);
   const connections = connectionCounter(sites);
   const sampler = snapshotSampler(crawler, fetchSlots(opts.workers));
-  for (const s of sites) crawler.addSeed(s.url('/'), { depth: generatedDepth(opts.pagesPerSite) });
+  for (const s of sites) await crawler.addSeed(s.url('/'), { depth: generatedDepth(opts.pagesPerSite) });
   const expected = sites.length * opts.pagesPerSite;
   await crawler.waitIdle({ minDone: opts.alreadyDone + expected, timeoutMs: opts.timeoutMs });
   const origins = sites.map((s) => s.origin);
-  await waitFor(() => storedPages(crawler, origins).count >= expected, {
+  await waitFor(async () => (await crawler.storedPages(origins)).count >= expected, {
     timeoutMs: 10_000,
     message: `all ${expected} pages stored`,
   });
@@ -170,7 +166,7 @@ export async function crawlSites(
 let nextReqId = 1;
 
 /** The primary's worker-side timings of a host's last requests (start and body end as the worker saw them). */
-export async function workerTimings(crawler: CrawlerHarness, origin: string): Promise<WorkerTiming[]> {
+export async function workerTimings(crawler: BenchCrawler, origin: string): Promise<WorkerTiming[]> {
   const reqId = nextReqId++;
   crawler.primary.send({ type: 'requests', reqId, origin });
   const reply = await waitFor(
