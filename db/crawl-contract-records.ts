@@ -131,6 +131,15 @@ export function recordContract({ withStore, seed, add, one, write }: ContractKit
       assert.equal(await s.revisits.revisitOf(U('3')), undefined);
       assert.deepEqual(await s.revisits.revisitOf(U('1')), { ...st, sitemapLastmod: T0 - 5, checkedAt: T0 + 9 });
       assert.deepEqual(await s.revisits.revisitOf(U('2')), { ...st, intervalMs: 1000, unchangedCount: 4 });
+      // A batch's pages at once: those with a state, by url; a url without one is absent; none asked, none answered.
+      assert.deepEqual(
+        await s.revisits.revisitsOf([U('3'), U('2'), U('1'), U('1')]),
+        new Map([
+          [U('2'), { ...st, intervalMs: 1000, unchangedCount: 4 }],
+          [U('1'), { ...st, sitemapLastmod: T0 - 5, checkedAt: T0 + 9 }],
+        ]),
+      );
+      assert.deepEqual(await s.revisits.revisitsOf([]), new Map());
       const candidates = [...(await s.revisits.refreshCandidates(a, 2))].sort((x, y) => x.id - y.id);
       assert.deepEqual(candidates, [
         { id: r['1']!.id, url: U('1'), state: { ...st, sitemapLastmod: T0 - 5, checkedAt: T0 + 9 } },

@@ -186,6 +186,8 @@ export interface CrawlStopStore {
 export interface CrawlRevisitStore {
   /** A page's revisit state, if it was ever fetched. */
   revisitOf(url: string): Promise<RevisitState | undefined>;
+  /** The revisit states of `urls` that have one, by url (a batch's pages, read at once). */
+  revisitsOf(urls: readonly string[]): Promise<Map<string, RevisitState>>;
   /** Writes a page's revisit state. */
   saveRevisit(url: string, st: RevisitState): Promise<void>;
   /** Remembers the lastmod its sitemap gave a page. */
@@ -314,6 +316,7 @@ export function sqliteCrawlStore(db: Database): CrawlStore {
     },
     revisits: {
       revisitOf: async (url) => r.revisitOf(url),
+      revisitsOf: async (urls) => r.revisitsOf(urls),
       saveRevisit: async (url, state) => r.saveRevisit(url, state),
       noteSitemapLastmod: async (url, ms) => r.noteSitemapLastmod(url, ms),
       markChecked: async (url, at) => r.markChecked(url, at),

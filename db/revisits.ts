@@ -32,6 +32,9 @@ const STATE = `interval_ms AS intervalMs, checked_at AS checkedAt, visited_at AS
 /** Prepared statements for revisits, created once per connection (the crawler primary's). */
 export function revisitQueries(db: Database) {
   const get = db.prepare<[string], RevisitState>(`SELECT ${STATE} FROM revisits WHERE url = ?`);
+  const getMany = db.prepare<[string], RevisitState & { url: string }>(
+    `SELECT url, ${STATE} FROM revisits WHERE url IN (SELECT value FROM json_each(?))`,
+  );
   const save = db.prepare(
     `INSERT INTO revisits (url, interval_ms, checked_at, visited_at, content_hash, changed_count, unchanged_count, sitemap_lastmod)
      VALUES (@url, @intervalMs, @checkedAt, @visitedAt, @contentHash, @changedCount, @unchangedCount, @sitemapLastmod)
@@ -54,6 +57,12 @@ export function revisitQueries(db: Database) {
     /** A page's revisit state, if it was ever fetched since revisits exist. */
     revisitOf(url: string): RevisitState | undefined {
       return get.get(url);
+    },
+    /** The revisit states of `urls` that have one, by url: a batch's pages read at once. */
+    revisitsOf(urls: readonly string[]): Map<string, RevisitState> {
+      const out = new Map<string, RevisitState>();
+      for (const { url, ...st } of getMany.all(JSON.stringify(urls))) out.set(url, st);
+      return out;
     },
     /** Writes a page's revisit state. */
     saveRevisit(url: string, st: RevisitState): void {

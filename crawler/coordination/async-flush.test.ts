@@ -26,7 +26,7 @@ function gatedStore(inner: CrawlStore) {
   let gate: Promise<void> | null = null;
   let open = () => {};
   let arrived = () => {};
-  const seen = { running: 0, most: 0, begun: 0 };
+  const seen = { running: 0, most: 0, begun: 0, revisitReads: 0, revisitBatchReads: 0 };
   const store: CrawlStore = {
     ...inner,
     async transaction(write) {
@@ -36,7 +36,22 @@ function gatedStore(inner: CrawlStore) {
         arrived();
         if (gate) await gate;
         seen.begun++;
-        await inner.transaction(write);
+        await inner.transaction((tx) =>
+          write({
+            ...tx,
+            revisits: {
+              ...tx.revisits,
+              revisitOf: (url) => {
+                seen.revisitReads++;
+                return tx.revisits.revisitOf(url);
+              },
+              revisitsOf: (urls) => {
+                seen.revisitBatchReads++;
+                return tx.revisits.revisitsOf(urls);
+              },
+            },
+          }),
+        );
       } finally {
         seen.running--;
       }
@@ -94,6 +109,23 @@ describe('coordinator: flushes over an asynchronous store', () => {
       .prepare(`SELECT url FROM frontier WHERE state = 'queued' ORDER BY url`)
       .all()
       .map((r) => (r as { url: string }).url);
+
+  test("a flush reads its pages' revisit states in one statement, not two reads per page (a round trip each on PostgreSQL)", async () => {
+    const jobs = await homes();
+    const t1 = T0 + 200;
+    const before = { ...gated.seen };
+    c.onResult(fetchResult(jobs.get(A)!.jobId, home(A, [`${A}/a`])), t1);
+    c.onResult(fetchResult(jobs.get(B)!.jobId, home(B, [`${B}/b`])), t1);
+    assert.equal(await c.flush(t1), 2);
+    assert.equal(gated.seen.revisitBatchReads - before.revisitBatchReads, 1, 'one read for the batch');
+    assert.equal(gated.seen.revisitReads - before.revisitReads, 0, 'no read per page');
+    // What was read ahead and written in the batch is what the store holds: each page's state, once.
+    const states = tmp.db.prepare('SELECT url, visited_at AS at FROM revisits ORDER BY url').all();
+    assert.deepEqual(states, [
+      { url: `${A}/`, at: t1 },
+      { url: `${B}/`, at: t1 },
+    ]);
+  });
 
   test('results that arrive while a flush is in flight are stored by the next one, one transaction at a time, nothing lost', async () => {
     const jobs = await homes();

@@ -28,6 +28,7 @@ import type { RevisitBook } from '../frontier/revisit-book.ts';
 import type { FrontierWindow } from '../frontier/frontier-window.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
 import { BatchEffects } from '../frontier/batch-effects.ts';
+import { cachedRevisits } from '../frontier/revisit-cache.ts';
 import { CommitEffects } from './commit-effects.ts';
 import type { ResultJudge } from './result-judge.ts';
 import type { DispatchDecision, InFlightJob } from './job-dispatch.ts';
@@ -52,6 +53,19 @@ export interface ApplierTargets {
   judge: Pick<ResultJudge, 'sitemapsListed'>;
   /** The jobs in flight, by job id. */
   inFlight: Map<number, InFlightJob>;
+}
+
+/** The urls whose revisit states a batch reads (revisit-book.ts noteVisit): its pages stored or confirmed, and their seeds' pages. */
+export function revisitUrls(writes: readonly WriteIntent[], seeds: SeedBook): string[] {
+  const urls = new Set<string>();
+  for (const w of writes) {
+    if (w.kind !== 'store-page' && w.kind !== 'page-current') continue;
+    const [url, seedId] = w.kind === 'store-page' ? [w.record.url, w.record.seedId] : [w.url, w.seedId];
+    urls.add(url);
+    const seedUrl = seeds.get(seedId)?.url;
+    if (seedUrl !== undefined) urls.add(seedUrl);
+  }
+  return [...urls];
 }
 
 /** Applies decisions and write intents (see the module comment). */
@@ -207,8 +221,11 @@ export class IntentApplier {
       }
       const fx = new BatchEffects();
       await batch.commit(now, (writes) =>
-        store.transaction(async (tx) => {
+        store.transaction(async (batchTx) => {
           this.targets.intake.begin();
+          // The batch's pages' revisit states in one read, not two per page (frontier/revisit-cache.ts).
+          const revisits = await cachedRevisits(batchTx.revisits, revisitUrls(writes, this.targets.seeds));
+          const tx = { ...batchTx, revisits };
           for (const w of writes) await this.write(tx, w, now, fx);
           await this.targets.intake.saveSeedHosts(tx); // the seeds' host counts, as the batch left them
         }),

@@ -8,6 +8,7 @@ const STATE = `interval_ms AS "intervalMs", checked_at AS "checkedAt", visited_a
   sitemap_lastmod AS "sitemapLastmod"`;
 
 const GET = statement('crawl.revisits.get', `SELECT ${STATE} FROM revisits WHERE url = $1`);
+const GET_MANY = statement('crawl.revisits.get-many', `SELECT url, ${STATE} FROM revisits WHERE url = ANY ($1)`);
 const SAVE = statement(
   'crawl.revisits.save',
   `INSERT INTO revisits (url, interval_ms, checked_at, visited_at, content_hash, changed_count, unchanged_count, sitemap_lastmod)
@@ -30,6 +31,13 @@ export function pgRevisitQueries(db: PgRunner) {
     /** A page's revisit state, if it was ever fetched since revisits exist. */
     async revisitOf(url: string): Promise<RevisitState | undefined> {
       return (await db.rows<RevisitState>(GET, [url]))[0];
+    },
+    /** The revisit states of `urls` that have one, by url: a batch's pages read in one round trip. */
+    async revisitsOf(urls: readonly string[]): Promise<Map<string, RevisitState>> {
+      const out = new Map<string, RevisitState>();
+      if (urls.length === 0) return out;
+      for (const { url, ...st } of await db.rows<RevisitState & { url: string }>(GET_MANY, [urls])) out.set(url, st);
+      return out;
     },
     /** Writes a page's revisit state. */
     saveRevisit(url: string, st: RevisitState): Promise<void> {
