@@ -207,6 +207,13 @@ function runInChild(name: string, db: string, engine: Engine, small: boolean, ki
   });
 }
 
+/** The start's storage calls that took longest, as `name xN ms`. */
+const startCalls = (r: RestartFigures) =>
+  r.startCalls
+    .slice(0, 6)
+    .map((c) => `${c.call} x${c.n} ${c.ms.toFixed(0)} ms`)
+    .join(', ');
+
 const ms = (x: number) => (x < 0.01 ? `${(x * 1000).toFixed(2)} µs` : `${x.toFixed(3)} ms`);
 
 /** One line per part, as it finishes. */
@@ -218,7 +225,7 @@ function summary(part: Part, f: unknown): string {
     }
     case 'restart': {
       const r = f as RestartFigures;
-      return `${r.engine}: restart at ${r.queued.toLocaleString('en')} queued: first dispatch ${r.totalMs.toFixed(0)} ms after opening the database (start ${r.startMs.toFixed(0)} ms; first host due ${r.firstDueAfterMs.toFixed(0)} ms after the start); RSS ${r.rssMiB.toFixed(0)} MiB`;
+      return `${r.engine}: restart at ${r.queued.toLocaleString('en')} queued: first dispatch ${r.totalMs.toFixed(0)} ms after opening the database (start ${r.startMs.toFixed(0)} ms; first host due ${r.firstDueAfterMs.toFixed(0)} ms after the start); RSS ${r.rssMiB.toFixed(0)} MiB; the start's storage calls: ${startCalls(r)}`;
     }
     case 'crawl': {
       const c = f as CrawlFigures;

@@ -208,6 +208,14 @@ function enginesSection(r: FrontierReport): string[] {
       (e) => restart(e, (x) => `${sec(x.totalMs)} (open ${x.openMs.toFixed(0)} ms, start ${x.startMs.toFixed(0)} ms)`),
       `≤ ${TARGETS.firstDispatchMs / 1000} s`,
     ),
+    row("restart: the start's longest storage calls (wall, all calls)", (e) =>
+      restart(e, (x) =>
+        x.startCalls
+          .slice(0, 4)
+          .map((c) => `${c.call} ×${c.n} ${c.ms.toFixed(0)} ms`)
+          .join('; '),
+      ),
+    ),
     row('restart: RSS', (e) => restart(e, (x) => mib(x.rssMiB))),
     row('crawl: jobs handed out', (e) =>
       crawl(e, (x) => `${x.dispatches.toLocaleString('en')} (${x.dispatchesPerSec.toFixed(0)}/s)`),

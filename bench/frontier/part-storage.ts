@@ -156,3 +156,64 @@ async function postgresPart(templateUrl: string, name: string): Promise<PartStor
     },
   };
 }
+
+/** One storage method's calls over a span: how many, and their wall time in all (ms). */
+export interface StoreCalls {
+  call: string;
+  n: number;
+  ms: number;
+}
+
+/**
+ * Times every method of `store`'s query modules (module.method), called on the store or on the modules a
+ * transaction or read hands out (PostgreSQL's are new for each), until `stop` is called; answers the calls
+ * by time spent, most first. What the restart's start spends its time on, engine by engine.
+ */
+export function timeStoreCalls(store: CrawlStore): { stop(): StoreCalls[] } {
+  const calls = new Map<string, StoreCalls>();
+  let on = true;
+  const timed = new WeakSet<object>();
+  const wrapModules = (modules: object) => {
+    for (const [name, mod] of Object.entries(modules)) {
+      if (typeof mod !== 'object' || mod === null || timed.has(mod)) continue;
+      timed.add(mod);
+      const fns = mod as Record<string, unknown>;
+      for (const [key, fn] of Object.entries(fns)) {
+        if (typeof fn !== 'function') continue;
+        const call = `${name}.${key}`;
+        fns[key] = async (...args: unknown[]) => {
+          const t0 = performance.now();
+          try {
+            return await fn.apply(mod, args);
+          } finally {
+            if (on) {
+              const c = calls.get(call) ?? { call, n: 0, ms: 0 };
+              c.n++;
+              c.ms += performance.now() - t0;
+              calls.set(call, c);
+            }
+          }
+        };
+      }
+    }
+  };
+  wrapModules(store);
+  const read = store.read.bind(store);
+  const transaction = store.transaction.bind(store);
+  store.read = (reads) =>
+    read((tx) => {
+      wrapModules(tx);
+      return reads(tx);
+    });
+  store.transaction = (write) =>
+    transaction((tx) => {
+      wrapModules(tx);
+      return write(tx);
+    });
+  return {
+    stop() {
+      on = false;
+      return [...calls.values()].sort((a, b) => b.ms - a.ms);
+    },
+  };
+}

@@ -3,7 +3,7 @@
  * the removal of a seed during it, as frontier-bench.ts passes them to frontier-report.ts.
  */
 import type { Percentiles } from './scheduler-parts.ts';
-import type { Engine } from './part-storage.ts';
+import type { Engine, StoreCalls } from './part-storage.ts';
 
 /** What the restart part measured (ms and MiB). */
 export interface RestartFigures {
@@ -19,6 +19,8 @@ export interface RestartFigures {
   rssMiB: number;
   heapMiB: number;
   jobsInMemory: number;
+  /** The start's storage calls (part-storage.ts timeStoreCalls), most time first. */
+  startCalls: StoreCalls[];
   /** How the primary ran (see runtimeDescription). */
   runtime: string;
 }

@@ -34,7 +34,7 @@ import { hostOrigin, seedOfHost, type FrontierShape } from './frontier-db.ts';
 import { InstantWorkers } from './instant-workers.ts';
 import { clock, cpuMs, gaps, mib, Sample, sleep, timeCalls, timers } from './measure.ts';
 import type { CrawlFigures, RestartFigures } from './primary-figures.ts';
-import { type Engine, type PartStorage, partStorage } from './part-storage.ts';
+import { type Engine, type PartStorage, partStorage, timeStoreCalls } from './part-storage.ts';
 import type { CrawlStore } from '../../db/crawl-store.ts';
 
 function config(storage: PartStorage, workers: number) {
@@ -68,9 +68,11 @@ export async function runRestart(source: string, engine: Engine, shape: Frontier
     const db = await copy.open();
     const t1 = performance.now();
     const coordinator = new Coordinator(db.store, config(copy, 4), 'bench-restart');
+    const calls = timeStoreCalls(db.store);
     const startedAt = clock();
     await coordinator.start(startedAt);
     const t2 = performance.now();
+    const startCalls = calls.stop();
     const dueAt = coordinator.nextWakeAt();
     if (dueAt === undefined) throw new Error('frontier-bench: the restarted primary had nothing to hand out');
     const at = Math.max(clock(), dueAt); // the injected time: the wait for the host is not the primary's cost
@@ -90,6 +92,7 @@ export async function runRestart(source: string, engine: Engine, shape: Frontier
       rssMiB: mib(mem.rss),
       heapMiB: mib(mem.heapUsed),
       jobsInMemory: jobsInMemory(coordinator),
+      startCalls,
       runtime: runtimeDescription(),
     };
     await db.close();
