@@ -193,7 +193,7 @@ function enginesSection(r: FrontierReport): string[] {
     );
   if (pgCrawl)
     reading.push(
-      `On PostgreSQL the whole dispatch costs ${ms(pgCrawl.cpu.p99)} of CPU at p99 (wall ${ms(pgCrawl.wall.p99)}): ${verdict(pgCrawl.cpu.p99 <= DISPATCH_P99_TARGET_MS)} the target of p99 ≤ ${DISPATCH_P99_TARGET_MS} ms at 1,000,000 queued URLs over 10,000 hosts in CPU, ${verdict(pgCrawl.wall.p99 <= DISPATCH_P99_TARGET_MS)} it in wall time: a dispatch reads nothing from storage (the hosts' windows are in memory and read on by the flushes), so the engine shows in the flushes, not in the dispatch.`,
+      `On PostgreSQL the whole dispatch costs ${ms(pgCrawl.cpu.p99)} of CPU at p99 (wall ${ms(pgCrawl.wall.p99)}): ${verdict(pgCrawl.cpu.p99 <= DISPATCH_P99_TARGET_MS)} the target of p99 ≤ ${DISPATCH_P99_TARGET_MS} ms at 1,000,000 queued URLs over 10,000 hosts in CPU, ${verdict(pgCrawl.wall.p99 <= DISPATCH_P99_TARGET_MS)} it in wall time. A dispatch reads nothing from storage (the hosts' windows are in memory, read on by the flushes); what the engine changes is how soon the windows are read on, and the garbage and CPU around the dispatches.`,
     );
   return [
     head,
