@@ -24,6 +24,7 @@ import { copyOfPgDatabase } from './frontier-pg.ts';
 
 /** The engines the benchmark runs the primary on. */
 export type Engine = 'sqlite' | 'postgres';
+/** Every engine, in the order the benchmark runs them (the --engine default). */
 export const ENGINES: readonly Engine[] = ['sqlite', 'postgres'];
 
 /** The crawl store opened on a part's copy, with its round trips counted (PostgreSQL's transactions; 0 on SQLite). */
