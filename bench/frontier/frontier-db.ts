@@ -39,11 +39,12 @@ function shapeName(s: FrontierShape): string {
 
 /**
  * The path of a generated database of `shape` in `root` (the OS's temporary folder by default), generated
- * now unless `reuse` and one is there already. Returns the file and how long generating took (0 if reused).
+ * now unless `reuse` and one is there already; `now` is the time written in the rows. Returns the file and
+ * how long generating took (0 if reused).
  */
 export function frontierDatabase(
   shape: FrontierShape,
-  opts: { reuse: boolean; root?: string },
+  opts: { reuse: boolean; root?: string; now?: number },
 ): { file: string; generatedMs: number } {
   const dir = path.join(opts.root ?? os.tmpdir(), `lantern-frontier-bench-${shapeName(shape)}`);
   const file = path.join(dir, DB_FILE);
@@ -54,12 +55,12 @@ export function frontierDatabase(
   mkdirSync(dir, { recursive: true });
   const t0 = performance.now();
   openDatabase(dir).close(); // migrated, as Lantern creates it
-  generate(file, shape);
+  generate(file, shape, opts.now ?? Date.now());
   writeFileSync(marker, JSON.stringify(shape));
   return { file, generatedMs: performance.now() - t0 };
 }
 
-function generate(file: string, shape: FrontierShape): void {
+function generate(file: string, shape: FrontierShape, now: number): void {
   const db = new BetterSqlite3(file);
   db.pragma('journal_mode = DELETE');
   db.pragma('synchronous = OFF');
@@ -67,7 +68,6 @@ function generate(file: string, shape: FrontierShape): void {
     .prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'frontier' AND sql IS NOT NULL`)
     .all() as Array<{ name: string; sql: string }>;
   for (const { name } of indexes) db.exec(`DROP INDEX ${name}`);
-  const now = Date.now();
   const seed = db.prepare(
     `INSERT INTO seeds (id, url, origin, depth, scope, created_at, updated_at) VALUES (?, ?, ?, 3, 'any', ?, ?)`,
   );

@@ -3,9 +3,11 @@
  * the removal of a seed during it, as frontier-bench.ts passes them to frontier-report.ts.
  */
 import type { Percentiles } from './scheduler-parts.ts';
+import type { Engine, StoreCalls } from './part-storage.ts';
 
 /** What the restart part measured (ms and MiB). */
 export interface RestartFigures {
+  engine: Engine;
   queued: number;
   openMs: number;
   startMs: number;
@@ -17,12 +19,15 @@ export interface RestartFigures {
   rssMiB: number;
   heapMiB: number;
   jobsInMemory: number;
+  /** The start's storage calls (part-storage.ts timeStoreCalls), most time first. */
+  startCalls: StoreCalls[];
   /** How the primary ran (see runtimeDescription). */
   runtime: string;
 }
 
 /** What the crawl part measured. */
 export interface CrawlFigures {
+  engine: Engine;
   queued: number;
   hosts: number;
   workers: number;
@@ -37,6 +42,8 @@ export interface CrawlFigures {
   cpuPerDispatchMs: number;
   flushes: number;
   flushWall: Percentiles;
+  /** PostgreSQL: round trips of the transactions run during each flush (its batch, the windows' refills); undefined on SQLite. */
+  roundTripsPerFlush: Percentiles | undefined;
   snapshots: number;
   /** Each snapshot sent during the measured crawl: built and serialized as IPC does (JSON), wall and CPU ms. */
   snapshotWall: Percentiles;

@@ -6,6 +6,8 @@
  * stored; instant-workers.ts), so what is measured is the primary alone. The figures' types are in
  * primary-figures.ts, the clock, samples and call timing in measure.ts.
  *
+ * Each runs on either engine (part-storage.ts): SQLite, or PostgreSQL through pgCrawlStore.
+ *
  *  - restart: from opening the database to the first job handed out, as a restarted primary does it
  *    (64 URLs left leased by the one that died, so an unclean stop: every host waits its delay from the
  *    restart, a wait that is politeness, not cost, reported apart);
@@ -22,22 +24,26 @@
  *    beside the longest gap before it.
  */
 import { performance } from 'node:perf_hooks';
-import { openDatabase } from '../../db/open.ts';
-import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { Coordinator } from '../../crawler/coordination/coordinator.ts';
 import { CrawlPrimary } from '../../crawler/coordination/crawl-primary.ts';
 import type { WorkerHandle } from '../../crawler/coordination/primary-ports.ts';
 import type { FetchJob, WorkerSettings } from '../../crawler/common/protocol.ts';
 import { FETCH_DEFAULTS, fetchLimits } from '../../crawler/fetch/fetcher.ts';
-import { copyOfDatabase, hostOrigin, seedOfHost, type FrontierShape } from './frontier-db.ts';
+import { hostOrigin, seedOfHost, type FrontierShape } from './frontier-db.ts';
 import { InstantWorkers } from './instant-workers.ts';
 import { clock, cpuMs, gaps, mib, Sample, sleep, timeCalls, timers } from './measure.ts';
 import type { CrawlFigures, RestartFigures } from './primary-figures.ts';
-import { sqliteCrawlStore } from '../../db/crawl-store.ts';
+import { type Engine, type PartStorage, partStorage, timeStoreCalls } from './part-storage.ts';
+import type { CrawlStore } from '../../db/crawl-store.ts';
 
-function config(dataDir: string, workers: number) {
-  return loadConfig({ DATA_DIR: dataDir, CRAWL_WORKERS: String(workers), CRAWL_ALLOW_PRIVATE: '1' });
+function config(storage: PartStorage, workers: number) {
+  return loadConfig({
+    DATA_DIR: storage.dataDir,
+    ...(storage.databaseUrl === null ? {} : { DATABASE_URL: storage.databaseUrl }),
+    CRAWL_WORKERS: String(workers),
+    CRAWL_ALLOW_PRIVATE: '1',
+  });
 }
 
 /** Jobs the scheduler holds (pages of the windows, robots.txt and sitemaps). */
@@ -47,25 +53,26 @@ function jobsInMemory(coordinator: Coordinator): number {
   return n;
 }
 
-/** A restarted primary: open, start, first dispatch. */
-export async function runRestart(file: string, shape: FrontierShape): Promise<RestartFigures> {
-  const copy = copyOfDatabase(file);
+/**
+ * A restarted primary on `engine`: open, start, first dispatch, on a copy of the generated crawl at `source`
+ * (the SQLite file, or the PostgreSQL template database's URL).
+ */
+export async function runRestart(source: string, engine: Engine, shape: FrontierShape): Promise<RestartFigures> {
+  const copy = await partStorage(engine, source, 'restart');
   try {
-    const prep = openDatabase(copy.dataDir);
-    prep
-      .prepare(
-        `UPDATE frontier SET state = 'leased', lease_owner = 'dead', leased_at = 1 WHERE id IN (SELECT id FROM frontier ORDER BY id LIMIT 64)`,
-      )
-      .run();
-    prep.prepare(`UPDATE crawler_stop SET clean = 0`).run(); // it died: no clean stop (migration 0017)
-    prep.close();
+    await copy.exec([
+      `UPDATE frontier SET state = 'leased', lease_owner = 'dead', leased_at = 1 WHERE id IN (SELECT id FROM frontier ORDER BY id LIMIT 64)`,
+      'UPDATE crawler_stop SET clean = 0', // it died: no clean stop (migration 0017)
+    ]);
     const t0 = performance.now();
-    const db = openDatabase(copy.dataDir);
+    const db = await copy.open();
     const t1 = performance.now();
-    const coordinator = new Coordinator(sqliteCrawlStore(db), config(copy.dataDir, 4), 'bench-restart');
+    const coordinator = new Coordinator(db.store, config(copy, 4), 'bench-restart');
+    const calls = timeStoreCalls(db.store);
     const startedAt = clock();
     await coordinator.start(startedAt);
     const t2 = performance.now();
+    const startCalls = calls.stop();
     const dueAt = coordinator.nextWakeAt();
     if (dueAt === undefined) throw new Error('frontier-bench: the restarted primary had nothing to hand out');
     const at = Math.max(clock(), dueAt); // the injected time: the wait for the host is not the primary's cost
@@ -75,6 +82,7 @@ export async function runRestart(file: string, shape: FrontierShape): Promise<Re
     if (!job) throw new Error('frontier-bench: the restarted primary handed nothing out when a host was due');
     const mem = process.memoryUsage();
     const figures = {
+      engine,
       queued: shape.hosts * shape.urlsPerHost,
       openMs: t1 - t0,
       startMs: t2 - t1,
@@ -84,26 +92,31 @@ export async function runRestart(file: string, shape: FrontierShape): Promise<Re
       rssMiB: mib(mem.rss),
       heapMiB: mib(mem.heapUsed),
       jobsInMemory: jobsInMemory(coordinator),
+      startCalls,
       runtime: runtimeDescription(),
     };
-    db.close();
+    await db.close();
     return figures;
   } finally {
-    copy.dispose();
+    await copy.dispose();
   }
 }
 
-/** Crawls the generated frontier for `seconds` after `warmupSeconds`, then removes seed `removeSeed` and waits for it to go. */
+/**
+ * Crawls the generated frontier (`source`, as runRestart takes it) on `engine` for `seconds` after
+ * `warmupSeconds`, then removes seed `removeSeed` and waits for it to go.
+ */
 export async function runCrawl(
-  file: string,
+  source: string,
+  engine: Engine,
   shape: FrontierShape,
   opts: { workers: number; warmupSeconds: number; seconds: number; removeSeed: number },
 ): Promise<CrawlFigures> {
-  const copy = copyOfDatabase(file);
-  const db = openDatabase(copy.dataDir);
+  const copy = await partStorage(engine, source, 'crawl');
+  const db = await copy.open();
   try {
-    const cfg = config(copy.dataDir, opts.workers);
-    const coordinator = new Coordinator(sqliteCrawlStore(db), cfg, 'bench-crawl');
+    const cfg = config(copy, opts.workers);
+    const coordinator = new Coordinator(db.store, cfg, 'bench-crawl');
     await coordinator.start(clock());
     const wall = new Sample();
     const cpu = new Sample();
@@ -122,19 +135,28 @@ export async function runCrawl(
     let passedOverInCall = false;
     const removedHosts = new Set<string>();
     for (let h = 0; h < shape.hosts; h++) if (seedOfHost(shape, h) === opts.removeSeed) removedHosts.add(hostOrigin(h));
-    // The removal's own work: the chunks of its URLs deleted (the frontier queries of the Coordinator's crawl
-    // store, which its seed lifecycle calls), and the dispatch calls that pass over its jobs or rows (the window's, counted
-    // by its removed seeds' ledger).
+    // The removal's own work: the chunks of its URLs deleted (the frontier queries of the transaction its seed
+    // lifecycle writes them in: on SQLite the store's own, on PostgreSQL new ones for each transaction), and the
+    // dispatch calls that pass over its jobs or rows (the window's, counted by its removed seeds' ledger).
     const inner = coordinator as unknown as {
-      store: { frontier: { dropSeedChunk: () => unknown } };
+      store: CrawlStore;
       window: {
         removed: { passOver: (...args: unknown[]) => void };
         committed: () => Promise<void>;
       };
     };
-    timeCalls(inner.store.frontier, 'dropSeedChunk', (w, c) => {
-      if (removing) chunks.push({ wall: w, cpu: c });
-    });
+    const timedFrontiers = new WeakSet<object>();
+    const transaction = inner.store.transaction.bind(inner.store);
+    inner.store.transaction = (write) =>
+      transaction((tx) => {
+        if (!timedFrontiers.has(tx.frontier)) {
+          timedFrontiers.add(tx.frontier);
+          timeCalls(tx.frontier, 'dropSeedChunk', (w, c) => {
+            if (removing) chunks.push({ wall: w, cpu: c });
+          });
+        }
+        return write(tx);
+      });
     const passOver = inner.window.removed.passOver.bind(inner.window.removed);
     inner.window.removed.passOver = (...args: unknown[]) => {
       passedOverInCall = true;
@@ -149,7 +171,16 @@ export async function runCrawl(
       return timedRefill();
     };
     // A host's window read on when its request ends (FrontierWindow.readyAgain) is read by the next flush's refill.
+    // Round trips per flush: those of the transactions (the batch, the windows' refills) run during it.
+    const flushTrips = new Sample();
+    const untimedFlush = coordinator.flush.bind(coordinator);
+    let tripsBefore = 0;
+    coordinator.flush = (...args: Parameters<Coordinator['flush']>) => {
+      tripsBefore = db.roundTrips();
+      return untimedFlush(...args);
+    };
     timeCalls(coordinator, 'flush', (w, c) => {
+      flushTrips.push(db.roundTrips() - tripsBefore);
       flushWall.push(w);
       flushLog.push({ at: performance.now(), wall: w, cpu: c });
       if (removing) removalFlushes.push({ wall: w, cpu: c });
@@ -219,6 +250,7 @@ export async function runCrawl(
       wall,
       cpu,
       flushWall,
+      flushTrips,
       snapshotWall,
       snapshotCpu,
       snapshotHosts,
@@ -247,6 +279,7 @@ export async function runCrawl(
       cpu: cpu.stats(),
       flushes: flushWall.n,
       flushWall: flushWall.stats(),
+      flushTrips: flushTrips.stats(),
       snapshots: snapshotWall.n,
       snapshotWall: snapshotWall.stats(),
       snapshotCpu: snapshotCpu.stats(),
@@ -256,16 +289,15 @@ export async function runCrawl(
     const before = gaps(dispatchAt, dispatchOther, t0, t0 + measuredMs);
 
     // Remove one seed of 100,000 queued URLs, as the server does.
-    const seedRow = db.prepare(`SELECT COUNT(*) AS n FROM frontier WHERE seed_id = ?`).get(opts.removeSeed) as {
-      n: number;
-    };
-    const seedExists = db.prepare(`SELECT 1 FROM seeds WHERE id = ?`).pluck();
+    const seedUrls = Number(await copy.value(`SELECT COUNT(*) FROM frontier WHERE seed_id = ${opts.removeSeed}`));
+    const seedExists = async () =>
+      (await copy.value(`SELECT 1 FROM seeds WHERE id = ${opts.removeSeed}`)) !== undefined;
     removalFlushes = [];
     removing = true;
     const r0 = performance.now();
-    seedQueries(db).markSeedRemoved(opts.removeSeed, Date.now());
+    await copy.removeSeed(opts.removeSeed, Date.now());
     primary.onServerMessage({ type: 'seeds-changed' });
-    while (seedExists.get(opts.removeSeed) !== undefined) await sleep(20);
+    while (await seedExists()) await sleep(20);
     const removalMs = performance.now() - r0;
     removing = false;
     const during = gaps(dispatchAt, dispatchOther, r0, r0 + removalMs);
@@ -287,6 +319,7 @@ export async function runCrawl(
     const longestDelay = longestOf([sync, longestChunk, longestPassOver, longestRefill]);
     await primary.shutdown('the benchmark is over');
     return {
+      engine,
       queued: shape.hosts * shape.urlsPerHost,
       hosts: shape.hosts,
       workers: opts.workers,
@@ -299,6 +332,7 @@ export async function runCrawl(
       cpuPerDispatchMs: crawlCpuMs / Math.max(1, crawled.dispatches),
       flushes: crawled.flushes,
       flushWall: crawled.flushWall,
+      roundTripsPerFlush: engine === 'postgres' ? crawled.flushTrips : undefined,
       snapshots: crawled.snapshots,
       snapshotWall: crawled.snapshotWall,
       snapshotCpu: crawled.snapshotCpu,
@@ -313,7 +347,7 @@ export async function runCrawl(
       jobsInMemoryMax: jobsMax,
       runtime: runtimeDescription(),
       removal: {
-        urls: seedRow.n,
+        urls: seedUrls,
         hostsOfSeed: removedHosts.size,
         totalMs: removalMs,
         flushesWithRemoval: removalFlushes.length,
@@ -341,8 +375,8 @@ export async function runCrawl(
       },
     };
   } finally {
-    if (db.open) db.close();
-    copy.dispose();
+    await db.close();
+    await copy.dispose();
   }
 }
 
