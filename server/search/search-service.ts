@@ -52,7 +52,7 @@ import { CANDIDATES, CandidateLists, COUNT_CAP, RANK_ALL_MAX, RANK_SAMPLE } from
 import type { Attempt } from './candidate-lists.ts';
 import { QuestionLists } from './question-lists.ts';
 import { WordNet } from './wordnet.ts';
-import { startWarmUp } from './term-warm-up.ts';
+import { startWarmUp, WARM_TERMS } from './term-warm-up.ts';
 import { FtsStems } from './fts-stems.ts';
 import type { WarmUp, WarmUpReport } from './term-warm-up.ts';
 
@@ -104,11 +104,13 @@ export class SearchService {
   readonly #db: Database;
   #timer: NodeJS.Timeout | undefined;
   #warmUp: WarmUp | undefined;
+  readonly #warmTerms: number;
 
   /**
    * A service reading `db` (migrated through 0002); nothing runs until `start()`. `chunkRows`,
    * `rankAllMax` and `rankSample` default to CHUNK_ROWS, RANK_ALL_MAX and RANK_SAMPLE (tests shrink
-   * them). With `snapshot`, the title index starts from (and keeps) a snapshot file (title-index.ts).
+   * them), and `warmTerms` WARM_TERMS. With `snapshot`, the title index starts from (and keeps) a
+   * snapshot file (title-index.ts).
    */
   constructor(
     db: Database,
@@ -119,9 +121,11 @@ export class SearchService {
       rankSample?: number;
       snapshot?: TitleSnapshotOptions;
       ranking?: Partial<RankingOptions>;
+      warmTerms?: number;
     } = {},
   ) {
     this.#db = db;
+    this.#warmTerms = opts.warmTerms ?? WARM_TERMS;
     this.#fts = new FtsSearch(db);
     this.#shape = new ResultShaper(this.#fts, new CaptureSearch(db));
     this.#browse = new FilterBrowse(db);
@@ -145,6 +149,7 @@ export class SearchService {
       rankSample: opts.rankSample ?? RANK_SAMPLE,
       anchors: this.#ranking.anchors,
       stems: new FtsStems(db),
+      prefixes: this.#prefixes,
     });
     this.#questions = this.#ranking.questions
       ? new QuestionLists(this.#fts, {
@@ -176,10 +181,15 @@ export class SearchService {
    */
   warmUp(): Promise<WarmUpReport | undefined> {
     if (this.#db.memory) return Promise.resolve(undefined);
-    this.#warmUp ??= startWarmUp(this.#db.name, {
-      pageCount: () => this.#fts.pageCount(),
-      rememberCommon: (key, common) => this.#candidates.rememberCommon(key, common),
-    });
+    this.#warmUp ??= startWarmUp(
+      this.#db.name,
+      {
+        pageCount: () => this.#fts.pageCount(),
+        rememberCommon: (key, common) => this.#candidates.rememberCommon(key, common),
+        rememberCeiling: (words, pages) => this.#candidates.rememberCeiling(words, pages),
+      },
+      this.#warmTerms,
+    );
     return this.#warmUp.done;
   }
 
