@@ -22,6 +22,7 @@ import { ANCHOR_CANDIDATES, ANCHOR_COUNT_CACHE_MAX, ANCHOR_COUNT_TTL_MS, ANCHOR_
 import { hasCaptureFilters } from './capture-filters.ts';
 import { CommonTerms } from './common-terms.ts';
 import type { FtsStems } from './fts-stems.ts';
+import type { FtsPrefixes } from './fts-prefixes.ts';
 
 /** The columns the first bounded list of a very common query ranks in (see CandidateLists #ranked). */
 export const SHORT_COLUMNS: readonly string[] = ['title', 'headings', 'description'];
@@ -81,19 +82,22 @@ export class CandidateLists {
   readonly #anchorCounts = new Map<string, { n: number; at: number }>();
   readonly #common: CommonTerms;
   readonly #stems: FtsStems | undefined;
+  readonly #prefixes: FtsPrefixes | undefined;
 
   /**
    * `rankAllMax` and `rankSample`: see RANK_ALL_MAX and RANK_SAMPLE; `anchors`: whether anchor text
    * ranks (RankingOptions); `stems`: when given, a word's commonness is kept under its index word
-   * (commonKey), as the start-up warm-up remembers it.
+   * (commonKey), as the start-up warm-up remembers it, and a word outside the warm-up's list or (with
+   * `prefixes`) a prefix whose words are in fewer than half the pages is not common without a count.
    */
   constructor(
     fts: FtsSearch,
     titles: TitleIndex,
-    opts: { rankAllMax: number; rankSample: number; anchors: boolean; stems?: FtsStems },
+    opts: { rankAllMax: number; rankSample: number; anchors: boolean; stems?: FtsStems; prefixes?: FtsPrefixes },
   ) {
     this.#fts = fts;
     this.#stems = opts.stems;
+    this.#prefixes = opts.prefixes;
     this.#titles = titles;
     this.#rankAllMax = opts.rankAllMax;
     this.#rankSample = opts.rankSample;
@@ -104,6 +108,11 @@ export class CandidateLists {
   /** Takes a verdict on whether a word is common, learned by the warm-up, under its commonKey (CommonTerms.remember). */
   rememberCommon(key: string, common: boolean): void {
     this.#common.remember(key, common);
+  }
+
+  /** Takes the warm-up's list of the index words in the most pages, the fewest of which `pages` (CommonTerms.rememberCeiling). */
+  rememberCeiling(words: Iterable<string>, pages: number): void {
+    this.#common.rememberCeiling(words, pages);
   }
 
   /**
@@ -249,9 +258,15 @@ export class CandidateLists {
   #rankExpression(parsed: ParsedQuery, mode: 'and' | 'or', columns?: readonly string[]): string | undefined {
     if (mode !== 'and' || parsed.items.length < 2) return undefined;
     let items = parsed.items.filter((item) => {
-      const stem = item.kind === 'term' && !item.prefix ? this.#stems?.stem(item.text) : undefined;
+      const stem = item.kind === 'term' ? this.#stems?.stem(item.text) : undefined;
       const expression = withinColumns(itemExpression(item), columns);
-      return !this.#common.isCommon(expression, stem === undefined ? expression : commonKey(stem, columns));
+      if (item.kind === 'term' && item.prefix) {
+        // FTS5 searches the stem of the typed letters as the prefix ("suwe"* is "suw"*).
+        const atMost = stem === undefined ? undefined : this.#prefixes?.pagesAtMost(stem);
+        return !this.#common.isCommon(expression, expression, atMost);
+      }
+      const atMost = stem === undefined ? undefined : this.#common.pagesAtMost(stem);
+      return !this.#common.isCommon(expression, stem === undefined ? expression : commonKey(stem, columns), atMost);
     });
     if (items.length === 0) items = parsed.items;
     if (new Set(items.map((item) => itemExpression(item))).size === 1) items = items.slice(0, 1);

@@ -57,6 +57,35 @@ describe('CommonTerms (pure, injected counts and clock)', () => {
     assert.equal(asked.length, 2);
   });
 
+  test('a phrase known to be in fewer than half the pages is not common, without a count; a bound of half is no help', () => {
+    const n = { '"word"': 600 };
+    let sampled = 0;
+    const c: TermCounts = {
+      pageCount: () => 1000,
+      newestCount: (e, rows) => {
+        sampled++;
+        return Math.round((n[e as '"word"'] / 1000) * rows);
+      },
+      count: (e, cap) => Math.min(cap, n[e as '"word"']),
+    };
+    const common = new CommonTerms(c, () => 0);
+    assert.equal(common.isCommon('"word"', '"word"', 499), false);
+    assert.equal(sampled, 0);
+    assert.equal(common.isCommon('"word"', '"word"', 500), true);
+    assert.equal(sampled, 1);
+  });
+
+  test("the warm-up's list bounds the words left off it until COMMON_TTL_MS", () => {
+    let now = 0;
+    const common = new CommonTerms(counts({}, 1000).c, () => now);
+    assert.equal(common.pagesAtMost('gamma'), undefined, 'no list yet');
+    common.rememberCeiling(['alpha', 'beta'], 120);
+    assert.equal(common.pagesAtMost('gamma'), 120);
+    assert.equal(common.pagesAtMost('alpha'), undefined, 'a word on the list is bounded by nothing');
+    now = COMMON_TTL_MS;
+    assert.equal(common.pagesAtMost('gamma'), undefined, 'an old list bounds nothing');
+  });
+
   test('the sample is never larger than the index', () => {
     let sampled = 0;
     const common = new CommonTerms(

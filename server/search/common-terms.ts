@@ -11,6 +11,9 @@
  * Whether a phrase is common is decided once and kept COMMON_TTL_MS: a sample of the newest
  * SAMPLE_ROWS pages first (a phrase in less than SAMPLE_SHARE of them is taken as not common and
  * stays in the ranking, which is then exact, only slower); else its matches are counted up to N/2.
+ * A phrase known to be in fewer pages than half (an upper bound: a prefix's spread, or the start-up
+ * warm-up's list of the words in the most pages, which a word outside it cannot outnumber) is not
+ * common without a count: that read was what a restarted server's first searches still paid for.
  * The counting is injected (TermCounts, SQL in fts-search.ts); the rule and the cache are pure.
  */
 
@@ -47,6 +50,7 @@ export class CommonTerms {
   readonly #counts: TermCounts;
   readonly #now: () => number;
   readonly #cache = new Map<string, { common: boolean; at: number }>();
+  #ceiling: { words: ReadonlySet<string>; pages: number; at: number } | undefined;
 
   /** `now`: a clock in ms (tests inject one). */
   constructor(counts: TermCounts, now: () => number = () => performance.now()) {
@@ -58,11 +62,14 @@ export class CommonTerms {
    * True when `expression` (one FTS5 phrase, with or without a column filter) is in half the pages or
    * more. `key`: what the verdict is kept under when not the expression itself (CandidateLists keys a
    * word by its index word, so that every spelling of it shares one verdict, and the warm-up's).
+   * `atMost`: pages the phrase is known to be in at most; when that is fewer than half, it is not
+   * common and nothing is counted (nor kept: the bound is as cheap to ask again).
    */
-  isCommon(expression: string, key = expression): boolean {
+  isCommon(expression: string, key = expression, atMost?: number): boolean {
     const now = this.#now();
     const hit = this.#cache.get(key);
     if (hit !== undefined && now - hit.at < COMMON_TTL_MS) return hit.common;
+    if (atMost !== undefined && !idfIsFloor(atMost, this.#counts.pageCount())) return false;
     const common = this.#decide(expression);
     if (this.#cache.size >= COMMON_CACHE_MAX) this.#cache.clear();
     this.#cache.set(key, { common, at: now });
@@ -77,6 +84,25 @@ export class CommonTerms {
   remember(key: string, common: boolean): void {
     if (this.#cache.has(key) || this.#cache.size >= COMMON_CACHE_MAX) return;
     this.#cache.set(key, { common, at: this.#now() });
+  }
+
+  /**
+   * Takes the start-up warm-up's list of the index words in the most pages (term-warm-up.ts): every
+   * other index word is in at most `pages` pages (the fewest of the list's), which `pagesAtMost` tells
+   * until COMMON_TTL_MS, like any verdict (pages keep arriving).
+   */
+  rememberCeiling(words: Iterable<string>, pages: number): void {
+    this.#ceiling = { words: new Set(words), pages, at: this.#now() };
+  }
+
+  /**
+   * Pages the index word `word` is in at most, by the warm-up's list (rememberCeiling): undefined for
+   * a word on it (its own verdicts say), and when no list is known or it is older than COMMON_TTL_MS.
+   */
+  pagesAtMost(word: string): number | undefined {
+    const c = this.#ceiling;
+    if (c === undefined || this.#now() - c.at >= COMMON_TTL_MS || c.words.has(word)) return undefined;
+    return c.pages;
   }
 
   #decide(expression: string): boolean {

@@ -43,6 +43,17 @@ export class FtsPrefixes {
   }
 
   /**
+   * Pages that the index words starting with `prefix` are in, at most (their pages summed, from the
+   * spread #spread remembers); undefined when more than FTS_PREFIX_MAX_TERMS words start with it (the
+   * sum read stops there). Give it the prefix as FTS5 searches it: the typed letters' stem
+   * ("suwe"* finds "suwa": FTS5 stems the prefix to "suw"), else the bound may be too low.
+   */
+  pagesAtMost(prefix: string): number | undefined {
+    const spread = this.#spread(prefix);
+    return spread.terms <= FTS_PREFIX_MAX_TERMS ? spread.pages : undefined;
+  }
+
+  /**
    * FtsSearch.prefixSpread, remembered for PREFIX_SPREAD_TTL_MS: pages_fts_vocab counts a prefix's
    * pages by reading the posting lists of its words (about 0.4 ms at 100k pages), and the answer
    * only decides whether FTS5 gets the prefix, which a slightly stale count decides just as well.

@@ -52,7 +52,7 @@ import { CANDIDATES, CandidateLists, COUNT_CAP, RANK_ALL_MAX, RANK_SAMPLE } from
 import type { Attempt } from './candidate-lists.ts';
 import { QuestionLists } from './question-lists.ts';
 import { WordNet } from './wordnet.ts';
-import { startWarmUp } from './term-warm-up.ts';
+import { startWarmUp, WARM_TERMS } from './term-warm-up.ts';
 import { FtsStems } from './fts-stems.ts';
 import type { WarmUp, WarmUpReport } from './term-warm-up.ts';
 
@@ -65,6 +65,13 @@ export class BadQueryError extends Error {
 export const MAX_LIMIT = 50;
 export const MAX_OFFSET = 1000;
 export const MAX_SUGGEST = 20;
+/**
+ * SQLite's page cache on the search's connection, in KiB (better-sqlite3's default is 16 MB). At 1M pages the
+ * workload's searches read 6 MB each through system calls with 16 MB (1.27 GB per 200), the
+ * same few interior and index pages again and again; with 128 MB, 0.55 GB (search-profile.ts). The
+ * cache fills as pages are read: RSS grows by at most this much.
+ */
+export const PAGE_CACHE_KIB = 131_072;
 /** Results are ranked this many at a time (see #search), so that the pages of a query share one ranking. */
 const WANT_STEP = 50;
 
@@ -104,11 +111,13 @@ export class SearchService {
   readonly #db: Database;
   #timer: NodeJS.Timeout | undefined;
   #warmUp: WarmUp | undefined;
+  readonly #warmTerms: number;
 
   /**
-   * A service reading `db` (migrated through 0002); nothing runs until `start()`. `chunkRows`,
+   * A service reading `db` (migrated through 0002), whose page cache it sets to PAGE_CACHE_KIB; nothing runs until `start()`. `chunkRows`,
    * `rankAllMax` and `rankSample` default to CHUNK_ROWS, RANK_ALL_MAX and RANK_SAMPLE (tests shrink
-   * them). With `snapshot`, the title index starts from (and keeps) a snapshot file (title-index.ts).
+   * them), and `warmTerms` WARM_TERMS. With `snapshot`, the title index starts from (and keeps) a
+   * snapshot file (title-index.ts).
    */
   constructor(
     db: Database,
@@ -119,9 +128,12 @@ export class SearchService {
       rankSample?: number;
       snapshot?: TitleSnapshotOptions;
       ranking?: Partial<RankingOptions>;
+      warmTerms?: number;
     } = {},
   ) {
     this.#db = db;
+    db.pragma(`cache_size = -${PAGE_CACHE_KIB}`);
+    this.#warmTerms = opts.warmTerms ?? WARM_TERMS;
     this.#fts = new FtsSearch(db);
     this.#shape = new ResultShaper(this.#fts, new CaptureSearch(db));
     this.#browse = new FilterBrowse(db);
@@ -145,6 +157,7 @@ export class SearchService {
       rankSample: opts.rankSample ?? RANK_SAMPLE,
       anchors: this.#ranking.anchors,
       stems: new FtsStems(db),
+      prefixes: this.#prefixes,
     });
     this.#questions = this.#ranking.questions
       ? new QuestionLists(this.#fts, {
@@ -176,10 +189,15 @@ export class SearchService {
    */
   warmUp(): Promise<WarmUpReport | undefined> {
     if (this.#db.memory) return Promise.resolve(undefined);
-    this.#warmUp ??= startWarmUp(this.#db.name, {
-      pageCount: () => this.#fts.pageCount(),
-      rememberCommon: (key, common) => this.#candidates.rememberCommon(key, common),
-    });
+    this.#warmUp ??= startWarmUp(
+      this.#db.name,
+      {
+        pageCount: () => this.#fts.pageCount(),
+        rememberCommon: (key, common) => this.#candidates.rememberCommon(key, common),
+        rememberCeiling: (words, pages) => this.#candidates.rememberCeiling(words, pages),
+      },
+      this.#warmTerms,
+    );
     return this.#warmUp.done;
   }
 

@@ -110,6 +110,37 @@ describe('the start-up warm-up decides the common words before searches ask', ()
     warm.close();
   });
 
+  test("a word left off the warm-up's list (in no more pages than its last, under half) is not counted either", async () => {
+    const cold = new SearchService(db);
+    cold.refresh();
+    const expected = search(cold, 'alpha Beta gamma ');
+    cold.close();
+    // The 3 words in the most pages: "alpha" and "page" (40), "beta" (12); "gamma" (8) is left off.
+    const warm = new SearchService(db, { warmTerms: 3 });
+    warm.refresh();
+    const report = await warm.warmUp();
+    assert.equal(report?.words, 3, JSON.stringify(report));
+    log.length = 0;
+    assert.deepEqual(search(warm, 'alpha Beta gamma '), expected);
+    assert.deepEqual(sampled(), [], 'no word was sampled: "gamma" is in at most 12 pages of 40');
+    warm.close();
+  });
+
+  test('a prefix whose words are in fewer than half the pages is not counted', async () => {
+    const cold = new SearchService(db);
+    cold.refresh();
+    const expected = search(cold, 'alpha gamm');
+    cold.close();
+    const warm = new SearchService(db);
+    warm.refresh();
+    await warm.warmUp(); // "alpha" decided before, as at a start
+    log.length = 0;
+    assert.deepEqual(search(warm, 'alpha gamm'), expected);
+    assert.equal(expected.length, 8, 'the pages with "gamma"');
+    assert.deepEqual(sampled(), [], 'the prefix was not sampled: its words are in 8 pages of 40');
+    warm.close();
+  });
+
   test('a closed service stops its warm-up: it settles with no report', async () => {
     const service = new SearchService(db);
     const done = service.warmUp();

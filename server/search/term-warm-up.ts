@@ -11,7 +11,8 @@
  * once in order, which brings its pages into the page cache, and reports the WARM_TERMS index words in
  * the most pages; warm-verdicts.ts decides which are common from their counts, as the rule would, and
  * the verdicts are remembered as if searches had asked (CandidateLists.rememberCommon, under the index
- * word, so every spelling that stems to it finds them). I/O wiring.
+ * word, so every spelling that stems to it finds them). The list's fewest pages also bound every other
+ * word's (CandidateLists.rememberCeiling): such a word is not common without a count. I/O wiring.
  */
 import { Worker } from 'node:worker_threads';
 import { projectPath } from '../../shared/project-root.ts';
@@ -37,6 +38,8 @@ export interface WarmUpReport {
 export interface WarmUpTarget {
   pageCount(): number;
   rememberCommon(key: string, common: boolean): void;
+  /** The index words read, and the pages every other index word is in at most. */
+  rememberCeiling(words: Iterable<string>, pages: number): void;
 }
 
 type ThreadMessage =
@@ -82,6 +85,11 @@ export function startWarmUp(file: string, target: WarmUpTarget, maxTerms = WARM_
       else if (m.type === 'terms') {
         words = m.terms.length;
         pages = target.pageCount();
+        // The words in the most pages, most first: any word left off is in no more pages than the last.
+        target.rememberCeiling(
+          m.terms.map(([word]) => word),
+          words < maxTerms ? 0 : Math.min(...m.terms.map(([, doc]) => doc)),
+        );
         const plan = planVerdicts(m.terms, pages);
         remember(plan.known);
         ask = plan.ask;
