@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestPostgres, type TestPostgres } from '../../test-support/postgres.ts';
 import type { AsyncCrawlModules } from '../async-crawl-store.ts';
+import { page } from '../crawl-store-contract-kit.ts';
 import { StorageError, storageErrorDetail } from '../storage-error.ts';
 import { migratePg } from './migrate-pg.ts';
 import { pgCrawlStore } from './pg-crawl-store.ts';
@@ -34,30 +35,7 @@ test('a batch while PostgreSQL is down fails retryable and stores nothing; the s
     /** The primary's batch: a URL finished, its page stored, the links it found queued; the server stops midway once. */
     const batch = async (tx: AsyncCrawlModules) => {
       await tx.frontier.finishUrl(first.id, 'done', null, T0 + 1);
-      const pageId = await tx.pages.upsertPage({
-        url: `${O}/1`,
-        finalUrl: `${O}/1`,
-        origin: O,
-        host: 'example.org',
-        seedId,
-        status: 200,
-        contentType: 'text/html',
-        title: 'One',
-        description: '',
-        headings: [],
-        body: 'text',
-        lang: null,
-        canonical: null,
-        fetchedAt: T0 + 1,
-        etag: null,
-        lastModified: null,
-        contentHash: null,
-        noindex: false,
-        nofollow: false,
-        noarchive: false,
-        nosnippet: false,
-        indexed: true,
-      });
+      const pageId = await tx.pages.upsertPage(page(`${O}/1`, seedId, { title: 'One', fetchedAt: T0 + 1 }));
       if (!stopped) {
         stopped = true;
         cluster.halt();

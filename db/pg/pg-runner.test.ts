@@ -6,6 +6,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestPostgres, type TestPostgres } from '../../test-support/postgres.ts';
+import { page } from '../crawl-store-contract-kit.ts';
 import { newHostRow } from '../hosts.ts';
 import { migratePg } from './migrate-pg.ts';
 import { pgCrawlStore } from './pg-crawl-store.ts';
@@ -49,28 +50,11 @@ test('text a site controls goes through held writes and back unchanged, never as
         await tx.hosts.saveRobotsFile(`https://h${i}.example`, h, h);
         await tx.frontier.touchUrls([urls[i]!, h]);
         const pageId = await tx.pages.upsertPage({
-          url: urls[i]!,
-          finalUrl: urls[i]!,
-          origin,
-          host: 'example.org',
-          seedId,
-          status: 200,
+          ...page(urls[i]!, seedId, { title: h, description: h, body: h, etag: h }),
           contentType: null,
-          title: h,
-          description: h,
           headings: [],
-          body: h,
           lang: null,
-          canonical: null,
-          fetchedAt: T0,
-          etag: h,
-          lastModified: null,
           contentHash: null,
-          noindex: false,
-          nofollow: false,
-          noarchive: false,
-          nosnippet: false,
-          indexed: true,
         });
         await tx.linkTargets.gatherLinks(pageId, [{ url: `${origin}/t?${h}`, text: h.replace(/\s+/g, ' ').trim() }]);
       }
@@ -85,8 +69,8 @@ test('text a site controls goes through held writes and back unchanged, never as
       );
       const host = hosts.find((x) => x.origin === `https://h${i}.example`);
       assert.deepEqual([host?.lastError, host?.robotsBody, host?.robotsRules], [h, h, h]);
-      const page = await store.pages.getPage(urls[i]!);
-      assert.deepEqual([page?.title, page?.etag], [h, h]);
+      const storedPage = await store.pages.getPage(urls[i]!);
+      assert.deepEqual([storedPage?.title, storedPage?.etag], [h, h]);
       assert.deepEqual(await store.linkTargets.target(`${origin}/t?${h}`), {
         inlinks: 1,
         anchors: [h.replace(/\s+/g, ' ').trim()],
@@ -117,34 +101,10 @@ test("the primary's clock (sub-millisecond times) is stored rounded up, on every
     await store.transaction(async (tx) => {
       await tx.frontier.finishUrl(added!.id, 'failed', 'gone', now + 10.2, true);
       await tx.hosts.saveHost(newHostRow(origin, 'example.org'), now + 20.5);
-      await tx.pages.upsertPage({
-        url: `${origin}/a`,
-        finalUrl: `${origin}/a`,
-        origin,
-        host: 'example.org',
-        seedId,
-        status: 200,
-        contentType: null,
-        title: 't',
-        description: '',
-        headings: [],
-        body: 'b',
-        lang: null,
-        canonical: null,
-        fetchedAt: now + 30.01,
-        etag: null,
-        lastModified: null,
-        contentHash: null,
-        noindex: false,
-        nofollow: false,
-        noarchive: false,
-        nosnippet: false,
-        indexed: true,
-        linkDensity: 0.375,
-      });
+      await tx.pages.upsertPage(page(`${origin}/a`, seedId, { fetchedAt: now + 30.01, linkDensity: 0.375 }));
     });
-    const page = (await pool.query('SELECT fetched_at, link_density FROM pages')).rows[0];
-    assert.deepEqual(page, { fetched_at: T0 + 31, link_density: 0.375 });
+    const stored = (await pool.query('SELECT fetched_at, link_density FROM pages')).rows[0];
+    assert.deepEqual(stored, { fetched_at: T0 + 31, link_density: 0.375 });
     const url = (await pool.query('SELECT finished_at FROM frontier WHERE id = $1', [added!.id])).rows[0];
     assert.equal(url?.finished_at, T0 + 11);
   } finally {
