@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { freePort } from '../test-support/app-process.ts';
+import { freePort, spawnMain } from '../test-support/app-process.ts';
 import { startTestPostgres, type TestPostgres } from '../test-support/postgres.ts';
 import { startTestWeb } from '../test-support/test-web.ts';
 import { waitFor } from '../test-support/wait-for.ts';
@@ -31,17 +31,7 @@ after(() => cluster?.stop());
 
 /** Starts `node server/main.ts` in `cwd` with only `env` beyond PATH and HOME, as main.test.ts starts the build. */
 function startMain(cwd: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', TSX, MAIN], {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CRAWL_WORKERS: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+  return spawnMain(['--import', TSX, MAIN], cwd, env);
 }
 
 test('on PostgreSQL it serves, takes a seed, crawls a loopback page into PostgreSQL, and search finds it', {

@@ -13,7 +13,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { freePort } from '../test-support/app-process.ts';
+import { freePort, spawnMain } from '../test-support/app-process.ts';
 import { waitFor } from '../test-support/wait-for.ts';
 import { startTestWeb } from '../test-support/test-web.ts';
 import { textPdf } from '../test-support/pdf-files.ts';
@@ -46,17 +46,7 @@ before(() => {
 
 /** Starts npm start's server process in `cwd` with only `env` beyond PATH and HOME (no DATA_DIR, HOST or PORT unless given). */
 function startMain(cwd: string, env: Record<string, string>) {
-  const child = spawn(process.execPath, startArgs, {
-    cwd,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CRAWL_WORKERS: '1', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
-  child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+  return spawnMain(startArgs, cwd, env);
 }
 
 /** Whether a TCP connection to host:port is accepted. */

@@ -60,6 +60,32 @@ export interface StartAppProcessOptions {
   healthTimeoutMs?: number;
 }
 
+/** A server started by `spawnMain`: its process, its exit code, and what it wrote so far. */
+export interface MainProcess {
+  child: ChildProcess;
+  exited: Promise<number | null>;
+  stdout(): string;
+  stderr(): string;
+}
+
+/**
+ * Starts `node <args>` (the server's entry, built or through tsx) in `cwd` with only `env` beyond PATH and HOME
+ * (and one crawler worker), its output kept: what a person's `npm start` gets, for tests of the start itself.
+ */
+export function spawnMain(args: readonly string[], cwd: string, env: Record<string, string>): MainProcess {
+  const child = spawn(process.execPath, [...args], {
+    cwd,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CRAWL_WORKERS: '1', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (c: Buffer) => (stdout += c.toString()));
+  child.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+}
+
 /** A free TCP port on 127.0.0.1. */
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
