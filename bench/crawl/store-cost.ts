@@ -33,6 +33,64 @@ function result(job: FetchJob, part: Partial<FetchResult>): FetchResult {
   return { ...emptyResult(job, 0), status: 200, contentType: BENCH_CONTENT_TYPE, ...part };
 }
 
+/** What a simulated crawl through a Coordinator did: pages stored, each flush's wall time, this process's CPU and wall. */
+export interface SimulatedCrawl {
+  stored: number;
+  flushWallMs: number[];
+  cpuMs: number;
+  wallMs: number;
+}
+
+/**
+ * Crawls through `coordinator` (started at `t0`) by hand: at most `slots` jobs out at once, each answered at
+ * once from `parsed` (robots.txt with BENCH_ROBOTS, a page not in it with a 404), a flush every BATCH results or
+ * when the primary asks for one, until nothing is due or waiting to be written. Each flush is timed.
+ */
+export async function simulateCrawl(
+  coordinator: Coordinator,
+  parsed: ReadonlyMap<string, ParsedPage>,
+  slots: number,
+  t0: number,
+): Promise<SimulatedCrawl> {
+  let t = t0;
+  let stored = 0;
+  let pending = 0;
+  const flushWallMs: number[] = [];
+  const flush = async () => {
+    const started = performance.now();
+    stored += await coordinator.flush(t);
+    flushWallMs.push(performance.now() - started);
+    pending = 0;
+  };
+  const cpu0 = process.cpuUsage();
+  const wall0 = performance.now();
+  for (;;) {
+    t += 1;
+    const out: FetchJob[] = [];
+    for (let job = coordinator.dispatch(t); job; job = out.length < slots ? coordinator.dispatch(t) : undefined)
+      out.push(job);
+    if (out.length === 0) {
+      if (!coordinator.hasWrites()) break;
+      await flush();
+      continue;
+    }
+    for (const job of out) {
+      const page = parsed.get(job.url);
+      const r =
+        job.kind === 'robots'
+          ? result(job, { contentType: 'text/plain', robotsBody: BENCH_ROBOTS })
+          : page
+            ? result(job, { page })
+            : result(job, { status: 404 });
+      coordinator.onResult(r, t, 0);
+      pending++;
+    }
+    if (coordinator.takeUrgent() || pending >= BATCH) await flush();
+  }
+  const cpu = process.cpuUsage(cpu0);
+  return { stored, flushWallMs, cpuMs: (cpu.user + cpu.system) / 1000, wallMs: performance.now() - wall0 };
+}
+
 /**
  * Crawls `parsed` (page URL → what processPage made of it) from one seed per origin at depth
  * `depth`, through a Coordinator on a fresh database, with as many jobs out at once as a crawl's
@@ -52,47 +110,15 @@ export async function measureStoreCost(opts: {
       seeds.upsertSeed({ url: `${origin}/`, origin, depth: opts.depth, scope: 'host' }, 1);
     const config = loadConfig({ DATA_DIR: dir, CRAWL_DELAY_MS: '0', CRAWL_ALLOW_PRIVATE: '1' });
     const coordinator = new Coordinator(sqliteCrawlStore(db), config, 'store-cost');
-    let t = Date.now();
+    const t = Date.now();
     await coordinator.start(t);
-    let stored = 0;
-    let flushes = 0;
-    let pending = 0;
-    const flush = async () => {
-      stored += await coordinator.flush(t);
-      flushes++;
-      pending = 0;
-    };
-    const cpu0 = process.cpuUsage();
-    for (;;) {
-      t += 1;
-      const out: FetchJob[] = [];
-      for (let job = coordinator.dispatch(t); job; job = out.length < opts.slots ? coordinator.dispatch(t) : undefined)
-        out.push(job);
-      if (out.length === 0) {
-        if (!coordinator.hasWrites()) break;
-        await flush();
-        continue;
-      }
-      for (const job of out) {
-        const page = opts.parsed.get(job.url);
-        const r =
-          job.kind === 'robots'
-            ? result(job, { contentType: 'text/plain', robotsBody: BENCH_ROBOTS })
-            : page
-              ? result(job, { page })
-              : result(job, { status: 404 });
-        coordinator.onResult(r, t, 0);
-        pending++;
-      }
-      if (coordinator.takeUrgent() || pending >= BATCH) await flush();
-    }
-    const cpu = process.cpuUsage(cpu0);
+    const { stored, flushWallMs, cpuMs } = await simulateCrawl(coordinator, opts.parsed, opts.slots, t);
     if (stored !== opts.parsed.size) {
       throw new Error(
         `store-cost: ${stored} pages stored, expected ${opts.parsed.size}: the simulated crawl did not reach every page`,
       );
     }
-    return { pagesStored: stored, flushes, cpuMsPerPage: (cpu.user + cpu.system) / 1000 / stored };
+    return { pagesStored: stored, flushes: flushWallMs.length, cpuMsPerPage: cpuMs / stored };
   } finally {
     db.close();
     rmSync(dir, { recursive: true, force: true });

@@ -12,8 +12,7 @@ import os from 'node:os';
 import { parseArgs } from 'node:util';
 import path from 'node:path';
 import { Coordinator } from '../../crawler/coordination/coordinator.ts';
-import type { FetchJob, FetchResult, ParsedPage } from '../../crawler/common/protocol.ts';
-import { emptyResult } from '../../crawler/fetch/fetcher.ts';
+import type { ParsedPage } from '../../crawler/common/protocol.ts';
 import { type CrawlStore, sqliteCrawlStore } from '../../db/crawl-store.ts';
 import { openDatabase } from '../../db/open.ts';
 import { migratePg } from '../../db/pg/migrate-pg.ts';
@@ -23,7 +22,8 @@ import { openPgPool } from '../../db/pg/pool.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { generatedDepth } from '../../test-support/generate.ts';
-import { BENCH_CONTENT_TYPE, BENCH_ROBOTS, benchPages, parseLikeWorker } from './bench-pages.ts';
+import { benchPages, parseLikeWorker } from './bench-pages.ts';
+import { simulateCrawl } from './store-cost.ts';
 import { clusterCpuMs, startBenchPostgres } from './bench-postgres.ts';
 import { summarize } from './bench-metrics.ts';
 import pg from 'pg';
@@ -46,7 +46,6 @@ pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
 
 const SITES = 50;
 const SITE = { pagesPerSite: 30, bodyBytes: 30_000 };
-const BATCH = 20;
 const SLOTS = 8;
 const ORIGINS = Array.from({ length: SITES }, (_, i) => `http://127.0.0.${i + 2}:8080`);
 
@@ -62,53 +61,15 @@ interface Profile {
   clusterMs: number | undefined;
 }
 
-function result(job: FetchJob, part: Partial<FetchResult>): FetchResult {
-  return { ...emptyResult(job, 0), status: 200, contentType: BENCH_CONTENT_TYPE, ...part };
-}
-
-/** Drives the Coordinator over every page (store-cost.ts's loop), each flush timed. */
+/** Drives the Coordinator over every page (store-cost.ts simulateCrawl), each flush timed. */
 async function drive(store: CrawlStore, dataDir: string, parsed: ReadonlyMap<string, ParsedPage>) {
   const config = loadConfig({ DATA_DIR: dataDir, CRAWL_DELAY_MS: '0', CRAWL_ALLOW_PRIVATE: '1' });
   const coordinator = new Coordinator(store, config, 'store-profile');
-  let t = Date.now();
+  const t = Date.now();
   await coordinator.start(t);
-  let stored = 0;
-  let pending = 0;
-  const flushWallMs: number[] = [];
-  const flush = async () => {
-    const t0 = performance.now();
-    stored += await coordinator.flush(t);
-    flushWallMs.push(performance.now() - t0);
-    pending = 0;
-  };
-  const cpu0 = process.cpuUsage();
-  const wall0 = performance.now();
-  for (;;) {
-    t += 1;
-    const out: FetchJob[] = [];
-    for (let job = coordinator.dispatch(t); job; job = out.length < SLOTS ? coordinator.dispatch(t) : undefined)
-      out.push(job);
-    if (out.length === 0) {
-      if (!coordinator.hasWrites()) break;
-      await flush();
-      continue;
-    }
-    for (const job of out) {
-      const page = parsed.get(job.url);
-      const r =
-        job.kind === 'robots'
-          ? result(job, { contentType: 'text/plain', robotsBody: BENCH_ROBOTS })
-          : page
-            ? result(job, { page })
-            : result(job, { status: 404 });
-      coordinator.onResult(r, t, 0);
-      pending++;
-    }
-    if (coordinator.takeUrgent() || pending >= BATCH) await flush();
-  }
-  const cpu = process.cpuUsage(cpu0);
+  const { stored, flushWallMs, wallMs, cpuMs } = await simulateCrawl(coordinator, parsed, SLOTS, t);
   if (stored !== parsed.size) throw new Error(`store-profile: ${stored} pages stored, expected ${parsed.size}`);
-  return { pages: stored, flushWallMs, wallMs: performance.now() - wall0, cpuMs: (cpu.user + cpu.system) / 1000 };
+  return { pages: stored, flushWallMs, wallMs, cpuMs };
 }
 
 async function onSqlite(parsed: ReadonlyMap<string, ParsedPage>): Promise<Profile> {
