@@ -6,12 +6,9 @@
 import type { Database } from 'better-sqlite3';
 import type { Config } from '../shared/config.ts';
 import { type CrawlStore, sqliteCrawlStore } from './crawl-store.ts';
-import { MigrationError } from './migrate.ts';
 import { DatabaseNotWritableError, openDatabase } from './open.ts';
-import { migratePg } from './pg/migrate-pg.ts';
 import { pgCrawlStore } from './pg/pg-crawl-store.ts';
-import { describeDatabaseUrl, openPgServerStore, PgUnavailableError } from './pg/pg-server-store.ts';
-import { openPgPool } from './pg/pool.ts';
+import { openMigratedPgPool, openPgServerStore } from './pg/pg-server-store.ts';
 import type { ServerStore } from './server-store.ts';
 import { sqliteServerStore } from './sqlite-server-store.ts';
 import { databaseBytes } from './storage-size.ts';
@@ -61,19 +58,8 @@ export async function openCrawlStorage(config: Pick<Config, 'databaseUrl' | 'dat
       },
     };
   }
-  const url = config.databaseUrl;
   // A few connections: the primary runs one transaction at a time (IntentApplier), plus reads at start.
-  const pool = openPgPool(url, { max: 4 });
-  try {
-    await migratePg(pool);
-  } catch (err) {
-    await pool.end();
-    if (err instanceof MigrationError) throw err;
-    throw new PgUnavailableError(
-      `engine: cannot open PostgreSQL at ${describeDatabaseUrl(url)} for the crawler: ${(err as Error).message}; start the server, or check DATABASE_URL`,
-      { cause: err },
-    );
-  }
+  const pool = await openMigratedPgPool(config.databaseUrl, 'engine', { max: 4, purpose: ' for the crawler' });
   let bytes = 0;
   let asking = false;
   const askSize = () => {

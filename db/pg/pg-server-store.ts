@@ -2,6 +2,7 @@
  * The server's storage ports (db/server-store.ts) on PostgreSQL: one pool for all of them, the schema
  * migrated when the store opens.
  */
+import type pg from 'pg';
 import type { ServerStore } from '../server-store.ts';
 import { MigrationError } from '../migrate.ts';
 import { migratePg } from './migrate-pg.ts';
@@ -28,19 +29,33 @@ export function describeDatabaseUrl(url: string): string {
   }
 }
 
-/** Opens a pool on `url`, brings the schema to the newest migration, and answers the server's ports on it. */
-export async function openPgServerStore(url: string): Promise<ServerStore> {
-  const pool = openPgPool(url);
+/**
+ * A pool on `url` with the schema brought to the newest migration: what both the server's and the crawler's
+ * storage open on. A newer schema is a MigrationError; anything else (no answer, refused) is a
+ * PgUnavailableError whose message begins `<who>: cannot open PostgreSQL at <where><purpose>` and says what to do.
+ */
+export async function openMigratedPgPool(
+  url: string,
+  who: string,
+  opts: { max?: number; purpose?: string } = {},
+): Promise<pg.Pool> {
+  const pool = openPgPool(url, opts.max === undefined ? {} : { max: opts.max });
   try {
     await migratePg(pool);
   } catch (err) {
     await pool.end();
     if (err instanceof MigrationError) throw err;
     throw new PgUnavailableError(
-      `pg-server-store: cannot open PostgreSQL at ${describeDatabaseUrl(url)}: ${(err as Error).message}; start the server, or check DATABASE_URL`,
+      `${who}: cannot open PostgreSQL at ${describeDatabaseUrl(url)}${opts.purpose ?? ''}: ${(err as Error).message}; start the server, or check DATABASE_URL`,
       { cause: err },
     );
   }
+  return pool;
+}
+
+/** Opens a pool on `url`, brings the schema to the newest migration, and answers the server's ports on it. */
+export async function openPgServerStore(url: string): Promise<ServerStore> {
+  const pool = await openMigratedPgPool(url, 'pg-server-store');
   return {
     engine: 'postgres',
     seeds: pgSeedStore(pool),
