@@ -158,3 +158,29 @@ test('a full SQLite disk is shown the same way, in its own words', () => {
   );
   assert.ok(html.includes('takes writes again. Free some space on the disk of /data'), html);
 });
+
+test('a crawler waiting for disk room or for its database says "paused", not "running"', () => {
+  const badge = (s: Status) =>
+    /<span class="badge crawler crawler-(\w+)">.*?<\/span>(\w+)<\/span>/.exec(
+      renderToStaticMarkup(createElement(StatusHeader, { status: s })),
+    );
+  assert.deepEqual(badge(status)?.slice(1), ['running', 'running']);
+  const full = { ...status, disk: { ...status.disk, paused: true, reason: 'free disk space below 1 GiB' } };
+  assert.deepEqual(badge(full)?.slice(1), ['paused', 'paused']);
+  const outage: Status = {
+    ...status,
+    storage: {
+      engine: 'postgres',
+      reachable: false,
+      writable: false,
+      since: '2026-12-07T03:00:00.000Z',
+      reason: 'PostgreSQL does not answer',
+      effect: 'the crawl is paused',
+      action: 'start PostgreSQL',
+      message: 'database unreachable',
+      seenBy: 'crawler',
+    },
+  };
+  assert.deepEqual(badge(outage)?.slice(1), ['paused', 'paused']);
+  assert.deepEqual(badge({ ...full, crawler: 'stopped' })?.slice(1), ['stopped', 'stopped']);
+});

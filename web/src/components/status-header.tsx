@@ -10,8 +10,13 @@ const CRAWLER_TEXT: Record<Status['crawler'], string> = {
   stopped: 'stopped',
 };
 
-/** The crawler's state in a word: "idle" when it runs but no host has work (nothing queued or in flight). */
+/**
+ * The crawler's state in a word: "paused" when it runs but waits for room on the disk or for its database (the
+ * notices below say why), "idle" when it runs but no host has work (nothing queued or in flight).
+ */
 export function crawlerWord(status: Status): { word: string; tone: string } {
+  if (status.crawler === 'running' && (status.disk?.paused === true || (status.storage ?? null) !== null))
+    return { word: 'paused', tone: 'paused' };
   if (status.crawler === 'running' && status.queued === 0 && status.inFlight === 0)
     return { word: 'idle', tone: 'idle' };
   return { word: CRAWLER_TEXT[status.crawler] ?? status.crawler, tone: status.crawler };
