@@ -108,6 +108,33 @@ function readVarint(b: Uint8Array): number {
   return b.length > 8 ? n * 256 + b[8] : n;
 }
 
+/**
+ * The SQL of FtsSearch.meta (one parameter: the ids as a JSON array): a result's facts and ranking signals, from
+ * the covering index pages_short_texts (migration 0022) rather than the wide rows with their bodies, so that a
+ * restarted server's first searches read a small index, not a page of the table per candidate.
+ */
+export function metaSql(frontierInlinks: boolean): string {
+  const inlinks = frontierInlinks
+    ? '(SELECT f.inlinks FROM frontier f WHERE f.url = p.url)'
+    : '(SELECT t.inlinks FROM link_targets t WHERE t.url = p.url)';
+  return `SELECT p.id, p.url, p.title, p.host, p.description, p.fetched_at AS fetchedAt,
+      coalesce(${inlinks}, 0) AS inlinks, p.noarchive, p.nosnippet, p.content_hash AS contentHash,
+      p.link_density AS linkDensity
+    FROM json_each(?) AS j CROSS JOIN pages p INDEXED BY pages_short_texts ON p.id = j.value
+    WHERE p.indexed = 1`;
+}
+
+/**
+ * Link targets (ids as a JSON array, then a limit) to the searchable pages at their urls, in the targets' order
+ * (FtsSearch.anchorTop): url to id by the url index, searchable or not by the covering index pages_short_texts,
+ * never the wide rows, which a restarted server would read from the disk one page each.
+ */
+export const ANCHOR_PAGES_SQL = `SELECT j.key AS at, p.id FROM json_each(?) AS j
+  CROSS JOIN link_targets t ON t.id = j.value
+  CROSS JOIN pages p ON p.url = t.url
+  WHERE EXISTS (SELECT 1 FROM pages q INDEXED BY pages_short_texts WHERE q.id = p.id AND q.indexed = 1)
+  ORDER BY j.key LIMIT ?`;
+
 /** Full-text queries over one connection, with prepared statements cached by SQL text. */
 export class FtsSearch {
   readonly #statements: StatementCache;
@@ -317,19 +344,12 @@ export class FtsSearch {
   /**
    * What the result list shows of the given pages, and their ranking signals, by id. `inlinks`: the
    * distinct pages linking to it from their content (link_targets), or with `frontierInlinks` the
-   * crawler's older count of links seen to its URL (every link, navigation included).
+   * crawler's older count of links seen to its URL (every link, navigation included). See metaSql.
    */
   meta(ids: readonly number[], frontierInlinks = false): Map<number, PageMeta> {
     const out = new Map<number, PageMeta>();
     if (ids.length === 0) return out;
-    const inlinks = frontierInlinks
-      ? '(SELECT f.inlinks FROM frontier f WHERE f.url = p.url)'
-      : '(SELECT t.inlinks FROM link_targets t WHERE t.url = p.url)';
-    const rows = this.#prepare(`SELECT p.id, p.url, p.title, p.host, p.description, p.fetched_at AS fetchedAt,
-        coalesce(${inlinks}, 0) AS inlinks, p.noarchive, p.nosnippet, p.content_hash AS contentHash,
-        p.link_density AS linkDensity
-      FROM json_each(?) AS j CROSS JOIN pages p ON p.id = j.value
-      WHERE p.indexed = 1`).all(JSON.stringify(ids)) as Array<
+    const rows = this.#prepare(metaSql(frontierInlinks)).all(JSON.stringify(ids)) as Array<
       Omit<PageMeta, 'noarchive' | 'nosnippet'> & { noarchive: number; nosnippet: number }
     >;
     for (const r of rows) out.set(r.id, { ...r, noarchive: r.noarchive === 1, nosnippet: r.nosnippet === 1 });
@@ -362,12 +382,7 @@ export class FtsSearch {
       ) as Array<{ id: number }>
     ).map((r) => r.id);
     if (targets.length === 0) return [];
-    const rows =
-      this.#prepare(`SELECT j.key AS at, p.id FROM json_each(?) AS j CROSS JOIN link_targets t ON t.id = j.value
-      CROSS JOIN pages p ON p.url = t.url WHERE p.indexed = 1 ORDER BY j.key LIMIT ?`).all(
-        JSON.stringify(targets),
-        k,
-      ) as Array<{ id: number }>;
+    const rows = this.#prepare(ANCHOR_PAGES_SQL).all(JSON.stringify(targets), k) as Array<{ id: number }>;
     return rows.map((r) => r.id);
   }
 

@@ -7,6 +7,7 @@
  *    and posts the `maxTerms` index words in the most pages, each with its page count and whether it
  *    stems to itself (then a quoted query of it means its own list): { type: 'terms', terms:
  *    [[word, pages, stemsToItself], ...] };
+ *    then reads the other structures searches read (WARM_READS) whole, in order, for the page cache;
  * 2. answers one { type: 'count', expressions, rows, cap } with, for each expression, the matches among
  *    the newest `rows` pages and all matches counted up to `cap` (the SQL of FtsSearch.newestCount and
  *    FtsSearch.count): { type: 'counts', counts: [[newest, count], ...] }; then closes and ends.
@@ -15,6 +16,19 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import Database from 'better-sqlite3';
+
+/**
+ * Whole-structure reads of what searches read besides pages_fts's postings: the covering index of a result's
+ * facts (FtsSearch.meta, migration 0022), pages' url index and the link targets with their url index and
+ * anchor-text index (anchor ranking and inlinks). Each reads every entry, so every page of it.
+ */
+const WARM_READS = [
+  'SELECT max(length(description) + length(title) + length(headings) + fetched_at) FROM pages INDEXED BY pages_short_texts',
+  'SELECT max(length(url)) FROM pages INDEXED BY sqlite_autoindex_pages_1',
+  'SELECT max(length(anchors) + inlinks) FROM link_targets',
+  'SELECT max(length(url)) FROM link_targets INDEXED BY sqlite_autoindex_link_targets_1',
+  'SELECT sum(length(block)) FROM anchors_fts_data',
+];
 
 const port = parentPort;
 if (port === null) throw new Error('term-scan-thread: started outside a worker thread');
@@ -70,6 +84,9 @@ try {
       port.postMessage({ type: 'failed', message: String(/** @type {Error} */ (err).message) });
     }
   });
+  // While the verdicts are planned: what every search reads besides the postings, read once in order so that it
+  // is in the page cache before searches meet it at random (the ask above waits for this).
+  for (const sql of WARM_READS) db.prepare(sql).get();
 } catch (err) {
   db?.close();
   port.postMessage({ type: 'failed', message: String(/** @type {Error} */ (err).message) });
