@@ -163,6 +163,31 @@ test('an expired lease is taken by another node with its epoch raised and its cl
   }
 });
 
+test('a lease lasts its length on the database’s clock, and once it has passed another node takes the group', async () => {
+  const { a, b, end } = await twoNodes();
+  try {
+    await noteWork(a, ['short.test']);
+    await takeGroups(a, 'a', 1, 250);
+    const length = async () =>
+      (
+        await a.query(
+          "SELECT extract(epoch from (expires_at - taken_at)) * 1000 AS ms FROM group_leases WHERE group_key = 'short.test'",
+        )
+      ).rows[0]?.ms;
+    assert.equal(await length(), 250, 'expires_at = now() + the lease, on the database’s clock');
+    // Wait for the database to say the lease expired: poll the take until it answers (bounded, no sleep).
+    let taken: Awaited<ReturnType<typeof takeGroups>> = [];
+    for (let i = 0; i < 100_000 && taken.length === 0; i++) taken = await takeGroups(b, 'b', 1, LEASE_MS);
+    assert.deepEqual(
+      taken.map((t) => [t.group, t.epoch, t.previousOwner]),
+      [['short.test', 2, 'a']],
+    );
+    assert.ok((taken[0]?.previousExpiryInMs ?? 1) <= 0, 'taken only once the old lease had ended');
+  } finally {
+    await end();
+  }
+});
+
 test("a renewal by the old owner after a takeover answers 'not held'; the new owner's renewal holds", async () => {
   const { a, b, end } = await twoNodes();
   try {
