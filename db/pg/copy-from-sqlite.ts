@@ -13,6 +13,7 @@ import type { Database } from 'better-sqlite3';
 import type pg from 'pg';
 import { readMigrations } from '../migrate.ts';
 import { FEED_ONLY_TABLES } from './pg-change-feed.ts';
+import { LEASE_TABLES } from './pg-leases.ts';
 import { inTransaction } from './pool.ts';
 
 /** The tables copied, parents before the tables that reference them. */
@@ -111,6 +112,7 @@ async function pgColumns(client: pg.PoolClient): Promise<Map<string, PgColumn[]>
   const byTable = new Map<string, PgColumn[]>();
   for (const r of rows) {
     if (r.table_name === 'lantern_schema' || FEED_ONLY_TABLES.includes(r.table_name)) continue;
+    if (LEASE_TABLES.includes(r.table_name)) continue; // the crawler nodes' own, nothing of SQLite's
     const list = byTable.get(r.table_name) ?? [];
     list.push({ name: r.column_name, hasDefault: r.has_default });
     byTable.set(r.table_name, list);

@@ -15,6 +15,7 @@ import { openDatabase } from '../open.ts';
 import { migratePg, PG_MIGRATIONS_DIR } from './migrate-pg.ts';
 import { openPgPool } from './pool.ts';
 import { FEED_ONLY_COLUMNS, FEED_ONLY_TABLES } from './pg-change-feed.ts';
+import { LEASE_TABLES } from './pg-leases.ts';
 
 let cluster: TestPostgres;
 before(async () => {
@@ -65,7 +66,8 @@ test("migrated, PostgreSQL has SQLite's tables with their columns (pages' seq as
     );
     const pgColumns: Columns = {};
     for (const r of rows) {
-      if (FEED_ONLY_TABLES.includes(r.table_name) || FEED_ONLY_COLUMNS[r.table_name]?.includes(r.column_name)) continue;
+      if (FEED_ONLY_TABLES.includes(r.table_name) || LEASE_TABLES.includes(r.table_name)) continue;
+      if (FEED_ONLY_COLUMNS[r.table_name]?.includes(r.column_name)) continue;
       (pgColumns[r.table_name] ??= []).push(r.column_name === 'change_seq' ? 'seq' : r.column_name);
     }
     for (const list of Object.values(pgColumns)) list.sort();
