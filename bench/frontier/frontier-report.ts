@@ -226,6 +226,18 @@ function enginesSection(r: FrontierReport): string[] {
       `p99 ≤ ${DISPATCH_P99_TARGET_MS} ms`,
     ),
     row('dispatch wall p50 / p99', (e) => crawl(e, (x) => `${ms(x.wall.p50)} / ${ms(x.wall.p99)}`)),
+    row('dispatch CPU p99 of those that met no GC pause / met one (how many met one)', (e) =>
+      crawl(e, (x) => {
+        const c = x.cpuSplit;
+        return `${ms(c.cpuNoGc.p99 ?? Number.NaN)} / ${ms(c.cpuMetGc.p99 ?? Number.NaN)} (${c.metGc.toLocaleString('en')}, ${((100 * c.metGc) / Math.max(1, c.dispatches)).toFixed(1)} %)`;
+      }),
+    ),
+    row('dispatches at the CPU p99 or above: met a GC pause; counted more CPU than wall time', (e) =>
+      crawl(e, (x) => `${x.cpuSplit.topMetGc} of ${x.cpuSplit.top}; ${x.cpuSplit.topOverWall} of ${x.cpuSplit.top}`),
+    ),
+    row("GC pauses of the primary's thread during the measured crawl", (e) =>
+      crawl(e, (x) => `${x.cpuSplit.gcPauses.toLocaleString('en')}, ${x.cpuSplit.gcPauseMs.toFixed(0)} ms in all`),
+    ),
     row("primary's CPU per job, everything included", (e) => crawl(e, (x) => ms(x.cpuPerDispatchMs))),
     row('flushes; wall p50 / p99', (e) =>
       crawl(e, (x) => `${x.flushes}; ${ms(x.flushWall.p50)} / ${ms(x.flushWall.p99)}`),
