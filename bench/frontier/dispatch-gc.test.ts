@@ -30,4 +30,6 @@ test('a dispatch met a GC pause if one began or ran while it ran; the CPU of tho
   assert.equal(split.top, 1, 'the dispatch at the p99');
   assert.equal(split.topMetGc, 1);
   assert.equal(split.topOverWall, 1, 'its 0.5 ms of CPU in 0.01 ms of wall time: other threads counted');
+  assert.equal(split.overheadMs, 0.29, 'the median of CPU minus wall');
+  assert.equal(split.ownCpu.max, 0.3, 'no more than wall time and the timing cost: 0.01 + 0.29');
 });

@@ -6,7 +6,10 @@
  * it: a flush's rows, a refill's, a snapshot's) and what V8's helper threads spent meanwhile (concurrent
  * marking and sweeping, a scavenge's parallel tasks): process-wide CPU can exceed the call's wall time.
  * So each measured dispatch is matched with the main thread's GC pauses (PerformanceObserver 'gc' entries),
- * and the CPU of the dispatches that met a pause and of those that met none are reported apart.
+ * and the CPU of the dispatches that met a pause and of those that met none are reported apart; and, as
+ * one thread spends no more CPU than the wall time it runs, each dispatch's CPU is bounded by its wall
+ * time plus the timing's own cost (the median of CPU minus wall: the cpuUsage calls, a few µs) to tell
+ * its own CPU from what other threads spent meanwhile.
  */
 import { PerformanceObserver } from 'node:perf_hooks';
 import { type Percentiles, percentiles } from './scheduler-parts.ts';
@@ -22,10 +25,18 @@ export interface DispatchCpuSplit {
   metGc: number;
   cpuMetGc: Percentiles;
   cpuNoGc: Percentiles;
-  /** The dispatches at or above the CPU p99 of all: how many, how many met a GC pause, how many counted more CPU than wall time (other threads). */
+  /**
+   * The dispatches at or above the CPU p99 of all: how many, how many met a GC pause, how many counted more
+   * CPU than their wall time and the timing's cost by over 5 µs (other threads' CPU).
+   */
   top: number;
   topMetGc: number;
   topOverWall: number;
+  /** CPU minus wall time: its median over all dispatches (the timing's own cost), and over those at the p99 or above. */
+  overheadMs: number;
+  topExcessMs: number;
+  /** Each dispatch's CPU bounded by its wall time plus `overheadMs`: what its own thread can have spent (other threads left out). */
+  ownCpu: Percentiles;
 }
 
 /** The main thread's GC pauses, recorded from `start` to `stop`, as [start, end] in performance.now() ms. */
@@ -59,8 +70,16 @@ export function dispatchCpuSplit(
   pauses: ReadonlyArray<readonly [number, number]>,
 ): DispatchCpuSplit {
   const all = new Float64Array(n);
-  for (let i = 0; i < n; i++) all[i] = cpu.at(i);
+  const excess = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    all[i] = cpu.at(i);
+    excess[i] = cpu.at(i) - wall.at(i);
+  }
   const p99 = percentiles(all).p99;
+  const overheadMs = Math.max(0, percentiles(excess).p50 ?? 0);
+  const own = new Float64Array(n);
+  for (let i = 0; i < n; i++) own[i] = Math.min(cpu.at(i), wall.at(i) + overheadMs);
+  const topExcess: number[] = [];
   const met: number[] = [];
   const clean: number[] = [];
   let top = 0;
@@ -79,8 +98,9 @@ export function dispatchCpuSplit(
     (gc ? met : clean).push(c);
     if (c < p99) continue;
     top++;
+    topExcess.push(c - wall.at(i));
     if (gc) topMetGc++;
-    if (c > wall.at(i) + 0.001) topOverWall++;
+    if (c > wall.at(i) + overheadMs + 0.005) topOverWall++;
   }
   return {
     dispatches: n,
@@ -92,5 +112,8 @@ export function dispatchCpuSplit(
     top,
     topMetGc,
     topOverWall,
+    overheadMs,
+    topExcessMs: percentiles(Float64Array.from(topExcess)).p50 ?? 0,
+    ownCpu: percentiles(own),
   };
 }

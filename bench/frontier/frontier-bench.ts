@@ -219,7 +219,7 @@ const ms = (x: number) => (x < 0.01 ? `${(x * 1000).toFixed(2)} µs` : `${x.toFi
 /** The dispatches' CPU split by GC pauses met (dispatch-gc.ts), in a few words. */
 const gcSplit = (c: CrawlFigures) => {
   const s = c.cpuSplit;
-  return `CPU p99 without a GC pause ${ms(s.cpuNoGc.p99 ?? Number.NaN)}, with one ${ms(s.cpuMetGc.p99 ?? Number.NaN)} (${s.metGc} dispatches met one of ${s.gcPauses} pauses, ${s.gcPauseMs.toFixed(0)} ms); at p99 or above ${s.top}: ${s.topMetGc} met a GC pause, ${s.topOverWall} CPU above wall`;
+  return `CPU p99 without a GC pause ${ms(s.cpuNoGc.p99 ?? Number.NaN)}, with one ${ms(s.cpuMetGc.p99 ?? Number.NaN)} (${s.metGc} dispatches met one of ${s.gcPauses} pauses, ${s.gcPauseMs.toFixed(0)} ms); at p99 or above ${s.top}: ${s.topMetGc} met a GC pause, ${s.topOverWall} CPU above wall and timing cost (${ms(s.overheadMs)}) by > 5 µs, CPU - wall p50 ${ms(s.topExcessMs)}; CPU bounded by wall p50 ${ms(s.ownCpu.p50)} p99 ${ms(s.ownCpu.p99)}`;
 };
 
 /** One line per part, as it finishes. */
