@@ -11,8 +11,8 @@
  *  - restart: from opening the database to the first job handed out, as a restarted primary does it
  *    (64 URLs left leased by the one that died, so an unclean stop: every host waits its delay from the
  *    restart, a wait that is politeness, not cost, reported apart);
- *  - crawl: per-dispatch time (DispatchLoop.handOutOne: scheduler, robots, any refill of the host's window
- *    read at once, and queueing the lease and the host's start for the next batch) in wall time and in
+ *  - crawl: per-dispatch time (DispatchLoop.handOutOne: scheduler, robots, the host's window in memory,
+ *    and queueing the lease and the host's start for the next batch) in wall time and in
  *    CPU time (process.cpuUsage around each call: on a shared machine wall time includes waiting for a
  *    core); the primary's RSS and heap, jobs in memory;
  *  - then, in the same crawl, removing a seed of 100,000 queued URLs (the server's way: the seed row
