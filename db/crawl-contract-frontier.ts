@@ -72,6 +72,56 @@ export function frontierContract({ withStore, seed, add, one, write }: ContractK
   );
 
   withStore(
+    'queuedAfterMany answers, for each host and cursor, the rows queuedAfter answers, in the order asked',
+    async (_f, s) => {
+      const a = await seed(s, 'a');
+      const r = await add(s, a, ['1', '2', '3', '4', '5', '6']);
+      const r2 = await add(s, a, ['a', 'b', 'c'], 1, O2);
+      const r3 = await add(s, a, ['only'], 1, O3);
+      await write(s, async (tx) => {
+        await tx.frontier.retryUrl(r['2']!.id, 1, T0 + 500, 'timeout');
+        await tx.frontier.retryUrl(r['4']!.id, 2, T0 + 100, 'HTTP 503');
+        await tx.frontier.retryUrl(r['6']!.id, 1, T0 + 100, 'HTTP 503');
+        await tx.frontier.leaseUrl(r3.only!.id, 'run-1', T0);
+        await tx.frontier.finishUrl(r2.b!.id, 'done', null, T0 + 1);
+        await tx.pages.upsertPage(page(U('b', O2), a, { etag: '"v2"', lastModified: 'Tue, 02 Jan 2024 00:00:00 GMT' }));
+      });
+      assert.ok(await s.frontier.requeueFinishedAt(r2.b!.id, T0 + 50), 'b is queued again, after a and c');
+      const reads = [
+        { origin: O, nextAttemptAt: -1, id: 0, limit: 10 },
+        { origin: O2, nextAttemptAt: -1, id: 0, limit: 10 },
+        { origin: O, nextAttemptAt: 0, id: r['1']!.id, limit: 2 },
+        { origin: 'https://none.example', nextAttemptAt: -1, id: 0, limit: 4 },
+        { origin: O, nextAttemptAt: T0 + 100, id: r['4']!.id, limit: 10 },
+        { origin: O3, nextAttemptAt: -1, id: 0, limit: 4 },
+        { origin: O, nextAttemptAt: -1, id: 0, limit: 1 },
+        { origin: O2, nextAttemptAt: 0, id: r2.c!.id, limit: 1 },
+      ];
+      const each: FrontierRow[][] = [];
+      for (const q of reads) each.push(await s.frontier.queuedAfter(q.origin, q.nextAttemptAt, q.id, q.limit));
+      const urls = (rows: FrontierRow[]) => rows.map((x) => x.url.slice(x.origin.length + 1));
+      assert.deepEqual(each.map(urls), [
+        ['1', '3', '5', '4', '6', '2'],
+        ['a', 'c', 'b'],
+        ['3', '5'],
+        [],
+        ['6', '2'],
+        [],
+        ['1'],
+        ['b'],
+      ]);
+      assert.deepEqual([each[1]![2]!.etag, each[1]![2]!.lastModified], ['"v2"', 'Tue, 02 Jan 2024 00:00:00 GMT']);
+      assert.deepEqual(await s.frontier.queuedAfterMany(reads), each, 'one call, the same rows in the same order');
+      assert.deepEqual(
+        await s.read((tx) => tx.frontier.queuedAfterMany(reads)),
+        each,
+        'the same inside a read transaction (on PostgreSQL the first statement of one travels as text)',
+      );
+      assert.deepEqual(await s.frontier.queuedAfterMany([]), []);
+    },
+  );
+
+  withStore(
     'leases: taken with owner and time, one returned, the rest returned at start, finished ones kept',
     async (f, s) => {
       const a = await seed(s, 'a');

@@ -16,7 +16,14 @@
  *   and the error is thrown on (a storage error: db/storage-error.ts tells the machine's from a bug).
  */
 import type { Database } from 'better-sqlite3';
-import { type DroppedUrl, type FinishedState, type FrontierRow, frontierQueries, type SeedCrawl } from './frontier.ts';
+import {
+  type DroppedUrl,
+  type FinishedState,
+  type FrontierRow,
+  frontierQueries,
+  type QueueRead,
+  type SeedCrawl,
+} from './frontier.ts';
 import { type HostRow, hostQueries } from './hosts.ts';
 import { type CrawlerStop, crawlerStopQueries } from './crawler-stop.ts';
 import { type SitemapJobRow, sitemapJobQueries, type SitemapValidators } from './sitemap-jobs.ts';
@@ -60,6 +67,12 @@ export interface FrontierStore {
    * page's validators (FrontierRow.etag / lastModified), so a conditional re-fetch needs no read at dispatch.
    */
   queuedAfter(origin: string, nextAttemptAt: number, id: number, limit: number): Promise<FrontierRow[]>;
+  /**
+   * Batch of queuedAfter (added for a network engine: the window's start and refills read many hosts at
+   * once): for each of `reads`, the rows queuedAfter answers for it, one list per read in the order given.
+   * One statement on PostgreSQL; the prepared statements in a loop on SQLite, in process.
+   */
+  queuedAfterMany(reads: readonly QueueRead[]): Promise<FrontierRow[][]>;
   /** How many queued URLs one host has. */
   queuedCount(origin: string): Promise<number>;
   /** Puts every leased URL back in the queue (at start: their worker or primary is gone); answers how many. */
@@ -260,6 +273,7 @@ export function sqliteCrawlStore(db: Database): CrawlStore {
       touchUrls: async (urls) => f.touchUrls(urls),
       addUrls: async (rows, now) => f.addUrls(rows, now),
       queuedAfter: async (origin, at, id, limit) => f.queuedAfter(origin, at, id, limit),
+      queuedAfterMany: async (reads) => f.queuedAfterMany(reads),
       queuedCount: async (origin) => f.queuedCount(origin),
       returnAllLeases: async () => f.returnAllLeases(),
       leaseUrl: async (id, owner, now) => f.leaseUrl(id, owner, now),

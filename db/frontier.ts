@@ -39,6 +39,17 @@ const validator = (col: string) =>
 const ROW = `id, url, origin, seed_id AS seedId, depth, attempts, next_attempt_at AS nextAttemptAt, redirects,
   finished_at IS NOT NULL AS finishedBefore, ${validator('etag')} AS etag, ${validator('last_modified')} AS lastModified`;
 
+/**
+ * One host's read of its queue (queuedAfterMany): its queued rows after (`nextAttemptAt`, `id`) in its queue
+ * order, at most `limit`.
+ */
+export interface QueueRead {
+  origin: string;
+  nextAttemptAt: number;
+  id: number;
+  limit: number;
+}
+
 /** A URL deleted with its removed seed, as the crawler primary's window accounts for it. */
 export interface DroppedUrl {
   id: number;
@@ -68,6 +79,12 @@ export function frontierQueries(db: Database) {
   const queuedLaterAt = db.prepare(
     `SELECT ${ROW} FROM frontier WHERE origin = ? AND state = 'queued' AND next_attempt_at > ? ORDER BY next_attempt_at, id LIMIT ?`,
   );
+  const queuedAfter = (origin: string, nextAttemptAt: number, id: number, limit: number): FrontierRow[] => {
+    const rows = nextAttemptAt < 0 ? [] : (queuedSameAt.all(origin, nextAttemptAt, id, limit) as FrontierRow[]); // from the start: one seek
+    if (rows.length < limit)
+      for (const row of queuedLaterAt.all(origin, nextAttemptAt, limit - rows.length) as FrontierRow[]) rows.push(row);
+    return rows;
+  };
   const queuedOfOrigin = db.prepare(`SELECT COUNT(*) FROM frontier WHERE origin = ? AND state = 'queued'`).pluck();
   const returnLeases = db.prepare(
     `UPDATE frontier SET state = 'queued', lease_owner = NULL, leased_at = NULL WHERE state = 'leased'`,
@@ -168,12 +185,13 @@ export function frontierQueries(db: Database) {
      * A host's queued URLs that come after (`nextAttemptAt`, `id`) in its queue order (due at once first in
      * the order found, then retries by next_attempt_at), at most `limit`: the crawler primary's window reads on.
      */
-    queuedAfter(origin: string, nextAttemptAt: number, id: number, limit: number): FrontierRow[] {
-      const rows = nextAttemptAt < 0 ? [] : (queuedSameAt.all(origin, nextAttemptAt, id, limit) as FrontierRow[]); // from the start: one seek
-      if (rows.length < limit)
-        for (const row of queuedLaterAt.all(origin, nextAttemptAt, limit - rows.length) as FrontierRow[])
-          rows.push(row);
-      return rows;
+    queuedAfter,
+    /**
+     * queuedAfter for each of `reads`: one list of rows per read, in the order given (the window's refill of
+     * many hosts at once; in process, the same two seeks per host, which cost no round trip here).
+     */
+    queuedAfterMany(reads: readonly QueueRead[]): FrontierRow[][] {
+      return reads.map((r) => queuedAfter(r.origin, r.nextAttemptAt, r.id, r.limit));
     },
     /** How many queued URLs one host has. */
     queuedCount(origin: string): number {

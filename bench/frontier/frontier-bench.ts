@@ -216,6 +216,12 @@ const startCalls = (r: RestartFigures) =>
 
 const ms = (x: number) => (x < 0.01 ? `${(x * 1000).toFixed(2)} µs` : `${x.toFixed(3)} ms`);
 
+/** The dispatches' CPU split by GC pauses met (dispatch-gc.ts), in a few words. */
+const gcSplit = (c: CrawlFigures) => {
+  const s = c.cpuSplit;
+  return `CPU p99 without a GC pause ${ms(s.cpuNoGc.p99 ?? Number.NaN)}, with one ${ms(s.cpuMetGc.p99 ?? Number.NaN)} (${s.metGc} dispatches met one of ${s.gcPauses} pauses, ${s.gcPauseMs.toFixed(0)} ms); at p99 or above ${s.top}: ${s.topMetGc} met a GC pause, ${s.topOverWall} CPU above wall and timing cost (${ms(s.overheadMs)}) by > 5 µs, CPU - wall p50 ${ms(s.topExcessMs)}; CPU bounded by wall p50 ${ms(s.ownCpu.p50)} p99 ${ms(s.ownCpu.p99)}`;
+};
+
 /** One line per part, as it finishes. */
 function summary(part: Part, f: unknown): string {
   switch (part.kind) {
@@ -232,7 +238,7 @@ function summary(part: Part, f: unknown): string {
       const trips = c.roundTripsPerFlush
         ? `; round trips per flush p50 ${c.roundTripsPerFlush.p50.toFixed(0)} p99 ${c.roundTripsPerFlush.p99.toFixed(0)}`
         : '';
-      return `${c.engine}: crawl (${c.runtime}): snapshots p50 ${ms(c.snapshotWall.p50)} max ${ms(c.snapshotWall.max)} wall, CPU p50 ${ms(c.snapshotCpu.p50)} max ${ms(c.snapshotCpu.max)}, ${c.snapshotHosts.p50.toFixed(0)} hosts p50; the first (full) ${ms(c.fullSnapshot.wallMs)}; RSS after ${c.rssAfterMiB.toFixed(0)} MiB, heap max ${c.heapMaxMiB.toFixed(0)} MiB; ${c.dispatches.toLocaleString('en')} dispatches (${c.dispatchesPerSec.toFixed(0)}/s); dispatch CPU p50 ${ms(c.cpu.p50)} p99 ${ms(c.cpu.p99)}; wall p99 ${ms(c.wall.p99)}; flush wall p50 ${ms(c.flushWall.p50)} p99 ${ms(c.flushWall.p99)}${trips}; CPU per job ${c.cpuPerDispatchMs.toFixed(3)} ms; RSS max ${c.rssMaxMiB.toFixed(0)} MiB; removal of ${c.removal.urls.toLocaleString('en')} URLs ${(c.removal.totalMs / 1000).toFixed(1)} s, longest delay behind it ${c.removal.longestDelayMs.toFixed(1)} ms (CPU ${c.removal.longestDelayCpuMs.toFixed(1)} ms; sync ${c.removal.syncMs.toFixed(1)}, chunk ${c.removal.longestChunkMs.toFixed(1)}, pass-over dispatch ${c.removal.longestPassOverMs.toFixed(1)}, refill ${c.removal.longestRefillMs.toFixed(1)} ms), longest flush ${c.removal.longestStepMs.toFixed(1)} ms (CPU ${c.removal.longestStepCpuMs.toFixed(1)} ms; before ${c.removal.longestFlushBeforeMs.toFixed(1)} ms)`;
+      return `${c.engine}: crawl (${c.runtime}): snapshots p50 ${ms(c.snapshotWall.p50)} max ${ms(c.snapshotWall.max)} wall, CPU p50 ${ms(c.snapshotCpu.p50)} max ${ms(c.snapshotCpu.max)}, ${c.snapshotHosts.p50.toFixed(0)} hosts p50; the first (full) ${ms(c.fullSnapshot.wallMs)}; RSS after ${c.rssAfterMiB.toFixed(0)} MiB, heap max ${c.heapMaxMiB.toFixed(0)} MiB; ${c.dispatches.toLocaleString('en')} dispatches (${c.dispatchesPerSec.toFixed(0)}/s); dispatch CPU p50 ${ms(c.cpu.p50)} p99 ${ms(c.cpu.p99)}; wall p99 ${ms(c.wall.p99)}; ${gcSplit(c)}; flush wall p50 ${ms(c.flushWall.p50)} p99 ${ms(c.flushWall.p99)}${trips}; CPU per job ${c.cpuPerDispatchMs.toFixed(3)} ms; RSS max ${c.rssMaxMiB.toFixed(0)} MiB; removal of ${c.removal.urls.toLocaleString('en')} URLs ${(c.removal.totalMs / 1000).toFixed(1)} s, longest delay behind it ${c.removal.longestDelayMs.toFixed(1)} ms (CPU ${c.removal.longestDelayCpuMs.toFixed(1)} ms; sync ${c.removal.syncMs.toFixed(1)}, chunk ${c.removal.longestChunkMs.toFixed(1)}, pass-over dispatch ${c.removal.longestPassOverMs.toFixed(1)}, refill ${c.removal.longestRefillMs.toFixed(1)} ms), longest flush ${c.removal.longestStepMs.toFixed(1)} ms (CPU ${c.removal.longestStepCpuMs.toFixed(1)} ms; before ${c.removal.longestFlushBeforeMs.toFixed(1)} ms)`;
     }
     case 'cluster': {
       const c = f as ClusterFigures;

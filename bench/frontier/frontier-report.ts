@@ -129,7 +129,7 @@ function primarySection(r: FrontierReport): string[] {
   const out = [
     '### The primary on the generated frontier',
     '',
-    "A real Lantern database (every migration) holding 1,000,000 queued URLs over 10,000 hosts (100 each, written host after host, round after round, as a crawl finds them), in 10 seeds of 100,000 URLs; each part works on a copy of its own in a process of its own. The primary is the real one without its processes: CrawlPrimary with its Coordinator, dispatch loop, flush pacer and timers, and fake workers that answer every fetch at once (a non-HTML 200: nothing stored), so the primary alone is measured. Per-dispatch figures are each hand-out (the dispatch loop's `handOutOne`) that handed out a job, whole: the scheduler, the host's window (and a refill from SQLite when it runs nearly empty), robots, and queueing the job's lease and its host's start for the next batch (written with the results, not in a transaction of their own: a crash that loses them makes every due host wait its delay from the restart); CPU time (process.cpuUsage around the call) does not count waiting for a core, wall time does.",
+    "A real Lantern database (every migration) holding 1,000,000 queued URLs over 10,000 hosts (100 each, written host after host, round after round, as a crawl finds them), in 10 seeds of 100,000 URLs; each part works on a copy of its own in a process of its own. The primary is the real one without its processes: CrawlPrimary with its Coordinator, dispatch loop, flush pacer and timers, and fake workers that answer every fetch at once (a non-HTML 200: nothing stored), so the primary alone is measured. Per-dispatch figures are each hand-out (the dispatch loop's `handOutOne`) that handed out a job, whole: the scheduler, the host's window (in memory: windows are read on by the flushes, never within a dispatch), robots, and queueing the job's lease and its host's start for the next batch (written with the results, not in a transaction of their own: a crash that loses them makes every due host wait its delay from the restart); CPU time (process.cpuUsage around the call) does not count waiting for a core, wall time does.",
     '',
     `How the primary runs here: ${r.crawls[0]?.runtime ?? r.restarts[0]?.runtime ?? 'not run'}; the benchmark bundles itself with the flags of \`npm run build:app\` (dist/bench/frontier-bench.js) and runs these two parts from that bundle with the node options the primary inherits from the server under \`npm start\`, so the primary's code and heap settings are production's (runs before 2026-12-03 23:00 UTC ran the TypeScript under tsx with node's default young generation).`,
     '',
@@ -226,6 +226,21 @@ function enginesSection(r: FrontierReport): string[] {
       `p99 ≤ ${DISPATCH_P99_TARGET_MS} ms`,
     ),
     row('dispatch wall p50 / p99', (e) => crawl(e, (x) => `${ms(x.wall.p50)} / ${ms(x.wall.p99)}`)),
+    row('dispatch CPU p99 of those that met no GC pause / met one (how many met one)', (e) =>
+      crawl(e, (x) => {
+        const c = x.cpuSplit;
+        return `${ms(c.cpuNoGc.p99 ?? Number.NaN)} / ${ms(c.cpuMetGc.p99 ?? Number.NaN)} (${c.metGc.toLocaleString('en')}, ${((100 * c.metGc) / Math.max(1, c.dispatches)).toFixed(1)} %)`;
+      }),
+    ),
+    row("dispatch CPU bounded by its wall time and the timing's cost p50 / p99 (other threads' CPU left out)", (e) =>
+      crawl(e, (x) => `${ms(x.cpuSplit.ownCpu.p50)} / ${ms(x.cpuSplit.ownCpu.p99)}`),
+    ),
+    row('dispatches at the CPU p99 or above: met a GC pause; counted CPU beyond their wall time (other threads)', (e) =>
+      crawl(e, (x) => `${x.cpuSplit.topMetGc} of ${x.cpuSplit.top}; ${x.cpuSplit.topOverWall} of ${x.cpuSplit.top}`),
+    ),
+    row("GC pauses of the primary's thread during the measured crawl", (e) =>
+      crawl(e, (x) => `${x.cpuSplit.gcPauses.toLocaleString('en')}, ${x.cpuSplit.gcPauseMs.toFixed(0)} ms in all`),
+    ),
     row("primary's CPU per job, everything included", (e) => crawl(e, (x) => ms(x.cpuPerDispatchMs))),
     row('flushes; wall p50 / p99', (e) =>
       crawl(e, (x) => `${x.flushes}; ${ms(x.flushWall.p50)} / ${ms(x.flushWall.p99)}`),

@@ -4,6 +4,7 @@
  */
 import type { Percentiles } from './scheduler-parts.ts';
 import type { Engine, StoreCalls } from './part-storage.ts';
+import type { DispatchCpuSplit } from './dispatch-gc.ts';
 
 /** What the restart part measured (ms and MiB). */
 export interface RestartFigures {
@@ -38,6 +39,8 @@ export interface CrawlFigures {
   /** Per hand-out (DispatchLoop.handOutOne) that handed out a job (ms). */
   wall: Percentiles;
   cpu: Percentiles;
+  /** The measured dispatches' CPU, those that met a GC pause apart (dispatch-gc.ts). */
+  cpuSplit: DispatchCpuSplit;
   /** The primary's CPU per job handed out, everything included (results, flushes, refills, timers; ms). */
   cpuPerDispatchMs: number;
   flushes: number;

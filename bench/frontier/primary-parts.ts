@@ -11,8 +11,8 @@
  *  - restart: from opening the database to the first job handed out, as a restarted primary does it
  *    (64 URLs left leased by the one that died, so an unclean stop: every host waits its delay from the
  *    restart, a wait that is politeness, not cost, reported apart);
- *  - crawl: per-dispatch time (DispatchLoop.handOutOne: scheduler, robots, any refill of the host's window
- *    read at once, and queueing the lease and the host's start for the next batch) in wall time and in
+ *  - crawl: per-dispatch time (DispatchLoop.handOutOne: scheduler, robots, the host's window in memory,
+ *    and queueing the lease and the host's start for the next batch) in wall time and in
  *    CPU time (process.cpuUsage around each call: on a shared machine wall time includes waiting for a
  *    core); the primary's RSS and heap, jobs in memory;
  *  - then, in the same crawl, removing a seed of 100,000 queued URLs (the server's way: the seed row
@@ -36,6 +36,7 @@ import { clock, cpuMs, gaps, mib, Sample, sleep, timeCalls, timers } from './mea
 import type { CrawlFigures, RestartFigures } from './primary-figures.ts';
 import { type Engine, type PartStorage, partStorage, timeStoreCalls } from './part-storage.ts';
 import type { CrawlStore } from '../../db/crawl-store.ts';
+import { dispatchCpuSplit, GcPauses } from './dispatch-gc.ts';
 
 function config(storage: PartStorage, workers: number) {
   return loadConfig({
@@ -268,11 +269,14 @@ export async function runCrawl(
       heapMax = Math.max(heapMax, m.heapUsed);
       jobsMax = Math.max(jobsMax, jobsInMemory(coordinator));
     }, 250);
+    const gcPauses = new GcPauses();
+    gcPauses.start();
     const c0 = process.cpuUsage();
     const t0 = performance.now();
     await sleep(opts.seconds * 1000);
     const measuredMs = performance.now() - t0;
     const crawlCpuMs = cpuMs(process.cpuUsage(c0));
+    const measuredDispatches = wall.n;
     const crawled = {
       dispatches: wall.n,
       wall: wall.stats(),
@@ -300,6 +304,8 @@ export async function runCrawl(
     while (await seedExists()) await sleep(20);
     const removalMs = performance.now() - r0;
     removing = false;
+    // The GC pauses of the measured crawl have all been delivered by now (the observer hears of them a turn later).
+    const cpuSplit = dispatchCpuSplit(measuredDispatches, dispatchAt, wall, cpu, gcPauses.stop());
     const during = gaps(dispatchAt, dispatchOther, r0, r0 + removalMs);
     // As long a time just before the removal (within the measured crawl), for comparison.
     const beforeSame = gaps(dispatchAt, dispatchOther, Math.max(t0, r0 - removalMs), r0);
@@ -329,6 +335,7 @@ export async function runCrawl(
       dispatchesPerSec: (crawled.dispatches * 1000) / measuredMs,
       wall: crawled.wall,
       cpu: crawled.cpu,
+      cpuSplit,
       cpuPerDispatchMs: crawlCpuMs / Math.max(1, crawled.dispatches),
       flushes: crawled.flushes,
       flushWall: crawled.flushWall,

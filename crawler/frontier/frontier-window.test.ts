@@ -47,7 +47,7 @@ class Crawl {
       isLive: (id) => this.live.has(id),
       sizes,
       source: {
-        queuedAfter: async (...args) => this.frontier.queuedAfter(...args),
+        queuedAfterMany: async (reads) => this.frontier.queuedAfterMany(reads),
         queuedCount: async (origin) => this.frontier.queuedCount(origin),
         read: async (read) => {
           db.exec('BEGIN');
@@ -75,14 +75,16 @@ class Crawl {
     await this.window.load(this.frontier.countsByOrigin().filter((c) => c.state === 'queued'));
   }
 
-  /** Counts the rows the window reads from now on. */
-  countReads(): { rows: number } {
-    const counter = { rows: 0 };
-    const read = this.frontier.queuedAfter;
-    this.frontier.queuedAfter = (...args) => {
-      const rows = read(...args);
-      counter.rows += rows.length;
-      return rows;
+  /** Counts what the window reads from now on: rows, hosts' reads, and calls to storage (each a round trip on PostgreSQL). */
+  countReads(): { rows: number; hostReads: number; calls: number } {
+    const counter = { rows: 0, hostReads: 0, calls: 0 };
+    const read = this.frontier.queuedAfterMany;
+    this.frontier.queuedAfterMany = (reads) => {
+      const answers = read(reads);
+      counter.calls++;
+      counter.hostReads += reads.length;
+      for (const rows of answers) counter.rows += rows.length;
+      return answers;
     };
     return counter;
   }
@@ -351,19 +353,17 @@ describe('FrontierWindow', () => {
     crawl.add(A, ['/alive'], 1);
     crawl.live.delete(2);
     crawl.window.seedRemoved(2);
-    let reads = 0;
-    const read = crawl.frontier.queuedAfter;
-    crawl.frontier.queuedAfter = (...args) => {
-      reads++;
-      return read(...args);
-    };
+    const read = crawl.countReads();
     let dispatched: string[] = [];
     for (let flushes = 0; flushes < 10 && dispatched.length === 0; flushes++) {
       await crawl.flush();
       dispatched = await crawl.drain();
     }
     assert.deepEqual(dispatched, ['/alive']);
-    assert.ok(reads <= 5, `40 removed rows crossed in ${reads} reads (4, 8, 16, 32 rows), not 10 of 4`);
+    assert.ok(
+      read.hostReads <= 5,
+      `40 removed rows crossed in ${read.hostReads} reads (4, 8, 16, 32 rows), not 10 of 4`,
+    );
   });
 
   test("a flush's refills pass over a bounded number of a removed seed's rows; the live rows behind them all come in turn", async () => {
@@ -445,6 +445,52 @@ describe('FrontierWindow', () => {
       await again.flush();
     }
     assert.deepEqual(got, { [A]: paths(10), [B]: paths(3) });
+  });
+
+  test('the start and each flush read many hosts in one read of storage; every host still hands out its URLs in order, once', async () => {
+    const hosts = Array.from({ length: 20 }, (_, i) => `https://h${i}.example`);
+    for (const origin of hosts) crawl.add(origin, paths(10));
+    const again = new Crawl(db, { ...SIZES, startHosts: 20 }, 1000); // each host due once a second
+    again.live.add(1);
+    const read = again.countReads();
+    await again.load();
+    assert.equal(read.calls, 1, `the start read 20 hosts' first windows in ${read.calls} reads of storage`);
+    assert.deepEqual(
+      hosts.map((o) => again.inScheduler(o)),
+      hosts.map(() => SIZES.size),
+    );
+    const got = new Map<string, string[]>(hosts.map((o) => [o, []]));
+    const take = (now: number): Taken[] => {
+      const out: Taken[] = [];
+      for (let t = again.next(now); t; t = again.next(now)) {
+        got.get(t.origin)!.push(new URL(t.job.url).pathname);
+        out.push(t);
+      }
+      return out;
+    };
+    for (const now of [0, 1000]) for (const t of take(now)) again.finish(t, now);
+    // The third job of each host: the first ten hosts finish it earlier, so only they hand out a fourth.
+    for (const t of take(2000)) again.finish(t, hosts.indexOf(t.origin) < 10 ? 2000 : 2500);
+    const fourth = take(3000);
+    assert.equal(fourth.length, 10);
+    for (const t of fourth) again.finish(t, 3000); // their windows are empty: read first by the next flush
+    assert.deepEqual(
+      hosts.map((o) => again.inScheduler(o)),
+      hosts.map((_, i) => (i < 10 ? 0 : 1)),
+      'ten windows dry, ten below low',
+    );
+    read.calls = 0;
+    await again.flush();
+    assert.equal(read.calls, 1, `one flush refilled 20 hosts, ten of them dry, in ${read.calls} reads of storage`);
+    assert.deepEqual(
+      hosts.map((o) => again.inScheduler(o)),
+      hosts.map(() => SIZES.size),
+    );
+    for (let now = 4000; now < 20_000; now += 1000) {
+      for (const t of take(now)) again.finish(t, now);
+      await again.flush();
+    }
+    assert.deepEqual(Object.fromEntries(got), Object.fromEntries(hosts.map((o) => [o, paths(10)])));
   });
 
   test("random crawls: no URL is lost or handed out twice, and the counts are the database's, after every flush", async () => {

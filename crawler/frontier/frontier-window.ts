@@ -1,5 +1,5 @@
 /**
- * The frontier's window: the frontier lives in SQLite, and the crawler primary's scheduler holds only the
+ * The frontier's window: the frontier lives in storage, and the crawler primary's scheduler holds only the
  * next few page jobs of each host (WINDOW.size); as a host's window runs low, the next rows are read in
  * the host's queue order (db/frontier.ts queuedAfter: due at once first, in the order they were found,
  * then retries by next_attempt_at). So the primary's memory follows the number of hosts and of jobs in
@@ -32,22 +32,25 @@
  * Storage is read only in `load` (at start) and `committed` (after each batch), both awaited by their
  * caller; a host that needs rows at another moment (its request ended with its window empty: `readyAgain`)
  * is marked and read first by the next `committed`, so no read happens within a dispatch or a result.
+ * The hosts either reads are read together, in rounds of one storage read each (window-fill.ts): a
+ * flush's refills are a round trip or two on PostgreSQL, not one per host.
  */
-import type { DroppedUrl, FrontierRow } from '../../db/frontier.ts';
+import type { DroppedUrl, FrontierRow, QueueRead } from '../../db/frontier.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
 import { WINDOW, type WindowSizes } from './window-sizes.ts';
 import { afterCursor, type HostWindow, pageJob, START_AT } from './host-window.ts';
 import { HostWindows } from './host-windows.ts';
 import { RemovedSeedLedger } from './removed-seed-ledger.ts';
+import { fillRounds, hostFill } from './window-fill.ts';
 
 export { WINDOW, type WindowSizes } from './window-sizes.ts';
 export { pageJob } from './host-window.ts';
 
 /** Where the window reads the frontier (db/crawl-store.ts FrontierStore). */
 export interface WindowSource {
-  /** The host's queued rows after (`nextAttemptAt`, `id`) in its queue order, at most `limit`. */
-  queuedAfter(origin: string, nextAttemptAt: number, id: number, limit: number): Promise<FrontierRow[]>;
+  /** For each read, its host's queued rows after (`nextAttemptAt`, `id`) in its queue order, at most `limit`. */
+  queuedAfterMany(reads: readonly QueueRead[]): Promise<FrontierRow[][]>;
   /** How many queued rows one host has. */
   queuedCount(origin: string): Promise<number>;
   /** Runs `read` in one read transaction (many small reads at once). */
@@ -112,7 +115,7 @@ export class FrontierWindow {
       if (h.more) this.hungry.add(h);
     }
     this.loaded = true; // rows committed while the first windows are read are counted and placed (see arrived)
-    await this.source.read(() => this.refillHungry(this.sizes.startHosts));
+    await this.source.read(() => this.fill([], this.firstHungry(this.sizes.startHosts, new Set())));
   }
 
   /** A row committed as queued (a new URL, a URL queued again): an entry, or it waits beyond the cursor. */
@@ -262,7 +265,11 @@ export class FrontierWindow {
     }
   }
 
-  /** The reads of `committed`, in one read transaction. */
+  /**
+   * The reads of `committed`, in one read transaction: the hosts read again from their start and those that
+   * may be due with no job first, whatever is passed over, with up to `perFlush` hungry hosts, all in the same
+   * rounds (window-fill.ts).
+   */
   private async read(
     recounts: ReadonlySet<HostWindow>,
     rewinds: ReadonlySet<HostWindow>,
@@ -273,22 +280,22 @@ export class FrontierWindow {
       for (const h of recounts) {
         this.hosts.setWaiting(h, (await this.source.queuedCount(h.origin)) + h.retries.length);
       }
-      for (const h of rewinds) await this.rewind(h);
+      for (const h of rewinds) this.rewind(h);
       trim();
-      this.resetPassedOver();
-      for (const h of starving) if (h.more && h.entries.size < this.sizes.syncBelow) await this.fill(h);
-      await this.refillHungry(this.sizes.perFlush);
+      const urgent = new Set(rewinds);
+      for (const h of starving) if (h.more && h.entries.size < this.sizes.syncBelow) urgent.add(h);
+      await this.fill([...urgent], this.firstHungry(this.sizes.perFlush, urgent));
     });
   }
 
-  /** Refills up to `hosts` hungry hosts, longest hungry first, until passOverPerStep removed rows were passed over. */
-  private async refillHungry(hosts: number): Promise<void> {
-    let left = hosts;
-    this.resetPassedOver();
-    for (const h of [...this.hungry]) {
-      if (left-- <= 0 || this.passOverSpent) break;
-      if (this.hungry.has(h)) await this.fill(h);
+  /** The first `n` hungry hosts (longest hungry first), leaving out `taken`. */
+  private firstHungry(n: number, taken: ReadonlySet<HostWindow>): HostWindow[] {
+    const out: HostWindow[] = [];
+    for (const h of this.hungry) {
+      if (out.length >= n) break;
+      if (!taken.has(h)) out.push(h);
     }
+    return out;
   }
 
   /** The host's URLs waiting to be handed out (queued in the database, or retries about to be). */
@@ -335,37 +342,39 @@ export class FrontierWindow {
   }
 
   /**
-   * Reads the host's queue on from its cursor until its window is full, its queue read, or the read budget
-   * spent. A read that passed rows of removed seeds over makes the next one twice as long (within the
-   * budget); rows read past a full window are left beyond the cursor.
+   * Reads the queues of the `urgent` hosts and of the `others` on from their cursors, all of them in one read
+   * per round (window-fill.ts planRound), until each window is full, its queue read, or its read budget spent.
+   * The urgent ones are read whatever is passed over; the others while the step may pass over removed rows
+   * (passOverPerStep, counted from here). A host that passed rows of removed seeds over reads twice as far
+   * the next round (within its budget); rows read past a full window are left beyond the cursor.
    */
-  private async fill(h: HostWindow): Promise<void> {
-    let budget = this.sizes.readBudget;
-    const cap = this.cap();
-    let stride = 0;
-    while (h.more && h.entries.size < cap && budget > 0) {
-      const want = Math.min(Math.max(cap - h.entries.size, stride), budget);
-      const rows = await this.source.queuedAfter(h.origin, h.tailAt, h.tailId, want);
-      budget -= want;
-      let passed = 0;
-      let full = false;
-      for (const row of rows) {
-        if (h.entries.size >= cap) {
-          full = true; // the rest waits beyond the cursor
-          break;
-        }
-        h.tailAt = row.nextAttemptAt;
-        h.tailId = row.id;
-        if (this.isLive(row.seedId)) this.enter(h, row.nextAttemptAt, row.id, pageJob(row, h.origin));
-        else {
-          this.removed.passOver(row.seedId, h);
-          passed++;
-        }
-      }
-      if (!full && rows.length < want) h.more = false;
-      stride = passed > 0 ? 2 * want : 0;
+  private async fill(urgent: readonly HostWindow[], others: readonly HostWindow[]): Promise<void> {
+    this.resetPassedOver();
+    const budget = this.sizes.readBudget;
+    await fillRounds(
+      [...urgent.map((h) => hostFill(h, budget, true)), ...others.map((h) => hostFill(h, budget, false))],
+      this.cap(),
+      {
+        passOverLeft: () => this.removed.passOverLeft,
+        read: (reads) => this.source.queuedAfterMany(reads),
+        enter: (h, row) => this.enterRow(h, row),
+        done: (h) => this.filled(h),
+      },
+    );
+  }
+
+  /** A row read on the host's cursor: entered (true), or passed over if its seed was removed (false). */
+  private enterRow(h: HostWindow, row: FrontierRow): boolean {
+    if (!this.isLive(row.seedId)) {
+      this.removed.passOver(row.seedId, h);
+      return false;
     }
-    // Out of the hungry set, and back at its end if still hungry (the budget spent on a removed seed's rows).
+    this.enter(h, row.nextAttemptAt, row.id, pageJob(row, h.origin));
+    return true;
+  }
+
+  /** The host's fill is over: out of the hungry set, and back at its end if still hungry (its budget spent on a removed seed's rows). */
+  private filled(h: HostWindow): void {
     this.hungry.delete(h);
     if (h.more && h.entries.size < this.hosts.low()) this.hungry.add(h);
   }
@@ -388,13 +397,12 @@ export class FrontierWindow {
     h.more = true;
   }
 
-  /** Reads the host's queue again from its start (its entries go back to the database). */
-  private async rewind(h: HostWindow): Promise<void> {
+  /** Moves the host's cursor back to the start of its queue (its entries go back to the database), to be read again. */
+  private rewind(h: HostWindow): void {
     this.evict(h, new Set(h.entries.keys()));
     h.tailAt = START_AT;
     h.tailId = 0;
     h.more = true;
-    await this.fill(h);
   }
 
   /** Deleted rows leave (removed-seed-ledger.ts takeDeleted): an entry is taken out, and a row still waiting leaves the count. */

@@ -98,6 +98,11 @@ export class RemovedSeedLedger {
     return this.passed >= this.passOverPerStep;
   }
 
+  /** How many more rows and jobs of removed seeds the step may pass over (0 once spent). */
+  get passOverLeft(): number {
+    return Math.max(0, this.passOverPerStep - this.passed);
+  }
+
   /** Whether the next commit has work to do for removed seeds (deleted rows to take out, hosts to read again). */
   get pending(): boolean {
     return this.rewinds.size + this.recounts.size + this.dropped.length > 0;

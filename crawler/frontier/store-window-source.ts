@@ -5,7 +5,7 @@ import type { WindowSource } from './frontier-window.ts';
 /** The window's source on a CrawlStore: its frontier's reads, in the store's read transactions. */
 export function storeWindowSource(store: Pick<CrawlStore, 'frontier' | 'read'>): WindowSource {
   return {
-    queuedAfter: (origin, at, id, limit) => store.frontier.queuedAfter(origin, at, id, limit),
+    queuedAfterMany: (reads) => store.frontier.queuedAfterMany(reads),
     queuedCount: (origin) => store.frontier.queuedCount(origin),
     read: (reads) => store.read(reads),
   };

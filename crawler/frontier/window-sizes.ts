@@ -8,7 +8,8 @@
  * most `readBudget` rows (rows of a removed seed are read and passed over, so a long run of them is
  * crossed over several flushes, never in one long stall). At start `startHosts` hosts get their window
  * before the first dispatch, so that a restart reads little before it dispatches; the flushes that
- * follow read the others' (a read costs about the same for 2 rows as for 16: it is the seek that costs).
+ * follow read the others' (a read costs about the same for 2 rows as for 16: it is the seek that costs;
+ * the hosts a start or a flush reads are read together, one storage read per round, window-fill.ts).
  * Over all hosts the windows aim at `total` jobs: with H hosts waiting each is filled to total / H jobs,
  * at least `min` and at most `size`, and read again below the same share of `low` (at 10,000 hosts: 4
  * jobs, read again below 2; a job in the window costs about 400 bytes of heap with its URL, measured

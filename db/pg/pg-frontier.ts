@@ -5,7 +5,7 @@
  * drawn from an identity, so an INSERT that meets a known URL spends one: ids keep their order, not SQLite's
  * gapless values. Camel-case aliases are quoted (PostgreSQL folds unquoted names to lower case).
  */
-import type { DroppedUrl, FinishedState, FrontierRow, SeedCrawl } from '../frontier.ts';
+import type { DroppedUrl, FinishedState, FrontierRow, QueueRead, SeedCrawl } from '../frontier.ts';
 import type { PgRunner } from './pg-runner.ts';
 import { statement } from './pool.ts';
 
@@ -67,6 +67,22 @@ const QUEUED_AFTER = statement(
      (SELECT ${ROW} FROM frontier WHERE origin = $1 AND state = 'queued' AND next_attempt_at > $2::bigint
       ORDER BY next_attempt_at, id LIMIT $4)) AS q
    ORDER BY "nextAttemptAt", id LIMIT $4`,
+);
+// QUEUED_AFTER for many hosts in one statement: each read's two seeks (over frontier_queue) in a LATERAL
+// subquery of its own, the rows answered by read (its position in the arrays) and in each host's queue order.
+const QUEUED_AFTER_MANY = statement(
+  'crawl.frontier.queued-after-many',
+  `SELECT r.ord::int AS "read", q.* FROM unnest($1::text[], $2::bigint[], $3::bigint[], $4::int[])
+     WITH ORDINALITY AS r (read_origin, read_at, read_id, read_limit, ord)
+   CROSS JOIN LATERAL (
+     SELECT * FROM (
+       (SELECT ${ROW} FROM frontier WHERE origin = r.read_origin AND state = 'queued' AND r.read_at >= 0
+          AND next_attempt_at = r.read_at AND id > r.read_id ORDER BY id LIMIT r.read_limit)
+       UNION ALL
+       (SELECT ${ROW} FROM frontier WHERE origin = r.read_origin AND state = 'queued' AND next_attempt_at > r.read_at
+        ORDER BY next_attempt_at, id LIMIT r.read_limit)) AS s
+     ORDER BY "nextAttemptAt", id LIMIT r.read_limit) AS q
+   ORDER BY r.ord, q."nextAttemptAt", q.id`,
 );
 const QUEUED_COUNT = statement(
   'crawl.frontier.queued-count',
@@ -200,6 +216,22 @@ export function pgFrontierQueries(db: PgRunner) {
     /** A host's queued URLs that come after (`nextAttemptAt`, `id`) in its queue order, at most `limit`. */
     queuedAfter(origin: string, nextAttemptAt: number, id: number, limit: number): Promise<FrontierRow[]> {
       return db.rows<FrontierRow>(QUEUED_AFTER, [origin, nextAttemptAt, id, limit]);
+    },
+    /**
+     * queuedAfter for each of `reads` in one statement (one round trip for a refill of many hosts): one list
+     * of rows per read, in the order given.
+     */
+    async queuedAfterMany(reads: readonly QueueRead[]): Promise<FrontierRow[][]> {
+      if (reads.length === 0) return [];
+      const rows = await db.rows<FrontierRow & { read: number }>(QUEUED_AFTER_MANY, [
+        reads.map((r) => r.origin),
+        reads.map((r) => r.nextAttemptAt),
+        reads.map((r) => r.id),
+        reads.map((r) => r.limit),
+      ]);
+      const out: FrontierRow[][] = reads.map(() => []);
+      for (const { read, ...row } of rows) out[read - 1]!.push(row);
+      return out;
     },
     /** How many queued URLs one host has. */
     async queuedCount(origin: string): Promise<number> {
