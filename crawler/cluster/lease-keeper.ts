@@ -254,10 +254,13 @@ export function mayDispatch(state: KeeperState, now: number): HeldLease[] {
     .sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
 }
 
-/** The leases not yet lost at `now` (held, even if too close to the deadline to start a request), by group. */
+/**
+ * The leases this node acts for at `now`: not lost (even if too close to the deadline to start a request) and not
+ * being released (once a release is sent, another node may hold the group as soon as it commits), by group.
+ */
 export function heldAt(state: KeeperState, now: number): HeldLease[] {
   return [...state.leases.values()]
-    .filter((k) => !leaseAt(k.lease, now).lost)
+    .filter((k) => !k.releasing && !leaseAt(k.lease, now).lost)
     .map((k) => ({ group: k.lease.group, epoch: k.lease.epoch }))
     .sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
 }
