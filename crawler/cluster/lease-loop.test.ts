@@ -99,6 +99,15 @@ async function owners(pool: pg.Pool): Promise<Map<string, { owner: string | null
   return new Map(rows.map((r) => [r.g, { owner: r.owner, epoch: Number(r.epoch) }]));
 }
 
+/** Each held lease's expiry on the database (Unix ms), by owner, group and epoch. */
+async function expiries(pool: pg.Pool): Promise<Map<string, number>> {
+  const { rows } = await pool.query<{ k: string; at: string }>(
+    `SELECT owner || ' ' || group_key || '@' || epoch AS k, (extract(epoch from expires_at) * 1000)::bigint AS at
+     FROM group_leases WHERE owner IS NOT NULL`,
+  );
+  return new Map(rows.map((r) => [r.k, Number(r.at)]));
+}
+
 test('two loops split 20 groups fairly and never hold one at the same moment', async () => {
   const { a, b, watch, overlaps, end } = await twoLoops();
   try {
@@ -111,6 +120,15 @@ test('two loops split 20 groups fairly and never hold one at the same moment', a
       message: () => `a fair split (${JSON.stringify(watch())})`,
     });
     assert.ok(split.ha.length >= 9 && split.hb.length >= 9);
+    // The leases are renewed, not retaken: some lease at the same owner and epoch ends a whole lease later.
+    const first = await expiries(a.pool);
+    await waitFor(
+      async () => {
+        const later = await expiries(a.pool);
+        return [...later].some(([k, at]) => (first.get(k) ?? Infinity) + SETTINGS.timing.leaseMs <= at);
+      },
+      { message: 'a lease renewed past a whole lease length at its epoch' },
+    );
     const db = await owners(a.pool);
     assert.deepEqual(
       split.ha.filter((g) => db.get(g)?.owner !== 'a'),

@@ -84,6 +84,7 @@ export class LeaseLoop {
   private readonly timers: LoopTimers;
   private readonly surveyEveryMs: number;
   private readonly liveWithinMs: number;
+  private readonly doing: string;
   private timer: unknown = null;
   private round: Promise<void> | null = null;
   private phase: 'new' | 'running' | 'stopped' = 'new';
@@ -98,6 +99,7 @@ export class LeaseLoop {
     this.timers = o.timers ?? GLOBAL_TIMERS;
     this.surveyEveryMs = o.surveyEveryMs ?? o.settings.timing.leaseMs * o.settings.timing.renewFraction;
     this.liveWithinMs = o.liveWithinMs ?? o.settings.timing.leaseMs;
+    this.doing = o.doing ?? 'crawling';
   }
 
   /** Calls `fn` with the leases lost (deadline passed, not held, or a release unsure): drop their queued jobs. */
@@ -114,7 +116,7 @@ export class LeaseLoop {
   async start(): Promise<void> {
     if (this.phase !== 'new') throw new LeaseLoopError(`lease-loop: node ${this.o.node} was already started`);
     this.phase = 'running';
-    await registerNode(this.o.db, this.o.node, this.o.doing ?? 'crawling');
+    await registerNode(this.o.db, this.o.node, this.doing);
     this.runRound();
     await this.round;
   }
@@ -200,7 +202,7 @@ export class LeaseLoop {
   private async roundOnce(): Promise<void> {
     const { db, node } = this.o;
     const facts = await this.attempt<ClusterFacts>(async () => {
-      if (!(await heartbeat(db, node, this.o.doing ?? 'crawling'))) await registerNode(db, node, this.o.doing ?? '');
+      if (!(await heartbeat(db, node, this.doing))) await registerNode(db, node, this.doing);
       const live = await liveNodes(db, this.liveWithinMs);
       return { liveNodes: live.length, groupsWithWork: await groupsWithWork(db) };
     });
