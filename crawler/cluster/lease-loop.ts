@@ -1,0 +1,261 @@
+/**
+ * Wiring: runs one crawler node's lease keeper (lease-keeper.ts) on a PostgreSQL pool (issue 29, docs/scaling.md
+ * "Many crawler nodes"). It registers the node, and at each round heartbeats, reads the live nodes and the groups
+ * with work, plans, and sends the keeper's actions one statement at a time (db/pg/pg-leases.ts), reading the
+ * monotonic clock just before each send, then hands each answer back to the keeper. One timer: the next round is at
+ * the keeper's next renewal or deadline, or at the survey interval, whichever comes first. Stopping releases the
+ * groups with their clocks and leaves cleanly, so that another node takes them at once.
+ *
+ * A failed statement is reported to `onFault` and the loop carries on: a failed renewal holds the leases to their
+ * old deadline only, a failed take or survey changes nothing, a failed release drops its groups as lost.
+ */
+import { performance } from 'node:perf_hooks';
+import {
+  groupsWithWork,
+  type HeldLease,
+  heartbeat,
+  leaveCleanly,
+  liveNodes,
+  registerNode,
+  releaseGroups,
+  renewLeases,
+  takeGroups,
+} from '../../db/pg/pg-leases.ts';
+import type { Queryable } from '../../db/pg/pool.ts';
+import { clockForStore, type LocalGroupClock } from './lease-clock.ts';
+import {
+  afterRelease,
+  afterRenew,
+  afterTake,
+  type ClusterFacts,
+  heldAt,
+  type KeeperSettings,
+  type KeeperState,
+  mayDispatch,
+  newKeeper,
+  nextActAt,
+  noteGroup,
+  planLeases,
+} from './lease-keeper.ts';
+import { checkLeaseTiming } from './lease-rules.ts';
+
+/** The timer functions the loop schedules its rounds with (the global ones unless a test pauses them). */
+export interface LoopTimers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+/** How a lease loop runs. */
+export interface LeaseLoopOptions {
+  /** The pool of this node (db/pg/pool.ts openPgPool). */
+  db: Queryable;
+  /** This node's id, unique in the cluster (crawl_nodes.node_id). */
+  node: string;
+  settings: KeeperSettings;
+  /** A round at least this often, to heartbeat and follow the fair share (default: the renewal interval). */
+  surveyEveryMs?: number;
+  /** A node is live if its heartbeat is this recent (default: the lease length). */
+  liveWithinMs?: number;
+  /** What the heartbeat says the node is doing. */
+  doing?: string;
+  /** Every failed statement or round, with the loop carrying on; never dropped. */
+  onFault: (err: Error) => void;
+  /** The monotonic clock (default performance.now). */
+  now?: () => number;
+  timers?: LoopTimers;
+}
+
+/** A loop used out of order (started twice, or after it stopped). */
+export class LeaseLoopError extends Error {
+  override readonly name = 'LeaseLoopError';
+}
+
+const GLOBAL_TIMERS: LoopTimers = {
+  setTimeout: (fn, ms) => setTimeout(fn, ms),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+const key = (leases: readonly HeldLease[]) => leases.map((l) => `${l.group}@${l.epoch}`).join(' ');
+
+/** Runs the lease keeper of one node on one pool (see the module comment). */
+export class LeaseLoop {
+  private state: KeeperState;
+  private readonly now: () => number;
+  private readonly timers: LoopTimers;
+  private readonly surveyEveryMs: number;
+  private readonly liveWithinMs: number;
+  private readonly doing: string;
+  private timer: unknown = null;
+  private round: Promise<void> | null = null;
+  private phase: 'new' | 'running' | 'stopped' = 'new';
+  private lastHeld = '';
+  private readonly lostListeners = new Set<(lost: HeldLease[]) => void>();
+  private readonly changeListeners = new Set<(held: HeldLease[]) => void>();
+
+  constructor(private readonly o: LeaseLoopOptions) {
+    checkLeaseTiming(o.settings.timing, o.settings.requestTimeoutMs);
+    this.state = newKeeper(o.settings);
+    this.now = o.now ?? (() => performance.now());
+    this.timers = o.timers ?? GLOBAL_TIMERS;
+    this.surveyEveryMs = o.surveyEveryMs ?? o.settings.timing.leaseMs * o.settings.timing.renewFraction;
+    this.liveWithinMs = o.liveWithinMs ?? o.settings.timing.leaseMs;
+    this.doing = o.doing ?? 'crawling';
+  }
+
+  /** Calls `fn` with the leases lost (deadline passed, not held, or a release unsure): drop their queued jobs. */
+  onLost(fn: (lost: HeldLease[]) => void): void {
+    this.lostListeners.add(fn);
+  }
+
+  /** Calls `fn` with the held leases each time they change (a take, a loss, a release, the stop). */
+  onChange(fn: (held: HeldLease[]) => void): void {
+    this.changeListeners.add(fn);
+  }
+
+  /** Registers the node and runs the first round; rounds then follow on their own until stop(). */
+  async start(): Promise<void> {
+    if (this.phase !== 'new') throw new LeaseLoopError(`lease-loop: node ${this.o.node} was already started`);
+    this.phase = 'running';
+    await registerNode(this.o.db, this.o.node, this.doing);
+    this.runRound();
+    await this.round;
+  }
+
+  /** The leases held now (not lost at this moment, even if no round has run since the deadline). */
+  held(): HeldLease[] {
+    return heldAt(this.state, this.now());
+  }
+
+  /** The leases a request may start under now (lease-rules.ts mayStart). */
+  dispatchable(): HeldLease[] {
+    return mayDispatch(this.state, this.now());
+  }
+
+  /** What the scheduler knows of a held group: a request running or not, work left or not, its clock. */
+  note(group: string, facts: { inFlight?: boolean; hasWork?: boolean; clock?: LocalGroupClock }): void {
+    this.state = noteGroup(this.state, group, facts);
+  }
+
+  /**
+   * Stops the rounds, waits for the one running, releases the held groups not in flight with their clocks, and
+   * leaves cleanly (every group still held is freed, due a gap from now). Throws if leaving failed: the groups
+   * then expire on the database's clock.
+   */
+  async stop(): Promise<void> {
+    if (this.phase === 'stopped') return;
+    const wasRunning = this.phase === 'running';
+    this.phase = 'stopped';
+    if (this.timer !== null) this.timers.clearTimeout(this.timer);
+    this.timer = null;
+    await this.round;
+    if (!wasRunning) return;
+    const now = this.now();
+    const idle = [...this.state.leases.values()].filter((k) => !k.inFlight && now < k.lease.deadline);
+    if (idle.length > 0) {
+      const sentAt = this.now();
+      try {
+        await releaseGroups(
+          this.o.db,
+          this.o.node,
+          idle.map((k) => ({
+            group: k.lease.group,
+            epoch: k.lease.epoch,
+            clock: clockForStore(k.clock, sentAt),
+            hasWork: k.hasWork,
+          })),
+        );
+      } catch (err) {
+        this.o.onFault(err as Error); // leaveCleanly below frees them anyway, due a gap from now
+      }
+    }
+    this.state = newKeeper(this.o.settings);
+    this.announce();
+    await leaveCleanly(this.o.db, this.o.node);
+  }
+
+  /** Starts a round unless one is running or the loop stopped; schedules the next when it ends. */
+  private runRound(): void {
+    if (this.phase !== 'running' || this.round !== null) return;
+    this.timer = null;
+    const started = this.now();
+    this.round = this.roundOnce()
+      .catch((err: Error) => this.o.onFault(err))
+      .finally(() => {
+        this.round = null;
+        if (this.phase !== 'running') return;
+        const at = Math.min(nextActAt(this.state) ?? Infinity, started + this.surveyEveryMs);
+        this.timer = this.timers.setTimeout(() => this.runRound(), Math.max(0, at - this.now()));
+      });
+  }
+
+  /** Runs `work`, answering null (and reporting the fault) when it throws. */
+  private async attempt<T>(work: () => Promise<T>): Promise<T | null> {
+    try {
+      return await work();
+    } catch (err) {
+      this.o.onFault(err as Error);
+      return null;
+    }
+  }
+
+  /** One round: heartbeat and survey, plan, then each action as one statement, its answer applied. */
+  private async roundOnce(): Promise<void> {
+    const { db, node } = this.o;
+    const facts = await this.attempt<ClusterFacts>(async () => {
+      if (!(await heartbeat(db, node, this.doing))) await registerNode(db, node, this.doing);
+      const live = await liveNodes(db, this.liveWithinMs);
+      return { liveNodes: live.length, groupsWithWork: await groupsWithWork(db) };
+    });
+    const planned = planLeases(this.state, this.now(), facts);
+    this.state = planned.state;
+    this.lose(planned.plan.lost);
+    const { renew, release, take } = planned.plan;
+    if (renew.length > 0) {
+      const sentAt = this.now();
+      const held = await this.attempt(() => renewLeases(db, node, renew, this.o.settings.timing.leaseMs));
+      const applied = afterRenew(this.state, renew, sentAt, this.now(), held);
+      this.state = applied.state;
+      this.lose(applied.lost);
+    }
+    if (release.length > 0) {
+      const sentAt = this.now();
+      const released = await this.attempt(() =>
+        releaseGroups(
+          db,
+          node,
+          release.map((r) => ({
+            group: r.group,
+            epoch: r.epoch,
+            clock: clockForStore(r.clock, sentAt),
+            hasWork: r.hasWork,
+          })),
+        ),
+      );
+      const applied = afterRelease(this.state, release, released);
+      this.state = applied.state;
+      this.lose(applied.lost);
+    }
+    if (take > 0) {
+      const sentAt = this.now();
+      const rows = await this.attempt(() => takeGroups(db, node, take, this.o.settings.timing.leaseMs));
+      this.state = afterTake(this.state, sentAt, this.now(), rows);
+    }
+    this.announce();
+  }
+
+  /** Tells the lost listeners, then the change listeners. */
+  private lose(lost: HeldLease[]): void {
+    if (lost.length === 0) return;
+    for (const fn of this.lostListeners) fn(lost);
+    this.announce();
+  }
+
+  /** Tells the change listeners when the held leases differ from the last told. */
+  private announce(): void {
+    const held = this.held();
+    const now = key(held);
+    if (now === this.lastHeld) return;
+    this.lastHeld = now;
+    for (const fn of this.changeListeners) fn(held);
+  }
+}
