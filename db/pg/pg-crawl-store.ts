@@ -26,11 +26,19 @@ import { pgSitemapJobQueries } from './pg-sitemap-jobs.ts';
 /** The modules on one runner, with the link targets' own handle (written at a transaction's end). */
 function modulesOn(db: PgRunner): { modules: AsyncCrawlModules; links: ReturnType<typeof pgLinkTargetQueries> } {
   const links = pgLinkTargetQueries(db);
+  const pages = pgPageWriteQueries(db);
   return {
     links,
     modules: {
       frontier: pgFrontierQueries(db),
-      pages: pgPageWriteQueries(db),
+      pages: {
+        ...pages,
+        // The upsert held (no round trip), its links gathered by the page's url: the id is read with the targets.
+        async storePage(p, out) {
+          await pages.holdPage(p);
+          await links.gatherLinksOf(p.url, out);
+        },
+      },
       linkTargets: links,
       hosts: pgHostQueries(db),
       sitemapJobs: pgSitemapJobQueries(db),
@@ -59,7 +67,11 @@ export function pgCrawlStore(
   opts: { onTransaction?: (report: PgTransactionReport) => void } = {},
 ): AsyncCrawlStore {
   /** The transaction (or read) whose callback is running, in that callback's async context. */
-  const active = new AsyncLocalStorage<{ runner: PgRunner; links: ReturnType<typeof pgLinkTargetQueries> }>();
+  const active = new AsyncLocalStorage<{
+    runner: PgRunner;
+    links: ReturnType<typeof pgLinkTargetQueries>;
+    modules: AsyncCrawlModules;
+  }>();
   /** Runs `work` on one connection between `opening` and COMMIT, ROLLBACK if it throws (its error thrown on). */
   const onOneConnection = async <T>(
     opening: string,
@@ -122,16 +134,25 @@ export function pgCrawlStore(
         await own.links.writeGathered();
       },
     },
+    pages: {
+      ...own.modules.pages,
+      async storePage(p, links) {
+        const tx = active.getStore();
+        if (tx !== undefined) return tx.modules.pages.storePage(p, links);
+        await own.modules.pages.storePage(p, links);
+        await own.links.writeGathered();
+      },
+    },
     transaction: (write) =>
       onOneConnection('BEGIN', 'a write transaction', async (runner) => {
         const tx = modulesOn(runner);
-        await active.run({ runner, links: tx.links }, () => write(tx.modules));
+        await active.run({ runner, ...tx }, () => write(tx.modules));
         await tx.links.writeGathered();
       }),
     read: (read) =>
       onOneConnection('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', 'a read transaction', (runner) => {
         const tx = modulesOn(runner);
-        return active.run({ runner, links: tx.links }, () => read(tx.modules));
+        return active.run({ runner, ...tx }, () => read(tx.modules));
       }),
   };
 }

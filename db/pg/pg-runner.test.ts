@@ -139,6 +139,39 @@ test('held writes past 1 MiB are sent early, and the transaction still commits o
   }
 });
 
+test("a batch of pages stored for their links costs two round trips, however many pages: none awaits a page's id", async () => {
+  const pool = openPgPool(await cluster.createDatabase(), { max: 2 });
+  try {
+    await migratePg(pool);
+    const trips: number[] = [];
+    const store = pgCrawlStore(pool, { onTransaction: (r) => trips.push(r.roundTrips) });
+    const origin = 'https://example.org';
+    const seedId = (await store.seeds.upsertSeed({ url: `${origin}/`, origin, depth: 2, scope: 'host' }, T0)).seed.id;
+    const batch = (n: number) =>
+      store.transaction(async (tx) => {
+        for (let i = 0; i < n; i++)
+          await tx.pages.storePage(page(`${origin}/p${i}`, seedId), [
+            { url: `${origin}/shared`, text: 'shared' },
+            { url: `${origin}/t${i}`, text: `to ${i}` },
+          ]);
+        await tx.stops.markRunning(T0);
+      });
+    await batch(20);
+    await batch(40); // the first 20 fetched again, 20 new
+    // BEGIN, the held upserts and the read of the targets and the pages' ids; then the targets' writes and COMMIT.
+    assert.deepEqual(trips.slice(-2), [2, 2]);
+    assert.deepEqual(await store.pages.countPages(), { pages: 40, indexed: 40 });
+    assert.deepEqual(await store.linkTargets.target(`${origin}/shared`), {
+      inlinks: 40,
+      anchors: ['shared'],
+      counts: [40],
+    });
+    assert.deepEqual(await store.linkTargets.target(`${origin}/t39`), { inlinks: 1, anchors: ['to 39'], counts: [1] });
+  } finally {
+    await pool.end();
+  }
+});
+
 test('a value PostgreSQL cannot take as a literal is refused, not written', () => {
   for (const bad of [Number.NaN, Number.POSITIVE_INFINITY, {}, [[1]]]) {
     assert.throws(() => literal(bad), PgLiteralError, String(bad));
