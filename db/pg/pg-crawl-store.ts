@@ -4,7 +4,10 @@
  * modules run in it too, as on SQLite's one connection); `transaction` takes one
  * pooled connection for BEGIN ... COMMIT, the modules bound to it hold the writes nobody reads back and send
  * them with the next statement that answers something or with the COMMIT (db/pg/pg-runner.ts), and the link
- * targets the batch's pages gathered are written at its end, as on SQLite. Every error leaves classified
+ * targets the batch's pages gathered are written at its end, as on SQLite. A page stored for its links
+ * (storePage, as the primary stores every page) is such a held write too: its links are gathered by its url
+ * and its id read with the link targets at the end, so a batch of pages costs no round trip per page.
+ * Every error leaves classified
  * (db/storage-error.ts): PostgreSQL out of reach is retryable (the primary's WriteOutage waits it out),
  * a constraint violated is a bug.
  */

@@ -5,6 +5,7 @@
  * Lantern server derives its search index from the rows, in its DATA_DIR), and a page's place in the change
  * feed is pages.change_seq, moved by the table's trigger at every update (migrations-pg 0001), where SQLite's
  * statements set seq themselves; so markPageCurrent moves a page in the feed here and not on SQLite.
+ * holdPage is upsertPage without the id answered: a held write (pg-runner.ts), for storePage.
  */
 import { extractIdentifiers } from '../../shared/identifiers.ts';
 import { clean, joinHeadings, storedPageFromRow, type PageRecord, type PageRow, type StoredPage } from '../pages.ts';
