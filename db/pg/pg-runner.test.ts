@@ -57,6 +57,10 @@ test('text a site controls goes through held writes and back unchanged, never as
           contentHash: null,
         });
         await tx.linkTargets.gatherLinks(pageId, [{ url: `${origin}/t?${h}`, text: h.replace(/\s+/g, ' ').trim() }]);
+        // A page stored for its links is a held write itself, its url named again when its id is read.
+        await tx.pages.storePage(page(`${origin}/s${i}?q=${h}`, seedId, { title: h, body: h }), [
+          { url: `${origin}/s?${h}`, text: h },
+        ]);
       }
     });
     const hosts = await store.hosts.allHosts();
@@ -71,6 +75,9 @@ test('text a site controls goes through held writes and back unchanged, never as
       assert.deepEqual([host?.lastError, host?.robotsBody, host?.robotsRules], [h, h, h]);
       const storedPage = await store.pages.getPage(urls[i]!);
       assert.deepEqual([storedPage?.title, storedPage?.etag], [h, h]);
+      const held = await store.pages.getPage(`${origin}/s${i}?q=${h}`);
+      assert.deepEqual([held?.title, held?.body], [h, h]);
+      assert.deepEqual((await store.linkTargets.target(`${origin}/s?${h}`))?.inlinks, 1);
       assert.deepEqual(await store.linkTargets.target(`${origin}/t?${h}`), {
         inlinks: 1,
         anchors: [h.replace(/\s+/g, ' ').trim()],
