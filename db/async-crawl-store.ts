@@ -10,7 +10,7 @@ import type { CrawlQueries, CrawlStore } from './crawl-store.ts';
 import { crawlerStopQueries } from './crawler-stop.ts';
 import { frontierQueries } from './frontier.ts';
 import { hostQueries } from './hosts.ts';
-import { linkTargetQueries } from './link-targets.ts';
+import { type LinkOut, linkTargetQueries } from './link-targets.ts';
 import { pageQueries, type PageQueries } from './pages.ts';
 import { revisitQueries } from './revisits.ts';
 import { searchIndexCompaction } from './search-compaction.ts';
@@ -92,10 +92,16 @@ export function sqliteAsyncCrawlStore(db: Database): AsyncCrawlStore {
   const pages = pageQueries(db, { deferSearch: true });
   const linkTargets = linkTargetQueries(db);
   const compaction = searchIndexCompaction(db);
+  // Inside a transaction a page's links are gathered for its end; outside, there is no end to wait for:
+  // they are written at once (as on PostgreSQL).
+  const gatherLinks = (sourceId: number, links: readonly LinkOut[]): void => {
+    if (db.inTransaction) linkTargets.gatherLinks(sourceId, links);
+    else db.transaction(() => linkTargets.recordLinks(sourceId, links))();
+  };
   const modules: AsyncCrawlModules = {
     compactSearchIndexStep: async () => compaction.compactSearchIndexStep(),
     frontier: promised(frontierQueries(db)),
-    pages: promised(pages),
+    pages: { ...promised(pages), storePage: async (p, links) => gatherLinks(pages.upsertPage(p), links) },
     linkTargets: promised(linkTargets),
     hosts: promised(hostQueries(db)),
     sitemapJobs: promised(sitemapJobQueries(db)),
@@ -106,15 +112,7 @@ export function sqliteAsyncCrawlStore(db: Database): AsyncCrawlStore {
   };
   return {
     ...modules,
-    // Inside a transaction a page's links are gathered for its end; outside, there is no end to wait for:
-    // they are written at once (as on PostgreSQL).
-    linkTargets: {
-      ...modules.linkTargets,
-      gatherLinks: async (sourceId, links) => {
-        if (db.inTransaction) linkTargets.gatherLinks(sourceId, links);
-        else db.transaction(() => linkTargets.recordLinks(sourceId, links))();
-      },
-    },
+    linkTargets: { ...modules.linkTargets, gatherLinks: async (sourceId, links) => gatherLinks(sourceId, links) },
     async transaction(write) {
       db.exec('BEGIN IMMEDIATE');
       try {

@@ -9,6 +9,7 @@
 import { pageContract } from './crawl-contract-pages.ts';
 import { recordContract } from './crawl-contract-records.ts';
 import { frontierContract } from './crawl-contract-frontier.ts';
+import { storePageContract } from './crawl-contract-store-page.ts';
 import { contractKit, type CrawlContractFixture } from './crawl-store-contract-kit.ts';
 
 export type { CrawlContractFixture } from './crawl-store-contract-kit.ts';
@@ -19,4 +20,5 @@ export function crawlStoreContract(engine: string, open: () => Promise<CrawlCont
   frontierContract(kit);
   recordContract(kit);
   pageContract(kit);
+  storePageContract(kit);
 }

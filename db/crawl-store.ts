@@ -127,6 +127,12 @@ export interface FrontierStore {
 export interface CrawlPageStore {
   /** Inserts or replaces (by url, keeping the row id) a page, bumping its seq; answers its id. */
   upsertPage(p: PageRecord): Promise<number>;
+  /**
+   * Stores a page as upsertPage does and gathers its content links as gatherLinks does with its id, answering
+   * nothing: the crawler stores a page for its links, not for its id, and an engine across a network holds
+   * the write and reads the ids where the links are written (PostgreSQL: no round trip per page).
+   */
+  storePage(p: PageRecord, links: readonly LinkOut[]): Promise<void>;
   /** A page that answered 404/410: out of search, status updated, seq bumped. */
   markPageGone(url: string, status: number, fetchedAt: number): Promise<void>;
   /** A conditional re-fetch answered 304: the stored page is current as of `fetchedAt`. */
@@ -296,6 +302,7 @@ export function sqliteCrawlStore(db: Database): CrawlStore {
     },
     pages: {
       upsertPage: async (p) => pages.upsertPage(p),
+      storePage: async (p, out) => links.gatherLinks(pages.upsertPage(p), out),
       markPageGone: async (url, status, at) => pages.markPageGone(url, status, at),
       markPageCurrent: async (url, at) => pages.markPageCurrent(url, at),
       retireSeedPages: async (seedId, limit, maxBytes) => pages.retireSeedPages(seedId, limit, maxBytes),

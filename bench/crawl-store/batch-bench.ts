@@ -92,9 +92,9 @@ async function measure(store: AsyncCrawlStore, batches: number, oneByOne: boolea
       for (const id of toFinish.slice(b * FINISHED, (b + 1) * FINISHED))
         await tx.frontier.finishUrl(id, 'done', null, T0 + b);
       for (let p = 0; p < PAGES; p++) {
-        const id = await tx.pages.upsertPage(page(`${O}/page/${b}/${p}`, seedId));
-        await tx.linkTargets.gatherLinks(
-          id,
+        // As the primary stores a page (IntentApplier's store-page): for its links, no id awaited.
+        await tx.pages.storePage(
+          page(`${O}/page/${b}/${p}`, seedId),
           Array.from({ length: LINKS }, (_, l) => ({
             url: `${O}/target/${(b * 7 + p * 13 + l) % 400}`,
             text: `link ${l}`,

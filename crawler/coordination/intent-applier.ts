@@ -302,8 +302,8 @@ export class IntentApplier {
         return;
       case 'store-page': {
         const { record } = w;
-        const id = await tx.pages.upsertPage({ ...record, fetchedAt: now }); // stamped with the batch's time
-        await tx.linkTargets.gatherLinks(id, w.anchors); // written at the transaction's end
+        // Stamped with the batch's time; its links are written at the transaction's end (no id awaited here).
+        await tx.pages.storePage({ ...record, fetchedAt: now }, w.anchors);
         const found = { kind: 'fetched', hash: record.contentHash } as const;
         await revisits.noteVisit(tx, record.url, found, w.at, seeds.get(record.seedId)?.url);
         fx.pagesStored++;

@@ -4,7 +4,10 @@
  * modules run in it too, as on SQLite's one connection); `transaction` takes one
  * pooled connection for BEGIN ... COMMIT, the modules bound to it hold the writes nobody reads back and send
  * them with the next statement that answers something or with the COMMIT (db/pg/pg-runner.ts), and the link
- * targets the batch's pages gathered are written at its end, as on SQLite. Every error leaves classified
+ * targets the batch's pages gathered are written at its end, as on SQLite. A page stored for its links
+ * (storePage, as the primary stores every page) is such a held write too: its links are gathered by its url
+ * and its id read with the link targets at the end, so a batch of pages costs no round trip per page.
+ * Every error leaves classified
  * (db/storage-error.ts): PostgreSQL out of reach is retryable (the primary's WriteOutage waits it out),
  * a constraint violated is a bug.
  */
@@ -26,11 +29,19 @@ import { pgSitemapJobQueries } from './pg-sitemap-jobs.ts';
 /** The modules on one runner, with the link targets' own handle (written at a transaction's end). */
 function modulesOn(db: PgRunner): { modules: AsyncCrawlModules; links: ReturnType<typeof pgLinkTargetQueries> } {
   const links = pgLinkTargetQueries(db);
+  const pages = pgPageWriteQueries(db);
   return {
     links,
     modules: {
       frontier: pgFrontierQueries(db),
-      pages: pgPageWriteQueries(db),
+      pages: {
+        ...pages,
+        // The upsert held (no round trip), its links gathered by the page's url: the id is read with the targets.
+        async storePage(p, out) {
+          await pages.holdPage(p);
+          await links.gatherLinksOf(p.url, out);
+        },
+      },
       linkTargets: links,
       hosts: pgHostQueries(db),
       sitemapJobs: pgSitemapJobQueries(db),
@@ -59,7 +70,11 @@ export function pgCrawlStore(
   opts: { onTransaction?: (report: PgTransactionReport) => void } = {},
 ): AsyncCrawlStore {
   /** The transaction (or read) whose callback is running, in that callback's async context. */
-  const active = new AsyncLocalStorage<{ runner: PgRunner; links: ReturnType<typeof pgLinkTargetQueries> }>();
+  const active = new AsyncLocalStorage<{
+    runner: PgRunner;
+    links: ReturnType<typeof pgLinkTargetQueries>;
+    modules: AsyncCrawlModules;
+  }>();
   /** Runs `work` on one connection between `opening` and COMMIT, ROLLBACK if it throws (its error thrown on). */
   const onOneConnection = async <T>(
     opening: string,
@@ -122,16 +137,25 @@ export function pgCrawlStore(
         await own.links.writeGathered();
       },
     },
+    pages: {
+      ...own.modules.pages,
+      async storePage(p, links) {
+        const tx = active.getStore();
+        if (tx !== undefined) return tx.modules.pages.storePage(p, links);
+        await own.modules.pages.storePage(p, links);
+        await own.links.writeGathered();
+      },
+    },
     transaction: (write) =>
       onOneConnection('BEGIN', 'a write transaction', async (runner) => {
         const tx = modulesOn(runner);
-        await active.run({ runner, links: tx.links }, () => write(tx.modules));
+        await active.run({ runner, ...tx }, () => write(tx.modules));
         await tx.links.writeGathered();
       }),
     read: (read) =>
       onOneConnection('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY', 'a read transaction', (runner) => {
         const tx = modulesOn(runner);
-        return active.run({ runner, links: tx.links }, () => read(tx.modules));
+        return active.run({ runner, ...tx }, () => read(tx.modules));
       }),
   };
 }

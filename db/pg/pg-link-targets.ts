@@ -5,6 +5,10 @@
  * statement, applies the links in the order they were gathered, then updates the known targets (in id order)
  * and inserts the new ones (ids in order of first sight) in one statement each. What SQLite leaves is what
  * this leaves, to the row; there is no anchors_fts here (the search index is derived in each server's DATA_DIR).
+ *
+ * A linking page is named by its id (gatherLinks) or by its url (gatherLinksOf: its upsert was held, so its
+ * id was never answered); the same statement that reads the targets reads those pages' ids, after the held
+ * upserts (they travel in front of it), so a batch of pages costs no round trip per page.
  */
 import {
   gatherPage,
@@ -20,6 +24,13 @@ import { statement } from './pool.ts';
 const KNOWN = statement(
   'crawl.link-targets.known',
   'SELECT id, url, inlinks, sources, anchors, anchor_counts FROM link_targets WHERE url = ANY ($1::text[])',
+);
+// The same, with the ids of the linking pages named by url ($2): those rows have `page` true.
+const KNOWN_AND_PAGES = statement(
+  'crawl.link-targets.known-and-pages',
+  `SELECT false AS page, id, url, inlinks, sources, anchors, anchor_counts FROM link_targets WHERE url = ANY ($1::text[])
+   UNION ALL
+   SELECT true, id, url, NULL, NULL, NULL, NULL FROM pages WHERE url = ANY ($2::text[])`,
 );
 const UPDATE = statement(
   'crawl.link-targets.update',
@@ -40,10 +51,15 @@ const BY_URL = statement(
   'SELECT inlinks, anchors, anchor_counts FROM link_targets WHERE url = $1',
 );
 
-/** One page's links as gathered. */
+/** One page's links as gathered: the page by id, or by url (its id read at the write). */
 interface Gathered {
-  sourceId: number;
+  source: number | string;
   links: readonly LinkOut[];
+}
+
+/** A page a batch named by url that has no row at the batch's end: a bug of the caller, not an outage. */
+export class PgLinkSourceError extends Error {
+  override name = 'PgLinkSourceError';
 }
 
 /** The link target queries on `db` (each method as db/link-targets.ts documents it). */
@@ -54,14 +70,32 @@ export function pgLinkTargetQueries(db: PgRunner) {
     const pages = gathered;
     gathered = [];
     const urls = new Set<string>();
-    for (const p of pages) for (const link of p.links) urls.add(link.url);
+    const sources = new Set<string>();
+    for (const p of pages) {
+      for (const link of p.links) urls.add(link.url);
+      if (typeof p.source === 'string' && p.links.length > 0) sources.add(p.source);
+    }
     if (urls.size === 0) return;
-    const stored = await db.rows<LinkTargetRow & { url: string }>(KNOWN, [[...urls]]);
-    const byUrl = new Map(stored.map((r) => [r.url, r]));
+    const stored =
+      sources.size === 0
+        ? await db.rows<LinkTargetRow & { url: string; page?: boolean }>(KNOWN, [[...urls]])
+        : await db.rows<LinkTargetRow & { url: string; page: boolean }>(KNOWN_AND_PAGES, [[...urls], [...sources]]);
+    const byUrl = new Map(stored.filter((r) => r.page !== true).map((r) => [r.url, r]));
+    const pageIds = new Map(stored.filter((r) => r.page === true).map((r) => [r.url, r.id]));
+    const idOf = (source: number | string): number => {
+      if (typeof source === 'number') return source;
+      const id = pageIds.get(source);
+      if (id === undefined)
+        throw new PgLinkSourceError(
+          `pg-link-targets: links were gathered for ${source}, which has no stored page; store the page first`,
+        );
+      return id;
+    };
     const targets = new Map<string, PendingTarget>();
     // Each gathered page is one fetch (a page fetched twice in the batch counts its texts once, as on SQLite).
     for (const [i, p] of pages.entries())
-      gatherPage(targets, p.sourceId, p.links, i + 1, (url) => pendingTarget(byUrl.get(url)));
+      if (p.links.length > 0)
+        gatherPage(targets, idOf(p.source), p.links, i + 1, (url) => pendingTarget(byUrl.get(url)));
     const known = [...targets.values()].filter((t) => t.id !== undefined && t.changed).sort((a, b) => a.id! - b.id!);
     if (known.length > 0) {
       await db.write(UPDATE, [
@@ -87,7 +121,14 @@ export function pgLinkTargetQueries(db: PgRunner) {
   return {
     /** Gathers the content links of the stored page `sourceId` for `writeGathered` (see db/link-targets.ts). */
     async gatherLinks(sourceId: number, links: readonly LinkOut[]): Promise<void> {
-      gathered.push({ sourceId, links: [...links] });
+      gathered.push({ source: sourceId, links: [...links] });
+    },
+    /**
+     * Gathers the content links of the page stored at `pageUrl` in this transaction (its upsert held, its id
+     * not answered), as gatherLinks does; the id is read by url at `writeGathered`, after the page's upsert.
+     */
+    async gatherLinksOf(pageUrl: string, links: readonly LinkOut[]): Promise<void> {
+      gathered.push({ source: pageUrl, links: [...links] });
     },
     /** Writes the targets gathered since the last write, in the same transaction as their gathering. */
     writeGathered: write,

@@ -5,6 +5,7 @@
  * Lantern server derives its search index from the rows, in its DATA_DIR), and a page's place in the change
  * feed is pages.change_seq, moved by the table's trigger at every update (migrations-pg 0001), where SQLite's
  * statements set seq themselves; so markPageCurrent moves a page in the feed here and not on SQLite.
+ * holdPage is upsertPage without the id answered: a held write (pg-runner.ts), for storePage.
  */
 import { extractIdentifiers } from '../../shared/identifiers.ts';
 import { clean, joinHeadings, storedPageFromRow, type PageRecord, type PageRow, type StoredPage } from '../pages.ts';
@@ -41,14 +42,13 @@ const PAGE_COLUMNS = [
 ];
 
 // One statement whether the page is new or fetched again: the row keeps its id, and is no tombstone any more.
-const UPSERT = statement(
-  'crawl.pages.upsert',
-  `INSERT INTO pages (${PAGE_COLUMNS.join(', ')}, removed) VALUES (${PAGE_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}, 0)
+const UPSERT_TEXT = `INSERT INTO pages (${PAGE_COLUMNS.join(', ')}, removed) VALUES (${PAGE_COLUMNS.map((_, i) => `$${i + 1}`).join(', ')}, 0)
    ON CONFLICT (url) DO UPDATE SET ${PAGE_COLUMNS.slice(1)
      .map((c) => `${c} = excluded.${c}`)
-     .join(', ')}, removed = 0
-   RETURNING id`,
-);
+     .join(', ')}, removed = 0`;
+const UPSERT = statement('crawl.pages.upsert', `${UPSERT_TEXT} RETURNING id`);
+// The same write when nobody waits for the id: held (pg-runner.ts), its page's links resolved by url at the end.
+const STORE = statement('crawl.pages.store', UPSERT_TEXT);
 const GONE = statement('crawl.pages.gone', 'UPDATE pages SET indexed = 0, status = $1, fetched_at = $2 WHERE url = $3');
 const CURRENT = statement('crawl.pages.current', 'UPDATE pages SET fetched_at = $1 WHERE url = $2');
 // A seed's pages in id order (as SQLite's pages_seed index gives them), each with the searchable text it
@@ -80,47 +80,60 @@ const VALIDATORS = statement(
    WHERE url = $1 AND status BETWEEN 200 AND 299 AND (etag IS NOT NULL OR last_modified IS NOT NULL)`,
 );
 
+/** A page's row as the upsert's parameters: its columns cleaned and derived as on SQLite (db/pages.ts). */
+function pageValues(p: PageRecord): unknown[] {
+  const title = clean(p.title);
+  const description = clean(p.description);
+  const headings = joinHeadings(p.headings);
+  const body = clean(p.body);
+  return [
+    p.url,
+    p.finalUrl,
+    p.origin,
+    p.host,
+    p.seedId,
+    p.status,
+    p.contentType,
+    title,
+    description,
+    headings,
+    body,
+    p.lang,
+    p.canonical,
+    p.fetchedAt,
+    p.etag,
+    p.lastModified,
+    p.contentHash,
+    p.noindex ? 1 : 0,
+    p.nofollow ? 1 : 0,
+    p.noarchive ? 1 : 0,
+    p.nosnippet ? 1 : 0,
+    p.indexed ? 1 : 0,
+    p.indexed ? extractIdentifiers(title, headings, description, body) : '',
+    p.linkDensity == null ? null : String(p.linkDensity), // text: the one fractional column (pg-runner storedNumber)
+    p.fileType ?? 'html',
+    p.pageStarts ? JSON.stringify(p.pageStarts) : null,
+  ];
+}
+
 /** The pages' queries the crawler runs, on `db` (each method as db/pages.ts's PageQueries documents it). */
 export function pgPageWriteQueries(db: PgRunner) {
   return {
     /** Inserts or replaces (by url, keeping the row id) a page; returns its id. */
     async upsertPage(p: PageRecord): Promise<number> {
-      const title = clean(p.title);
-      const description = clean(p.description);
-      const headings = joinHeadings(p.headings);
-      const body = clean(p.body);
-      const stored = await db.rows<{ id: number }>(UPSERT, [
-        p.url,
-        p.finalUrl,
-        p.origin,
-        p.host,
-        p.seedId,
-        p.status,
-        p.contentType,
-        title,
-        description,
-        headings,
-        body,
-        p.lang,
-        p.canonical,
-        p.fetchedAt,
-        p.etag,
-        p.lastModified,
-        p.contentHash,
-        p.noindex ? 1 : 0,
-        p.nofollow ? 1 : 0,
-        p.noarchive ? 1 : 0,
-        p.nosnippet ? 1 : 0,
-        p.indexed ? 1 : 0,
-        p.indexed ? extractIdentifiers(title, headings, description, body) : '',
-        p.linkDensity == null ? null : String(p.linkDensity), // text: the one fractional column (pg-runner storedNumber)
-        p.fileType ?? 'html',
-        p.pageStarts ? JSON.stringify(p.pageStarts) : null,
-      ]);
+      const stored = await db.rows<{ id: number }>(UPSERT, pageValues(p));
       const id = stored[0]?.id;
       if (id === undefined)
         throw new Error(`pg-page-writes: the upsert of ${p.url} returned no row; check the pages table`);
       return id;
+    },
+    /**
+     * Inserts or replaces a page as upsertPage does, answering nothing: in a transaction the write is held and
+     * travels with the next statement that answers rows (no round trip of its own); the caller finds the id by
+     * the page's url when it needs it (pg-link-targets.ts gatherLinksOf).
+     */
+    holdPage(p: PageRecord): Promise<void> {
+      return db.write(STORE, pageValues(p));
     },
     /** A page that answered 404/410 or became noindex: out of search (indexed = 0), status updated. */
     markPageGone(url: string, status: number, fetchedAt: number): Promise<void> {

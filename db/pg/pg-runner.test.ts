@@ -57,6 +57,10 @@ test('text a site controls goes through held writes and back unchanged, never as
           contentHash: null,
         });
         await tx.linkTargets.gatherLinks(pageId, [{ url: `${origin}/t?${h}`, text: h.replace(/\s+/g, ' ').trim() }]);
+        // A page stored for its links is a held write itself, its url named again when its id is read.
+        await tx.pages.storePage(page(`${origin}/s${i}?q=${h}`, seedId, { title: h, body: h }), [
+          { url: `${origin}/s?${h}`, text: h },
+        ]);
       }
     });
     const hosts = await store.hosts.allHosts();
@@ -71,6 +75,9 @@ test('text a site controls goes through held writes and back unchanged, never as
       assert.deepEqual([host?.lastError, host?.robotsBody, host?.robotsRules], [h, h, h]);
       const storedPage = await store.pages.getPage(urls[i]!);
       assert.deepEqual([storedPage?.title, storedPage?.etag], [h, h]);
+      const held = await store.pages.getPage(`${origin}/s${i}?q=${h}`);
+      assert.deepEqual([held?.title, held?.body], [h, h]);
+      assert.deepEqual((await store.linkTargets.target(`${origin}/s?${h}`))?.inlinks, 1);
       assert.deepEqual(await store.linkTargets.target(`${origin}/t?${h}`), {
         inlinks: 1,
         anchors: [h.replace(/\s+/g, ' ').trim()],
@@ -134,6 +141,39 @@ test('held writes past 1 MiB are sent early, and the transaction still commits o
     assert.equal((await store.hosts.allHosts())[0]?.robotsRules, rules(2));
     assert.deepEqual(await store.stops.lastStop(), { clean: false, contactedBy: T0 });
     assert.deepEqual(trips.slice(-1), [2], 'the early send, then the rest with COMMIT');
+  } finally {
+    await pool.end();
+  }
+});
+
+test("a batch of pages stored for their links costs two round trips, however many pages: none awaits a page's id", async () => {
+  const pool = openPgPool(await cluster.createDatabase(), { max: 2 });
+  try {
+    await migratePg(pool);
+    const trips: number[] = [];
+    const store = pgCrawlStore(pool, { onTransaction: (r) => trips.push(r.roundTrips) });
+    const origin = 'https://example.org';
+    const seedId = (await store.seeds.upsertSeed({ url: `${origin}/`, origin, depth: 2, scope: 'host' }, T0)).seed.id;
+    const batch = (n: number) =>
+      store.transaction(async (tx) => {
+        for (let i = 0; i < n; i++)
+          await tx.pages.storePage(page(`${origin}/p${i}`, seedId), [
+            { url: `${origin}/shared`, text: 'shared' },
+            { url: `${origin}/t${i}`, text: `to ${i}` },
+          ]);
+        await tx.stops.markRunning(T0);
+      });
+    await batch(20);
+    await batch(40); // the first 20 fetched again, 20 new
+    // BEGIN, the held upserts and the read of the targets and the pages' ids; then the targets' writes and COMMIT.
+    assert.deepEqual(trips.slice(-2), [2, 2]);
+    assert.deepEqual(await store.pages.countPages(), { pages: 40, indexed: 40 });
+    assert.deepEqual(await store.linkTargets.target(`${origin}/shared`), {
+      inlinks: 40,
+      anchors: ['shared'],
+      counts: [40],
+    });
+    assert.deepEqual(await store.linkTargets.target(`${origin}/t39`), { inlinks: 1, anchors: ['to 39'], counts: [1] });
   } finally {
     await pool.end();
   }
