@@ -137,3 +137,23 @@ test('every write of a page moves it to the end of the change feed (change_seq),
     await pool.end();
   }
 });
+
+test("a page's body is compressed with lz4, PostgreSQL's faster method, where the server has it", async () => {
+  const pool = openPgPool(await cluster.createDatabase());
+  try {
+    await migratePg(pool);
+    const body = 'The recycling rule applies to vectors of different lengths. '.repeat(500);
+    await pool.query(
+      `INSERT INTO pages (url, final_url, origin, host, status, fetched_at, body)
+       VALUES ('https://a.org/r', 'https://a.org/r', 'https://a.org', 'a.org', 200, 1, $1)`,
+      [body],
+    );
+    const { rows } = await pool.query<{ method: string | null; body: string }>(
+      `SELECT pg_column_compression(body) AS method, body FROM pages WHERE url = 'https://a.org/r'`,
+    );
+    assert.equal(rows[0].method, 'lz4');
+    assert.equal(rows[0].body, body, 'read back whole');
+  } finally {
+    await pool.end();
+  }
+});
