@@ -72,7 +72,11 @@ export interface CrawlerHarness {
   removeSeed(url: string): boolean;
   /** Counts of frontier URLs by state, over every host or only `origin`'s. */
   states(origin?: string): Record<string, number>;
-  /** Waits until nothing is queued or leased (and at least `minDone` URLs are finished), over every host or only `origin`'s. */
+  /**
+   * Waits until nothing is queued or leased (and at least `minDone` URLs are finished), over every host or only
+   * `origin`'s; fails when the counts by state stay unchanged for `timeoutMs` (default 30 s: a stalled crawl), or
+   * after 10 x `timeoutMs` in all.
+   */
   waitIdle(opts?: { minDone?: number; timeoutMs?: number; origin?: string }): Promise<void>;
   /** The frontier row of a URL, if the crawler knows it. */
   frontier(url: string): FrontierState | undefined;
@@ -316,6 +320,7 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
     async waitIdle(opts = {}) {
       await waitFor(() => isIdle(h.states(opts.origin), opts.minDone), {
         timeoutMs: opts.timeoutMs ?? 30_000,
+        progress: () => JSON.stringify(h.states(opts.origin)), // a slow crawl that moves is no failure; a stalled one is
         message: () =>
           `crawl${opts.origin ? ` of ${opts.origin}` : ''} to finish (states at the deadline ${JSON.stringify(h.states(opts.origin))}${proc.diagnosis()})`,
       });
