@@ -1,6 +1,6 @@
 /**
- * Runs shell commands at the same time, for `npm test`'s phases that need not wait on each other (the type
- * check beside the linter; the unit phase beside the browser tests, both on the build made before): the
+ * Runs shell commands at the same time, for `npm test`'s phases that need not wait on each other (the unit
+ * and integration files beside the browser tests, both on the build made before): the
  * first command's output streams as it comes, each other's is held and printed whole, under a header, when
  * that command ends, so no two outputs interleave line by line. Waits for every command, then prints one
  * line per command and exits 1 if any failed (a failure never cuts the others short: their outputs are read
