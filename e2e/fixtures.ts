@@ -8,22 +8,17 @@
  */
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test as base, expect } from '@playwright/test';
 import { freePort } from '../test-support/app-process.ts';
+import { SERVER_BUILD, staleBuild, WEB_BUILD } from '../test-support/build-freshness.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The server's bundle (`npm run build:app`); it finds the crawler's bundles beside it (shared/project-root.ts). */
-const SERVER_BUNDLE = 'dist/server/main.js';
-/** Each built file and the folders whose sources go into it: a source newer than its build means a stale build. */
-const BUILDS: ReadonlyArray<{ built: string; sources: string[] }> = [
-  { built: SERVER_BUNDLE, sources: ['server', 'crawler', 'db', 'shared'] },
-  { built: 'web/dist/index.html', sources: ['web/src'] },
-];
+const SERVER_BUNDLE = SERVER_BUILD.built;
 const HEALTH_TIMEOUT_MS = 30_000;
 const STOP_GRACE_MS = 10_000;
 const LOG_LIMIT = 200_000;
@@ -57,40 +52,11 @@ export interface StartAppOptions {
 /** A free TCP port on 127.0.0.1 (one helper for the browser fixture and the node:test app helper). */
 export { freePort };
 
-/** The newest modification time (ms) of a source (.ts, .tsx, .css, not a test) under `dir`, and that file. */
-function newestSource(dir: string): { file: string; mtimeMs: number } {
-  let newest = { file: '', mtimeMs: 0 };
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const full = path.join(dir, entry.name);
-    const candidate = entry.isDirectory()
-      ? newestSource(full)
-      : /\.(tsx?|css)$/.test(entry.name) && !entry.name.endsWith('.test.ts')
-        ? { file: full, mtimeMs: statSync(full).mtimeMs }
-        : newest;
-    if (candidate.mtimeMs > newest.mtimeMs) newest = candidate;
-  }
-  return newest;
-}
-
-/**
- * Throws unless the build the browser tests run is there and newer than every source that goes into it:
- * a stale bundle would test yesterday's app.
- */
+/** Throws unless the build the browser tests run (server and web app) is there and newer than its sources. */
 function checkBuild(): void {
-  for (const { built, sources } of BUILDS) {
-    const file = path.join(REPO_ROOT, built);
-    if (!existsSync(file)) {
-      throw new Error(`fixtures: ${built} is missing; run \`npm run build\` before the browser tests`);
-    }
-    const builtAt = statSync(file).mtimeMs;
-    for (const folder of sources) {
-      const newest = newestSource(path.join(REPO_ROOT, folder));
-      if (newest.mtimeMs > builtAt) {
-        throw new Error(
-          `fixtures: ${path.relative(REPO_ROOT, newest.file)} changed after ${built} was built; run \`npm run build\` before the browser tests`,
-        );
-      }
-    }
+  for (const build of [SERVER_BUILD, WEB_BUILD]) {
+    const problem = staleBuild(build);
+    if (problem) throw new Error(`fixtures: ${problem}; run \`npm run build\` before the browser tests`);
   }
 }
 

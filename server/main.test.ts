@@ -1,19 +1,20 @@
 /**
  * `npm start`'s own process as a person starts it: the command its start script runs after the build
  * (read from package.json: `node` on the compiled server, dist/server/main.js, built here first with
- * `npm run build:app`). A bad setting stops it with one line, and with nothing set it serves on
+ * `npm run build:app` unless that build is newer than every source). A bad setting stops it with one line, and with nothing set it serves on
  * 127.0.0.1 only, with its data in ./data of where it started. Built, it crawls a page and a PDF (its
  * crawler processes and the PDF thread are found from dist/).
  */
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { freePort, spawnMain } from '../test-support/app-process.ts';
+import { SERVER_BUILD, staleBuild } from '../test-support/build-freshness.ts';
 import { waitFor } from '../test-support/wait-for.ts';
 import { startTestWeb } from '../test-support/test-web.ts';
 import { textPdf } from '../test-support/pdf-files.ts';
@@ -39,7 +40,9 @@ function startArguments(): string[] {
 
 let startArgs: string[];
 before(() => {
-  execFileSync('npm', ['run', 'build:app'], { cwd: ROOT, stdio: 'ignore' }); // the server, crawler, db and shared code, as npm start builds them
+  // The server, crawler, db and shared code, as npm start builds them; only when the build is missing or older
+  // than a source, so under `npm test` (built first) dist/ stays as the browser tests, running meanwhile, found it.
+  if (staleBuild(SERVER_BUILD) !== undefined) execFileSync('npm', ['run', 'build:app'], { cwd: ROOT, stdio: 'ignore' });
   startArgs = startArguments();
   assert.ok(existsSync(startArgs.at(-1)!), `the build made ${startArgs.at(-1)}`);
 });

@@ -11,8 +11,35 @@ import { DomainBook } from '../server/domain-book.ts';
 import { waitFor } from './wait-for.ts';
 import { workerChildren } from './proc.ts';
 import { configArgument, loadConfig } from '../shared/config.ts';
+import { SERVER_BUILD, staleBuild } from './build-freshness.ts';
 
-const PRIMARY = fileURLToPath(new URL('../crawler/primary.ts', import.meta.url));
+const PRIMARY_SOURCE = fileURLToPath(new URL('../crawler/primary.ts', import.meta.url));
+const PRIMARY_BUILT = fileURLToPath(new URL('../dist/crawler/primary.js', import.meta.url));
+
+let primaryEntry: { file: string; execArgv: string[] } | undefined;
+/**
+ * What a harness forks as the primary: the build's bundle (dist/crawler/primary.js, which forks
+ * dist/crawler/worker.js: what `npm start` runs, and a process starts from it without compiling the sources)
+ * when `npm run build:app` is newer than every source, else crawler/primary.ts through this process's loader
+ * (tsx). Decided once per test file; `npm test` builds before the tests, so there every harness runs the build.
+ */
+function primaryToFork(): { file: string; execArgv: string[] } {
+  primaryEntry ??=
+    staleBuild(SERVER_BUILD) === undefined
+      ? { file: PRIMARY_BUILT, execArgv: withoutTsx(process.execArgv) }
+      : { file: PRIMARY_SOURCE, execArgv: process.execArgv };
+  return primaryEntry;
+}
+
+/** Node's options without the tsx loader (`--import tsx` or `--import=tsx`): a bundle needs none. */
+function withoutTsx(execArgv: readonly string[]): string[] {
+  const kept: string[] = [];
+  for (let i = 0; i < execArgv.length; i++) {
+    if (execArgv[i] === '--import' && execArgv[i + 1] === 'tsx') i++;
+    else if (execArgv[i] !== '--import=tsx') kept.push(execArgv[i]);
+  }
+  return kept;
+}
 
 /** One frontier row as a test reads it from the real SQLite file. */
 export interface FrontierState {
@@ -45,7 +72,11 @@ export interface CrawlerHarness {
   removeSeed(url: string): boolean;
   /** Counts of frontier URLs by state, over every host or only `origin`'s. */
   states(origin?: string): Record<string, number>;
-  /** Waits until nothing is queued or leased (and at least `minDone` URLs are finished), over every host or only `origin`'s. */
+  /**
+   * Waits until nothing is queued or leased (and at least `minDone` URLs are finished), over every host or only
+   * `origin`'s; fails when the counts by state stay unchanged for `timeoutMs` (default 30 s: a stalled crawl), or
+   * after 10 x `timeoutMs` in all.
+   */
   waitIdle(opts?: { minDone?: number; timeoutMs?: number; origin?: string }): Promise<void>;
   /** The frontier row of a URL, if the crawler knows it. */
   frontier(url: string): FrontierState | undefined;
@@ -146,8 +177,10 @@ export function startCrawlerProcess(dataDir: string, env: Record<string, string>
   let stderrTail = '';
   let exits: string[] = [];
   const spawn = () => {
-    const child = fork(PRIMARY, [configArgument(loadConfig(fullEnv))], {
+    const { file, execArgv } = primaryToFork();
+    const child = fork(file, [configArgument(loadConfig(fullEnv))], {
       env: fullEnv,
+      execArgv,
       stdio: ['ignore', 'inherit', 'pipe', 'ipc'],
     });
     child.on('message', (m: PrimaryToServer) => {
@@ -287,6 +320,7 @@ export function startCrawler(env: Record<string, string> = {}): CrawlerHarness {
     async waitIdle(opts = {}) {
       await waitFor(() => isIdle(h.states(opts.origin), opts.minDone), {
         timeoutMs: opts.timeoutMs ?? 30_000,
+        progress: () => JSON.stringify(h.states(opts.origin)), // a slow crawl that moves is no failure; a stalled one is
         message: () =>
           `crawl${opts.origin ? ` of ${opts.origin}` : ''} to finish (states at the deadline ${JSON.stringify(h.states(opts.origin))}${proc.diagnosis()})`,
       });

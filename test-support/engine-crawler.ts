@@ -52,7 +52,11 @@ export interface EngineCrawler
   removeSeed(url: string): Promise<boolean>;
   /** Counts of frontier URLs by state, over every host or only `origin`'s. */
   states(origin?: string): Promise<Record<string, number>>;
-  /** Waits until nothing is queued or leased (and at least `minDone` URLs are finished), over every host or only `origin`'s. */
+  /**
+   * Waits until nothing is queued or leased (and at least `minDone` URLs are finished), over every host or only
+   * `origin`'s; fails when the counts by state stay unchanged for `timeoutMs` (default 30 s: a stalled crawl), or
+   * after 10 x `timeoutMs` in all.
+   */
   waitIdle(opts?: { minDone?: number; timeoutMs?: number; origin?: string }): Promise<void>;
   /** The frontier row of a URL, if the crawler knows it. */
   frontier(url: string): Promise<FrontierState | undefined>;
@@ -221,6 +225,7 @@ function withRecord(
         },
         {
           timeoutMs: opts.timeoutMs ?? 30_000,
+          progress: () => JSON.stringify(last), // a slow crawl that moves is no failure; a stalled one is
           message: () =>
             `crawl${opts.origin ? ` of ${opts.origin}` : ''} on ${engine} to finish (states at the deadline ${JSON.stringify(last)}${proc.diagnosis()})`,
         },

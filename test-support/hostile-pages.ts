@@ -3,7 +3,7 @@
  * the crawler stored in its SQLite file.
  */
 import type { CrawlerHarness } from './crawler-harness.ts';
-import { commandLine } from './proc.ts';
+import { runsCrawler } from './proc.ts';
 import type { PageSpec } from './test-web.ts';
 
 /** A small HTML page with a title, a sentence and links. */
@@ -34,10 +34,10 @@ export function frontierCount(crawler: CrawlerHarness, origin: string): number {
   return (crawler.db.prepare('SELECT COUNT(*) AS n FROM frontier WHERE origin = ?').get(origin) as { n: number }).n;
 }
 
-/** Pids of the crawler's cluster workers (children of the primary running crawler/worker.ts; no helper processes). */
+/** Pids of the crawler's cluster workers (children of the primary running crawler/worker.ts or its build; no helper processes). */
 export function crawlWorkerPids(crawler: CrawlerHarness): number[] {
   return crawler
     .workerPids()
-    .filter((pid) => commandLine(pid).includes('worker.ts'))
+    .filter((pid) => runsCrawler(pid, 'worker'))
     .sort((a, b) => a - b);
 }

@@ -66,9 +66,17 @@ export function groupMembers(pgid: number): number[] {
 }
 
 /**
+ * Whether `pid` runs the crawler's `role` process, from its source (crawler/worker.ts through tsx) or from
+ * the build (dist/crawler/worker.js): the harness forks the build when it is fresh (crawler-harness.ts).
+ */
+export function runsCrawler(pid: number, role: 'primary' | 'worker'): boolean {
+  return new RegExp(`crawler/${role}\\.(ts|js)\\b`).test(commandLine(pid));
+}
+
+/**
  * The crawler workers among a primary's children. With a cold tsx cache a process also has an esbuild
  * service child, so counting all children would count that too.
  */
 export function workerChildren(pid: number): number[] {
-  return childPids(pid).filter((c) => commandLine(c).includes('crawler/worker.ts'));
+  return childPids(pid).filter((c) => runsCrawler(c, 'worker'));
 }

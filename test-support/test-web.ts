@@ -85,8 +85,12 @@ export interface TestWeb {
   close(): Promise<void>;
 }
 
-/** Server keep-alive. Not smaller: undici subtracts 2 s from the server's hint and drops keep-alive if nothing is left. */
-export const KEEP_ALIVE_TIMEOUT_MS = 4000;
+/**
+ * Server keep-alive, as long as common servers keep an idle connection (nginx 75 s): undici subtracts 2 s from
+ * the server's hint, so at 4 s a gap of 2 s between two requests to a site (a loaded machine stalls the workers
+ * that long) opened a new connection, and "each site sees one connection" (crawl-multi-site) went red for it.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 30_000;
 
 /** Wall-clock based float milliseconds, the same clock the crawler primary uses. */
 export function now(): number {
