@@ -8,17 +8,10 @@ import assert from 'node:assert/strict';
 import type { StoredGroupClock, TakenGroup } from '../../db/pg/pg-leases.ts';
 import { clockForStore, type LocalGroupClock, takeoverClock } from './lease-clock.ts';
 import { LeaseRuleError } from './lease-rules.ts';
+import { seededRandom } from '../../test-support/seeded-random.ts';
+import { storedClock } from '../../test-support/lease-fixtures.ts';
 
-const stored = (over: Partial<StoredGroupClock> = {}): StoredGroupClock => ({
-  nextStartInMs: 0,
-  gapMs: 2_000,
-  crawlDelayMs: null,
-  backoffInMs: null,
-  backoffMs: 0,
-  backoffReason: null,
-  pace: { responseMs: null, slowdown: 1, strained: 0 },
-  ...over,
-});
+const stored = (over: Partial<StoredGroupClock> = {}): StoredGroupClock => storedClock({ gapMs: 2_000, ...over });
 
 const taken = (clock: StoredGroupClock, previousExpiryInMs: number | null = null): TakenGroup => ({
   group: 'example.org',
@@ -97,20 +90,9 @@ test('a clock is stored relative to the send of its statement; what is over is s
   assert.throws(() => clockForStore(local({ backoffUntil: Number.NaN }), 0), LeaseRuleError);
 });
 
-/** A small deterministic generator (mulberry32), so a failing case can be run again. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 test('handed from one node to another through the database, a next start and a backoff never come out earlier', () => {
   for (let seed = 1; seed <= 500; seed++) {
-    const r = random(seed);
+    const r = seededRandom(seed);
     // True time is the database's clock; each node's monotonic clock is offset from it by an unknown amount.
     const offsetA = (r() - 0.5) * 1e9;
     const offsetB = (r() - 0.5) * 1e9;

@@ -19,6 +19,7 @@ import {
   noteGroup,
   planLeases,
 } from './lease-keeper.ts';
+import { storedClock } from '../../test-support/lease-fixtures.ts';
 
 // Lease 90 s, margin 5 s, renewal due 30 s after a send, deadline 85 s after it; requests of 30 s.
 const SETTINGS = {
@@ -27,16 +28,7 @@ const SETTINGS = {
   maxTake: 10,
 };
 
-const stored = (over: Partial<StoredGroupClock> = {}): StoredGroupClock => ({
-  nextStartInMs: 0,
-  gapMs: 1_000,
-  crawlDelayMs: null,
-  backoffInMs: null,
-  backoffMs: 0,
-  backoffReason: null,
-  pace: { responseMs: null, slowdown: 1, strained: 0 },
-  ...over,
-});
+const stored = (over: Partial<StoredGroupClock> = {}): StoredGroupClock => storedClock(over);
 
 const row = (group: string, epoch = 1, over: Partial<StoredGroupClock> = {}): TakenGroup => ({
   group,

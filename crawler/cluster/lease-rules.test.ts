@@ -15,6 +15,7 @@ import {
   renewalDue,
   renewalDueAt,
 } from './lease-rules.ts';
+import { seededRandom } from '../../test-support/seeded-random.ts';
 
 const T = { leaseMs: 90_000, marginMs: 5_000, renewFraction: 1 / 3 };
 const TIMEOUT = 30_000;
@@ -95,20 +96,9 @@ test('lease timing must leave room for a whole request when the renewal falls du
   assert.throws(() => checkLeaseTiming({ ...T, marginMs: 0 }, TIMEOUT), /^LeaseRuleError: lease-rules: marginMs 0/);
 });
 
-/** A small deterministic generator (mulberry32), so a failing case can be run again. */
-function random(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 test('a node paused longer than its lease sends nothing once it resumes: every request it started ended before the database let another node take the group', () => {
   for (let seed = 1; seed <= 200; seed++) {
-    const r = random(seed);
+    const r = seededRandom(seed);
     // True time = the database's clock; node A's monotonic clock is offset from it by any amount.
     const offset = (r() - 0.5) * 1e9;
     const local = (t: number) => t + offset;

@@ -26,6 +26,7 @@ import {
   type StoredGroupClock,
   takeGroups,
 } from './pg-leases.ts';
+import { storedClock } from '../../test-support/lease-fixtures.ts';
 
 let cluster: TestPostgres;
 before(async () => {
@@ -51,16 +52,7 @@ async function expire(db: pg.Pool, group: string): Promise<void> {
   await db.query("UPDATE group_leases SET expires_at = now() - interval '1 second' WHERE group_key = $1", [group]);
 }
 
-const clock = (over: Partial<StoredGroupClock> = {}): StoredGroupClock => ({
-  nextStartInMs: 0,
-  gapMs: 1000,
-  crawlDelayMs: null,
-  backoffInMs: null,
-  backoffMs: 0,
-  backoffReason: null,
-  pace: { responseMs: null, slowdown: 1, strained: 0 },
-  ...over,
-});
+const clock = (over: Partial<StoredGroupClock> = {}): StoredGroupClock => storedClock(over);
 
 test('two nodes taking at once never get the same group, and together take every group with work', async () => {
   const { a, b, end } = await twoNodes();
