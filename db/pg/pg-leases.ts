@@ -253,22 +253,17 @@ export async function groupsWithWork(db: Queryable): Promise<number> {
   return (await query<{ n: number }>(db, WITH_WORK, []))[0]?.n ?? 0;
 }
 
-interface TakenRow {
+/** A take's row as PostgreSQL answers it: the stored clock's fields flat, its pacing in three columns. */
+type TakenRow = Omit<StoredGroupClock, 'pace'> & {
   group: string;
   epoch: number;
   dbNowMs: number;
   previousOwner: string | null;
   previousExpiryInMs: number | null;
-  nextStartInMs: number;
-  gapMs: number;
-  crawlDelayMs: number | null;
-  backoffInMs: number | null;
-  backoffMs: number;
-  backoffReason: LeaseBackoffReason | null;
   paceResponseMs: number | null;
   paceSlowdown: number;
   paceStrained: number;
-}
+};
 
 /**
  * Takes up to `max` groups with work that are free or whose lease expired on the database's clock, soonest due
@@ -278,22 +273,26 @@ interface TakenRow {
 export async function takeGroups(db: Queryable, node: string, max: number, leaseMs: number): Promise<TakenGroup[]> {
   const taken = await query<TakenRow>(db, TAKE, [node, max, leaseMs]);
   return taken
-    .map((r) => ({
-      group: r.group,
-      epoch: r.epoch,
-      dbNowMs: r.dbNowMs,
-      previousOwner: r.previousOwner,
-      previousExpiryInMs: r.previousOwner === null ? null : r.previousExpiryInMs,
-      clock: {
-        nextStartInMs: r.nextStartInMs,
-        gapMs: r.gapMs,
-        crawlDelayMs: r.crawlDelayMs,
-        backoffInMs: r.backoffInMs,
-        backoffMs: r.backoffMs,
-        backoffReason: r.backoffReason,
-        pace: { responseMs: r.paceResponseMs, slowdown: r.paceSlowdown, strained: r.paceStrained },
-      },
-    }))
+    .map(
+      ({
+        group,
+        epoch,
+        dbNowMs,
+        previousOwner,
+        previousExpiryInMs,
+        paceResponseMs,
+        paceSlowdown,
+        paceStrained,
+        ...clock
+      }) => ({
+        group,
+        epoch,
+        dbNowMs,
+        previousOwner,
+        previousExpiryInMs: previousOwner === null ? null : previousExpiryInMs,
+        clock: { ...clock, pace: { responseMs: paceResponseMs, slowdown: paceSlowdown, strained: paceStrained } },
+      }),
+    )
     .sort((a, b) => a.clock.nextStartInMs - b.clock.nextStartInMs || (a.group < b.group ? -1 : 1));
 }
 
