@@ -55,9 +55,10 @@ export interface EngineCrawler
   /**
    * Waits until nothing is queued or leased (and at least `minDone` URLs are finished), over every host or only
    * `origin`'s; fails when the counts by state stay unchanged for `timeoutMs` (default 30 s: a stalled crawl), or
-   * after 10 x `timeoutMs` in all.
+   * after 10 x `timeoutMs` in all. Polls every `intervalMs` (default waitFor's; a benchmark polls less often, as
+   * each poll is a query the engine answers).
    */
-  waitIdle(opts?: { minDone?: number; timeoutMs?: number; origin?: string }): Promise<void>;
+  waitIdle(opts?: { minDone?: number; timeoutMs?: number; origin?: string; intervalMs?: number }): Promise<void>;
   /** The frontier row of a URL, if the crawler knows it. */
   frontier(url: string): Promise<FrontierState | undefined>;
   /**
@@ -97,15 +98,26 @@ export function engineCrawlers(): EngineCrawlers {
   };
   return {
     postgres,
-    async start(engine, env = {}) {
-      const crawler =
-        engine === 'sqlite'
-          ? onSqlite(startCrawler(env))
-          : await onPostgres(await (await postgres()).createDatabase(), env);
-      await started(crawler);
-      return crawler;
-    },
+    start: async (engine, env = {}) =>
+      startEngineCrawler(engine, env, engine === 'postgres' ? await (await postgres()).createDatabase() : undefined),
   };
+}
+
+/**
+ * A crawler on `engine`, not bound to a test file (benchmarks use it; a test file uses engineCrawlers): on
+ * PostgreSQL at `postgresUrl`, an empty database of a running cluster, migrated here. Resolves once the primary
+ * has started; `close` stops it and removes its DATA_DIR.
+ */
+export async function startEngineCrawler(
+  engine: Engine,
+  env: Record<string, string> = {},
+  postgresUrl?: string,
+): Promise<EngineCrawler> {
+  if (engine === 'postgres' && postgresUrl === undefined)
+    throw new Error('engine-crawler: a crawler on PostgreSQL needs the URL of an empty database');
+  const crawler = engine === 'sqlite' ? onSqlite(startCrawler(env)) : await onPostgres(postgresUrl!, env);
+  await started(crawler);
+  return crawler;
 }
 
 /**
@@ -225,6 +237,7 @@ function withRecord(
         },
         {
           timeoutMs: opts.timeoutMs ?? 30_000,
+          intervalMs: opts.intervalMs,
           progress: () => JSON.stringify(last), // a slow crawl that moves is no failure; a stalled one is
           message: () =>
             `crawl${opts.origin ? ` of ${opts.origin}` : ''} on ${engine} to finish (states at the deadline ${JSON.stringify(last)}${proc.diagnosis()})`,

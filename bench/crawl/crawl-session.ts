@@ -12,7 +12,7 @@ import type { PrimaryToServer } from '../../crawler/common/protocol.ts';
 import { DomainBook } from '../../server/domain-book.ts';
 import { fetchSlots, type WorkerTiming } from './bench-metrics.ts';
 import { benchSite } from './bench-pages.ts';
-import { type BenchCrawler, sqliteBenchCrawler } from './bench-crawler.ts';
+import { type BenchCrawler, startBenchCrawler } from './bench-crawler.ts';
 import { machineCpuMs, treeCpuMs } from './proc-cpu.ts';
 
 /** CPU used during a stretch of wall time, by process group (ms; undefined where /proc is unavailable). */
@@ -67,7 +67,7 @@ const WARMUP_PAGES = 4;
  */
 export async function startWarmCrawler(
   env: Record<string, string>,
-  start: (env: Record<string, string>) => Promise<BenchCrawler> = async (e) => sqliteBenchCrawler(e),
+  start: (env: Record<string, string>) => Promise<BenchCrawler> = (e) => startBenchCrawler('sqlite', e),
 ): Promise<{ crawler: BenchCrawler; warmPages: number; close(): Promise<void> }> {
   const warmWeb = await startTestWeb(
     Array.from({ length: WARMUP_SITES }, () => benchSite({ pagesPerSite: WARMUP_PAGES })),

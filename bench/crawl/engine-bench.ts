@@ -5,7 +5,7 @@
  */
 import { startTestWeb } from '../../test-support/test-web.ts';
 import { benchSite } from './bench-pages.ts';
-import { type BenchCrawler, postgresBenchCrawler, sqliteBenchCrawler } from './bench-crawler.ts';
+import { type BenchCrawler, startBenchCrawler } from './bench-crawler.ts';
 import { type BenchPostgres, clusterCpuMs, SHARED_SETTINGS, startBenchPostgres } from './bench-postgres.ts';
 import { crawlSites, startWarmCrawler } from './crawl-session.ts';
 import { type EngineRun, type EngineSide, pagesPerSec, roundOrder, sideLabel } from './engine-compare.ts';
@@ -25,8 +25,8 @@ async function crawlOnce(
   const web = await startTestWeb(Array.from({ length: SITES }, () => spec));
   try {
     const start = async (env: Record<string, string>): Promise<BenchCrawler> => {
-      if (cluster === undefined) return sqliteBenchCrawler(env);
-      return postgresBenchCrawler(await cluster.createDatabase(), env);
+      if (cluster === undefined) return startBenchCrawler('sqlite', env);
+      return startBenchCrawler('postgres', env, await cluster.createDatabase());
     };
     const warm = await startWarmCrawler(
       { CRAWL_WORKERS: String(workers), CRAWL_DELAY_MS: '0', CRAWL_PACING_FACTOR: '0' },

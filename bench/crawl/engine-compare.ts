@@ -229,6 +229,6 @@ export function engineSection(opts: {
       "Total CPU per page is what a page costs the machine on each engine; SQLite's over another side's is the pages/s ratio a machine whose " +
       "only limit is CPU would give (on a loaded machine each process gets a share of the cores, and PostgreSQL's server is one process more " +
       'taking a share, which can flatter its pages/s). ' +
-      "The benchmark polls the record for idle: SQLite in its own process every 25 ms, PostgreSQL by a query every 100 ms (counted in the server's CPU).",
+      "The benchmark polls the record for idle every 100 ms by a query the engine answers: SQLite's in the benchmark's own process, PostgreSQL's in the server (counted in its CPU).",
   ];
 }
