@@ -12,6 +12,8 @@ import { ENGINES, engineCrawlers } from '../../test-support/engine-crawler.ts';
 import { heldSite } from '../../test-support/held-site.ts';
 
 const DELAY_MS = 100;
+/** The crawler's timeout: the held request's wait for headers (half of it) outlasts the wait for the kill. */
+const HELD_TIMEOUT_MS = 120_000;
 const crawlers = engineCrawlers();
 
 function assertPolite(sites: TestSite[]): void {
@@ -61,10 +63,14 @@ for (const engine of ENGINES) {
       ]);
       const [a, b, throttled, slow] = web.sites;
       // No pacing: the slower site would otherwise be asked every 3 s (5 times its response time).
+      // The held request must still be in flight at the kill however loaded the machine is: by default its wait
+      // for headers ends at 15 s (half of CRAWL_TIMEOUT_MS), and a retry of it is answered, so the crawl could end
+      // with nothing in flight before the conditions below all held (seen once on PostgreSQL under load 10).
       const crawler = await crawlers.start(engine, {
         CRAWL_WORKERS: '2',
         CRAWL_DELAY_MS: String(DELAY_MS),
         CRAWL_PACING_FACTOR: '0',
+        CRAWL_TIMEOUT_MS: String(HELD_TIMEOUT_MS),
       });
       const hostRow = async (origin: string) =>
         (
@@ -99,7 +105,7 @@ for (const engine of ENGINES) {
             );
           },
           {
-            timeoutMs: 30_000,
+            timeoutMs: 30_000, // well under LONG_S: the slow site's Crawl-delay must outlast the kill and restart
             message: () =>
               `pages stored, the 429 and the Crawl-delay recorded, a request in flight and a lease on disk (last seen: ${JSON.stringify(seen)})`,
           },
