@@ -9,7 +9,9 @@ import { pgStorageError } from '../storage-error.ts';
 import { type Queryable, rows, statement, type Statement } from './pool.ts';
 
 /** Alive: its heartbeat is within the window; silent: it is not, and it never left cleanly; left: it did. */
-export type NodeState = 'alive' | 'silent' | 'left';
+export const NODE_STATES = ['alive', 'silent', 'left'] as const;
+/** One of NODE_STATES. */
+export type NodeState = (typeof NODE_STATES)[number];
 
 /** One crawler node as the status lists it. */
 export interface ClusterNode {
