@@ -40,6 +40,7 @@ export const CrawlNodeSchema = Type.Object({
   heartbeatAgoMs: Type.Integer(),
   leftAgoMs: Type.Union([Type.Integer(), Type.Null()]),
 });
+export type CrawlNode = Static<typeof CrawlNodeSchema>;
 
 /**
  * The crawler nodes on PostgreSQL (issue 29). `answered` false: PostgreSQL did not answer (`storage` says why), and
