@@ -27,7 +27,7 @@ export const NODE_LIST = { aliveWithinMs: LEASE.leaseMs, recentMs: 24 * 3600_000
 
 /** A crawler node as /api/status lists it (db/pg/pg-cluster-view.ts ClusterNode): ages on the database's clock. */
 export const CrawlNodeSchema = Type.Object({
-  /** The node's id (CRAWL_NODE_ID or its default), as the node registered it. */
+  /** The node's id, as the node registered it (crawl_nodes.node_id). */
   node: Type.String(),
   /** alive: heartbeat within `aliveWithinMs`; silent: not, and it never left (stopped, or lost the database); left. */
   state: stringEnum(NODE_STATES),
