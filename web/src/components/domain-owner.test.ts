@@ -74,7 +74,10 @@ const owners = (html: string) =>
 
 test('on PostgreSQL each host shows the node that holds its group and since when', () => {
   const html = render(rows(), 'known');
-  assert.match(html, /<th scope="col" role="columnheader" title="[^"]*">Owner<\/th><\/tr><\/thead>/);
+  assert.match(
+    html,
+    /<th scope="col" role="columnheader" title="[^"]*"><span class="column-label">Owner<\/span><\/th><\/tr><\/thead>/,
+  );
   assert.deepEqual(owners(html), {
     'docs.python.org': 'node-a since 5 min ago',
     'www.python.org': 'node-a since 5 min ago',

@@ -84,7 +84,7 @@ export function DomainTable({ domains, sort, onSort, expanded, onToggle, now, ow
             })}
             {showOwner ? (
               <th scope="col" role="columnheader" title="The crawler node that holds the host's politeness group">
-                Owner
+                <span className="column-label">Owner</span>
               </th>
             ) : null}
           </tr>
