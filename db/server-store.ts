@@ -7,6 +7,7 @@
  * The shapes (SeedRow, StoredPage, ...) are those of the query modules, whichever engine answers.
  */
 import type { Scope } from '../shared/enumerations.ts';
+import type { ClusterView } from './pg/pg-cluster-view.ts';
 import type { StoredPage } from './pages.ts';
 import type { BulkAction } from './seed-bulk.ts';
 import type { ImportedSeed, ImportOutcome, LabelCount } from './seed-labels.ts';
@@ -89,6 +90,11 @@ export interface ServerStore {
   seedBulk: SeedBulkStore;
   pages: PageStore;
   sessions: SessionStore;
+  /**
+   * The crawler nodes and their politeness leases (issue 29, db/pg/pg-cluster-view.ts), read-only: PostgreSQL's
+   * alone; null on SQLite, where one machine runs one crawler and nothing is leased.
+   */
+  cluster: ClusterView | null;
   /** Lets go of what the store holds of its own (PostgreSQL's pool); the SQLite connection is its opener's to close. */
   close(): Promise<void>;
 }

@@ -48,6 +48,7 @@ export function sqliteServerStore(db: Database): ServerStore {
       liveSession: async (digest, now) => sessions.liveSession(digest, now),
       endSession: async (digest) => sessions.endSession(digest),
     },
+    cluster: null, // one machine, one crawler: no nodes to list, nothing leased
     async close() {},
   };
 }

@@ -7,6 +7,7 @@ import type { ServerStore } from '../server-store.ts';
 import { MigrationError } from '../migrate.ts';
 import { migratePg } from './migrate-pg.ts';
 import { openPgPool } from './pool.ts';
+import { pgClusterView } from './pg-cluster-view.ts';
 import { pgPageStore } from './pg-pages.ts';
 import { pgSeedBulkStore } from './pg-seed-bulk.ts';
 import { pgSeedLabelStore } from './pg-seed-labels.ts';
@@ -64,6 +65,7 @@ export async function openPgServerStore(url: string): Promise<ServerStore> {
     seedBulk: pgSeedBulkStore(pool),
     pages: pgPageStore(pool),
     sessions: pgSessionStore(pool),
+    cluster: pgClusterView(pool),
     close: () => pool.end(),
   };
 }

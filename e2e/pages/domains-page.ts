@@ -11,6 +11,7 @@ export const DOMAIN_COLUMNS = [
   'Last fetch',
   'Next fetch',
   'robots.txt',
+  'Owner', // on PostgreSQL only: the crawler node that holds the host's group
 ] as const;
 
 /** One of DOMAIN_COLUMNS. */
@@ -57,6 +58,11 @@ export class DomainsPage extends AppShell {
   /** The button in a host's row that expands its timeline. */
   hostButton(host: string): Locator {
     return this.table.getByRole('button', { name: host, exact: true });
+  }
+
+  /** On PostgreSQL, the crawler nodes' lines under the numbers (one `li` per node, `data-node` its id). */
+  nodeLines(): Locator {
+    return this.main.getByRole('list', { name: 'Crawler nodes' }).getByRole('listitem');
   }
 
   /** The header row of a politeness group whose hosts share one clock (`site.test`). */

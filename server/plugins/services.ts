@@ -7,6 +7,7 @@ import type { SearchService } from '../search/search-service.ts';
 import type { FeedStatus } from '../search-copy/search-feed.ts';
 import { StorageWatch } from '../storage-watch.ts';
 import { describeDatabaseUrl } from '../../db/pg/pg-server-store.ts';
+import type { ClusterView } from '../../db/pg/pg-cluster-view.ts';
 import type {
   PageStore,
   SeedBulkStore,
@@ -50,6 +51,8 @@ declare module 'fastify' {
     seedList: SeedListStore;
     seedBulk: SeedBulkStore;
     sessions: SessionStore;
+    /** The crawler nodes and their leases on PostgreSQL (db/pg/pg-cluster-view.ts); null on SQLite. */
+    clusterView: ClusterView | null;
   }
 }
 
@@ -74,6 +77,7 @@ export default fp(
     app.decorate('seedList', opts.store.seedList);
     app.decorate('seedBulk', opts.store.seedBulk);
     app.decorate('sessions', opts.store.sessions);
+    app.decorate('clusterView', opts.store.cluster);
   },
   { name: 'services' },
 );

@@ -10,11 +10,51 @@ import {
 } from '../../crawler/common/protocol.ts';
 import { pageQueries } from '../../db/pages.ts';
 import { storageFault } from '../../db/storage-error.ts';
+import { NODE_STATES } from '../../db/pg/pg-cluster-view.ts';
+import { LEASE } from '../../crawler/cluster/lease-rules.ts';
 import { CRAWLER_STATES, DOMAIN_SORT_KEYS, DOMAIN_STATES, SORT_DIRECTIONS } from '../../shared/enumerations.ts';
 import { nullableString, stringEnum } from '../../shared/json-schema.ts';
 import { ErrorBodySchema, HttpError } from '../plugins/error-handler.ts';
 import { onInvalid } from '../plugins/strict-input.ts';
 import { queryDomains } from '../domain-query.ts';
+import { groupsOf, withLeases } from '../domain-leases.ts';
+
+/**
+ * The crawler nodes /api/status lists on PostgreSQL: alive if their heartbeat is within the lease length (as the
+ * crawler's lease loop counts them for fair shares), heard from within a day, at most 50 (all of them counted).
+ */
+export const NODE_LIST = { aliveWithinMs: LEASE.leaseMs, recentMs: 24 * 3600_000, limit: 50 };
+
+/** A crawler node as /api/status lists it (db/pg/pg-cluster-view.ts ClusterNode): ages on the database's clock. */
+export const CrawlNodeSchema = Type.Object({
+  /** The node's id, as the node registered it (crawl_nodes.node_id). */
+  node: Type.String(),
+  /** alive: heartbeat within `aliveWithinMs`; silent: not, and it never left (stopped, or lost the database); left. */
+  state: stringEnum(NODE_STATES),
+  /** What its last heartbeat said it is doing. */
+  doing: Type.String(),
+  /** Politeness groups it holds an unexpired lease on. */
+  groups: Type.Integer(),
+  startedAgoMs: Type.Integer(),
+  /** Milliseconds since its last heartbeat: for a silent node, how long it has been silent. */
+  heartbeatAgoMs: Type.Integer(),
+  leftAgoMs: Type.Union([Type.Integer(), Type.Null()]),
+});
+export type CrawlNode = Static<typeof CrawlNodeSchema>;
+
+/**
+ * The crawler nodes on PostgreSQL (issue 29). `answered` false: PostgreSQL did not answer (`storage` says why), and
+ * the counts and list are empty, not zero nodes.
+ */
+export const ClusterStatusSchema = Type.Object({
+  answered: Type.Boolean(),
+  aliveWithinMs: Type.Integer(),
+  alive: Type.Integer(),
+  silent: Type.Integer(),
+  left: Type.Integer(),
+  nodes: Type.Array(CrawlNodeSchema),
+});
+export type ClusterStatus = Static<typeof ClusterStatusSchema>;
 
 /** `GET /api/status`: the crawler's own figures (crawler/common/protocol.ts) with the server's. */
 export const StatusSchema = Type.Object({
@@ -34,6 +74,8 @@ export const StatusSchema = Type.Object({
    * on SQLite, a full disk or a read-only file as the crawler reported it.
    */
   storage: Type.Union([StorageStatusSchema, Type.Null()]),
+  /** The crawler nodes on PostgreSQL; null on SQLite, where this server's own crawler is the only one. */
+  cluster: Type.Union([ClusterStatusSchema, Type.Null()]),
 });
 export type Status = Static<typeof StatusSchema>;
 
@@ -71,13 +113,34 @@ export const DomainsQuerySchema = Type.Object({
 /** The query of `GET /api/domains` as a client writes it: every field may be left to its default. */
 export type DomainsQuery = Partial<Static<typeof DomainsQuerySchema>>;
 
+/** A group's lease as a Domains row carries it (server/domain-leases.ts): its owner node and ages, database clock. */
+export const DomainLeaseSchema = Type.Object({
+  node: Type.String(),
+  /** Milliseconds the node has held the group; null if unknown. */
+  heldForMs: Type.Union([Type.Integer(), Type.Null()]),
+  /** Milliseconds until the lease ends; 0 or less: it expired and no other node has taken the group yet. */
+  expiresInMs: Type.Integer(),
+});
+
+/** A host of `GET /api/domains`: the crawler's row, and on PostgreSQL its politeness group's lease (null: free). */
+export const DomainRowSchema = Type.Object({
+  ...DomainInfoSchema.properties,
+  lease: Type.Optional(Type.Union([DomainLeaseSchema, Type.Null()])),
+});
+export type DomainRow = Static<typeof DomainRowSchema>;
+
 /**
  * `GET /api/domains`: one page of hosts as the crawler reported them; `now` is the server's clock (for the
  * client's skew); `total` hosts match the query, `hosts` are known in all, `states` counts the hosts
  * matching `q` by state; `offset` and `limit` as applied.
  */
 export const DomainsResponseSchema = Type.Object({
-  domains: Type.Array(DomainInfoSchema),
+  domains: Type.Array(DomainRowSchema),
+  /**
+   * On PostgreSQL only (absent on SQLite, one crawler, no leases): `known`, each row's `lease` is as the database
+   * answered; `unknown`, the database did not answer and every `lease` is null.
+   */
+  owners: Type.Optional(stringEnum(['known', 'unknown'] as const)),
   now: Type.String(),
   total: Type.Integer(),
   hosts: Type.Integer(),
@@ -126,8 +189,35 @@ export async function crawlRoutes(fastify: FastifyInstance): Promise<void> {
     }
   };
 
+  /** Runs a read on PostgreSQL; null if PostgreSQL did not answer (noted for `storage`), any other error thrown. */
+  const askPostgres = async <T>(read: () => Promise<T>): Promise<T | null> => {
+    try {
+      const answered = await read();
+      app.storageWatch.answered();
+      return answered;
+    } catch (err) {
+      const fault = storageFault(err, 'postgres');
+      if (fault === null || fault.engine !== 'postgres') throw err;
+      app.storageWatch.failed(fault, Date.now());
+      return null;
+    }
+  };
+
+  /** The crawler nodes on PostgreSQL (one statement), null on SQLite. */
+  const cluster = async (): Promise<ClusterStatus | null> => {
+    const view = app.clusterView;
+    if (view === null) return null;
+    const seen = await askPostgres(() => view.nodes(NODE_LIST));
+    return {
+      answered: seen !== null,
+      aliveWithinMs: NODE_LIST.aliveWithinMs,
+      ...(seen?.counts ?? { alive: 0, silent: 0, left: 0 }),
+      nodes: seen?.nodes ?? [],
+    };
+  };
+
   app.get('/api/status', { schema: { response: { 200: StatusSchema } } }, async () => {
-    const { pages, indexed } = await counts();
+    const [{ pages, indexed }, nodes] = await Promise.all([counts(), cluster()]);
     return {
       pages,
       indexed,
@@ -137,6 +227,7 @@ export async function crawlRoutes(fastify: FastifyInstance): Promise<void> {
       lastError: app.crawler.lastError,
       disk: app.crawler.disk,
       storage: app.crawler.storage ?? app.storageWatch.current(app.searchFeed?.status),
+      cluster: nodes,
     };
   });
 
@@ -145,7 +236,21 @@ export async function crawlRoutes(fastify: FastifyInstance): Promise<void> {
     { schema: { querystring: DomainsQuerySchema, response: { 200: DomainsResponseSchema, '4xx': ErrorBodySchema } } },
     async (request) => {
       const page = queryDomains(app.crawler.domains, request.query);
-      return { ...page, now: new Date().toISOString(), offset: request.query.offset, limit: request.query.limit };
+      const answer = {
+        ...page,
+        now: new Date().toISOString(),
+        offset: request.query.offset,
+        limit: request.query.limit,
+      };
+      const view = app.clusterView;
+      if (view === null) return answer;
+      // One statement for the page's groups, however many hosts it shows.
+      const leases = await askPostgres(() => view.leases(groupsOf(page.domains)));
+      return {
+        ...answer,
+        domains: withLeases(page.domains, leases ?? []),
+        owners: leases === null ? ('unknown' as const) : ('known' as const),
+      };
     },
   );
 

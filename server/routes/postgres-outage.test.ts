@@ -11,6 +11,7 @@ import assert from 'node:assert/strict';
 import pg from 'pg';
 import { startTestPostgres, type TestPostgres } from '../../test-support/postgres.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
+import { syntheticHosts } from '../../test-support/many-hosts.ts';
 import { createTestApp } from '../test-app.ts';
 import type { Status } from './crawl.ts';
 
@@ -83,6 +84,15 @@ describe('PostgreSQL stopped under a running server', () => {
       ),
     );
     assert.match(storage.action, /^start PostgreSQL, or check DATABASE_URL/);
+    assert.deepEqual(
+      down.cluster,
+      { answered: false, aliveWithinMs: 90_000, alive: 0, silent: 0, left: 0, nodes: [] },
+      'the crawler nodes are unknown, not none',
+    );
+    t.app.crawler.domains = syntheticHosts(1); // a host whose group's owner Domains would show
+    const domains = await t.app.inject({ method: 'GET', url: '/api/domains', headers: bearer });
+    assert.equal(domains.statusCode, 200, domains.body);
+    assert.equal((domains.json() as { owners: string }).owners, 'unknown', 'Domains answers, its owners unknown');
 
     assert.deepEqual(await found('okapi'), ['http://zoo.test/okapi'], 'search answers from the copy');
 
@@ -132,6 +142,7 @@ describe('PostgreSQL stopped under a running server', () => {
     await waitFor(async () => (await status()).storage === null, {
       message: 'the outage clears once PostgreSQL answers',
     });
+    assert.equal((await status()).cluster?.answered, true, 'the nodes are known again');
     assert.equal((await addSeed('http://zoo.test/giraffes/')).statusCode, 201);
     const seeds = await t.app.inject({ method: 'GET', url: '/api/seeds', headers: { cookie } });
     assert.equal(seeds.statusCode, 200, seeds.body);

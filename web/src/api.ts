@@ -5,7 +5,15 @@ import { announceSignedOut } from './signed-out.ts';
 // Every shape of the API is the server's own, taken from the schema that validates or serializes it
 // (type-only imports: nothing of the server is bundled). This file declares none of its own.
 export type { CrawlerState, DelaySource, DomainState, Scope } from '../../shared/enumerations.ts';
-export type { Status, DomainsQuery, DomainsResponse, HostRequestsResponse } from '../../server/routes/crawl.ts';
+export type {
+  Status,
+  ClusterStatus,
+  CrawlNode,
+  DomainsQuery,
+  DomainsResponse,
+  DomainRow as Domain,
+  HostRequestsResponse,
+} from '../../server/routes/crawl.ts';
 export type {
   Seed,
   NewSeed,
@@ -26,7 +34,6 @@ export type {
   SuggestResponse,
 } from '../../server/search/types.ts';
 export type {
-  DomainInfo as Domain,
   RobotsInfo,
   RequestLogEntry as HostRequest,
 } from '../../crawler/common/protocol.ts';

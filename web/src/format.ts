@@ -59,6 +59,15 @@ export function formatAgo(iso: string | null, now: number): string {
   return `${spanText(seconds)} ago`;
 }
 
+/**
+ * An age in milliseconds as a span ("12 s", "3 min", "2 h"), or "a moment" under a second: for times the server
+ * sends as ages (the crawler nodes' heartbeats, a lease's hold), which need no clock of the browser's.
+ */
+export function formatSpan(ms: number): string {
+  const seconds = Math.floor(ms / 1000);
+  return seconds < 1 ? 'a moment' : spanText(seconds);
+}
+
 /** A live countdown to an instant ("in 4 s", "in 7 d", "due now"), rounded up: it is never sooner than it says. */
 export function formatCountdown(iso: string | null, now: number): string {
   if (iso === null) return '—';

@@ -1,5 +1,6 @@
 import type { DomainGroup } from '../domain-groups.ts';
 import { formatAgo, formatCountdown, formatDateTime, plural } from '../format.ts';
+import { leaseNote } from './lease-cell.tsx';
 
 /** Props of a group's header row. */
 export interface DomainGroupRowProps {
@@ -13,9 +14,10 @@ export interface DomainGroupRowProps {
 /**
  * The header row of a politeness group whose hosts share one clock (`docs.python.org` and `www.python.org`
  * under `python.org`): how many hosts, and the group's clock: its request in flight or when the next may
- * start, and when the last ended. The hosts' own rows follow it.
+ * start, and when the last ended; on PostgreSQL, the crawler node that holds it. The hosts' own rows follow it.
  */
 export function DomainGroupRow({ group: { group, domains }, columns, now }: DomainGroupRowProps) {
+  const lease = domains[0]?.lease ?? null; // one group, one lease: the same on each of its rows
   const next =
     group.inFlight > 0 ? (
       'a request in flight'
@@ -47,6 +49,15 @@ export function DomainGroupRow({ group: { group, domains }, columns, now }: Doma
               <time dateTime={group.lastFetchAt} title={formatDateTime(group.lastFetchAt)}>
                 {formatAgo(group.lastFetchAt, now)}
               </time>
+            </span>
+          </>
+        ) : null}
+        {lease !== null ? (
+          <>
+            {' · '}
+            <span className="nowrap">
+              held by <bdi className="owner-node">{lease.node}</bdi>
+              {leaseNote(lease) !== '' ? ` (${leaseNote(lease)})` : ''}
             </span>
           </>
         ) : null}

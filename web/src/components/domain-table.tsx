@@ -7,6 +7,8 @@ import { HostTimeline } from './host-timeline.tsx';
 import { DomainGroupRow } from './domain-group-row.tsx';
 import { groupDomains, isSharedGroup } from '../domain-groups.ts';
 import { StateBadge } from './state-badge.tsx';
+import type { DomainsResponse } from '../api.ts';
+import { LeaseCell } from './lease-cell.tsx';
 
 const DELAY_SOURCE_TEXT: Record<Domain['delaySource'], string> = {
   default: 'default',
@@ -37,15 +39,20 @@ export interface DomainTableProps {
   onToggle: (host: string) => void;
   /** The current time on the server's clock, for relative times and countdowns. */
   now: number;
+  /** On PostgreSQL, whether the rows' owner nodes are known: the Owner column is shown; undefined on SQLite, hidden. */
+  owners?: DomainsResponse['owners'];
 }
 
 /**
  * One row per host, hosts that share a politeness clock under their group's row (domain-group-row.tsx), sortable by its column headers (aria-sort); a host button expands that host's timeline.
+ * On PostgreSQL an Owner column says which crawler node holds each host's group, and since when (lease-cell.tsx).
  * On a phone the rows become cards (CSS) and the header row a bar of sort buttons; the explicit table roles
  * keep the table a table for screen readers when CSS changes its display.
  */
-export function DomainTable({ domains, sort, onSort, expanded, onToggle, now }: DomainTableProps) {
+export function DomainTable({ domains, sort, onSort, expanded, onToggle, now, owners }: DomainTableProps) {
   const id = useId();
+  const showOwner = owners !== undefined;
+  const columns = COLUMNS.length + (showOwner ? 1 : 0);
   return (
     <div className="table-wrap" role="region" aria-labelledby={`${id}-caption`} tabIndex={0}>
       <table className="data-table domain-table stack-table" role="table" aria-labelledby={`${id}-caption`}>
@@ -75,12 +82,17 @@ export function DomainTable({ domains, sort, onSort, expanded, onToggle, now }: 
                 </th>
               );
             })}
+            {showOwner ? (
+              <th scope="col" role="columnheader" title="The crawler node that holds the host's politeness group">
+                <span className="column-label">Owner</span>
+              </th>
+            ) : null}
           </tr>
         </thead>
         <tbody role="rowgroup">
           {groupDomains(domains).map((g) => (
             <Fragment key={`group:${g.group.name}`}>
-              {isSharedGroup(g) ? <DomainGroupRow group={g} columns={COLUMNS.length} now={now} /> : null}
+              {isSharedGroup(g) ? <DomainGroupRow group={g} columns={columns} now={now} /> : null}
               {g.domains.map((domain) => {
                 const open = expanded.has(domain.host);
                 const timelineId = `${id}-timeline-${domain.host.replace(/[^a-zA-Z0-9_-]/g, '_')}`;
@@ -155,10 +167,11 @@ export function DomainTable({ domains, sort, onSort, expanded, onToggle, now }: 
                       <td role="cell" data-label="robots.txt">
                         <span className={`robots robots-${domain.robots.status}`}>{robotsText(domain.robots)}</span>
                       </td>
+                      {showOwner ? <LeaseCell lease={domain.lease ?? null} owners={owners} /> : null}
                     </tr>
                     {open ? (
                       <tr role="row" className="timeline-row">
-                        <td role="cell" colSpan={COLUMNS.length}>
+                        <td role="cell" colSpan={columns}>
                           <HostTimeline host={domain.host} id={timelineId} />
                         </td>
                       </tr>

@@ -76,6 +76,7 @@ test('the header says idle when the crawler runs and no host has work', () => {
       checkedAt: null,
     },
     storage: null,
+    cluster: null,
   };
   assert.deepEqual(crawlerWord(s), { word: 'idle', tone: 'idle' });
   assert.equal(crawlerWord({ ...s, queued: 3 }).word, 'running');

@@ -29,6 +29,7 @@ const status: Status = {
     checkedAt: null,
   },
   storage: null,
+  cluster: null,
 };
 
 test('a crawler problem is shown as an alert, in words', () => {

@@ -1,6 +1,7 @@
 import type { Status } from '../api.ts';
 import { formatCount } from '../format.ts';
 import { DiskNotice } from './crawl-pause-notice.tsx';
+import { CrawlerNodeList, CrawlerNodesStat } from './crawler-nodes.tsx';
 import { StorageNotice } from './storage-notice.tsx';
 
 const CRAWLER_TEXT: Record<Status['crawler'], string> = {
@@ -24,7 +25,7 @@ export function crawlerWord(status: Status): { word: string; tone: string } {
 
 /**
  * Crawl-wide numbers from `/api/status`: pages stored, queued, fetch rate, workers alive, crawler state,
- * and the crawler's current problem in words (a crash it is restarting from), shown as an alert until the
+ * on PostgreSQL the crawler nodes alive and each one's line (crawler-nodes.tsx), and the crawler's current problem in words (a crash it is restarting from), shown as an alert until the
  * crawler reports it over; the database refusing writes or out of reach (a full disk, PostgreSQL stopped) is
  * shown as a state, with its time (StorageNotice), not again as an alert. A running crawler with no worker is idle, not broken: workers
  * start when something is due and leave after a minute without work, which the header says.
@@ -69,7 +70,9 @@ export function StatusHeader({ status }: { status: Status }) {
             </span>
           </dd>
         </div>
+        {status.cluster ? <CrawlerNodesStat cluster={status.cluster} /> : null}
       </dl>
+      {status.cluster ? <CrawlerNodeList cluster={status.cluster} /> : null}
       <DiskNotice disk={status.disk} />
       <StorageNotice storage={status.storage} />
       {status.lastError !== null && status.lastError !== status.storage?.message ? (

@@ -186,6 +186,7 @@ export function DomainsView() {
             expanded={expanded}
             onToggle={toggle}
             now={now}
+            owners={page?.owners}
           />
           <Pager noun="hosts" offset={page?.offset ?? 0} limit={PAGE_SIZE} total={total} onOffset={setOffset} />
         </>
