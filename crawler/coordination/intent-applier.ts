@@ -18,7 +18,7 @@
  * transaction commits, then memory learns what it did (CommitEffects, synchronously: a committed batch
  * must be known even if what follows fails), then the windows read what they need (FrontierWindow.committed).
  */
-import type { CrawlQueries, CrawlStore } from '../../db/crawl-store.ts';
+import { type CrawlQueries, type CrawlStore, type GroupLeaseRef, leaseKey } from '../../db/crawl-store.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
 import type { HostBook } from '../politeness/host-book.ts';
 import type { LinkIntake } from '../frontier/link-intake.ts';
@@ -53,6 +53,22 @@ export interface ApplierTargets {
   judge: Pick<ResultJudge, 'sitemapsListed'>;
   /** The jobs in flight, by job id. */
   inFlight: Map<number, InFlightJob>;
+  /** A crawler node holding leases (PostgreSQL, issue 29): its writes are fenced, its admitted groups noted. */
+  leases?: ApplierLeases;
+}
+
+/** How the applier fences a crawler node's writes by its leases (see IntentApplier.flush). */
+export interface ApplierLeases {
+  /** This node's id (group_leases.owner). */
+  node: string;
+  /** The lease a request to `origin` starts under now, undefined if its group is not held. */
+  fenceOf(origin: string): GroupLeaseRef | undefined;
+  /** The groups of these origins, each once. */
+  groupsOf(origins: Iterable<string>): string[];
+  /** Writes made under `lease` were dropped by a batch: the lease was lost (reported, never retried). */
+  dropped(lease: GroupLeaseRef, writes: number): void;
+  /** A committed batch noted these groups as having work (some maybe not held here: a node may take them). */
+  noted(groups: readonly string[]): void;
 }
 
 /** The urls whose revisit states a batch reads (revisit-book.ts noteVisit): its pages stored or confirmed, and their seeds' pages. */
@@ -76,16 +92,44 @@ export class IntentApplier {
   private tail: Promise<unknown> = Promise.resolve();
   /** Flushes and writes at once asked for and not yet settled. */
   private running = 0;
+  /** The lease each fenced write was made under (a result's writes, a request's start). */
+  private readonly fences = new WeakMap<WriteIntent, GroupLeaseRef>();
+  /** Per group, its fenced writes queued and not yet committed (or dropped). */
+  private readonly pendingByGroup = new Map<string, number>();
+  /** The lease the writes being queued now are made under (see `judged`). */
+  private judging: GroupLeaseRef | undefined;
 
   constructor(private readonly targets: ApplierTargets) {
     this.afterCommit = new CommitEffects(targets);
   }
 
-  /** A result judged: its host decisions at once, its writes queued for the next batch (urgent if it says so). */
-  judged(j: Judgement, now: number): void {
-    for (const d of j.now) this.decideHost(d, now);
-    for (const w of j.writes) this.targets.batch.push(w);
+  /**
+   * A result judged: its host decisions at once, its writes queued for the next batch (urgent if it says so),
+   * fenced by `fence`, the lease its request was sent under.
+   */
+  judged(j: Judgement, now: number, fence?: GroupLeaseRef): void {
+    this.judging = fence;
+    try {
+      for (const d of j.now) this.decideHost(d, now);
+      for (const w of j.writes) this.push(w, fence);
+    } finally {
+      this.judging = undefined;
+    }
     if (j.urgent) this.targets.batch.markUrgent();
+  }
+
+  /** Queues one write for the next batch, fenced by `fence` when given (its batch drops it if the lease was lost). */
+  push(w: WriteIntent, fence?: GroupLeaseRef, quiet = false): void {
+    if (quiet) this.targets.batch.pushQuiet(w);
+    else this.targets.batch.push(w);
+    if (fence === undefined) return;
+    this.fences.set(w, fence);
+    this.pendingByGroup.set(fence.group, (this.pendingByGroup.get(fence.group) ?? 0) + 1);
+  }
+
+  /** Fenced writes of `group` queued and not yet committed: its lease is not released meanwhile. */
+  unsettled(group: string): number {
+    return this.pendingByGroup.get(group) ?? 0;
   }
 
   /** Queues writes for the next batch (`urgent`: asks for it at once). */
@@ -131,9 +175,12 @@ export class IntentApplier {
       case 'send':
         // The row stays 'queued' on disk until its lease's batch; the window reads a host's queue from its
         // start only after a commit (FrontierWindow.committed), when every lease queued before it is written.
-        if (d.lease) batch.pushQuiet(d.lease);
-        hosts.recordStart(origin, now);
-        this.targets.inFlight.set(d.out.jobId, d.inFlight);
+        {
+          const fence = this.targets.leases?.fenceOf(origin);
+          if (d.lease) this.push(d.lease, fence, true);
+          hosts.recordStart(origin, now);
+          this.targets.inFlight.set(d.out.jobId, fence === undefined ? d.inFlight : { ...d.inFlight, fence });
+        }
         return d.out;
     }
   }
@@ -157,13 +204,10 @@ export class IntentApplier {
         const { job, attempts, earliest, message } = d.retry;
         const at = Math.max(until ?? 0, earliest);
         this.targets.window.retry(d.origin, { ...job, attempts, notBefore: at });
-        this.targets.batch.push({
-          kind: 'retry-url',
-          frontierId: job.frontierId,
-          attempts,
-          notBefore: at,
-          error: message,
-        });
+        this.push(
+          { kind: 'retry-url', frontierId: job.frontierId, attempts, notBefore: at, error: message },
+          this.judging,
+        );
         return;
       }
       case 'host-answered':
@@ -220,17 +264,35 @@ export class IntentApplier {
         return 0;
       }
       const fx = new BatchEffects();
+      let dropped = new Map<string, { lease: GroupLeaseRef; writes: number }>();
+      let committed: readonly WriteIntent[] = [];
       await batch.commit(now, (writes) =>
         store.transaction(async (batchTx) => {
           this.targets.intake.begin();
+          dropped = new Map();
+          const lost = await this.lostLeases(batchTx, writes);
           // The batch's pages' revisit states in one read, not two per page (frontier/revisit-cache.ts).
           const revisits = await cachedRevisits(batchTx.revisits, revisitUrls(writes, this.targets.seeds));
           const tx = { ...batchTx, revisits };
-          for (const w of writes) await this.write(tx, w, now, fx);
+          for (const w of writes) {
+            const fence = this.fences.get(w);
+            if (fence !== undefined && lost.has(leaseKey(fence))) {
+              const d = dropped.get(leaseKey(fence)) ?? { lease: fence, writes: 0 };
+              d.writes++;
+              dropped.set(leaseKey(fence), d);
+              continue; // written under a lease this node lost: its URL stays queued for the new owner
+            }
+            await this.write(tx, w, now, fx);
+          }
           await this.targets.intake.saveSeedHosts(tx); // the seeds' host counts, as the batch left them
+          await this.noteWork(tx, fx);
+          committed = writes;
         }),
       );
+      this.settled(committed);
+      for (const d of dropped.values()) this.targets.leases?.dropped(d.lease, d.writes);
       this.afterCommit.apply(fx);
+      this.notedWork(fx);
       await window.committed();
       return fx.pagesStored + fx.pagesRetired;
     });
@@ -246,10 +308,57 @@ export class IntentApplier {
     return this.exclusive(async () => {
       await this.targets.store.transaction(async (tx) => {
         for (const w of writes) await this.write(tx, w, now, fx);
+        await this.noteWork(tx, fx);
       });
       this.afterCommit.apply(fx);
+      this.notedWork(fx);
       return fx;
     });
+  }
+
+  /**
+   * The fence (a crawler node on PostgreSQL): of the leases `writes` were made under, those this node no longer
+   * holds at their epoch (by leaseKey); the others stay locked until the batch commits, so no other node takes them meanwhile.
+   */
+  private async lostLeases(tx: CrawlQueries, writes: readonly WriteIntent[]): Promise<Set<string>> {
+    const leases = this.targets.leases;
+    if (leases === undefined) return new Set();
+    const refs = new Map<string, GroupLeaseRef>();
+    for (const w of writes) {
+      const fence = this.fences.get(w);
+      if (fence !== undefined) refs.set(leaseKey(fence), fence);
+    }
+    if (refs.size === 0) return new Set();
+    if (tx.leases === undefined)
+      throw new Error('intent-applier: a crawler node holding leases needs a store with leases (PostgreSQL)');
+    const held = await tx.leases.stillHeld(leases.node, [...refs.values()]);
+    const lost = new Set<string>();
+    for (const [key] of refs) if (!held.has(key)) lost.add(key);
+    return lost;
+  }
+
+  /** Notes the groups of the URLs the batch queued as having work, so that some node takes them (PostgreSQL). */
+  private async noteWork(tx: CrawlQueries, fx: BatchEffects): Promise<void> {
+    const leases = this.targets.leases;
+    if (leases === undefined || tx.leases === undefined || fx.queued.length === 0) return;
+    await tx.leases.noteWork(leases.groupsOf(fx.queued.map((r) => r.origin)));
+  }
+
+  /** Tells the leases of the groups a committed batch noted as having work. */
+  private notedWork(fx: BatchEffects): void {
+    const leases = this.targets.leases;
+    if (leases !== undefined && fx.queued.length > 0) leases.noted(leases.groupsOf(fx.queued.map((r) => r.origin)));
+  }
+
+  /** The fenced writes of a committed batch are settled (written or dropped). */
+  private settled(writes: readonly WriteIntent[]): void {
+    for (const w of writes) {
+      const fence = this.fences.get(w);
+      if (fence === undefined) continue;
+      const n = (this.pendingByGroup.get(fence.group) ?? 0) - 1;
+      if (n > 0) this.pendingByGroup.set(fence.group, n);
+      else this.pendingByGroup.delete(fence.group);
+    }
   }
 
   /** Writes one intent through `tx` at `now`; what it did goes to `fx` (see the module comment). */
