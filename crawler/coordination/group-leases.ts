@@ -14,11 +14,24 @@
  *    written under the epoch they started with, which the batch's fence refuses (intent-applier.ts).
  */
 import type { GroupLeaseRef } from '../../db/crawl-store.ts';
-import type { LocalGroupClock } from '../cluster/lease-clock.ts';
 import type { FrontierWindow } from '../frontier/frontier-window.ts';
 import type { HostBook } from '../politeness/host-book.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
+
+/**
+ * A group's clock as a lease hands it on, on this node's clock (the shape of crawler/cluster/lease-clock.ts
+ * LocalGroupClock, which coordination/ does not import: cluster/ stands on it).
+ */
+export interface LocalGroupClock {
+  nextStartAt: number;
+  gapMs: number;
+  crawlDelayMs: number | null;
+  backoffUntil: number | null;
+  backoffMs: number;
+  backoffReason: 'backoff' | 'retry-after' | null;
+  pace: { responseMs: number | null; slowdown: number; strained: number };
+}
 
 /** A lease as the loop holds it now: its group and epoch, and when requests may start under it. */
 export interface LeaseWindow extends GroupLeaseRef {
