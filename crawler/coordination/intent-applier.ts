@@ -19,6 +19,9 @@
  * must be known even if what follows fails), then the windows read what they need (FrontierWindow.committed).
  */
 import { type CrawlQueries, type CrawlStore, type GroupLeaseRef, leaseKey } from '../../db/crawl-store.ts';
+import { type ApplierLeases, WriteFence } from './write-fence.ts';
+
+export type { ApplierLeases } from './write-fence.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
 import type { HostBook } from '../politeness/host-book.ts';
 import type { LinkIntake } from '../frontier/link-intake.ts';
@@ -57,20 +60,6 @@ export interface ApplierTargets {
   leases?: ApplierLeases;
 }
 
-/** How the applier fences a crawler node's writes by its leases (see IntentApplier.flush). */
-export interface ApplierLeases {
-  /** This node's id (group_leases.owner). */
-  node: string;
-  /** The lease a request to `origin` starts under now, undefined if its group is not held. */
-  fenceOf(origin: string): GroupLeaseRef | undefined;
-  /** The groups of these origins, each once. */
-  groupsOf(origins: Iterable<string>): string[];
-  /** Writes made under `lease` were dropped by a batch: the lease was lost (reported, never retried). */
-  dropped(lease: GroupLeaseRef, writes: number): void;
-  /** A committed batch noted these groups as having work (some maybe not held here: a node may take them). */
-  noted(groups: readonly string[]): void;
-}
-
 /** The urls whose revisit states a batch reads (revisit-book.ts noteVisit): its pages stored or confirmed, and their seeds' pages. */
 export function revisitUrls(writes: readonly WriteIntent[], seeds: SeedBook): string[] {
   const urls = new Set<string>();
@@ -92,15 +81,14 @@ export class IntentApplier {
   private tail: Promise<unknown> = Promise.resolve();
   /** Flushes and writes at once asked for and not yet settled. */
   private running = 0;
-  /** The lease each fenced write was made under (a result's writes, a request's start). */
-  private readonly fences = new WeakMap<WriteIntent, GroupLeaseRef>();
-  /** Per group, its fenced writes queued and not yet committed (or dropped). */
-  private readonly pendingByGroup = new Map<string, number>();
+  /** The leases a crawler node's writes are made under (write-fence.ts). */
+  private readonly fence: WriteFence;
   /** The lease the writes being queued now are made under (see `judged`). */
   private judging: GroupLeaseRef | undefined;
 
   constructor(private readonly targets: ApplierTargets) {
     this.afterCommit = new CommitEffects(targets);
+    this.fence = new WriteFence(targets.leases);
   }
 
   /**
@@ -122,14 +110,12 @@ export class IntentApplier {
   push(w: WriteIntent, fence?: GroupLeaseRef, quiet = false): void {
     if (quiet) this.targets.batch.pushQuiet(w);
     else this.targets.batch.push(w);
-    if (fence === undefined) return;
-    this.fences.set(w, fence);
-    this.pendingByGroup.set(fence.group, (this.pendingByGroup.get(fence.group) ?? 0) + 1);
+    if (fence !== undefined) this.fence.tag(w, fence);
   }
 
   /** Fenced writes of `group` queued and not yet committed: its lease is not released meanwhile. */
   unsettled(group: string): number {
-    return this.pendingByGroup.get(group) ?? 0;
+    return this.fence.unsettled(group);
   }
 
   /** Queues writes for the next batch (`urgent`: asks for it at once). */
@@ -270,12 +256,12 @@ export class IntentApplier {
         store.transaction(async (batchTx) => {
           this.targets.intake.begin();
           dropped = new Map();
-          const lost = await this.lostLeases(batchTx, writes);
+          const lost = await this.fence.lost(batchTx, writes);
           // The batch's pages' revisit states in one read, not two per page (frontier/revisit-cache.ts).
           const revisits = await cachedRevisits(batchTx.revisits, revisitUrls(writes, this.targets.seeds));
           const tx = { ...batchTx, revisits };
           for (const w of writes) {
-            const fence = this.fences.get(w);
+            const fence = this.fence.of(w);
             if (fence !== undefined && lost.has(leaseKey(fence))) {
               const d = dropped.get(leaseKey(fence)) ?? { lease: fence, writes: 0 };
               d.writes++;
@@ -285,14 +271,14 @@ export class IntentApplier {
             await this.write(tx, w, now, fx);
           }
           await this.targets.intake.saveSeedHosts(tx); // the seeds' host counts, as the batch left them
-          await this.noteWork(tx, fx);
+          await this.fence.noteWork(tx, fx);
           committed = writes;
         }),
       );
-      this.settled(committed);
+      this.fence.settled(committed);
       for (const d of dropped.values()) this.targets.leases?.dropped(d.lease, d.writes);
       this.afterCommit.apply(fx);
-      this.notedWork(fx);
+      this.fence.noted(fx);
       await window.committed();
       return fx.pagesStored + fx.pagesRetired;
     });
@@ -308,57 +294,12 @@ export class IntentApplier {
     return this.exclusive(async () => {
       await this.targets.store.transaction(async (tx) => {
         for (const w of writes) await this.write(tx, w, now, fx);
-        await this.noteWork(tx, fx);
+        await this.fence.noteWork(tx, fx);
       });
       this.afterCommit.apply(fx);
-      this.notedWork(fx);
+      this.fence.noted(fx);
       return fx;
     });
-  }
-
-  /**
-   * The fence (a crawler node on PostgreSQL): of the leases `writes` were made under, those this node no longer
-   * holds at their epoch (by leaseKey); the others stay locked until the batch commits, so no other node takes them meanwhile.
-   */
-  private async lostLeases(tx: CrawlQueries, writes: readonly WriteIntent[]): Promise<Set<string>> {
-    const leases = this.targets.leases;
-    if (leases === undefined) return new Set();
-    const refs = new Map<string, GroupLeaseRef>();
-    for (const w of writes) {
-      const fence = this.fences.get(w);
-      if (fence !== undefined) refs.set(leaseKey(fence), fence);
-    }
-    if (refs.size === 0) return new Set();
-    if (tx.leases === undefined)
-      throw new Error('intent-applier: a crawler node holding leases needs a store with leases (PostgreSQL)');
-    const held = await tx.leases.stillHeld(leases.node, [...refs.values()]);
-    const lost = new Set<string>();
-    for (const [key] of refs) if (!held.has(key)) lost.add(key);
-    return lost;
-  }
-
-  /** Notes the groups of the URLs the batch queued as having work, so that some node takes them (PostgreSQL). */
-  private async noteWork(tx: CrawlQueries, fx: BatchEffects): Promise<void> {
-    const leases = this.targets.leases;
-    if (leases === undefined || tx.leases === undefined || fx.queued.length === 0) return;
-    await tx.leases.noteWork(leases.groupsOf(fx.queued.map((r) => r.origin)));
-  }
-
-  /** Tells the leases of the groups a committed batch noted as having work. */
-  private notedWork(fx: BatchEffects): void {
-    const leases = this.targets.leases;
-    if (leases !== undefined && fx.queued.length > 0) leases.noted(leases.groupsOf(fx.queued.map((r) => r.origin)));
-  }
-
-  /** The fenced writes of a committed batch are settled (written or dropped). */
-  private settled(writes: readonly WriteIntent[]): void {
-    for (const w of writes) {
-      const fence = this.fences.get(w);
-      if (fence === undefined) continue;
-      const n = (this.pendingByGroup.get(fence.group) ?? 0) - 1;
-      if (n > 0) this.pendingByGroup.set(fence.group, n);
-      else this.pendingByGroup.delete(fence.group);
-    }
   }
 
   /** Writes one intent through `tx` at `now`; what it did goes to `fx` (see the module comment). */
