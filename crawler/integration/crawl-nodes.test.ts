@@ -6,6 +6,8 @@
  *     delay, handovers between nodes included), every page is fetched once, and every node fetched something.
  *  2. A node killed with kill -9 mid-crawl: its groups move to the others once their leases expire (short leases
  *     here), with no gap below a site's delay during the handover, and nothing is lost: every page is stored once.
+ *  3. A seed removed in PostgreSQL alone (the nodes poll the seeds; no server tells them) stops its site's crawl on
+ *     whichever node holds it, and its URLs are dropped, while the other site is crawled whole.
  * One throwaway PostgreSQL cluster for the file (test-support/postgres.ts), a database per test. Every wait is on a
  * condition, bounded; the handover's time is reported (t.diagnostic), not asserted (benchmarks measure speed).
  */
@@ -228,6 +230,44 @@ test('kill -9 of a node mid-crawl: its groups move to the others after the lease
       `handover after kill -9 (lease ${NODE_ENV.CRAWL_LEASE_MS} ms): ${moved.length} groups, p50 ${Math.round(moved[Math.floor(moved.length / 2)]!)} ms, max ${Math.round(moved.at(-1)!)} ms`,
     );
     for (const c of rest) await c.stop();
+  } finally {
+    for (const c of crawlers) c.cleanUp();
+    await web.close();
+    await pool.end();
+  }
+});
+
+test("a seed removed in PostgreSQL alone (no server tells the nodes) stops its site's crawl on whichever node holds it", async () => {
+  const PAGES = 40;
+  const { url, pool } = await database();
+  const { web, delays } = await sites(2, PAGES);
+  await seed(pool, web); // read by the nodes at their start: the removal is what they must hear of by themselves
+  const crawlers = await nodes(2, url, pool);
+  const [gone, kept] = web.sites as [TestWeb['sites'][number], TestWeb['sites'][number]];
+  try {
+    await waitFor(() => pageRequests(gone.log).length >= 3, {
+      timeoutMs: 120_000,
+      message: () => `the site to be crawled; nodes said: ${crawlers.map((c) => c.stderr().slice(-600)).join('\n')}`,
+    });
+    const [row] = (
+      await pool.query<{ id: number }>('SELECT id FROM seeds WHERE url = $1', [new URL(gone.url('/')).href])
+    ).rows;
+    assert.ok(
+      (await pgSeedStore(pool).markSeedRemoved(row!.id, Date.now())) !== undefined,
+      'the seed is marked removed',
+    );
+    // Its URLs are dropped by the node that read the removal, the other site is crawled to its end.
+    await waitFor(
+      async () =>
+        (await pool.query('SELECT 1 FROM frontier WHERE seed_id = $1', [row!.id])).rowCount === 0 &&
+        (await pool.query("SELECT 1 FROM frontier WHERE state IN ('queued', 'leased')")).rowCount === 0,
+      { timeoutMs: 120_000, message: () => 'the removed seed dropped and the other site crawled' },
+    );
+    const fetched = pageRequests(gone.log).length;
+    assert.ok(fetched < PAGES, `the removed site's crawl stopped: ${fetched} of its ${PAGES} pages requested`);
+    assert.equal(pageRequests(kept.log).length, PAGES, 'the other site was crawled whole');
+    assertPolite(web, delays);
+    for (const c of crawlers) await c.stop();
   } finally {
     for (const c of crawlers) c.cleanUp();
     await web.close();
