@@ -1,10 +1,13 @@
 import cluster, { type Worker } from 'node:cluster';
 import { randomUUID } from 'node:crypto';
-import { ConfigError, configFromArgument, type Config } from '../shared/config.ts';
+import { ConfigError, configFromArgument, crawlNodeId, type Config } from '../shared/config.ts';
 import { processEntry } from '../shared/project-root.ts';
 import { type CrawlStorage, openCrawlStorage } from '../db/engine.ts';
 import { freeDiskBytes } from '../db/storage-size.ts';
-import { Coordinator } from './coordination/coordinator.ts';
+import { Coordinator, type CoordinatorOptions } from './coordination/coordinator.ts';
+import { NodeLeases } from './cluster/node-leases.ts';
+import { previousNode, recordNode } from './cluster/node-file.ts';
+import { checkLeaseTiming, LEASE } from './cluster/lease-rules.ts';
 import { CrawlPrimary } from './coordination/crawl-primary.ts';
 import { fatalExit } from './coordination/fatal-exit.ts';
 import { FETCH_DEFAULTS, fetchLimits } from './fetch/fetch-limits.ts';
@@ -28,6 +31,8 @@ import {
 const WORKER_ENTRY = processEntry('crawler/worker.ts'); // its bundle when this primary runs from dist/
 
 const clock = () => performance.timeOrigin + performance.now();
+/** How often a crawler node on PostgreSQL reads the seeds changed (issue 29: within a second of a change). */
+const SEED_POLL_MS = 500;
 const timers: Timers = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
@@ -80,11 +85,48 @@ process.on('uncaughtException', (err) => {
  * Takes DATA_DIR's lock (one primary per DATA_DIR, on either engine), opens the crawl's storage and loads
  * the crawl state; throws saying which step failed.
  */
-async function startUp(): Promise<{ config: Config; storage: CrawlStorage; coordinator: Coordinator }> {
+async function startUp(): Promise<{
+  config: Config;
+  storage: CrawlStorage;
+  coordinator: Coordinator;
+  leases: NodeLeases | null;
+}> {
   const config = configFromArgument(process.argv[2], process.env); // parsed and validated once, by the server
   await acquireLock(config.dataDir);
   const storage = await openCrawlStorage(config);
-  const coordinator = new Coordinator(storage.store, config, randomUUID());
+  // On PostgreSQL this primary is a crawler node: it crawls only the politeness groups it leases (issue 29).
+  const node = crawlNodeId(config);
+  let leases: NodeLeases | null = null;
+  const lease: CoordinatorOptions['lease'] =
+    storage.pool === null
+      ? undefined
+      : {
+          node,
+          dropped: (l, writes) =>
+            transport.log(
+              `crawler: node ${node} lost the lease of group ${l.group} (epoch ${l.epoch}); ${writes} write(s) of its results dropped, never retried: its URLs stay queued for the node that holds it now`,
+            ),
+          noted: (groups) => leases?.workNoted(groups),
+        };
+  if (lease !== undefined) {
+    checkLeaseTiming(
+      { leaseMs: config.crawlLeaseMs, marginMs: config.crawlLeaseMarginMs, renewFraction: LEASE.renewFraction },
+      config.crawlTimeoutMs,
+    );
+  }
+  const coordinator = new Coordinator(storage.store, config, randomUUID(), { lease });
+  if (storage.pool !== null && coordinator.leases !== null && storage.store.leases !== undefined) {
+    leases = new NodeLeases({
+      pool: storage.pool,
+      store: storage.store.leases,
+      node,
+      config,
+      leases: coordinator.leases,
+      clock,
+      log: (line) => transport.log(line),
+      changed: () => primary?.pump(),
+    });
+  }
   try {
     await coordinator.start(clock());
   } catch (err) {
@@ -92,7 +134,7 @@ async function startUp(): Promise<{ config: Config; storage: CrawlStorage; coord
     const where = storage.engine === 'sqlite' ? `the database in ${config.dataDir}` : 'PostgreSQL (DATABASE_URL)';
     throw new Error(`cannot load the crawl state from ${where}: ${(err as Error).message}`);
   }
-  return { config, storage, coordinator };
+  return { config, storage, coordinator, leases };
 }
 
 const started = await startUp().catch((err: unknown) => {
@@ -100,7 +142,7 @@ const started = await startUp().catch((err: unknown) => {
   return undefined;
 });
 if (started === undefined) await new Promise<never>(() => undefined); // fatalExit ends the process
-const { config, storage, coordinator } = started!;
+const { config, storage, coordinator, leases } = started!;
 
 const running = new CrawlPrimary<ClusterWorker>({
   coordinator,
@@ -116,9 +158,17 @@ const running = new CrawlPrimary<ClusterWorker>({
     resolve: config.crawlResolve,
   },
   slotsPerWorker: FETCH_DEFAULTS.fetchesPerWorker,
+  // A crawler node on PostgreSQL hears of seeds added or removed through any server within a second (issue 29).
+  pollSeedsMs: leases === null ? undefined : SEED_POLL_MS,
   readDisk: () => ({ freeBytes: freeDiskBytes(config.dataDir), dbBytes: storage.databaseBytes() }),
   release: async () => {
     try {
+      // After the last batch: the groups are released with their clocks, and the node leaves (PostgreSQL).
+      await leases
+        ?.stop()
+        .catch((err: unknown) =>
+          transport.log(`crawler: could not leave cleanly (${(err as Error).message}); its leases expire instead`),
+        );
       await storage.close();
     } finally {
       releaseLock(config.dataDir);
@@ -143,6 +193,14 @@ process.on('disconnect', () => void running.shutdown('the server went away'));
 process.on('SIGTERM', () => void running.shutdown('SIGTERM'));
 process.on('SIGINT', () => void running.shutdown('SIGINT'));
 running.start();
+if (leases !== null) {
+  const previous = previousNode(config.dataDir);
+  recordNode(config.dataDir, crawlNodeId(config));
+  leases
+    .start(previous)
+    .catch((err: unknown) => running.fatal(`cannot join the crawler nodes: ${(err as Error).message}`));
+  transport.log(`crawler: node ${crawlNodeId(config)} holds politeness groups by lease on PostgreSQL`);
+}
 // Forked with an IPC channel that already closed (the server died while we started): nobody to serve.
 if (process.send !== undefined && !process.connected)
   void running.shutdown('the server went away before the crawler started');

@@ -217,6 +217,39 @@ export interface CrawlRevisitStore {
   refreshCandidates(seedId: number, maxDepth: number): Promise<RevisitCandidate[]>;
 }
 
+/** A politeness group's lease as a crawler node holds it (db/pg/pg-leases.ts HeldLease): the group and its epoch. */
+export interface GroupLeaseRef {
+  group: string;
+  epoch: number;
+}
+
+/** A lease's key in sets and maps: `group@epoch`. */
+export const leaseKey = (l: GroupLeaseRef): string => `${l.group}@${l.epoch}`;
+
+/**
+ * The politeness leases as a batch and a take touch them (issue 29, db/pg/pg-group-work.ts): PostgreSQL's only.
+ * SQLite has one crawler per DATA_DIR, so no leases, and its store has none of these.
+ */
+export interface CrawlLeaseStore {
+  /** Marks these groups as having queued work, so that some node takes them. */
+  noteWork(groups: readonly string[]): Promise<void>;
+  /** Of `leases`, those `node` still holds at their epoch (by leaseKey), locked until the transaction ends (the fence). */
+  stillHeld(node: string, leases: readonly GroupLeaseRef[]): Promise<Set<string>>;
+  /** Puts the leased URLs of these origins back in the queue (their groups were just taken); answers how many. */
+  returnLeasesOf(origins: readonly string[]): Promise<number>;
+  /** The origins with queued or leased URLs that may belong to these groups (a superset in 'domain' mode). */
+  originsOf(groups: readonly string[], mode: 'host' | 'domain'): Promise<GroupOrigin[]>;
+}
+
+/** An origin with URLs waiting, as a node that takes its group reads it. */
+export interface GroupOrigin {
+  origin: string;
+  /** URLs queued. */
+  queued: number;
+  /** URLs leased (by a node that held the group before, or this one before it lost it). */
+  leased: number;
+}
+
 /** The queries of the crawl tables, on the store (one statement each) or on a transaction (`tx`). */
 export interface CrawlQueries {
   frontier: FrontierStore;
@@ -230,6 +263,8 @@ export interface CrawlQueries {
   revisits: CrawlRevisitStore;
   /** One bounded step of merging removed pages' entries out of the full-text indexes; false once none are left. */
   compactSearchIndexStep(): Promise<boolean>;
+  /** The politeness leases (PostgreSQL only; see CrawlLeaseStore). */
+  leases?: CrawlLeaseStore;
 }
 
 /** The crawler primary's storage (see the module comment). */

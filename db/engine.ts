@@ -4,6 +4,7 @@
  * (db/server-store.ts, `openServerStore`) and the crawler primary's (db/crawl-store.ts, `openCrawlStorage`).
  */
 import type { Database } from 'better-sqlite3';
+import type pg from 'pg';
 import type { Config } from '../shared/config.ts';
 import { type CrawlStore, sqliteCrawlStore } from './crawl-store.ts';
 import { DatabaseNotWritableError, openDatabase } from './open.ts';
@@ -25,6 +26,8 @@ export async function openServerStore(config: Pick<Config, 'databaseUrl'>, db: D
 export interface CrawlStorage {
   readonly engine: 'sqlite' | 'postgres';
   readonly store: CrawlStore;
+  /** PostgreSQL's pool (the crawler node's lease loop runs on it: crawler/cluster/node-leases.ts); null on SQLite. */
+  readonly pool: pg.Pool | null;
   /**
    * The bytes the record holds, for CRAWL_MAX_DB_SIZE: SQLite's file, read at once; PostgreSQL's database,
    * as of the last size PostgreSQL answered (each call asks again in the background; 0 before the first answer).
@@ -52,14 +55,16 @@ export async function openCrawlStorage(config: Pick<Config, 'databaseUrl' | 'dat
     return {
       engine: 'sqlite',
       store: sqliteCrawlStore(db),
+      pool: null,
       databaseBytes: () => databaseBytes(db),
       close: async () => {
         db.close();
       },
     };
   }
-  // A few connections: the primary runs one transaction at a time (IntentApplier), plus reads at start.
-  const pool = await openMigratedPgPool(config.databaseUrl, 'engine', { max: 4, purpose: ' for the crawler' });
+  // A few connections: the primary runs one transaction at a time (IntentApplier), plus reads at start, plus the
+  // lease loop's statements (one at a time) and a taken group's reads.
+  const pool = await openMigratedPgPool(config.databaseUrl, 'engine', { max: 6, purpose: ' for the crawler' });
   let bytes = 0;
   let asking = false;
   const askSize = () => {
@@ -80,6 +85,7 @@ export async function openCrawlStorage(config: Pick<Config, 'databaseUrl' | 'dat
   return {
     engine: 'postgres',
     store: pgCrawlStore(pool),
+    pool,
     databaseBytes: () => {
       askSize();
       return bytes;

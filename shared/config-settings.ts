@@ -109,6 +109,26 @@ export const SETTINGS = {
     words: ['domain', 'host'],
     default: 'domain',
   }),
+  crawlNodeId: optionalText({
+    env: 'CRAWL_NODE_ID',
+    about: "this crawler node's id among the nodes sharing one PostgreSQL (issue 29); unset: host name and process id",
+    check: (v) => (/^[\w.:-]{1,100}$/.test(v) ? undefined : 'must be 1 to 100 letters, digits, ".", ":", "_" or "-"'),
+    shown: 'host name-process id',
+  }),
+  crawlLeaseMs: integer({
+    env: 'CRAWL_LEASE_MS',
+    about: 'on PostgreSQL, how long a crawler node holds a politeness group between renewals (docs/scaling.md)',
+    min: 300,
+    max: 3_600_000,
+    default: 90_000,
+  }),
+  crawlLeaseMarginMs: integer({
+    env: 'CRAWL_LEASE_MARGIN_MS',
+    about: "on PostgreSQL, time kept between a request's timeout and its node's lease deadline (docs/scaling.md)",
+    min: 1,
+    max: 600_000,
+    default: 5_000,
+  }),
   crawlPacingFactor: decimal({
     env: 'CRAWL_PACING_FACTOR',
     about: "the delay after a request is at least this many times the server's recent response time (0: off)",

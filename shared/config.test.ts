@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, configArgument, configFromArgument, loadConfig, DEFAULTS } from './config.ts';
+import { ConfigError, configArgument, configFromArgument, crawlNodeId, loadConfig, DEFAULTS } from './config.ts';
 
 test('every variable is optional and has its documented default', () => {
   const c = loadConfig({});
@@ -45,6 +46,9 @@ test('values are parsed', () => {
     CRAWL_PRIMARY_HEAP_MB: '1024',
     CRAWL_PARSE_TRACE: '/tmp/x/parses.jsonl',
     DATABASE_URL: ' postgres://lantern:pw@127.0.0.1:5432/lantern ',
+    CRAWL_NODE_ID: ' crawler-b ',
+    CRAWL_LEASE_MS: '3000',
+    CRAWL_LEASE_MARGIN_MS: '200',
   });
   assert.deepEqual(c, {
     port: 8080,
@@ -72,6 +76,9 @@ test('values are parsed', () => {
     crawlMaxDbSizeBytes: 1.5 * 1024 ** 3,
     crawlPrimaryHeapMb: 1024,
     databaseUrl: 'postgres://lantern:pw@127.0.0.1:5432/lantern',
+    crawlNodeId: 'crawler-b',
+    crawlLeaseMs: 3000,
+    crawlLeaseMarginMs: 200,
   });
   assert.equal(loadConfig({}).databaseUrl, null, 'SQLite in DATA_DIR by default');
   assert.equal(loadConfig({}).crawlPrimaryHeapMb, 768, "the primary's heap limit by default");
@@ -321,4 +328,14 @@ test('DATABASE_URL takes a postgres:// or postgresql:// URL; a refused one is ne
       bad,
     );
   }
+});
+
+test('crawler node settings: the lease and its margin by default, a node id from the host name and pid unless set', () => {
+  const d = loadConfig({});
+  assert.equal(d.crawlLeaseMs, 90_000, 'a lease of 90 s by default (crawler/cluster/lease-rules.ts LEASE)');
+  assert.equal(d.crawlLeaseMarginMs, 5_000, 'a margin of 5 s by default');
+  assert.equal(crawlNodeId(d, 4242), `${os.hostname()}-4242`, 'unset: host name and process id');
+  assert.equal(crawlNodeId(loadConfig({ CRAWL_NODE_ID: 'node-7' })), 'node-7');
+  assert.throws(() => loadConfig({ CRAWL_NODE_ID: 'two words' }), /CRAWL_NODE_ID must be 1 to 100 letters/);
+  assert.throws(() => loadConfig({ CRAWL_LEASE_MS: '100' }), /CRAWL_LEASE_MS must be an integer between 300/);
 });

@@ -5,6 +5,7 @@
  * handed to the crawler primary (configArgument, configFromArgument).
  */
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import { ConfigError } from './config-error.ts';
 import { defaultUserAgent, SECRET_MIN_CHARS, SETTINGS, type Parsed } from './config-settings.ts';
 import { isLoopbackName } from './host-names.ts';
@@ -119,4 +120,12 @@ export function configFromArgument(arg: string | undefined, env: Env = {}): Conf
     );
   }
   return { ...(parsed as Config), databaseUrl: SETTINGS.databaseUrl.parse(env[SETTINGS.databaseUrl.env]) };
+}
+
+/**
+ * This crawler node's id among the nodes sharing one PostgreSQL (crawl_nodes.node_id, issue 29): CRAWL_NODE_ID,
+ * or this machine's host name and the process id of the crawler primary (`pid`), unique while it runs.
+ */
+export function crawlNodeId(config: Pick<Config, 'crawlNodeId'>, pid: number = process.pid): string {
+  return config.crawlNodeId ?? `${os.hostname()}-${pid}`;
 }

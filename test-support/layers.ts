@@ -30,7 +30,7 @@ export interface BackEdge {
  * `common/` is the floor (the IPC messages and the shapes they carry, the URL policy, the crawl job, charsets,
  * fetch failures) and imports none of them; `politeness/` (clocks, robots.txt, backoff) stands on it; the
  * primary's `frontier/` and the worker's `fetch/` and `extract/` stand on politeness; `coordination/`, the
- * primary's loop, on the frontier. `fetch/` and `extract/` never import each other: `crawler/job-runner.ts`
+ * primary's loop, on the frontier; `cluster/`, a crawler node's leases (issue 29), on coordination. `fetch/` and `extract/` never import each other: `crawler/job-runner.ts`
  * composes them. The files directly in crawler/ (the processes, job-runner.ts) and `integration/` (tests of the
  * whole cluster) may import every folder, and no folder imports them. A new sub-folder must be given its floor here.
  * Tests beside their code (`*.test.ts`) may import any sub-folder: a test may drive real neighbours together.
@@ -42,6 +42,8 @@ export const CRAWLER_FLOORS: Readonly<Record<string, readonly string[]>> = {
   fetch: ['common', 'politeness'],
   extract: ['common', 'politeness'],
   coordination: ['common', 'politeness', 'frontier'],
+  // A crawler node's leases (issue 29): pure rules, and the wiring that feeds them to the coordinator.
+  cluster: ['common', 'politeness', 'frontier', 'coordination'],
 };
 
 /**

@@ -279,3 +279,27 @@ export function nextActAt(state: KeeperState): number | null {
   }
   return at;
 }
+
+/** A lease as the scheduler uses it: until when a request may start under it, and the clock it was taken with. */
+export interface StartWindow extends HeldLease {
+  /** The last moment a request may start (mayStart: deadline less timeout and margin); -Infinity while releasing. */
+  startsUntil: number;
+  clock: LocalGroupClock;
+}
+
+/**
+ * The leases held at `now` (not lost: heldAt's and those being released) with their start limits, by group: what
+ * the node's scheduler may dispatch (lease-rules.ts mayStart, as a time rather than a yes or no).
+ */
+export function startWindows(state: KeeperState, now: number): StartWindow[] {
+  const { requestTimeoutMs, timing } = state.settings;
+  return [...state.leases.values()]
+    .filter((k) => !leaseAt(k.lease, now).lost)
+    .map((k) => ({
+      group: k.lease.group,
+      epoch: k.lease.epoch,
+      startsUntil: k.releasing ? -Infinity : k.lease.deadline - requestTimeoutMs - timing.marginMs,
+      clock: k.clock,
+    }))
+    .sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+}

@@ -36,6 +36,8 @@ import {
   nextActAt,
   noteGroup,
   planLeases,
+  type StartWindow,
+  startWindows,
 } from './lease-keeper.ts';
 import { checkLeaseTiming } from './lease-rules.ts';
 
@@ -62,6 +64,13 @@ export interface LeaseLoopOptions {
   onFault: (err: Error) => void;
   /** The monotonic clock (default performance.now). */
   now?: () => number;
+  /**
+   * Called just before each plan and before the stop's release, synchronously with it: the scheduler tells the loop
+   * (`note`) of its groups' requests, work and clocks, so the plan never releases a group whose request just started.
+   */
+  beforePlan?: () => void;
+  /** The hosts of a group this node knows, named in its release so that queued work others added keeps it wanted. */
+  originsOf?: (group: string) => readonly string[];
   timers?: LoopTimers;
 }
 
@@ -91,6 +100,9 @@ export class LeaseLoop {
   private lastHeld = '';
   private readonly lostListeners = new Set<(lost: HeldLease[]) => void>();
   private readonly changeListeners = new Set<(held: HeldLease[]) => void>();
+  private readonly windowListeners = new Set<(leases: StartWindow[]) => void>();
+  /** A round was asked for while one ran (`wake`, or a take that took all it asked for): run another at once. */
+  private again = false;
 
   constructor(private readonly o: LeaseLoopOptions) {
     checkLeaseTiming(o.settings.timing, o.settings.requestTimeoutMs);
@@ -110,6 +122,25 @@ export class LeaseLoop {
   /** Calls `fn` with the held leases each time they change (a take, a loss, a release, the stop). */
   onChange(fn: (held: HeldLease[]) => void): void {
     this.changeListeners.add(fn);
+  }
+
+  /**
+   * Calls `fn`, synchronously after every change (a plan, each answer applied, the stop), with every lease held and
+   * its start limit (lease-keeper.ts startWindows): what the scheduler may dispatch.
+   */
+  onLeases(fn: (leases: StartWindow[]) => void): void {
+    this.windowListeners.add(fn);
+  }
+
+  /** Runs a round now, or right after the running one (work appeared for groups this node may take). */
+  wake(): void {
+    if (this.phase !== 'running') return;
+    if (this.round !== null) {
+      this.again = true;
+      return;
+    }
+    if (this.timer !== null) this.timers.clearTimeout(this.timer);
+    this.runRound();
   }
 
   /** Registers the node and runs the first round; rounds then follow on their own until stop(). */
@@ -149,6 +180,7 @@ export class LeaseLoop {
     this.timer = null;
     await this.round;
     if (!wasRunning) return;
+    this.o.beforePlan?.();
     const now = this.now();
     const idle = [...this.state.leases.values()].filter((k) => !k.inFlight && now < k.lease.deadline);
     if (idle.length > 0) {
@@ -162,6 +194,7 @@ export class LeaseLoop {
             epoch: k.lease.epoch,
             clock: clockForStore(k.clock, sentAt),
             hasWork: k.hasWork,
+            origins: this.o.originsOf?.(k.lease.group),
           })),
         );
       } catch (err) {
@@ -170,6 +203,7 @@ export class LeaseLoop {
     }
     this.state = newKeeper(this.o.settings);
     this.announce();
+    this.windows();
     await leaveCleanly(this.o.db, this.o.node);
   }
 
@@ -183,7 +217,8 @@ export class LeaseLoop {
       .finally(() => {
         this.round = null;
         if (this.phase !== 'running') return;
-        const at = Math.min(nextActAt(this.state) ?? Infinity, started + this.surveyEveryMs);
+        const at = this.again ? started : Math.min(nextActAt(this.state) ?? Infinity, started + this.surveyEveryMs);
+        this.again = false;
         this.timer = this.timers.setTimeout(() => this.runRound(), Math.max(0, at - this.now()));
       });
   }
@@ -206,8 +241,10 @@ export class LeaseLoop {
       const live = await liveNodes(db, this.liveWithinMs);
       return { liveNodes: live.length, groupsWithWork: await groupsWithWork(db) };
     });
+    this.o.beforePlan?.();
     const planned = planLeases(this.state, this.now(), facts);
     this.state = planned.state;
+    this.windows(); // before any await: a group being released starts no request from here on
     this.lose(planned.plan.lost);
     const { renew, release, take } = planned.plan;
     if (renew.length > 0) {
@@ -215,6 +252,7 @@ export class LeaseLoop {
       const held = await this.attempt(() => renewLeases(db, node, renew, this.o.settings.timing.leaseMs));
       const applied = afterRenew(this.state, renew, sentAt, this.now(), held);
       this.state = applied.state;
+      this.windows();
       this.lose(applied.lost);
     }
     if (release.length > 0) {
@@ -228,19 +266,30 @@ export class LeaseLoop {
             epoch: r.epoch,
             clock: clockForStore(r.clock, sentAt),
             hasWork: r.hasWork,
+            origins: this.o.originsOf?.(r.group),
           })),
         ),
       );
       const applied = afterRelease(this.state, release, released);
       this.state = applied.state;
+      this.windows();
       this.lose(applied.lost);
     }
     if (take > 0) {
       const sentAt = this.now();
       const rows = await this.attempt(() => takeGroups(db, node, take, this.o.settings.timing.leaseMs));
       this.state = afterTake(this.state, sentAt, this.now(), rows);
+      this.windows();
+      if (rows !== null && rows.length >= take) this.again = true; // took all it asked for: more may be waiting
     }
     this.announce();
+  }
+
+  /** Tells the window listeners of the leases and their start limits now. */
+  private windows(): void {
+    if (this.windowListeners.size === 0) return;
+    const leases = startWindows(this.state, this.now());
+    for (const fn of this.windowListeners) fn(leases);
   }
 
   /** Tells the lost listeners, then the change listeners. */

@@ -1,5 +1,6 @@
 import type { Config } from '../../shared/config.ts';
-import type { CrawlStore } from '../../db/crawl-store.ts';
+import type { CrawlStore, GroupLeaseRef } from '../../db/crawl-store.ts';
+import { GroupLeases } from './group-leases.ts';
 import { Scheduler } from '../politeness/scheduler.ts';
 import { serverSignal } from '../politeness/pacing.ts';
 import { BACKOFF } from '../politeness/backoff.ts';
@@ -23,6 +24,22 @@ import type { HostFacts } from '../politeness/host-report.ts';
 import type { WriteIntent } from './write-intents.ts';
 
 export { MAX_REDIRECTS } from '../frontier/admission.ts';
+
+/** How a Coordinator runs beyond its configuration. */
+export interface CoordinatorOptions {
+  /**
+   * A crawler node holding politeness leases (PostgreSQL, issue 29): no group is crawled until its lease is given
+   * (Coordinator.leases, fed by crawler/cluster/node-leases.ts), and every result is written under its lease.
+   */
+  lease?: {
+    /** This node's id (group_leases.owner). */
+    node: string;
+    /** A batch dropped `writes` writes made under `lease`, which this node lost: to be reported. */
+    dropped(lease: GroupLeaseRef, writes: number): void;
+    /** Groups were noted as having work (URLs admitted, or found queued at start): a node may take them. */
+    noted(groups: readonly string[]): void;
+  };
+}
 
 /**
  * The crawler primary's brain, without the processes: it owns the scheduler, every host's state and
@@ -63,15 +80,22 @@ export class Coordinator {
   readonly handOut: HandOutParts;
   /** The crawl's status and snapshots for the server, and the fetch rate (crawl-report.ts). */
   private readonly report: CrawlReport;
+  /** The politeness groups this node holds (a crawler node on PostgreSQL, issue 29); null: every group (SQLite). */
+  readonly leases: GroupLeases | null;
+  /** How it runs beyond its configuration (CoordinatorOptions). */
+  private readonly options: CoordinatorOptions;
 
   /**
    * On `store`, the crawl's storage on either engine (db/engine.ts openCrawlStorage chooses it; tests pass
    * `sqliteCrawlStore` of a temporary file, or wrap it).
    */
-  constructor(store: CrawlStore, config: Config, runId: string) {
+  constructor(store: CrawlStore, config: Config, runId: string, options: CoordinatorOptions = {}) {
+    const lease = options.lease;
+    this.options = options;
     this.scheduler = new Scheduler<CrawlJob>(config.crawlDelayMs, {
       grouping: config.crawlPolitenessGroup,
       pacing: { factor: config.crawlPacingFactor, ceilingMs: config.crawlPacingMaxMs },
+      leased: lease !== undefined,
     });
     this.store = store;
     this.hosts = new HostBook(this.scheduler, config.userAgent, (w, quiet) =>
@@ -91,6 +115,7 @@ export class Coordinator {
       scheduler: this.scheduler,
       isLive: (seedId) => seeds.get(seedId) !== undefined,
       source: storeWindowSource(store),
+      isHeld: lease === undefined ? undefined : (origin) => this.leases?.holdsOrigin(origin) ?? false,
     });
     this.judge = new ResultJudge({
       allowPrivate: config.allowPrivate,
@@ -107,6 +132,7 @@ export class Coordinator {
       seedsDb: store.seeds,
       frontier: store.frontier,
       refreshMs: config.crawlRefreshMs,
+      shared: lease !== undefined,
     });
     const seedWrites = new SeedWrites({
       seeds,
@@ -124,7 +150,26 @@ export class Coordinator {
       revisits,
       judge: this.judge,
       inFlight: this.inFlight,
+      leases:
+        lease === undefined
+          ? undefined
+          : {
+              node: lease.node,
+              fenceOf: (origin) => this.leases?.fenceOf(origin),
+              groupsOf: (origins) => this.leases?.groupsOf(origins) ?? [],
+              dropped: (l, writes) => lease.dropped(l, writes),
+              noted: (groups) => lease.noted(groups),
+            },
     });
+    this.leases =
+      lease === undefined
+        ? null
+        : new GroupLeases({
+            scheduler: this.scheduler,
+            window: this.window,
+            hosts: this.hosts,
+            unsettled: (group) => this.applier.unsettled(group),
+          });
     this.handOut = {
       scheduler: this.scheduler,
       window: this.window,
@@ -146,7 +191,8 @@ export class Coordinator {
     const last = await this.store.stops.lastStop();
     const contactedBy = last.clean ? last.contactedBy : now;
     await this.store.stops.markRunning(contactedBy);
-    await this.store.frontier.returnAllLeases();
+    // A crawler node (PostgreSQL) returns the leased URLs of a group when it takes it: others may be fetching theirs.
+    if (this.leases === null) await this.store.frontier.returnAllLeases();
     const counts = await this.store.frontier.countsByOrigin(); // URLs per host and state: the window's queued counts
     await this.intake.load(this.store); // the URL budget per host and the host budget per seed, in one scan
     await this.hosts.restore(this.store, now, contactedBy ?? -Infinity);
@@ -154,6 +200,12 @@ export class Coordinator {
     const queued = counts.filter((c) => c.state === 'queued');
     for (const { origin, n } of queued) if (n > 0) this.hosts.see(origin); // its row and robots.txt job exist from now on
     await this.window.load(queued);
+    // Groups with queued URLs have work, whatever a node that died between its batch and its note left written.
+    if (this.leases !== null && this.options.lease !== undefined) {
+      const groups = this.leases.groupsOf(queued.map((q) => q.origin));
+      await this.store.leases?.noteWork(groups);
+      this.options.lease.noted(groups);
+    }
   }
 
   /**
@@ -192,7 +244,8 @@ export class Coordinator {
     const entry = this.inFlight.get(jobId);
     if (!entry) return;
     this.inFlight.delete(jobId);
-    const { job, origin } = entry;
+    const { job, origin, fence } = entry;
+    const push = (w: WriteIntent) => this.applier.push(w, fence);
     this.scheduler.complete(origin, now + this.scheduler.effectiveDelay(origin).ms);
     this.window.readyAgain(origin); // an empty window is read on by the next flush (see FrontierWindow.readyAgain)
     this.hosts.noteAbandoned(origin, now);
@@ -200,12 +253,12 @@ export class Coordinator {
     if (job.kind === 'page' && !this.seeds.get(job.seedId)) {
       // Its seed was removed: not tried again, but its row goes back to the queue (deleted with its seed's, or its own again should the seed come back).
       this.window.droppedInFlight(origin, job);
-      this.writes.push({ kind: 'return-lease', frontierId: job.frontierId });
+      push({ kind: 'return-lease', frontierId: job.frontierId });
       return;
     }
     if (job.kind !== 'robots' && attempts >= BACKOFF.maxAttempts) {
       if (job.kind === 'page')
-        this.writes.push({
+        push({
           kind: 'finish-url',
           frontierId: job.frontierId,
           state: 'failed',
@@ -218,7 +271,7 @@ export class Coordinator {
     }
     if (job.kind === 'page') {
       this.window.retry(origin, { ...job, attempts, notBefore: now });
-      this.writes.push({ kind: 'retry-url', frontierId: job.frontierId, attempts, notBefore: now, error: reason });
+      push({ kind: 'retry-url', frontierId: job.frontierId, attempts, notBefore: now, error: reason });
       return;
     }
     this.scheduler.add(origin, { ...job, attempts, notBefore: now }, job.kind === 'robots');
@@ -226,8 +279,8 @@ export class Coordinator {
 
   /** Every job in flight goes back to the queue (the crawl is stopping); a sitemap's stored row stays for the next start. */
   returnInFlight(): void {
-    for (const [, { job }] of this.inFlight) {
-      if (job.kind === 'page') this.writes.push({ kind: 'return-lease', frontierId: job.frontierId });
+    for (const [, { job, fence }] of this.inFlight) {
+      if (job.kind === 'page') this.applier.push({ kind: 'return-lease', frontierId: job.frontierId }, fence);
       else if (job.kind === 'sitemap') this.hosts.sitemapReturned(job.url);
     }
     this.inFlight.clear();
@@ -242,13 +295,13 @@ export class Coordinator {
     const entry = this.inFlight.get(result.jobId);
     if (!entry) return;
     this.inFlight.delete(result.jobId);
-    const { job, origin, dispatchedAt, conditional } = entry;
+    const { job, origin, dispatchedAt, conditional, fence } = entry;
     const ended = Math.max(dispatchedAt, now - Math.max(0, sinceEndMs));
     this.scheduler.complete(origin, ended, serverSignal(result)); // the answer's time and load pace its group
     this.window.readyAgain(origin); // an empty window is read on by the next flush (see FrontierWindow.readyAgain)
     this.hosts.recordEnd(origin, job.url, result, ended);
     this.report.fetchEnded(now);
-    this.applier.judged(this.judge.judge(job, origin, result, now, conditional), now);
+    this.applier.judged(this.judge.judge(job, origin, result, now, conditional), now, fence);
     this.hosts.save(origin, now);
   }
 

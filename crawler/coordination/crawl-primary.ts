@@ -74,6 +74,11 @@ export interface CrawlPrimaryParts<W extends WorkerHandle> {
   pid: number;
   /** Closes the storage and releases DATA_DIR's lock: the last step of a shutdown, before exit. */
   release(): void | Promise<void>;
+  /**
+   * Reads the seeds this often besides the server's `seeds-changed` (a crawler node on PostgreSQL, issue 29: seeds
+   * added or removed through another node's server, or with no server at all); unset: only when told.
+   */
+  pollSeedsMs?: number;
 }
 
 /** The crawler primary (see the module comment). */
@@ -91,6 +96,8 @@ export class CrawlPrimary<W extends WorkerHandle> {
   private sentFull = false;
   /** Set during a shutdown's grace: called once no fetch is in flight. */
   private drained: (() => void) | null = null;
+  /** A poll of the seeds is running (pollSeedsMs): the next one waits for it. */
+  private polling = false;
 
   constructor(private readonly parts: CrawlPrimaryParts<W>) {
     const { clock, timers, transport, coordinator } = parts;
@@ -156,8 +163,15 @@ export class CrawlPrimary<W extends WorkerHandle> {
     // Seeds whose last crawl is older than CRAWL_REFRESH are crawled again (crawler/frontier/refresh.ts); never at 0.
     if (config.crawlRefreshMs > 0)
       this.intervals.push(timers.setInterval(() => void this.refresh(), refreshCheckMs(config.crawlRefreshMs)));
+    const poll = this.parts.pollSeedsMs;
+    if (poll !== undefined) this.intervals.push(timers.setInterval(() => void this.pollSeeds(), poll));
     this.disk.start();
     this.parts.transport.toServer({ type: 'started', pid: this.parts.pid });
+    this.loop.pump();
+  }
+
+  /** Work may have become due outside the primary's own events (a lease taken, renewed or lost): hands it out. */
+  pump(): void {
     this.loop.pump();
   }
 
@@ -301,6 +315,21 @@ export class CrawlPrimary<W extends WorkerHandle> {
     this.parts.transport.toServer({ type: 'snapshot', ...snap, disk: this.disk.status(), at: start, full });
     this.sentFull = true;
     this.snapshotDueAt = start + (this.parts.clock() - start) / PRIMARY_TIMING.snapshotShare;
+  }
+
+  /** Reads the seeds changed since the last read (pollSeedsMs); a storage error waits out as a batch's does. */
+  private async pollSeeds(): Promise<void> {
+    if (this.stopping || this.outage.waiting || this.polling) return;
+    this.polling = true;
+    try {
+      await this.parts.coordinator.syncSeeds(this.parts.clock());
+    } catch (err) {
+      this.outage.failed(err, 'reading the seeds');
+      return;
+    } finally {
+      this.polling = false;
+    }
+    this.loop.pump();
   }
 
   private async refresh(): Promise<void> {

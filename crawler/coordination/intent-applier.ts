@@ -18,7 +18,10 @@
  * transaction commits, then memory learns what it did (CommitEffects, synchronously: a committed batch
  * must be known even if what follows fails), then the windows read what they need (FrontierWindow.committed).
  */
-import type { CrawlQueries, CrawlStore } from '../../db/crawl-store.ts';
+import { type CrawlQueries, type CrawlStore, type GroupLeaseRef, leaseKey } from '../../db/crawl-store.ts';
+import { type ApplierLeases, WriteFence } from './write-fence.ts';
+
+export type { ApplierLeases } from './write-fence.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
 import type { HostBook } from '../politeness/host-book.ts';
 import type { LinkIntake } from '../frontier/link-intake.ts';
@@ -53,6 +56,8 @@ export interface ApplierTargets {
   judge: Pick<ResultJudge, 'sitemapsListed'>;
   /** The jobs in flight, by job id. */
   inFlight: Map<number, InFlightJob>;
+  /** A crawler node holding leases (PostgreSQL, issue 29): its writes are fenced, its admitted groups noted. */
+  leases?: ApplierLeases;
 }
 
 /** The urls whose revisit states a batch reads (revisit-book.ts noteVisit): its pages stored or confirmed, and their seeds' pages. */
@@ -76,16 +81,41 @@ export class IntentApplier {
   private tail: Promise<unknown> = Promise.resolve();
   /** Flushes and writes at once asked for and not yet settled. */
   private running = 0;
+  /** The leases a crawler node's writes are made under (write-fence.ts). */
+  private readonly fence: WriteFence;
+  /** The lease the writes being queued now are made under (see `judged`). */
+  private judging: GroupLeaseRef | undefined;
 
   constructor(private readonly targets: ApplierTargets) {
     this.afterCommit = new CommitEffects(targets);
+    this.fence = new WriteFence(targets.leases);
   }
 
-  /** A result judged: its host decisions at once, its writes queued for the next batch (urgent if it says so). */
-  judged(j: Judgement, now: number): void {
-    for (const d of j.now) this.decideHost(d, now);
-    for (const w of j.writes) this.targets.batch.push(w);
+  /**
+   * A result judged: its host decisions at once, its writes queued for the next batch (urgent if it says so),
+   * fenced by `fence`, the lease its request was sent under.
+   */
+  judged(j: Judgement, now: number, fence?: GroupLeaseRef): void {
+    this.judging = fence;
+    try {
+      for (const d of j.now) this.decideHost(d, now);
+      for (const w of j.writes) this.push(w, fence);
+    } finally {
+      this.judging = undefined;
+    }
     if (j.urgent) this.targets.batch.markUrgent();
+  }
+
+  /** Queues one write for the next batch, fenced by `fence` when given (its batch drops it if the lease was lost). */
+  push(w: WriteIntent, fence?: GroupLeaseRef, quiet = false): void {
+    if (quiet) this.targets.batch.pushQuiet(w);
+    else this.targets.batch.push(w);
+    if (fence !== undefined) this.fence.tag(w, fence);
+  }
+
+  /** Fenced writes of `group` queued and not yet committed: its lease is not released meanwhile. */
+  unsettled(group: string): number {
+    return this.fence.unsettled(group);
   }
 
   /** Queues writes for the next batch (`urgent`: asks for it at once). */
@@ -131,9 +161,12 @@ export class IntentApplier {
       case 'send':
         // The row stays 'queued' on disk until its lease's batch; the window reads a host's queue from its
         // start only after a commit (FrontierWindow.committed), when every lease queued before it is written.
-        if (d.lease) batch.pushQuiet(d.lease);
-        hosts.recordStart(origin, now);
-        this.targets.inFlight.set(d.out.jobId, d.inFlight);
+        {
+          const fence = this.targets.leases?.fenceOf(origin);
+          if (d.lease) this.push(d.lease, fence, true);
+          hosts.recordStart(origin, now);
+          this.targets.inFlight.set(d.out.jobId, fence === undefined ? d.inFlight : { ...d.inFlight, fence });
+        }
         return d.out;
     }
   }
@@ -157,13 +190,10 @@ export class IntentApplier {
         const { job, attempts, earliest, message } = d.retry;
         const at = Math.max(until ?? 0, earliest);
         this.targets.window.retry(d.origin, { ...job, attempts, notBefore: at });
-        this.targets.batch.push({
-          kind: 'retry-url',
-          frontierId: job.frontierId,
-          attempts,
-          notBefore: at,
-          error: message,
-        });
+        this.push(
+          { kind: 'retry-url', frontierId: job.frontierId, attempts, notBefore: at, error: message },
+          this.judging,
+        );
         return;
       }
       case 'host-answered':
@@ -220,17 +250,35 @@ export class IntentApplier {
         return 0;
       }
       const fx = new BatchEffects();
+      let dropped = new Map<string, { lease: GroupLeaseRef; writes: number }>();
+      let committed: readonly WriteIntent[] = [];
       await batch.commit(now, (writes) =>
         store.transaction(async (batchTx) => {
           this.targets.intake.begin();
+          dropped = new Map();
+          const lost = await this.fence.lost(batchTx, writes);
           // The batch's pages' revisit states in one read, not two per page (frontier/revisit-cache.ts).
           const revisits = await cachedRevisits(batchTx.revisits, revisitUrls(writes, this.targets.seeds));
           const tx = { ...batchTx, revisits };
-          for (const w of writes) await this.write(tx, w, now, fx);
+          for (const w of writes) {
+            const fence = this.fence.of(w);
+            if (fence !== undefined && lost.has(leaseKey(fence))) {
+              const d = dropped.get(leaseKey(fence)) ?? { lease: fence, writes: 0 };
+              d.writes++;
+              dropped.set(leaseKey(fence), d);
+              continue; // written under a lease this node lost: its URL stays queued for the new owner
+            }
+            await this.write(tx, w, now, fx);
+          }
           await this.targets.intake.saveSeedHosts(tx); // the seeds' host counts, as the batch left them
+          await this.fence.noteWork(tx, fx);
+          committed = writes;
         }),
       );
+      this.fence.settled(committed);
+      for (const d of dropped.values()) this.targets.leases?.dropped(d.lease, d.writes);
       this.afterCommit.apply(fx);
+      this.fence.noted(fx);
       await window.committed();
       return fx.pagesStored + fx.pagesRetired;
     });
@@ -246,8 +294,10 @@ export class IntentApplier {
     return this.exclusive(async () => {
       await this.targets.store.transaction(async (tx) => {
         for (const w of writes) await this.write(tx, w, now, fx);
+        await this.fence.noteWork(tx, fx);
       });
       this.afterCommit.apply(fx);
+      this.fence.noted(fx);
       return fx;
     });
   }

@@ -7,6 +7,7 @@
  * frontier row, a sitemap's and robots.txt's are in the hosts' book: nothing is read from storage). It only reads: the
  * DispatchDecision it returns is applied by intent-applier.ts (`dispatched`). Time comes in as arguments.
  */
+import type { GroupLeaseRef } from '../../db/crawl-store.ts';
 import type { HostBook } from '../politeness/host-book.ts';
 import type { SeedBook } from '../frontier/seed-book.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
@@ -19,6 +20,8 @@ export interface InFlightJob {
   origin: string;
   dispatchedAt: number;
   conditional: boolean;
+  /** The lease of its group it was sent under (a crawler node on PostgreSQL): its writes are fenced by it. */
+  fence?: GroupLeaseRef;
 }
 
 /** What becomes of a job the scheduler released (see JobDispatch.decide). */

@@ -65,6 +65,11 @@ export interface FrontierWindowParts {
   isLive(seedId: number): boolean;
   /** The sizes; WINDOW's by default (tests use small ones). */
   sizes?: Partial<WindowSizes>;
+  /**
+   * Whether this node may crawl the host now (its politeness group's lease is held, issue 29); default: every
+   * host. A host not held gets no entries: its rows wait in the database for the node that holds it.
+   */
+  isHeld?(origin: string): boolean;
 }
 
 /** The per-host windows over the frontier (see the module comment). */
@@ -88,11 +93,14 @@ export class FrontierWindow {
   private readonly source: WindowSource;
   /** Whether a seed is known and not removed. */
   private readonly isLive: (seedId: number) => boolean;
+  /** Whether the host's group is held by this node (FrontierWindowParts.isHeld). */
+  private readonly isHeld: (origin: string) => boolean;
 
   constructor(parts: FrontierWindowParts) {
     this.scheduler = parts.scheduler;
     this.source = parts.source;
     this.isLive = parts.isLive;
+    this.isHeld = parts.isHeld ?? (() => true);
     this.sizes = { ...WINDOW, ...parts.sizes };
     this.hosts = new HostWindows(this.sizes);
     this.removed = new RemovedSeedLedger(this.sizes.passOverPerStep);
@@ -112,7 +120,7 @@ export class FrontierWindow {
     }
     for (const h of this.hosts.values()) {
       h.more = h.waiting > 0;
-      if (h.more) this.hungry.add(h);
+      if (h.more && this.isHeld(h.origin)) this.hungry.add(h);
     }
     this.loaded = true; // rows committed while the first windows are read are counted and placed (see arrived)
     await this.source.read(() => this.fill([], this.firstHungry(this.sizes.startHosts, new Set())));
@@ -161,6 +169,7 @@ export class FrontierWindow {
    */
   readyAgain(origin: string): void {
     const h = this.hosts.get(origin);
+    if (h !== undefined && !this.isHeld(origin)) return;
     if (h?.more && h.entries.size < this.sizes.syncBelow) this.starving.add(h);
   }
 
@@ -293,7 +302,8 @@ export class FrontierWindow {
     const out: HostWindow[] = [];
     for (const h of this.hungry) {
       if (out.length >= n) break;
-      if (!taken.has(h)) out.push(h);
+      if (!this.isHeld(h.origin)) this.hungry.delete(h);
+      else if (!taken.has(h)) out.push(h);
     }
     return out;
   }
@@ -321,8 +331,46 @@ export class FrontierWindow {
     return this.hosts.cap();
   }
 
+  /**
+   * The host's group is no longer held here (its lease was lost or released): its entries leave the scheduler,
+   * its retries are left to their batch, and its queue is read from its start should the group come back.
+   */
+  release(origin: string): void {
+    const h = this.hosts.get(origin);
+    if (h === undefined) return;
+    this.forgetReads(h);
+    this.hungry.delete(h);
+  }
+
+  /**
+   * The host's group was taken by this node, with `queued` rows waiting in the database (some maybe queued by
+   * other nodes): its queue is read from its start by the next `committed`, first among the reads.
+   */
+  acquire(origin: string, queued: number): void {
+    const h = this.hosts.of(origin);
+    this.forgetReads(h);
+    this.hosts.setWaiting(h, queued);
+    this.starving.add(h);
+  }
+
+  /** Evicts the host's entries and retries and moves its cursor to its queue's start, out of every set but `hungry`. */
+  private forgetReads(h: HostWindow): void {
+    this.evict(h, new Set(h.entries.keys()));
+    h.retries = [];
+    h.tailAt = START_AT;
+    h.tailId = 0;
+    h.more = true;
+    this.starving.delete(h);
+    this.overflowing.delete(h);
+    this.withRetries.delete(h);
+  }
+
   /** Places a committed queued row: an entry at or before the cursor, or after it when the window holds the whole queue and has room. */
   private place(h: HostWindow, at: number, id: number, job: () => CrawlJob): void {
+    if (!this.isHeld(h.origin)) {
+      h.more = true; // its node reads it
+      return;
+    }
     if (!afterCursor(h, at, id)) {
       this.enter(h, at, id, job());
     } else if (!h.more && h.entries.size < this.cap()) {
@@ -365,6 +413,7 @@ export class FrontierWindow {
 
   /** A row read on the host's cursor: entered (true), or passed over if its seed was removed (false). */
   private enterRow(h: HostWindow, row: FrontierRow): boolean {
+    if (!this.isHeld(h.origin)) return true; // lost during the read: `acquire` reads it from its start again
     if (!this.isLive(row.seedId)) {
       this.removed.passOver(row.seedId, h);
       return false;
@@ -376,7 +425,7 @@ export class FrontierWindow {
   /** The host's fill is over: out of the hungry set, and back at its end if still hungry (its budget spent on a removed seed's rows). */
   private filled(h: HostWindow): void {
     this.hungry.delete(h);
-    if (h.more && h.entries.size < this.hosts.low()) this.hungry.add(h);
+    if (h.more && h.entries.size < this.hosts.low() && this.isHeld(h.origin)) this.hungry.add(h);
   }
 
   /** Takes the given entries out of the scheduler's queue. */

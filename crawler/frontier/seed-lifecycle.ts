@@ -17,6 +17,11 @@ export interface SeedLifecycleParts {
   frontier: Pick<CrawlQueries['frontier'], 'seedCrawls'>;
   /** CRAWL_REFRESH in ms (0: never). */
   refreshMs: number;
+  /**
+   * Several crawler nodes read the seeds (PostgreSQL, issue 29): a seed new to this node is taken in without a
+   * recrawl (another node may have taken it in already); only one submitted again while known is crawled again.
+   */
+  shared?: boolean;
 }
 
 /** What a sync of the seeds decided: seeds removed (their jobs leave the queues at once), and writes. */
@@ -40,12 +45,17 @@ export class SeedLifecycle {
    */
   async sync(recrawl: boolean): Promise<SeedSync> {
     const { seeds, seedsDb } = this.parts;
-    const { changed, removed } = seeds.apply(await seedsDb.seedsChangedSince(seeds.cursor));
+    const rows = await seedsDb.seedsChangedSince(seeds.cursor);
+    const knew = new Set(rows.filter((r) => seeds.get(r.id) !== undefined).map((r) => r.id));
+    const { changed, removed } = seeds.apply(rows);
     const queued: FrontierWrite[] = [];
     for (const s of removed)
       queued.push({ kind: 'drop-seed-urls', seedId: s.id }, { kind: 'retire-seed-pages', seedId: s.id });
-    const atOnce: FrontierWrite[] =
-      changed.length > 0 ? [{ kind: 'take-in-seeds', seeds: changed, from: 0, recrawl }] : [];
+    const atOnce: FrontierWrite[] = [];
+    const fresh = this.parts.shared ? changed.filter((s) => !knew.has(s.id)) : [];
+    const again = this.parts.shared ? changed.filter((s) => knew.has(s.id)) : changed;
+    if (fresh.length > 0) atOnce.push({ kind: 'take-in-seeds', seeds: fresh, from: 0, recrawl: false });
+    if (again.length > 0) atOnce.push({ kind: 'take-in-seeds', seeds: again, from: 0, recrawl });
     return { removed, atOnce, queued };
   }
 

@@ -35,6 +35,23 @@ export interface GroupClock {
   readonly pace: Pace;
 }
 
+/** A politeness group's state as a lease hands it on (crawler/cluster/lease-clock.ts LocalGroupClock's parts). */
+export interface GroupHandover {
+  /** No request of the group starts before this (its last end plus its gap, or its backoff). */
+  nextStartAt: number;
+  /** The gap kept after each request: default delay, longest Crawl-delay of its hosts, pacing. */
+  gapMs: number;
+  /** The longest Crawl-delay of its hosts, or null. */
+  crawlDelayMs: number | null;
+  /** The group's backoff end, or null. */
+  backoffUntil: number | null;
+  pace: Pace;
+  /** Requests of the group in flight. */
+  inFlight: number;
+  /** Jobs of its hosts waiting here. */
+  queued: number;
+}
+
 /** A politeness group's clock as the Scheduler keeps it: in flight, last request, backoff, pace, and its hosts' turns. */
 export class GroupState<J extends SchedulerJob> implements GroupClock, HeapItem {
   inFlight = 0;
@@ -45,6 +62,15 @@ export class GroupState<J extends SchedulerJob> implements GroupClock, HeapItem 
   pace: Pace = NO_PACE;
   /** When the group may next start a request (valid while it is in the due heap). */
   readyAt = Infinity;
+  /**
+   * The starts its node's lease allows (crawler/cluster, issue 29): none before `startsFrom` (a takeover's stored
+   * clock), none after `startsUntil` (the lease's deadline less a request's timeout and the margin). Unleased:
+   * -Infinity and Infinity; leased and not held: startsUntil -Infinity.
+   */
+  startsFrom = -Infinity;
+  startsUntil = Infinity;
+  /** Its hosts, in the order they were seen. */
+  readonly members: HostState<J>[] = [];
   heapPos = -1;
   /** Its hosts that have work they may run, by whose turn it is. */
   readonly turns = new IndexedHeap<HostState<J>>(

@@ -21,15 +21,23 @@
 import { IndexedHeap } from './heap.ts';
 import type { SchedulerJob } from './job-lane.ts';
 import { politenessGroup, type GroupMode } from './politeness-group.ts';
-import { checkPacing, nextPace, pacingMs, PACING, type PacingSettings, type ServerSignal } from './pacing.ts';
+import {
+  checkPacing,
+  nextPace,
+  type Pace,
+  pacingMs,
+  PACING,
+  type PacingSettings,
+  type ServerSignal,
+} from './pacing.ts';
 import { explainDelay, gapMs, type BackoffSource, type DelayReason } from './delay-reason.ts';
-import { GroupState, HostState, type GroupClock, type HostClock } from './scheduler-clocks.ts';
+import { GroupState, HostState, type GroupClock, type GroupHandover, type HostClock } from './scheduler-clocks.ts';
 
 export type { SchedulerJob } from './job-lane.ts';
 export type { GroupMode } from './politeness-group.ts';
 export type { ServerSignal } from './pacing.ts';
 export type { BackoffSource, DelayReason } from './delay-reason.ts';
-export type { GroupClock, HostClock } from './scheduler-clocks.ts';
+export type { GroupClock, GroupHandover, HostClock } from './scheduler-clocks.ts';
 
 /** A job the scheduler released, with its host and group. */
 export interface Dispatch<J> {
@@ -45,6 +53,11 @@ export interface SchedulerOptions {
   grouping?: GroupMode;
   /** Pacing by response time (pacing.ts); factor 0 (the default) adds nothing. */
   pacing?: Partial<PacingSettings>;
+  /**
+   * Leased (a crawler node on PostgreSQL, issue 29): a group starts requests only within the window its lease
+   * gives (setStartWindow), none before one is given. Unleased (the default): every group, always.
+   */
+  leased?: boolean;
 }
 
 /** The scheduler was used against its own rules (a bug in the caller or here, never a site's doing). */
@@ -66,12 +79,15 @@ export class Scheduler<J extends SchedulerJob> {
   private inFlightTotal = 0;
   /** How hosts are grouped (fixed for the scheduler's life). */
   readonly grouping: GroupMode;
+  /** Whether groups start requests only within their lease's window (SchedulerOptions.leased). */
+  readonly leased: boolean;
 
   constructor(
     private defaultDelayMs: number,
     options: SchedulerOptions = {},
   ) {
     this.grouping = options.grouping ?? 'host';
+    this.leased = options.leased ?? false;
     this.pacing = checkPacing({
       factor: options.pacing?.factor ?? PACING.factor,
       ceilingMs: options.pacing?.ceilingMs ?? PACING.ceilingMs,
@@ -198,6 +214,55 @@ export class Scheduler<J extends SchedulerJob> {
     });
   }
 
+  /**
+   * The lease of group `key` allows its requests to start from `from` until `until` (a leased scheduler; a node
+   * that lost the group passes -Infinity as `until`). A group already due after `until` leaves the due ones until
+   * the next window. O(log groups).
+   */
+  setStartWindow(key: string, from: number, until: number): void {
+    const g = this.groupState(key);
+    g.startsFrom = from;
+    g.startsUntil = until;
+    this.refreshGroup(g);
+  }
+
+  /**
+   * Continues a group's clock taken over from another node (its lease row): its pacing and its backoff, which
+   * every later request keeps (the first also waits for the window's `from`, setStartWindow).
+   */
+  continueGroup(key: string, clock: { pace: Pace; backoffUntil: number | null }): void {
+    const g = this.groupState(key);
+    g.pace = clock.pace;
+    if (clock.backoffUntil !== null) g.backoffUntil = Math.max(g.backoffUntil, clock.backoffUntil);
+    this.refreshGroup(g);
+  }
+
+  /** The origins of group `key` this scheduler knows. */
+  hostsOf(key: string): string[] {
+    return (this.groups.get(key)?.members ?? []).map((h) => h.origin);
+  }
+
+  /** What a lease hands on of group `key` (GroupHandover): its clock, what is in flight and what waits. O(its hosts). */
+  groupHandover(key: string): GroupHandover {
+    const g = this.groupState(key);
+    let crawl: number | undefined;
+    let queued = 0;
+    for (const h of g.members) {
+      if (h.crawlDelayMs !== undefined) crawl = Math.max(crawl ?? 0, h.crawlDelayMs);
+      queued += h.queue.length + h.priority.length;
+    }
+    const gap = gapMs(this.defaultDelayMs, crawl, pacingMs(g.pace, this.pacing));
+    return {
+      nextStartAt: Math.max(g.lastEnd + gap, g.backoffUntil),
+      gapMs: gap,
+      crawlDelayMs: crawl ?? null,
+      backoffUntil: g.backoffUntil > 0 ? g.backoffUntil : null,
+      pace: g.pace,
+      inFlight: g.inFlight,
+      queued,
+    };
+  }
+
   /** The earliest time the host's clock allows a new request (ignoring whether it has work, or whose turn it is). */
   dueAt(origin: string): number {
     const h = this.state(origin);
@@ -210,7 +275,11 @@ export class Scheduler<J extends SchedulerJob> {
    * undefined if no group is due. Call it repeatedly to fill every idle worker.
    */
   next(now: number): Dispatch<J> | undefined {
-    const g = this.due.peek();
+    let g = this.due.peek();
+    while (g !== undefined && g.readyAt <= now && now > g.startsUntil) {
+      this.due.remove(g); // its lease allows no more starts: back among the due with its next window
+      g = this.due.peek();
+    }
     if (!g || g.readyAt > now) return undefined;
     const h = g.turns.peek()!;
     let job = h.priority.take(now);
@@ -273,15 +342,23 @@ export class Scheduler<J extends SchedulerJob> {
     let h = this.hosts.get(origin);
     if (!h) {
       const key = politenessGroup(origin, this.grouping);
-      let g = this.groups.get(key);
-      if (!g) {
-        g = new GroupState<J>(key, this.groups.size);
-        this.groups.set(key, g);
-      }
+      const g = this.groupState(key);
       h = new HostState<J>(origin, g, this.hosts.size);
       this.hosts.set(origin, h);
+      g.members.push(h);
     }
     return h;
+  }
+
+  /** The group of key `key`, created (with no hosts; not startable if leased) on first use. */
+  private groupState(key: string): GroupState<J> {
+    let g = this.groups.get(key);
+    if (!g) {
+      g = new GroupState<J>(key, this.groups.size);
+      if (this.leased) g.startsUntil = -Infinity;
+      this.groups.set(key, g);
+    }
+    return g;
   }
 
   /** Rule 2 of delay-reason.ts: the gap before a request to `h`, from the end of its group's last request. */
@@ -313,7 +390,11 @@ export class Scheduler<J extends SchedulerJob> {
       this.due.remove(g);
       return;
     }
-    const readyAt = Math.max(g.lastEnd + this.gap(h), h.turnAt, g.backoffUntil);
+    const readyAt = Math.max(g.lastEnd + this.gap(h), h.turnAt, g.backoffUntil, g.startsFrom);
+    if (readyAt > g.startsUntil) {
+      this.due.remove(g); // not within its lease's window: due again when a window is given
+      return;
+    }
     if (readyAt === g.readyAt && this.due.has(g)) return;
     g.readyAt = readyAt;
     this.due.update(g);
@@ -322,7 +403,7 @@ export class Scheduler<J extends SchedulerJob> {
   private reorderAll(): void {
     for (const g of this.due.values()) {
       const h = g.turns.peek()!;
-      g.readyAt = Math.max(g.lastEnd + this.gap(h), h.turnAt, g.backoffUntil);
+      g.readyAt = Math.max(g.lastEnd + this.gap(h), h.turnAt, g.backoffUntil, g.startsFrom);
     }
     this.due.rebuild();
   }

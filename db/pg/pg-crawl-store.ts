@@ -18,6 +18,7 @@ import { pgStorageError } from '../storage-error.ts';
 import { pgCrawlerStopQueries } from './pg-crawler-stop.ts';
 import { pgCrawlSeedQueries } from './pg-crawl-seeds.ts';
 import { pgFrontierQueries } from './pg-frontier.ts';
+import { pgGroupWorkQueries } from './pg-group-work.ts';
 import { pgHostQueries } from './pg-hosts.ts';
 import { pgLinkTargetQueries } from './pg-link-targets.ts';
 import { pgPageWriteQueries } from './pg-page-writes.ts';
@@ -49,6 +50,7 @@ function modulesOn(db: PgRunner): { modules: AsyncCrawlModules; links: ReturnTyp
       seedHosts: pgSeedHostQueries(db),
       stops: pgCrawlerStopQueries(db),
       revisits: pgRevisitQueries(db),
+      leases: pgGroupWorkQueries(db),
       // Pages on PostgreSQL have no full-text tables: each Lantern server derives its search index in its own
       // DATA_DIR from the change feed, and compacts it there. Nothing to merge here, ever.
       compactSearchIndexStep: async () => false,

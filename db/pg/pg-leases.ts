@@ -62,6 +62,11 @@ export interface HeldLease {
 export interface ReleasedGroup extends HeldLease {
   clock: StoredGroupClock;
   hasWork: boolean;
+  /**
+   * The group's hosts the node knows: the group keeps has_work if any of them has a queued URL, whatever the node
+   * believed (another node may have queued one since it last read). None given: the node's belief alone.
+   */
+  origins?: readonly string[];
 }
 
 /** A crawler node whose heartbeat is recent. */
@@ -170,11 +175,14 @@ const setClock = (first: number, arrays: boolean): string => {
     pace_slowdown = ${p(7, 'int')}, pace_strained = ${p(8, 'int')}, has_work = ${p(9, 'boolean')}`;
 };
 const CLOCK_TYPES = ['float8', 'bigint', 'bigint', 'float8', 'bigint', 'text', 'float8', 'int', 'int', 'boolean'];
+// has_work: as the node says, or kept if one of the hosts it names (space-separated) has a queued URL.
 const RELEASE = statement(
   'cluster.leases.release',
   `UPDATE group_leases l SET owner = NULL, expires_at = NULL, taken_at = NULL, ${setClock(0, true)}
-   FROM unnest($2::text[], $3::bigint[], ${CLOCK_TYPES.map((t, i) => `$${i + 4}::${t}[]`).join(', ')})
-     AS r(group_key, epoch, ${CLOCK_TYPES.map((_, i) => `c${i}`).join(', ')})
+     OR EXISTS (SELECT 1 FROM frontier f WHERE f.state = 'queued' AND f.origin = ANY (string_to_array(r.origins, ' ')))
+   FROM unnest($2::text[], $3::bigint[], ${CLOCK_TYPES.map((t, i) => `$${i + 4}::${t}[]`).join(', ')},
+     $${CLOCK_TYPES.length + 4}::text[])
+     AS r(group_key, epoch, ${CLOCK_TYPES.map((_, i) => `c${i}`).join(', ')}, origins)
    WHERE l.group_key = r.group_key AND l.epoch = r.epoch AND l.owner = $1
    RETURNING l.group_key AS "group"`,
 );
@@ -333,6 +341,7 @@ export async function releaseGroups(
     released.map((r) => r.group),
     released.map((r) => r.epoch),
     ...columns,
+    released.map((r) => (r.origins ?? []).join(' ')),
   ]);
   return new Set(out.map((r) => r.group));
 }
