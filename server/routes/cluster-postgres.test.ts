@@ -117,6 +117,28 @@ describe('crawler nodes on PostgreSQL', () => {
   });
 });
 
+test('alive means a heartbeat within CRAWL_LEASE_MS, the lease length the nodes themselves run with', async () => {
+  const url = await cluster.createDatabase();
+  const t = await createTestApp({ DATABASE_URL: url, CRAWL_LEASE_MS: '20000' });
+  const db = openPgPool(url, { max: 1 });
+  try {
+    await registerNode(db, 'node-recent', 'crawling');
+    await registerNode(db, 'node-late', 'crawling');
+    // 30 s ago: alive under the default 90 s lease, silent under these nodes' 20 s one.
+    await db.query("UPDATE crawl_nodes SET heartbeat_at = now() - interval '30 seconds' WHERE node_id = 'node-late'");
+    const { cluster: nodes } = (await t.app.inject({ method: 'GET', url: '/api/status' })).json() as Status;
+    assert.ok(nodes !== null);
+    assert.deepEqual([nodes.aliveWithinMs, nodes.alive, nodes.silent], [20_000, 1, 1]);
+    assert.deepEqual(nodes.nodes.map((n) => [n.node, n.state]).sort(), [
+      ['node-late', 'silent'],
+      ['node-recent', 'alive'],
+    ]);
+  } finally {
+    await db.end();
+    await t.close();
+  }
+});
+
 describe('on SQLite', () => {
   test('no nodes in the status and no lease on a host: one machine, one crawler', async () => {
     const t = await createTestApp();

@@ -11,7 +11,6 @@ import {
 import { pageQueries } from '../../db/pages.ts';
 import { storageFault } from '../../db/storage-error.ts';
 import { NODE_STATES } from '../../db/pg/pg-cluster-view.ts';
-import { LEASE } from '../../crawler/cluster/lease-rules.ts';
 import { CRAWLER_STATES, DOMAIN_SORT_KEYS, DOMAIN_STATES, SORT_DIRECTIONS } from '../../shared/enumerations.ts';
 import { nullableString, stringEnum } from '../../shared/json-schema.ts';
 import { ErrorBodySchema, HttpError } from '../plugins/error-handler.ts';
@@ -20,10 +19,11 @@ import { queryDomains } from '../domain-query.ts';
 import { groupsOf, withLeases } from '../domain-leases.ts';
 
 /**
- * The crawler nodes /api/status lists on PostgreSQL: alive if their heartbeat is within the lease length (as the
- * crawler's lease loop counts them for fair shares), heard from within a day, at most 50 (all of them counted).
+ * The crawler nodes /api/status lists on PostgreSQL: heard from within a day, at most 50 (all of them counted);
+ * alive if their heartbeat is within the lease length, CRAWL_LEASE_MS (as the crawler's lease loop counts them for
+ * fair shares).
  */
-export const NODE_LIST = { aliveWithinMs: LEASE.leaseMs, recentMs: 24 * 3600_000, limit: 50 };
+export const NODE_LIST = { recentMs: 24 * 3600_000, limit: 50 };
 
 /** A crawler node as /api/status lists it (db/pg/pg-cluster-view.ts ClusterNode): ages on the database's clock. */
 export const CrawlNodeSchema = Type.Object({
@@ -207,10 +207,11 @@ export async function crawlRoutes(fastify: FastifyInstance): Promise<void> {
   const cluster = async (): Promise<ClusterStatus | null> => {
     const view = app.clusterView;
     if (view === null) return null;
-    const seen = await askPostgres(() => view.nodes(NODE_LIST));
+    const aliveWithinMs = app.config.crawlLeaseMs;
+    const seen = await askPostgres(() => view.nodes({ ...NODE_LIST, aliveWithinMs }));
     return {
       answered: seen !== null,
-      aliveWithinMs: NODE_LIST.aliveWithinMs,
+      aliveWithinMs,
       ...(seen?.counts ?? { alive: 0, silent: 0, left: 0 }),
       nodes: seen?.nodes ?? [],
     };
