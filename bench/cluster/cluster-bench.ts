@@ -138,8 +138,13 @@ async function scalingRun(createDatabase: () => Promise<string>, n: number): Pro
       0,
     );
     const overlaps = web.sites.reduce((sum, s) => sum + (politenessReport(s.log, 0).maxInFlight > 1 ? 1 : 0), 0);
-    const windowMs = Math.max(...pages.map((r) => r.end)) - Math.min(...pages.map((r) => r.start));
-    return { nodes: n, pages: pages.length - duplicates, windowMs, overlaps, duplicates, perNode, load };
+    const t0 = Math.min(...pages.map((r) => r.start));
+    const windowMs = Math.max(...pages.map((r) => r.end)) - t0;
+    const spans = ids.map((id): [number, number] => {
+      const starts = pages.filter((r) => askedBy(r.userAgent) === id).map((r) => (r.start - t0) / 1000);
+      return starts.length === 0 ? [Number.NaN, Number.NaN] : [Math.min(...starts), Math.max(...starts)];
+    });
+    return { nodes: n, pages: pages.length - duplicates, windowMs, overlaps, duplicates, perNode, spans, load };
   } finally {
     await web.close();
   }

@@ -9,6 +9,7 @@ const run = (nodes: number, pages: number, windowMs: number): ScalingRun => ({
   overlaps: 0,
   duplicates: 0,
   perNode: Array.from({ length: nodes }, () => pages / nodes),
+  spans: Array.from({ length: nodes }, () => [0, windowMs / 1000] as [number, number]),
   load: 1,
 });
 
@@ -36,7 +37,10 @@ test('the section says which runs meet 0.9 and whether the handover stayed withi
       load: 1,
     },
   });
-  assert.match(text, /\| 2 \| 1\.0 \| 600 \| \*\*40\.0\*\* \| \*\*1\.00\*\* \(meets ≥ 0\.9\)/);
+  assert.match(
+    text,
+    /\| 2 \| 1\.0 \| 600 \| \*\*40\.0\*\* \| \*\*1\.00\*\* \(meets ≥ 0\.9\) \| 300 \/ 300 \| 0\.0–15\.0 \/ 0\.0–15\.0 \|/,
+  );
   assert.match(text, /\| 3 \| .* \*\*0\.83\*\* \(misses ≥ 0\.9\)/);
   assert.match(text, /p50 5000 ms, max 7000 ms, against a bound of the lease plus the delay, 6500 ms \(misses\)/);
 });

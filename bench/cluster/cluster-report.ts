@@ -14,8 +14,10 @@ export interface ScalingRun {
   overlaps: number;
   /** Pages requested more than once. */
   duplicates: number;
-  /** Pages each node's workers fetched (from the nodes' own records), in node order. */
+  /** Pages each node fetched (the sites' logs, by User-Agent), in node order. */
   perNode: number[];
+  /** Each node's first and last page request, in seconds from the run's first (the sites' logs), in node order. */
+  spans: Array<[first: number, last: number]>;
   /** The 1-minute load average as the crawl started. */
   load: number;
 }
@@ -67,17 +69,24 @@ export function clusterSection(opts: {
   handover: HandoverRun | undefined;
 }): string {
   const eff = scalingEfficiency(opts.scaling);
-  const lines = ['## Crawler nodes on one PostgreSQL (`npm run bench:cluster`)', '', opts.measuredLine, '', opts.setup, ''];
+  const lines = [
+    '## Crawler nodes on one PostgreSQL (`npm run bench:cluster`)',
+    '',
+    opts.measuredLine,
+    '',
+    opts.setup,
+    '',
+  ];
   if (opts.scaling.length > 0) {
     lines.push(
-      '| nodes | load | pages | pages/s | ÷ (N × one node) | pages per node | overlaps | pages fetched twice |',
-      '|---:|---:|---:|---:|---|---|---:|---:|',
+      '| nodes | load | pages | pages/s | ÷ (N × one node) | pages per node | each node from–to s | overlaps | pages fetched twice |',
+      '|---:|---:|---:|---:|---|---|---|---:|---:|',
     );
     for (const r of opts.scaling) {
       const e = eff.get(r.nodes) ?? Number.NaN;
       const verdict = r.nodes === 1 ? '1' : `**${f2(e)}** (${e >= 0.9 ? 'meets' : 'misses'} ≥ 0.9)`;
       lines.push(
-        `| ${r.nodes} | ${f1(r.load)} | ${r.pages} | **${f1(pagesPerSecond(r))}** | ${verdict} | ${r.perNode.join(' / ')} | ${r.overlaps} | ${r.duplicates} |`,
+        `| ${r.nodes} | ${f1(r.load)} | ${r.pages} | **${f1(pagesPerSecond(r))}** | ${verdict} | ${r.perNode.join(' / ')} | ${r.spans.map(([a, b]) => `${f1(a)}–${f1(b)}`).join(' / ')} | ${r.overlaps} | ${r.duplicates} |`,
       );
     }
     lines.push('');

@@ -14,6 +14,7 @@ import { openPgPool } from '../../db/pg/pool.ts';
 import { startTestPostgres, type TestPostgres } from '../../test-support/postgres.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
 import { LeaseLoop, type LoopTimers } from './lease-loop.ts';
+import { LEASE } from './lease-rules.ts';
 
 let cluster: TestPostgres;
 before(async () => {
@@ -51,13 +52,13 @@ interface Node {
 }
 
 /** A fresh database with 20 groups with work, two loops `a` and `b` (not started), and the overlap watch. */
-async function twoLoops(timersOfA?: LoopTimers) {
+async function twoLoops(timersOfA?: LoopTimers, settings: typeof SETTINGS = SETTINGS) {
   const url = await cluster.createDatabase();
   const make = (id: string, timers?: LoopTimers): Node => {
     const pool = openPgPool(url, { max: 2 });
     const faults: Error[] = [];
     const lost: HeldLease[] = [];
-    const loop = new LeaseLoop({ db: pool, node: id, settings: SETTINGS, onFault: (e) => faults.push(e), timers });
+    const loop = new LeaseLoop({ db: pool, node: id, settings, onFault: (e) => faults.push(e), timers });
     loop.onLost((l) => lost.push(...l));
     return { loop, pool, lost, faults };
   };
@@ -135,6 +136,28 @@ test('two loops split 20 groups fairly and never hold one at the same moment', a
       [],
       "the database agrees with a's view",
     );
+    assert.deepEqual(overlaps, [], 'no group was held by both at any observed moment');
+    assert.deepEqual([...a.faults, ...b.faults], []);
+  } finally {
+    await end();
+  }
+});
+
+test('with the default 90 s lease, a node that joins gets its fair share within seconds, not at a renewal', async () => {
+  // Rounds follow the fair share every LEASE.surveyMs (1 s), not only a third into the lease (30 s): the first node
+  // releases its surplus at its next survey and the joining node takes it at its own.
+  const defaults = { timing: { ...LEASE }, requestTimeoutMs: 30_000, maxTake: 20 };
+  const { a, b, watch, overlaps, end } = await twoLoops(undefined, defaults);
+  try {
+    await a.loop.start();
+    await waitFor(() => watch().ha.length === 20, {
+      message: () => `a alone takes all 20 (${JSON.stringify(watch())})`,
+    });
+    await b.loop.start();
+    await waitFor(() => fairSplit(watch()), {
+      timeoutMs: 15_000, // a failure deadline: half a renewal interval
+      message: () => `a fair split well before the first renewal (${JSON.stringify(watch())})`,
+    });
     assert.deepEqual(overlaps, [], 'no group was held by both at any observed moment');
     assert.deepEqual([...a.faults, ...b.faults], []);
   } finally {

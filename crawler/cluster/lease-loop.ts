@@ -39,7 +39,7 @@ import {
   type StartWindow,
   startWindows,
 } from './lease-keeper.ts';
-import { checkLeaseTiming } from './lease-rules.ts';
+import { checkLeaseTiming, LEASE } from './lease-rules.ts';
 
 /** The timer functions the loop schedules its rounds with (the global ones unless a test pauses them). */
 export interface LoopTimers {
@@ -54,7 +54,10 @@ export interface LeaseLoopOptions {
   /** This node's id, unique in the cluster (crawl_nodes.node_id). */
   node: string;
   settings: KeeperSettings;
-  /** A round at least this often, to heartbeat and follow the fair share (default: the renewal interval). */
+  /**
+   * A round at least this often, to heartbeat and follow the fair share (default: LEASE.surveyMs, or the renewal
+   * interval if shorter).
+   */
   surveyEveryMs?: number;
   /** A node is live if its heartbeat is this recent (default: the lease length). */
   liveWithinMs?: number;
@@ -109,7 +112,8 @@ export class LeaseLoop {
     this.state = newKeeper(o.settings);
     this.now = o.now ?? (() => performance.now());
     this.timers = o.timers ?? GLOBAL_TIMERS;
-    this.surveyEveryMs = o.surveyEveryMs ?? o.settings.timing.leaseMs * o.settings.timing.renewFraction;
+    this.surveyEveryMs =
+      o.surveyEveryMs ?? Math.min(LEASE.surveyMs, o.settings.timing.leaseMs * o.settings.timing.renewFraction);
     this.liveWithinMs = o.liveWithinMs ?? o.settings.timing.leaseMs;
     this.doing = o.doing ?? 'crawling';
   }

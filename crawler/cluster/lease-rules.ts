@@ -26,6 +26,12 @@ export const LEASE = {
   marginMs: 5_000,
   /** Renew once this fraction of the lease has passed since the last take or renewal was sent. */
   renewFraction: 1 / 3,
+  /**
+   * A node's lease loop surveys the cluster (heartbeat, live nodes, groups with work) at least this often, so work
+   * new to the cluster and a node that joins or leaves move the fair shares within about a second, not at the next
+   * renewal (a third of the lease: 30 s by default). Three short statements a second per node.
+   */
+  surveyMs: 1_000,
 } as const;
 
 /** The timing a node runs its leases with. */
