@@ -15,8 +15,9 @@
  * about 14 of them) without its 290 MB of leaves. Pure: the SQL of each slice; search-service.ts runs them.
  */
 
-/** Rows of a keyed read per slice: row sizes (about 10 bytes each) and FTS5 data blocks (up to a page each). */
+/** Rows of a keyed read of row sizes per slice (about 10 bytes each). */
 export const PRIME_SIZE_ROWS = 20_000;
+/** Rows of a keyed read of FTS5 data blocks per slice (up to a 4 KB page each). */
 export const PRIME_BLOCK_ROWS = 500;
 /** Ids between two lookups in pages_short_texts: about the entries under one of its lowest interior pages. */
 export const PRIME_STRIDE = 200;
