@@ -415,7 +415,7 @@ snapshot file (every page indexed from the pages table; that process then writes
 "snapshot" in the next process, which restores that file and catches up from its cursor (what a restarted server
 does). "max loop block": longest event-loop stall meanwhile. "warm-up s": from start to the end of the warm-up a
 server starts with the title index (\`SearchService.warmUp\`: the full-text index read once in a thread, its 1000 most common words'
-commonness decided), and RSS then; the queries are timed after it. The queries run in the "snapshot" process: 200 of 1-3
+commonness decided, then the search connection's own page cache filled with what every search reads, cache-prime.ts), and RSS then; the queries are timed after it. The queries run in the "snapshot" process: 200 of 1-3
 words taken from random pages (not among the 100 most common words; the last word gets the API's automatic
 prefix), the same 200 asked as questions ("how do I" and the words: question search, question-lists.ts, ranks them too),
 and 200 suggest prefixes of 2-6 letters; two passes each. "plain FTS5": the same words ANDed,

@@ -23,6 +23,8 @@ import { hasCaptureFilters } from './capture-filters.ts';
 import { CommonTerms } from './common-terms.ts';
 import type { FtsStems } from './fts-stems.ts';
 import type { FtsPrefixes } from './fts-prefixes.ts';
+import type { PrefixWords } from './fts-expression.ts';
+import { PrefixTerms } from './prefix-terms.ts';
 
 /** The columns the first bounded list of a very common query ranks in (see CandidateLists #ranked). */
 export const SHORT_COLUMNS: readonly string[] = ['title', 'headings', 'description'];
@@ -83,12 +85,14 @@ export class CandidateLists {
   readonly #common: CommonTerms;
   readonly #stems: FtsStems | undefined;
   readonly #prefixes: FtsPrefixes | undefined;
+  readonly #prefixTerms: PrefixTerms | undefined;
 
   /**
    * `rankAllMax` and `rankSample`: see RANK_ALL_MAX and RANK_SAMPLE; `anchors`: whether anchor text
    * ranks (RankingOptions); `stems`: when given, a word's commonness is kept under its index word
    * (commonKey), as the start-up warm-up remembers it, and a word outside the warm-up's list or (with
-   * `prefixes`) a prefix whose words are in fewer than half the pages is not common without a count.
+   * `prefixes`) a prefix whose words are in fewer than half the pages is not common without a count;
+   * and the statements that only list or count matches get a prefix as its index words ORed (prefix-terms.ts).
    */
   constructor(
     fts: FtsSearch,
@@ -103,6 +107,15 @@ export class CandidateLists {
     this.#rankSample = opts.rankSample;
     this.#anchors = opts.anchors;
     this.#common = new CommonTerms(fts);
+    const stems = opts.stems;
+    this.#prefixTerms =
+      stems === undefined
+        ? undefined
+        : new PrefixTerms({
+            termsStartingWith: (prefix, max) => fts.termsStartingWith(prefix, max),
+            indexVersion: () => fts.indexVersion(),
+            stem: (word) => stems.stem(word),
+          });
   }
 
   /** Takes a verdict on whether a word is common, learned by the warm-up, under its commonKey (CommonTerms.remember). */
@@ -129,6 +142,10 @@ export class CandidateLists {
     });
     const hits = title.hits;
     const match = matchExpression(parsed, mode) as string;
+    // What lists and counts the matches (the same rows): prefix words spelled out where they can be (prefix-terms.ts).
+    const prefixWords = this.#prefixTerms?.forQuery(parsed);
+    const listMatch =
+      prefixWords === undefined ? match : (matchExpression(parsed, mode, undefined, undefined, prefixWords) as string);
     const filters: HostFilters = {
       sites: parsed.sites,
       excludedSites: parsed.excludedSites,
@@ -138,10 +155,20 @@ export class CandidateLists {
     // The matches' ids, read once up to COUNT_CAP: their number is the count, and up to RANK_ALL_MAX of
     // them, which ids match is known without a lookup per id below (a capped count after reading
     // RANK_ALL_MAX + 1 ids read those again: 10-30 ms at 1M pages for common words).
-    const matchIds = this.#fts.matchIds(match, Math.max(COUNT_CAP, this.#rankAllMax + 1), filters);
+    const matchIds = this.#fts.matchIds(listMatch, Math.max(COUNT_CAP, this.#rankAllMax + 1), filters);
     const everyMatch = matchIds.length <= this.#rankAllMax ? new Set(matchIds) : undefined;
     const ftsTotal = Math.min(matchIds.length, COUNT_CAP);
-    const ftsIds = this.#ranked(parsed, mode, match, ftsTotal, depth, q.want, filters, everyMatch && matchIds);
+    const ftsIds = this.#ranked(
+      parsed,
+      mode,
+      match,
+      ftsTotal,
+      depth,
+      q.want,
+      filters,
+      everyMatch && matchIds,
+      prefixWords,
+    );
     const identMatch = identExpression(parsed, mode);
     const exactIds = identMatch === undefined ? [] : this.#fts.topExact(match, identMatch, depth, filters);
     // A short top list is every full-text match: no hit outside it matches.
@@ -166,7 +193,7 @@ export class CandidateLists {
       ? new Set<number>()
       : everyMatch !== undefined
         ? new Set(outside.filter((id) => everyMatch.has(id)))
-        : this.#fts.matching(match, outside);
+        : this.#fts.matching(listMatch, outside);
     let extra = extrasAllowed ? outside.filter((id) => !matchingFts.has(id)) : [];
     const phrases = phrasesExpression(parsed);
     if (extra.length > 0 && phrases !== undefined && mode === 'and') {
@@ -187,7 +214,10 @@ export class CandidateLists {
         { ids: exactIds, weight: 2 },
         // Words that many pages have are left to the other lists: ranking their anchors would cost what #ranked avoids.
         {
-          ids: ftsTotal > this.#rankAllMax ? [] : this.#anchored(parsed, match, filters, complete ? inTop : everyMatch),
+          ids:
+            ftsTotal > this.#rankAllMax
+              ? []
+              : this.#anchored(parsed, listMatch, filters, complete ? inTop : everyMatch),
           weight: 1,
         },
       ],
@@ -204,7 +234,8 @@ export class CandidateLists {
    * if those do not fill the wanted page (`want` = offset + limit), the best among the newest
    * RANK_SAMPLE matches anywhere. In each, words in half the pages or more are left out of bm25's
    * expression when other words remain (#rankExpression): the order is the same, without bm25
-   * reading such a word's every match. `matchIds`: every match, when there are at most RANK_ALL_MAX.
+   * reading such a word's every match. `matchIds`: every match, when there are at most RANK_ALL_MAX;
+   * `prefixWords`: the prefix words spelled out for listing the newest matches (not for ranking them).
    */
   #ranked(
     parsed: ParsedQuery,
@@ -215,6 +246,7 @@ export class CandidateLists {
     want: number,
     filters: HostFilters,
     matchIds: readonly number[] | undefined,
+    prefixWords: PrefixWords | undefined,
   ): number[] {
     if (total <= this.#rankAllMax) {
       const rank = matchIds === undefined ? undefined : this.#rankExpression(parsed, mode);
@@ -223,17 +255,20 @@ export class CandidateLists {
         : this.#fts.rankAmong(rank, matchIds, depth, false);
     }
     const short = matchExpression(parsed, mode, undefined, SHORT_COLUMNS) as string;
-    const ids = this.#topOfNewest(parsed, mode, short, SHORT_COLUMNS, depth, filters);
+    const ids = this.#topOfNewest(parsed, mode, short, SHORT_COLUMNS, depth, filters, prefixWords);
     if (ids.length >= want) return ids;
     const seen = new Set(ids);
-    for (const id of this.#topOfNewest(parsed, mode, match, undefined, depth, filters)) {
+    for (const id of this.#topOfNewest(parsed, mode, match, undefined, depth, filters, prefixWords)) {
       if (ids.length >= depth) break;
       if (!seen.has(id)) ids.push(id);
     }
     return ids;
   }
 
-  /** The best `depth` among the newest RANK_SAMPLE matches of `match` (the query within `columns`). */
+  /**
+   * The best `depth` among the newest RANK_SAMPLE matches of `match` (the query within `columns`), those
+   * listed with `prefixWords` spelled out when bm25 ranks them apart (#rankExpression).
+   */
   #topOfNewest(
     parsed: ParsedQuery,
     mode: 'and' | 'or',
@@ -241,10 +276,13 @@ export class CandidateLists {
     columns: readonly string[] | undefined,
     depth: number,
     filters: HostFilters,
+    prefixWords: PrefixWords | undefined,
   ): number[] {
     const rank = this.#rankExpression(parsed, mode, columns);
     if (rank === undefined) return this.#fts.topOfNewest(match, depth, this.#rankSample, filters);
-    return this.#fts.rankAmong(rank, this.#fts.newestIds(match, this.#rankSample, filters), depth, true);
+    const list =
+      prefixWords === undefined ? match : (matchExpression(parsed, mode, undefined, columns, prefixWords) as string);
+    return this.#fts.rankAmong(rank, this.#fts.newestIds(list, this.#rankSample, filters), depth, true);
   }
 
   /**

@@ -9,34 +9,47 @@ import type { ParsedQuery, QueryItem } from './query-parser.ts';
 
 /** Corrections for mistyped words: folded word → close words that exist in the collection. */
 export type Corrections = ReadonlyMap<string, readonly string[]>;
+/**
+ * Prefix words spelled out: a prefix item's folded text → the index words it stands for (prefix-terms.ts),
+ * for statements that only list or count matches. Not for ranking or snippets: ORed words are several
+ * phrases to bm25 and snippet(), where the prefix is one.
+ */
+export type PrefixWords = ReadonlyMap<string, readonly string[]>;
 
 /** An FTS5 string literal holding `text` (tokenized by the table's tokenizer, never parsed as syntax). */
 export function quote(text: string): string {
   return `"${text.replace(/"/g, '""')}"`;
 }
 
-/** One item as an FTS5 expression for the main index; a term with corrections becomes an OR group. */
-export function itemExpression(item: QueryItem, corrections?: Corrections): string {
+/**
+ * One item as an FTS5 expression for the main index; a term with corrections becomes an OR group, and so
+ * does a prefix term that `prefixWords` spells out (its index words ORed: the same matches).
+ */
+export function itemExpression(item: QueryItem, corrections?: Corrections, prefixWords?: PrefixWords): string {
   if (item.kind === 'phrase') return quote(item.words.join(' '));
-  const base = quote(item.text) + (item.prefix ? '*' : '');
+  const spelled = item.prefix ? prefixWords?.get(item.folded) : undefined;
+  const bases = spelled === undefined ? [quote(item.text) + (item.prefix ? '*' : '')] : spelled.map(quote);
   const alternatives = corrections?.get(item.folded) ?? [];
-  if (alternatives.length === 0) return base;
-  return `(${[base, ...alternatives.map(quote)].join(' OR ')})`;
+  if (alternatives.length === 0 && bases.length === 1) return bases[0];
+  return `(${[...bases, ...alternatives.map(quote)].join(' OR ')})`;
 }
 
 /**
  * The main-index expression for the query: items ANDed (mode 'and') or ORed (mode 'or'), minus the
  * excluded items. With `columns`, the items must match within those columns (the exclusions still
- * apply to every column). Undefined when there is nothing to search.
+ * apply to every column). With `prefixWords`, the prefix words it spells out are their index words ORed
+ * (for listing and counting matches only, see PrefixWords). Undefined when there is nothing to search.
  */
 export function matchExpression(
   q: ParsedQuery,
   mode: 'and' | 'or',
   corrections?: Corrections,
   columns?: readonly string[],
+  prefixWords?: PrefixWords,
 ): string | undefined {
   if (q.items.length === 0) return undefined;
-  let positive = `(${q.items.map((it) => itemExpression(it, corrections)).join(mode === 'and' ? ' AND ' : ' OR ')})`;
+  const items = q.items.map((it) => itemExpression(it, corrections, prefixWords));
+  let positive = `(${items.join(mode === 'and' ? ' AND ' : ' OR ')})`;
   if (columns !== undefined && columns.length > 0) positive = `({${columns.join(' ')}} : ${positive})`;
   const excluded = excludedExpression(q);
   return excluded === undefined ? positive : `${positive} NOT ${excluded}`;

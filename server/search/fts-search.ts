@@ -271,6 +271,28 @@ export class FtsSearch {
     return row;
   }
 
+  /**
+   * The index words (stems) starting with `prefix`, in term order, at most `max`; undefined when more
+   * start with it. pages_fts_vocab reads each word's posting list for its counts on the way (about 3 ms
+   * for 31 words at 1M pages), so callers keep the answer (prefix-terms.ts).
+   */
+  termsStartingWith(prefix: string, max: number): string[] | undefined {
+    const end = prefix.slice(0, -1) + String.fromCharCode(prefix.charCodeAt(prefix.length - 1) + 1);
+    const words = this.#prepare('SELECT term FROM pages_fts_vocab WHERE term >= ? AND term < ? LIMIT ?')
+      .pluck()
+      .all(prefix, end, max + 1) as string[];
+    return words.length > max ? undefined : words;
+  }
+
+  /**
+   * The full-text index's structure record (pages_fts_data id 10: its segments and a counter of writes),
+   * which every write to the index changes: what was learned from the index's words holds while it is
+   * the same. Undefined for an index nothing was ever written to.
+   */
+  indexVersion(): Uint8Array | undefined {
+    return this.#prepare('SELECT block FROM pages_fts_data WHERE id = 10').pluck().get() as Buffer | undefined;
+  }
+
   /** True when at least one page matches. */
   exists(match: string): boolean {
     return this.#prepare('SELECT 1 FROM pages_fts WHERE pages_fts MATCH ? LIMIT 1').get(match) !== undefined;

@@ -55,6 +55,8 @@ import { WordNet } from './wordnet.ts';
 import { startWarmUp, WARM_TERMS } from './term-warm-up.ts';
 import { FtsStems } from './fts-stems.ts';
 import type { WarmUp, WarmUpReport } from './term-warm-up.ts';
+import { primeCache } from './cache-prime-run.ts';
+import type { PrimeReport } from './cache-prime-run.ts';
 
 /** A query with nothing searchable in it (the API answers 400 bad-query with the message). */
 export class BadQueryError extends Error {
@@ -76,6 +78,8 @@ export const PAGE_CACHE_KIB = 131_072;
 const WANT_STEP = 50;
 
 export type { RankingOptions, SearchOptions } from './search-options.ts';
+/** A finished start-up warm-up: the thread's report, and then the search connection's own page cache primed (cache-prime.ts). */
+export type SearchWarmUpReport = WarmUpReport & { prime: PrimeReport };
 export { CANDIDATES, COUNT_CAP, RANK_ALL_MAX, RANK_SAMPLE, VERIFY_MAX } from './candidate-lists.ts';
 
 function clampInt(n: number, min: number, max: number, fallback: number): number {
@@ -111,6 +115,8 @@ export class SearchService {
   readonly #db: Database;
   #timer: NodeJS.Timeout | undefined;
   #warmUp: WarmUp | undefined;
+  #warmed: Promise<SearchWarmUpReport | undefined> | undefined;
+  #closed = false;
   readonly #warmTerms: number;
 
   /**
@@ -184,12 +190,15 @@ export class SearchService {
   /**
    * Starts the start-up warm-up in a thread of its own (term-warm-up.ts): the full-text index read
    * once, and the most common words' commonness decided before searches ask. Searches answer
-   * meanwhile. Settles with its report (undefined when closed first, or for a database in memory);
-   * rejects with a `term-warm-up:` error when its thread failed. Started once: a second call gets the first's.
+   * meanwhile. Then fills this connection's page cache with what every search reads (cache-prime.ts),
+   * a slice per turn of the event loop. Settles with its report (undefined when closed first, or for a
+   * database in memory); rejects with a `term-warm-up:` error when its thread failed, or a `cache-prime-run:`
+   * error when a read of the prime failed. Started once: a second call gets the first's.
    */
-  warmUp(): Promise<WarmUpReport | undefined> {
+  warmUp(): Promise<SearchWarmUpReport | undefined> {
     if (this.#db.memory) return Promise.resolve(undefined);
-    this.#warmUp ??= startWarmUp(
+    if (this.#warmed !== undefined) return this.#warmed;
+    this.#warmUp = startWarmUp(
       this.#db.name,
       {
         pageCount: () => this.#fts.pageCount(),
@@ -198,7 +207,12 @@ export class SearchService {
       },
       this.#warmTerms,
     );
-    return this.#warmUp.done;
+    this.#warmed = this.#warmUp.done.then(async (report) => {
+      if (report === undefined || this.#closed) return undefined;
+      const prime = await primeCache(this.#db, () => this.#closed);
+      return this.#closed ? undefined : { ...report, prime };
+    });
+    return this.#warmed;
   }
 
   /** True once the title index has been built. */
@@ -226,6 +240,7 @@ export class SearchService {
    * snapshot: see TitleIndex.close).
    */
   close(): void {
+    this.#closed = true;
     this.#warmUp?.stop();
     if (this.#timer !== undefined) clearInterval(this.#timer);
     this.#timer = undefined;
