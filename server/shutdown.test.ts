@@ -3,7 +3,7 @@
  * a terminal (SIGINT to the whole process group). The server stops taking requests at once, the
  * crawler hands out no more work, a fetch in flight gets its few seconds (its page is stored), a fetch
  * that does not finish in time goes back to the queue, and every process exits: no orphaned worker.
- * Real processes (`node --import tsx server/main.ts`), real loopback sites, judged by the sites' logs,
+ * Real processes (the built server when fresh, see startAppProcess), real loopback sites, judged by the sites' logs,
  * /proc and the SQLite file.
  */
 import { test } from 'node:test';

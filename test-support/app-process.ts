@@ -1,13 +1,14 @@
 /**
- * The whole Lantern app as a real process for node:test: `node --import tsx server/main.ts` in its own
- * process group, so tests can kill the server, its crawler primary or a worker the way a crash or a
+ * The whole Lantern app as a real process for node:test: the server (its build, dist/server/main.js, when that
+ * is fresh, else `node --import tsx server/main.ts`) in its own process group, so tests can kill the server, its crawler primary or a worker the way a crash or a
  * person would, restart it on the same DATA_DIR and port, and check through /proc that nothing is left.
  * (Playwright tests use e2e/fixtures.ts; this is the same idea without Playwright.)
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { childPids, commandLine, groupMembers, isAlive, workerChildren } from './proc.ts';
+import { SERVER_BUILD, staleBuild } from './build-freshness.ts';
+import { childPids, groupMembers, isAlive, runsCrawler, workerChildren } from './proc.ts';
 import { waitFor } from './wait-for.ts';
 
 const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -33,7 +34,7 @@ export interface AppProcess {
   exited: Promise<Exit>;
   /** Whether the server process still runs. */
   running(): boolean;
-  /** The crawler primary the server forked (its live child running crawler/primary.ts), if any. */
+  /** The crawler primary the server forked (its live child running crawler/primary.ts or its build), if any. */
   primaryPid(): number | undefined;
   /** The live cluster workers of that primary. */
   workerPids(): number[];
@@ -101,13 +102,22 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Starts `node --import tsx server/main.ts` (CRAWL_ALLOW_PRIVATE=1, two workers unless `env` says
- * otherwise) and resolves once GET /api/health answers 200; rejects with the output if it exits first.
+ * Node's arguments for the server: its build when it is fresh (as `npm start` runs it; `npm test` builds first,
+ * and a build loads no TypeScript, so each start costs seconds less on a loaded machine), else its source through
+ * tsx (a test run alone after an edit, without `npm run build`). The server forks its crawler the same way.
+ */
+function serverArgs(): string[] {
+  return staleBuild(SERVER_BUILD) === undefined ? [SERVER_BUILD.built] : ['--import', 'tsx', 'server/main.ts'];
+}
+
+/**
+ * Starts the server (see serverArgs: built or through tsx; CRAWL_ALLOW_PRIVATE=1, two workers unless `env`
+ * says otherwise) and resolves once GET /api/health answers 200; rejects with the output if it exits first.
  */
 export async function startAppProcess(options: StartAppProcessOptions): Promise<AppProcess> {
   const port = options.port ?? (await freePort());
   const baseURL = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child: ChildProcess = spawn(process.execPath, serverArgs(), {
     cwd: REPO_ROOT,
     env: {
       ...process.env,
@@ -145,7 +155,7 @@ export async function startAppProcess(options: StartAppProcessOptions): Promise<
     exited,
     running: () => !ended,
     primaryPid() {
-      return childPids(pid).find((c) => commandLine(c).includes('crawler/primary.ts'));
+      return childPids(pid).find((c) => runsCrawler(c, 'primary'));
     },
     workerPids() {
       const primary = app.primaryPid();

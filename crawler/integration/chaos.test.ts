@@ -1,5 +1,5 @@
 /**
- * Chaos: the whole app (`node --import tsx server/main.ts`, its crawler primary and two workers) crawls
+ * Chaos: the whole app (the server, built when fresh, its crawler primary and two workers) crawls
  * two generated sites while the test kill -9s, over and over, a random worker, the primary and the
  * server itself (restarted the way a person would: same DATA_DIR, same port; the server restarts its
  * primary; the primary re-forks workers). At the end every page is stored exactly once, nothing is left
