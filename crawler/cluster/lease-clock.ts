@@ -13,22 +13,12 @@
  * before the database's expiry). So its first request under the new owner waits for the stored clock AND for the
  * group's gap counted from the old lease's end; a group released cleanly waits for its stored clock alone.
  */
+import type { LocalGroupClock } from '../politeness/scheduler-clocks.ts';
 import type { StoredGroupClock, TakenGroup } from '../../db/pg/pg-leases.ts';
 import { LeaseRuleError } from './lease-rules.ts';
 
-/** A group's clock on this node's monotonic clock (ms), as its scheduler keeps it. */
-export interface LocalGroupClock {
-  /** No request of the group starts before this. */
-  nextStartAt: number;
-  /** The delay kept after each request (default delay, Crawl-delay, pacing: the longest). */
-  gapMs: number;
-  crawlDelayMs: number | null;
-  /** The group's backoff ends at this local time; null: none. */
-  backoffUntil: number | null;
-  backoffMs: number;
-  backoffReason: StoredGroupClock['backoffReason'];
-  pace: StoredGroupClock['pace'];
-}
+/** A group's clock on this node's monotonic clock (ms): crawler/politeness/scheduler-clocks.ts LocalGroupClock. */
+export type { LocalGroupClock };
 
 /**
  * The clock a node continues a group it took with, its answer having arrived at `arrivedAt` (local): the first

@@ -18,20 +18,9 @@ import type { FrontierWindow } from '../frontier/frontier-window.ts';
 import type { HostBook } from '../politeness/host-book.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
+import type { LocalGroupClock } from '../politeness/scheduler-clocks.ts';
 
-/**
- * A group's clock as a lease hands it on, on this node's clock (the shape of crawler/cluster/lease-clock.ts
- * LocalGroupClock, which coordination/ does not import: cluster/ stands on it).
- */
-export interface LocalGroupClock {
-  nextStartAt: number;
-  gapMs: number;
-  crawlDelayMs: number | null;
-  backoffUntil: number | null;
-  backoffMs: number;
-  backoffReason: 'backoff' | 'retry-after' | null;
-  pace: { responseMs: number | null; slowdown: number; strained: number };
-}
+export type { LocalGroupClock };
 
 /** A lease as the loop holds it now: its group and epoch, and when requests may start under it. */
 export interface LeaseWindow extends GroupLeaseRef {

@@ -9,6 +9,7 @@ import { IndexedHeap, type HeapItem } from './heap.ts';
 import { JobLane, type SchedulerJob } from './job-lane.ts';
 import type { BackoffSource } from './delay-reason.ts';
 import { NO_PACE, type Pace } from './pacing.ts';
+import type { StoredGroupClock } from '../../db/pg/pg-leases.ts';
 
 /** A host's clock and queues, readable for reports (/api/domains). */
 export interface HostClock {
@@ -35,7 +36,24 @@ export interface GroupClock {
   readonly pace: Pace;
 }
 
-/** A politeness group's state as a lease hands it on (crawler/cluster/lease-clock.ts LocalGroupClock's parts). */
+/**
+ * A group's clock on this node's monotonic clock (ms), as a lease hands it on between nodes (issue 29): here, since
+ * both the scheduler's wiring (coordination/) and the lease rules (cluster/, which stands on it) use it.
+ */
+export interface LocalGroupClock {
+  /** No request of the group starts before this. */
+  nextStartAt: number;
+  /** The delay kept after each request (default delay, Crawl-delay, pacing: the longest). */
+  gapMs: number;
+  crawlDelayMs: number | null;
+  /** The group's backoff ends at this local time; null: none. */
+  backoffUntil: number | null;
+  backoffMs: number;
+  backoffReason: StoredGroupClock['backoffReason'];
+  pace: StoredGroupClock['pace'];
+}
+
+/** A politeness group's state as a lease hands it on (LocalGroupClock's parts). */
 export interface GroupHandover {
   /** No request of the group starts before this (its last end plus its gap, or its backoff). */
   nextStartAt: number;

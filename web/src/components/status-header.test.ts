@@ -8,29 +8,9 @@ import { createElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import type { Status } from '../api.ts';
 import { StatusHeader } from './status-header.tsx';
+import { RUNNING_STATUS } from './status-fixture.ts';
 
-const status: Status = {
-  pages: 120,
-  indexed: 118,
-  queued: 40,
-  inFlight: 1,
-  workers: 2,
-  fetchRatePerMin: 300,
-  crawler: 'running',
-  searchReady: true,
-  lastError: null,
-  disk: {
-    paused: false,
-    reason: null,
-    freeBytes: 5e10,
-    dbBytes: 1e6,
-    minFreeBytes: 1024 ** 3,
-    maxDbBytes: 20 * 1024 ** 3,
-    checkedAt: null,
-  },
-  storage: null,
-  cluster: null,
-};
+const status: Status = RUNNING_STATUS;
 
 test('a crawler problem is shown as an alert, in words', () => {
   const message =
