@@ -13,6 +13,7 @@ import { statusClass } from '../timeline.ts';
 import { ResultList } from './result-list.tsx';
 import { seedPhase } from './seed-progress.tsx';
 import { crawlerWord } from './status-header.tsx';
+import { RUNNING_STATUS } from './status-fixture.ts';
 
 const r = (host: string, n: number, moreFromSite = false): SearchResult => ({
   url: `http://${host}/p${n}`,
@@ -56,28 +57,8 @@ test('a URL shows as its site and path, once', () => {
 });
 
 test('the header says idle when the crawler runs and no host has work', () => {
-  const s: Status = {
-    pages: 5,
-    indexed: 5,
-    queued: 0,
-    inFlight: 0,
-    workers: 2,
-    fetchRatePerMin: 0,
-    crawler: 'running',
-    searchReady: true,
-    lastError: null,
-    disk: {
-      paused: false,
-      reason: null,
-      freeBytes: null,
-      dbBytes: null,
-      minFreeBytes: 0,
-      maxDbBytes: 0,
-      checkedAt: null,
-    },
-    storage: null,
-    cluster: null,
-  };
+  const s: Status = { ...RUNNING_STATUS, pages: 5, indexed: 5, queued: 0, inFlight: 0, fetchRatePerMin: 0 };
+
   assert.deepEqual(crawlerWord(s), { word: 'idle', tone: 'idle' });
   assert.equal(crawlerWord({ ...s, queued: 3 }).word, 'running');
   assert.equal(crawlerWord({ ...s, crawler: 'stopped' }).word, 'stopped');
