@@ -129,7 +129,8 @@ async function chaosWeb(book: ServedBook) {
 }
 
 /** The page URLs of every site (robots.txt aside): what must end up stored, each once. */
-const pageCount = PLAIN_PAGES * (PLAIN_FIRST + PLAIN_LATER) + SHARED_PAGES * 12 + OTHER_PAGES * 4;
+const pageCount =
+  PLAIN_PAGES * (PLAIN_FIRST + PLAIN_LATER) + SHARED_PAGES * SHARED_NAMES.length + OTHER_PAGES * OTHER_NAMES.length;
 
 /** Waits until `ids` are registered and alive in crawl_nodes. */
 async function registered(pool: pg.Pool, nodes: readonly CrawlNode[]): Promise<void> {
@@ -353,7 +354,7 @@ test('chaos: kill -9, PostgreSQL restarted, a node paused past its lease, a node
       const a = book.answerOf(row.body);
       assert.ok(a !== undefined, `${row.url}: stored with its answer's stamp`);
       if (a.serial === pausedAnswer.serial) wrongly.push(`${row.url}: the answer node-2 was paused on`);
-      const group = web.sites.find((s) => row.url.startsWith(s.site.origin))!.group;
+      const group = web.sites.find((s) => new URL(row.url).origin === s.site.origin)!.group;
       if (
         a.userAgent === n2.userAgent &&
         a.at >= pausedAt &&
