@@ -166,6 +166,18 @@ async function unfinished(pool: pg.Pool): Promise<number> {
   return r.rows[0]!.n;
 }
 
+/** The URLs not done, each with the lease row of its group (IP or last two labels): what a stuck crawl left. */
+async function unfinishedRows(pool: pg.Pool): Promise<string> {
+  const r = await pool.query(
+    `SELECT f.url, f.state, f.lease_owner, f.attempts, g.group_key, g.owner, g.epoch, g.has_work, g.expires_at < now() AS expired
+       FROM frontier f
+       LEFT JOIN group_leases g ON g.group_key IN (split_part(split_part(f.origin, '//', 2), ':', 1),
+                                                    substring(split_part(split_part(f.origin, '//', 2), ':', 1) from '[^.]+\\.[^.]+$'))
+      WHERE f.state <> 'done' LIMIT 10`,
+  );
+  return JSON.stringify(r.rows);
+}
+
 /** The groups `node` holds now, with their epochs. */
 async function groupsOf(pool: pg.Pool, node: string): Promise<Map<string, number>> {
   const r = await pool.query<{ group_key: string; epoch: number }>(
@@ -302,19 +314,22 @@ test('chaos: kill -9, PostgreSQL restarted, a node paused past its lease, a node
 
     // The crawl ends by itself: every page stored, nothing queued or leased.
     let reading = '';
+    let stuck = '';
     await waitFor(
       async () => {
         const states = await pool.query<{ state: string; n: number }>(
           'SELECT state, count(*)::int AS n FROM frontier GROUP BY state ORDER BY state',
         );
         reading = JSON.stringify(states.rows);
-        return states.rows.length === 1 && states.rows[0]!.state === 'done' && states.rows[0]!.n === pageCount;
+        const over = states.rows.length === 1 && states.rows[0]!.state === 'done' && states.rows[0]!.n === pageCount;
+        if (!over) stuck = await unfinishedRows(pool);
+        return over;
       },
       {
         timeoutMs: 60_000,
         limitMs: 240_000,
         progress: () => reading,
-        message: () => `every URL done (${reading}); ${say()}`,
+        message: () => `every URL done (${reading}; not done: ${stuck}); ${say()}`,
       },
     );
     const exits = await Promise.all([n2, n3, n4].map((c) => c.stop()));
