@@ -2,11 +2,12 @@
  * Crawler nodes as separate processes for the tests of several nodes on one PostgreSQL (issue 29): each one is
  * `npm run crawl-node` (crawler/crawl-node.ts, which forks the crawler primary and its workers) with its own node
  * id, DATA_DIR and User-Agent, so that a site's request log tells which node sent each request. Helpers to wait for
- * its primary, kill it hard (kill -9 of the primary, then of its crawl-node, as a machine that dies), or stop it as
- * a person would (SIGTERM: it releases its groups and leaves).
+ * its primary, kill it hard (kill -9 of the primary, then of its crawl-node, as a machine that dies), pause it whole
+ * (SIGSTOP of the primary, its workers and its crawl-node, as a machine that stalls) and let it go on (SIGCONT), or
+ * stop it as a person would (SIGTERM: it releases its groups and leaves).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { projectPath } from '../shared/project-root.ts';
@@ -26,6 +27,14 @@ export interface CrawlNode {
   primaryPid(): Promise<number>;
   /** kill -9 of the primary (its workers exit with it) and of the crawl-node: a node that dies at once. */
   killHard(): Promise<void>;
+  /**
+   * SIGSTOP of the whole node at once, synchronously (a site's handler may call it before it answers): its primary
+   * first (no more dispatch), then the primary's workers, then the crawl-node. Answers the pids stopped. The primary
+   * must have started (primaryPid resolved).
+   */
+  pause(): number[];
+  /** SIGCONT of every process `pause` stopped. */
+  resume(): void;
   /** SIGTERM: the node stops cleanly; resolves with its exit code. */
   stop(): Promise<number | null>;
   /** Removes its DATA_DIR (after it exited). */
@@ -34,6 +43,29 @@ export interface CrawlNode {
 
 /** Whether a process has exited. */
 const gone = (p: ChildProcess) => p.exitCode !== null || p.signalCode !== null;
+
+/** A node's processes could not be paused as asked (its primary not started yet). */
+export class CrawlNodeError extends Error {
+  override readonly name = 'CrawlNodeError';
+}
+
+/** The pids of the live children of `parent`, read from /proc (the primary's cluster workers). */
+export function childPids(parent: number): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+    } catch {
+      continue; // it exited while the folder was read
+    }
+    // pid (comm) state ppid ...: comm may hold spaces and parentheses, so read after its last ')'.
+    const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+    if (ppid === parent) pids.push(Number(name));
+  }
+  return pids;
+}
 
 /** Starts `npm run crawl-node`'s entry as node `id`, on `databaseUrl`, with `env` added. */
 export function startCrawlNode(id: string, databaseUrl: string, env: Record<string, string> = {}): CrawlNode {
@@ -52,8 +84,13 @@ export function startCrawlNode(id: string, databaseUrl: string, env: Record<stri
     stdio: ['ignore', 'inherit', 'pipe'],
   });
   let err = '';
+  let paused: number[] = [];
+  /** The pid of the last primary this node said it started, or 0 (kept as lines come, since `err` is trimmed). */
+  let primary = 0;
   proc.stderr!.on('data', (chunk: Buffer) => {
     err += chunk.toString('utf8');
+    const said = [...err.slice(-4000).matchAll(/crawl-node: crawler primary (\d+) started/g)].at(-1);
+    if (said !== undefined) primary = Number(said[1]);
     if (err.length > 200_000) err = err.slice(-100_000);
   });
   const primaryPid = async (): Promise<number> => {
@@ -80,6 +117,18 @@ export function startCrawlNode(id: string, databaseUrl: string, env: Record<stri
       proc.kill('SIGKILL'); // before it starts another primary
       await waitFor(() => gone(proc), { timeoutMs: 10_000, message: () => `crawler node ${id} to die` });
     },
+    pause() {
+      if (primary === 0)
+        throw new CrawlNodeError(`crawl-nodes: node ${id} has no primary to pause yet; await primaryPid()`);
+      const pids = [primary, ...childPids(primary), proc.pid!];
+      for (const pid of pids) process.kill(pid, 'SIGSTOP');
+      paused = pids;
+      return pids;
+    },
+    resume() {
+      for (const pid of paused) process.kill(pid, 'SIGCONT');
+      paused = [];
+    },
     async stop() {
       if (!gone(proc)) proc.kill('SIGTERM');
       await waitFor(() => gone(proc), {
@@ -89,6 +138,15 @@ export function startCrawlNode(id: string, databaseUrl: string, env: Record<stri
       return proc.exitCode;
     },
     cleanUp() {
+      // A node left paused (a test that failed meanwhile) would never exit by itself: its processes are killed.
+      for (const pid of paused) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'ESRCH') throw e; // already gone
+        }
+      }
+      paused = [];
       if (!gone(proc)) proc.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     },

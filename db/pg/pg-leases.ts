@@ -9,7 +9,7 @@
  */
 import type pg from 'pg';
 import { pgStorageError } from '../storage-error.ts';
-import { changed, type Queryable, row, rows, statement, type Statement } from './pool.ts';
+import { changed, inTransaction, type Queryable, row, rows, statement, type Statement } from './pool.ts';
 
 /** The tables of the leases (0005-leases.sql): PostgreSQL's alone, SQLite (one machine, one crawler) has none. */
 export const LEASE_TABLES: readonly string[] = ['crawl_nodes', 'group_leases'];
@@ -186,6 +186,13 @@ const RELEASE = statement(
    WHERE l.group_key = r.group_key AND l.epoch = r.epoch AND l.owner = $1
    RETURNING l.group_key AS "group"`,
 );
+// Taken first, in the release's transaction: a batch that queued a URL of one of these groups and noted it (NOTE_WORK
+// locks the row, ON CONFLICT DO UPDATE) has committed before RELEASE reads the frontier in a snapshot of its own, and
+// one that notes after waits for the release to commit, then sets has_work again.
+const LOCK_RELEASED = statement(
+  'cluster.leases.lock-released',
+  'SELECT group_key FROM group_leases WHERE group_key = ANY ($1) AND owner = $2 ORDER BY group_key FOR UPDATE',
+);
 const RECORD = statement(
   'cluster.leases.record-clock',
   `UPDATE group_leases SET ${setClock(4, false)} WHERE group_key = $2 AND epoch = $3 AND owner = $1`,
@@ -326,7 +333,9 @@ export async function renewLeases(
 
 /**
  * Gives groups back, writing each one's clock (relative to this statement) and whether it still has work;
- * only those the node still holds at their epoch are released. Answers the groups released.
+ * only those the node still holds at their epoch are released. Answers the groups released. Their rows are locked
+ * first, in one transaction with the release (LOCK_RELEASED), so that work another node queues and notes meanwhile
+ * is never overwritten with has_work = false.
  */
 export async function releaseGroups(
   db: Queryable,
@@ -336,13 +345,24 @@ export async function releaseGroups(
   if (released.length === 0) return new Set();
   const values = released.map((r) => clockValues(r.clock, r.hasWork));
   const columns = CLOCK_TYPES.map((_, i) => values.map((v) => v[i]));
-  const out = await query<{ group: string }>(db, RELEASE, [
-    node,
-    released.map((r) => r.group),
-    released.map((r) => r.epoch),
-    ...columns,
-    released.map((r) => (r.origins ?? []).join(' ')),
-  ]);
+  const groups = released.map((r) => r.group);
+  const release = async (q: Queryable) => {
+    await query(q, LOCK_RELEASED, [groups, node]);
+    return query<{ group: string }>(q, RELEASE, [
+      node,
+      groups,
+      released.map((r) => r.epoch),
+      ...columns,
+      released.map((r) => (r.origins ?? []).join(' ')),
+    ]);
+  };
+  // A client is the caller's: its transaction, if any, holds the lock. A pool gets a transaction of its own.
+  let out: Array<{ group: string }>;
+  try {
+    out = 'release' in db ? await release(db) : await inTransaction(db, release);
+  } catch (err) {
+    throw pgStorageError(err, RELEASE.name);
+  }
   return new Set(out.map((r) => r.group));
 }
 
