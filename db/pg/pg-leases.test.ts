@@ -27,6 +27,7 @@ import {
   takeGroups,
 } from './pg-leases.ts';
 import { storedClock } from '../../test-support/lease-fixtures.ts';
+import { waitFor } from '../../test-support/wait-for.ts';
 
 let cluster: TestPostgres;
 before(async () => {
@@ -355,6 +356,45 @@ test('a clock is recorded and released only under the current owner and epoch', 
     const { rows } = await a.query("SELECT owner, gap_ms, has_work FROM group_leases WHERE group_key = 'kept.test'");
     assert.deepEqual(rows, [{ owner: 'b', gap_ms: 3_000, has_work: true }]);
   } finally {
+    await end();
+  }
+});
+
+test("a release waiting on another node's open batch keeps the work that batch queued and noted", async () => {
+  const { a, b, end } = await twoNodes();
+  const batch = await b.connect();
+  try {
+    await noteWork(a, ['race.test']);
+    const [taken] = await takeGroups(a, 'a', 1, LEASE_MS);
+    assert.ok(taken !== undefined);
+    // Node b's batch queues a URL of the group (a host a found nothing queued on) and notes it, not yet committed.
+    await b.query(
+      "INSERT INTO seeds (url, origin, depth, scope, created_at, updated_at) VALUES ('http://race.test/', 'http://race.test', 1, 'host', 0, 0)",
+    );
+    await batch.query('BEGIN');
+    await batch.query(
+      "INSERT INTO frontier (url, origin, seed_id, depth, discovered_at) SELECT 'http://race.test/new', 'http://race.test', id, 1, 0 FROM seeds",
+    );
+    await noteWork(batch, ['race.test']);
+    // a releases the group believing it has no work; the release waits on b's row lock.
+    const release = releaseGroups(a, 'a', [
+      { group: 'race.test', epoch: taken.epoch, clock: clock(), hasWork: false, origins: ['http://race.test'] },
+    ]);
+    await waitFor(
+      async () =>
+        (
+          await b.query(
+            "SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%group_leases%' AND pid <> pg_backend_pid()",
+          )
+        ).rowCount === 1,
+      { message: 'the release to wait on the open batch' },
+    );
+    await batch.query('COMMIT');
+    assert.deepEqual([...(await release)], ['race.test']);
+    const { rows } = await a.query("SELECT owner, has_work FROM group_leases WHERE group_key = 'race.test'");
+    assert.deepEqual(rows, [{ owner: null, has_work: true }], 'free, and still wanted: another node will take it');
+  } finally {
+    batch.release();
     await end();
   }
 });
