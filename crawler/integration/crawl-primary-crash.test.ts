@@ -71,6 +71,8 @@ for (const engine of ENGINES) {
         CRAWL_DELAY_MS: String(DELAY_MS),
         CRAWL_PACING_FACTOR: '0',
         CRAWL_TIMEOUT_MS: String(HELD_TIMEOUT_MS),
+        // On PostgreSQL a node's lease must leave room for a whole request (lease-rules.ts checkLeaseTiming).
+        CRAWL_LEASE_MS: String(3 * HELD_TIMEOUT_MS),
       });
       const hostRow = async (origin: string) =>
         (
