@@ -227,22 +227,36 @@ export function afterRelease(
   return { state: withLeases(state, leases), lost };
 }
 
+/** What the scheduler knows of a held group: a request running or not, work left or not, its clock. */
+export interface GroupNote {
+  inFlight?: boolean;
+  hasWork?: boolean;
+  clock?: LocalGroupClock;
+}
+
 /** Notes what the scheduler knows of a held group: a request running or not, work left or not, its clock. */
-export function noteGroup(
-  state: KeeperState,
-  group: string,
-  now: { inFlight?: boolean; hasWork?: boolean; clock?: LocalGroupClock },
-): KeeperState {
-  const kept = state.leases.get(group);
-  if (kept === undefined) return state;
-  const leases = new Map(state.leases);
-  leases.set(group, {
-    ...kept,
-    inFlight: now.inFlight ?? kept.inFlight,
-    hasWork: now.hasWork ?? kept.hasWork,
-    clock: now.clock ?? kept.clock,
-  });
-  return withLeases(state, leases);
+export function noteGroup(state: KeeperState, group: string, now: GroupNote): KeeperState {
+  return noteGroups(state, [[group, now]]);
+}
+
+/**
+ * Notes many groups at once, each as noteGroup notes it, in one copy of the leases: a node notes every group it
+ * holds before each plan, and a copy per group would cost groups² a round (10,000 groups: 41 s of CPU).
+ */
+export function noteGroups(state: KeeperState, notes: Iterable<readonly [string, GroupNote]>): KeeperState {
+  let leases: Map<string, KeptLease> | null = null;
+  for (const [group, now] of notes) {
+    const kept = (leases ?? state.leases).get(group);
+    if (kept === undefined) continue;
+    leases ??= new Map(state.leases);
+    leases.set(group, {
+      ...kept,
+      inFlight: now.inFlight ?? kept.inFlight,
+      hasWork: now.hasWork ?? kept.hasWork,
+      clock: now.clock ?? kept.clock,
+    });
+  }
+  return leases === null ? state : withLeases(state, leases);
 }
 
 /** The leases a request may start under at `now` (lease-rules.ts mayStart), not being released, by group. */

@@ -28,13 +28,14 @@ import {
   afterRenew,
   afterTake,
   type ClusterFacts,
+  type GroupNote,
   heldAt,
   type KeeperSettings,
   type KeeperState,
   mayDispatch,
   newKeeper,
   nextActAt,
-  noteGroup,
+  noteGroups,
   planLeases,
   type StartWindow,
   startWindows,
@@ -106,6 +107,11 @@ export class LeaseLoop {
   private readonly windowListeners = new Set<(leases: StartWindow[]) => void>();
   /** A round was asked for while one ran (`wake`, or a take that took all it asked for): run another at once. */
   private again = false;
+  /**
+   * Notes not yet given to the keeper, by group: `note` is called for every held group before each plan, so they
+   * are given in one step (noteGroups) before the keeper is next read or changed, not one copy of it per group.
+   */
+  private readonly notes = new Map<string, GroupNote>();
 
   constructor(private readonly o: LeaseLoopOptions) {
     checkLeaseTiming(o.settings.timing, o.settings.requestTimeoutMs);
@@ -158,17 +164,39 @@ export class LeaseLoop {
 
   /** The leases held now (not lost at this moment, even if no round has run since the deadline). */
   held(): HeldLease[] {
-    return heldAt(this.state, this.now());
+    return heldAt(this.noted(), this.now());
   }
 
   /** The leases a request may start under now (lease-rules.ts mayStart). */
   dispatchable(): HeldLease[] {
-    return mayDispatch(this.state, this.now());
+    return mayDispatch(this.noted(), this.now());
   }
 
-  /** What the scheduler knows of a held group: a request running or not, work left or not, its clock. */
+  /**
+   * What the scheduler knows of a held group: a request running or not, work left or not, its clock. Kept here
+   * and given to the keeper, with every other note since, before the keeper is next read or changed.
+   */
   note(group: string, facts: { inFlight?: boolean; hasWork?: boolean; clock?: LocalGroupClock }): void {
-    this.state = noteGroup(this.state, group, facts);
+    const before = this.notes.get(group);
+    this.notes.set(
+      group,
+      before === undefined
+        ? facts
+        : {
+            inFlight: facts.inFlight ?? before.inFlight,
+            hasWork: facts.hasWork ?? before.hasWork,
+            clock: facts.clock ?? before.clock,
+          },
+    );
+  }
+
+  /** The keeper with the notes since it was last read given to it (noteGroups: one copy of its leases). */
+  private noted(): KeeperState {
+    if (this.notes.size > 0) {
+      this.state = noteGroups(this.state, this.notes);
+      this.notes.clear();
+    }
+    return this.state;
   }
 
   /**
@@ -186,7 +214,7 @@ export class LeaseLoop {
     if (!wasRunning) return;
     this.o.beforePlan?.();
     const now = this.now();
-    const idle = [...this.state.leases.values()].filter((k) => !k.inFlight && now < k.lease.deadline);
+    const idle = [...this.noted().leases.values()].filter((k) => !k.inFlight && now < k.lease.deadline);
     if (idle.length > 0) {
       const sentAt = this.now();
       try {
@@ -205,6 +233,7 @@ export class LeaseLoop {
         this.o.onFault(err as Error); // leaveCleanly below frees them anyway, due a gap from now
       }
     }
+    this.notes.clear();
     this.state = newKeeper(this.o.settings);
     this.announce();
     this.windows();
@@ -221,7 +250,7 @@ export class LeaseLoop {
       .finally(() => {
         this.round = null;
         if (this.phase !== 'running') return;
-        const at = this.again ? started : Math.min(nextActAt(this.state) ?? Infinity, started + this.surveyEveryMs);
+        const at = this.again ? started : Math.min(nextActAt(this.noted()) ?? Infinity, started + this.surveyEveryMs);
         this.again = false;
         this.timer = this.timers.setTimeout(() => this.runRound(), Math.max(0, at - this.now()));
       });
@@ -246,7 +275,7 @@ export class LeaseLoop {
       return { liveNodes: live.length, groupsWithWork: await groupsWithWork(db) };
     });
     this.o.beforePlan?.();
-    const planned = planLeases(this.state, this.now(), facts);
+    const planned = planLeases(this.noted(), this.now(), facts);
     this.state = planned.state;
     this.windows(); // before any await: a group being released starts no request from here on
     this.lose(planned.plan.lost);
@@ -254,7 +283,7 @@ export class LeaseLoop {
     if (renew.length > 0) {
       const sentAt = this.now();
       const held = await this.attempt(() => renewLeases(db, node, renew, this.o.settings.timing.leaseMs));
-      const applied = afterRenew(this.state, renew, sentAt, this.now(), held);
+      const applied = afterRenew(this.noted(), renew, sentAt, this.now(), held);
       this.state = applied.state;
       this.windows();
       this.lose(applied.lost);
@@ -274,7 +303,7 @@ export class LeaseLoop {
           })),
         ),
       );
-      const applied = afterRelease(this.state, release, released);
+      const applied = afterRelease(this.noted(), release, released);
       this.state = applied.state;
       this.windows();
       this.lose(applied.lost);
@@ -282,7 +311,7 @@ export class LeaseLoop {
     if (take > 0) {
       const sentAt = this.now();
       const rows = await this.attempt(() => takeGroups(db, node, take, this.o.settings.timing.leaseMs));
-      this.state = afterTake(this.state, sentAt, this.now(), rows);
+      this.state = afterTake(this.noted(), sentAt, this.now(), rows);
       this.windows();
       if (rows !== null && rows.length >= take) this.again = true; // took all it asked for: more may be waiting
     }
@@ -292,7 +321,7 @@ export class LeaseLoop {
   /** Tells the window listeners of the leases and their start limits now. */
   private windows(): void {
     if (this.windowListeners.size === 0) return;
-    const leases = startWindows(this.state, this.now());
+    const leases = startWindows(this.noted(), this.now());
     for (const fn of this.windowListeners) fn(leases);
   }
 
