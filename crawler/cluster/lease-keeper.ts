@@ -317,3 +317,17 @@ export function startWindows(state: KeeperState, now: number): StartWindow[] {
     }))
     .sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
 }
+
+/**
+ * Whether two lists of startWindows (each by group) give the same leases the same start limits. Their clocks are
+ * not compared: a window's clock is used only when its group or epoch is new to the scheduler.
+ */
+export function sameStartWindows(a: readonly StartWindow[], b: readonly StartWindow[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x.group !== y.group || x.epoch !== y.epoch || x.startsUntil !== y.startsUntil) return false;
+  }
+  return true;
+}

@@ -4,6 +4,8 @@
  * `npm run bench:cluster -- --only leases`, docs/benchmarks.md). The loop now gives the keeper its notes in one step.
  * Asserted on one loop holding 2,000 groups on a throwaway PostgreSQL: the notes of every group copy the leases
  * about once (counted, not timed), and they still decide the next plan (the groups noted without work are released).
+ * And a round that changes no lease tells the scheduler nothing: applying every window again walked every group
+ * each second.
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
@@ -41,7 +43,8 @@ function entriesCopied(work: () => void): number {
   return copied;
 }
 
-test("a round's notes of every held group copy the leases once, and still decide the plan", async () => {
+/** A loop `a` (not started) on a fresh database, able to take all of GROUPS at once (leases of 60 s). */
+async function loopHoldingAll() {
   const url = await cluster.createDatabase();
   const pool = openPgPool(url, { max: 2 });
   const faults: Error[] = [];
@@ -55,6 +58,11 @@ test("a round's notes of every held group copy the leases once, and still decide
     },
     onFault: (e) => faults.push(e),
   });
+  return { pool, faults, loop };
+}
+
+test("a round's notes of every held group copy the leases once, and still decide the plan", async () => {
+  const { pool, faults, loop } = await loopHoldingAll();
   try {
     await migratePg(pool);
     await noteWork(pool, GROUPS);
@@ -91,6 +99,45 @@ test("a round's notes of every held group copy the leases once, and still decide
       GROUPS.filter((g) => !idle.has(g)),
       'the node holds the groups noted with work, and only those',
     );
+    assert.deepEqual(faults, []);
+  } finally {
+    await loop.stop();
+    await pool.end();
+  }
+});
+
+test('a round that changes no lease tells the scheduler nothing', async () => {
+  const { pool, faults, loop } = await loopHoldingAll();
+  let told = 0;
+  loop.onLeases(() => {
+    told++;
+  });
+  const heartbeat = async () =>
+    (await pool.query<{ at: string }>(`SELECT heartbeat_at::text AS at FROM crawl_nodes WHERE node_id = 'a'`)).rows[0]
+      ?.at;
+  /** Resolves once a round has started after this call (the heartbeat, its first statement, moved). */
+  const nextRound = async () => {
+    const before = await heartbeat();
+    await waitFor(async () => (await heartbeat()) !== before, {
+      timeoutMs: 60_000,
+      message: 'lease-loop-notes: the next round to heartbeat',
+    });
+  };
+  try {
+    await migratePg(pool);
+    await noteWork(pool, GROUPS);
+    await loop.start();
+    await waitFor(() => loop.held().length === GROUPS.length, {
+      timeoutMs: 60_000,
+      message: () => `lease-loop-notes: the loop to hold all ${GROUPS.length} groups (holds ${loop.held().length})`,
+    });
+    assert.ok(told > 0, 'the takes were told');
+    await nextRound(); // the round running when the last take was applied is over once another starts
+    told = 0;
+    await nextRound();
+    await nextRound(); // a whole round ran in between, with nothing to renew, release or take
+    assert.equal(told, 0, 'no window told in rounds that changed no lease');
+    assert.equal(loop.held().length, GROUPS.length);
     assert.deepEqual(faults, []);
   } finally {
     await loop.stop();

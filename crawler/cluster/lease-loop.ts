@@ -37,6 +37,7 @@ import {
   nextActAt,
   noteGroups,
   planLeases,
+  sameStartWindows,
   type StartWindow,
   startWindows,
 } from './lease-keeper.ts';
@@ -112,6 +113,8 @@ export class LeaseLoop {
    * are given in one step (noteGroups) before the keeper is next read or changed, not one copy of it per group.
    */
   private readonly notes = new Map<string, GroupNote>();
+  /** The windows last told to the window listeners (null: none told yet). */
+  private lastWindows: StartWindow[] | null = null;
 
   constructor(private readonly o: LeaseLoopOptions) {
     checkLeaseTiming(o.settings.timing, o.settings.requestTimeoutMs);
@@ -135,8 +138,8 @@ export class LeaseLoop {
   }
 
   /**
-   * Calls `fn`, synchronously after every change (a plan, each answer applied, the stop), with every lease held and
-   * its start limit (lease-keeper.ts startWindows): what the scheduler may dispatch.
+   * Calls `fn`, synchronously after every change (a plan, each answer applied, the stop) that moved a window, with
+   * every lease held and its start limit (lease-keeper.ts startWindows): what the scheduler may dispatch.
    */
   onLeases(fn: (leases: StartWindow[]) => void): void {
     this.windowListeners.add(fn);
@@ -318,10 +321,15 @@ export class LeaseLoop {
     this.announce();
   }
 
-  /** Tells the window listeners of the leases and their start limits now. */
+  /**
+   * Tells the window listeners of the leases and their start limits now, unless they are those told last (a round
+   * that changed nothing: applying every window again costs the scheduler a walk of every group, 10,000 a second).
+   */
   private windows(): void {
     if (this.windowListeners.size === 0) return;
     const leases = startWindows(this.noted(), this.now());
+    if (this.lastWindows !== null && sameStartWindows(this.lastWindows, leases)) return;
+    this.lastWindows = leases;
     for (const fn of this.windowListeners) fn(leases);
   }
 
