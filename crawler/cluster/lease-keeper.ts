@@ -105,8 +105,8 @@ const same = (kept: KeptLease | undefined, h: HeldLease): kept is KeptLease =>
 
 /**
  * The next round at `now`: drops the leases whose local deadline came (answered as lost), then plans renewals
- * (every lease whose renewal is due, or due within half a renewal interval, so that leases taken together are
- * renewed in one statement), and, when the cluster's facts are known, the fair share's take or release. Groups
+ * (once a lease's renewal is due, every lease whose renewal is due within half a renewal interval, so that leases
+ * taken together, or over a span of rounds, are renewed in one statement), and, when the cluster's facts are known, the fair share's take or release. Groups
  * without work and nothing in flight are released whatever the share.
  */
 export function planLeases(
@@ -123,8 +123,13 @@ export function planLeases(
   }
   const early = (t.leaseMs * t.renewFraction) / 2;
   const renew: HeldLease[] = [];
-  for (const [group, kept] of leases) {
-    if (kept.renewingSince !== null || kept.releasing) continue;
+  // Nothing is renewed before some lease is due; then every lease due within half a renewal interval is. Leases
+  // taken over a span (a lone node takes 50 a statement) then converge on one renewal, not a slice each round.
+  const renewable = (k: KeptLease) => k.renewingSince === null && !k.releasing;
+  let due = false;
+  for (const kept of leases.values()) if (renewable(kept) && now >= renewalDueAt(kept.lease, t)) due = true;
+  for (const [group, kept] of due ? leases : []) {
+    if (!renewable(kept)) continue;
     if (now + early < renewalDueAt(kept.lease, t)) continue;
     renew.push({ group, epoch: kept.lease.epoch });
     leases.set(group, { ...kept, renewingSince: now });
