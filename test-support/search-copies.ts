@@ -84,3 +84,67 @@ export async function copyCaughtUp(dataDir: string, pg: Queryable): Promise<true
     JSON.stringify(labels) === JSON.stringify(record.labels);
   return same ? true : undefined;
 }
+
+/**
+ * Runs FTS5's own integrity check on each full-text index of the copy in `dataDir` (the index's structure; rows
+ * out of search have no entries, so the external content is not compared); throws SQLITE_CORRUPT_VTAB when one is
+ * not sound. Opens the file for writing (the check is written as an INSERT), beside the server's connection.
+ */
+export function checkCopyIndexes(dataDir: string): void {
+  const db = new Database(path.join(dataDir, SEARCH_COPY_DIR, 'lantern.db'), { fileMustExist: true, timeout: 10_000 });
+  try {
+    for (const table of ['pages_fts', 'pages_idents', 'anchors_fts']) {
+      db.prepare(`INSERT INTO ${table} (${table}, rank) VALUES ('integrity-check', 0)`).run();
+    }
+  } finally {
+    db.close();
+  }
+}
+
+/** A probe of the copy's write lock (see copyWriteProbe). */
+export interface CopyWriteProbe {
+  /** True while another connection has a write transaction open on the copy (a chunk being applied). */
+  writing(): boolean;
+  /**
+   * Probes every 0.2 ms, without yielding to the event loop, for up to `ms`: true once two probes in a row find a
+   * write in progress (a long one, such as a chunk, not a single short statement; the caller acts within a fraction
+   * of a millisecond of the second), false if none came.
+   */
+  writingWithin(ms: number): boolean;
+  close(): void;
+}
+
+/**
+ * Watches the copy in `dataDir` for a write transaction in progress: each `writing()` tries to take the write lock
+ * without waiting (BEGIN IMMEDIATE, busy timeout 0) and gives it back at once. The server is the copy's only
+ * writer, and its longest write by far is applying a chunk of the feed, so a busy lock means it is in one.
+ */
+export function copyWriteProbe(dataDir: string): CopyWriteProbe {
+  const db = new Database(path.join(dataDir, SEARCH_COPY_DIR, 'lantern.db'), { fileMustExist: true, timeout: 0 });
+  const writing = (): boolean => {
+    try {
+      db.exec('BEGIN IMMEDIATE');
+    } catch (err) {
+      if ((err as { code?: string }).code === 'SQLITE_BUSY') return true;
+      throw err;
+    }
+    db.exec('ROLLBACK');
+    return false;
+  };
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  return {
+    writing,
+    writingWithin(ms) {
+      const end = performance.now() + ms;
+      let before = false;
+      while (performance.now() < end) {
+        const now = writing();
+        if (now && before) return true;
+        before = now;
+        Atomics.wait(pause, 0, 0, 0.2); // the probe's interval, so the server's own BEGIN seldom meets it
+      }
+      return false;
+    },
+    close: () => db.close(),
+  };
+}
