@@ -184,6 +184,24 @@ test("every copy keeps PostgreSQL's ids, whatever chunks it read, so ties rank a
   }
 });
 
+test('a row whose url changed in PostgreSQL keeps its id under the new url; the old url leaves search', () => {
+  const t = tempDataDir();
+  const { copy } = openSearchCopy(t.dir, ONE);
+  try {
+    copy.apply([written(8, page('http://a.test/old', 'gecko')), written(9, page('http://a.test/other', 'skink'))]);
+    copy.apply([written(8, page('http://a.test/new', 'gecko moved'))]);
+    assert.deepEqual(found(copy.db, 'gecko'), ['http://a.test/new']);
+    // Row 9 takes row 8's url: row 8 is moved aside, out of search, and row 9 holds the url.
+    copy.apply([written(9, page('http://a.test/new', 'skink now'))]);
+    assert.deepEqual(found(copy.db, 'gecko'), []);
+    assert.deepEqual(found(copy.db, 'skink'), ['http://a.test/new']);
+    assert.deepEqual(rowsOf(copy.db), [{ id: 9, url: 'http://a.test/new' }]);
+  } finally {
+    copy.close();
+    t.cleanup();
+  }
+});
+
 test("a copy of an older format (pages numbered in the copy's own order) is rebuilt from the start", () => {
   const t = tempDataDir();
   try {
