@@ -36,7 +36,7 @@ for (const engine of ENGINES) {
   describe(engine, () => {
     test(`on ${engine}: kill -9 the primary mid-crawl and start it again: leases return, every page stored once, host clocks and backoff survive`, async () => {
       const PAGES = 12;
-      const LONG_S = 60; // longer than any restart: what holds these hosts back after it can only be restored state
+      const LONG_S = 150; // longer than any restart: what holds these hosts back after it can only be restored state
       let releaseHeld = () => {};
       const heldAnswer = new Promise<void>((resolve) => {
         releaseHeld = resolve;
@@ -107,7 +107,7 @@ for (const engine of ENGINES) {
             );
           },
           {
-            timeoutMs: 30_000, // well under LONG_S: the slow site's Crawl-delay must outlast the kill and restart
+            timeoutMs: 90_000, // well under LONG_S: the slow site's Crawl-delay must outlast the kill and restart
             message: () =>
               `pages stored, the 429 and the Crawl-delay recorded, a request in flight and a lease on disk (last seen: ${JSON.stringify(seen)})`,
           },
