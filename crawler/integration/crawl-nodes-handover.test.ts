@@ -1,0 +1,215 @@
+/**
+ * Handovers between crawler nodes on one PostgreSQL (issue 29, docs/scaling.md "Many crawler nodes"), judged from
+ * the sites' own request logs: each node a separate `npm run crawl-node` process with its own node id and
+ * User-Agent, one throwaway PostgreSQL cluster for the file, a database per test.
+ *  1. A group of several host names (one registrable domain, CRAWL_RESOLVE) whose robots.txt asks for
+ *     `Crawl-delay: 3`: its holder stops (SIGTERM) mid-crawl and another node, which never saw those hosts, takes
+ *     the group and reads their robots.txt again. Every request to the group, robots.txt included, starts at least
+ *     the Crawl-delay after the group's last one ended, except the very first read of a host's robots.txt, when no
+ *     node could know its Crawl-delay yet (docs/politeness.md: exactly the one-node rule, across nodes).
+ * Every wait is on a condition, bounded.
+ */
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import type pg from 'pg';
+import { migratePg } from '../../db/pg/migrate-pg.ts';
+import { pgSeedStore } from '../../db/pg/pg-seeds.ts';
+import { openPgPool } from '../../db/pg/pool.ts';
+import { startCrawlNode } from '../../test-support/crawl-nodes.ts';
+import { startTestPostgres, type TestPostgres } from '../../test-support/postgres.ts';
+import {
+  generateSite,
+  politenessReport,
+  type RequestRecord,
+  startNamedWeb,
+  type TestSite,
+} from '../../test-support/test-web.ts';
+import { waitFor } from '../../test-support/wait-for.ts';
+
+const CRAWL_DELAY_MS = 150;
+/** Leases long enough that no node loses one on a loaded machine: these tests hand groups on by a clean stop. */
+const NODE_ENV = {
+  CRAWL_WORKERS: '1',
+  CRAWL_DELAY_MS: String(CRAWL_DELAY_MS),
+  CRAWL_TIMEOUT_MS: '1000',
+  CRAWL_LEASE_MS: '30000',
+  CRAWL_LEASE_MARGIN_MS: '500',
+};
+
+let cluster: Promise<TestPostgres> | undefined;
+after(async () => {
+  if (cluster !== undefined) (await cluster).stop();
+});
+
+/** A migrated database of the file's cluster, with a pool for the test's own reads and writes. */
+async function database(): Promise<{ url: string; pool: pg.Pool }> {
+  cluster ??= startTestPostgres();
+  const url = await (await cluster).createDatabase();
+  const pool = openPgPool(url, { max: 2 });
+  await migratePg(pool);
+  return { url, pool };
+}
+
+/** Starts crawler nodes `ids` and waits until each has registered and started its primary. */
+async function nodes(ids: readonly string[], url: string, pool: pg.Pool, env: Record<string, string>) {
+  const all = ids.map((id) => startCrawlNode(id, url, env));
+  await waitFor(
+    async () => {
+      const r = await pool.query<{ n: number }>(
+        'SELECT count(*)::int AS n FROM crawl_nodes WHERE left_at IS NULL AND node_id = ANY ($1)',
+        [ids],
+      );
+      return r.rows[0]!.n === ids.length;
+    },
+    {
+      timeoutMs: 120_000,
+      message: () => `crawler nodes to register; ${all.map((x) => `${x.id}: ${x.stderr().slice(-600)}`).join('\n')}`,
+    },
+  );
+  await Promise.all(all.map((c) => c.primaryPid()));
+  return all;
+}
+
+/** Adds each site's root as a seed of depth 1, as the server does (the nodes read the seeds by themselves). */
+async function seed(pool: pg.Pool, sites: readonly TestSite[]): Promise<void> {
+  const seeds = pgSeedStore(pool);
+  for (const site of sites) {
+    const u = new URL(site.url('/'));
+    await seeds.upsertSeed({ url: u.href, origin: u.origin, depth: 1, scope: 'host' }, Date.now());
+  }
+}
+
+/** The node holding `group` now, or null. */
+async function holderOf(pool: pg.Pool, group: string): Promise<string | null> {
+  const r = await pool.query<{ owner: string | null }>('SELECT owner FROM group_leases WHERE group_key = $1', [group]);
+  return r.rows[0]?.owner ?? null;
+}
+
+/** A request of a group's merged log, with the name it went to. */
+interface GroupRequest {
+  host: string;
+  r: RequestRecord;
+}
+
+/** The group's sites' logs merged, by start. */
+function merged(sites: readonly TestSite[]): GroupRequest[] {
+  return sites
+    .flatMap((s) => s.log.map((r) => ({ host: s.host.replace(/:\d+$/, ''), r })))
+    .sort((a, b) => a.r.start - b.r.start);
+}
+
+/**
+ * Every gap in a group's merged log below `needMs`, except before the first read of a host's robots.txt (no node
+ * could know its Crawl-delay then: the one-node rule keeps the default delay there, docs/politeness.md).
+ */
+function gapsBelow(log: readonly GroupRequest[], needMs: number, defaultMs: number): string[] {
+  const out: string[] = [];
+  const read = new Set<string>();
+  let latest: GroupRequest | undefined;
+  const endOf = (x: GroupRequest) => (Number.isNaN(x.r.end) ? Infinity : x.r.end);
+  for (const next of log) {
+    const firstRead = next.r.path === '/robots.txt' && !read.has(next.host);
+    if (next.r.path === '/robots.txt') read.add(next.host);
+    if (latest !== undefined) {
+      const gap = next.r.start - endOf(latest);
+      const need = firstRead ? defaultMs : needMs;
+      if (gap < need)
+        out.push(
+          `${latest.r.userAgent} ${latest.host}${latest.r.path} → ${next.r.userAgent} ${next.host}${next.r.path}: ${gap.toFixed(1)} ms (needed ${need})`,
+        );
+    }
+    if (latest === undefined || endOf(next) > endOf(latest)) latest = next;
+  }
+  return out;
+}
+
+test('Crawl-delay across a handover: a group of three names keeps its 3 s delay when another node takes it and reads their robots.txt again', {
+  timeout: 300_000,
+}, async (t) => {
+  const DELAY_S = 3;
+  const PAGES = 2;
+  const names = ['a', 'b', 'c'].map((n) => `${n}.slow.test`);
+  const web = await startNamedWeb([
+    Object.fromEntries(
+      names.map((name) => [
+        name,
+        generateSite({
+          pages: PAGES,
+          prefix: name.replaceAll('.', ''),
+          delayMs: 10,
+          robots: `User-agent: *\nCrawl-delay: ${DELAY_S}\nAllow: /\n`,
+        }),
+      ]),
+    ),
+  ]);
+  const { url, pool } = await database();
+  // Both nodes start before any host is known: whichever does not take the group has never seen its hosts.
+  const crawlers = await nodes(['node-1', 'node-2'], url, pool, { ...NODE_ENV, CRAWL_RESOLVE: web.resolve });
+  const say = () => crawlers.map((c) => `${c.id}: ${c.stderr().slice(-800)}`).join('\n');
+  const group = 'slow.test';
+  try {
+    await seed(pool, web.sites);
+    // Mid-crawl: the holder has read every robots.txt and fetched two pages at the site's pace.
+    const pages = () => merged(web.sites).filter((x) => x.r.path !== '/robots.txt');
+    await waitFor(() => pages().length >= 2, { timeoutMs: 120_000, message: () => `two pages fetched; ${say()}` });
+    const holderId = await holderOf(pool, group);
+    const holder = crawlers.find((c) => c.id === holderId);
+    assert.ok(holder !== undefined, `a node holds ${group} (${holderId})`);
+    const taker = crawlers.find((c) => c !== holder)!;
+    assert.equal(await holder.stop(), 0, 'the holder stops cleanly on SIGTERM, handing the group on');
+    const stoppedAt = performance.timeOrigin + performance.now();
+    let reading = '';
+    await waitFor(
+      async () => {
+        const r = await pool.query<{ state: string; n: number }>(
+          'SELECT state, count(*)::int AS n FROM frontier GROUP BY state ORDER BY state',
+        );
+        reading = JSON.stringify(r.rows);
+        return r.rows.length === 1 && r.rows[0]!.state === 'done' && r.rows[0]!.n === names.length * PAGES;
+      },
+      {
+        timeoutMs: 60_000,
+        limitMs: 240_000,
+        progress: () => reading,
+        message: () => `every URL done (${reading}); ${say()}`,
+      },
+    );
+    const log = merged(web.sites);
+    const reread = log.filter((x) => x.r.userAgent === taker.userAgent && x.r.path === '/robots.txt');
+    assert.ok(
+      reread.length >= 2,
+      `the node that took the group read robots.txt of several of its hosts again (${reread.map((x) => x.host).join(', ')})`,
+    );
+    assert.ok(
+      log.every((x) => x.r.userAgent !== holder.userAgent || x.r.start < stoppedAt),
+      'the stopped node sent nothing after it stopped',
+    );
+    assert.equal(
+      politenessReport(
+        log.map((x) => x.r),
+        0,
+      ).maxInFlight,
+      1,
+      'never two requests in flight to the group',
+    );
+    assert.deepEqual(
+      gapsBelow(log, DELAY_S * 1000, CRAWL_DELAY_MS),
+      [],
+      `no gap below the group's ${DELAY_S} s Crawl-delay across the handover, robots.txt included`,
+    );
+    t.diagnostic(
+      `group ${group}: ${log.length} requests, ${reread.length} robots.txt read again by ${taker.id}; min gap after the handover ${Math.round(
+        Math.min(
+          ...log
+            .map((x, i) => (i > 0 && x.r.start > stoppedAt ? x.r.start - log[i - 1]!.r.end : Infinity))
+            .filter(Number.isFinite),
+        ),
+      )} ms`,
+    );
+    assert.equal(await taker.stop(), 0);
+  } finally {
+    for (const c of crawlers) c.cleanUp();
+    await web.close();
+    await pool.end();
+  }
+});
