@@ -7,6 +7,9 @@
  *     the group and reads their robots.txt again. Every request to the group, robots.txt included, starts at least
  *     the Crawl-delay after the group's last one ended, except the very first read of a host's robots.txt, when no
  *     node could know its Crawl-delay yet (docs/politeness.md: exactly the one-node rule, across nodes).
+ *  2. In 'domain' mode, a host of a group that another node found (a link from a site it crawls) and queued while the
+ *     group's holder crawled its other host: the holder never knew that host, and when it releases the group (no work
+ *     left that it knows of), the URL must not be stranded under a group marked without work: it is fetched.
  * Every wait is on a condition, bounded.
  */
 import { after, test } from 'node:test';
@@ -207,6 +210,78 @@ test('Crawl-delay across a handover: a group of three names keeps its 3 s delay 
       )} ms`,
     );
     assert.equal(await taker.stop(), 0);
+  } finally {
+    for (const c of crawlers) c.cleanUp();
+    await web.close();
+    await pool.end();
+  }
+});
+
+test("a release in 'domain' mode keeps the work another node queued for a host of the group: the URL is fetched, not stranded", {
+  timeout: 300_000,
+}, async () => {
+  const PAGES = 6;
+  const web = await startNamedWeb([
+    {
+      'a.strand.test': generateSite({
+        pages: PAGES,
+        prefix: 'astrand',
+        delayMs: 10,
+        robots: 'User-agent: *\nCrawl-delay: 1\nAllow: /\n',
+      }),
+      'z.strand.test': {
+        robots: 'User-agent: *\nAllow: /\n',
+        pages: { '/': '<title>z</title><p>found by another node</p>' },
+      },
+    },
+    { 'hub.test': { pages: { '/': '<title>hub</title>' } } },
+  ]);
+  const [a, z, hub] = web.sites as [TestSite, TestSite, TestSite];
+  hub.setPage('/', `<title>hub</title><a href="${z.url('/')}">z</a>`);
+  const { url, pool } = await database();
+  const crawlers = await nodes(['node-1', 'node-2'], url, pool, { ...NODE_ENV, CRAWL_RESOLVE: web.resolve });
+  const say = () => crawlers.map((c) => `${c.id}: ${c.stderr().slice(-800)}`).join('\n');
+  const group = 'strand.test';
+  try {
+    await seed(pool, [a]);
+    await waitFor(() => a.log.some((r) => r.path !== '/robots.txt'), {
+      timeoutMs: 120_000,
+      message: () => `a.strand.test crawled; ${say()}`,
+    });
+    const holder = await holderOf(pool, group);
+    assert.ok(holder !== null, `a node holds ${group}`);
+    // hub.test, seeded now, goes to the other node (fair share: two groups, two nodes); its page links to z.
+    const u = new URL(hub.url('/'));
+    await pgSeedStore(pool).upsertSeed({ url: u.href, origin: u.origin, depth: 1, scope: 'any' }, Date.now());
+    const zRoot = z.url('/');
+    await waitFor(
+      async () =>
+        (await pool.query("SELECT 1 FROM frontier WHERE url = $1 AND state = 'queued'", [zRoot])).rowCount === 1,
+      { timeoutMs: 120_000, message: () => `z.strand.test's root queued from hub.test's link; ${say()}` },
+    );
+    const hubHolder = await holderOf(pool, 'hub.test');
+    assert.ok(hubHolder !== holder, `another node than ${group}'s holder queued z (hub.test held by ${hubHolder})`);
+    assert.equal(await holderOf(pool, group), holder, `z was queued while ${holder} still held ${group}`);
+    assert.equal(z.log.length, 0, 'z not contacted yet');
+    // The holder crawls a to its end and releases the group (it knows of no work left in it).
+    await waitFor(async () => (await holderOf(pool, group)) !== holder, {
+      timeoutMs: 120_000,
+      message: () => `${holder} to release ${group} once a.strand.test is crawled; ${say()}`,
+    });
+    let row = '';
+    await waitFor(
+      async () => {
+        row = JSON.stringify(
+          (await pool.query('SELECT owner, has_work, epoch FROM group_leases WHERE group_key = $1', [group])).rows,
+        );
+        return z.requestsTo('/').length === 1;
+      },
+      {
+        timeoutMs: 30_000,
+        message: () => `z.strand.test's root fetched after ${holder} released ${group} (lease row ${row}); ${say()}`,
+      },
+    );
+    for (const c of crawlers) assert.equal(await c.stop(), 0);
   } finally {
     for (const c of crawlers) c.cleanUp();
     await web.close();
