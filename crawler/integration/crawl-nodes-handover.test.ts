@@ -10,14 +10,22 @@
  *  2. In 'domain' mode, a host of a group that another node found (a link from a site it crawls) and queued while the
  *     group's holder crawled its other host: the holder never knew that host, and when it releases the group (no work
  *     left that it knows of), the URL must not be stranded under a group marked without work: it is fetched.
+ *  3. The person's action reaches the owner within a second: a Lantern server (with its own crawler node) and two
+ *     crawl-node processes on one PostgreSQL; a seed whose group another node holds is removed through the server
+ *     (`DELETE /api/seeds/:id`): no request for its pages starts later than 1 s after the removal's answer (a request
+ *     already in flight may finish), and its pages leave search.
  * Every wait is on a condition, bounded.
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type pg from 'pg';
 import { migratePg } from '../../db/pg/migrate-pg.ts';
 import { pgSeedStore } from '../../db/pg/pg-seeds.ts';
 import { openPgPool } from '../../db/pg/pool.ts';
+import { startAppProcess } from '../../test-support/app-process.ts';
 import { startCrawlNode } from '../../test-support/crawl-nodes.ts';
 import { startTestPostgres, type TestPostgres } from '../../test-support/postgres.ts';
 import {
@@ -25,6 +33,7 @@ import {
   politenessReport,
   type RequestRecord,
   startNamedWeb,
+  startTestWeb,
   type TestSite,
 } from '../../test-support/test-web.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
@@ -284,6 +293,107 @@ test("a release in 'domain' mode keeps the work another node queued for a host o
     for (const c of crawlers) assert.equal(await c.stop(), 0);
   } finally {
     for (const c of crawlers) c.cleanUp();
+    await web.close();
+    await pool.end();
+  }
+});
+
+test('a seed removed through the server stops on the node that holds its group within a second, and its pages leave search', {
+  timeout: 300_000,
+}, async (t) => {
+  const SITES = 4;
+  const PAGES = 60;
+  const markOf = (i: number) => `removalmark${i}`;
+  const web = await startTestWeb(
+    Array.from({ length: SITES }, (_, i) =>
+      generateSite({
+        pages: PAGES,
+        prefix: `rm${i}`,
+        delayMs: 10,
+        words: () => markOf(i),
+        robots: 'User-agent: *\nCrawl-delay: 0.2\nAllow: /\n',
+      }),
+    ),
+  );
+  const { url, pool } = await database();
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'lantern-handover-server-'));
+  const server = await startAppProcess({
+    dataDir,
+    env: {
+      ...NODE_ENV,
+      DATABASE_URL: url,
+      CRAWL_NODE_ID: 'server-node',
+      CRAWL_USER_AGENT: 'LanternTest-server-node/1.0',
+    },
+    healthTimeoutMs: 120_000,
+  });
+  const crawlers = await nodes(['node-1', 'node-2'], url, pool, NODE_ENV);
+  const say = () =>
+    `server: ${server.output().slice(-800)}\n${crawlers.map((c) => `${c.id}: ${c.stderr().slice(-800)}`).join('\n')}`;
+  const pageLog = (site: TestSite) => site.log.filter((r) => r.path !== '/robots.txt');
+  const search = async (q: string) =>
+    (await server.getJson<{ total: number }>(`/api/search?q=${encodeURIComponent(q)}&correct=false`)).total;
+  try {
+    const ids: number[] = [];
+    for (const site of web.sites) {
+      const added = await server.postJson<{ seed: { id: number } }>('/api/seeds', {
+        url: site.url('/'),
+        depth: 1,
+        scope: 'host',
+      });
+      assert.equal(added.status, 201, `seed ${site.url('/')} added`);
+      ids.push(added.body.seed.id);
+    }
+    // A site mid-crawl on a crawl-node (not the server's own node), some of its pages already searchable.
+    const chosen = await waitFor(
+      async () => {
+        for (const [i, site] of web.sites.entries()) {
+          const owner = await holderOf(pool, site.address);
+          const fetched = pageLog(site).length;
+          if (owner === null || owner === 'server-node' || fetched < 3 || fetched > PAGES / 2) continue;
+          if ((await search(markOf(i))) > 0) return { i, owner };
+        }
+        return undefined;
+      },
+      { timeoutMs: 120_000, message: () => `a site mid-crawl on a crawl-node, searchable; ${say()}` },
+    );
+    const gone = web.sites[chosen.i]!;
+    const removal = await fetch(`${server.baseURL}/api/seeds/${ids[chosen.i]}`, { method: 'DELETE' });
+    const answeredAt = performance.timeOrigin + performance.now();
+    assert.equal(removal.status, 200, `DELETE /api/seeds/${ids[chosen.i]}: ${await removal.text()}`);
+    // The crawl goes on past the bound elsewhere: a request to another site starts 2 s after the removal's answer.
+    await waitFor(() => web.sites.some((site) => site !== gone && site.log.some((r) => r.start > answeredAt + 2000)), {
+      timeoutMs: 60_000,
+      message: () => `the other sites crawled on; ${say()}`,
+    });
+    const late = pageLog(gone).filter((r) => r.start > answeredAt + 1000);
+    const lastStart = Math.max(...pageLog(gone).map((r) => r.start)) - answeredAt;
+    t.diagnostic(
+      `removed ${gone.host} held by ${chosen.owner}: its last page request started ${Math.round(lastStart)} ms after the removal's answer; ${pageLog(gone).length} of ${PAGES} pages requested`,
+    );
+    assert.deepEqual(
+      late.map((r) => `${r.userAgent} ${r.path} at +${Math.round(r.start - answeredAt)} ms`),
+      [],
+      `no request for the removed seed's pages starts later than 1 s after the removal (held by ${chosen.owner})`,
+    );
+    // Its URLs dropped and its pages out of search.
+    await waitFor(
+      async () =>
+        (await pool.query('SELECT 1 FROM frontier WHERE seed_id = $1', [ids[chosen.i]])).rowCount === 0 &&
+        (await search(markOf(chosen.i))) === 0,
+      { timeoutMs: 60_000, message: () => `the removed seed's URLs dropped and its pages out of search; ${say()}` },
+    );
+    assert.ok(pageLog(gone).length < PAGES, 'the removed site was not crawled to its end');
+    await waitFor(async () => (await search(markOf((chosen.i + 1) % SITES))) > 0, {
+      timeoutMs: 60_000,
+      message: () => `another site searchable; ${say()}`,
+    });
+    for (const c of crawlers) assert.equal(await c.stop(), 0);
+  } finally {
+    for (const c of crawlers) c.cleanUp();
+    server.killGroup();
+    await server.exited;
+    rmSync(dataDir, { recursive: true, force: true });
     await web.close();
     await pool.end();
   }
