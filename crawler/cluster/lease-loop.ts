@@ -23,7 +23,6 @@ import {
   takeGroups,
 } from '../../db/pg/pg-leases.ts';
 import type { Queryable } from '../../db/pg/pool.ts';
-import { recordGaps } from '../../db/pg/pg-lease-gaps.ts';
 import { clockForStore, type LocalGroupClock } from './lease-clock.ts';
 import {
   afterRelease,
@@ -42,7 +41,6 @@ import {
   startWindows,
 } from './lease-keeper.ts';
 import { checkLeaseTiming, LEASE } from './lease-rules.ts';
-import { type GapRecord, gapsToRecord } from './gap-records.ts';
 
 /** The timer functions the loop schedules its rounds with (the global ones unless a test pauses them). */
 export interface LoopTimers {
@@ -114,8 +112,6 @@ export class LeaseLoop {
   private readonly windowListeners = new Set<(leases: StartWindow[]) => void>();
   /** A round was asked for while one ran (`wake`, or a take that took all it asked for): run another at once. */
   private again = false;
-  /** The delays written to each held group's row between releases (gap-records.ts), by group. */
-  private readonly gapsWritten = new Map<string, GapRecord>();
 
   constructor(private readonly o: LeaseLoopOptions) {
     checkLeaseTiming(o.settings.timing, o.settings.requestTimeoutMs);
@@ -291,7 +287,6 @@ export class LeaseLoop {
       this.windows();
       this.lose(applied.lost);
     }
-    await this.writeGaps();
     if (take > 0) {
       const sentAt = this.now();
       const rows = await this.attempt(() => takeGroups(db, node, take, this.o.settings.timing.leaseMs));
@@ -300,18 +295,6 @@ export class LeaseLoop {
       if (rows !== null && rows.length >= take) this.again = true; // took all it asked for: more may be waiting
     }
     this.announce();
-  }
-
-  /**
-   * Writes the delays of held groups that changed since last written (gap-records.ts), so that a node taking them
-   * after this one died keeps them. A failure is reported and tried again next round.
-   */
-  private async writeGaps(): Promise<void> {
-    for (const group of this.gapsWritten.keys()) if (!this.state.leases.has(group)) this.gapsWritten.delete(group);
-    const gaps = gapsToRecord(this.state.leases.values(), this.gapsWritten);
-    if (gaps.length === 0) return;
-    const written = await this.attempt(() => recordGaps(this.o.db, this.o.node, gaps));
-    for (const g of gaps) if (written?.has(g.group)) this.gapsWritten.set(g.group, g);
   }
 
   /** Tells the window listeners of the leases and their start limits now. */
