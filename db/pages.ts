@@ -68,8 +68,10 @@ export interface PageQueries {
   /**
    * Inserts or replaces (by url, keeping the row id) a page; sets seq = max(seq) + 1; returns the id. A new
    * page's full-text entries are written at once, or with `deferSearch` by `writeSearchEntries` (see there).
+   * `newId`: the id a new row takes (the search copy keeps PostgreSQL's, so every copy orders ties alike);
+   * by default the next free one. A row that exists keeps its id.
    */
-  upsertPage(p: PageRecord): number;
+  upsertPage(p: PageRecord, newId?: number): number;
   /**
    * Writes the full-text entries of the pages inserted since the last call (with `deferSearch`): call it
    * last in the transaction that inserted them, after its other statements (migration 0018 says why).
@@ -205,10 +207,10 @@ export function pageQueries(db: Database, opts: { deferSearch?: boolean } = {}):
   const nextSeq = '(SELECT coalesce(max(seq), 0) + 1 FROM pages)';
   const idOf = db.prepare<[string], number>('SELECT id FROM pages WHERE url = ?').pluck();
   const insert = db.prepare<Record<string, unknown>, { id: number }>(`
-    INSERT INTO pages (url, final_url, origin, host, seed_id, status, content_type, title, description,
+    INSERT INTO pages (id, url, final_url, origin, host, seed_id, status, content_type, title, description,
       headings, body, lang, canonical, fetched_at, etag, last_modified, content_hash, noindex, nofollow,
       noarchive, nosnippet, indexed, idents, link_density, seq, removed, file_type, page_starts)
-    VALUES (@url, @finalUrl, @origin, @host, @seedId, @status, @contentType, @title, @description,
+    VALUES (@id, @url, @finalUrl, @origin, @host, @seedId, @status, @contentType, @title, @description,
       @headings, @body, @lang, @canonical, @fetchedAt, @etag, @lastModified, @contentHash, @noindex,
       @nofollow, @noarchive, @nosnippet, @indexed, @idents, @linkDensity, ${nextSeq}, 0, @fileType, @pageStarts)
     RETURNING id`);
@@ -296,7 +298,7 @@ export function pageQueries(db: Database, opts: { deferSearch?: boolean } = {}):
   );
 
   return {
-    upsertPage(p) {
+    upsertPage(p, newId) {
       const title = clean(p.title);
       const description = clean(p.description);
       const headings = joinHeadings(p.headings);
@@ -335,7 +337,7 @@ export function pageQueries(db: Database, opts: { deferSearch?: boolean } = {}):
         update.run({ ...values, id });
         return id;
       }
-      const row = insert.get(values);
+      const row = insert.get({ ...values, id: newId ?? null });
       if (row === undefined) throw new Error(`pages: insert of ${p.url} returned no row`);
       if (p.indexed) {
         pending.push({ id: row.id, url: p.url, title, headings, description, body, idents: values.idents });

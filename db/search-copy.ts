@@ -3,10 +3,12 @@
  * server/search/ reads) in a SQLite database of its own, DATA_DIR/search-copy/lantern.db, derived from
  * PostgreSQL's pages and link targets through the change feed (db/pg/pg-change-feed.ts). It has SQLite's schema
  * (db/migrations), so its pages rows and their full-text entries are written by db/pages.ts as on SQLite, its
- * link_targets rows (PostgreSQL's ids) with their anchors_fts entries as db/link-targets.ts writes them, and two tables of its
- * own: the feed's cursor with the identity of the database it was made from, and which PostgreSQL row each page
- * came from. Nothing in it is the record: a copy that is missing, unreadable, of another schema or made from
- * another database is removed and built again from the feed's start.
+ * link_targets rows with their anchors_fts entries as db/link-targets.ts writes them, and a table of its own: the
+ * feed's cursor with the identity of the database it was made from. Pages and link targets keep PostgreSQL's ids as
+ * their row ids, so every copy of one database holds the same rows under the same ids whenever and in whatever
+ * chunks it read the feed, and ranks ties alike (the search breaks them by row id). Nothing in it is the record: a
+ * copy that is missing, unreadable, of another schema or format, or made from another database is removed and built
+ * again from the feed's start.
  */
 import { existsSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -30,6 +32,12 @@ export const SEARCH_COPY_DIR = 'search-copy';
 /** Why a copy was (re)built from the feed's start, for the log. */
 export type RebuildReason = 'missing' | 'unreadable' | 'another-database' | 'another-schema' | 'ahead-of-database';
 
+/**
+ * The copy's format, kept in its state row: a copy of another format is rebuilt ('another-schema'). 2: pages keep
+ * PostgreSQL's ids (format 1 numbered them in the order the copy first saw them, and had no `format` column).
+ */
+export const COPY_FORMAT = 2;
+
 const STATE_SQL = `
   CREATE TABLE IF NOT EXISTS search_copy_state (
     id          INTEGER PRIMARY KEY CHECK (id = 1),
@@ -37,12 +45,14 @@ const STATE_SQL = `
     instance_id TEXT    NOT NULL,
     cursor_xid  TEXT    NOT NULL,
     cursor_seq  INTEGER NOT NULL,
-    caught_up   INTEGER NOT NULL DEFAULT 0
-  );
-  CREATE TABLE IF NOT EXISTS search_copy_pages (
-    pg_id INTEGER PRIMARY KEY,
-    url   TEXT    NOT NULL UNIQUE
+    caught_up   INTEGER NOT NULL DEFAULT 0,
+    format      INTEGER NOT NULL
   );`;
+
+/** Where a row whose url moved to a newer PostgreSQL row is kept, retired: urls are stored without fragments. */
+function movedUrl(url: string, id: number): string {
+  return `${url}#search-copy-moved-${id}`;
+}
 
 /** A page left in the copy as a tombstone: kept as a row (the title index follows its new seq out), out of search. */
 function retiredRecord(p: StoredPage): PageRecord {
@@ -57,10 +67,9 @@ export class SearchCopy {
   readonly #state;
   readonly #setCursor;
   readonly #setCaughtUp;
-  readonly #mappedUrl;
-  readonly #unmapUrl;
-  readonly #map;
-  readonly #unmap;
+  readonly #idOfUrl;
+  readonly #urlOfId;
+  readonly #setUrl;
   readonly #targetAnchors;
   readonly #insertTarget;
   readonly #updateTarget;
@@ -80,10 +89,9 @@ export class SearchCopy {
       'UPDATE search_copy_state SET cursor_xid = ?, cursor_seq = ? WHERE id = 1',
     );
     this.#setCaughtUp = db.prepare('UPDATE search_copy_state SET caught_up = 1 WHERE id = 1');
-    this.#mappedUrl = db.prepare<[number], string>('SELECT url FROM search_copy_pages WHERE pg_id = ?').pluck();
-    this.#unmapUrl = db.prepare<[string, number]>('DELETE FROM search_copy_pages WHERE url = ? AND pg_id <> ?');
-    this.#map = db.prepare<[number, string]>('INSERT OR REPLACE INTO search_copy_pages (pg_id, url) VALUES (?, ?)');
-    this.#unmap = db.prepare<[number]>('DELETE FROM search_copy_pages WHERE pg_id = ?');
+    this.#idOfUrl = db.prepare<[string], number>('SELECT id FROM pages WHERE url = ?').pluck();
+    this.#urlOfId = db.prepare<[number], string>('SELECT url FROM pages WHERE id = ?').pluck();
+    this.#setUrl = db.prepare<[string, number]>('UPDATE pages SET url = ? WHERE id = ?');
     // link_targets and anchors_fts as db/link-targets.ts writes them (migration 0018: the writer, not a trigger,
     // writes anchors_fts), the row keeping PostgreSQL's id.
     this.#targetAnchors = db.prepare<[number], string>('SELECT anchors FROM link_targets WHERE id = ?').pluck();
@@ -124,9 +132,9 @@ export class SearchCopy {
   /**
    * Applies changes read from the feed, in their order, and moves the cursor past the last, in one transaction:
    * a crash keeps all of them or none. A page written enters (or stays in) search when it is indexed and not
-   * retired and leaves it otherwise; a page deleted leaves it. Pages are matched to PostgreSQL rows by id, so a
-   * deletion that arrives after a new row took the same url (their transactions committed the other way round)
-   * leaves the new row alone. A link target written takes its row (by PostgreSQL's id) and its anchors_fts entry.
+   * retired and leaves it otherwise; a page deleted leaves it. Pages are PostgreSQL's rows by id, so a deletion
+   * that arrives after a new row took the same url (their transactions committed the other way round) leaves the
+   * new row alone. A link target written takes its row (by PostgreSQL's id) and its anchors_fts entry.
    */
   apply(changes: readonly PageChangeEvent[]): void {
     const last = changes.at(-1);
@@ -170,12 +178,24 @@ export class SearchCopy {
     this.db.close();
   }
 
+  /**
+   * The page as PostgreSQL's row `pgId` holds it, under that id. A url still held by an older row (deleted in
+   * PostgreSQL, its tombstone not read yet, or read already) moves that row aside, retired, under a url of its own;
+   * a row whose url changed in PostgreSQL takes the new one.
+   */
   #applyPage(pgId: number, page: PageRecord): void {
-    const before = this.#mappedUrl.get(pgId);
-    if (before !== undefined && before !== page.url) this.#retire(before);
-    this.#pages.upsertPage(page);
-    this.#unmapUrl.run(page.url, pgId);
-    this.#map.run(pgId, page.url);
+    const holder = this.#idOfUrl.get(page.url);
+    if (holder !== undefined && holder !== pgId) {
+      this.#retire(page.url);
+      this.#pages.writeSearchEntries(); // entries still waiting go in before a statement of ours changes rows
+      this.#setUrl.run(movedUrl(page.url, holder), holder);
+    }
+    const before = this.#urlOfId.get(pgId);
+    if (before !== undefined && before !== page.url) {
+      this.#pages.writeSearchEntries();
+      this.#setUrl.run(page.url, pgId);
+    }
+    this.#pages.upsertPage(page, pgId);
   }
 
   /** The target's row as PostgreSQL holds it, and its anchors_fts entry moved from the old anchors to the new. */
@@ -190,10 +210,8 @@ export class SearchCopy {
   }
 
   #applyDeletion(pgId: number): void {
-    const url = this.#mappedUrl.get(pgId);
-    if (url === undefined) return; // never seen, or its url already belongs to a newer row
-    this.#retire(url);
-    this.#unmap.run(pgId);
+    const url = this.#urlOfId.get(pgId);
+    if (url !== undefined) this.#retire(url); // undefined: a row this copy never saw
   }
 
   #retire(url: string): void {
@@ -214,20 +232,30 @@ function rebuildReasonOf(err: unknown): RebuildReason | undefined {
   return /^SQLITE_(CORRUPT|NOTADB)/.test(errorCode(err)) ? 'unreadable' : undefined;
 }
 
+/** The identity a copy holds, and its format (1: a copy made before the state row had one). */
+type Held = PgIdentity & { format: number };
+
 /** Opens the copy's database, gives it its tables, answers it with the identity it holds (undefined: new). */
-function openCopyDb(folder: string): { db: Database; held: PgIdentity | undefined } {
+function openCopyDb(folder: string): { db: Database; held: Held | undefined } {
   const db = openDatabase(folder);
   // Pages keep their seed's id (PostgreSQL's) while the copy holds no seeds rows: the reference from
   // pages.seed_id to seeds has nothing to check here, and would refuse every crawled page.
   db.pragma('foreign_keys = OFF');
   try {
     db.exec(STATE_SQL);
+    const formatKept = db
+      .prepare<[string], { name: string }>('SELECT name FROM pragma_table_info(?)')
+      .all('search_copy_state')
+      .some((c) => c.name === 'format');
     const s = db
-      .prepare<[], { system_id: string; instance_id: string }>(
-        'SELECT system_id, instance_id FROM search_copy_state WHERE id = 1',
+      .prepare<[], { system_id: string; instance_id: string; format: number }>(
+        `SELECT system_id, instance_id, ${formatKept ? 'format' : '1 AS format'} FROM search_copy_state WHERE id = 1`,
       )
       .get();
-    return { db, held: s === undefined ? undefined : { systemId: s.system_id, instanceId: s.instance_id } };
+    return {
+      db,
+      held: s === undefined ? undefined : { systemId: s.system_id, instanceId: s.instance_id, format: s.format },
+    };
   } catch (err) {
     db.close();
     throw err;
@@ -236,7 +264,7 @@ function openCopyDb(folder: string): { db: Database; held: PgIdentity | undefine
 
 /**
  * Opens the search copy in `dataDir` for the database of `identity`. A copy that is missing, unreadable, of a
- * schema this Lantern does not know, or made from another database (another instance id, or another cluster
+ * schema or format (COPY_FORMAT) this Lantern does not know, or made from another database (another instance id, or another cluster
  * where both system identifiers are known) is removed with everything in its folder and started empty at the
  * feed's start; `rebuilt` says why (undefined: the copy was kept, and continues from its cursor). With `reason`,
  * the copy is rebuilt for that reason whatever it holds.
@@ -255,9 +283,9 @@ export function openSearchCopy(
         held !== undefined &&
         held.instanceId === identity.instanceId &&
         (held.systemId === '' || identity.systemId === '' || held.systemId === identity.systemId);
-      if (same) return { copy: new SearchCopy(db, folder), rebuilt: undefined };
+      if (same && held.format === COPY_FORMAT) return { copy: new SearchCopy(db, folder), rebuilt: undefined };
       db.close();
-      rebuilt = held === undefined ? 'missing' : 'another-database';
+      rebuilt = held === undefined ? 'missing' : same ? 'another-schema' : 'another-database';
     } catch (err) {
       const reason = rebuildReasonOf(err);
       if (reason === undefined) throw err;
@@ -267,7 +295,7 @@ export function openSearchCopy(
   rmSync(folder, { recursive: true, force: true });
   const { db } = openCopyDb(folder);
   db.prepare(
-    'INSERT INTO search_copy_state (id, system_id, instance_id, cursor_xid, cursor_seq) VALUES (1, ?, ?, ?, ?)',
-  ).run(identity.systemId, identity.instanceId, FEED_START.xid, FEED_START.seq);
+    'INSERT INTO search_copy_state (id, system_id, instance_id, cursor_xid, cursor_seq, format) VALUES (1, ?, ?, ?, ?, ?)',
+  ).run(identity.systemId, identity.instanceId, FEED_START.xid, FEED_START.seq, COPY_FORMAT);
   return { copy: new SearchCopy(db, folder), rebuilt };
 }

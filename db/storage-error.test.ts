@@ -16,6 +16,7 @@ test('PostgreSQL out of reach, shutting down, out of room or in a deadlock is re
   const retryable = [
     coded('57P01', 'terminating connection due to administrator command'),
     coded('57P03', 'the database system is starting up'),
+    coded('25P03', 'terminating connection due to idle-in-transaction timeout'),
     coded('08006', 'connection failure'),
     coded('53100', 'could not extend file: No space left on device'),
     coded('53300', 'sorry, too many clients already'),

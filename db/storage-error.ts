@@ -11,12 +11,13 @@ const STORAGE_ERROR =
 /**
  * PostgreSQL's SQLSTATEs and Node's socket codes that mean the database is out of reach or out of room
  * for now: 08xxx connection exceptions, 53xxx insufficient resources (disk full, out of memory, too many
- * connections), 57P01-57P03 (an administrator's or a crash's shutdown, a server still starting), 40001 /
- * 40P01 (a serialization failure or deadlock: the same transaction succeeds when run again), and a socket
- * refused, reset, timed out or with no route.
+ * connections), 57P01-57P03 (an administrator's or a crash's shutdown, a server still starting), 25P03 (the
+ * session ended for idling inside a transaction: a process stopped mid-transaction, see db/pg/pool.ts
+ * PG_IDLE_IN_TRANSACTION_MS), 40001 / 40P01 (a serialization failure or deadlock: the same transaction succeeds
+ * when run again), and a socket refused, reset, timed out or with no route.
  */
 const PG_RETRYABLE_CODE =
-  /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[123]|40001|40P01|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/;
+  /^(08[0-9A-Z]{3}|53[0-9A-Z]{3}|57P0[123]|25P03|40001|40P01|ECONNREFUSED|ECONNRESET|ETIMEDOUT|EPIPE|EHOSTUNREACH|ENETUNREACH|EAI_AGAIN)$/;
 
 /** What node-postgres says, without a code, when a connection ends under a query or cannot be made in time. */
 const PG_CONNECTION_LOST =

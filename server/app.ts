@@ -46,7 +46,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   await app.register(auth, { now: opts.now }); // with LANTERN_SECRET: a session or the secret for every route not marked public
   await app.register(sessionRoutes);
   await app.register(healthRoutes);
-  await app.register(seedRoutes);
+  await app.register(seedRoutes, { now: opts.now });
   await app.register(captureRoutes);
   await app.register(crawlRoutes);
   await app.register(pageRoutes);

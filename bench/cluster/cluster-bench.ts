@@ -5,8 +5,10 @@
  * node's. (2) Handover: two nodes, one killed with SIGKILL mid-crawl; from the kill to each of its groups' next
  * request on the other node, against the lease plus the group's delay. Each node is a real crawler primary with its
  * workers and its own CRAWL_NODE_ID (and its own User-Agent, so the sites' logs say who asked), on a fresh database
- * of a throwaway cluster. Prints the figures and writes the cluster section of docs/benchmarks.md
- * (--no-write: print only).
+ * of a throwaway cluster. (3) Lease work at 10,000 groups (lease-work-bench.ts): statements per second and the
+ * primary's CPU per dispatch with one and two nodes holding every group, against leases off. Prints the figures and
+ * writes the cluster section of docs/benchmarks.md (--no-write: print only); `--only leases` runs the third part
+ * alone and writes its own subsection, `--only scaling` or `--only handover` print only.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -23,9 +25,12 @@ import { benchSite } from '../crawl/bench-pages.ts';
 import { startBenchPostgres } from '../crawl/bench-postgres.ts';
 import { machineInfo, writeSection } from '../crawl/benchmarks-doc.ts';
 import { clusterSection, type HandoverRun, pagesPerSecond, type ScalingRun } from './cluster-report.ts';
+import { runLeaseWork, TEN_THOUSAND_GROUPS } from './lease-work-bench.ts';
+import { ratesByKind, leaseWorkSection, statementTotals } from './lease-work-report.ts';
 
 const DOC = fileURLToPath(new URL('../../docs/benchmarks.md', import.meta.url));
 const MARKERS = { start: '<!-- cluster:start -->', end: '<!-- cluster:end -->' } as const;
+const LEASE_MARKERS = { start: '<!-- cluster-leases:start -->', end: '<!-- cluster-leases:end -->' } as const;
 
 /** The scaling part: many slow sites, few slots per node (one worker; fetch-limits.ts gives it 4 fetches). */
 const SCALING = { sites: 60, pagesPerSite: 20, responseMs: 200, workers: 1 } as const;
@@ -220,10 +225,12 @@ async function main(): Promise<void> {
     options: { 'no-write': { type: 'boolean', default: false }, only: { type: 'string' } },
   });
   const only = values.only;
-  if (only !== undefined && only !== 'scaling' && only !== 'handover')
-    throw new Error(`cluster-bench: --only must be scaling or handover, not ${JSON.stringify(only)}`);
+  if (only !== undefined && only !== 'scaling' && only !== 'handover' && only !== 'leases')
+    throw new Error(`cluster-bench: --only must be scaling, handover or leases, not ${JSON.stringify(only)}`);
   const started = new Date();
   const machine = machineInfo();
+  if (only === undefined || only === 'leases') await leaseWork(started, !values['no-write']);
+  if (only === 'leases') return;
   const cluster = await startBenchPostgres(false);
   try {
     const createDatabase = () => cluster.createDatabase();
@@ -256,5 +263,31 @@ async function main(): Promise<void> {
     cluster.stop();
   }
 }
+
+/** The lease-work part (lease-work-bench.ts): measured, printed, and written as its own subsection unless `write` is false. */
+async function leaseWork(started: Date, write: boolean): Promise<void> {
+  const machine = machineInfo();
+  const shape = TEN_THOUSAND_GROUPS;
+  const loadAtStart = os.loadavg()[0];
+  const { runs, generatedMs } = await runLeaseWork(shape);
+  for (const r of runs) {
+    const t = statementTotals(r);
+    console.log(`  ${r.label}: ${t.all.toFixed(0)} statements/s (lease work ${t.lease.toFixed(1)}/s)`);
+    for (const s of [...r.statements].sort((a, b) => b.calls - a.calls).slice(0, 25))
+      console.log(
+        `    ${(s.calls / r.seconds).toFixed(2)}/s ${ratesByKind([s], 1)[0].kind}: ${s.query.replace(/\s+/g, ' ').slice(0, 140)}`,
+      );
+  }
+  const section = leaseWorkSection({
+    measuredLine: `Measured ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC by \`npm run bench:cluster -- --only leases\` on ${machine.cpu}, ${machine.cores} cores, ${machine.ramGiB} GiB RAM, Node ${machine.node}; 1-minute load average ${loadAtStart.toFixed(1)} at the start, ${os.loadavg()[0].toFixed(1)} at the end (each run's at its window's start in the table).`,
+    setup: `bench/frontier's generated crawl on PostgreSQL (frontier-pg.ts: ${(shape.db.hosts * shape.db.urlsPerHost).toLocaleString('en')} queued URLs over ${shape.db.hosts.toLocaleString('en')} hosts, generated in ${(generatedMs / 1000).toFixed(0)} s) with CRAWL_POLITENESS_GROUP=host, so ${shape.db.hosts.toLocaleString('en')} groups with work, in a throwaway cluster (test-support/postgres.ts: fsync off, shared_buffers 32MB) restarted with pg_stat_statements; each run on a copy of its own. Each node is the real primary in a process of its own (bench/cluster/lease-work-node.ts: CrawlPrimary, its Coordinator and timers, the storage \`npm start\` opens, ${shape.workers} fake workers answering every fetch at once as in bench:frontier's crawl part, node ${NODE_FLAGS}); with leases it is wired as crawler/primary.ts wires a node on PostgreSQL (NodeLeases, the default 90 s leases renewed a third in, the 1 s survey, the seed poll every 500 ms, every batch fenced), with leases off it is the primary bench:frontier measures (no lease loop, no seed poll, no fence). Once the nodes hold every group (the takes over) and ${shape.warmupSeconds} s more, PostgreSQL's counters are reset and every node measures the same ${shape.seconds} s window: statements counted by pg_stat_statements (track = top, so BEGIN and COMMIT count), transactions by pg_stat_database; a hand-out is DispatchLoop.handOutOne, timed in CPU (process.cpuUsage) and wall; the primary's CPU per job is the process's CPU over the window over the jobs handed out, lease loop included; a lease round's CPU is the sum of its synchronous stretches on the primary's thread (from its start to its first statement, between each answer and the next statement, to its end), and its longest stretch the longest the round blocked the event loop.`,
+    runs,
+  });
+  console.log(`\n${section}`);
+  if (write) writeSection(DOC, LEASE_MARKERS, section);
+  else console.log('cluster-bench: docs/benchmarks.md not written (--no-write)');
+}
+
+const NODE_FLAGS = '--max-semi-space-size=1 --max-old-space-size=768 --heap-growing-percent=30 under tsx';
 
 await main();

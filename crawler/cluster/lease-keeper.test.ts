@@ -20,6 +20,7 @@ import {
   planLeases,
 } from './lease-keeper.ts';
 import { storedClock } from '../../test-support/lease-fixtures.ts';
+import { renewalDueAt } from './lease-rules.ts';
 
 // Lease 90 s, margin 5 s, renewal due 30 s after a send, deadline 85 s after it; requests of 30 s.
 const SETTINGS = {
@@ -166,4 +167,28 @@ test('a group without work is released when idle, whatever the share, and kept w
     round.plan.release.map((r) => [r.group, r.hasWork]),
     [['a.test', false]],
   );
+});
+
+test('leases taken one a second over 30 s converge on one renewal, each renewed before it is due', () => {
+  const facts = { liveNodes: 1, groupsWithWork: 30 };
+  let s = newKeeper(SETTINGS);
+  const renewals: number[] = [];
+  // A round a second, each answered 50 ms after it is sent; the first 30 rounds also take one group each.
+  for (let now = 0; now <= 300_000; now += 1000) {
+    const { state, plan } = planLeases(s, now, facts);
+    assert.deepEqual(plan.lost, [], `no lease lost at ${now} ms`);
+    s = state;
+    if (plan.renew.length > 0) {
+      renewals.push(now);
+      s = afterRenew(s, plan.renew, now, now + 50, new Set(names(plan.renew))).state;
+    }
+    if (plan.take > 0) {
+      const i = s.leases.size;
+      s = afterTake(s, now, now + 50, i < 30 ? [row(`g${String(i).padStart(2, '0')}.test`)] : []);
+    }
+    for (const k of s.leases.values())
+      assert.ok(renewalDueAt(k.lease, SETTINGS.timing) > now, `${k.lease.group} renewed by its due time (${now} ms)`);
+  }
+  assert.equal(heldAt(s, 300_000).length, 30, 'every lease still held');
+  assert.ok(renewals.length <= 12, `${renewals.length} renewal statements in 300 s (${renewals.join(', ')})`);
 });

@@ -105,8 +105,8 @@ const same = (kept: KeptLease | undefined, h: HeldLease): kept is KeptLease =>
 
 /**
  * The next round at `now`: drops the leases whose local deadline came (answered as lost), then plans renewals
- * (every lease whose renewal is due, or due within half a renewal interval, so that leases taken together are
- * renewed in one statement), and, when the cluster's facts are known, the fair share's take or release. Groups
+ * (once a lease's renewal is due, every lease whose renewal is due within half a renewal interval, so that leases
+ * taken together, or over a span of rounds, are renewed in one statement), and, when the cluster's facts are known, the fair share's take or release. Groups
  * without work and nothing in flight are released whatever the share.
  */
 export function planLeases(
@@ -123,8 +123,13 @@ export function planLeases(
   }
   const early = (t.leaseMs * t.renewFraction) / 2;
   const renew: HeldLease[] = [];
-  for (const [group, kept] of leases) {
-    if (kept.renewingSince !== null || kept.releasing) continue;
+  // Nothing is renewed before some lease is due; then every lease due within half a renewal interval is. Leases
+  // taken over a span (a lone node takes 50 a statement) then converge on one renewal, not a slice each round.
+  const renewable = (k: KeptLease) => k.renewingSince === null && !k.releasing;
+  let due = false;
+  for (const kept of leases.values()) if (renewable(kept) && now >= renewalDueAt(kept.lease, t)) due = true;
+  for (const [group, kept] of due ? leases : []) {
+    if (!renewable(kept)) continue;
     if (now + early < renewalDueAt(kept.lease, t)) continue;
     renew.push({ group, epoch: kept.lease.epoch });
     leases.set(group, { ...kept, renewingSince: now });
@@ -227,22 +232,36 @@ export function afterRelease(
   return { state: withLeases(state, leases), lost };
 }
 
+/** What the scheduler knows of a held group: a request running or not, work left or not, its clock. */
+export interface GroupNote {
+  inFlight?: boolean;
+  hasWork?: boolean;
+  clock?: LocalGroupClock;
+}
+
 /** Notes what the scheduler knows of a held group: a request running or not, work left or not, its clock. */
-export function noteGroup(
-  state: KeeperState,
-  group: string,
-  now: { inFlight?: boolean; hasWork?: boolean; clock?: LocalGroupClock },
-): KeeperState {
-  const kept = state.leases.get(group);
-  if (kept === undefined) return state;
-  const leases = new Map(state.leases);
-  leases.set(group, {
-    ...kept,
-    inFlight: now.inFlight ?? kept.inFlight,
-    hasWork: now.hasWork ?? kept.hasWork,
-    clock: now.clock ?? kept.clock,
-  });
-  return withLeases(state, leases);
+export function noteGroup(state: KeeperState, group: string, now: GroupNote): KeeperState {
+  return noteGroups(state, [[group, now]]);
+}
+
+/**
+ * Notes many groups at once, each as noteGroup notes it, in one copy of the leases: a node notes every group it
+ * holds before each plan, and a copy per group would cost groups² a round (10,000 groups: 41 s of CPU).
+ */
+export function noteGroups(state: KeeperState, notes: Iterable<readonly [string, GroupNote]>): KeeperState {
+  let leases: Map<string, KeptLease> | null = null;
+  for (const [group, now] of notes) {
+    const kept = (leases ?? state.leases).get(group);
+    if (kept === undefined) continue;
+    leases ??= new Map(state.leases);
+    leases.set(group, {
+      ...kept,
+      inFlight: now.inFlight ?? kept.inFlight,
+      hasWork: now.hasWork ?? kept.hasWork,
+      clock: now.clock ?? kept.clock,
+    });
+  }
+  return leases === null ? state : withLeases(state, leases);
 }
 
 /** The leases a request may start under at `now` (lease-rules.ts mayStart), not being released, by group. */
@@ -302,4 +321,18 @@ export function startWindows(state: KeeperState, now: number): StartWindow[] {
       clock: k.clock,
     }))
     .sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
+}
+
+/**
+ * Whether two lists of startWindows (each by group) give the same leases the same start limits. Their clocks are
+ * not compared: a window's clock is used only when its group or epoch is new to the scheduler.
+ */
+export function sameStartWindows(a: readonly StartWindow[], b: readonly StartWindow[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x.group !== y.group || x.epoch !== y.epoch || x.startsUntil !== y.startsUntil) return false;
+  }
+  return true;
 }

@@ -29,14 +29,16 @@ import {
   afterRenew,
   afterTake,
   type ClusterFacts,
+  type GroupNote,
   heldAt,
   type KeeperSettings,
   type KeeperState,
   mayDispatch,
   newKeeper,
   nextActAt,
-  noteGroup,
+  noteGroups,
   planLeases,
+  sameStartWindows,
   type StartWindow,
   startWindows,
 } from './lease-keeper.ts';
@@ -112,6 +114,13 @@ export class LeaseLoop {
   private readonly windowListeners = new Set<(leases: StartWindow[]) => void>();
   /** A round was asked for while one ran (`wake`, or a take that took all it asked for): run another at once. */
   private again = false;
+  /**
+   * Notes not yet given to the keeper, by group: `note` is called for every held group before each plan, so they
+   * are given in one step (noteGroups) before the keeper is next read or changed, not one copy of it per group.
+   */
+  private readonly notes = new Map<string, GroupNote>();
+  /** The windows last told to the window listeners (null: none told yet). */
+  private lastWindows: StartWindow[] | null = null;
 
   constructor(private readonly o: LeaseLoopOptions) {
     checkLeaseTiming(o.settings.timing, o.settings.requestTimeoutMs);
@@ -135,8 +144,8 @@ export class LeaseLoop {
   }
 
   /**
-   * Calls `fn`, synchronously after every change (a plan, each answer applied, the stop), with every lease held and
-   * its start limit (lease-keeper.ts startWindows): what the scheduler may dispatch.
+   * Calls `fn`, synchronously after every change (a plan, each answer applied, the stop) that moved a window, with
+   * every lease held and its start limit (lease-keeper.ts startWindows): what the scheduler may dispatch.
    */
   onLeases(fn: (leases: StartWindow[]) => void): void {
     this.windowListeners.add(fn);
@@ -164,17 +173,39 @@ export class LeaseLoop {
 
   /** The leases held now (not lost at this moment, even if no round has run since the deadline). */
   held(): HeldLease[] {
-    return heldAt(this.state, this.now());
+    return heldAt(this.noted(), this.now());
   }
 
   /** The leases a request may start under now (lease-rules.ts mayStart). */
   dispatchable(): HeldLease[] {
-    return mayDispatch(this.state, this.now());
+    return mayDispatch(this.noted(), this.now());
   }
 
-  /** What the scheduler knows of a held group: a request running or not, work left or not, its clock. */
+  /**
+   * What the scheduler knows of a held group: a request running or not, work left or not, its clock. Kept here
+   * and given to the keeper, with every other note since, before the keeper is next read or changed.
+   */
   note(group: string, facts: { inFlight?: boolean; hasWork?: boolean; clock?: LocalGroupClock }): void {
-    this.state = noteGroup(this.state, group, facts);
+    const before = this.notes.get(group);
+    this.notes.set(
+      group,
+      before === undefined
+        ? facts
+        : {
+            inFlight: facts.inFlight ?? before.inFlight,
+            hasWork: facts.hasWork ?? before.hasWork,
+            clock: facts.clock ?? before.clock,
+          },
+    );
+  }
+
+  /** The keeper with the notes since it was last read given to it (noteGroups: one copy of its leases). */
+  private noted(): KeeperState {
+    if (this.notes.size > 0) {
+      this.state = noteGroups(this.state, this.notes);
+      this.notes.clear();
+    }
+    return this.state;
   }
 
   /**
@@ -192,7 +223,7 @@ export class LeaseLoop {
     if (!wasRunning) return;
     this.o.beforePlan?.();
     const now = this.now();
-    const idle = [...this.state.leases.values()].filter((k) => !k.inFlight && now < k.lease.deadline);
+    const idle = [...this.noted().leases.values()].filter((k) => !k.inFlight && now < k.lease.deadline);
     if (idle.length > 0) {
       const sentAt = this.now();
       try {
@@ -212,6 +243,7 @@ export class LeaseLoop {
         this.o.onFault(err as Error); // leaveCleanly below frees them anyway, due a gap from now
       }
     }
+    this.notes.clear();
     this.state = newKeeper(this.o.settings);
     this.announce();
     this.windows();
@@ -228,7 +260,7 @@ export class LeaseLoop {
       .finally(() => {
         this.round = null;
         if (this.phase !== 'running') return;
-        const at = this.again ? started : Math.min(nextActAt(this.state) ?? Infinity, started + this.surveyEveryMs);
+        const at = this.again ? started : Math.min(nextActAt(this.noted()) ?? Infinity, started + this.surveyEveryMs);
         this.again = false;
         this.timer = this.timers.setTimeout(() => this.runRound(), Math.max(0, at - this.now()));
       });
@@ -253,7 +285,7 @@ export class LeaseLoop {
       return { liveNodes: live.length, groupsWithWork: await groupsWithWork(db) };
     });
     this.o.beforePlan?.();
-    const planned = planLeases(this.state, this.now(), facts);
+    const planned = planLeases(this.noted(), this.now(), facts);
     this.state = planned.state;
     this.windows(); // before any await: a group being released starts no request from here on
     this.lose(planned.plan.lost);
@@ -261,7 +293,7 @@ export class LeaseLoop {
     if (renew.length > 0) {
       const sentAt = this.now();
       const held = await this.attempt(() => renewLeases(db, node, renew, this.o.settings.timing.leaseMs));
-      const applied = afterRenew(this.state, renew, sentAt, this.now(), held);
+      const applied = afterRenew(this.noted(), renew, sentAt, this.now(), held);
       this.state = applied.state;
       this.windows();
       this.lose(applied.lost);
@@ -282,7 +314,7 @@ export class LeaseLoop {
           this.o.groupWork,
         ),
       );
-      const applied = afterRelease(this.state, release, released);
+      const applied = afterRelease(this.noted(), release, released);
       this.state = applied.state;
       this.windows();
       this.lose(applied.lost);
@@ -290,17 +322,22 @@ export class LeaseLoop {
     if (take > 0) {
       const sentAt = this.now();
       const rows = await this.attempt(() => takeGroups(db, node, take, this.o.settings.timing.leaseMs));
-      this.state = afterTake(this.state, sentAt, this.now(), rows);
+      this.state = afterTake(this.noted(), sentAt, this.now(), rows);
       this.windows();
       if (rows !== null && rows.length >= take) this.again = true; // took all it asked for: more may be waiting
     }
     this.announce();
   }
 
-  /** Tells the window listeners of the leases and their start limits now. */
+  /**
+   * Tells the window listeners of the leases and their start limits now, unless they are those told last (a round
+   * that changed nothing: applying every window again costs the scheduler a walk of every group, 10,000 a second).
+   */
   private windows(): void {
     if (this.windowListeners.size === 0) return;
-    const leases = startWindows(this.state, this.now());
+    const leases = startWindows(this.noted(), this.now());
+    if (this.lastWindows !== null && sameStartWindows(this.lastWindows, leases)) return;
+    this.lastWindows = leases;
     for (const fn of this.windowListeners) fn(leases);
   }
 

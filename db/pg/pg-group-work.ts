@@ -14,12 +14,13 @@ const NOTE_WORK = statement(
   `INSERT INTO group_leases (group_key) SELECT DISTINCT unnest($1::text[])
    ON CONFLICT (group_key) DO UPDATE SET has_work = true WHERE NOT group_leases.has_work`,
 );
-// FOR SHARE OF l: until the batch's transaction ends, no take, renewal or release moves these leases.
+// FOR SHARE OF l: until the batch's transaction ends, no take, renewal or release moves these leases. Locked in group
+// order, as a renewal locks them (pg-leases.ts RENEW): in different orders the two deadlock.
 const STILL_HELD = statement(
   'crawl.groups.still-held',
   `SELECT l.group_key AS "group", l.epoch FROM group_leases l
    JOIN unnest($2::text[], $3::bigint[]) AS r (group_key, epoch) ON l.group_key = r.group_key AND l.epoch = r.epoch
-   WHERE l.owner = $1 FOR SHARE OF l`,
+   WHERE l.owner = $1 ORDER BY l.group_key FOR SHARE OF l`,
 );
 const RETURN_LEASES = statement(
   'crawl.groups.return-leases',

@@ -171,11 +171,16 @@ const TAKE = statement(
    RETURNING l.group_key AS "group", l.epoch, (extract(epoch from now()) * 1000)::bigint AS "dbNowMs",
      p.owner AS "previousOwner", ${inMs('p.expires_at')} AS "previousExpiryInMs", ${CLOCK_COLUMNS}`,
 );
+// The rows are locked in group order first, as the fence of a batch locks them (pg-group-work.ts STILL_HELD): two
+// statements locking many of the same rows in different orders deadlock (seen at 10,000 groups renewed at once).
 const RENEW = statement(
   'cluster.leases.renew',
-  `UPDATE group_leases l SET expires_at = now() + ${ms(4)}
-   FROM unnest($2::text[], $3::bigint[]) AS r(group_key, epoch)
-   WHERE l.group_key = r.group_key AND l.epoch = r.epoch AND l.owner = $1 AND l.expires_at > now()
+  `WITH held AS (
+     SELECT l.group_key FROM group_leases l
+     JOIN unnest($2::text[], $3::bigint[]) AS r(group_key, epoch) ON l.group_key = r.group_key AND l.epoch = r.epoch
+     WHERE l.owner = $1 AND l.expires_at > now() ORDER BY l.group_key FOR UPDATE OF l
+   )
+   UPDATE group_leases l SET expires_at = now() + ${ms(4)} FROM held WHERE l.group_key = held.group_key
    RETURNING l.group_key AS "group"`,
 );
 /** The clock's columns set from parameters $first.. in StoredGroupClock's order (see clockValues). */

@@ -51,21 +51,38 @@ const TYPES: pg.CustomTypesConfig = {
 export const PG_CONNECT_TIMEOUT_MS = 5000;
 
 /**
+ * How long PostgreSQL lets a session sit idle inside a transaction before it ends the session (its
+ * `idle_in_transaction_session_timeout`), which rolls the transaction back and frees its locks. Lantern's
+ * transactions send their statements back to back, so only a stopped process gets near it (SIGSTOP, a long
+ * pause, a frozen machine): a crawler node stopped inside a fenced write would otherwise keep its groups' lease
+ * rows locked, and every other node's note of work for those groups and every take of them waiting, for as
+ * long as it stays stopped. Far above any pause between two statements of a running process, even a loaded one.
+ */
+export const PG_IDLE_IN_TRANSACTION_MS = 10_000;
+
+/**
  * A pool on `url` (postgres://user:password@host:port/database), with Lantern's type parsing, a bounded wait
- * for a connection (`connectTimeoutMs`, PG_CONNECT_TIMEOUT_MS by default) and TCP keep-alive, so that a
- * connection whose server vanished is noticed. An idle connection the server dropped (a restart, a network
+ * for a connection (`connectTimeoutMs`, PG_CONNECT_TIMEOUT_MS by default), sessions ended by the server when
+ * idle inside a transaction (`idleInTransactionMs`, PG_IDLE_IN_TRANSACTION_MS by default) and TCP keep-alive, so
+ * that a connection whose server vanished is noticed. An idle connection the server dropped (a restart, a network
  * cut) is reported to `warn` (stderr by default) and replaced by the pool; without a listener pg would end
  * the process for it.
  */
 export function openPgPool(
   url: string,
-  opts: { max?: number; warn?: (message: string) => void; connectTimeoutMs?: number } = {},
+  opts: {
+    max?: number;
+    warn?: (message: string) => void;
+    connectTimeoutMs?: number;
+    idleInTransactionMs?: number;
+  } = {},
 ): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,
     types: TYPES,
     max: opts.max ?? 10,
     connectionTimeoutMillis: opts.connectTimeoutMs ?? PG_CONNECT_TIMEOUT_MS,
+    idle_in_transaction_session_timeout: opts.idleInTransactionMs ?? PG_IDLE_IN_TRANSACTION_MS,
     keepAlive: true,
   });
   const warn = opts.warn ?? ((message: string) => process.stderr.write(`${message}\n`));
@@ -107,11 +124,17 @@ export async function changed(db: Queryable, s: Statement, values: readonly unkn
 
 /**
  * Runs `work` in one transaction on one pooled connection: committed if it returns, rolled back if it throws
- * (and the error thrown on). A connection whose rollback failed is closed, not handed back to the pool.
+ * (and the error thrown on). A connection whose rollback failed, or that was lost meanwhile (the server ended
+ * the session: a restart, or PG_IDLE_IN_TRANSACTION_MS past a paused process), is closed, not handed back to
+ * the pool; pg reports such a loss on the client, which without a listener would end the process.
  */
 export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
+  const onLost = (err: Error) => {
+    broken ??= err;
+  };
+  client.on('error', onLost);
   try {
     await client.query('BEGIN');
     try {
@@ -127,6 +150,7 @@ export async function inTransaction<T>(pool: pg.Pool, work: (client: pg.PoolClie
       throw err;
     }
   } finally {
+    client.off('error', onLost);
     client.release(broken);
   }
 }

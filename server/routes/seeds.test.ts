@@ -214,9 +214,12 @@ describe('private addresses allowed by configuration', () => {
   });
 });
 
+/** The instant a burst test's requests all arrive at: the limit refills 1 a second, so a slow run must not refill it. */
+const BURST_AT = Date.parse('2026-12-07T12:00:00Z');
+
 describe('a burst of seed removals', () => {
   test('is rate-limited like submissions, per client, with a clear 429 and Retry-After', async () => {
-    const t = await createTestApp();
+    const t = await createTestApp({}, { now: () => BURST_AT }); // the burst at one instant, however slow the machine
     try {
       const codes: number[] = [];
       let last: Awaited<ReturnType<typeof t.app.inject>> | undefined;
@@ -244,7 +247,7 @@ describe('a burst of seed removals', () => {
 
 describe('a burst of seed submissions', () => {
   test('is rate-limited with a clear 429 and Retry-After', async () => {
-    const t = await createTestApp();
+    const t = await createTestApp({}, { now: () => BURST_AT });
     try {
       const codes: number[] = [];
       let last: Awaited<ReturnType<typeof t.app.inject>> | undefined;

@@ -277,8 +277,8 @@ export function toApi(seed: SeedRow, config: Pick<Config, 'crawlRefreshMs' | 'cr
 }
 
 /** Refuses a client that changes seeds faster than SEED_RATE allows: 429 with Retry-After. */
-function throttle(limiter: RateLimiter, request: FastifyRequest, what: string): void {
-  const waitMs = limiter.take(request.ip, Date.now());
+function throttle(limiter: RateLimiter, request: FastifyRequest, what: string, now: number): void {
+  const waitMs = limiter.take(request.ip, now);
   if (waitMs === 0) return;
   const seconds = Math.ceil(waitMs / 1000);
   throw new HttpError(429, 'rate-limited', `too many ${what} at once; try again in ${seconds} s`, {
@@ -291,8 +291,9 @@ function throttle(limiter: RateLimiter, request: FastifyRequest, what: string): 
  * (server/routes/capture.ts has imports and labels).
  * Removing only marks the seed; the crawler primary (the single writer of URLs and pages) undoes its work.
  */
-export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
+export async function seedRoutes(fastify: FastifyInstance, opts: { now?: () => number } = {}): Promise<void> {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const now = opts.now ?? Date.now; // the rate limits' clock (tests drive it)
   const adding = new RateLimiter(SEED_RATE.burst, SEED_RATE.perSecond);
   const removing = new RateLimiter(SEED_RATE.burst, SEED_RATE.perSecond);
 
@@ -306,7 +307,7 @@ export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
       },
     },
     async (request, reply) => {
-      throttle(adding, request, 'seeds');
+      throttle(adding, request, 'seeds', now());
       const checked = checkUrl(request.body.url, { allowPrivate: app.config.allowPrivate });
       if (!checked.ok) throw new HttpError(400, checked.code, checked.message);
       const labels = checkLabels(request.body.labels ?? []);
@@ -334,7 +335,7 @@ export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
       schema: { params: SeedIdSchema, response: { 200: RemovedSeedSchema, '4xx': ErrorBodySchema } },
     },
     async (request) => {
-      throttle(removing, request, 'removals');
+      throttle(removing, request, 'removals', now());
       const removed = await app.seeds.markSeedRemoved(request.params.id, Date.now());
       if (!removed)
         throw new HttpError(
@@ -356,7 +357,7 @@ export async function seedRoutes(fastify: FastifyInstance): Promise<void> {
     async (request) => {
       const { action, ids } = request.body;
       // One request is one change, however many seeds: it takes one of the removals' tokens.
-      throttle(removing, request, 'changes');
+      throttle(removing, request, 'changes', now());
       const labels = checkLabels(request.body.labels ?? []);
       if ((action === 'label' || action === 'unlabel') && labels.length === 0)
         throw new HttpError(400, 'invalid-label', `seeds: ${action} needs labels, such as {"labels": ["rust"]}`);

@@ -131,3 +131,91 @@ test('a copy made from another database, or unreadable, is removed and rebuilt f
     t.cleanup();
   }
 });
+
+/** A copy's searchable rows as (id, url), by id, and its FTS5 index checked against them. */
+function rowsOf(db: import('better-sqlite3').Database): Array<{ id: number; url: string }> {
+  db.exec("INSERT INTO pages_fts (pages_fts, rank) VALUES ('integrity-check', 0)");
+  return db.prepare<[], { id: number; url: string }>('SELECT id, url FROM pages WHERE indexed = 1 ORDER BY id').all();
+}
+
+test("every copy keeps PostgreSQL's ids, whatever chunks it read, so ties rank alike on every server", () => {
+  const live = tempDataDir();
+  const fresh = tempDataDir();
+  const a = openSearchCopy(live.dir, ONE).copy;
+  const b = openSearchCopy(fresh.dir, ONE).copy;
+  try {
+    const tie = (n: number, url: string) => written(n, page(url, 'All about the wombat', { title: `Notes ${n}` }));
+    // The live copy read each page as it was first stored, then row 1 again; the fresh one reads the feed later,
+    // where each row stands at its last write: row 1 after the others.
+    a.apply([tie(1, 'http://a.test/1'), tie(2, 'http://b.test/2'), tie(3, 'http://c.test/3')]);
+    a.apply([tie(1, 'http://a.test/1'), written(4, page('http://d.test/4', 'aardvark'))]);
+    b.apply([tie(2, 'http://b.test/2'), tie(3, 'http://c.test/3')]);
+    b.apply([tie(1, 'http://a.test/1'), written(4, page('http://d.test/4', 'aardvark'))]);
+    const expected = [
+      { id: 1, url: 'http://a.test/1' },
+      { id: 2, url: 'http://b.test/2' },
+      { id: 3, url: 'http://c.test/3' },
+      { id: 4, url: 'http://d.test/4' },
+    ];
+    assert.deepEqual(rowsOf(a.db), expected);
+    assert.deepEqual(rowsOf(b.db), expected);
+    const ranked = (db: import('better-sqlite3').Database) => {
+      const service = new SearchService(db);
+      try {
+        service.refresh();
+        return service.search('wombat', { limit: 10, offset: 0 }).results.map((r) => r.url);
+      } finally {
+        service.close();
+      }
+    };
+    assert.deepEqual(ranked(b.db), ranked(a.db), 'the tied pages in the same order');
+
+    // Row 4's url stored again as row 6 (deleted and crawled anew), the tombstone read after: the url is row 6's.
+    for (const copy of [a, b]) copy.apply([written(6, page('http://d.test/4', 'aardvark anew')), deleted(4, 'x')]);
+    for (const copy of [a, b]) {
+      assert.deepEqual(rowsOf(copy.db).at(-1), { id: 6, url: 'http://d.test/4' });
+      assert.deepEqual(found(copy.db, 'aardvark'), ['http://d.test/4']);
+    }
+  } finally {
+    a.close();
+    b.close();
+    live.cleanup();
+    fresh.cleanup();
+  }
+});
+
+test('a row whose url changed in PostgreSQL keeps its id under the new url; the old url leaves search', () => {
+  const t = tempDataDir();
+  const { copy } = openSearchCopy(t.dir, ONE);
+  try {
+    copy.apply([written(8, page('http://a.test/old', 'gecko')), written(9, page('http://a.test/other', 'skink'))]);
+    copy.apply([written(8, page('http://a.test/new', 'gecko moved'))]);
+    assert.deepEqual(found(copy.db, 'gecko'), ['http://a.test/new']);
+    // Row 9 takes row 8's url: row 8 is moved aside, out of search, and row 9 holds the url.
+    copy.apply([written(9, page('http://a.test/new', 'skink now'))]);
+    assert.deepEqual(found(copy.db, 'gecko'), []);
+    assert.deepEqual(found(copy.db, 'skink'), ['http://a.test/new']);
+    assert.deepEqual(rowsOf(copy.db), [{ id: 9, url: 'http://a.test/new' }]);
+  } finally {
+    copy.close();
+    t.cleanup();
+  }
+});
+
+test("a copy of an older format (pages numbered in the copy's own order) is rebuilt from the start", () => {
+  const t = tempDataDir();
+  try {
+    const first = openSearchCopy(t.dir, ONE).copy;
+    first.apply([written(7, page('http://one.test/', 'platypus'))]);
+    first.db.exec('ALTER TABLE search_copy_state DROP COLUMN format'); // as a copy of format 1 was made
+    first.close();
+    const { copy, rebuilt } = openSearchCopy(t.dir, ONE);
+    assert.equal(rebuilt, 'another-schema');
+    assert.deepEqual(copy.cursor, { xid: '0', seq: 0 });
+    assert.deepEqual(found(copy.db, 'platypus'), []);
+    copy.close();
+    assert.equal(openSearchCopy(t.dir, ONE).rebuilt, undefined, 'the rebuilt copy is kept at the next start');
+  } finally {
+    t.cleanup();
+  }
+});
