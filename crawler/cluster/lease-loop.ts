@@ -11,6 +11,7 @@
  */
 import { performance } from 'node:perf_hooks';
 import {
+  type GroupWorkLookup,
   groupsWithWork,
   type HeldLease,
   heartbeat,
@@ -76,6 +77,11 @@ export interface LeaseLoopOptions {
   beforePlan?: () => void;
   /** The hosts of a group this node knows, named in its release so that queued work others added keeps it wanted. */
   originsOf?: (group: string) => readonly string[];
+  /**
+   * How a release finds every host of its groups with work in the frontier (pg-leases.ts GroupWorkLookup), those
+   * other nodes queued included; without it, the node's belief and `originsOf` alone decide has_work.
+   */
+  groupWork?: GroupWorkLookup;
   timers?: LoopTimers;
 }
 
@@ -231,6 +237,7 @@ export class LeaseLoop {
             hasWork: k.hasWork,
             origins: this.o.originsOf?.(k.lease.group),
           })),
+          this.o.groupWork,
         );
       } catch (err) {
         this.o.onFault(err as Error); // leaveCleanly below frees them anyway, due a gap from now
@@ -304,6 +311,7 @@ export class LeaseLoop {
             hasWork: r.hasWork,
             origins: this.o.originsOf?.(r.group),
           })),
+          this.o.groupWork,
         ),
       );
       const applied = afterRelease(this.noted(), release, released);

@@ -68,6 +68,7 @@ export class NodeLeases {
         for (const group of leases.groups()) this.loop.note(group, leases.facts(group));
       },
       originsOf: (group) => parts.leases.hostsOf(group),
+      groupWork: { mode: config.crawlPolitenessGroup, groupOf: (origin) => parts.leases.groupOfOrigin(origin) },
     });
     this.loop.onLeases((windows) => {
       const taken = leases.apply(windows);

@@ -115,7 +115,11 @@ export class GroupLeases {
         const from = Math.max(l.clock.nextStartAt, l.clock.backoffUntil ?? -Infinity);
         this.held.set(l.group, { epoch: l.epoch, from });
         this.loading.add(l.group);
-        scheduler.continueGroup(l.group, { pace: paceOf(l.clock), backoffUntil: l.clock.backoffUntil });
+        scheduler.continueGroup(l.group, {
+          pace: paceOf(l.clock),
+          backoffUntil: l.clock.backoffUntil,
+          crawlDelayMs: l.clock.crawlDelayMs,
+        });
         scheduler.setStartWindow(l.group, from, l.startsUntil);
         taken.push({ group: l.group, epoch: l.epoch });
       } else scheduler.setStartWindow(l.group, h.from, l.startsUntil);

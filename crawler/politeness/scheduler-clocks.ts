@@ -87,6 +87,12 @@ export class GroupState<J extends SchedulerJob> implements GroupClock, HeapItem 
    */
   startsFrom = -Infinity;
   startsUntil = Infinity;
+  /**
+   * The Crawl-delay its lease row handed on at a takeover (the longest of its hosts' as the last owner knew them):
+   * each host whose robots.txt this node has not read yet keeps at least this (HostState.crawlDelayRead), so that
+   * reading its hosts' robots.txt again after a handover is no faster than the site asked. Null: none.
+   */
+  crawlDelayFloorMs: number | null = null;
   /** Its hosts, in the order they were seen. */
   readonly members: HostState<J>[] = [];
   heapPos = -1;
@@ -108,6 +114,8 @@ export class HostState<J extends SchedulerJob> implements HostClock, HeapItem {
   lastStart = -Infinity;
   lastEnd = -Infinity;
   crawlDelayMs: number | undefined = undefined;
+  /** Whether its Crawl-delay was read here (its robots.txt, or its stored rules at start): its group's floor no longer applies. */
+  crawlDelayRead = false;
   backoffUntil = 0;
   backoffSource: BackoffSource = 'backoff';
   paused = false;

@@ -6,6 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Scheduler } from './scheduler.ts';
+import { NO_PACE } from './pacing.ts';
 
 interface J {
   notBefore: number;
@@ -86,4 +87,31 @@ test("a group's handover: next start from its last end and longest gap, its Craw
   s.continueGroup('example.org', { pace: { responseMs: 90, slowdown: 2, strained: 1 }, backoffUntil: 6000 });
   assert.equal(s.groupHandover('example.org').backoffUntil, 6000, "a takeover keeps the old owner's backoff");
   assert.equal(s.groupHandover('example.org').pace.slowdown, 2);
+});
+
+test("a taken group's Crawl-delay holds each of its hosts until this node reads that host's robots.txt", () => {
+  const s = new Scheduler<J>(100, { leased: true, grouping: 'domain', pacing: { factor: 0 } });
+  const www = 'https://www.example.org';
+  const docs = 'https://docs.example.org';
+  const group = 'example.org';
+  s.continueGroup(group, {
+    pace: NO_PACE,
+    backoffUntil: null,
+    crawlDelayMs: 3000,
+  });
+  assert.equal(s.groupHandover(group).crawlDelayMs, 3000, 'taken, no host seen yet: the handed-on delay goes on');
+  s.setStartWindow(group, 0, 100_000);
+  s.add(www, job('robots-www'), true);
+  s.add(docs, job('robots-docs'), true);
+  const first = s.next(0)!;
+  s.complete(first.origin, 50);
+  assert.equal(s.next(3049), undefined, "the next host's robots.txt read waits the group's Crawl-delay, not 100 ms");
+  assert.equal(s.nextWakeAt(), 3050);
+  assert.equal(s.groupHandover(group).crawlDelayMs, 3000, 'handed on again while a host is unread');
+  s.setCrawlDelay(first.origin, undefined); // its robots.txt read: no Crawl-delay
+  s.setCrawlDelay(s.next(3050)!.origin, 500);
+  s.complete(first.origin === www ? docs : www, 3100);
+  assert.equal(s.groupHandover(group).crawlDelayMs, 500, 'every host read: their own delays alone');
+  s.add(first.origin, job('page'));
+  assert.equal(s.next(3200)?.job.name, 'page', 'a host read without Crawl-delay keeps the default delay');
 });

@@ -146,6 +146,7 @@ export class Scheduler<J extends SchedulerJob> {
   setCrawlDelay(origin: string, crawlDelayMs: number | undefined): void {
     const h = this.state(origin);
     h.crawlDelayMs = crawlDelayMs;
+    h.crawlDelayRead = true;
     this.refresh(h);
   }
 
@@ -191,7 +192,7 @@ export class Scheduler<J extends SchedulerJob> {
 
   /** The configured part of a host's delay: the default or its robots.txt Crawl-delay, whichever is longer (see delayReason for pacing and backoff). */
   effectiveDelay(origin: string): { ms: number; source: 'default' | 'crawl-delay' } {
-    const crawl = this.state(origin).crawlDelayMs ?? 0;
+    const crawl = this.crawlDelayOf(this.state(origin)) ?? 0;
     return crawl > this.defaultDelayMs
       ? { ms: crawl, source: 'crawl-delay' }
       : { ms: this.defaultDelayMs, source: 'default' };
@@ -203,7 +204,7 @@ export class Scheduler<J extends SchedulerJob> {
     const g = h.groupState;
     return explainDelay({
       defaultMs: this.defaultDelayMs,
-      crawlDelayMs: h.crawlDelayMs,
+      crawlDelayMs: this.crawlDelayOf(h),
       pace: g.pace,
       pacing: this.pacing,
       hostBackoff: { until: h.backoffUntil, source: h.backoffSource },
@@ -228,12 +229,14 @@ export class Scheduler<J extends SchedulerJob> {
 
   /**
    * Continues a group's clock taken over from another node (its lease row): its pacing and its backoff, which
-   * every later request keeps (the first also waits for the window's `from`, setStartWindow).
+   * every later request keeps (the first also waits for the window's `from`, setStartWindow), and its Crawl-delay,
+   * which each of its hosts keeps until this node reads that host's robots.txt (GroupState.crawlDelayFloorMs).
    */
-  continueGroup(key: string, clock: { pace: Pace; backoffUntil: number | null }): void {
+  continueGroup(key: string, clock: { pace: Pace; backoffUntil: number | null; crawlDelayMs?: number | null }): void {
     const g = this.groupState(key);
     g.pace = clock.pace;
     if (clock.backoffUntil !== null) g.backoffUntil = Math.max(g.backoffUntil, clock.backoffUntil);
+    g.crawlDelayFloorMs = clock.crawlDelayMs ?? null;
     this.refreshGroup(g);
   }
 
@@ -248,9 +251,11 @@ export class Scheduler<J extends SchedulerJob> {
     let crawl: number | undefined;
     let queued = 0;
     for (const h of g.members) {
-      if (h.crawlDelayMs !== undefined) crawl = Math.max(crawl ?? 0, h.crawlDelayMs);
+      const own = this.crawlDelayOf(h);
+      if (own !== undefined) crawl = Math.max(crawl ?? 0, own);
       queued += h.queue.length + h.priority.length;
     }
+    if (g.members.length === 0 && g.crawlDelayFloorMs !== null) crawl = g.crawlDelayFloorMs; // taken, none seen yet
     const gap = gapMs(this.defaultDelayMs, crawl, pacingMs(g.pace, this.pacing));
     return {
       nextStartAt: Math.max(g.lastEnd + gap, g.backoffUntil),
@@ -363,7 +368,17 @@ export class Scheduler<J extends SchedulerJob> {
 
   /** Rule 2 of delay-reason.ts: the gap before a request to `h`, from the end of its group's last request. */
   private gap(h: HostState<J>): number {
-    return gapMs(this.defaultDelayMs, h.crawlDelayMs, pacingMs(h.groupState.pace, this.pacing));
+    return gapMs(this.defaultDelayMs, this.crawlDelayOf(h), pacingMs(h.groupState.pace, this.pacing));
+  }
+
+  /**
+   * The Crawl-delay `h` keeps: its own once read here; before that, at least the one its group's lease handed on
+   * (a takeover, continueGroup), so that its robots.txt read again is no faster than the site asked of the last owner.
+   */
+  private crawlDelayOf(h: HostState<J>): number | undefined {
+    const floor = h.groupState.crawlDelayFloorMs;
+    if (h.crawlDelayRead || floor === null) return h.crawlDelayMs;
+    return Math.max(h.crawlDelayMs ?? 0, floor);
   }
 
   /** Puts a host whose queues or clock changed back in its place among its group's turns, then its group among the due. */

@@ -31,7 +31,8 @@ const RETURN_LEASES = statement(
 const HOST = `substring(origin from '^[a-z][a-z0-9+.-]*://(\\[[^]]*\\]|[^:/]*)')`;
 // The origins of these groups with queued or leased URLs, with how many of each: in 'host' mode a group is its origin; in 'domain' mode the hosts
 // named by the group or ending in "."+group (a superset: the crawler keeps those of the group, politeness-group.ts).
-const QUEUED_ORIGINS = statement(
+/** Also read in a release's transaction (pg-leases.ts releaseGroups), so that a group's has_work counts every host of it. */
+export const QUEUED_ORIGINS = statement(
   'crawl.groups.queued-origins',
   `SELECT origin, count(*) FILTER (WHERE state = 'queued')::int AS queued,
      count(*) FILTER (WHERE state = 'leased')::int AS leased FROM frontier

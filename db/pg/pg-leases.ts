@@ -10,6 +10,7 @@
 import type pg from 'pg';
 import { pgStorageError } from '../storage-error.ts';
 import { changed, inTransaction, type Queryable, row, rows, statement, type Statement } from './pool.ts';
+import { QUEUED_ORIGINS } from './pg-group-work.ts';
 
 /** The tables of the leases (0005-leases.sql): PostgreSQL's alone, SQLite (one machine, one crawler) has none. */
 export const LEASE_TABLES: readonly string[] = ['crawl_nodes', 'group_leases'];
@@ -67,6 +68,17 @@ export interface ReleasedGroup extends HeldLease {
    * believed (another node may have queued one since it last read). None given: the node's belief alone.
    */
   origins?: readonly string[];
+}
+
+/**
+ * How a release finds every host of its groups in the frontier, not only those its node knows: the frontier does
+ * not know groups, so it reads the origins that may belong to them (in 'domain' mode a superset, QUEUED_ORIGINS)
+ * and keeps those `groupOf` puts in the group (crawler/politeness/politeness-group.ts).
+ */
+export interface GroupWorkLookup {
+  mode: 'host' | 'domain';
+  /** The politeness group of an origin, as the crawler groups it. */
+  groupOf(origin: string): string;
 }
 
 /** A crawler node whose heartbeat is recent. */
@@ -340,19 +352,29 @@ export async function renewLeases(
  * Gives groups back, writing each one's clock (relative to this statement) and whether it still has work;
  * only those the node still holds at their epoch are released. Answers the groups released. Their rows are locked
  * first, in one transaction with the release (LOCK_RELEASED), so that work another node queues and notes meanwhile
- * is never overwritten with has_work = false.
+ * is never overwritten with has_work = false. With `work`, a group keeps has_work if any host of it has a queued or
+ * leased URL, read in that transaction after the lock: a host another node found and queued while this node held
+ * the group (this node never read it) is not left stranded under a group marked without work.
  */
 export async function releaseGroups(
   db: Queryable,
   node: string,
   released: readonly ReleasedGroup[],
+  work?: GroupWorkLookup,
 ): Promise<Set<string>> {
   if (released.length === 0) return new Set();
-  const values = released.map((r) => clockValues(r.clock, r.hasWork));
-  const columns = CLOCK_TYPES.map((_, i) => values.map((v) => v[i]));
   const groups = released.map((r) => r.group);
   const release = async (q: Queryable) => {
     await query(q, LOCK_RELEASED, [groups, node]);
+    const found = new Set<string>();
+    if (work !== undefined)
+      for (const o of await query<{ origin: string; queued: number; leased: number }>(q, QUEUED_ORIGINS, [
+        groups,
+        work.mode,
+      ]))
+        if (o.queued + o.leased > 0) found.add(work.groupOf(o.origin));
+    const values = released.map((r) => clockValues(r.clock, r.hasWork || found.has(r.group)));
+    const columns = CLOCK_TYPES.map((_, i) => values.map((v) => v[i]));
     return query<{ group: string }>(q, RELEASE, [
       node,
       groups,
