@@ -22,6 +22,7 @@ export const TEST_FOLDERS = ['shared', 'db', 'crawler', 'server', 'web/src', 'te
  */
 export const LATE_FILES = [
   'crawler/integration/crawl-nodes-chaos.test.ts',
+  'crawler/integration/crawl-nodes-handover.test.ts',
   'crawler/integration/crawl-nodes.test.ts',
   'crawler/integration/chaos.test.ts',
   'server/search-copy/copy-kill.test.ts',
