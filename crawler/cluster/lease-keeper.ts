@@ -15,7 +15,7 @@
  * `nextActAt` when the keeper next needs a round, so that the wiring sets one timer.
  */
 import type { HeldLease, TakenGroup } from '../../db/pg/pg-leases.ts';
-import { fairShare } from './fair-share.ts';
+import { fairShare, type HeldGroup, shareOf, takeToShare } from './fair-share.ts';
 import { type LocalGroupClock, takeoverClock } from './lease-clock.ts';
 import {
   afterRenewal,
@@ -89,73 +89,217 @@ export class LeaseKeeperError extends Error {
   override readonly name = 'LeaseKeeperError';
 }
 
-/** A keeper with no leases. */
-export function newKeeper(settings: KeeperSettings): KeeperState {
-  if (!Number.isInteger(settings.maxTake) || settings.maxTake < 1)
-    throw new LeaseRuleError(`lease-keeper: maxTake ${settings.maxTake} must be a whole number of groups above 0`);
-  return { settings, leases: new Map(), taking: false };
-}
-
-/** The state with `leases` in place of the old map. */
-const withLeases = (s: KeeperState, leases: Map<string, KeptLease>): KeeperState => ({ ...s, leases });
-
 /** Whether `kept` is the lease `h` names (same group and epoch). */
 const same = (kept: KeptLease | undefined, h: HeldLease): kept is KeptLease =>
   kept !== undefined && kept.lease.epoch === h.epoch;
 
+/** Whether two clocks say the same (a note that repeats the clock the keeper has changes nothing). */
+function sameClock(a: LocalGroupClock, b: LocalGroupClock): boolean {
+  return (
+    a === b ||
+    (a.nextStartAt === b.nextStartAt &&
+      a.gapMs === b.gapMs &&
+      a.crawlDelayMs === b.crawlDelayMs &&
+      a.backoffUntil === b.backoffUntil &&
+      a.backoffMs === b.backoffMs &&
+      a.backoffReason === b.backoffReason &&
+      a.pace.responseMs === b.pace.responseMs &&
+      a.pace.slowdown === b.pace.slowdown &&
+      a.pace.strained === b.pace.strained)
+  );
+}
+
+/**
+ * The keeper's leases kept in place, with what a round needs of them counted as they change, so that a round's
+ * work is proportional to what changed, not to the groups held (10,000 groups: a copy of the leases and a walk of
+ * every group each second blocked the primary's event loop 76.5 ms a round, docs/benchmarks.md). The lease loop
+ * owns one and changes it with its methods; the functions below (planLeases, afterTake, ...) give the same steps
+ * on a copy, for callers that keep each state. What is counted: the settled groups (not being released) with work,
+ * those idle (settled, no work, nothing in flight), a time before which no lease is due a renewal or at its
+ * deadline (`wakeAt`, exact after each walk, only ever too early between), and a version raised whenever a lease's
+ * group, epoch, deadline or release changes (what the windows and the held list are made of).
+ */
+export class LeaseBook implements KeeperState {
+  readonly leases = new Map<string, KeptLease>();
+  taking = false;
+  /** Raised at every change of a held group, its epoch, its deadline or its release. */
+  version = 0;
+  /** No lease is due a renewal or at its deadline before this (local ms); Infinity with none. */
+  wakeAt = Infinity;
+  private withWork = 0;
+  private readonly idle = new Set<string>();
+
+  constructor(readonly settings: KeeperSettings) {
+    if (!Number.isInteger(settings.maxTake) || settings.maxTake < 1)
+      throw new LeaseRuleError(`lease-keeper: maxTake ${settings.maxTake} must be a whole number of groups above 0`);
+  }
+
+  /** A book of its own with `state`'s leases (a copy: what the functions below step). */
+  static of(state: KeeperState): LeaseBook {
+    const book = new LeaseBook(state.settings);
+    book.taking = state.taking;
+    for (const [group, kept] of state.leases) book.put(group, kept);
+    book.version = 0;
+    return book;
+  }
+
+  /** See planLeases. Visits every lease only once one is due a renewal or at its deadline (`wakeAt`). */
+  plan(now: number, facts: ClusterFacts | null): KeeperPlan {
+    const t = this.settings.timing;
+    const lost: HeldLease[] = [];
+    const renew: HeldLease[] = [];
+    if (now >= this.wakeAt) {
+      for (const [group, kept] of this.leases)
+        if (leaseAt(kept.lease, now).lost) lost.push({ group, epoch: kept.lease.epoch });
+      for (const l of lost) this.drop(l.group);
+      // Nothing is renewed before some lease is due; then every lease due within half a renewal interval is. Leases
+      // taken over a span (a lone node takes 50 a statement) then converge on one renewal, not a slice each round.
+      const early = (t.leaseMs * t.renewFraction) / 2;
+      let due = false;
+      for (const kept of this.leases.values()) if (renewable(kept) && now >= renewalDueAt(kept.lease, t)) due = true;
+      for (const [group, kept] of due ? this.leases : []) {
+        if (!renewable(kept) || now + early < renewalDueAt(kept.lease, t)) continue;
+        renew.push({ group, epoch: kept.lease.epoch });
+        this.put(group, { ...kept, renewingSince: now });
+      }
+      this.wakeAt = Infinity;
+      for (const kept of this.leases.values()) this.wakeAt = Math.min(this.wakeAt, wakeOf(kept, t));
+    }
+    const release: GroupToRelease[] = [];
+    let take = 0;
+    if (facts !== null) {
+      const share = shareOf(facts);
+      const idle = this.idle.size === 0 ? [] : [...this.leases.keys()].filter((g) => this.idle.has(g));
+      let over: string[] = [];
+      if (this.withWork <= share) take = takeToShare(share, this.withWork, this.settings.maxTake);
+      else {
+        const held: HeldGroup[] = [];
+        for (const k of this.leases.values())
+          if (!k.releasing && k.hasWork)
+            held.push({ group: k.lease.group, inFlight: k.inFlight, dueAt: k.clock.nextStartAt });
+        over = fairShare({ ...facts, held, maxTake: this.settings.maxTake }).release;
+      }
+      for (const group of [...idle, ...over]) {
+        const kept = this.leases.get(group) as KeptLease;
+        release.push({ group, epoch: kept.lease.epoch, clock: kept.clock, hasWork: kept.hasWork });
+        this.put(group, { ...kept, releasing: true });
+      }
+      if (this.taking || release.length > 0) take = 0;
+    }
+    this.taking ||= take > 0;
+    return { lost, renew, release, take };
+  }
+
+  /** See afterTake. */
+  took(sentAt: number, arrivedAt: number, rows: readonly TakenGroup[] | null): void {
+    if (!this.taking) throw new LeaseKeeperError('lease-keeper: a take was answered but none was planned');
+    for (const r of rows ?? []) {
+      this.put(r.group, {
+        lease: grantLease(r.group, r.epoch, sentAt, this.settings.timing),
+        inFlight: false,
+        hasWork: true,
+        clock: takeoverClock(r, arrivedAt),
+        renewingSince: null,
+        releasing: false,
+      });
+    }
+    this.taking = false;
+  }
+
+  /** See afterRenew: answers the leases lost. */
+  renewed(sent: readonly HeldLease[], sentAt: number, now: number, held: ReadonlySet<string> | null): HeldLease[] {
+    const lost: HeldLease[] = [];
+    for (const h of sent) {
+      const kept = this.leases.get(h.group);
+      if (!same(kept, h)) continue; // dropped or replaced meanwhile: this answer is not about it
+      const answer = held === null ? 'failed' : held.has(h.group) ? 'held' : 'not-held';
+      const lease = afterRenewal(kept.lease, sentAt, answer, now, this.settings.timing);
+      if (lease.lost) {
+        this.drop(h.group);
+        lost.push(h);
+      } else this.put(h.group, { ...kept, lease, renewingSince: null });
+    }
+    return lost;
+  }
+
+  /** See afterRelease: answers the leases lost. */
+  released(sent: readonly HeldLease[], released: ReadonlySet<string> | null): HeldLease[] {
+    const lost: HeldLease[] = [];
+    for (const h of sent) {
+      if (!same(this.leases.get(h.group), h)) continue;
+      this.drop(h.group);
+      if (released === null || !released.has(h.group)) lost.push(h);
+    }
+    return lost;
+  }
+
+  /** See noteGroup. A note that says what the keeper has already changes nothing (and costs no copy). */
+  note(group: string, now: GroupNote): void {
+    const kept = this.leases.get(group);
+    if (kept === undefined) return;
+    const inFlight = now.inFlight ?? kept.inFlight;
+    const hasWork = now.hasWork ?? kept.hasWork;
+    const clock = now.clock ?? kept.clock;
+    if (inFlight === kept.inFlight && hasWork === kept.hasWork && sameClock(clock, kept.clock)) return;
+    this.put(group, { ...kept, inFlight, hasWork, clock });
+  }
+
+  /** Keeps `kept` for `group`, its counts moved from what it replaces. */
+  private put(group: string, kept: KeptLease): void {
+    const before = this.leases.get(group);
+    if (before !== undefined) this.uncount(group, before);
+    this.leases.set(group, kept);
+    if (!kept.releasing) {
+      if (kept.hasWork) this.withWork++;
+      else if (!kept.inFlight) this.idle.add(group);
+    }
+    this.wakeAt = Math.min(this.wakeAt, wakeOf(kept, this.settings.timing));
+    if (before === undefined || before.lease !== kept.lease || before.releasing !== kept.releasing) this.version++;
+  }
+
+  /** Drops `group`'s lease. */
+  private drop(group: string): void {
+    const before = this.leases.get(group);
+    if (before === undefined) return;
+    this.uncount(group, before);
+    this.leases.delete(group);
+    this.version++;
+  }
+
+  private uncount(group: string, kept: KeptLease): void {
+    if (kept.releasing) return;
+    if (kept.hasWork) this.withWork--;
+    else this.idle.delete(group);
+  }
+}
+
+/** A lease a renewal may be planned for: none on its way, not being released. */
+const renewable = (k: KeptLease) => k.renewingSince === null && !k.releasing;
+
+/** When `kept` next needs a round: its renewal due (if renewable) or its deadline. */
+const wakeOf = (kept: KeptLease, t: LeaseTiming) =>
+  Math.min(kept.lease.deadline, renewable(kept) ? renewalDueAt(kept.lease, t) : Infinity);
+
+/** A keeper with no leases. */
+export function newKeeper(settings: KeeperSettings): KeeperState {
+  return new LeaseBook(settings);
+}
+
 /**
  * The next round at `now`: drops the leases whose local deadline came (answered as lost), then plans renewals
  * (once a lease's renewal is due, every lease whose renewal is due within half a renewal interval, so that leases
- * taken together, or over a span of rounds, are renewed in one statement), and, when the cluster's facts are known, the fair share's take or release. Groups
- * without work and nothing in flight are released whatever the share.
+ * taken together, or over a span of rounds, are renewed in one statement), and, when the cluster's facts are known,
+ * the fair share's take or release. Groups without work and nothing in flight are released whatever the share.
+ * On a copy (LeaseBook.plan steps a book in place).
  */
 export function planLeases(
   state: KeeperState,
   now: number,
   facts: ClusterFacts | null,
 ): { state: KeeperState; plan: KeeperPlan } {
-  const t = state.settings.timing;
-  const leases = new Map<string, KeptLease>();
-  const lost: HeldLease[] = [];
-  for (const [group, kept] of state.leases) {
-    if (leaseAt(kept.lease, now).lost) lost.push({ group, epoch: kept.lease.epoch });
-    else leases.set(group, kept);
-  }
-  const early = (t.leaseMs * t.renewFraction) / 2;
-  const renew: HeldLease[] = [];
-  // Nothing is renewed before some lease is due; then every lease due within half a renewal interval is. Leases
-  // taken over a span (a lone node takes 50 a statement) then converge on one renewal, not a slice each round.
-  const renewable = (k: KeptLease) => k.renewingSince === null && !k.releasing;
-  let due = false;
-  for (const kept of leases.values()) if (renewable(kept) && now >= renewalDueAt(kept.lease, t)) due = true;
-  for (const [group, kept] of due ? leases : []) {
-    if (!renewable(kept)) continue;
-    if (now + early < renewalDueAt(kept.lease, t)) continue;
-    renew.push({ group, epoch: kept.lease.epoch });
-    leases.set(group, { ...kept, renewingSince: now });
-  }
-  const release: GroupToRelease[] = [];
-  let take = 0;
-  if (facts !== null) {
-    const settled = [...leases.values()].filter((k) => !k.releasing);
-    const idle = settled.filter((k) => !k.hasWork && !k.inFlight).map((k) => k.lease.group);
-    const plan = fairShare({
-      groupsWithWork: facts.groupsWithWork,
-      liveNodes: facts.liveNodes,
-      held: settled
-        .filter((k) => k.hasWork)
-        .map((k) => ({ group: k.lease.group, inFlight: k.inFlight, dueAt: k.clock.nextStartAt })),
-      maxTake: state.settings.maxTake,
-    });
-    for (const group of [...idle, ...plan.release]) {
-      const kept = leases.get(group) as KeptLease;
-      release.push({ group, epoch: kept.lease.epoch, clock: kept.clock, hasWork: kept.hasWork });
-      leases.set(group, { ...kept, releasing: true });
-    }
-    if (!state.taking && release.length === 0) take = plan.take;
-  }
-  const next = { ...withLeases(state, leases), taking: state.taking || take > 0 };
-  return { state: next, plan: { lost, renew, release, take } };
+  const book = LeaseBook.of(state);
+  const plan = book.plan(now, facts);
+  return { state: book, plan };
 }
 
 /**
@@ -169,19 +313,9 @@ export function afterTake(
   arrivedAt: number,
   rows: readonly TakenGroup[] | null,
 ): KeeperState {
-  if (!state.taking) throw new LeaseKeeperError('lease-keeper: a take was answered but none was planned');
-  const leases = new Map(state.leases);
-  for (const r of rows ?? []) {
-    leases.set(r.group, {
-      lease: grantLease(r.group, r.epoch, sentAt, state.settings.timing),
-      inFlight: false,
-      hasWork: true,
-      clock: takeoverClock(r, arrivedAt),
-      renewingSince: null,
-      releasing: false,
-    });
-  }
-  return { ...withLeases(state, leases), taking: false };
+  const book = LeaseBook.of(state);
+  book.took(sentAt, arrivedAt, rows);
+  return book;
 }
 
 /**
@@ -197,19 +331,9 @@ export function afterRenew(
   now: number,
   held: ReadonlySet<string> | null,
 ): { state: KeeperState; lost: HeldLease[] } {
-  const leases = new Map(state.leases);
-  const lost: HeldLease[] = [];
-  for (const h of sent) {
-    const kept = leases.get(h.group);
-    if (!same(kept, h)) continue; // dropped or replaced meanwhile: this answer is not about it
-    const answer = held === null ? 'failed' : held.has(h.group) ? 'held' : 'not-held';
-    const lease = afterRenewal(kept.lease, sentAt, answer, now, state.settings.timing);
-    if (lease.lost) {
-      leases.delete(h.group);
-      lost.push(h);
-    } else leases.set(h.group, { ...kept, lease, renewingSince: null });
-  }
-  return { state: withLeases(state, leases), lost };
+  const book = LeaseBook.of(state);
+  const lost = book.renewed(sent, sentAt, now, held);
+  return { state: book, lost };
 }
 
 /**
@@ -222,14 +346,9 @@ export function afterRelease(
   sent: readonly HeldLease[],
   released: ReadonlySet<string> | null,
 ): { state: KeeperState; lost: HeldLease[] } {
-  const leases = new Map(state.leases);
-  const lost: HeldLease[] = [];
-  for (const h of sent) {
-    if (!same(leases.get(h.group), h)) continue;
-    leases.delete(h.group);
-    if (released === null || !released.has(h.group)) lost.push(h);
-  }
-  return { state: withLeases(state, leases), lost };
+  const book = LeaseBook.of(state);
+  const lost = book.released(sent, released);
+  return { state: book, lost };
 }
 
 /** What the scheduler knows of a held group: a request running or not, work left or not, its clock. */
@@ -244,24 +363,11 @@ export function noteGroup(state: KeeperState, group: string, now: GroupNote): Ke
   return noteGroups(state, [[group, now]]);
 }
 
-/**
- * Notes many groups at once, each as noteGroup notes it, in one copy of the leases: a node notes every group it
- * holds before each plan, and a copy per group would cost groups² a round (10,000 groups: 41 s of CPU).
- */
+/** Notes many groups at once, each as noteGroup notes it (on a copy; LeaseBook.note notes in place). */
 export function noteGroups(state: KeeperState, notes: Iterable<readonly [string, GroupNote]>): KeeperState {
-  let leases: Map<string, KeptLease> | null = null;
-  for (const [group, now] of notes) {
-    const kept = (leases ?? state.leases).get(group);
-    if (kept === undefined) continue;
-    leases ??= new Map(state.leases);
-    leases.set(group, {
-      ...kept,
-      inFlight: now.inFlight ?? kept.inFlight,
-      hasWork: now.hasWork ?? kept.hasWork,
-      clock: now.clock ?? kept.clock,
-    });
-  }
-  return leases === null ? state : withLeases(state, leases);
+  const book = LeaseBook.of(state);
+  for (const [group, now] of notes) book.note(group, now);
+  return book;
 }
 
 /** The leases a request may start under at `now` (lease-rules.ts mayStart), not being released, by group. */
