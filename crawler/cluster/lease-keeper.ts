@@ -124,6 +124,8 @@ export class LeaseBook implements KeeperState {
   taking = false;
   /** Raised at every change of a held group, its epoch, its deadline or its release. */
   version = 0;
+  /** Raised at every change of a held group, its epoch or its release (not at a renewal's new deadline). */
+  heldVersion = 0;
   /** No lease is due a renewal or at its deadline before this (local ms); Infinity with none. */
   wakeAt = Infinity;
   private withWork = 0;
@@ -140,6 +142,7 @@ export class LeaseBook implements KeeperState {
     book.taking = state.taking;
     for (const [group, kept] of state.leases) book.put(group, kept);
     book.version = 0;
+    book.heldVersion = 0;
     return book;
   }
 
@@ -255,6 +258,8 @@ export class LeaseBook implements KeeperState {
     }
     this.wakeAt = Math.min(this.wakeAt, wakeOf(kept, this.settings.timing));
     if (before === undefined || before.lease !== kept.lease || before.releasing !== kept.releasing) this.version++;
+    if (before === undefined || before.lease.epoch !== kept.lease.epoch || before.releasing !== kept.releasing)
+      this.heldVersion++;
   }
 
   /** Drops `group`'s lease. */
@@ -264,6 +269,7 @@ export class LeaseBook implements KeeperState {
     this.uncount(group, before);
     this.leases.delete(group);
     this.version++;
+    this.heldVersion++;
   }
 
   private uncount(group: string, kept: KeptLease): void {

@@ -96,7 +96,7 @@ export class LeaseLoop {
   private round: Promise<void> | null = null;
   private phase: 'new' | 'running' | 'stopped' = 'new';
   private lastHeld = '';
-  /** The book's version when the held list was last compared (-1: never). */
+  /** The book's heldVersion when the held list was last compared (-1: never). */
   private heldVersion = -1;
   private readonly lostListeners = new Set<(lost: HeldLease[]) => void>();
   private readonly changeListeners = new Set<(held: HeldLease[]) => void>();
@@ -317,12 +317,13 @@ export class LeaseLoop {
   }
 
   /**
-   * Tells the change listeners when the held leases differ from the last told; lists them only if a lease changed
-   * (the book's version) or one may have passed its deadline (the book's `wakeAt`).
+   * Tells the change listeners when the held leases differ from the last told; lists them only if a group, epoch or
+   * release changed (the book's heldVersion: a renewal's new deadlines change none) or a lease may have passed its
+   * deadline (the book's `wakeAt`).
    */
   private announce(): void {
-    if (this.heldVersion === this.book.version && this.now() < this.book.wakeAt) return;
-    this.heldVersion = this.book.version;
+    if (this.heldVersion === this.book.heldVersion && this.now() < this.book.wakeAt) return;
+    this.heldVersion = this.book.heldVersion;
     const held = this.held();
     const now = key(held);
     if (now === this.lastHeld) return;
