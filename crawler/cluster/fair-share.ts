@@ -37,12 +37,25 @@ export interface SharePlan {
   release: string[];
 }
 
+/** This node's share of the groups with work: the groups with work divided by the live nodes, rounded up. */
+export function shareOf(f: Pick<ShareFacts, 'groupsWithWork' | 'liveNodes'>): number {
+  return Math.ceil(Math.max(0, f.groupsWithWork) / Math.max(1, f.liveNodes));
+}
+
+/**
+ * How many groups a node holding `holding` groups with work takes to reach `share` (at most `maxTake`). A node at or
+ * below its share releases nothing for the share, so the keeper answers this from a count, without listing its
+ * groups (lease-keeper.ts: a round at 10,000 groups visits none of them unless it must release).
+ */
+export function takeToShare(share: number, holding: number, maxTake: number): number {
+  return Math.max(0, Math.min(maxTake, share - holding));
+}
+
 /** This node's share of the groups with work, and what to take or release to reach it (see the module comment). */
 export function fairShare(f: ShareFacts): SharePlan {
-  const nodes = Math.max(1, f.liveNodes);
-  const share = Math.ceil(Math.max(0, f.groupsWithWork) / nodes);
+  const share = shareOf(f);
   const excess = f.held.length - share;
-  if (excess <= 0) return { share, take: Math.max(0, Math.min(f.maxTake, -excess)), release: [] };
+  if (excess <= 0) return { share, take: takeToShare(share, f.held.length, f.maxTake), release: [] };
   const release = f.held
     .filter((g) => !g.inFlight)
     .sort((a, b) => b.dueAt - a.dueAt || (a.group < b.group ? -1 : a.group > b.group ? 1 : 0))

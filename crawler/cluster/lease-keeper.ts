@@ -12,21 +12,13 @@
  * holds it to the old deadline only), `afterRelease`. A group being renewed is still dispatched to its deadline; a
  * group being released is not dispatched at all, and one whose release failed is dropped as lost (the release may
  * have committed, so another node may hold it). `mayDispatch` answers the groups a request may start for now, and
- * `nextActAt` when the keeper next needs a round, so that the wiring sets one timer.
+ * `nextActAt` when the keeper next needs a round, so that the wiring sets one timer. Each step runs on a copy of a
+ * LeaseBook (lease-book.ts), which the lease loop steps in place instead.
  */
 import type { HeldLease, TakenGroup } from '../../db/pg/pg-leases.ts';
-import { fairShare } from './fair-share.ts';
-import { type LocalGroupClock, takeoverClock } from './lease-clock.ts';
-import {
-  afterRenewal,
-  grantLease,
-  type Lease,
-  LeaseRuleError,
-  type LeaseTiming,
-  leaseAt,
-  mayStart,
-  renewalDueAt,
-} from './lease-rules.ts';
+import type { LocalGroupClock } from './lease-clock.ts';
+import { LeaseBook } from './lease-book.ts';
+import { type Lease, type LeaseTiming, leaseAt, mayStart, renewalDueAt } from './lease-rules.ts';
 
 /** The settings a keeper runs with (checked by lease-rules.ts checkLeaseTiming before use). */
 export interface KeeperSettings {
@@ -84,78 +76,28 @@ export interface KeeperPlan {
   take: number;
 }
 
-/** A keeper asked to apply an answer it did not plan (a bug of the caller). */
-export class LeaseKeeperError extends Error {
-  override readonly name = 'LeaseKeeperError';
-}
+export { LeaseBook, LeaseKeeperError } from './lease-book.ts';
 
 /** A keeper with no leases. */
 export function newKeeper(settings: KeeperSettings): KeeperState {
-  if (!Number.isInteger(settings.maxTake) || settings.maxTake < 1)
-    throw new LeaseRuleError(`lease-keeper: maxTake ${settings.maxTake} must be a whole number of groups above 0`);
-  return { settings, leases: new Map(), taking: false };
+  return new LeaseBook(settings);
 }
-
-/** The state with `leases` in place of the old map. */
-const withLeases = (s: KeeperState, leases: Map<string, KeptLease>): KeeperState => ({ ...s, leases });
-
-/** Whether `kept` is the lease `h` names (same group and epoch). */
-const same = (kept: KeptLease | undefined, h: HeldLease): kept is KeptLease =>
-  kept !== undefined && kept.lease.epoch === h.epoch;
 
 /**
  * The next round at `now`: drops the leases whose local deadline came (answered as lost), then plans renewals
  * (once a lease's renewal is due, every lease whose renewal is due within half a renewal interval, so that leases
- * taken together, or over a span of rounds, are renewed in one statement), and, when the cluster's facts are known, the fair share's take or release. Groups
- * without work and nothing in flight are released whatever the share.
+ * taken together, or over a span of rounds, are renewed in one statement), and, when the cluster's facts are known,
+ * the fair share's take or release. Groups without work and nothing in flight are released whatever the share.
+ * On a copy (LeaseBook.plan steps a book in place).
  */
 export function planLeases(
   state: KeeperState,
   now: number,
   facts: ClusterFacts | null,
 ): { state: KeeperState; plan: KeeperPlan } {
-  const t = state.settings.timing;
-  const leases = new Map<string, KeptLease>();
-  const lost: HeldLease[] = [];
-  for (const [group, kept] of state.leases) {
-    if (leaseAt(kept.lease, now).lost) lost.push({ group, epoch: kept.lease.epoch });
-    else leases.set(group, kept);
-  }
-  const early = (t.leaseMs * t.renewFraction) / 2;
-  const renew: HeldLease[] = [];
-  // Nothing is renewed before some lease is due; then every lease due within half a renewal interval is. Leases
-  // taken over a span (a lone node takes 50 a statement) then converge on one renewal, not a slice each round.
-  const renewable = (k: KeptLease) => k.renewingSince === null && !k.releasing;
-  let due = false;
-  for (const kept of leases.values()) if (renewable(kept) && now >= renewalDueAt(kept.lease, t)) due = true;
-  for (const [group, kept] of due ? leases : []) {
-    if (!renewable(kept)) continue;
-    if (now + early < renewalDueAt(kept.lease, t)) continue;
-    renew.push({ group, epoch: kept.lease.epoch });
-    leases.set(group, { ...kept, renewingSince: now });
-  }
-  const release: GroupToRelease[] = [];
-  let take = 0;
-  if (facts !== null) {
-    const settled = [...leases.values()].filter((k) => !k.releasing);
-    const idle = settled.filter((k) => !k.hasWork && !k.inFlight).map((k) => k.lease.group);
-    const plan = fairShare({
-      groupsWithWork: facts.groupsWithWork,
-      liveNodes: facts.liveNodes,
-      held: settled
-        .filter((k) => k.hasWork)
-        .map((k) => ({ group: k.lease.group, inFlight: k.inFlight, dueAt: k.clock.nextStartAt })),
-      maxTake: state.settings.maxTake,
-    });
-    for (const group of [...idle, ...plan.release]) {
-      const kept = leases.get(group) as KeptLease;
-      release.push({ group, epoch: kept.lease.epoch, clock: kept.clock, hasWork: kept.hasWork });
-      leases.set(group, { ...kept, releasing: true });
-    }
-    if (!state.taking && release.length === 0) take = plan.take;
-  }
-  const next = { ...withLeases(state, leases), taking: state.taking || take > 0 };
-  return { state: next, plan: { lost, renew, release, take } };
+  const book = LeaseBook.of(state);
+  const plan = book.plan(now, facts);
+  return { state: book, plan };
 }
 
 /**
@@ -169,19 +111,9 @@ export function afterTake(
   arrivedAt: number,
   rows: readonly TakenGroup[] | null,
 ): KeeperState {
-  if (!state.taking) throw new LeaseKeeperError('lease-keeper: a take was answered but none was planned');
-  const leases = new Map(state.leases);
-  for (const r of rows ?? []) {
-    leases.set(r.group, {
-      lease: grantLease(r.group, r.epoch, sentAt, state.settings.timing),
-      inFlight: false,
-      hasWork: true,
-      clock: takeoverClock(r, arrivedAt),
-      renewingSince: null,
-      releasing: false,
-    });
-  }
-  return { ...withLeases(state, leases), taking: false };
+  const book = LeaseBook.of(state);
+  book.took(sentAt, arrivedAt, rows);
+  return book;
 }
 
 /**
@@ -197,19 +129,9 @@ export function afterRenew(
   now: number,
   held: ReadonlySet<string> | null,
 ): { state: KeeperState; lost: HeldLease[] } {
-  const leases = new Map(state.leases);
-  const lost: HeldLease[] = [];
-  for (const h of sent) {
-    const kept = leases.get(h.group);
-    if (!same(kept, h)) continue; // dropped or replaced meanwhile: this answer is not about it
-    const answer = held === null ? 'failed' : held.has(h.group) ? 'held' : 'not-held';
-    const lease = afterRenewal(kept.lease, sentAt, answer, now, state.settings.timing);
-    if (lease.lost) {
-      leases.delete(h.group);
-      lost.push(h);
-    } else leases.set(h.group, { ...kept, lease, renewingSince: null });
-  }
-  return { state: withLeases(state, leases), lost };
+  const book = LeaseBook.of(state);
+  const lost = book.renewed(sent, sentAt, now, held);
+  return { state: book, lost };
 }
 
 /**
@@ -222,14 +144,9 @@ export function afterRelease(
   sent: readonly HeldLease[],
   released: ReadonlySet<string> | null,
 ): { state: KeeperState; lost: HeldLease[] } {
-  const leases = new Map(state.leases);
-  const lost: HeldLease[] = [];
-  for (const h of sent) {
-    if (!same(leases.get(h.group), h)) continue;
-    leases.delete(h.group);
-    if (released === null || !released.has(h.group)) lost.push(h);
-  }
-  return { state: withLeases(state, leases), lost };
+  const book = LeaseBook.of(state);
+  const lost = book.released(sent, released);
+  return { state: book, lost };
 }
 
 /** What the scheduler knows of a held group: a request running or not, work left or not, its clock. */
@@ -244,24 +161,11 @@ export function noteGroup(state: KeeperState, group: string, now: GroupNote): Ke
   return noteGroups(state, [[group, now]]);
 }
 
-/**
- * Notes many groups at once, each as noteGroup notes it, in one copy of the leases: a node notes every group it
- * holds before each plan, and a copy per group would cost groups² a round (10,000 groups: 41 s of CPU).
- */
+/** Notes many groups at once, each as noteGroup notes it (on a copy; LeaseBook.note notes in place). */
 export function noteGroups(state: KeeperState, notes: Iterable<readonly [string, GroupNote]>): KeeperState {
-  let leases: Map<string, KeptLease> | null = null;
-  for (const [group, now] of notes) {
-    const kept = (leases ?? state.leases).get(group);
-    if (kept === undefined) continue;
-    leases ??= new Map(state.leases);
-    leases.set(group, {
-      ...kept,
-      inFlight: now.inFlight ?? kept.inFlight,
-      hasWork: now.hasWork ?? kept.hasWork,
-      clock: now.clock ?? kept.clock,
-    });
-  }
-  return leases === null ? state : withLeases(state, leases);
+  const book = LeaseBook.of(state);
+  for (const [group, now] of notes) book.note(group, now);
+  return book;
 }
 
 /** The leases a request may start under at `now` (lease-rules.ts mayStart), not being released, by group. */

@@ -25,19 +25,11 @@ import {
 import type { Queryable } from '../../db/pg/pool.ts';
 import { clockForStore, type LocalGroupClock } from './lease-clock.ts';
 import {
-  afterRelease,
-  afterRenew,
-  afterTake,
   type ClusterFacts,
-  type GroupNote,
   heldAt,
   type KeeperSettings,
-  type KeeperState,
+  LeaseBook,
   mayDispatch,
-  newKeeper,
-  nextActAt,
-  noteGroups,
-  planLeases,
   sameStartWindows,
   type StartWindow,
   startWindows,
@@ -99,7 +91,8 @@ const key = (leases: readonly HeldLease[]) => leases.map((l) => `${l.group}@${l.
 
 /** Runs the lease keeper of one node on one pool (see the module comment). */
 export class LeaseLoop {
-  private state: KeeperState;
+  /** The keeper's leases, changed in place: a round costs what changed, not the groups held (LeaseBook). */
+  private book: LeaseBook;
   private readonly now: () => number;
   private readonly timers: LoopTimers;
   private readonly surveyEveryMs: number;
@@ -109,22 +102,21 @@ export class LeaseLoop {
   private round: Promise<void> | null = null;
   private phase: 'new' | 'running' | 'stopped' = 'new';
   private lastHeld = '';
+  /** The book's heldVersion when the held list was last compared (-1: never). */
+  private heldVersion = -1;
   private readonly lostListeners = new Set<(lost: HeldLease[]) => void>();
   private readonly changeListeners = new Set<(held: HeldLease[]) => void>();
   private readonly windowListeners = new Set<(leases: StartWindow[]) => void>();
   /** A round was asked for while one ran (`wake`, or a take that took all it asked for): run another at once. */
   private again = false;
-  /**
-   * Notes not yet given to the keeper, by group: `note` is called for every held group before each plan, so they
-   * are given in one step (noteGroups) before the keeper is next read or changed, not one copy of it per group.
-   */
-  private readonly notes = new Map<string, GroupNote>();
   /** The windows last told to the window listeners (null: none told yet). */
   private lastWindows: StartWindow[] | null = null;
+  /** The book's version when the windows were last compared (-1: never). */
+  private windowsVersion = -1;
 
   constructor(private readonly o: LeaseLoopOptions) {
     checkLeaseTiming(o.settings.timing, o.settings.requestTimeoutMs);
-    this.state = newKeeper(o.settings);
+    this.book = new LeaseBook(o.settings);
     this.now = o.now ?? (() => performance.now());
     this.timers = o.timers ?? GLOBAL_TIMERS;
     this.surveyEveryMs =
@@ -173,39 +165,21 @@ export class LeaseLoop {
 
   /** The leases held now (not lost at this moment, even if no round has run since the deadline). */
   held(): HeldLease[] {
-    return heldAt(this.noted(), this.now());
+    return heldAt(this.book, this.now());
   }
 
   /** The leases a request may start under now (lease-rules.ts mayStart). */
   dispatchable(): HeldLease[] {
-    return mayDispatch(this.noted(), this.now());
+    return mayDispatch(this.book, this.now());
   }
 
   /**
-   * What the scheduler knows of a held group: a request running or not, work left or not, its clock. Kept here
-   * and given to the keeper, with every other note since, before the keeper is next read or changed.
+   * What the scheduler knows of a held group: a request running or not, work left or not, its clock. Given to the
+   * keeper at once; a note that says what it has already changes nothing (LeaseBook.note), so the notes of every
+   * held group before each plan cost a comparison each, no copy.
    */
   note(group: string, facts: { inFlight?: boolean; hasWork?: boolean; clock?: LocalGroupClock }): void {
-    const before = this.notes.get(group);
-    this.notes.set(
-      group,
-      before === undefined
-        ? facts
-        : {
-            inFlight: facts.inFlight ?? before.inFlight,
-            hasWork: facts.hasWork ?? before.hasWork,
-            clock: facts.clock ?? before.clock,
-          },
-    );
-  }
-
-  /** The keeper with the notes since it was last read given to it (noteGroups: one copy of its leases). */
-  private noted(): KeeperState {
-    if (this.notes.size > 0) {
-      this.state = noteGroups(this.state, this.notes);
-      this.notes.clear();
-    }
-    return this.state;
+    this.book.note(group, facts);
   }
 
   /**
@@ -223,7 +197,7 @@ export class LeaseLoop {
     if (!wasRunning) return;
     this.o.beforePlan?.();
     const now = this.now();
-    const idle = [...this.noted().leases.values()].filter((k) => !k.inFlight && now < k.lease.deadline);
+    const idle = [...this.book.leases.values()].filter((k) => !k.inFlight && now < k.lease.deadline);
     if (idle.length > 0) {
       const sentAt = this.now();
       try {
@@ -243,8 +217,9 @@ export class LeaseLoop {
         this.o.onFault(err as Error); // leaveCleanly below frees them anyway, due a gap from now
       }
     }
-    this.notes.clear();
-    this.state = newKeeper(this.o.settings);
+    this.book = new LeaseBook(this.o.settings);
+    this.windowsVersion = -1;
+    this.heldVersion = -1;
     this.announce();
     this.windows();
     await leaveCleanly(this.o.db, this.o.node);
@@ -260,7 +235,7 @@ export class LeaseLoop {
       .finally(() => {
         this.round = null;
         if (this.phase !== 'running') return;
-        const at = this.again ? started : Math.min(nextActAt(this.noted()) ?? Infinity, started + this.surveyEveryMs);
+        const at = this.again ? started : Math.min(this.book.wakeAt, started + this.surveyEveryMs);
         this.again = false;
         this.timer = this.timers.setTimeout(() => this.runRound(), Math.max(0, at - this.now()));
       });
@@ -285,18 +260,15 @@ export class LeaseLoop {
       return { liveNodes: live.length, groupsWithWork: await groupsWithWork(db) };
     });
     this.o.beforePlan?.();
-    const planned = planLeases(this.noted(), this.now(), facts);
-    this.state = planned.state;
+    const { lost, renew, release, take } = this.book.plan(this.now(), facts);
     this.windows(); // before any await: a group being released starts no request from here on
-    this.lose(planned.plan.lost);
-    const { renew, release, take } = planned.plan;
+    this.lose(lost);
     if (renew.length > 0) {
       const sentAt = this.now();
       const held = await this.attempt(() => renewLeases(db, node, renew, this.o.settings.timing.leaseMs));
-      const applied = afterRenew(this.noted(), renew, sentAt, this.now(), held);
-      this.state = applied.state;
+      const renewLost = this.book.renewed(renew, sentAt, this.now(), held);
       this.windows();
-      this.lose(applied.lost);
+      this.lose(renewLost);
     }
     if (release.length > 0) {
       const sentAt = this.now();
@@ -314,15 +286,14 @@ export class LeaseLoop {
           this.o.groupWork,
         ),
       );
-      const applied = afterRelease(this.noted(), release, released);
-      this.state = applied.state;
+      const releaseLost = this.book.released(release, released);
       this.windows();
-      this.lose(applied.lost);
+      this.lose(releaseLost);
     }
     if (take > 0) {
       const sentAt = this.now();
       const rows = await this.attempt(() => takeGroups(db, node, take, this.o.settings.timing.leaseMs));
-      this.state = afterTake(this.noted(), sentAt, this.now(), rows);
+      this.book.took(sentAt, this.now(), rows);
       this.windows();
       if (rows !== null && rows.length >= take) this.again = true; // took all it asked for: more may be waiting
     }
@@ -332,10 +303,15 @@ export class LeaseLoop {
   /**
    * Tells the window listeners of the leases and their start limits now, unless they are those told last (a round
    * that changed nothing: applying every window again costs the scheduler a walk of every group, 10,000 a second).
+   * Not even listed when no lease changed since (the book's version) and none can have passed its deadline (before
+   * the book's `wakeAt`): a round with nothing due visits no group here.
    */
   private windows(): void {
     if (this.windowListeners.size === 0) return;
-    const leases = startWindows(this.noted(), this.now());
+    const now = this.now();
+    if (this.windowsVersion === this.book.version && now < this.book.wakeAt) return;
+    this.windowsVersion = this.book.version;
+    const leases = startWindows(this.book, now);
     if (this.lastWindows !== null && sameStartWindows(this.lastWindows, leases)) return;
     this.lastWindows = leases;
     for (const fn of this.windowListeners) fn(leases);
@@ -348,8 +324,14 @@ export class LeaseLoop {
     this.announce();
   }
 
-  /** Tells the change listeners when the held leases differ from the last told. */
+  /**
+   * Tells the change listeners when the held leases differ from the last told; lists them only if a group, epoch or
+   * release changed (the book's heldVersion: a renewal's new deadlines change none) or a lease may have passed its
+   * deadline (the book's `wakeAt`).
+   */
   private announce(): void {
+    if (this.heldVersion === this.book.heldVersion && this.now() < this.book.wakeAt) return;
+    this.heldVersion = this.book.heldVersion;
     const held = this.held();
     const now = key(held);
     if (now === this.lastHeld) return;

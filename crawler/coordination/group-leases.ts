@@ -169,10 +169,13 @@ export class GroupLeases {
   facts(group: string): GroupFacts {
     const { scheduler, window } = this.parts;
     const g = scheduler.groupHandover(group);
-    const waiting = scheduler.hostsOf(group).some((origin) => window.waiting(origin) > 0);
+    // Its hosts' waiting URLs are counted only if it has none queued: the lease loop asks this of every held group
+    // before each plan (a list of its hosts per group, 10,000 a second, for an answer the queue already gave).
+    const hasWork =
+      g.queued > 0 || this.loading.has(group) || scheduler.hostsOf(group).some((origin) => window.waiting(origin) > 0);
     return {
       inFlight: g.inFlight > 0 || this.parts.unsettled(group) > 0,
-      hasWork: g.queued > 0 || waiting || this.loading.has(group),
+      hasWork,
       clock: {
         nextStartAt: g.nextStartAt,
         gapMs: g.gapMs,
