@@ -239,6 +239,11 @@ export interface CrawlLeaseStore {
   returnLeasesOf(origins: readonly string[]): Promise<number>;
   /** The origins with queued or leased URLs that may belong to these groups (a superset in 'domain' mode). */
   originsOf(groups: readonly string[], mode: 'host' | 'domain'): Promise<GroupOrigin[]>;
+  /**
+   * The robots.txt Crawl-delay any node recorded for these origins (`hosts.crawl_delay_ms`, a duration: valid on
+   * any node's clock), by origin; origins without one are left out.
+   */
+  crawlDelaysOf(origins: readonly string[]): Promise<Map<string, number>>;
 }
 
 /** An origin with URLs waiting, as a node that takes its group reads it. */

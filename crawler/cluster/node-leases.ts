@@ -122,11 +122,13 @@ export class NodeLeases {
       const mine = found.filter((o) => still.some((l) => leases.groupOfOrigin(o.origin) === l.group));
       const leased = mine.filter((o) => o.leased > 0).map((o) => o.origin);
       if (leased.length > 0) await store.returnLeasesOf(leased);
+      const crawlDelays = await store.crawlDelaysOf(mine.map((o) => o.origin));
+      const now = this.parts.clock();
       for (const l of still) {
         const origins = mine
           .filter((o) => leases.groupOfOrigin(o.origin) === l.group)
           .map((o) => ({ origin: o.origin, n: o.queued + o.leased }));
-        leases.loaded(l, origins);
+        leases.loaded(l, origins, { crawlDelays, now });
       }
       this.parts.changed();
     } catch (err) {

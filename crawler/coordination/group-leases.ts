@@ -130,13 +130,31 @@ export class GroupLeases {
   /**
    * The hosts of a group taken were read: `origins`, with their queued URLs (a superset in 'domain' mode: only
    * those of the group count). Each is seen (its robots.txt known or asked for) and its queue read from its start.
-   * False, and nothing done, if the lease is no longer held at that epoch.
+   * `recorded`: the Crawl-delays any node recorded for those origins and the time they were read; one longer than
+   * the lease handed on holds the group (Scheduler.holdForCrawlDelay). False, and nothing done, if the lease is no
+   * longer held at that epoch.
    */
-  loaded(lease: GroupLeaseRef, origins: ReadonlyArray<{ origin: string; n: number }>): boolean {
+  loaded(
+    lease: GroupLeaseRef,
+    origins: ReadonlyArray<{ origin: string; n: number }>,
+    recorded: { crawlDelays: ReadonlyMap<string, number>; now: number } = { crawlDelays: new Map(), now: 0 },
+  ): boolean {
     if (!this.heldAt(lease)) return false;
     this.loading.delete(lease.group);
     const { scheduler, window, hosts } = this.parts;
     const known = new Set(scheduler.hostsOf(lease.group));
+    let crawlDelay = 0;
+    for (const { origin } of origins) {
+      if (scheduler.groupOf(origin) === lease.group)
+        crawlDelay = Math.max(crawlDelay, recorded.crawlDelays.get(origin) ?? 0);
+    }
+    const handedOn = scheduler.groupHandover(lease.group).crawlDelayMs ?? 0;
+    if (crawlDelay > handedOn) {
+      // A Crawl-delay recorded for its hosts that the lease row did not carry (a holder killed before releasing).
+      const h = this.held.get(lease.group)!;
+      h.from = Math.max(h.from, recorded.now + crawlDelay);
+      scheduler.holdForCrawlDelay(lease.group, crawlDelay, h.from);
+    }
     for (const { origin, n } of origins) {
       if (scheduler.groupOf(origin) !== lease.group) continue;
       known.delete(origin);

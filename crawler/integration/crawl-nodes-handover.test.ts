@@ -135,96 +135,103 @@ function gapsBelow(log: readonly GroupRequest[], needMs: number, defaultMs: numb
   return out;
 }
 
-test('Crawl-delay across a handover: a group of three names keeps its 3 s delay when another node takes it and reads their robots.txt again', {
-  timeout: 300_000,
-}, async (t) => {
-  const DELAY_S = 3;
-  const PAGES = 2;
-  const names = ['a', 'b', 'c'].map((n) => `${n}.slow.test`);
-  const web = await startNamedWeb([
-    Object.fromEntries(
-      names.map((name) => [
-        name,
-        generateSite({
-          pages: PAGES,
-          prefix: name.replaceAll('.', ''),
-          delayMs: 10,
-          robots: `User-agent: *\nCrawl-delay: ${DELAY_S}\nAllow: /\n`,
-        }),
-      ]),
-    ),
-  ]);
-  const { url, pool } = await database();
-  // Both nodes start before any host is known: whichever does not take the group has never seen its hosts.
-  const crawlers = await nodes(['node-1', 'node-2'], url, pool, { ...NODE_ENV, CRAWL_RESOLVE: web.resolve });
-  const say = () => crawlers.map((c) => `${c.id}: ${c.stderr().slice(-800)}`).join('\n');
-  const group = 'slow.test';
-  try {
-    await seed(pool, web.sites);
-    // Mid-crawl: the holder has read every robots.txt and fetched two pages at the site's pace.
-    const pages = () => merged(web.sites).filter((x) => x.r.path !== '/robots.txt');
-    await waitFor(() => pages().length >= 2, { timeoutMs: 120_000, message: () => `two pages fetched; ${say()}` });
-    const holderId = await holderOf(pool, group);
-    const holder = crawlers.find((c) => c.id === holderId);
-    assert.ok(holder !== undefined, `a node holds ${group} (${holderId})`);
-    const taker = crawlers.find((c) => c !== holder)!;
-    assert.equal(await holder.stop(), 0, 'the holder stops cleanly on SIGTERM, handing the group on');
-    const stoppedAt = performance.timeOrigin + performance.now();
-    let reading = '';
-    await waitFor(
-      async () => {
-        const r = await pool.query<{ state: string; n: number }>(
-          'SELECT state, count(*)::int AS n FROM frontier GROUP BY state ORDER BY state',
-        );
-        reading = JSON.stringify(r.rows);
-        return r.rows.length === 1 && r.rows[0]!.state === 'done' && r.rows[0]!.n === names.length * PAGES;
-      },
-      {
-        timeoutMs: 60_000,
-        limitMs: 240_000,
-        progress: () => reading,
-        message: () => `every URL done (${reading}); ${say()}`,
-      },
-    );
-    const log = merged(web.sites);
-    const reread = log.filter((x) => x.r.userAgent === taker.userAgent && x.r.path === '/robots.txt');
-    assert.ok(
-      reread.length >= 2,
-      `the node that took the group read robots.txt of several of its hosts again (${reread.map((x) => x.host).join(', ')})`,
-    );
-    assert.ok(
-      log.every((x) => x.r.userAgent !== holder.userAgent || x.r.start < stoppedAt),
-      'the stopped node sent nothing after it stopped',
-    );
-    assert.equal(
-      politenessReport(
-        log.map((x) => x.r),
-        0,
-      ).maxInFlight,
-      1,
-      'never two requests in flight to the group',
-    );
-    assert.deepEqual(
-      gapsBelow(log, DELAY_S * 1000, CRAWL_DELAY_MS),
-      [],
-      `no gap below the group's ${DELAY_S} s Crawl-delay across the handover, robots.txt included`,
-    );
-    t.diagnostic(
-      `group ${group}: ${log.length} requests, ${reread.length} robots.txt read again by ${taker.id}; min gap after the handover ${Math.round(
-        Math.min(
-          ...log
-            .map((x, i) => (i > 0 && x.r.start > stoppedAt ? x.r.start - log[i - 1]!.r.end : Infinity))
-            .filter(Number.isFinite),
-        ),
-      )} ms`,
-    );
-    assert.equal(await taker.stop(), 0);
-  } finally {
-    for (const c of crawlers) c.cleanUp();
-    await web.close();
-    await pool.end();
-  }
-});
+/** Short leases where the holder is killed, so that its group moves within seconds (lease × 2/3 − margin ≥ timeout + margin). */
+const KILL_ENV = { ...NODE_ENV, CRAWL_LEASE_MS: '6000' };
+
+for (const how of ['SIGTERM', 'kill -9'] as const)
+  test(`Crawl-delay across a handover (${how}): a group of three names keeps its 3 s delay when another node takes it and reads their robots.txt again`, {
+    timeout: 300_000,
+  }, async (t) => {
+    const DELAY_S = 3;
+    const PAGES = 2;
+    const names = ['a', 'b', 'c'].map((n) => `${n}.slow.test`);
+    const web = await startNamedWeb([
+      Object.fromEntries(
+        names.map((name) => [
+          name,
+          generateSite({
+            pages: PAGES,
+            prefix: name.replaceAll('.', ''),
+            delayMs: 10,
+            robots: `User-agent: *\nCrawl-delay: ${DELAY_S}\nAllow: /\n`,
+          }),
+        ]),
+      ),
+    ]);
+    const { url, pool } = await database();
+    // Both nodes start before any host is known: whichever does not take the group has never seen its hosts.
+    const env = how === 'SIGTERM' ? NODE_ENV : KILL_ENV;
+    const crawlers = await nodes(['node-1', 'node-2'], url, pool, { ...env, CRAWL_RESOLVE: web.resolve });
+    const say = () => crawlers.map((c) => `${c.id}: ${c.stderr().slice(-800)}`).join('\n');
+    const group = 'slow.test';
+    try {
+      await seed(pool, web.sites);
+      // Mid-crawl: the holder has read every robots.txt and fetched two pages at the site's pace.
+      const pages = () => merged(web.sites).filter((x) => x.r.path !== '/robots.txt');
+      await waitFor(() => pages().length >= 2, { timeoutMs: 120_000, message: () => `two pages fetched; ${say()}` });
+      const holderId = await holderOf(pool, group);
+      const holder = crawlers.find((c) => c.id === holderId);
+      assert.ok(holder !== undefined, `a node holds ${group} (${holderId})`);
+      const taker = crawlers.find((c) => c !== holder)!;
+      if (how === 'SIGTERM')
+        assert.equal(await holder.stop(), 0, 'the holder stops cleanly on SIGTERM, handing the group on');
+      else await holder.killHard(); // it releases nothing: the other node takes the group once its lease expired
+      const stoppedAt = performance.timeOrigin + performance.now();
+      let reading = '';
+      await waitFor(
+        async () => {
+          const r = await pool.query<{ state: string; n: number }>(
+            'SELECT state, count(*)::int AS n FROM frontier GROUP BY state ORDER BY state',
+          );
+          reading = JSON.stringify(r.rows);
+          return r.rows.length === 1 && r.rows[0]!.state === 'done' && r.rows[0]!.n === names.length * PAGES;
+        },
+        {
+          timeoutMs: 60_000,
+          limitMs: 240_000,
+          progress: () => reading,
+          message: () => `every URL done (${reading}); ${say()}`,
+        },
+      );
+      const log = merged(web.sites);
+      const reread = log.filter((x) => x.r.userAgent === taker.userAgent && x.r.path === '/robots.txt');
+      assert.ok(
+        reread.length >= 2,
+        `the node that took the group read robots.txt of several of its hosts again (${reread.map((x) => x.host).join(', ')})`,
+      );
+      assert.ok(
+        log.every((x) => x.r.userAgent !== holder.userAgent || x.r.start < stoppedAt),
+        'the stopped node sent nothing after it stopped',
+      );
+      assert.equal(
+        politenessReport(
+          log.map((x) => x.r),
+          0,
+        ).maxInFlight,
+        1,
+        'never two requests in flight to the group',
+      );
+      assert.deepEqual(
+        gapsBelow(log, DELAY_S * 1000, CRAWL_DELAY_MS),
+        [],
+        `no gap below the group's ${DELAY_S} s Crawl-delay across the handover, robots.txt included`,
+      );
+      t.diagnostic(
+        `group ${group}: ${log.length} requests, ${reread.length} robots.txt read again by ${taker.id}; min gap after the handover ${Math.round(
+          Math.min(
+            ...log
+              .map((x, i) => (i > 0 && x.r.start > stoppedAt ? x.r.start - log[i - 1]!.r.end : Infinity))
+              .filter(Number.isFinite),
+          ),
+        )} ms`,
+      );
+      assert.equal(await taker.stop(), 0);
+    } finally {
+      for (const c of crawlers) c.cleanUp();
+      await web.close();
+      await pool.end();
+    }
+  });
 
 test("a release in 'domain' mode keeps the work another node queued for a host of the group: the URL is fetched, not stranded", {
   timeout: 300_000,

@@ -240,6 +240,19 @@ export class Scheduler<J extends SchedulerJob> {
     this.refreshGroup(g);
   }
 
+  /**
+   * Group `key`, just taken, has hosts whose robots.txt Crawl-delay some node recorded (`hosts` rows) and its lease
+   * row did not hand on (its holder died before releasing it): each of its hosts keeps at least `crawlDelayMs` until
+   * read here again, and nothing starts before `notBefore` (the taker's now plus that delay: the dead holder's last
+   * request ended before now, since the lease it ran under had expired).
+   */
+  holdForCrawlDelay(key: string, crawlDelayMs: number, notBefore: number): void {
+    const g = this.groupState(key);
+    g.crawlDelayFloorMs = Math.max(g.crawlDelayFloorMs ?? 0, crawlDelayMs);
+    g.startsFrom = Math.max(g.startsFrom, notBefore);
+    this.refreshGroup(g);
+  }
+
   /** The origins of group `key` this scheduler knows. */
   hostsOf(key: string): string[] {
     return (this.groups.get(key)?.members ?? []).map((h) => h.origin);

@@ -42,6 +42,12 @@ export const QUEUED_ORIGINS = statement(
 );
 
 /** The group-work queries on `db` (a transaction's runner, or the pool's). */
+const CRAWL_DELAYS = statement(
+  'crawl.groups.crawl-delays',
+  `SELECT origin, crawl_delay_ms AS "crawlDelayMs" FROM hosts
+   WHERE origin = ANY ($1::text[]) AND crawl_delay_ms IS NOT NULL`,
+);
+
 export function pgGroupWorkQueries(db: PgRunner) {
   return {
     /** Marks these groups as having queued work (a new group gets a free lease row, due at once). */
@@ -71,6 +77,12 @@ export function pgGroupWorkQueries(db: PgRunner) {
     originsOf(groups: readonly string[], mode: 'host' | 'domain'): Promise<GroupOrigin[]> {
       if (groups.length === 0) return Promise.resolve([]);
       return db.rows<GroupOrigin>(QUEUED_ORIGINS, [groups, mode]);
+    },
+    /** The Crawl-delay recorded for these origins by any node (`hosts.crawl_delay_ms`), by origin. */
+    async crawlDelaysOf(origins: readonly string[]): Promise<Map<string, number>> {
+      if (origins.length === 0) return new Map();
+      const rows = await db.rows<{ origin: string; crawlDelayMs: number }>(CRAWL_DELAYS, [origins]);
+      return new Map(rows.map((r) => [r.origin, Number(r.crawlDelayMs)]));
     },
   };
 }
