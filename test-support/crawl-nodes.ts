@@ -10,8 +10,47 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { after } from 'node:test';
+import type pg from 'pg';
+import { migratePg } from '../db/pg/migrate-pg.ts';
+import { openPgPool } from '../db/pg/pool.ts';
 import { projectPath } from '../shared/project-root.ts';
+import { startTestPostgres, type TestPostgres } from './postgres.ts';
 import { waitFor } from './wait-for.ts';
+
+/** The default delay the nodes' tests crawl their sites with. */
+export const NODE_TEST_DELAY_MS = 150;
+
+/**
+ * The settings the nodes' tests run crawler nodes with: one worker, NODE_TEST_DELAY_MS, a 1 s request timeout and
+ * short leases (4 s, 0.5 s margin: lease × 2/3 − margin ≥ timeout + margin), so that a dead node's groups move
+ * within seconds.
+ */
+export const NODE_TEST_ENV = {
+  CRAWL_WORKERS: '1',
+  CRAWL_DELAY_MS: String(NODE_TEST_DELAY_MS),
+  CRAWL_TIMEOUT_MS: '1000',
+  CRAWL_LEASE_MS: '4000',
+  CRAWL_LEASE_MARGIN_MS: '500',
+} as const;
+
+/**
+ * A test file's databases: each call answers a new migrated database, with a pool (`max` connections) for the
+ * test's own reads and writes, on one throwaway cluster started at the first call and stopped after the file.
+ */
+export function fileDatabases(max = 2): () => Promise<{ url: string; pool: pg.Pool }> {
+  let cluster: Promise<TestPostgres> | undefined;
+  after(async () => {
+    if (cluster !== undefined) (await cluster).stop();
+  });
+  return async () => {
+    cluster ??= startTestPostgres();
+    const url = await (await cluster).createDatabase();
+    const pool = openPgPool(url, { max });
+    await migratePg(pool);
+    return { url, pool };
+  };
+}
 
 /** One crawler node process and what it wrote. */
 export interface CrawlNode {

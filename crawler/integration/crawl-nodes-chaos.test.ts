@@ -26,7 +26,7 @@ import { migratePg } from '../../db/pg/migrate-pg.ts';
 import { pgSeedStore } from '../../db/pg/pg-seeds.ts';
 import { openPgPool } from '../../db/pg/pool.ts';
 import { politenessGroup } from '../politeness/politeness-group.ts';
-import { type CrawlNode, startCrawlNode } from '../../test-support/crawl-nodes.ts';
+import { type CrawlNode, NODE_TEST_DELAY_MS, NODE_TEST_ENV, startCrawlNode } from '../../test-support/crawl-nodes.ts';
 import { groupPoliteness } from '../../test-support/group-politeness.ts';
 import { LeaseWatch } from '../../test-support/lease-watch.ts';
 import { haltPostgres, restartPostgres } from '../../test-support/pg-restart.ts';
@@ -42,15 +42,8 @@ import {
 } from '../../test-support/test-web.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
 
-const CRAWL_DELAY_MS = 150;
-/** Short leases, as crawl-nodes.test.ts: lease × 2/3 − margin ≥ timeout + margin. */
-const NODE_ENV = {
-  CRAWL_WORKERS: '1',
-  CRAWL_DELAY_MS: String(CRAWL_DELAY_MS),
-  CRAWL_TIMEOUT_MS: '1000',
-  CRAWL_LEASE_MS: '4000',
-  CRAWL_LEASE_MARGIN_MS: '500',
-};
+const CRAWL_DELAY_MS = NODE_TEST_DELAY_MS;
+const NODE_ENV = NODE_TEST_ENV;
 /** Sites of one address each, seeded at the start and when node-2 is about to be paused. */
 const PLAIN_FIRST = 32;
 const PLAIN_LATER = 16;

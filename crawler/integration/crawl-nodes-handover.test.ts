@@ -16,18 +16,15 @@
  *     already in flight may finish), and its pages leave search.
  * Every wait is on a condition, bounded.
  */
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type pg from 'pg';
-import { migratePg } from '../../db/pg/migrate-pg.ts';
 import { pgSeedStore } from '../../db/pg/pg-seeds.ts';
-import { openPgPool } from '../../db/pg/pool.ts';
 import { startAppProcess } from '../../test-support/app-process.ts';
-import { startCrawlNode } from '../../test-support/crawl-nodes.ts';
-import { startTestPostgres, type TestPostgres } from '../../test-support/postgres.ts';
+import { fileDatabases, NODE_TEST_DELAY_MS, NODE_TEST_ENV, startCrawlNode } from '../../test-support/crawl-nodes.ts';
 import {
   generateSite,
   politenessReport,
@@ -38,29 +35,12 @@ import {
 } from '../../test-support/test-web.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
 
-const CRAWL_DELAY_MS = 150;
+const CRAWL_DELAY_MS = NODE_TEST_DELAY_MS;
 /** Leases long enough that no node loses one on a loaded machine: these tests hand groups on by a clean stop. */
-const NODE_ENV = {
-  CRAWL_WORKERS: '1',
-  CRAWL_DELAY_MS: String(CRAWL_DELAY_MS),
-  CRAWL_TIMEOUT_MS: '1000',
-  CRAWL_LEASE_MS: '30000',
-  CRAWL_LEASE_MARGIN_MS: '500',
-};
-
-let cluster: Promise<TestPostgres> | undefined;
-after(async () => {
-  if (cluster !== undefined) (await cluster).stop();
-});
+const NODE_ENV = { ...NODE_TEST_ENV, CRAWL_LEASE_MS: '30000' };
 
 /** A migrated database of the file's cluster, with a pool for the test's own reads and writes. */
-async function database(): Promise<{ url: string; pool: pg.Pool }> {
-  cluster ??= startTestPostgres();
-  const url = await (await cluster).createDatabase();
-  const pool = openPgPool(url, { max: 2 });
-  await migratePg(pool);
-  return { url, pool };
-}
+const database = fileDatabases();
 
 /** Starts crawler nodes `ids` and waits until each has registered and started its primary. */
 async function nodes(ids: readonly string[], url: string, pool: pg.Pool, env: Record<string, string>) {

@@ -11,14 +11,17 @@
  * One throwaway PostgreSQL cluster for the file (test-support/postgres.ts), a database per test. Every wait is on a
  * condition, bounded; the handover's time is reported (t.diagnostic), not asserted (benchmarks measure speed).
  */
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type pg from 'pg';
-import { migratePg } from '../../db/pg/migrate-pg.ts';
 import { pgSeedStore } from '../../db/pg/pg-seeds.ts';
-import { openPgPool } from '../../db/pg/pool.ts';
-import { type CrawlNode, startCrawlNode } from '../../test-support/crawl-nodes.ts';
-import { startTestPostgres, type TestPostgres } from '../../test-support/postgres.ts';
+import {
+  type CrawlNode,
+  fileDatabases,
+  NODE_TEST_DELAY_MS,
+  NODE_TEST_ENV,
+  startCrawlNode,
+} from '../../test-support/crawl-nodes.ts';
 import {
   generatedPath,
   generateSite,
@@ -29,15 +32,9 @@ import {
 } from '../../test-support/test-web.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
 
-const CRAWL_DELAY_MS = 150;
+const CRAWL_DELAY_MS = NODE_TEST_DELAY_MS;
 /** Short leases so that a dead node's groups move within seconds (lease × 2/3 − margin ≥ timeout + margin). */
-const NODE_ENV = {
-  CRAWL_WORKERS: '1',
-  CRAWL_DELAY_MS: String(CRAWL_DELAY_MS),
-  CRAWL_TIMEOUT_MS: '1000',
-  CRAWL_LEASE_MS: '4000',
-  CRAWL_LEASE_MARGIN_MS: '500',
-};
+const NODE_ENV = NODE_TEST_ENV;
 /**
  * Where no node dies, a lease long enough that a node on a heavily loaded machine (a clean-clone CI runs the tests,
  * the browser tests and these nodes on 2 cores, load 17) never misses a renewal: a lost lease is correct behaviour
@@ -45,19 +42,8 @@ const NODE_ENV = {
  */
 const STEADY_ENV = { ...NODE_ENV, CRAWL_LEASE_MS: '30000' };
 
-let cluster: Promise<TestPostgres> | undefined;
-after(async () => {
-  if (cluster !== undefined) (await cluster).stop();
-});
-
-/** A migrated database of the file's cluster, with a pool for the test's own reads and the seeds it adds. */
-async function database(): Promise<{ url: string; pool: pg.Pool }> {
-  cluster ??= startTestPostgres();
-  const url = await (await cluster).createDatabase();
-  const pool = openPgPool(url, { max: 2 });
-  await migratePg(pool);
-  return { url, pool };
-}
+/** A migrated database of the file's cluster, with a pool for the test's own reads and writes. */
+const database = fileDatabases();
 
 /** `n` sites of `pages` pages, each asking for its own Crawl-delay (200, 250, ... ms) in robots.txt. */
 async function sites(n: number, pages: number): Promise<{ web: TestWeb; delays: number[] }> {
