@@ -8,7 +8,7 @@ import { Coordinator, type CoordinatorOptions } from './coordination/coordinator
 import { NodeLeases } from './cluster/node-leases.ts';
 import { previousNode, recordNode } from './cluster/node-file.ts';
 import { checkLeaseTiming, LEASE } from './cluster/lease-rules.ts';
-import { CrawlPrimary } from './coordination/crawl-primary.ts';
+import { CrawlPrimary, NODE_SEED_POLL_MS } from './coordination/crawl-primary.ts';
 import { fatalExit } from './coordination/fatal-exit.ts';
 import { FETCH_DEFAULTS, fetchLimits } from './fetch/fetch-limits.ts';
 import { acquireLock, releaseLock } from './coordination/primary-lock.ts';
@@ -31,13 +31,6 @@ import {
 const WORKER_ENTRY = processEntry('crawler/worker.ts'); // its bundle when this primary runs from dist/
 
 const clock = () => performance.timeOrigin + performance.now();
-/**
- * How often a crawler node on PostgreSQL reads the seeds changed (issue 29: a removal stops the owner's requests
- * within a second). 500 ms left too little for a loaded machine: in a clean-clone CI at load 14 a removed site's
- * request started 1,199 ms after the removal's answer (the poll's wait, then the removal's sync and a request
- * already handed out). One indexed read of the seeds changed since a cursor, usually none.
- */
-const SEED_POLL_MS = 250;
 const timers: Timers = {
   setTimeout: (fn, ms) => setTimeout(fn, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
@@ -164,7 +157,7 @@ const running = new CrawlPrimary<ClusterWorker>({
   },
   slotsPerWorker: FETCH_DEFAULTS.fetchesPerWorker,
   // A crawler node on PostgreSQL hears of seeds added or removed through any server within a second (issue 29).
-  pollSeedsMs: leases === null ? undefined : SEED_POLL_MS,
+  pollSeedsMs: leases === null ? undefined : NODE_SEED_POLL_MS,
   readDisk: () => ({ freeBytes: freeDiskBytes(config.dataDir), dbBytes: storage.databaseBytes() }),
   release: async () => {
     try {

@@ -18,7 +18,7 @@ import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { NodeLeases } from '../../crawler/cluster/node-leases.ts';
 import type { FetchJob, WorkerSettings } from '../../crawler/common/protocol.ts';
 import { Coordinator, type CoordinatorOptions } from '../../crawler/coordination/coordinator.ts';
-import { CrawlPrimary } from '../../crawler/coordination/crawl-primary.ts';
+import { CrawlPrimary, NODE_SEED_POLL_MS } from '../../crawler/coordination/crawl-primary.ts';
 import type { WorkerHandle } from '../../crawler/coordination/primary-ports.ts';
 import { FETCH_DEFAULTS, fetchLimits } from '../../crawler/fetch/fetcher.ts';
 import { openCrawlStorage } from '../../db/engine.ts';
@@ -73,8 +73,6 @@ export interface LeaseNodeFigures {
   loopDelayMaxMs: number;
   loopDelayP99Ms: number;
 }
-
-const SEED_POLL_MS = 500; // as crawler/primary.ts polls on PostgreSQL
 
 /** The private parts of a LeaseLoop this node times (its round and the awaits that split it). */
 interface LoopInternals {
@@ -145,7 +143,7 @@ export async function runLeaseNode(opts: LeaseNodeOptions): Promise<void> {
     timers,
     transport,
     pid: process.pid,
-    pollSeedsMs: leases === null ? undefined : SEED_POLL_MS,
+    pollSeedsMs: leases === null ? undefined : NODE_SEED_POLL_MS,
     readDisk: () => ({ freeBytes: null, dbBytes: 0 }),
     release: async () => {
       await leases?.stop();

@@ -81,6 +81,13 @@ export interface CrawlPrimaryParts<W extends WorkerHandle> {
   pollSeedsMs?: number;
 }
 
+/**
+ * How often a crawler node on PostgreSQL reads the seeds changed (issue 29: a removal stops the owner's requests
+ * within a second). 500 ms left too little for a loaded machine: in a clean-clone CI at load 14 a removed site's
+ * request started 1,199 ms after the removal's answer (the poll's wait, then the removal's sync and a request
+ * already handed out). One indexed read of the seeds changed since a cursor, usually none.
+ */
+export const NODE_SEED_POLL_MS = 250;
 /** The crawler primary (see the module comment). */
 export class CrawlPrimary<W extends WorkerHandle> {
   private readonly workers: WorkerLifecycle<W>;
