@@ -17,6 +17,7 @@ import {
   fetchRaw,
   FetchFailure,
   resultFromResponse,
+  RequestNotSent,
   ROBOTS_READ_BYTES,
 } from './fetch/fetcher.ts';
 import { setImmediate as nextTurn } from 'node:timers/promises';
@@ -128,6 +129,7 @@ export async function runJob(
       cap: job.kind === 'robots' ? ROBOTS_READ_BYTES : job.kind === 'sitemap' ? SITEMAP_MAX_BYTES : s.maxBodyBytes,
       truncateOk: job.kind !== 'page', // the part of a robots.txt or sitemap that fits is read
       validators: job.validators,
+      sendBy: job.sendBy,
       wantBody: (status, type) =>
         status >= 200 && status < 300 && (job.kind !== 'page' || documentKind(type, job.url) !== null),
     });
@@ -141,9 +143,13 @@ export async function runJob(
     }
     return result;
   } catch (err) {
-    const failure = classifyError(err, job.url, s);
     const result = emptyResult(job, startedAt);
     result.endedAt = now();
+    if (err instanceof RequestNotSent) {
+      result.unsent = err.message; // nothing reached the site
+      return result;
+    }
+    const failure = classifyError(err, job.url, s);
     result.error = { kind: failure.kind, code: failure.code, message: failure.message };
     return result;
   }

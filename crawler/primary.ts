@@ -1,3 +1,4 @@
+import { machineNow } from './common/machine-clock.ts';
 import cluster, { type Worker } from 'node:cluster';
 import { randomUUID } from 'node:crypto';
 import { ConfigError, configFromArgument, crawlNodeId, type Config } from '../shared/config.ts';
@@ -105,6 +106,8 @@ async function startUp(): Promise<{
               `crawler: node ${node} lost the lease of group ${l.group} (epoch ${l.epoch}); ${writes} write(s) of its results dropped, never retried: its URLs stay queued for the node that holds it now`,
             ),
           noted: (groups) => leases?.workNoted(groups),
+          machineTime: (t) => t + (machineNow() - clock()),
+          unsent: (url, why) => transport.log(`crawler: node ${node}: ${why}`),
         };
   if (lease !== undefined) {
     checkLeaseTiming(

@@ -11,6 +11,7 @@
  * (every hand-out timed in CPU and wall, the process's CPU, each lease round's CPU on the primary's thread, the
  * longest stall of the event loop); `stop` shuts it down (a leased node leaves cleanly) and it exits.
  */
+import { machineNow } from '../../crawler/common/machine-clock.ts';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -113,6 +114,8 @@ export async function runLeaseNode(opts: LeaseNodeOptions): Promise<void> {
           node: opts.node,
           dropped: (l, writes) => transport.log(`lost ${l.group} (epoch ${l.epoch}); ${writes} writes dropped`),
           noted: (groups) => leases?.workNoted(groups),
+          machineTime: (t) => t + (machineNow() - clock()),
+          unsent: (url, why) => transport.log(why),
         };
   const coordinator = new Coordinator(storage.store, config, `lease-work-${opts.node ?? 'off'}`, { lease });
   let primary: CrawlPrimary<WorkerHandle> | undefined;

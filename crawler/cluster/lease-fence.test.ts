@@ -22,6 +22,9 @@ import { Coordinator } from '../coordination/coordinator.ts';
 const A = 'https://a.example';
 const B = 'https://b.example';
 const T = 10_000;
+/** Until when the leases let a worker write a request (the Coordinator's clock), and that clock's machine offset. */
+const SENDS_UNTIL = T + 50_000;
+const MACHINE_OFFSET = 7;
 
 const cluster = startTestPostgres();
 after(async () => (await cluster).stop());
@@ -37,7 +40,13 @@ test("a batch drops the writes of a lease lost since the request was sent; the o
     const dropped: Array<{ lease: GroupLeaseRef; writes: number }> = [];
     const config = loadConfig({ CRAWL_DELAY_MS: '100', CRAWL_POLITENESS_GROUP: 'host' });
     const c = new Coordinator(store, config, 'run-1', {
-      lease: { node: 'n1', dropped: (lease, writes) => dropped.push({ lease, writes }), noted: () => undefined },
+      lease: {
+        node: 'n1',
+        dropped: (lease, writes) => dropped.push({ lease, writes }),
+        noted: () => undefined,
+        machineTime: (t) => t + MACHINE_OFFSET,
+        unsent: () => undefined,
+      },
     });
     await c.start(T);
     assert.equal(c.dispatch(T), undefined, 'no lease yet: nothing starts');
@@ -47,7 +56,13 @@ test("a batch drops the writes of a lease lost since the request was sent; the o
     const rows = await takeGroups(pool, 'n1', 10, 60_000);
     assert.deepEqual(rows.map((r) => r.group).sort(), [A, B], 'both groups have work after the start');
     const taken = c.leases!.apply(
-      rows.map((r) => ({ group: r.group, epoch: r.epoch, startsUntil: Infinity, clock: takeoverClock(r, T) })),
+      rows.map((r) => ({
+        group: r.group,
+        epoch: r.epoch,
+        startsUntil: Infinity,
+        sendsUntil: SENDS_UNTIL,
+        clock: takeoverClock(r, T),
+      })),
     );
     for (const lease of taken) {
       const origins = await store.leases!.originsOf([lease.group], 'host');
@@ -66,6 +81,11 @@ test("a batch drops the writes of a lease lost since the request was sent; the o
     for (const j of robots) c.onResult(fetchResult(j.jobId, { status: 404 }), T + 10);
     const pages = [c.dispatch(T + 200)!, c.dispatch(T + 200)!];
     assert.deepEqual(pages.map((j) => j.origin).sort(), [A, B]);
+    assert.deepEqual(
+      [...robots, ...pages].map((j) => j.sendBy),
+      Array(4).fill(SENDS_UNTIL + MACHINE_OFFSET),
+      "each job carries its lease's send limit, on the machine's clock (FetchJob.sendBy)",
+    );
     await c.flush(T + 201); // the requests' starts (their URLs leased) are written under both leases
 
     // Another node takes B: its epoch moves on.
@@ -112,6 +132,7 @@ test("a batch drops the writes of a lease lost since the request was sent; the o
         group: A,
         epoch: rows.find((r) => r.group === A)!.epoch,
         startsUntil: Infinity,
+        sendsUntil: Infinity,
         clock: takeoverClock(rows[0]!, T),
       },
     ]);

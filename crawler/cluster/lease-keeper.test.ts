@@ -18,6 +18,7 @@ import {
   nextActAt,
   noteGroup,
   planLeases,
+  startWindows,
 } from './lease-keeper.ts';
 import { storedClock } from '../../test-support/lease-fixtures.ts';
 import { renewalDueAt } from './lease-rules.ts';
@@ -156,6 +157,23 @@ test('a node above its share releases idle groups only, latest due first, with t
   const failed = afterRelease(all.state, sent, null);
   assert.deepEqual(names(failed.lost), ['c.test', 'b.test', 'a.test'], 'a failed release may have freed them');
   assert.deepEqual(names(heldAt(failed.state, 1_000)), ['d.test']);
+});
+
+test("a lease's start limit keeps the margin; its send limit (a job's sendBy) is the deadline less the timeout, kept while releasing", () => {
+  const s = holding(['a.test', 'b.test']);
+  // Sent at 0: deadline 85 s; a request of 30 s starts by 50 s (margin kept) and is written by 55 s at the latest.
+  assert.deepEqual(
+    startWindows(s, 1_000).map((w) => [w.group, w.startsUntil, w.sendsUntil]),
+    [
+      ['a.test', 50_000, 55_000],
+      ['b.test', 50_000, 55_000],
+    ],
+  );
+  const releasing = planLeases(s, 1_000, { liveNodes: 2, groupsWithWork: 2 });
+  assert.equal(releasing.plan.release.length, 1);
+  const [released] = releasing.plan.release;
+  const w = startWindows(releasing.state, 1_000).find((x) => x.group === released!.group)!;
+  assert.deepEqual([w.startsUntil, w.sendsUntil], [-Infinity, 55_000], 'no start while releasing; jobs out may go');
 });
 
 test('a group without work is released when idle, whatever the share, and kept while in flight', () => {

@@ -207,6 +207,12 @@ export function nextActAt(state: KeeperState): number | null {
 export interface StartWindow extends HeldLease {
   /** The last moment a request may start (mayStart: deadline less timeout and margin); -Infinity while releasing. */
   startsUntil: number;
+  /**
+   * The last moment a request handed out may be written by its worker (the deadline less the timeout: cut at its
+   * timeout, it ends by the deadline); a job handed out in time that reaches its worker later is not sent
+   * (FetchJob.sendBy). Kept while releasing: the jobs already handed out may still go.
+   */
+  sendsUntil: number;
   clock: LocalGroupClock;
 }
 
@@ -222,6 +228,7 @@ export function startWindows(state: KeeperState, now: number): StartWindow[] {
       group: k.lease.group,
       epoch: k.lease.epoch,
       startsUntil: k.releasing ? -Infinity : k.lease.deadline - requestTimeoutMs - timing.marginMs,
+      sendsUntil: k.lease.deadline - requestTimeoutMs,
       clock: k.clock,
     }))
     .sort((a, b) => (a.group < b.group ? -1 : a.group > b.group ? 1 : 0));
@@ -236,7 +243,8 @@ export function sameStartWindows(a: readonly StartWindow[], b: readonly StartWin
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
     const y = b[i];
-    if (x.group !== y.group || x.epoch !== y.epoch || x.startsUntil !== y.startsUntil) return false;
+    if (x.group !== y.group || x.epoch !== y.epoch || x.startsUntil !== y.startsUntil || x.sendsUntil !== y.sendsUntil)
+      return false;
   }
   return true;
 }

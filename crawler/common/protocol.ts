@@ -33,6 +33,13 @@ export interface FetchJob {
    * conditional (If-None-Match / If-Modified-Since), so an unchanged page costs the site a 304.
    */
   validators?: { etag: string | null; lastModified: string | null };
+  /**
+   * A crawler node's job: the last moment, on the machine's monotonic clock (common/machine-clock.ts), the request
+   * may be written, so that it ends, cut at its timeout, by its group's lease deadline (issue 29: the lease's local
+   * deadline less the request's timeout). A worker that comes to it later (its process was paused, or the job
+   * waited on the way) does not send it and reports it `unsent`. Absent: no limit (SQLite, one primary).
+   */
+  sendBy?: number;
 }
 
 /** Settings a worker needs, sent once when it starts. */
@@ -125,6 +132,11 @@ export interface FetchResult {
   /** Sitemap jobs: what the sitemap lists (crawler/extract/sitemap.ts). */
   sitemap?: SitemapEntries;
   error: FetchError | null;
+  /**
+   * Set, saying why, when the worker did not send the request at all (its `sendBy` had passed): nothing reached
+   * the site, so the job goes back to the queue as it was, no attempt counted and the host's clock not charged.
+   */
+  unsent?: string;
 }
 
 export type PrimaryToWorker = { type: 'settings'; settings: WorkerSettings } | { type: 'fetch'; job: FetchJob };

@@ -38,6 +38,13 @@ export interface CoordinatorOptions {
     dropped(lease: GroupLeaseRef, writes: number): void;
     /** Groups were noted as having work (URLs admitted, or found queued at start): a node may take them. */
     noted(groups: readonly string[]): void;
+    /**
+     * The machine's monotonic clock (common/machine-clock.ts) at `t` on this Coordinator's clock: how a job's send
+     * limit (FetchJob.sendBy) reaches a worker, another process.
+     */
+    machineTime(t: number): number;
+    /** A worker did not send a job: its send limit had passed (`why`, FetchResult.unsent); to be reported. */
+    unsent(url: string, why: string): void;
   };
 }
 
@@ -156,6 +163,10 @@ export class Coordinator {
           : {
               node: lease.node,
               fenceOf: (origin) => this.leases?.fenceOf(origin),
+              sendBy: (origin) => {
+                const until = this.leases?.sendsUntil(origin);
+                return until === undefined ? undefined : lease.machineTime(until);
+              },
               groupsOf: (origins) => this.leases?.groupsOf(origins) ?? [],
               dropped: (l, writes) => lease.dropped(l, writes),
               noted: (groups) => lease.noted(groups),
@@ -277,6 +288,25 @@ export class Coordinator {
     this.scheduler.add(origin, { ...job, attempts, notBefore: now }, job.kind === 'robots');
   }
 
+  /**
+   * A worker did not send a job: its send limit had passed (a crawler node paused past its lease, FetchJob.sendBy).
+   * Nothing reached the site, so the job goes back to the queue as it was (no attempt counted, no backoff); its
+   * host counts the request as ended now (its start was recorded at dispatch: the stored clock stays conservative).
+   * Its group is most likely lost by now: the lease's return is fenced like any write of the group, and its job
+   * waits in memory only until the lease loop drops the group's jobs.
+   */
+  private unsent(entry: InFlightJob, why: string, now: number): void {
+    const { job, origin, fence } = entry;
+    this.options.lease?.unsent(job.url, why);
+    this.scheduler.complete(origin, -Infinity);
+    this.window.readyAgain(origin);
+    this.hosts.noteAbandoned(origin, now);
+    if (job.kind === 'page') {
+      this.window.putBack(origin, job);
+      this.applier.push({ kind: 'return-lease', frontierId: job.frontierId }, fence);
+    } else this.scheduler.add(origin, job, job.kind === 'robots');
+  }
+
   /** Every job in flight goes back to the queue (the crawl is stopping); a sitemap's stored row stays for the next start. */
   returnInFlight(): void {
     for (const [, { job, fence }] of this.inFlight) {
@@ -296,6 +326,10 @@ export class Coordinator {
     if (!entry) return;
     this.inFlight.delete(result.jobId);
     const { job, origin, dispatchedAt, conditional, fence } = entry;
+    if (result.unsent !== undefined) {
+      this.unsent(entry, result.unsent, now);
+      return;
+    }
     const ended = Math.max(dispatchedAt, now - Math.max(0, sinceEndMs));
     this.scheduler.complete(origin, ended, serverSignal(result)); // the answer's time and load pace its group
     this.window.readyAgain(origin); // an empty window is read on by the next flush (see FrontierWindow.readyAgain)

@@ -84,7 +84,9 @@ test('nothing starts without a lease; a group taken is read and crawled, the oth
   assert.equal(n.scheduler.next(10), undefined, 'no lease: no job, no read');
   assert.equal(n.window.entryCount(), 0);
 
-  const taken = n.leases.apply([{ group: A, epoch: 1, startsUntil: 1e9, clock: { ...CLOCK, nextStartAt: 5 } }]);
+  const taken = n.leases.apply([
+    { group: A, epoch: 1, startsUntil: 1e9, sendsUntil: 1e9, clock: { ...CLOCK, nextStartAt: 5 } },
+  ]);
   assert.deepEqual(taken, [{ group: A, epoch: 1 }]);
   assert.equal(n.leases.facts(A).hasWork, true, 'not loaded yet: counted as having work');
   assert.equal(
@@ -117,7 +119,7 @@ test('nothing starts without a lease; a group taken is read and crawled, the oth
 test('a group lost leaves the scheduler at once; taken again at a new epoch it is read from its start', async () => {
   const n = node();
   await n.window.load(n.frontier.countsByOrigin().filter((c) => c.state === 'queued'));
-  n.leases.apply([{ group: A, epoch: 1, startsUntil: 1e9, clock: CLOCK }]);
+  n.leases.apply([{ group: A, epoch: 1, startsUntil: 1e9, sendsUntil: 1e9, clock: CLOCK }]);
   n.leases.loaded({ group: A, epoch: 1 }, [{ origin: A, n: 3 }]);
   await n.window.committed();
   const first = n.scheduler.next(0)!;
@@ -136,7 +138,7 @@ test('a group lost leaves the scheduler at once; taken again at a new epoch it i
   );
 
   n.frontier.finishUrl(first.job.frontierId, 'done', null, 2); // say another node fetched it meanwhile
-  const again = n.leases.apply([{ group: A, epoch: 2, startsUntil: 1e9, clock: CLOCK }]);
+  const again = n.leases.apply([{ group: A, epoch: 2, startsUntil: 1e9, sendsUntil: 1e9, clock: CLOCK }]);
   assert.deepEqual(again, [{ group: A, epoch: 2 }]);
   n.leases.loaded({ group: A, epoch: 2 }, [{ origin: A, n: 2 }]);
   await n.window.committed();
@@ -149,4 +151,15 @@ test('a group lost leaves the scheduler at once; taken again at a new epoch it i
   }
   assert.equal(ids.size, 2, 'the two URLs still queued, read afresh');
   assert.equal(ids.has(first.job.frontierId), false, 'not the one fetched before');
+});
+
+test("a held group's send limit follows its renewals; a group not held has none", () => {
+  const n = node();
+  assert.equal(n.leases.sendsUntil(A), undefined, 'not held');
+  n.leases.apply([{ group: A, epoch: 1, startsUntil: 400, sendsUntil: 500, clock: CLOCK }]);
+  assert.equal(n.leases.sendsUntil(A), 500);
+  n.leases.apply([{ group: A, epoch: 1, startsUntil: 700, sendsUntil: 800, clock: CLOCK }]);
+  assert.equal(n.leases.sendsUntil(A), 800, 'moved by the renewal');
+  n.leases.apply([]);
+  assert.equal(n.leases.sendsUntil(A), undefined, 'lost: none');
 });

@@ -26,6 +26,8 @@ export type { LocalGroupClock };
 export interface LeaseWindow extends GroupLeaseRef {
   /** Until this time (the node's clock) a request may start; -Infinity while the group is being released. */
   startsUntil: number;
+  /** Until this time (the node's clock) a request handed out may be written by its worker (FetchJob.sendBy). */
+  sendsUntil: number;
   /** The group's clock as the lease took it over (used only when the group or its epoch is new here). */
   clock: LocalGroupClock;
 }
@@ -48,7 +50,7 @@ export interface GroupLeaseParts {
 
 /** The groups this node holds (see the module comment). */
 export class GroupLeases {
-  private readonly held = new Map<string, { epoch: number; from: number }>();
+  private readonly held = new Map<string, { epoch: number; from: number; sendsUntil: number }>();
   /** Groups taken and not yet `loaded`: they count as having work (their queues are not read yet). */
   private readonly loading = new Set<string>();
 
@@ -86,6 +88,14 @@ export class GroupLeases {
     return h === undefined ? undefined : { group, epoch: h.epoch };
   }
 
+  /**
+   * Until when (the node's clock) a request to `origin` handed out now may be written by its worker, or undefined
+   * if its group is not held: see LeaseWindow.sendsUntil.
+   */
+  sendsUntil(origin: string): number | undefined {
+    return this.held.get(this.parts.scheduler.groupOf(origin))?.sendsUntil;
+  }
+
   /** The groups of these origins, each once. */
   groupsOf(origins: Iterable<string>): string[] {
     const groups = new Set<string>();
@@ -113,7 +123,7 @@ export class GroupLeases {
       const h = this.held.get(l.group);
       if (h === undefined) {
         const from = Math.max(l.clock.nextStartAt, l.clock.backoffUntil ?? -Infinity);
-        this.held.set(l.group, { epoch: l.epoch, from });
+        this.held.set(l.group, { epoch: l.epoch, from, sendsUntil: l.sendsUntil });
         this.loading.add(l.group);
         scheduler.continueGroup(l.group, {
           pace: paceOf(l.clock),
@@ -122,7 +132,10 @@ export class GroupLeases {
         });
         scheduler.setStartWindow(l.group, from, l.startsUntil);
         taken.push({ group: l.group, epoch: l.epoch });
-      } else scheduler.setStartWindow(l.group, h.from, l.startsUntil);
+      } else {
+        h.sendsUntil = l.sendsUntil;
+        scheduler.setStartWindow(l.group, h.from, l.startsUntil);
+      }
     }
     return taken;
   }

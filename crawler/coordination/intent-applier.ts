@@ -163,6 +163,8 @@ export class IntentApplier {
         // start only after a commit (FrontierWindow.committed), when every lease queued before it is written.
         {
           const fence = this.targets.leases?.fenceOf(origin);
+          const sendBy = this.targets.leases?.sendBy(origin);
+          if (sendBy !== undefined) d.out.sendBy = sendBy; // the worker writes it by then or not at all
           if (d.lease) this.push(d.lease, fence, true);
           hosts.recordStart(origin, now);
           this.targets.inFlight.set(d.out.jobId, fence === undefined ? d.inFlight : { ...d.inFlight, fence });

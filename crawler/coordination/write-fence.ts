@@ -17,6 +17,11 @@ export interface ApplierLeases {
   node: string;
   /** The lease a request to `origin` starts under now, undefined if its group is not held. */
   fenceOf(origin: string): GroupLeaseRef | undefined;
+  /**
+   * Until when, on the machine's monotonic clock (common/machine-clock.ts), a worker may write a request to `origin`
+   * handed out now (FetchJob.sendBy), undefined if its group is not held.
+   */
+  sendBy(origin: string): number | undefined;
   /** The groups of these origins, each once. */
   groupsOf(origins: Iterable<string>): string[];
   /** Writes made under `lease` were dropped by a batch: the lease was lost (reported, never retried). */

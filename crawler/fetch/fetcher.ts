@@ -20,6 +20,9 @@ import { ROBOTS_MAX_BYTES } from '../politeness/robots.ts';
 import { classifyError, describeBytes, FetchFailure } from '../common/fetch-failure.ts';
 import type { FetchJob, FetchResult, WorkerSettings } from '../common/protocol.ts';
 
+import { machineNow } from '../common/machine-clock.ts';
+import { checkSendLimit, RequestNotSent, sendLimit } from './send-limit.ts';
+export { RequestNotSent } from './send-limit.ts';
 export { classifyError, describeBytes, FetchFailure } from '../common/fetch-failure.ts';
 export { FETCH_DEFAULTS, fetchLimits } from './fetch-limits.ts';
 
@@ -225,9 +228,12 @@ export async function fetchRaw(
     cap: number;
     truncateOk: boolean;
     validators?: FetchJob['validators'];
+    /** A crawler node's send limit on the machine's clock (FetchJob.sendBy, send-limit.ts); absent: none. */
+    sendBy?: number;
   },
 ): Promise<RawResponse> {
-  const { settings } = opts;
+  const { settings, sendBy } = opts;
+  checkSendLimit(url, sendBy, machineNow()); // not even a connection past it
   const startedAt = now();
   const target = new URL(url);
   // IP literals never reach the lookup hook, so they are judged here (checkUrl already refused them upstream).
@@ -243,7 +249,7 @@ export async function fetchRaw(
   try {
     const res = await request(url, {
       method: 'GET',
-      dispatcher: opts.agent,
+      dispatcher: sendBy === undefined ? opts.agent : opts.agent.compose(sendLimit(url, sendBy)),
       headers: {
         'user-agent': settings.userAgent,
         accept:
@@ -295,6 +301,7 @@ export async function fetchRaw(
       endedAt: now(),
     };
   } catch (err) {
+    if (err instanceof RequestNotSent) throw err; // not the site's failure: the job goes back as it was
     const failure = classifyError(err, url, settings);
     if (failure.code === 'timeout' && progress.received > 0) {
       // The headers came; the body did not end in time: say how far it got (a drip, or a body without end).

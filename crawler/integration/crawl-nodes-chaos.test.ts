@@ -16,7 +16,8 @@
  * nothing queued is lost (every URL done); every stored page is an answer (by its stamp) to a node that held its
  * group then: none of node-2's answers from its pause on is stored unless it took that group again at a new epoch,
  * and the answer it was paused on is dropped by the fence (it says so); and once resumed, node-2 sends no request
- * for a group it lost, only for groups it holds again at a new epoch (the lease watch saw them).
+ * for a group it lost, only for groups it holds again at a new epoch (the lease watch saw them): a job it had handed
+ * a worker before the pause is not sent once the node goes on (FetchJob.sendBy; the diagnostic counts them).
  */
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -390,7 +391,7 @@ test('chaos: kill -9, PostgreSQL restarted, a node paused past its lease, a node
     assert.deepEqual(lost, [], 'node-2, resumed, sends no request for a group it lost');
     const retaken = new Set(after2.map(({ s }) => s.group));
     t.diagnostic(
-      `chaos test: ${pageCount} pages, ${web.sites.length} sites, ${groups.size} groups in ${Math.round(performance.now() - began)} ms; node-2 after SIGCONT: ${after2.length} request(s) in ${retaken.size} group(s) taken again; load average ${os
+      `chaos test: ${pageCount} pages, ${web.sites.length} sites, ${groups.size} groups in ${Math.round(performance.now() - began)} ms; node-2 after SIGCONT: ${after2.length} request(s) in ${retaken.size} group(s) taken again, ${n2.stderr().split(' not sent: its send limit passed').length - 1} job(s) its workers did not send (their send limit had passed); load average ${os
         .loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
