@@ -64,6 +64,8 @@ export class LeaseBook implements KeeperState {
   wakeAt = Infinity;
   private withWork = 0;
   private readonly idle = new Set<string>();
+  /** Groups whose backoff moved (a 429, a 503, a Retry-After) since their clock was last written to the lease row. */
+  private readonly unrecorded = new Set<string>();
 
   constructor(readonly settings: KeeperSettings) {
     if (!Number.isInteger(settings.maxTake) || settings.maxTake < 1)
@@ -178,7 +180,28 @@ export class LeaseBook implements KeeperState {
     const hasWork = now.hasWork ?? kept.hasWork;
     const clock = now.clock ?? kept.clock;
     if (inFlight === kept.inFlight && hasWork === kept.hasWork && sameClock(clock, kept.clock)) return;
+    if (clock.backoffUntil !== null && clock.backoffUntil !== kept.clock.backoffUntil) this.unrecorded.add(group);
     this.put(group, { ...kept, inFlight, hasWork, clock });
+  }
+
+  /**
+   * The held groups (not being released: a release writes the clock anyway) whose backoff moved since their clock
+   * was last written, each with its clock; they count as written from here (see recordFailed). The loop writes them
+   * to the lease rows at its next round, so a node killed now hands its backoffs on (db/pg/pg-lease-clocks.ts).
+   */
+  clocksToRecord(): Array<HeldLease & { clock: LocalGroupClock }> {
+    const out: Array<HeldLease & { clock: LocalGroupClock }> = [];
+    for (const group of this.unrecorded) {
+      const kept = this.leases.get(group);
+      if (kept !== undefined && !kept.releasing) out.push({ group, epoch: kept.lease.epoch, clock: kept.clock });
+    }
+    this.unrecorded.clear();
+    return out;
+  }
+
+  /** Writing these clocks failed: they are asked for again by the next clocksToRecord, if still held at that epoch. */
+  recordFailed(sent: readonly HeldLease[]): void {
+    for (const h of sent) if (same(this.leases.get(h.group), h)) this.unrecorded.add(h.group);
   }
 
   /** Keeps `kept` for `group`, its counts moved from what it replaces. */
@@ -202,6 +225,7 @@ export class LeaseBook implements KeeperState {
     if (before === undefined) return;
     this.uncount(group, before);
     this.leases.delete(group);
+    this.unrecorded.delete(group);
     this.version++;
     this.heldVersion++;
   }

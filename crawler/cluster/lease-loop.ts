@@ -2,7 +2,9 @@
  * Wiring: runs one crawler node's lease keeper (lease-keeper.ts) on a PostgreSQL pool (issue 29, docs/scaling.md
  * "Many crawler nodes"). It registers the node, and at each round heartbeats, reads the live nodes and the groups
  * with work, plans, and sends the keeper's actions one statement at a time (db/pg/pg-leases.ts), reading the
- * monotonic clock just before each send, then hands each answer back to the keeper. One timer: the next round is at
+ * monotonic clock just before each send, then hands each answer back to the keeper. A group whose backoff moved
+ * since its clock was last written gets its clock written to its lease row at the next round (LeaseBook
+ * clocksToRecord), so a node killed with kill -9 hands its backoffs on. One timer: the next round is at
  * the keeper's next renewal or deadline, or at the survey interval, whichever comes first. Stopping releases the
  * groups with their clocks and leaves cleanly, so that another node takes them at once.
  *
@@ -23,6 +25,7 @@ import {
   takeGroups,
 } from '../../db/pg/pg-leases.ts';
 import type { Queryable } from '../../db/pg/pool.ts';
+import { recordHeldClocks } from '../../db/pg/pg-lease-clocks.ts';
 import { clockForStore, type LocalGroupClock } from './lease-clock.ts';
 import {
   type ClusterFacts,
@@ -269,6 +272,18 @@ export class LeaseLoop {
       const renewLost = this.book.renewed(renew, sentAt, this.now(), held);
       this.windows();
       this.lose(renewLost);
+    }
+    const clocks = this.book.clocksToRecord();
+    if (clocks.length > 0) {
+      const sentAt = this.now();
+      const written = await this.attempt(() =>
+        recordHeldClocks(
+          db,
+          node,
+          clocks.map((c) => ({ group: c.group, epoch: c.epoch, clock: clockForStore(c.clock, sentAt) })),
+        ),
+      );
+      if (written === null) this.book.recordFailed(clocks);
     }
     if (release.length > 0) {
       const sentAt = this.now();

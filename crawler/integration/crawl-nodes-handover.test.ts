@@ -14,6 +14,9 @@
  *     crawl-node processes on one PostgreSQL; a seed whose group another node holds is removed through the server
  *     (`DELETE /api/seeds/:id`): no request for its pages starts later than 1 s after the removal's answer (a request
  *     already in flight may finish), and its pages leave search.
+ *  4. A 429 with Retry-After seen by a node that is then killed with kill -9, some lease rounds later: the node that
+ *     takes the group over (once the lease expired) sends nothing before the Retry-After is over, as the killed node
+ *     wrote the backoff into the lease row (db/pg/pg-lease-clocks.ts).
  * Every wait is on a condition, bounded.
  */
 import { test } from 'node:test';
@@ -382,6 +385,100 @@ test('a seed removed through the server stops on the node that holds its group w
     server.killGroup();
     await server.exited;
     rmSync(dataDir, { recursive: true, force: true });
+    await web.close();
+    await pool.end();
+  }
+});
+
+test('a Retry-After seen by a node killed with kill -9 holds its group on the node that takes it over', {
+  timeout: 300_000,
+}, async (t) => {
+  const RETRY_AFTER_S = 20;
+  const HTML = { 'content-type': 'text/html; charset=utf-8' };
+  let throttled = false;
+  const web = await startTestWeb([
+    {
+      robots: 'User-agent: *\nAllow: /\n',
+      pages: {
+        '/': '<title>Home</title><a href="/a">a</a> <a href="/b">b</a> <a href="/c">c</a>',
+        '/a': {
+          handler: (_req, res) => {
+            if (throttled) return void res.writeHead(200, HTML).end('<title>A</title><p>after the wait</p>');
+            throttled = true;
+            res.writeHead(429, { ...HTML, 'retry-after': String(RETRY_AFTER_S) }).end('<p>slow down</p>');
+          },
+        },
+        '/b': '<title>B</title><p>b</p>',
+        '/c': '<title>C</title><p>c</p>',
+      },
+    },
+  ]);
+  const site = web.sites[0]!;
+  const group = new URL(site.origin).hostname;
+  const { url, pool } = await database();
+  const crawlers = await nodes(['node-1', 'node-2'], url, pool, KILL_ENV);
+  const say = () => crawlers.map((c) => `${c.id}: ${c.stderr().slice(-800)}`).join('\n');
+  try {
+    await seed(pool, [site]);
+    const told = await waitFor(() => site.log.find((r) => r.status === 429 && !Number.isNaN(r.end)), {
+      timeoutMs: 120_000,
+      message: () => `the site to answer 429; ${say()}`,
+    });
+    const holder = crawlers.find((c) => c.userAgent === told.userAgent)!;
+    const taker = crawlers.find((c) => c !== holder)!;
+    // The holder writes the backoff into the group's lease row at its next lease round (about a second): the
+    // property under test, so the wait is bounded by a few rounds and fails saying so.
+    const written = await waitFor(
+      async () => {
+        const r = await pool.query<{ owner: string | null; left: number | null }>(
+          'SELECT owner, extract(epoch from (backoff_until - now())) * 1000 AS left FROM group_leases WHERE group_key = $1',
+          [group],
+        );
+        const row = r.rows[0];
+        return row !== undefined && row.owner === holder.id && row.left !== null && row.left > 0 && row;
+      },
+      {
+        timeoutMs: 10_000,
+        message: () =>
+          `${holder.id} to write the Retry-After into ${group}'s lease row within a few lease rounds; ${say()}`,
+      },
+    );
+    const writtenAt = performance.timeOrigin + performance.now();
+    await holder.killHard(); // it releases nothing: the taker continues from what the lease row says
+    const killedAt = performance.timeOrigin + performance.now();
+    let reading = '';
+    await waitFor(
+      async () => {
+        const r = await pool.query<{ state: string; n: number }>(
+          'SELECT state, count(*)::int AS n FROM frontier GROUP BY state ORDER BY state',
+        );
+        reading = JSON.stringify(r.rows);
+        return r.rows.length === 1 && r.rows[0]!.state === 'done' && r.rows[0]!.n === 4;
+      },
+      {
+        timeoutMs: 60_000,
+        limitMs: 240_000,
+        progress: () => reading,
+        message: () => `every URL done (${reading}); ${say()}`,
+      },
+    );
+    const after429 = site.log.filter((r) => r.start > told.start);
+    assert.ok(
+      after429.every((r) => r.userAgent === taker.userAgent),
+      'the killed node sent nothing more; the taker crawled on',
+    );
+    assert.ok(after429.length > 0, 'the taker crawled the rest of the site');
+    const first = after429[0]!;
+    assert.ok(
+      first.start >= told.end + RETRY_AFTER_S * 1000,
+      `the taker's first request (${first.path}) came ${Math.round(first.start - told.end)} ms after the 429 ended: not before its Retry-After of ${RETRY_AFTER_S} s (the holder was killed ${Math.round(killedAt - told.end)} ms after it)`,
+    );
+    t.diagnostic(
+      `429 at +0; its backoff in the lease row by +${Math.round(writtenAt - told.end)} ms (${Math.round(Number(written.left))} ms left); holder killed at +${Math.round(killedAt - told.end)} ms; the taker's first request at +${Math.round(first.start - told.end)} ms (Retry-After ${RETRY_AFTER_S} s, lease ${KILL_ENV.CRAWL_LEASE_MS} ms)`,
+    );
+    assert.equal(await taker.stop(), 0);
+  } finally {
+    for (const c of crawlers) c.cleanUp();
     await web.close();
     await pool.end();
   }

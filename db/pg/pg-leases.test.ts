@@ -19,13 +19,13 @@ import {
   LeaseLostError,
   liveNodes,
   noteWork,
-  recordClock,
   registerNode,
   releaseGroups,
   renewLeases,
   type StoredGroupClock,
   takeGroups,
 } from './pg-leases.ts';
+import { recordClock, recordHeldClocks } from './pg-lease-clocks.ts';
 import { storedClock } from '../../test-support/lease-fixtures.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
 
@@ -355,6 +355,38 @@ test('a clock is recorded and released only under the current owner and epoch', 
     assert.equal(await recordClock(b, 'b', { group: 'kept.test', epoch: 2 }, clock({ gapMs: 3_000 }), true), true);
     const { rows } = await a.query("SELECT owner, gap_ms, has_work FROM group_leases WHERE group_key = 'kept.test'");
     assert.deepEqual(rows, [{ owner: 'b', gap_ms: 3_000, has_work: true }]);
+  } finally {
+    await end();
+  }
+});
+
+test("a held group's backoff is written mid-lease, has_work kept; a group lost or expired is left alone; a taker reads it", async () => {
+  const { a, b, end } = await twoNodes();
+  try {
+    await noteWork(a, ['held.test', 'lost.test']);
+    await takeGroups(a, 'a', 2, LEASE_MS);
+    await expire(a, 'lost.test');
+    const backoff = clock({ backoffInMs: 20_000, backoffReason: 'retry-after', nextStartInMs: 20_000 });
+    const written = await recordHeldClocks(a, 'a', [
+      { group: 'held.test', epoch: 1, clock: backoff },
+      { group: 'lost.test', epoch: 1, clock: backoff },
+      { group: 'held.test', epoch: 7, clock: backoff }, // an epoch it never held: no row matches
+    ]);
+    assert.deepEqual([...written], ['held.test']);
+    const { rows } = await a.query<{ group_key: string; left_s: number; has_work: boolean; backoff_reason: string }>(
+      `SELECT group_key, round(extract(epoch from (backoff_until - now())))::int AS left_s, has_work, backoff_reason
+         FROM group_leases ORDER BY group_key`,
+    );
+    assert.deepEqual(rows, [
+      { group_key: 'held.test', left_s: 20, has_work: true, backoff_reason: 'retry-after' },
+      { group_key: 'lost.test', left_s: null, has_work: true, backoff_reason: null },
+    ]);
+    // The holder dies (its lease expires): the taker reads the backoff with the group.
+    await expire(a, 'held.test');
+    const taken = await takeGroups(b, 'b', 2, LEASE_MS);
+    const held = taken.find((g) => g.group === 'held.test');
+    assert.ok(held !== undefined && held.clock.backoffInMs !== null && held.clock.backoffInMs > 18_000);
+    assert.equal(held.clock.backoffReason, 'retry-after');
   } finally {
     await end();
   }

@@ -11,6 +11,7 @@ import type pg from 'pg';
 import { pgStorageError } from '../storage-error.ts';
 import { changed, inTransaction, type Queryable, row, rows, statement, type Statement } from './pool.ts';
 import { QUEUED_ORIGINS } from './pg-group-work.ts';
+import { CLOCK_TYPES, clockValues, setClock } from './pg-lease-clocks.ts';
 
 /** The tables of the leases (0005-leases.sql): PostgreSQL's alone, SQLite (one machine, one crawler) has none. */
 export const LEASE_TABLES: readonly string[] = ['crawl_nodes', 'group_leases'];
@@ -183,15 +184,6 @@ const RENEW = statement(
    UPDATE group_leases l SET expires_at = now() + ${ms(4)} FROM held WHERE l.group_key = held.group_key
    RETURNING l.group_key AS "group"`,
 );
-/** The clock's columns set from parameters $first.. in StoredGroupClock's order (see clockValues). */
-const setClock = (first: number, arrays: boolean): string => {
-  const p = (i: number, type: string) => (arrays ? `r.c${i}` : `$${first + i}::${type}`);
-  return `next_start_at = now() + ${p(0, 'float8')} * interval '1 millisecond', gap_ms = ${p(1, 'bigint')},
-    crawl_delay_ms = ${p(2, 'bigint')}, backoff_until = now() + ${p(3, 'float8')} * interval '1 millisecond',
-    backoff_ms = ${p(4, 'bigint')}, backoff_reason = ${p(5, 'text')}, pace_response_ms = ${p(6, 'float8')},
-    pace_slowdown = ${p(7, 'int')}, pace_strained = ${p(8, 'int')}, has_work = ${p(9, 'boolean')}`;
-};
-const CLOCK_TYPES = ['float8', 'bigint', 'bigint', 'float8', 'bigint', 'text', 'float8', 'int', 'int', 'boolean'];
 // has_work: as the node says, or kept if one of the hosts it names (space-separated) has a queued URL.
 const RELEASE = statement(
   'cluster.leases.release',
@@ -210,28 +202,8 @@ const LOCK_RELEASED = statement(
   'cluster.leases.lock-released',
   'SELECT group_key FROM group_leases WHERE group_key = ANY ($1) AND owner = $2 ORDER BY group_key FOR UPDATE',
 );
-const RECORD = statement(
-  'cluster.leases.record-clock',
-  `UPDATE group_leases SET ${setClock(4, false)} WHERE group_key = $2 AND epoch = $3 AND owner = $1`,
-);
 // FOR SHARE: until the writing transaction ends, no take, renewal or release can move the lease.
 const FENCE = statement('cluster.leases.fence', 'SELECT owner, epoch FROM group_leases WHERE group_key = $1 FOR SHARE');
-
-/** A clock as the parameters setClock reads, in its order; BIGINT parts rounded up (never a shorter wait). */
-function clockValues(c: StoredGroupClock, hasWork: boolean): unknown[] {
-  return [
-    c.nextStartInMs,
-    Math.ceil(c.gapMs),
-    c.crawlDelayMs === null ? null : Math.ceil(c.crawlDelayMs),
-    c.backoffInMs,
-    Math.ceil(c.backoffMs),
-    c.backoffReason,
-    c.pace.responseMs,
-    c.pace.slowdown,
-    c.pace.strained,
-    hasWork,
-  ];
-}
 
 /** Runs `s` and answers its rows, classifying any error (db/storage-error.ts). */
 async function query<T extends pg.QueryResultRow>(db: Queryable, s: Statement, values: unknown[]): Promise<T[]> {
@@ -391,17 +363,6 @@ export async function releaseGroups(
     throw pgStorageError(err, RELEASE.name);
   }
   return new Set(out.map((r) => r.group));
-}
-
-/** Writes a held group's clock (relative to this statement); false when the node no longer holds it at `epoch`. */
-export async function recordClock(
-  db: Queryable,
-  node: string,
-  lease: HeldLease,
-  clock: StoredGroupClock,
-  hasWork: boolean,
-): Promise<boolean> {
-  return (await count(db, RECORD, [node, lease.group, lease.epoch, ...clockValues(clock, hasWork)])) === 1;
 }
 
 /**
