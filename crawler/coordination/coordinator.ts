@@ -3,12 +3,12 @@ import type { CrawlStore, GroupLeaseRef } from '../../db/crawl-store.ts';
 import { GroupLeases } from './group-leases.ts';
 import { Scheduler } from '../politeness/scheduler.ts';
 import { serverSignal } from '../politeness/pacing.ts';
-import { BACKOFF } from '../politeness/backoff.ts';
 import { HostBook } from '../politeness/host-book.ts';
 import { LinkIntake } from '../frontier/link-intake.ts';
 import { WriteBatch } from './write-batch.ts';
 import { ResultJudge } from './result-judge.ts';
 import { JobDispatch, type InFlightJob } from './job-dispatch.ts';
+import { JobReturns } from './job-returns.ts';
 import { handOutNext, type HandOutParts } from './dispatch-loop.ts';
 import { IntentApplier } from './intent-applier.ts';
 import { CrawlReport } from './crawl-report.ts';
@@ -83,6 +83,8 @@ export class Coordinator {
   private readonly judge: ResultJudge;
   /** Where every decision takes effect (intent-applier.ts). */
   private readonly applier: IntentApplier;
+  /** Jobs back to the queue without a result: a dead worker's, an unsent one, those in flight at a stop. */
+  private readonly returns: JobReturns;
   /** What the dispatch loop hands jobs out with (dispatch-loop.ts handOutNext). */
   readonly handOut: HandOutParts;
   /** The crawl's status and snapshots for the server, and the fetch rate (crawl-report.ts). */
@@ -181,6 +183,13 @@ export class Coordinator {
             hosts: this.hosts,
             unsettled: (group) => this.applier.unsettled(group),
           });
+    this.returns = new JobReturns({
+      scheduler: this.scheduler,
+      window: this.window,
+      hosts: this.hosts,
+      seeds,
+      push: (w, fence) => this.applier.push(w, fence),
+    });
     this.handOut = {
       scheduler: this.scheduler,
       window: this.window,
@@ -246,73 +255,17 @@ export class Coordinator {
     return handOutNext(this.handOut, now);
   }
 
-  /**
-   * A worker died with this job: the host's request is over, the URL goes back to the queue. When the
-   * site saw its connection close is not known here (its server notices in its own time), so the
-   * host's clock counts the request as ending one delay later: the host waits twice its delay.
-   */
+  /** A worker died with this job: it goes back to the queue (JobReturns.abandoned: the host waits twice its delay). */
   abandon(jobId: number, now: number, reason: string): void {
     const entry = this.inFlight.get(jobId);
     if (!entry) return;
     this.inFlight.delete(jobId);
-    const { job, origin, fence } = entry;
-    const push = (w: WriteIntent) => this.applier.push(w, fence);
-    this.scheduler.complete(origin, now + this.scheduler.effectiveDelay(origin).ms);
-    this.window.readyAgain(origin); // an empty window is read on by the next flush (see FrontierWindow.readyAgain)
-    this.hosts.noteAbandoned(origin, now);
-    const attempts = job.attempts + 1;
-    if (job.kind === 'page' && !this.seeds.get(job.seedId)) {
-      // Its seed was removed: not tried again, but its row goes back to the queue (deleted with its seed's, or its own again should the seed come back).
-      this.window.droppedInFlight(origin, job);
-      push({ kind: 'return-lease', frontierId: job.frontierId });
-      return;
-    }
-    if (job.kind !== 'robots' && attempts >= BACKOFF.maxAttempts) {
-      if (job.kind === 'page')
-        push({
-          kind: 'finish-url',
-          frontierId: job.frontierId,
-          state: 'failed',
-          note: reason,
-          at: now,
-          countAttempt: true,
-        });
-      else this.hosts.sitemapDone(job.url);
-      return;
-    }
-    if (job.kind === 'page') {
-      this.window.retry(origin, { ...job, attempts, notBefore: now });
-      push({ kind: 'retry-url', frontierId: job.frontierId, attempts, notBefore: now, error: reason });
-      return;
-    }
-    this.scheduler.add(origin, { ...job, attempts, notBefore: now }, job.kind === 'robots');
-  }
-
-  /**
-   * A worker did not send a job: its send limit had passed (a crawler node paused past its lease, FetchJob.sendBy).
-   * Nothing reached the site, so the job goes back to the queue as it was (no attempt counted, no backoff); its
-   * host counts the request as ended now (its start was recorded at dispatch: the stored clock stays conservative).
-   * Its group is most likely lost by now: the lease's return is fenced like any write of the group, and its job
-   * waits in memory only until the lease loop drops the group's jobs.
-   */
-  private unsent(entry: InFlightJob, why: string, now: number): void {
-    const { job, origin, fence } = entry;
-    this.options.lease?.unsent(job.url, why);
-    this.scheduler.complete(origin, -Infinity);
-    this.window.readyAgain(origin);
-    this.hosts.noteAbandoned(origin, now);
-    if (job.kind === 'page') {
-      this.window.putBack(origin, job);
-      this.applier.push({ kind: 'return-lease', frontierId: job.frontierId }, fence);
-    } else this.scheduler.add(origin, job, job.kind === 'robots');
+    this.returns.abandoned(entry, now, reason);
   }
 
   /** Every job in flight goes back to the queue (the crawl is stopping); a sitemap's stored row stays for the next start. */
   returnInFlight(): void {
-    for (const [, { job, fence }] of this.inFlight) {
-      if (job.kind === 'page') this.applier.push({ kind: 'return-lease', frontierId: job.frontierId }, fence);
-      else if (job.kind === 'sitemap') this.hosts.sitemapReturned(job.url);
-    }
+    this.returns.returnAll(this.inFlight.values());
     this.inFlight.clear();
   }
 
@@ -327,7 +280,9 @@ export class Coordinator {
     this.inFlight.delete(result.jobId);
     const { job, origin, dispatchedAt, conditional, fence } = entry;
     if (result.unsent !== undefined) {
-      this.unsent(entry, result.unsent, now);
+      // Its send limit had passed: nothing reached the site, the job goes back as it was (JobReturns.unsent).
+      this.options.lease?.unsent(job.url, result.unsent);
+      this.returns.unsent(entry, now);
       return;
     }
     const ended = Math.max(dispatchedAt, now - Math.max(0, sinceEndMs));
