@@ -74,6 +74,29 @@ async function seed(pool: pg.Pool, sites: readonly TestSite[]): Promise<void> {
   }
 }
 
+/**
+ * Waits until every URL of the crawl is done and there are `n` of them: the crawl is over. It may take long while it
+ * moves (a handover waits for a lease to expire), so it fails a minute after the frontier last changed.
+ */
+async function everyUrlDone(pool: pg.Pool, n: number, say: () => string): Promise<void> {
+  let reading = '';
+  await waitFor(
+    async () => {
+      const r = await pool.query<{ state: string; n: number }>(
+        'SELECT state, count(*)::int AS n FROM frontier GROUP BY state ORDER BY state',
+      );
+      reading = JSON.stringify(r.rows);
+      return r.rows.length === 1 && r.rows[0]!.state === 'done' && r.rows[0]!.n === n;
+    },
+    {
+      timeoutMs: 60_000,
+      limitMs: 240_000,
+      progress: () => reading,
+      message: () => `every URL done (${reading}); ${say()}`,
+    },
+  );
+}
+
 /** The node holding `group` now, or null. */
 async function holderOf(pool: pg.Pool, group: string): Promise<string | null> {
   const r = await pool.query<{ owner: string | null }>('SELECT owner FROM group_leases WHERE group_key = $1', [group]);
@@ -160,22 +183,7 @@ for (const how of ['SIGTERM', 'kill -9'] as const)
         assert.equal(await holder.stop(), 0, 'the holder stops cleanly on SIGTERM, handing the group on');
       else await holder.killHard(); // it releases nothing: the other node takes the group once its lease expired
       const stoppedAt = performance.timeOrigin + performance.now();
-      let reading = '';
-      await waitFor(
-        async () => {
-          const r = await pool.query<{ state: string; n: number }>(
-            'SELECT state, count(*)::int AS n FROM frontier GROUP BY state ORDER BY state',
-          );
-          reading = JSON.stringify(r.rows);
-          return r.rows.length === 1 && r.rows[0]!.state === 'done' && r.rows[0]!.n === names.length * PAGES;
-        },
-        {
-          timeoutMs: 60_000,
-          limitMs: 240_000,
-          progress: () => reading,
-          message: () => `every URL done (${reading}); ${say()}`,
-        },
-      );
+      await everyUrlDone(pool, names.length * PAGES, say);
       const log = merged(web.sites);
       const reread = log.filter((x) => x.r.userAgent === taker.userAgent && x.r.path === '/robots.txt');
       assert.ok(
@@ -446,22 +454,7 @@ test('a Retry-After seen by a node killed with kill -9 holds its group on the no
     const writtenAt = performance.timeOrigin + performance.now();
     await holder.killHard(); // it releases nothing: the taker continues from what the lease row says
     const killedAt = performance.timeOrigin + performance.now();
-    let reading = '';
-    await waitFor(
-      async () => {
-        const r = await pool.query<{ state: string; n: number }>(
-          'SELECT state, count(*)::int AS n FROM frontier GROUP BY state ORDER BY state',
-        );
-        reading = JSON.stringify(r.rows);
-        return r.rows.length === 1 && r.rows[0]!.state === 'done' && r.rows[0]!.n === 4;
-      },
-      {
-        timeoutMs: 60_000,
-        limitMs: 240_000,
-        progress: () => reading,
-        message: () => `every URL done (${reading}); ${say()}`,
-      },
-    );
+    await everyUrlDone(pool, 4, say);
     const after429 = site.log.filter((r) => r.start > told.start);
     assert.ok(
       after429.every((r) => r.userAgent === taker.userAgent),
