@@ -2,7 +2,7 @@
  * What the crawler primary's memory learns once a batch's transaction committed. While the transaction
  * runs, the writes of its intents (intent-applier.ts, seed-writes.ts, link-intake.ts) only gather what
  * they did in a BatchEffects (crawler/frontier/batch-effects.ts); once it committed, this applies it: the
- * link intake's budgets keep what it counted, hosts' rows saved and notes, removed seeds' rows leave the
+ * link intake's budgets keep what it counted, hosts' notes, removed seeds' rows leave the
  * windows, rows queued go to their hosts' windows (a new host gets its row and robots.txt job first), seeds
  * taken in read their host's sitemaps, the next chunk of a long seed change is queued. A transaction that
  * failed never gets here: its BatchEffects is dropped, and memory was not touched.
@@ -36,7 +36,6 @@ export class CommitEffects {
   apply(fx: BatchEffects): void {
     const { intake, hosts, window, seeds, batch } = this.targets;
     intake.committed();
-    for (const origin of fx.savedHosts) hosts.saved(origin);
     for (const n of fx.hostNotes) {
       if (n.kind === 'error') hosts.noteError(n.origin, n.message);
       else if (n.kind === 'trap') hosts.noteTrap(n.origin, n.message);

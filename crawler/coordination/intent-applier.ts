@@ -254,8 +254,10 @@ export class IntentApplier {
       const fx = new BatchEffects();
       let dropped = new Map<string, { lease: GroupLeaseRef; writes: number }>();
       let committed: readonly WriteIntent[] = [];
-      await batch.commit(now, (writes) =>
-        store.transaction(async (batchTx) => {
+      await batch.commit(now, (writes) => {
+        // The batch took its hosts' row writes: a host that changes from here on queues another (HostBook.taken).
+        for (const w of writes) if (w.kind === 'save-host') this.targets.hosts.taken(w.row.origin);
+        return store.transaction(async (batchTx) => {
           this.targets.intake.begin();
           dropped = new Map();
           const lost = await this.fence.lost(batchTx, writes);
@@ -275,8 +277,8 @@ export class IntentApplier {
           await this.targets.intake.saveSeedHosts(tx); // the seeds' host counts, as the batch left them
           await this.fence.noteWork(tx, fx);
           committed = writes;
-        }),
-      );
+        });
+      });
       this.fence.settled(committed);
       for (const d of dropped.values()) this.targets.leases?.dropped(d.lease, d.writes);
       this.afterCommit.apply(fx);
@@ -336,7 +338,6 @@ export class IntentApplier {
         return;
       case 'save-host':
         await tx.hosts.saveHost(w.row, w.at ?? now);
-        fx.savedHosts.push(w.row.origin);
         return;
       case 'save-robots':
         await tx.hosts.saveRobotsFile(w.origin, w.body, w.rules);

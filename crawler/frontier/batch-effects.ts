@@ -28,8 +28,6 @@ export class BatchEffects {
   readonly deleted: Array<{ seedId: number; rows: DroppedUrl[] }> = [];
   /** Removed seeds whose URLs are all deleted. */
   readonly gone: number[] = [];
-  /** Hosts whose rows the batch saved (their in-memory rows are then clean). */
-  readonly savedHosts: string[] = [];
   /** Notes for hosts' rows, from links and redirects taken in. */
   readonly hostNotes: HostNote[] = [];
   /** Writes the next batch goes on with (the next chunk of a long seed change). */

@@ -198,12 +198,16 @@ export class HostBook {
     this.write({ kind: 'save-host', row: this.get(origin), at: now }, quiet);
   }
 
-  /** The batch that wrote the host's row committed: its next change queues a write again (see `save`). */
-  saved(origin: string): void {
+  /**
+   * A batch took the host's queued row write: a change from now on queues a write of its own, for the next batch.
+   * The batch may write the row before that change (on PostgreSQL a batch spans round trips, and results arrive
+   * meanwhile), so waiting for its commit to queue again would lose the change (see `save`).
+   */
+  taken(origin: string): void {
     this.unsaved.delete(origin);
   }
 
-  /** Hosts with a row write queued and not yet run; `quiet`: queued by recordStart only (see WriteBatch.pushQuiet). */
+  /** Hosts with a row write queued and not yet taken by a batch; `quiet`: queued by recordStart only (see WriteBatch.pushQuiet). */
   private readonly unsaved = new Map<string, 'quiet' | 'wanted'>();
 
   /** A request whose worker died: the host's clock counts it as ended at `now` (what the site answered is unknown). */
