@@ -1,9 +1,10 @@
 /**
  * The test files `npm run test:files` runs together in one process (test-support/shared-process-entry.ts)
  * instead of one process each: pure logic, route tests through `app.inject`, formatting and parsing, each
- * file's tests taking well under 2 s. A test process costs about 0.65 s of CPU before its first test (Node,
+ * file's tests taking under 3 s. A test process costs about 0.65 s of CPU before its first test (Node,
  * then tsx's loader on two threads), which for these files was most of their cost: 124 processes, some 80 s of
- * CPU and a minute and a half of a lane on the loaded CI machine. A file belongs here only if it has no
+ * CPU and a minute and a half of a lane on the loaded CI machine (135 files now: eleven more, 0.8-3.8 s each
+ * alone, 1.3-2.8 s of CPU of which 0.9 s was the process's start, 2026-12-07). A file belongs here only if it has no
  * module-level hook (`before`, `after`, `beforeEach`, `afterEach`: in a shared process they would apply to
  * every file's tests), starts no process, server, thread or PostgreSQL, and changes no global state
  * (test-support/shared-process-files.test.ts checks the first two by reading each file). A file not listed
@@ -11,6 +12,7 @@
  */
 export const SHARED_PROCESS_FILES: readonly string[] = [
   'bench/cluster/cluster-report.test.ts',
+  'bench/cluster/lease-work-report.test.ts',
   'bench/crawl/bench-metrics.test.ts',
   'bench/crawl/bench-report.test.ts',
   'bench/crawl/benchmarks-doc.test.ts',
@@ -28,6 +30,7 @@ export const SHARED_PROCESS_FILES: readonly string[] = [
   'crawler/common/fetch-failure.test.ts',
   'crawler/common/url-traps.test.ts',
   'crawler/common/url.test.ts',
+  'crawler/coordination/async-flush.test.ts',
   'crawler/coordination/coordinator-groups.test.ts',
   'crawler/coordination/coordinator-restart.test.ts',
   'crawler/coordination/coordinator-revisits.test.ts',
@@ -40,6 +43,9 @@ export const SHARED_PROCESS_FILES: readonly string[] = [
   'crawler/coordination/write-batch.test.ts',
   'crawler/extract/chunked-string.test.ts',
   'crawler/extract/documents.test.ts',
+  'crawler/extract/extract.test.ts',
+  'crawler/extract/markdown-inline.test.ts',
+  'crawler/extract/page-reader.test.ts',
   'crawler/extract/robots-directives.test.ts',
   'crawler/extract/sitemap.test.ts',
   'crawler/extract/text-document.test.ts',
@@ -51,6 +57,7 @@ export const SHARED_PROCESS_FILES: readonly string[] = [
   'crawler/frontier/seed-book.test.ts',
   'crawler/frontier/window-fill.test.ts',
   'crawler/politeness/backoff.test.ts',
+  'crawler/politeness/heap.test.ts',
   'crawler/politeness/host-backoff.test.ts',
   'crawler/politeness/host-report.test.ts',
   'crawler/politeness/host-reporter.test.ts',
@@ -58,8 +65,11 @@ export const SHARED_PROCESS_FILES: readonly string[] = [
   'crawler/politeness/pacing.test.ts',
   'crawler/politeness/politeness-group.test.ts',
   'crawler/politeness/robots-conformance.test.ts',
+  'crawler/politeness/robots-matcher.test.ts',
+  'crawler/politeness/robots-oracle.test.ts',
   'crawler/politeness/robots-records.test.ts',
   'crawler/politeness/robots.test.ts',
+  'crawler/politeness/scheduler-differential.test.ts',
   'crawler/politeness/scheduler-groups.test.ts',
   'crawler/politeness/scheduler-leases.test.ts',
   'crawler/politeness/scheduler-pacing.test.ts',
@@ -75,9 +85,11 @@ export const SHARED_PROCESS_FILES: readonly string[] = [
   'db/storage-error.test.ts',
   'server/allowed-hosts.test.ts',
   'server/auth/sign-in-guard.test.ts',
+  'server/capture/hostile-input.test.ts',
   'server/capture/import-plan.test.ts',
   'server/capture/url-list.test.ts',
   'server/crawled-text.test.ts',
+  'server/domain-book.test.ts',
   'server/domain-query.test.ts',
   'server/rate-limiter.test.ts',
   'server/route-methods.test.ts',

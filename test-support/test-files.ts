@@ -1,10 +1,10 @@
 /**
  * `npm run test:files`: every unit and integration test file (`*.test.ts` under the code's folders) but those
- * of the late lane (LATE_FILES: `npm run test:late`, after the browser tests), run by `node --test` two files at
- * a time: the files of SHARED_PROCESS_FILES together in one process (started first: it is one of the longest
- * items), every other file in a process of its own. `--late` (`npm run test:late`) runs LATE_FILES instead, two
- * at a time, longest first. Other arguments are passed to `node --test` first; `--list` prints the files each
- * way instead of running them.
+ * of the late lane (LATE_FILES: `npm run test:late`, after the browser tests), run by `node --test`
+ * TEST_CONCURRENCY files at a time: the files of SHARED_PROCESS_FILES together in one process, every other file
+ * in a process of its own. `--late` (`npm run test:late`) runs LATE_FILES instead, two at a time. `node --test`
+ * starts its files in name order, whatever order they are given in. Other arguments are passed to
+ * `node --test` first; `--list` prints the files each way instead of running them.
  */
 import { spawn } from 'node:child_process';
 import { readdirSync } from 'node:fs';
@@ -18,7 +18,7 @@ export const TEST_FOLDERS = ['shared', 'db', 'crawler', 'server', 'web/src', 'te
 /**
  * The files `npm run test:late` runs after the browser tests, in their lane, instead of here: the crawler's
  * chaos tests and the multi-process PostgreSQL suites, long (30-130 s each) and mostly waiting on leases and
- * sites' delays, which the browser lane has time for once its own tests end. Longest first.
+ * sites' delays, which the browser lane has time for once its own tests end.
  */
 export const LATE_FILES = [
   'crawler/integration/crawl-nodes-chaos.test.ts',
@@ -28,6 +28,14 @@ export const LATE_FILES = [
   'server/search-copy/copy-kill.test.ts',
   'server/search-copy/two-servers.test.ts',
 ] as const;
+
+/**
+ * How many files `npm run test:files` runs at a time. Alone, two at a time, its files took 553 s of wall time
+ * for 478 s of CPU (2026-12-07, load 4-6): most of their time is waiting on sites' delays, timeouts and leases.
+ * Three at a time ended sooner beside the browser tests (876 s against 1,026 s, at load 17 against 12), but
+ * there fixed bounds on waits ran out (the disk budget's, the sitemaps', a full disk's 30 s), so it stays two.
+ */
+export const TEST_CONCURRENCY = 2;
 
 /** Every `*.test.ts` under `folders` of `root` (paths relative to it, with '/'), sorted. */
 export function findTestFiles(root: string, folders: readonly string[] = TEST_FOLDERS): string[] {
@@ -75,7 +83,9 @@ if (isMain) {
     process.stdout.write(`${lines.join('\n')}\n`);
   } else {
     const files = late ? [...LATE_FILES] : ['test-support/shared-process-entry.ts', ...plan.own];
-    const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-concurrency=2', ...args, ...files], {
+    const concurrency = late ? 2 : TEST_CONCURRENCY;
+    const cli = ['--import', 'tsx', '--test', `--test-concurrency=${concurrency}`, ...args, ...files];
+    const child = spawn(process.execPath, cli, {
       cwd: PROJECT_ROOT,
       stdio: 'inherit',
     });

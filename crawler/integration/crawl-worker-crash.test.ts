@@ -79,7 +79,13 @@ for (const engine of ENGINES) {
       const PAGES = 8;
       const fetching = new Set<Fetching>();
       const web = await startTestWeb([0, 1].map((i) => slowSite(PAGES, `w${i}`, 300, fetching)));
-      const crawler = await crawlers.start(engine, { CRAWL_WORKERS: '2', CRAWL_DELAY_MS: String(DELAY_MS) });
+      // Pacing off: at its default (5 times a site's response time) the pages' 300 ms would space each site's
+      // requests 1.5 s apart; what the kill needs is a fetch in flight, which the 300 ms answers give.
+      const crawler = await crawlers.start(engine, {
+        CRAWL_WORKERS: '2',
+        CRAWL_DELAY_MS: String(DELAY_MS),
+        CRAWL_PACING_FACTOR: '0',
+      });
       try {
         for (const site of web.sites) await crawler.addSeed(site.url('/'), { depth: 1 });
         // A page request in flight, and the worker process that holds its connection. The kill follows
