@@ -13,6 +13,7 @@ import { migratePg } from '../../db/pg/migrate-pg.ts';
 import { noteWork } from '../../db/pg/pg-leases.ts';
 import { openPgPool } from '../../db/pg/pool.ts';
 import { startTestPostgres, type TestPostgres } from '../../test-support/postgres.ts';
+import { loopSettings, MANY_GROUPS } from '../../test-support/lease-fixtures.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
 import { LeaseLoop } from './lease-loop.ts';
 
@@ -22,7 +23,7 @@ before(async () => {
 });
 after(() => cluster?.stop());
 
-const GROUPS = Array.from({ length: 2000 }, (_, i) => `site-${String(i).padStart(4, '0')}.test`);
+const GROUPS = MANY_GROUPS;
 
 /** Runs `work` with every `new Map(aMap)` counted: answers how many entries were copied. */
 function entriesCopied(work: () => void): number {
@@ -51,11 +52,7 @@ async function loopHoldingAll() {
   const loop = new LeaseLoop({
     db: pool,
     node: 'a',
-    settings: {
-      timing: { leaseMs: 60_000, marginMs: 1000, renewFraction: 1 / 3 },
-      requestTimeoutMs: 1000,
-      maxTake: GROUPS.length,
-    },
+    settings: loopSettings(GROUPS.length),
     onFault: (e) => faults.push(e),
   });
   return { pool, faults, loop };

@@ -13,6 +13,7 @@ import { migratePg } from '../../db/pg/migrate-pg.ts';
 import { noteWork } from '../../db/pg/pg-leases.ts';
 import { openPgPool } from '../../db/pg/pool.ts';
 import { startTestPostgres, type TestPostgres } from '../../test-support/postgres.ts';
+import { loopSettings, MANY_GROUPS } from '../../test-support/lease-fixtures.ts';
 import { waitFor } from '../../test-support/wait-for.ts';
 import type { LocalGroupClock } from './lease-clock.ts';
 import { LeaseLoop, type LoopTimers } from './lease-loop.ts';
@@ -23,7 +24,7 @@ before(async () => {
 });
 after(() => cluster?.stop());
 
-const GROUPS = Array.from({ length: 2000 }, (_, i) => `site-${String(i).padStart(4, '0')}.test`);
+const GROUPS = MANY_GROUPS;
 
 /** Timers that hold the loop's next round until `fire`; `scheduled` counts the rounds that ended (each sets one). */
 class HeldTimers implements LoopTimers {
@@ -86,11 +87,7 @@ test('a round with nothing due visits no per-group map and tells nothing; a chan
   const loop: LeaseLoop = new LeaseLoop({
     db: pool,
     node: 'a',
-    settings: {
-      timing: { leaseMs: 60_000, marginMs: 1000, renewFraction: 1 / 3 },
-      requestTimeoutMs: 1000,
-      maxTake: GROUPS.length,
-    },
+    settings: loopSettings(GROUPS.length),
     onFault: (e) => faults.push(e),
     timers,
     // As node-leases.ts notes them: every held group, each with a clock object of its own (equal to the last).
