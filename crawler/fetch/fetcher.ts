@@ -19,9 +19,9 @@ import { parseRetryAfter } from '../politeness/backoff.ts';
 import { ROBOTS_MAX_BYTES } from '../politeness/robots.ts';
 import { classifyError, describeBytes, FetchFailure } from '../common/fetch-failure.ts';
 import type { FetchJob, FetchResult, WorkerSettings } from '../common/protocol.ts';
-
 import { machineNow } from '../common/machine-clock.ts';
 import { checkSendLimit, RequestNotSent, sendLimit } from './send-limit.ts';
+
 export { RequestNotSent } from './send-limit.ts';
 export { classifyError, describeBytes, FetchFailure } from '../common/fetch-failure.ts';
 export { FETCH_DEFAULTS, fetchLimits } from './fetch-limits.ts';

@@ -27,20 +27,16 @@ export function checkSendLimit(url: string, sendBy: number | undefined, now: num
 
 /**
  * An undici interceptor that aborts a request, unwritten, when the moment it is about to be written is past
- * `sendBy` on the machine's monotonic clock (`now`, injectable for tests).
+ * `sendBy` on the machine's monotonic clock.
  */
-export function sendLimit(
-  url: string,
-  sendBy: number,
-  now: () => number = machineNow,
-): Dispatcher.DispatcherComposeInterceptor {
+export function sendLimit(url: string, sendBy: number): Dispatcher.DispatcherComposeInterceptor {
   // `compose` hands an interceptor the controller-style handler; onRequestStart runs synchronously in the client
   // just before the request is written to its socket, so an abort there leaves the request unwritten.
   return (dispatch) => (opts, handler) =>
     dispatch(opts, {
       onRequestStart(controller, context) {
         try {
-          checkSendLimit(url, sendBy, now());
+          checkSendLimit(url, sendBy, machineNow());
         } catch (err) {
           controller.abort(err as Error); // undici destroys the socket and fails the request with this error
           return;

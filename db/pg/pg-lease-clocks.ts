@@ -12,16 +12,15 @@ import type { HeldLease, StoredGroupClock } from './pg-leases.ts';
 
 /**
  * The clock's columns set from parameters $first.. in StoredGroupClock's order (see clockValues), or from the
- * columns c0..c9 of an unnest (`arrays`). `keepWork`: has_work is only ever set, never cleared (a clock written
- * mid-lease must not hide work another node noted).
+ * columns c0..c9 of an unnest (`arrays`).
  */
-export const setClock = (first: number, arrays: boolean, keepWork = false): string => {
+export const setClock = (first: number, arrays: boolean): string => {
   const p = (i: number, type: string) => (arrays ? `r.c${i}` : `$${first + i}::${type}`);
   return `next_start_at = now() + ${p(0, 'float8')} * interval '1 millisecond', gap_ms = ${p(1, 'bigint')},
     crawl_delay_ms = ${p(2, 'bigint')}, backoff_until = now() + ${p(3, 'float8')} * interval '1 millisecond',
     backoff_ms = ${p(4, 'bigint')}, backoff_reason = ${p(5, 'text')}, pace_response_ms = ${p(6, 'float8')},
     pace_slowdown = ${p(7, 'int')}, pace_strained = ${p(8, 'int')},
-    has_work = ${keepWork ? 'has_work OR ' : ''}${p(9, 'boolean')}`;
+    has_work = ${p(9, 'boolean')}`;
 };
 /** The PostgreSQL types of the clock's parameters, in clockValues' order. */
 export const CLOCK_TYPES = [
@@ -66,7 +65,7 @@ const RECORD_HELD = statement(
      JOIN unnest($2::text[], $3::bigint[]) AS r(group_key, epoch) ON l.group_key = r.group_key AND l.epoch = r.epoch
      WHERE l.owner = $1 AND l.expires_at > now() ORDER BY l.group_key FOR UPDATE OF l
    )
-   UPDATE group_leases SET ${setClock(0, true, true)}
+   UPDATE group_leases SET ${setClock(0, true)}
    FROM held JOIN unnest($2::text[], ${CLOCK_TYPES.map((t, i) => `$${i + 4}::${t}[]`).join(', ')})
      AS r(group_key, ${CLOCK_TYPES.map((_, i) => `c${i}`).join(', ')}) ON r.group_key = held.group_key
    WHERE group_leases.group_key = held.group_key
@@ -100,8 +99,9 @@ export interface HeldClock extends HeldLease {
 }
 
 /**
- * Writes the clocks of groups the node holds, in one statement (relative to its now()), has_work left set; a group
- * the node no longer holds at its epoch, or whose lease expired, is left alone. Answers the groups written.
+ * Writes the clocks of groups the node holds, in one statement (relative to its now()), each marked as having work
+ * (a group backed off has a URL to try again; a mark never hides work another node noted); a group the node no
+ * longer holds at its epoch, or whose lease expired, is left alone. Answers the groups written.
  */
 export async function recordHeldClocks(db: Queryable, node: string, held: readonly HeldClock[]): Promise<Set<string>> {
   if (held.length === 0) return new Set();
