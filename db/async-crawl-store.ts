@@ -84,8 +84,8 @@ export function promised<T extends object>(queries: T): Async<T> {
 }
 
 /**
- * The asynchronous port on one SQLite connection: the same modules as sqliteCrawlStore (db/crawl-store.ts),
- * a transaction as BEGIN IMMEDIATE ... COMMIT around the awaited `write`. One transaction at a time (the
+ * The asynchronous port on one SQLite connection: the same modules as sqliteCrawlStore
+ * (db/sqlite-crawl-store.ts), a transaction as BEGIN IMMEDIATE ... COMMIT around the awaited `write`. One transaction at a time (the
  * connection is one): the crawler primary writes its batches one after another.
  */
 export function sqliteAsyncCrawlStore(db: Database): AsyncCrawlStore {

@@ -6,7 +6,8 @@
 import type { Database } from 'better-sqlite3';
 import type pg from 'pg';
 import type { Config } from '../shared/config.ts';
-import { type CrawlStore, sqliteCrawlStore } from './crawl-store.ts';
+import type { CrawlStore } from './crawl-store.ts';
+import { sqliteCrawlStore } from './sqlite-crawl-store.ts';
 import { DatabaseNotWritableError, openDatabase } from './open.ts';
 import { pgCrawlStore } from './pg/pg-crawl-store.ts';
 import { openMigratedPgPool, openPgServerStore } from './pg/pg-server-store.ts';

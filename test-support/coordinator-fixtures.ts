@@ -8,7 +8,7 @@ import type { Database } from 'better-sqlite3';
 import { Coordinator } from '../crawler/coordination/coordinator.ts';
 import type { FetchResult, ParsedPage, WorkerSettings } from '../crawler/common/protocol.ts';
 import { loadConfig } from '../shared/config.ts';
-import { sqliteCrawlStore } from '../db/crawl-store.ts';
+import { sqliteCrawlStore } from '../db/sqlite-crawl-store.ts';
 
 /** Worker settings for tests that never fetch: short limits, private addresses refused. */
 export const TEST_WORKER_SETTINGS: WorkerSettings = {

@@ -15,7 +15,7 @@ import { emptyResult } from '../../crawler/fetch/fetcher.ts';
 import { Coordinator } from '../../crawler/coordination/coordinator.ts';
 import type { FetchJob, FetchResult, ParsedPage } from '../../crawler/common/protocol.ts';
 import { BENCH_CONTENT_TYPE, BENCH_ROBOTS } from './bench-pages.ts';
-import { sqliteCrawlStore } from '../../db/crawl-store.ts';
+import { sqliteCrawlStore } from '../../db/sqlite-crawl-store.ts';
 
 /** What `measureStoreCost` found. */
 export interface StoreCost {

@@ -1,6 +1,6 @@
 /**
  * The Coordinator's flushes over an asynchronous store, on a real SQLite file: the store's transactions are
- * SQLite's (db/crawl-store.ts), behind a gate that can hold a transaction before it begins, as a network
+ * SQLite's (db/sqlite-crawl-store.ts), behind a gate that can hold a transaction before it begins, as a network
  * engine's round trips would. What is asserted is what a crawl would show: results that arrive while a
  * flush is in flight are stored by the next one, nothing lost; the primary never runs two transactions at
  * once; a transaction that fails leaves memory (the windows, Domains' counts) as it was and the intents
@@ -8,7 +8,8 @@
  */
 import { afterEach, beforeEach, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { type CrawlStore, sqliteCrawlStore } from '../../db/crawl-store.ts';
+import type { CrawlStore } from '../../db/crawl-store.ts';
+import { sqliteCrawlStore } from '../../db/sqlite-crawl-store.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { fetchResult, parsedPage } from '../../test-support/coordinator-fixtures.ts';

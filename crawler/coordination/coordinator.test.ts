@@ -18,7 +18,7 @@ import { pageQueries } from '../../db/pages.ts';
 import { fetchResult, parsedPage, startCoordinator } from '../../test-support/coordinator-fixtures.ts';
 import { makePage, type TempDatabase, tempDatabase } from '../../test-support/test-corpus.ts';
 import type { FetchJob, FetchResult, ParsedPage } from '../common/protocol.ts';
-import { sqliteCrawlStore } from '../../db/crawl-store.ts';
+import { sqliteCrawlStore } from '../../db/sqlite-crawl-store.ts';
 
 const DELAY_MS = 100;
 const ORIGIN = 'https://site.example';

@@ -21,7 +21,7 @@ import { Coordinator } from './coordinator.ts';
 import { CrawlPrimary } from './crawl-primary.ts';
 import { PRIMARY_TIMING, type PrimaryTransport, type WorkerHandle } from './primary-ports.ts';
 import type { FetchJob, FetchResult, ParsedPage, PrimaryToServer, PrimaryToWorker } from '../common/protocol.ts';
-import { sqliteCrawlStore } from '../../db/crawl-store.ts';
+import { sqliteCrawlStore } from '../../db/sqlite-crawl-store.ts';
 
 const DELAY_MS = 100;
 const START = 10_000;

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sqliteCrawlStore } from '../../db/crawl-store.ts';
+import { sqliteCrawlStore } from '../../db/sqlite-crawl-store.ts';
 import { Scheduler } from '../politeness/scheduler.ts';
 import { HostBook } from '../politeness/host-book.ts';
 import { SeedBook } from '../frontier/seed-book.ts';

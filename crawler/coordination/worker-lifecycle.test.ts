@@ -18,7 +18,7 @@ import { CrawlPrimary } from './crawl-primary.ts';
 import { fetchResult, parsedPage, TEST_WORKER_SETTINGS } from '../../test-support/coordinator-fixtures.ts';
 import { PRIMARY_TIMING, type PrimaryTransport, type WorkerHandle } from './primary-ports.ts';
 import type { FetchJob, FetchResult, PrimaryToServer, PrimaryToWorker } from '../common/protocol.ts';
-import { sqliteCrawlStore } from '../../db/crawl-store.ts';
+import { sqliteCrawlStore } from '../../db/sqlite-crawl-store.ts';
 
 const DELAY_MS = 100;
 const START = 10_000;

@@ -24,10 +24,11 @@
  * hosts with URLs waiting (host-windows.ts).
  *
  * A window may overflow (entries that had to be entered before the cursor); `committed` trims it back,
- * moving the cursor before what it let go. Rows of removed seeds are not entered; which hosts passed them
- * over, and how many one step may pass over, is kept in removed-seed-ledger.ts. A read that passed rows
- * over makes the next one of the same fill twice as long (a host of 100 removed rows is crossed in a few
- * seeks, not 25). Only the database and the scheduler are touched; time plays no part.
+ * moving the cursor before what it let go (window-entries.ts moves entries and cursors together). Rows of
+ * removed seeds are not entered; which hosts passed them over, and how many one step may pass over, is kept
+ * in removed-seed-ledger.ts. A read that passed rows over makes the next one of the same fill twice as long
+ * (a host of 100 removed rows is crossed in a few seeks, not 25). Only the database and the scheduler are
+ * touched; time plays no part.
  *
  * Storage is read only in `load` (at start) and `committed` (after each batch), both awaited by their
  * caller; a host that needs rows at another moment (its request ended with its window empty: `readyAgain`)
@@ -35,27 +36,19 @@
  * The hosts either reads are read together, in rounds of one storage read each (window-fill.ts): a
  * flush's refills are a round trip or two on PostgreSQL, not one per host.
  */
-import type { DroppedUrl, FrontierRow, QueueRead } from '../../db/frontier.ts';
+import type { DroppedUrl, FrontierRow } from '../../db/frontier.ts';
 import type { Scheduler } from '../politeness/scheduler.ts';
 import type { CrawlJob } from '../common/crawl-job.ts';
 import { WINDOW, type WindowSizes } from './window-sizes.ts';
-import { afterCursor, type HostWindow, pageJob, START_AT } from './host-window.ts';
+import { afterCursor, type HostWindow, pageJob } from './host-window.ts';
 import { HostWindows } from './host-windows.ts';
 import { RemovedSeedLedger } from './removed-seed-ledger.ts';
+import type { WindowSource } from './store-window-source.ts';
+import { WindowEntries } from './window-entries.ts';
 import { fillRounds, hostFill } from './window-fill.ts';
 
 export { WINDOW, type WindowSizes } from './window-sizes.ts';
 export { pageJob } from './host-window.ts';
-
-/** Where the window reads the frontier (db/crawl-store.ts FrontierStore). */
-export interface WindowSource {
-  /** For each read, its host's queued rows after (`nextAttemptAt`, `id`) in its queue order, at most `limit`. */
-  queuedAfterMany(reads: readonly QueueRead[]): Promise<FrontierRow[][]>;
-  /** How many queued rows one host has. */
-  queuedCount(origin: string): Promise<number>;
-  /** Runs `read` in one read transaction (many small reads at once). */
-  read(read: () => Promise<void>): Promise<void>;
-}
 
 /** What a FrontierWindow is given. */
 export interface FrontierWindowParts {
@@ -81,29 +74,27 @@ export class FrontierWindow {
   private readonly hungry = new Set<HostWindow>();
   /** Hosts that may be due again with fewer than `syncBelow` entries: refilled first by the next `committed`. */
   private readonly starving = new Set<HostWindow>();
-  private readonly overflowing = new Set<HostWindow>();
   private readonly withRetries = new Set<HostWindow>();
   /** The removed seeds' hosts and the pass-over budget (removed-seed-ledger.ts). */
   private readonly removed: RemovedSeedLedger;
+  /** The entries in the scheduler and the cursors that go with them (window-entries.ts). */
+  private readonly entries: WindowEntries;
   private loaded = false;
 
-  /** The scheduler whose queues hold the windows' entries. */
-  private readonly scheduler: FrontierWindowParts['scheduler'];
   /** Where the hosts' queues are read (db/frontier.ts). */
   private readonly source: WindowSource;
-  /** Whether a seed is known and not removed. */
-  private readonly isLive: (seedId: number) => boolean;
   /** Whether the host's group is held by this node (FrontierWindowParts.isHeld). */
   private readonly isHeld: (origin: string) => boolean;
 
   constructor(parts: FrontierWindowParts) {
-    this.scheduler = parts.scheduler;
     this.source = parts.source;
-    this.isLive = parts.isLive;
     this.isHeld = parts.isHeld ?? (() => true);
     this.sizes = { ...WINDOW, ...parts.sizes };
     this.hosts = new HostWindows(this.sizes);
     this.removed = new RemovedSeedLedger(this.sizes.passOverPerStep);
+    const { scheduler, isLive } = parts;
+    const { sizes, hosts, removed, isHeld } = this;
+    this.entries = new WindowEntries({ scheduler, sizes, hosts, removed, isLive, isHeld });
   }
 
   /**
@@ -130,7 +121,7 @@ export class FrontierWindow {
   arrived(row: FrontierRow): void {
     const h = this.hosts.of(row.origin);
     this.hosts.setWaiting(h, h.waiting + 1);
-    if (this.loaded) this.place(h, row.nextAttemptAt, row.id, () => pageJob(row, h.origin));
+    if (this.loaded) this.entries.place(h, row.nextAttemptAt, row.id, () => pageJob(row, h.origin));
   }
 
   /**
@@ -141,7 +132,7 @@ export class FrontierWindow {
     const h = this.hosts.of(origin);
     this.hosts.setWaiting(h, h.waiting + 1);
     if (!afterCursor(h, job.notBefore, job.frontierId) || (!h.more && h.entries.size < this.cap())) {
-      this.place(h, job.notBefore, job.frontierId, () => job);
+      this.entries.place(h, job.notBefore, job.frontierId, () => job);
       return;
     }
     h.retries.push(job);
@@ -177,7 +168,7 @@ export class FrontierWindow {
   putBack(origin: string, job: CrawlJob): void {
     const h = this.hosts.of(origin);
     this.hosts.setWaiting(h, h.waiting + 1);
-    this.enter(h, job.notBefore, job.frontierId, job);
+    this.entries.enter(h, job.notBefore, job.frontierId, job);
   }
 
   /**
@@ -198,9 +189,7 @@ export class FrontierWindow {
   seedRemoved(seedId: number): void {
     for (const h of this.removed.takeHostsOf(seedId)) {
       if (h.entries.size === 0) continue;
-      const gone = this.scheduler.remove(h.origin, (job) => job.kind === 'page' && job.seedId === seedId);
-      if (gone.length === 0) continue;
-      for (const job of gone) h.entries.delete(job.frontierId);
+      if (!this.entries.evictSeed(h, seedId)) continue;
       this.removed.passOver(seedId, h);
       if (h.more && h.entries.size < this.hosts.low()) this.hungry.add(h);
     }
@@ -240,7 +229,9 @@ export class FrontierWindow {
   /** Whether `committed` has work even without writes to commit (refills, trims). */
   get needsFlush(): boolean {
     return (
-      this.hungry.size + this.starving.size + this.overflowing.size + this.withRetries.size > 0 || this.removed.pending
+      this.hungry.size + this.starving.size + this.withRetries.size > 0 ||
+      this.entries.overflows ||
+      this.removed.pending
     );
   }
 
@@ -253,7 +244,7 @@ export class FrontierWindow {
     for (const h of this.withRetries) {
       const jobs = h.retries;
       h.retries = [];
-      for (const job of jobs) this.place(h, job.notBefore, job.frontierId, () => job);
+      for (const job of jobs) this.entries.place(h, job.notBefore, job.frontierId, () => job);
     }
     this.withRetries.clear();
     this.applyDeleted();
@@ -261,10 +252,7 @@ export class FrontierWindow {
     const rewinds = this.removed.takeRewinds();
     const starving = [...this.starving];
     this.starving.clear();
-    const trim = () => {
-      for (const h of this.overflowing) this.trim(h);
-      this.overflowing.clear();
-    };
+    const trim = () => this.entries.trimOverflowing();
     if (recounts.size + rewinds.size + starving.length + this.hungry.size === 0) return trim(); // nothing to read
     try {
       await this.read(recounts, rewinds, starving, trim);
@@ -289,7 +277,7 @@ export class FrontierWindow {
       for (const h of recounts) {
         this.hosts.setWaiting(h, (await this.source.queuedCount(h.origin)) + h.retries.length);
       }
-      for (const h of rewinds) this.rewind(h);
+      for (const h of rewinds) this.entries.rewind(h);
       trim();
       const urgent = new Set(rewinds);
       for (const h of starving) if (h.more && h.entries.size < this.sizes.syncBelow) urgent.add(h);
@@ -355,38 +343,10 @@ export class FrontierWindow {
 
   /** Evicts the host's entries and retries and moves its cursor to its queue's start, out of every set but `hungry`. */
   private forgetReads(h: HostWindow): void {
-    this.evict(h, new Set(h.entries.keys()));
+    this.entries.forget(h);
     h.retries = [];
-    h.tailAt = START_AT;
-    h.tailId = 0;
-    h.more = true;
     this.starving.delete(h);
-    this.overflowing.delete(h);
     this.withRetries.delete(h);
-  }
-
-  /** Places a committed queued row: an entry at or before the cursor, or after it when the window holds the whole queue and has room. */
-  private place(h: HostWindow, at: number, id: number, job: () => CrawlJob): void {
-    if (!this.isHeld(h.origin)) {
-      h.more = true; // its node reads it
-      return;
-    }
-    if (!afterCursor(h, at, id)) {
-      this.enter(h, at, id, job());
-    } else if (!h.more && h.entries.size < this.cap()) {
-      this.enter(h, at, id, job());
-      h.tailAt = at;
-      h.tailId = id;
-    } else {
-      h.more = true;
-    }
-  }
-
-  private enter(h: HostWindow, at: number, id: number, job: CrawlJob): void {
-    h.entries.set(id, at);
-    this.removed.entered(job.seedId, h);
-    this.scheduler.add(h.origin, job);
-    if (h.entries.size > this.sizes.size) this.overflowing.add(h);
   }
 
   /**
@@ -405,21 +365,10 @@ export class FrontierWindow {
       {
         passOverLeft: () => this.removed.passOverLeft,
         read: (reads) => this.source.queuedAfterMany(reads),
-        enter: (h, row) => this.enterRow(h, row),
+        enter: (h, row) => this.entries.enterRow(h, row),
         done: (h) => this.filled(h),
       },
     );
-  }
-
-  /** A row read on the host's cursor: entered (true), or passed over if its seed was removed (false). */
-  private enterRow(h: HostWindow, row: FrontierRow): boolean {
-    if (!this.isHeld(h.origin)) return true; // lost during the read: `acquire` reads it from its start again
-    if (!this.isLive(row.seedId)) {
-      this.removed.passOver(row.seedId, h);
-      return false;
-    }
-    this.enter(h, row.nextAttemptAt, row.id, pageJob(row, h.origin));
-    return true;
   }
 
   /** The host's fill is over: out of the hungry set, and back at its end if still hungry (its budget spent on a removed seed's rows). */
@@ -428,38 +377,12 @@ export class FrontierWindow {
     if (h.more && h.entries.size < this.hosts.low() && this.isHeld(h.origin)) this.hungry.add(h);
   }
 
-  /** Takes the given entries out of the scheduler's queue. */
-  private evict(h: HostWindow, ids: ReadonlySet<number>): void {
-    if (ids.size === 0) return;
-    this.scheduler.remove(h.origin, (job) => job.kind === 'page' && ids.has(job.frontierId));
-    for (const id of ids) h.entries.delete(id);
-  }
-
-  /** Keeps the `size` first entries in queue order; the cursor moves back before the others, which wait in the database. */
-  private trim(h: HostWindow): void {
-    if (h.entries.size <= this.sizes.size) return;
-    const sorted = [...h.entries].sort(([ia, a], [ib, b]) => a - b || ia - ib);
-    const [lastId, lastAt] = sorted[this.sizes.size - 1];
-    this.evict(h, new Set(sorted.slice(this.sizes.size).map(([id]) => id)));
-    h.tailAt = lastAt;
-    h.tailId = lastId;
-    h.more = true;
-  }
-
-  /** Moves the host's cursor back to the start of its queue (its entries go back to the database), to be read again. */
-  private rewind(h: HostWindow): void {
-    this.evict(h, new Set(h.entries.keys()));
-    h.tailAt = START_AT;
-    h.tailId = 0;
-    h.more = true;
-  }
-
   /** Deleted rows leave (removed-seed-ledger.ts takeDeleted): an entry is taken out, and a row still waiting leaves the count. */
   private applyDeleted(): void {
     const { leaving, entries } = this.removed.takeDeleted((origin) => this.hosts.get(origin));
     for (const [h, n] of leaving) this.hosts.setWaiting(h, h.waiting - n);
     for (const [h, ids] of entries) {
-      this.evict(h, ids);
+      this.entries.evict(h, ids);
       if (h.more && h.entries.size < this.hosts.low()) this.hungry.add(h);
     }
   }

@@ -5,7 +5,7 @@
  */
 import { afterEach, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { sqliteCrawlStore } from '../../db/crawl-store.ts';
+import { sqliteCrawlStore } from '../../db/sqlite-crawl-store.ts';
 import { seedQueries } from '../../db/seeds.ts';
 import { type TempDatabase, tempDatabase } from '../../test-support/test-corpus.ts';
 import { BatchEffects } from './batch-effects.ts';

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { frontierQueries } from '../../db/frontier.ts';
 import { seedQueries } from '../../db/seeds.ts';
-import { sqliteCrawlStore } from '../../db/crawl-store.ts';
+import { sqliteCrawlStore } from '../../db/sqlite-crawl-store.ts';
 import { type TempDatabase, tempDatabase } from '../../test-support/test-corpus.ts';
 import { BatchEffects } from './batch-effects.ts';
 import type { FrontierWrite } from './frontier-writes.ts';

@@ -29,7 +29,7 @@ import { seedQueries } from '../../db/seeds.ts';
 import { loadConfig } from '../../shared/config.ts';
 import { Coordinator, MAX_REDIRECTS } from '../coordination/coordinator.ts';
 import type { FetchResult } from '../common/protocol.ts';
-import { sqliteCrawlStore } from '../../db/crawl-store.ts';
+import { sqliteCrawlStore } from '../../db/sqlite-crawl-store.ts';
 
 const DELAY_MS = 50;
 const NORMAL_PAGES = 8;

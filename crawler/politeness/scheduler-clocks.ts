@@ -53,23 +53,6 @@ export interface LocalGroupClock {
   pace: StoredGroupClock['pace'];
 }
 
-/** A politeness group's state as a lease hands it on (LocalGroupClock's parts). */
-export interface GroupHandover {
-  /** No request of the group starts before this (its last end plus its gap, or its backoff). */
-  nextStartAt: number;
-  /** The gap kept after each request: default delay, longest Crawl-delay of its hosts, pacing. */
-  gapMs: number;
-  /** The longest Crawl-delay of its hosts, or null. */
-  crawlDelayMs: number | null;
-  /** The group's backoff end, or null. */
-  backoffUntil: number | null;
-  pace: Pace;
-  /** Requests of the group in flight. */
-  inFlight: number;
-  /** Jobs of its hosts waiting here. */
-  queued: number;
-}
-
 /** A politeness group's clock as the Scheduler keeps it: in flight, last request, backoff, pace, and its hosts' turns. */
 export class GroupState<J extends SchedulerJob> implements GroupClock, HeapItem {
   inFlight = 0;

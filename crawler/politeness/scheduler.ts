@@ -18,7 +18,7 @@
  * cost O(log groups + log hosts of the group + log retries of the host), and no path run per dispatch
  * or per result scans hosts or jobs. Only setDefaultDelay and setPacing re-order every group (O(groups)).
  */
-import { IndexedHeap } from './heap.ts';
+import { DueOrder } from './due-order.ts';
 import type { SchedulerJob } from './job-lane.ts';
 import { politenessGroup, type GroupMode } from './politeness-group.ts';
 import {
@@ -31,13 +31,15 @@ import {
   type ServerSignal,
 } from './pacing.ts';
 import { explainDelay, gapMs, type BackoffSource, type DelayReason } from './delay-reason.ts';
-import { GroupState, HostState, type GroupClock, type GroupHandover, type HostClock } from './scheduler-clocks.ts';
+import { GroupState, HostState, type GroupClock, type HostClock } from './scheduler-clocks.ts';
+import { crawlDelayKept, type GroupHandover, handoverOf } from './group-handover.ts';
 
 export type { SchedulerJob } from './job-lane.ts';
 export type { GroupMode } from './politeness-group.ts';
 export type { ServerSignal } from './pacing.ts';
 export type { BackoffSource, DelayReason } from './delay-reason.ts';
-export type { GroupClock, GroupHandover, HostClock } from './scheduler-clocks.ts';
+export type { GroupClock, HostClock } from './scheduler-clocks.ts';
+export type { GroupHandover } from './group-handover.ts';
 
 /** A job the scheduler released, with its host and group. */
 export interface Dispatch<J> {
@@ -69,10 +71,8 @@ export class SchedulerError extends Error {
 export class Scheduler<J extends SchedulerJob> {
   private readonly hosts = new Map<string, HostState<J>>();
   private readonly groups = new Map<string, GroupState<J>>();
-  /** Groups not in flight whose hosts have work, by when they are due. */
-  private readonly due = new IndexedHeap<GroupState<J>>(
-    (a, b) => a.readyAt < b.readyAt || (a.readyAt === b.readyAt && a.seq < b.seq),
-  );
+  /** The hosts' turns and the groups due, kept in step with the clocks (due-order.ts). */
+  private readonly order = new DueOrder<J>((h) => this.gap(h));
   private pacing: PacingSettings;
   private jobSeq = 0;
   private queued = 0;
@@ -122,7 +122,7 @@ export class Scheduler<J extends SchedulerJob> {
     const h = this.state(origin);
     (priority ? h.priority : h.queue).add(job, this.jobSeq++);
     this.queued++;
-    this.refresh(h);
+    this.order.refresh(h);
   }
 
   /** Removes and returns the queued jobs of a host that match `predicate` (e.g. now disallowed by robots.txt). */
@@ -131,7 +131,7 @@ export class Scheduler<J extends SchedulerJob> {
     if (!h) return [];
     const removed = h.queue.removeWhere(predicate);
     this.queued -= removed.length;
-    this.refresh(h);
+    this.order.refresh(h);
     return removed;
   }
 
@@ -139,7 +139,7 @@ export class Scheduler<J extends SchedulerJob> {
   setPaused(origin: string, paused: boolean): void {
     const h = this.state(origin);
     h.paused = paused;
-    this.refresh(h);
+    this.order.refresh(h);
   }
 
   /** Sets the robots.txt Crawl-delay; it only ever lengthens the default delay, never shortens it. */
@@ -147,7 +147,7 @@ export class Scheduler<J extends SchedulerJob> {
     const h = this.state(origin);
     h.crawlDelayMs = crawlDelayMs;
     h.crawlDelayRead = true;
-    this.refresh(h);
+    this.order.refresh(h);
   }
 
   /** No request to the host starts before `until` (Retry-After or backoff); 0 clears it. Its siblings are not held. */
@@ -155,7 +155,7 @@ export class Scheduler<J extends SchedulerJob> {
     const h = this.state(origin);
     h.backoffUntil = until;
     h.backoffSource = source;
-    this.refresh(h);
+    this.order.refresh(h);
   }
 
   /**
@@ -167,7 +167,7 @@ export class Scheduler<J extends SchedulerJob> {
     const g = this.state(origin).groupState;
     g.backoffUntil = until;
     g.backoffSource = source;
-    this.refreshGroup(g);
+    this.order.refreshGroup(g);
   }
 
   /** Restores a host's clock after a restart, so a restart is not a burst (its group's clock too). */
@@ -175,24 +175,24 @@ export class Scheduler<J extends SchedulerJob> {
     const h = this.state(origin);
     h.lastEnd = Math.max(h.lastEnd, lastEnd);
     h.groupState.lastEnd = Math.max(h.groupState.lastEnd, lastEnd);
-    this.refresh(h);
+    this.order.refresh(h);
   }
 
   /** Changes the default delay (CRAWL_DELAY_MS). Re-orders every group: O(groups). */
   setDefaultDelay(ms: number): void {
     this.defaultDelayMs = ms;
-    this.reorderAll();
+    this.order.reorderAll();
   }
 
   /** Changes the pacing settings (pacing.ts). Re-orders every group: O(groups). */
   setPacing(settings: Partial<PacingSettings>): void {
     this.pacing = checkPacing({ ...this.pacing, ...settings });
-    this.reorderAll();
+    this.order.reorderAll();
   }
 
   /** The configured part of a host's delay: the default or its robots.txt Crawl-delay, whichever is longer (see delayReason for pacing and backoff). */
   effectiveDelay(origin: string): { ms: number; source: 'default' | 'crawl-delay' } {
-    const crawl = this.crawlDelayOf(this.state(origin)) ?? 0;
+    const crawl = crawlDelayKept(this.state(origin)) ?? 0;
     return crawl > this.defaultDelayMs
       ? { ms: crawl, source: 'crawl-delay' }
       : { ms: this.defaultDelayMs, source: 'default' };
@@ -204,7 +204,7 @@ export class Scheduler<J extends SchedulerJob> {
     const g = h.groupState;
     return explainDelay({
       defaultMs: this.defaultDelayMs,
-      crawlDelayMs: this.crawlDelayOf(h),
+      crawlDelayMs: crawlDelayKept(h),
       pace: g.pace,
       pacing: this.pacing,
       hostBackoff: { until: h.backoffUntil, source: h.backoffSource },
@@ -224,7 +224,7 @@ export class Scheduler<J extends SchedulerJob> {
     const g = this.groupState(key);
     g.startsFrom = from;
     g.startsUntil = until;
-    this.refreshGroup(g);
+    this.order.refreshGroup(g);
   }
 
   /**
@@ -237,7 +237,7 @@ export class Scheduler<J extends SchedulerJob> {
     g.pace = clock.pace;
     if (clock.backoffUntil !== null) g.backoffUntil = Math.max(g.backoffUntil, clock.backoffUntil);
     g.crawlDelayFloorMs = clock.crawlDelayMs ?? null;
-    this.refreshGroup(g);
+    this.order.refreshGroup(g);
   }
 
   /**
@@ -250,7 +250,7 @@ export class Scheduler<J extends SchedulerJob> {
     const g = this.groupState(key);
     g.crawlDelayFloorMs = Math.max(g.crawlDelayFloorMs ?? 0, crawlDelayMs);
     g.startsFrom = Math.max(g.startsFrom, notBefore);
-    this.refreshGroup(g);
+    this.order.refreshGroup(g);
   }
 
   /** The origins of group `key` this scheduler knows. */
@@ -260,25 +260,7 @@ export class Scheduler<J extends SchedulerJob> {
 
   /** What a lease hands on of group `key` (GroupHandover): its clock, what is in flight and what waits. O(its hosts). */
   groupHandover(key: string): GroupHandover {
-    const g = this.groupState(key);
-    let crawl: number | undefined;
-    let queued = 0;
-    for (const h of g.members) {
-      const own = this.crawlDelayOf(h);
-      if (own !== undefined) crawl = Math.max(crawl ?? 0, own);
-      queued += h.queue.length + h.priority.length;
-    }
-    if (g.members.length === 0 && g.crawlDelayFloorMs !== null) crawl = g.crawlDelayFloorMs; // taken, none seen yet
-    const gap = gapMs(this.defaultDelayMs, crawl, pacingMs(g.pace, this.pacing));
-    return {
-      nextStartAt: Math.max(g.lastEnd + gap, g.backoffUntil),
-      gapMs: gap,
-      crawlDelayMs: crawl ?? null,
-      backoffUntil: g.backoffUntil > 0 ? g.backoffUntil : null,
-      pace: g.pace,
-      inFlight: g.inFlight,
-      queued,
-    };
+    return handoverOf(this.groupState(key), this.defaultDelayMs, this.pacing);
   }
 
   /** The earliest time the host's clock allows a new request (ignoring whether it has work, or whose turn it is). */
@@ -293,10 +275,10 @@ export class Scheduler<J extends SchedulerJob> {
    * undefined if no group is due. Call it repeatedly to fill every idle worker.
    */
   next(now: number): Dispatch<J> | undefined {
-    let g = this.due.peek();
+    let g = this.order.first();
     while (g !== undefined && g.readyAt <= now && now > g.startsUntil) {
-      this.due.remove(g); // its lease allows no more starts: back among the due with its next window
-      g = this.due.peek();
+      this.order.drop(g); // its lease allows no more starts: back among the due with its next window
+      g = this.order.first();
     }
     if (!g || g.readyAt > now) return undefined;
     const h = g.turns.peek()!;
@@ -312,7 +294,7 @@ export class Scheduler<J extends SchedulerJob> {
     g.inFlight++;
     this.inFlightTotal++;
     h.lastStart = g.lastStart = now;
-    this.refresh(h);
+    this.order.refresh(h);
     return { origin: h.origin, group: g.key, job, priority };
   }
 
@@ -332,12 +314,12 @@ export class Scheduler<J extends SchedulerJob> {
     h.lastEnd = Math.max(h.lastEnd, endedAt);
     g.lastEnd = Math.max(g.lastEnd, endedAt);
     if (signal) g.pace = nextPace(g.pace, signal);
-    this.refresh(h);
+    this.order.refresh(h);
   }
 
   /** When the next job becomes due (for the single wake-up timer), or undefined if nothing is waiting. */
   nextWakeAt(): number | undefined {
-    return this.due.peek()?.readyAt;
+    return this.order.first()?.readyAt;
   }
 
   /** Whether the host has jobs waiting (an unknown host has none). */
@@ -381,58 +363,6 @@ export class Scheduler<J extends SchedulerJob> {
 
   /** Rule 2 of delay-reason.ts: the gap before a request to `h`, from the end of its group's last request. */
   private gap(h: HostState<J>): number {
-    return gapMs(this.defaultDelayMs, this.crawlDelayOf(h), pacingMs(h.groupState.pace, this.pacing));
-  }
-
-  /**
-   * The Crawl-delay `h` keeps: its own once read here; before that, at least the one its group's lease handed on
-   * (a takeover, continueGroup), so that its robots.txt read again is no faster than the site asked of the last owner.
-   */
-  private crawlDelayOf(h: HostState<J>): number | undefined {
-    const floor = h.groupState.crawlDelayFloorMs;
-    if (h.crawlDelayRead || floor === null) return h.crawlDelayMs;
-    return Math.max(h.crawlDelayMs ?? 0, floor);
-  }
-
-  /** Puts a host whose queues or clock changed back in its place among its group's turns, then its group among the due. */
-  private refresh(h: HostState<J>): void {
-    const turns = h.groupState.turns;
-    const earliest = Math.min(h.priority.earliest(), h.paused ? Infinity : h.queue.earliest());
-    if (earliest === Infinity) {
-      turns.remove(h);
-    } else {
-      const turnAt = Math.max(h.backoffUntil, earliest, h.lastEnd);
-      // Most changes (a job added behind others) move nothing: the heap is left alone then.
-      if (turnAt !== h.turnAt || !turns.has(h)) {
-        h.turnAt = turnAt;
-        turns.update(h);
-      }
-    }
-    this.refreshGroup(h.groupState);
-  }
-
-  /** Puts a group whose clock or turn changed back in its place among the due (or out, while in flight or without work). */
-  private refreshGroup(g: GroupState<J>): void {
-    const h = g.turns.peek();
-    if (g.inFlight > 0 || !h) {
-      this.due.remove(g);
-      return;
-    }
-    const readyAt = Math.max(g.lastEnd + this.gap(h), h.turnAt, g.backoffUntil, g.startsFrom);
-    if (readyAt > g.startsUntil) {
-      this.due.remove(g); // not within its lease's window: due again when a window is given
-      return;
-    }
-    if (readyAt === g.readyAt && this.due.has(g)) return;
-    g.readyAt = readyAt;
-    this.due.update(g);
-  }
-
-  private reorderAll(): void {
-    for (const g of this.due.values()) {
-      const h = g.turns.peek()!;
-      g.readyAt = Math.max(g.lastEnd + this.gap(h), h.turnAt, g.backoffUntil, g.startsFrom);
-    }
-    this.due.rebuild();
+    return gapMs(this.defaultDelayMs, crawlDelayKept(h), pacingMs(h.groupState.pace, this.pacing));
   }
 }

@@ -8,7 +8,8 @@
  * holdPage is upsertPage without the id answered: a held write (pg-runner.ts), for storePage.
  */
 import { extractIdentifiers } from '../../shared/identifiers.ts';
-import { clean, joinHeadings, storedPageFromRow, type PageRecord, type PageRow, type StoredPage } from '../pages.ts';
+import { clean, joinHeadings, storedPageFromRow, type PageRow } from '../page-row.ts';
+import type { PageRecord, StoredPage } from '../pages.ts';
 import type { PgRunner } from './pg-runner.ts';
 import { statement } from './pool.ts';
 

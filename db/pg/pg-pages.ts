@@ -4,7 +4,7 @@
  * the change feed's sequence (migrations-pg 0001).
  */
 import type pg from 'pg';
-import { storedPageFromRow, type PageRow } from '../pages.ts';
+import { storedPageFromRow, type PageRow } from '../page-row.ts';
 import type { PageStore } from '../server-store.ts';
 import { row, statement } from './pool.ts';
 
