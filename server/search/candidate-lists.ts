@@ -19,7 +19,7 @@ import type { ParsedQuery } from './query-parser.ts';
 import type { TitleIndex } from './title-index.ts';
 import type { TitleHit } from './title-search.ts';
 import { ANCHOR_CANDIDATES, ANCHOR_COUNT_CACHE_MAX, ANCHOR_COUNT_TTL_MS, ANCHOR_RANK_MAX } from './search-options.ts';
-import { hasCaptureFilters } from './capture-filters.ts';
+import { hasFilters } from './capture-filters.ts';
 import { CommonTerms } from './common-terms.ts';
 import type { FtsStems } from './fts-stems.ts';
 import type { FtsPrefixes } from './fts-prefixes.ts';
@@ -64,7 +64,7 @@ export interface Attempt {
   titleHits: Map<number, TitleHit>;
   /** Full-text matches, counted up to COUNT_CAP. */
   ftsTotal: number;
-  /** Title-index-only matches (prefix or typo matches in short fields). */
+  /** Title-index-only matches (prefix or typo matches in short fields); unchecked hits at COUNT_CAP (see attempt). */
   extra: number[];
 }
 
@@ -189,28 +189,28 @@ export class CandidateLists {
     const extrasAllowed = mode === 'or' || title.complete;
     const inTop = new Set(ftsIds);
     let outside = hits.filter((h) => !inTop.has(h.id)).map((h) => h.id);
-    if (
-      outside.length > 0 &&
-      (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters))
-    ) {
+    if (outside.length > 0 && hasFilters(filters)) {
       const ok = this.#fts.withinHosts(outside, filters);
       outside = outside.filter((id) => ok.has(id));
     }
     // A rowid lookup per id costs tens of microseconds: check only the best VERIFY_MAX.
     if (!complete) outside = outside.slice(0, VERIFY_MAX);
+    const phrases = phrasesExpression(parsed);
+    const excluded = excludedExpression(parsed);
+    // Extras nothing below checks are kept as matches are, and a capped count adds none: which of
+    // them match changes nothing then (a lookup each, of every word: 1-3 ms in OR mode).
+    const known = complete || (extrasAllowed && ftsTotal >= COUNT_CAP && !excluded && (!phrases || mode === 'or'));
     // The ids checked pass the filters already (withinHosts), so a filtered match is a match.
-    const matchingFts = complete
+    const matchingFts = known
       ? new Set<number>()
       : everyMatch !== undefined
         ? new Set(outside.filter((id) => everyMatch.has(id)))
         : this.#fts.matching(listMatch, outside);
     let extra = extrasAllowed ? outside.filter((id) => !matchingFts.has(id)) : [];
-    const phrases = phrasesExpression(parsed);
     if (extra.length > 0 && phrases !== undefined && mode === 'and') {
       const ok = this.#fts.matching(phrases, extra);
       extra = extra.filter((id) => ok.has(id));
     }
-    const excluded = excludedExpression(parsed);
     if (extra.length > 0 && excluded !== undefined) {
       const bad = this.#fts.matching(excluded, extra);
       extra = extra.filter((id) => !bad.has(id));
@@ -323,14 +323,11 @@ export class CandidateLists {
   }
 
   /**
-   * True when `parsed` in `mode` 'or' matches at least `cap` pages because one of its words alone does
-   * (counted once, kept ANCHOR_COUNT_TTL_MS: CappedCounts): only without exclusions and filters, which
-   * could leave out that word's pages. Plain words only (a prefix or phrase costs more to count).
+   * True when `parsed` in `mode` 'or' reaches `cap` matches because one plain word alone does (CappedCounts),
+   * without exclusions and filters (which could leave out that word's pages).
    */
   #orReaches(parsed: ParsedQuery, mode: 'and' | 'or', filters: HostFilters, cap: number): boolean {
-    if (mode !== 'or' || parsed.excluded.length > 0 || filters.sites.length > 0 || filters.excludedSites.length > 0)
-      return false;
-    if (hasCaptureFilters(filters)) return false;
+    if (mode !== 'or' || parsed.excluded.length > 0 || hasFilters(filters)) return false;
     return parsed.items.some(
       (item) => item.kind === 'term' && !item.prefix && this.#termCounts.atLeast(itemExpression(item), cap),
     );
@@ -355,7 +352,7 @@ export class CandidateLists {
     if (expression === undefined) return [];
     let ids = this.#fts.anchorTop(expression, ANCHOR_CANDIDATES);
     if (ids.length === 0) return ids;
-    if (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters)) {
+    if (hasFilters(filters)) {
       const ok = this.#fts.withinHosts(ids, filters);
       ids = ids.filter((id) => ok.has(id));
     }

@@ -28,7 +28,7 @@ import type { TopicWord } from './question-plan.ts';
 import { feedbackTerms } from './feedback-terms.ts';
 import { lightStem } from './function-words.ts';
 import { fuseRankings } from './rank-fusion.ts';
-import { hasCaptureFilters } from './capture-filters.ts';
+import { hasFilters } from './capture-filters.ts';
 
 /** Pages whose openings the purpose list reads. */
 export const PURPOSE_CANDIDATES = 40;
@@ -84,11 +84,6 @@ export interface WeightedList {
 
 /** Synonyms of a folded word, best first (synonyms.ts); none when the source has none. */
 export type SynonymSource = (word: string) => readonly string[];
-
-/** True when the host, label: or filetype: filters narrow a query's lists. */
-function filtered(filters: HostFilters): boolean {
-  return filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters);
-}
 
 /** Question search over one full-text index (see the file comment). */
 export class QuestionLists {
@@ -159,7 +154,7 @@ export class QuestionLists {
     if (this.#anchors) {
       const ids = this.#fts.anchorTop(topicExpression(topics, false, 1) as string, ANCHOR_PAGES);
       // Fewer than `depth` unfiltered, the topic list is every page `plain` matches: no lookup is needed.
-      const every = plainIds.length < depth && !filtered(filters) ? new Set(plainIds) : undefined;
+      const every = plainIds.length < depth && !hasFilters(filters) ? new Set(plainIds) : undefined;
       const ok = every ?? this.#fts.matching(plain, ids);
       lists.push({ ids: ids.filter((id) => ok.has(id)), weight: QUESTION_WEIGHTS.anchors, k: QUESTION_K });
     }

@@ -5,7 +5,7 @@
  * a phrase in a part of an OR that does not match, so the snippets are the same, and each result's
  * lookup no longer seeks every word of it (a question's "how", "do", "i" among them).
  */
-import { hasCaptureFilters } from './capture-filters.ts';
+import { hasFilters } from './capture-filters.ts';
 import type { HostFilters } from './fts-search.ts';
 
 /**
@@ -20,6 +20,5 @@ export function snippetMatch(
 ): string {
   if (question === undefined) return own;
   // Within filters, none matching says nothing of pages outside them.
-  const filtered = filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters);
-  return ownMatches === 0 && !filtered ? question : `(${own}) OR ${question}`;
+  return ownMatches === 0 && !hasFilters(filters) ? question : `(${own}) OR ${question}`;
 }
