@@ -19,12 +19,13 @@ import type { ParsedQuery } from './query-parser.ts';
 import type { TitleIndex } from './title-index.ts';
 import type { TitleHit } from './title-search.ts';
 import { ANCHOR_CANDIDATES, ANCHOR_COUNT_CACHE_MAX, ANCHOR_COUNT_TTL_MS, ANCHOR_RANK_MAX } from './search-options.ts';
-import { hasCaptureFilters } from './capture-filters.ts';
+import { hasFilters } from './capture-filters.ts';
 import { CommonTerms } from './common-terms.ts';
 import type { FtsStems } from './fts-stems.ts';
 import type { FtsPrefixes } from './fts-prefixes.ts';
 import type { PrefixWords } from './fts-expression.ts';
 import { PrefixTerms } from './prefix-terms.ts';
+import { CappedCounts } from './capped-counts.ts';
 
 /** The columns the first bounded list of a very common query ranks in (see CandidateLists #ranked). */
 export const SHORT_COLUMNS: readonly string[] = ['title', 'headings', 'description'];
@@ -63,7 +64,7 @@ export interface Attempt {
   titleHits: Map<number, TitleHit>;
   /** Full-text matches, counted up to COUNT_CAP. */
   ftsTotal: number;
-  /** Title-index-only matches (prefix or typo matches in short fields). */
+  /** Title-index-only matches (prefix or typo matches in short fields); unchecked hits at COUNT_CAP (see attempt). */
   extra: number[];
 }
 
@@ -82,6 +83,7 @@ export class CandidateLists {
   readonly #rankSample: number;
   readonly #anchors: boolean;
   readonly #anchorCounts = new Map<string, { n: number; at: number }>();
+  readonly #termCounts: CappedCounts;
   readonly #common: CommonTerms;
   readonly #stems: FtsStems | undefined;
   readonly #prefixes: FtsPrefixes | undefined;
@@ -107,6 +109,10 @@ export class CandidateLists {
     this.#rankSample = opts.rankSample;
     this.#anchors = opts.anchors;
     this.#common = new CommonTerms(fts);
+    this.#termCounts = new CappedCounts((e, cap) => fts.count(e, cap), {
+      ttlMs: ANCHOR_COUNT_TTL_MS,
+      max: ANCHOR_COUNT_CACHE_MAX,
+    });
     const stems = opts.stems;
     this.#prefixTerms =
       stems === undefined
@@ -155,9 +161,13 @@ export class CandidateLists {
     // The matches' ids, read once up to COUNT_CAP: their number is the count, and up to RANK_ALL_MAX of
     // them, which ids match is known without a lookup per id below (a capped count after reading
     // RANK_ALL_MAX + 1 ids read those again: 10-30 ms at 1M pages for common words).
-    const matchIds = this.#fts.matchIds(listMatch, Math.max(COUNT_CAP, this.#rankAllMax + 1), filters);
-    const everyMatch = matchIds.length <= this.#rankAllMax ? new Set(matchIds) : undefined;
-    const ftsTotal = Math.min(matchIds.length, COUNT_CAP);
+    const cap = Math.max(COUNT_CAP, this.#rankAllMax + 1);
+    // In OR mode, a word that alone reaches the cap makes the query reach it: its matches need not be read.
+    const matchIds = this.#orReaches(parsed, mode, filters, cap)
+      ? undefined
+      : this.#fts.matchIds(listMatch, cap, filters);
+    const everyMatch = matchIds !== undefined && matchIds.length <= this.#rankAllMax ? new Set(matchIds) : undefined;
+    const ftsTotal = matchIds === undefined ? COUNT_CAP : Math.min(matchIds.length, COUNT_CAP);
     const ftsIds = this.#ranked(
       parsed,
       mode,
@@ -179,28 +189,28 @@ export class CandidateLists {
     const extrasAllowed = mode === 'or' || title.complete;
     const inTop = new Set(ftsIds);
     let outside = hits.filter((h) => !inTop.has(h.id)).map((h) => h.id);
-    if (
-      outside.length > 0 &&
-      (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters))
-    ) {
+    if (outside.length > 0 && hasFilters(filters)) {
       const ok = this.#fts.withinHosts(outside, filters);
       outside = outside.filter((id) => ok.has(id));
     }
     // A rowid lookup per id costs tens of microseconds: check only the best VERIFY_MAX.
     if (!complete) outside = outside.slice(0, VERIFY_MAX);
+    const phrases = phrasesExpression(parsed);
+    const excluded = excludedExpression(parsed);
+    // Extras nothing below checks are kept as matches are, and a capped count adds none: which of
+    // them match changes nothing then (a lookup each, of every word: 1-3 ms in OR mode).
+    const known = complete || (extrasAllowed && ftsTotal >= COUNT_CAP && !excluded && (!phrases || mode === 'or'));
     // The ids checked pass the filters already (withinHosts), so a filtered match is a match.
-    const matchingFts = complete
+    const matchingFts = known
       ? new Set<number>()
       : everyMatch !== undefined
         ? new Set(outside.filter((id) => everyMatch.has(id)))
         : this.#fts.matching(listMatch, outside);
     let extra = extrasAllowed ? outside.filter((id) => !matchingFts.has(id)) : [];
-    const phrases = phrasesExpression(parsed);
     if (extra.length > 0 && phrases !== undefined && mode === 'and') {
       const ok = this.#fts.matching(phrases, extra);
       extra = extra.filter((id) => ok.has(id));
     }
-    const excluded = excludedExpression(parsed);
     if (extra.length > 0 && excluded !== undefined) {
       const bad = this.#fts.matching(excluded, extra);
       extra = extra.filter((id) => !bad.has(id));
@@ -313,6 +323,17 @@ export class CandidateLists {
   }
 
   /**
+   * True when `parsed` in `mode` 'or' reaches `cap` matches because one plain word alone does (CappedCounts),
+   * without exclusions and filters (which could leave out that word's pages).
+   */
+  #orReaches(parsed: ParsedQuery, mode: 'and' | 'or', filters: HostFilters, cap: number): boolean {
+    if (mode !== 'or' || parsed.excluded.length > 0 || hasFilters(filters)) return false;
+    return parsed.items.some(
+      (item) => item.kind === 'term' && !item.prefix && this.#termCounts.atLeast(itemExpression(item), cap),
+    );
+  }
+
+  /**
    * The pages whose incoming links' words match the query words (any of them, bm25 over
    * anchors_fts), best first, kept only when they are full-text matches of the whole query (within
    * its site: filters): anchor text ranks a page, it does not make one match. `known`: the complete
@@ -325,12 +346,13 @@ export class CandidateLists {
     filters: HostFilters,
     known: ReadonlySet<number> | undefined,
   ): number[] {
-    if (!this.#anchors) return [];
+    // Known to hold no full-text match (an AND of words no page holds all of): no anchor can rank one.
+    if (!this.#anchors || known?.size === 0) return [];
     const expression = this.#anchorExpression(parsed);
     if (expression === undefined) return [];
     let ids = this.#fts.anchorTop(expression, ANCHOR_CANDIDATES);
     if (ids.length === 0) return ids;
-    if (filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters)) {
+    if (hasFilters(filters)) {
       const ok = this.#fts.withinHosts(ids, filters);
       ids = ids.filter((id) => ok.has(id));
     }

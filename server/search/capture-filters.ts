@@ -37,6 +37,13 @@ export function hasCaptureFilters(filters: CaptureFilters): boolean {
   return (filters.labels?.length ?? 0) > 0 || (filters.fileTypes?.length ?? 0) > 0;
 }
 
+/** True when a query's site:, -site:, label: or filetype: filters narrow what it may find. */
+export function hasFilters(
+  filters: CaptureFilters & { sites: readonly unknown[]; excludedSites: readonly unknown[] },
+): boolean {
+  return filters.sites.length > 0 || filters.excludedSites.length > 0 || hasCaptureFilters(filters);
+}
+
 /** What a result shows of a page beyond fts-search.ts's PageMeta. */
 export interface CaptureMeta {
   labels: string[];

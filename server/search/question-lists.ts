@@ -28,6 +28,7 @@ import type { TopicWord } from './question-plan.ts';
 import { feedbackTerms } from './feedback-terms.ts';
 import { lightStem } from './function-words.ts';
 import { fuseRankings } from './rank-fusion.ts';
+import { hasFilters } from './capture-filters.ts';
 
 /** Pages whose openings the purpose list reads. */
 export const PURPOSE_CANDIDATES = 40;
@@ -131,7 +132,8 @@ export class QuestionLists {
     const within = (e: string) =>
       `${phrases === undefined ? e : `(${e} AND ${phrases})`}${excluded === undefined ? '' : ` NOT ${excluded}`}`;
     const plain = within(topicExpression(topics, false) as string);
-    let topicIds = this.#fts.topWeighted(plain, depth, TOPIC_COLUMNS, filters);
+    const plainIds = this.#fts.topWeighted(plain, depth, TOPIC_COLUMNS, filters);
+    let topicIds = plainIds;
     if (topicIds.length === 0 && kept.length > 1) {
       topicIds = this.#fts.topWeighted(
         within(topicExpression(topics, false, 1) as string),
@@ -151,7 +153,9 @@ export class QuestionLists {
     }
     if (this.#anchors) {
       const ids = this.#fts.anchorTop(topicExpression(topics, false, 1) as string, ANCHOR_PAGES);
-      const ok = this.#fts.matching(plain, ids);
+      // Fewer than `depth` unfiltered, the topic list is every page `plain` matches: no lookup is needed.
+      const every = plainIds.length < depth && !hasFilters(filters) ? new Set(plainIds) : undefined;
+      const ok = every ?? this.#fts.matching(plain, ids);
       lists.push({ ids: ids.filter((id) => ok.has(id)), weight: QUESTION_WEIGHTS.anchors, k: QUESTION_K });
     }
     const synonyms = new Map(topics.flatMap((t) => t.alternatives.map((a) => [a, t.word] as const)));

@@ -51,6 +51,7 @@ import { ResultShaper } from './result-shape.ts';
 import { CANDIDATES, CandidateLists, COUNT_CAP, RANK_ALL_MAX, RANK_SAMPLE } from './candidate-lists.ts';
 import type { Attempt } from './candidate-lists.ts';
 import { QuestionLists } from './question-lists.ts';
+import { snippetMatch } from './snippet-match.ts';
 import { WordNet } from './wordnet.ts';
 import { startWarmUp, WARM_TERMS } from './term-warm-up.ts';
 import { FtsStems } from './fts-stems.ts';
@@ -330,6 +331,8 @@ export class SearchService {
     let mode: 'and' | 'or' = 'and';
     const shape = { words, prefixLast, want: offset + limit };
     let attempt = this.#candidates.attempt(parsed, 'and', shape, depth);
+    // Full-text matches of the expression `attempt.match` (what snippetMatch needs).
+    let ownMatches = attempt.ftsTotal;
     let question = this.#questions?.lists(parsed, parsed, depth, attempt.lists);
     if (attempt.lists.every((l) => l.ids.length === 0) && parsed.items.length > 1) {
       // A question's topic words rank pages that lack some of its words (question-lists.ts): the OR
@@ -340,7 +343,10 @@ export class SearchService {
       if (any === undefined || any.lists.some((l) => l.ids.length > 0)) {
         mode = 'or';
         notices.push('No page contains all of the words; showing pages that contain some of them.');
-        if (any !== undefined) question = this.#questions?.lists(parsed, parsed, depth, any.lists);
+        if (any !== undefined) {
+          question = this.#questions?.lists(parsed, parsed, depth, any.lists);
+          ownMatches = any.ftsTotal;
+        }
         attempt = any ?? { ...attempt, ftsTotal: new Set(question?.lists.flatMap((l) => l.ids)).size };
       }
     }
@@ -358,7 +364,7 @@ export class SearchService {
     // A page that said nosnippet shows no text of its own: no snippet is made for it.
     // Pages the question lists found mark the words they matched, their own words for a synonym.
     const snippets = this.#fts.snippets(
-      question?.match === undefined ? attempt.match : `(${attempt.match}) OR ${question.match}`,
+      snippetMatch(attempt.match, ownMatches, parsed, question?.match),
       page.filter((r) => !meta.get(r.id)!.nosnippet).map((r) => r.id),
     );
     const missing =
