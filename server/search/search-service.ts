@@ -33,9 +33,7 @@ import { FtsSearch } from './fts-search.ts';
 import { itemWords, parseQuery } from './query-parser.ts';
 import type { ParsedQuery } from './query-parser.ts';
 import { FtsPrefixes } from './fts-prefixes.ts';
-import { boostReach, fuseRankings } from './rank-fusion.ts';
-import type { PageSignals } from './rank-fusion.ts';
-import { firstPerContent } from './duplicates.ts';
+import { rankWindow } from './ranked-window.ts';
 import { TitleIndex } from './title-index.ts';
 import type { TitleSnapshotOptions } from './title-index.ts';
 import type { SearchResponse, SuggestResponse } from './types.ts';
@@ -49,7 +47,6 @@ import type { RankingOptions, SearchOptions } from './search-options.ts';
 import { CaptureSearch } from './capture-filters.ts';
 import { ResultShaper } from './result-shape.ts';
 import { CANDIDATES, CandidateLists, COUNT_CAP, RANK_ALL_MAX, RANK_SAMPLE } from './candidate-lists.ts';
-import type { Attempt } from './candidate-lists.ts';
 import { QuestionLists } from './question-lists.ts';
 import { snippetMatch } from './snippet-match.ts';
 import { WordNet } from './wordnet.ts';
@@ -352,7 +349,9 @@ export class SearchService {
     }
     if (question !== undefined) attempt = { ...attempt, lists: question.lists };
     // Ranked in steps of WANT_STEP, so that the pages of one query deal the same ranking (site-folding.ts).
-    const { fused, meta, window, folded } = this.#rank(
+    const { fused, meta, window, folded } = rankWindow(
+      this.#fts,
+      this.#ranking,
       attempt,
       queryTerms,
       Math.ceil((offset + limit) / WANT_STEP) * WANT_STEP,
@@ -418,39 +417,5 @@ export class SearchService {
         missing: [],
       })),
     };
-  }
-
-  /**
-   * Ranks an attempt's lists with each page's signals, one result per content (duplicates.ts), far
-   * enough for `want` results. Boosts and penalties change a score by at most MAX_BOOST /
-   * MIN_LINK_PENALTY (rank-fusion.ts), so a page more than boostReach(want) places below the last
-   * wanted one by plain RRF cannot reach them: only that window needs signals; it widens while folded
-   * duplicates leave it short of `want`.
-   */
-  #rank(attempt: Attempt, queryTerms: readonly string[], want: number) {
-    const plain = fuseRankings(attempt.lists, new Map());
-    const first = boostReach(want);
-    for (let reach = first; ; reach *= 2) {
-      const ids = plain.slice(0, want + reach).map((r) => r.id);
-      const meta = this.#fts.meta(ids, !this.#ranking.linkInlinks);
-      const signals = new Map<number, PageSignals>();
-      for (const [id, m] of meta) {
-        const hit = attempt.titleHits.get(id);
-        const titleMatch =
-          hit === undefined || queryTerms.length === 0 ? 0 : Math.min(1, hit.titleTerms / queryTerms.length);
-        signals.set(id, {
-          url: m.url,
-          inlinks: m.inlinks,
-          titleMatch,
-          linkDensity: this.#ranking.linkDensity ? m.linkDensity : null,
-        });
-      }
-      // Pages gone since the title index last caught up have no meta: they are left out (and not counted).
-      const ranked = fuseRankings(attempt.lists, signals).filter((r) => meta.has(r.id));
-      const fused = firstPerContent(ranked, (id) => meta.get(id)!.contentHash);
-      if (fused.length >= want || ids.length === plain.length || reach >= 8 * first) {
-        return { fused, meta, window: new Set(ids), folded: ranked.length - fused.length };
-      }
-    }
   }
 }
