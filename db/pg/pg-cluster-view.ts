@@ -4,9 +4,8 @@
  * Every time comes back as an age or a wait in milliseconds from the database's now() of the statement, never as
  * an instant: the server that shows them compares no clock of its own with the database's or a node's.
  */
-import type pg from 'pg';
-import { pgStorageError } from '../storage-error.ts';
-import { type Queryable, rows, statement, type Statement } from './pool.ts';
+import { classifiedRows } from './classified-query.ts';
+import { type Queryable, statement } from './pool.ts';
 
 /** Alive: its heartbeat is within the window; silent: it is not, and it never left cleanly; left: it did. */
 export const NODE_STATES = ['alive', 'silent', 'left'] as const;
@@ -105,15 +104,6 @@ const HELD = statement(
   `SELECT ${LEASE_COLUMNS} FROM group_leases WHERE owner IS NOT NULL ORDER BY group_key LIMIT $1`,
 );
 
-/** Runs `s` and answers its rows, classifying any error (db/storage-error.ts). */
-async function query<T extends pg.QueryResultRow>(db: Queryable, s: Statement, values: unknown[]): Promise<T[]> {
-  try {
-    return await rows<T>(db, s, values);
-  } catch (err) {
-    throw pgStorageError(err, s.name);
-  }
-}
-
 type NodeRow = Record<NodeState, number> & { [K in keyof ClusterNode]: ClusterNode[K] | null };
 
 /**
@@ -122,7 +112,7 @@ type NodeRow = Record<NodeState, number> & { [K in keyof ClusterNode]: ClusterNo
  * ages; the counts cover every such node, the list only the first `window.limit`. One statement.
  */
 export async function clusterNodes(db: Queryable, window: NodeWindow): Promise<ClusterNodes> {
-  const found = await query<NodeRow>(db, NODES, [window.aliveWithinMs, window.recentMs, window.limit]);
+  const found = await classifiedRows<NodeRow>(db, NODES, [window.aliveWithinMs, window.recentMs, window.limit]);
   const first = found[0];
   const counts = { alive: first?.alive ?? 0, silent: first?.silent ?? 0, left: first?.left ?? 0 };
   const nodes: ClusterNode[] = [];
@@ -144,12 +134,12 @@ export async function clusterNodes(db: Queryable, window: NodeWindow): Promise<C
 /** The owner, hold time and expiry of each of `groups` that has an owner, by group key. One statement. */
 export async function groupLeases(db: Queryable, groups: readonly string[]): Promise<GroupLease[]> {
   if (groups.length === 0) return [];
-  return query<GroupLease>(db, LEASES_OF, [[...new Set(groups)]]);
+  return classifiedRows<GroupLease>(db, LEASES_OF, [[...new Set(groups)]]);
 }
 
 /** Every group with an owner (expired or not), by group key, at most `limit`. One statement. */
 export async function heldLeases(db: Queryable, limit: number): Promise<GroupLease[]> {
-  return query<GroupLease>(db, HELD, [limit]);
+  return classifiedRows<GroupLease>(db, HELD, [limit]);
 }
 
 /** The view on one pool (the server's). */

@@ -6,8 +6,8 @@
  * Also the clock's columns as the other lease statements set them (db/pg/pg-leases.ts RELEASE). Every time is in
  * milliseconds from the statement's now(), as everywhere in the lease rows.
  */
-import { pgStorageError } from '../storage-error.ts';
-import { changed, type Queryable, rows, statement, type Statement } from './pool.ts';
+import { classifiedChanged, classifiedRows } from './classified-query.ts';
+import { type Queryable, statement } from './pool.ts';
 import type { HeldLease, StoredGroupClock } from './pg-leases.ts';
 
 /**
@@ -56,30 +56,25 @@ const RECORD = statement(
   'cluster.leases.record-clock',
   `UPDATE group_leases SET ${setClock(4, false)} WHERE group_key = $2 AND epoch = $3 AND owner = $1`,
 );
-// The rows are locked in group order first, as RENEW and a batch's fence lock them (pg-leases.ts): two statements
-// locking many of the same rows in different orders deadlock.
+/**
+ * The lease rows of groups ($2, epochs $3) that node $1 holds unexpired, locked in group order: a CTE's body for
+ * every statement that writes many held rows (RENEW in pg-leases.ts, RECORD_HELD here). A batch's fence locks them
+ * in that order too (pg-group-work.ts STILL_HELD): two statements locking many of the same rows in different
+ * orders deadlock (seen at 10,000 groups renewed at once).
+ */
+export const HELD_IN_GROUP_ORDER = `SELECT l.group_key FROM group_leases l
+     JOIN unnest($2::text[], $3::bigint[]) AS r(group_key, epoch) ON l.group_key = r.group_key AND l.epoch = r.epoch
+     WHERE l.owner = $1 AND l.expires_at > now() ORDER BY l.group_key FOR UPDATE OF l`;
+
 const RECORD_HELD = statement(
   'cluster.leases.record-held-clocks',
-  `WITH held AS (
-     SELECT l.group_key FROM group_leases l
-     JOIN unnest($2::text[], $3::bigint[]) AS r(group_key, epoch) ON l.group_key = r.group_key AND l.epoch = r.epoch
-     WHERE l.owner = $1 AND l.expires_at > now() ORDER BY l.group_key FOR UPDATE OF l
-   )
+  `WITH held AS (${HELD_IN_GROUP_ORDER})
    UPDATE group_leases SET ${setClock(0, true)}
    FROM held JOIN unnest($2::text[], ${CLOCK_TYPES.map((t, i) => `$${i + 4}::${t}[]`).join(', ')})
      AS r(group_key, ${CLOCK_TYPES.map((_, i) => `c${i}`).join(', ')}) ON r.group_key = held.group_key
    WHERE group_leases.group_key = held.group_key
    RETURNING group_leases.group_key AS "group"`,
 );
-
-/** Runs `s`, classifying any error (db/storage-error.ts). */
-async function run<T>(work: () => Promise<T>, s: Statement): Promise<T> {
-  try {
-    return await work();
-  } catch (err) {
-    throw pgStorageError(err, s.name);
-  }
-}
 
 /** Writes a held group's clock (relative to this statement); false when the node no longer holds it at `epoch`. */
 export async function recordClock(
@@ -90,7 +85,7 @@ export async function recordClock(
   hasWork: boolean,
 ): Promise<boolean> {
   const values = [node, lease.group, lease.epoch, ...clockValues(clock, hasWork)];
-  return (await run(() => changed(db, RECORD, values), RECORD)) === 1;
+  return (await classifiedChanged(db, RECORD, values)) === 1;
 }
 
 /** A held group's clock to write (recordHeldClocks). */
@@ -106,15 +101,11 @@ export interface HeldClock extends HeldLease {
 export async function recordHeldClocks(db: Queryable, node: string, held: readonly HeldClock[]): Promise<Set<string>> {
   if (held.length === 0) return new Set();
   const values = held.map((h) => clockValues(h.clock, true));
-  const written = await run(
-    () =>
-      rows<{ group: string }>(db, RECORD_HELD, [
-        node,
-        held.map((h) => h.group),
-        held.map((h) => h.epoch),
-        ...CLOCK_TYPES.map((_, i) => values.map((v) => v[i])),
-      ]),
-    RECORD_HELD,
-  );
+  const written = await classifiedRows<{ group: string }>(db, RECORD_HELD, [
+    node,
+    held.map((h) => h.group),
+    held.map((h) => h.epoch),
+    ...CLOCK_TYPES.map((_, i) => values.map((v) => v[i])),
+  ]);
   return new Set(written.map((r) => r.group));
 }

@@ -9,9 +9,10 @@
  */
 import type pg from 'pg';
 import { pgStorageError } from '../storage-error.ts';
-import { changed, inTransaction, type Queryable, row, rows, statement, type Statement } from './pool.ts';
+import { inTransaction, type Queryable, row, statement } from './pool.ts';
+import { classifiedChanged, classifiedRows } from './classified-query.ts';
 import { QUEUED_ORIGINS } from './pg-group-work.ts';
-import { CLOCK_TYPES, clockValues, setClock } from './pg-lease-clocks.ts';
+import { CLOCK_TYPES, clockValues, HELD_IN_GROUP_ORDER, setClock } from './pg-lease-clocks.ts';
 
 /** The tables of the leases (0005-leases.sql): PostgreSQL's alone, SQLite (one machine, one crawler) has none. */
 export const LEASE_TABLES: readonly string[] = ['crawl_nodes', 'group_leases'];
@@ -172,15 +173,10 @@ const TAKE = statement(
    RETURNING l.group_key AS "group", l.epoch, (extract(epoch from now()) * 1000)::bigint AS "dbNowMs",
      p.owner AS "previousOwner", ${inMs('p.expires_at')} AS "previousExpiryInMs", ${CLOCK_COLUMNS}`,
 );
-// The rows are locked in group order first, as the fence of a batch locks them (pg-group-work.ts STILL_HELD): two
-// statements locking many of the same rows in different orders deadlock (seen at 10,000 groups renewed at once).
+// The rows are locked in group order first (HELD_IN_GROUP_ORDER, pg-lease-clocks.ts).
 const RENEW = statement(
   'cluster.leases.renew',
-  `WITH held AS (
-     SELECT l.group_key FROM group_leases l
-     JOIN unnest($2::text[], $3::bigint[]) AS r(group_key, epoch) ON l.group_key = r.group_key AND l.epoch = r.epoch
-     WHERE l.owner = $1 AND l.expires_at > now() ORDER BY l.group_key FOR UPDATE OF l
-   )
+  `WITH held AS (${HELD_IN_GROUP_ORDER})
    UPDATE group_leases l SET expires_at = now() + ${ms(4)} FROM held WHERE l.group_key = held.group_key
    RETURNING l.group_key AS "group"`,
 );
@@ -205,32 +201,14 @@ const LOCK_RELEASED = statement(
 // FOR SHARE: until the writing transaction ends, no take, renewal or release can move the lease.
 const FENCE = statement('cluster.leases.fence', 'SELECT owner, epoch FROM group_leases WHERE group_key = $1 FOR SHARE');
 
-/** Runs `s` and answers its rows, classifying any error (db/storage-error.ts). */
-async function query<T extends pg.QueryResultRow>(db: Queryable, s: Statement, values: unknown[]): Promise<T[]> {
-  try {
-    return await rows<T>(db, s, values);
-  } catch (err) {
-    throw pgStorageError(err, s.name);
-  }
-}
-
-/** Runs `s` and answers how many rows it changed, classifying any error. */
-async function count(db: Queryable, s: Statement, values: unknown[]): Promise<number> {
-  try {
-    return await changed(db, s, values);
-  } catch (err) {
-    throw pgStorageError(err, s.name);
-  }
-}
-
 /** Registers a crawler node (again, after a restart: its start and heartbeat are now, and it is no longer left). */
 export async function registerNode(db: Queryable, node: string, doing: string): Promise<void> {
-  await count(db, REGISTER, [node, doing]);
+  await classifiedChanged(db, REGISTER, [node, doing]);
 }
 
 /** Says the node is alive and what it is doing; false if it is unknown or left (register it again). */
 export async function heartbeat(db: Queryable, node: string, doing: string): Promise<boolean> {
-  return (await count(db, HEARTBEAT, [node, doing])) === 1;
+  return (await classifiedChanged(db, HEARTBEAT, [node, doing])) === 1;
 }
 
 /**
@@ -239,22 +217,22 @@ export async function heartbeat(db: Queryable, node: string, doing: string): Pro
  * groups whose clocks it knows with releaseGroups first. Answers how many groups were freed.
  */
 export async function leaveCleanly(db: Queryable, node: string): Promise<number> {
-  return count(db, LEAVE, [node]);
+  return classifiedChanged(db, LEAVE, [node]);
 }
 
 /** The nodes not left whose heartbeat is within `withinMs` of the database's now(), by id. */
 export async function liveNodes(db: Queryable, withinMs: number): Promise<LiveNode[]> {
-  return query<LiveNode>(db, LIVE, [withinMs]);
+  return classifiedRows<LiveNode>(db, LIVE, [withinMs]);
 }
 
 /** Notes that these groups have queued work (a new group gets a free lease row, due at once). */
 export async function noteWork(db: Queryable, groups: readonly string[]): Promise<void> {
-  await count(db, NOTE_WORK, [groups]);
+  await classifiedChanged(db, NOTE_WORK, [groups]);
 }
 
 /** How many groups have queued work, held or not: what fair shares are counted over. */
 export async function groupsWithWork(db: Queryable): Promise<number> {
-  return (await query<{ n: number }>(db, WITH_WORK, []))[0]?.n ?? 0;
+  return (await classifiedRows<{ n: number }>(db, WITH_WORK, []))[0]?.n ?? 0;
 }
 
 /** A take's row as PostgreSQL answers it: the stored clock's fields flat, its pacing in three columns. */
@@ -275,7 +253,7 @@ type TakenRow = Omit<StoredGroupClock, 'pace'> & {
  * Concurrent takers never get the same group (FOR UPDATE SKIP LOCKED). Count the lease from before this call.
  */
 export async function takeGroups(db: Queryable, node: string, max: number, leaseMs: number): Promise<TakenGroup[]> {
-  const taken = await query<TakenRow>(db, TAKE, [node, max, leaseMs]);
+  const taken = await classifiedRows<TakenRow>(db, TAKE, [node, max, leaseMs]);
   return taken
     .map(
       ({
@@ -311,7 +289,7 @@ export async function renewLeases(
   leaseMs: number,
 ): Promise<Set<string>> {
   if (held.length === 0) return new Set();
-  const renewed = await query<{ group: string }>(db, RENEW, [
+  const renewed = await classifiedRows<{ group: string }>(db, RENEW, [
     node,
     held.map((h) => h.group),
     held.map((h) => h.epoch),
@@ -337,17 +315,17 @@ export async function releaseGroups(
   if (released.length === 0) return new Set();
   const groups = released.map((r) => r.group);
   const release = async (q: Queryable) => {
-    await query(q, LOCK_RELEASED, [groups, node]);
+    await classifiedRows(q, LOCK_RELEASED, [groups, node]);
     const found = new Set<string>();
     if (work !== undefined)
-      for (const o of await query<{ origin: string; queued: number; leased: number }>(q, QUEUED_ORIGINS, [
+      for (const o of await classifiedRows<{ origin: string; queued: number; leased: number }>(q, QUEUED_ORIGINS, [
         groups,
         work.mode,
       ]))
         if (o.queued + o.leased > 0) found.add(work.groupOf(o.origin));
     const values = released.map((r) => clockValues(r.clock, r.hasWork || found.has(r.group)));
     const columns = CLOCK_TYPES.map((_, i) => values.map((v) => v[i]));
-    return query<{ group: string }>(q, RELEASE, [
+    return classifiedRows<{ group: string }>(q, RELEASE, [
       node,
       groups,
       released.map((r) => r.epoch),
