@@ -18,7 +18,7 @@ import type { FtsSearch, HostFilters } from './fts-search.ts';
 import type { ParsedQuery } from './query-parser.ts';
 import type { TitleIndex } from './title-index.ts';
 import type { TitleHit } from './title-search.ts';
-import { ANCHOR_CANDIDATES, ANCHOR_COUNT_CACHE_MAX, ANCHOR_COUNT_TTL_MS, ANCHOR_RANK_MAX } from './search-options.ts';
+import { ANCHOR_CANDIDATES, ANCHOR_RANK_MAX, COUNT_CACHE_MAX, COUNT_CACHE_TTL_MS } from './search-options.ts';
 import { hasFilters } from './capture-filters.ts';
 import { CommonTerms } from './common-terms.ts';
 import type { FtsStems } from './fts-stems.ts';
@@ -82,7 +82,7 @@ export class CandidateLists {
   readonly #rankAllMax: number;
   readonly #rankSample: number;
   readonly #anchors: boolean;
-  readonly #anchorCounts = new Map<string, { n: number; at: number }>();
+  readonly #anchorCounts: CappedCounts;
   readonly #termCounts: CappedCounts;
   readonly #common: CommonTerms;
   readonly #stems: FtsStems | undefined;
@@ -109,10 +109,9 @@ export class CandidateLists {
     this.#rankSample = opts.rankSample;
     this.#anchors = opts.anchors;
     this.#common = new CommonTerms(fts);
-    this.#termCounts = new CappedCounts((e, cap) => fts.count(e, cap), {
-      ttlMs: ANCHOR_COUNT_TTL_MS,
-      max: ANCHOR_COUNT_CACHE_MAX,
-    });
+    const kept = { ttlMs: COUNT_CACHE_TTL_MS, max: COUNT_CACHE_MAX };
+    this.#termCounts = new CappedCounts((e, cap) => fts.count(e, cap), kept);
+    this.#anchorCounts = new CappedCounts((e, cap) => fts.anchorCount(e, cap), kept);
     const stems = opts.stems;
     this.#prefixTerms =
       stems === undefined
@@ -386,16 +385,10 @@ export class CandidateLists {
 
   /**
    * A word's anchor-text matches counted up to ANCHOR_RANK_MAX + 1, remembered for
-   * ANCHOR_COUNT_TTL_MS (a common word's capped count still reads thousands of rows, about 1 ms at
+   * COUNT_CACHE_TTL_MS (a common word's capped count still reads thousands of rows, about 1 ms at
    * 100k pages; a slightly stale count decides which words rank anchors just as well).
    */
   #anchorCount(expression: string): number {
-    const now = performance.now();
-    const hit = this.#anchorCounts.get(expression);
-    if (hit !== undefined && now - hit.at < ANCHOR_COUNT_TTL_MS) return hit.n;
-    if (this.#anchorCounts.size >= ANCHOR_COUNT_CACHE_MAX) this.#anchorCounts.clear();
-    const n = this.#fts.anchorCount(expression, ANCHOR_RANK_MAX + 1);
-    this.#anchorCounts.set(expression, { n, at: now });
-    return n;
+    return this.#anchorCounts.upTo(expression, ANCHOR_RANK_MAX + 1);
   }
 }

@@ -50,6 +50,17 @@ describe('CappedCounts (pure, injected counts and clock)', () => {
     ]);
   });
 
+  test('upTo answers the count itself, no further than its cap, and a kept count answers it again', () => {
+    const { count, asked } = counter({ '"link"': 7_000, '"rare"': 12 });
+    const counts = new CappedCounts(count, { ttlMs: 1000, max: 10, now: () => 0 });
+    assert.equal(counts.upTo('"link"', 5_001), 5_001);
+    assert.equal(counts.upTo('"rare"', 5_001), 12);
+    assert.equal(counts.upTo('"link"', 5_001), 5_001);
+    assert.equal(counts.upTo('"rare"', 5_001), 12);
+    assert.equal(counts.upTo('"link"', 100), 100, 'a count at a larger cap answers a smaller one at that cap');
+    assert.equal(asked.length, 2);
+  });
+
   test('the cache starts over when full, so it stays bounded', () => {
     const { count, asked } = counter({ a: 1, b: 2, c: 3 });
     const counts = new CappedCounts(count, { ttlMs: 1000, max: 2, now: () => 0 });

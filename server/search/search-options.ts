@@ -9,9 +9,12 @@ export const ANCHOR_CANDIDATES = 30;
  * word with more than RANK_ALL_MAX full-text matches is (candidate-lists.ts).
  */
 export const ANCHOR_RANK_MAX = 5000;
-/** How long a word's anchor-text count is reused, and how many are kept (candidate-lists.ts). */
-export const ANCHOR_COUNT_TTL_MS = 60_000;
-export const ANCHOR_COUNT_CACHE_MAX = 5000;
+/**
+ * How long a word's capped count (its anchor-text matches, or in OR mode its full-text matches) is reused, and how
+ * many of each are kept (candidate-lists.ts, capped-counts.ts).
+ */
+export const COUNT_CACHE_TTL_MS = 60_000;
+export const COUNT_CACHE_MAX = 5000;
 /** A query with fewer results than this is checked for a rare misspelled word ("did you mean"). */
 export const FEW_RESULTS = 3;
 
